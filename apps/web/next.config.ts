@@ -1,0 +1,12 @@
+import type { NextConfig } from "next";
+
+const config: NextConfig = {
+  // Internal packages ship TypeScript source; Next compiles them with the app.
+  transpilePackages: ["@solserver/contracts", "@solserver/control-plane", "@solserver/db"],
+  // Native addon and Prisma's runtime stay as plain Node requires on the server.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/client"],
+  poweredByHeader: false,
+  reactStrictMode: true,
+};
+
+export default config;

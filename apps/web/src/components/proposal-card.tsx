@@ -1,0 +1,75 @@
+"use client";
+import type { TProposalPreview, TProposalStatus } from "@solserver/contracts";
+import Link from "next/link";
+import { usePromote } from "./use-promote";
+
+const WARNING_TEXT: Record<string, string> = {
+  target_cfb_missing: "names a CFB that does not exist",
+  target_cfb_required: "update without a target CFB",
+  confidence_clamped: "model confidence was out of range",
+};
+
+type Props = {
+  proposal: TProposalPreview;
+  status: TProposalStatus;
+  /** Set when the proposal was decided: the CFB it produced. */
+  finalCfbId?: string | null;
+};
+
+export function ProposalCard({ proposal, status, finalCfbId }: Props) {
+  const promote = usePromote();
+  const decided = promote.data ?? null;
+  const effectiveStatus = decided?.status ?? status;
+  const cfbId = decided?.final_cfb_id ?? finalCfbId ?? null;
+  const act = (action: "approve_create" | "reject") => promote.mutate({ proposal_id: proposal.proposal_id, action });
+  return (
+    <article
+      className="card"
+      data-testid={`proposal-${proposal.proposal_id}`}
+      aria-label={`Proposal ${proposal.proposal_id}`}
+    >
+      <div className="row">
+        <span className="badge">{proposal.op}</span>
+        <span className="muted">{proposal.proposal_id}</span>
+        {proposal.target_cfb_id ? <span className="muted">→ {proposal.target_cfb_id}</span> : null}
+        <span className="muted">confidence {proposal.confidence.toFixed(2)}</span>
+      </div>
+      <h3>{proposal.title}</h3>
+      <p className="muted">{proposal.delta_summary}</p>
+      {proposal.warnings.length > 0 ? (
+        <div className="row">
+          {proposal.warnings.map((w) => (
+            <span key={w} className="badge warn">
+              {WARNING_TEXT[w] ?? w}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {effectiveStatus === "pending" ? (
+        <div className="row">
+          <button type="button" className="approve" disabled={promote.isPending} onClick={() => act("approve_create")}>
+            Approve
+          </button>
+          <button type="button" className="reject" disabled={promote.isPending} onClick={() => act("reject")}>
+            Reject
+          </button>
+        </div>
+      ) : (
+        <p className="muted" role="status">
+          {effectiveStatus === "approved" ? "Approved" : "Rejected"}
+          {cfbId ? (
+            <>
+              {" "}
+              as <Link href={`/cfbs/${cfbId}`}>{cfbId}</Link>
+            </>
+          ) : null}
+        </p>
+      )}
+      {promote.error ? (
+        <p className="error" role="alert">
+          {promote.error.message}
+        </p>
+      ) : null}
+    </article>
+  );
+}

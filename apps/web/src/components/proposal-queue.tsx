@@ -1,0 +1,60 @@
+"use client";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "@/lib/trpc";
+import { ProposalCard } from "./proposal-card";
+
+const STATUSES = ["pending", "approved", "rejected"] as const;
+
+export function ProposalQueue() {
+  const trpc = useTRPC();
+  const [status, setStatus] = useState<(typeof STATUSES)[number]>("pending");
+  const query = useInfiniteQuery(
+    trpc.proposals.list.infiniteQueryOptions(
+      { status, limit: 20 },
+      { getNextPageParam: (page) => page.next_cursor ?? undefined },
+    ),
+  );
+  const counts = query.data?.pages[0]?.counts;
+  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <section className="panel" aria-labelledby="queue-heading">
+      <h2 id="queue-heading">Review queue</h2>
+      <fieldset className="tabs" aria-label="Proposal status">
+        {STATUSES.map((s) => (
+          <button key={s} type="button" aria-pressed={status === s} onClick={() => setStatus(s)}>
+            {s} {counts ? `(${counts[s]})` : ""}
+          </button>
+        ))}
+      </fieldset>
+      {query.isPending ? <p className="muted">Loading proposals…</p> : null}
+      {query.error ? (
+        <p className="error" role="alert">
+          Could not load proposals: {query.error.message}
+        </p>
+      ) : null}
+      {query.isSuccess && items.length === 0 ? (
+        <p className="muted">
+          {status === "pending"
+            ? "Nothing to review. Proposals appear here when a chat turn suggests new knowledge."
+            : `No ${status} proposals yet.`}
+        </p>
+      ) : null}
+      <div className="stack" data-testid="proposal-queue">
+        {items.map((p) => (
+          <ProposalCard
+            key={p.proposal_id}
+            proposal={p}
+            status={p.status}
+            finalCfbId={p.promotion?.final_cfb_id ?? null}
+          />
+        ))}
+      </div>
+      {query.hasNextPage ? (
+        <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+          {query.isFetchingNextPage ? "Loading…" : "Load more"}
+        </button>
+      ) : null}
+    </section>
+  );
+}

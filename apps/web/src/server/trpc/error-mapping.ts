@@ -1,0 +1,41 @@
+import { isDomainError, type TDomainErrorCode } from "@solserver/contracts";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
+
+/** The one place domain error codes become transport codes (tRPC and, via HTTP status, REST). */
+export const DOMAIN_TO_TRPC: Record<TDomainErrorCode, TRPC_ERROR_CODE_KEY> = {
+  BAD_INPUT: "BAD_REQUEST",
+  NOT_FOUND: "NOT_FOUND",
+  CONFLICT: "CONFLICT",
+  UNSUPPORTED: "BAD_REQUEST",
+  FORBIDDEN: "FORBIDDEN",
+  RATE_LIMITED: "TOO_MANY_REQUESTS",
+  UPSTREAM: "BAD_GATEWAY",
+};
+
+export const DOMAIN_TO_HTTP: Record<TDomainErrorCode, number> = {
+  BAD_INPUT: 400,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  UNSUPPORTED: 400,
+  FORBIDDEN: 403,
+  RATE_LIMITED: 429,
+  UPSTREAM: 502,
+};
+
+export const MASKED_MESSAGE = "Internal server error";
+
+type TIssueLike = { path: PropertyKey[]; message: string };
+
+/** zod (or Standard Schema) issues from a validation failure, if that is what `cause` is. */
+export function validationIssues(cause: unknown): TIssueLike[] | null {
+  if (cause && typeof cause === "object" && "issues" in cause && Array.isArray(cause.issues)) {
+    return cause.issues as TIssueLike[];
+  }
+  return null;
+}
+
+export function describeValidation(issues: TIssueLike[]): string {
+  return issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join(".") : "(input)"}: ${i.message}`).join("; ");
+}
+
+export { isDomainError };

@@ -1,0 +1,17 @@
+import { createCallerFactory, router } from "./init";
+import { cfbsRouter } from "./routers/cfbs";
+import { chatRouter } from "./routers/chat";
+import { promotionRouter } from "./routers/promotion";
+import { proposalsRouter } from "./routers/proposals";
+
+export const appRouter = router({
+  chat: chatRouter,
+  proposals: proposalsRouter,
+  promotion: promotionRouter,
+  cfbs: cfbsRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** Server-side caller (tests, server components): `createCaller(createInnerContext(...))`. */
+export const createCaller = createCallerFactory(appRouter);

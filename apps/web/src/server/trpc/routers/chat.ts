@@ -1,0 +1,10 @@
+import { ZChatRespondRequest, ZChatRespondResponse } from "@solserver/contracts";
+import { reviewerProcedure, router } from "../init";
+
+export const chatRouter = router({
+  /** One chat turn: answer, stored meta and proposal previews (seed 001 §3.2). */
+  respond: reviewerProcedure
+    .input(ZChatRespondRequest)
+    .output(ZChatRespondResponse)
+    .mutation(({ ctx, input }) => ctx.controlPlane.chat.respond(input)),
+});

@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { ZCfbId, ZIsoDate } from "./ids";
+
+export const ZCfbKind = z.enum(["authoritative", "heuristic", "umbra"]);
+export const ZTrustTier = z.enum(["user_approved", "repo_adr", "derived"]);
+export type TCfbKind = z.infer<typeof ZCfbKind>;
+export type TTrustTier = z.infer<typeof ZTrustTier>;
+
+const ZLabel = z.string().trim().min(1).max(64);
+
+/** The canonical knowledge object (seed 001 §2.1), as served on the wire. */
+export const ZCfb = z.object({
+  cfb_id: ZCfbId,
+  domain: z.string(),
+  kind: ZCfbKind,
+  confidence: z.number().min(0).max(1),
+  title: z.string(),
+  summary: z.string(),
+  text: z.string().nullable(),
+  tags: z.array(z.string()),
+  entities: z.array(z.string()),
+  trust_tier: ZTrustTier,
+  staleness: z.object({ ttl_days: z.number().int(), review_on_use: z.boolean() }),
+  source_refs: z.array(z.string()),
+  version: z.number().int().positive(),
+  created_ts: ZIsoDate,
+  updated_ts: ZIsoDate,
+  last_accessed_ts: ZIsoDate.nullable(),
+});
+export type TCfb = z.infer<typeof ZCfb>;
+
+/** Fields a person or a promotion may set when writing a CFB. */
+export const ZCfbDraft = z.object({
+  domain: z.string().trim().min(1).max(64),
+  kind: ZCfbKind,
+  confidence: z.number().min(0).max(1),
+  title: z.string().trim().min(1).max(200),
+  summary: z.string().trim().min(1).max(2000),
+  text: z.string().max(20000).nullable(),
+  tags: z.array(ZLabel).max(32),
+  entities: z.array(ZLabel).max(32),
+  trust_tier: ZTrustTier,
+  source_refs: z.array(z.string().max(300)).max(32),
+});
+export type TCfbDraft = z.infer<typeof ZCfbDraft>;
+
+export const ZCfbListRequest = z.object({
+  domain: z.string().trim().min(1).max(64).optional(),
+  query: z.string().trim().max(200).optional(),
+  cursor: ZCfbId.optional(),
+  limit: z.number().int().min(1).max(100).default(25),
+});
+export type TCfbListRequest = z.input<typeof ZCfbListRequest>;
+
+export const ZCfbListResponse = z.object({
+  items: z.array(ZCfb),
+  next_cursor: ZCfbId.nullable(),
+});
+export type TCfbListResponse = z.infer<typeof ZCfbListResponse>;
+
+export const ZCfbGetRequest = z.object({ cfb_id: ZCfbId });
+
+export const ZCfbRevision = z.object({
+  version: z.number().int().positive(),
+  change_kind: z.string(),
+  promotion_id: z.string().nullable(),
+  created_ts: ZIsoDate,
+});
+
+export const ZCfbDetail = ZCfb.extend({ revisions: z.array(ZCfbRevision) });
+export type TCfbDetail = z.infer<typeof ZCfbDetail>;

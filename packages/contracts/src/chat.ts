@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { ZAttemptId, ZPacketId, ZRequestId, ZResponseId, ZThreadId, ZTransmissionId } from "./ids";
+import { ZProposalPreview } from "./proposals";
+
+export const MAX_MESSAGE_CHARS = 8000;
+
+/** POST /chat/respond and chat.respond (seed 001 §3.2). */
+export const ZChatRespondRequest = z
+  .object({
+    // Omitted: the turn starts a new thread. Given but unknown: the thread is created with it.
+    thread_id: ZThreadId.optional(),
+    // Idempotency key: a retried turn with the same key returns the stored response.
+    request_id: ZRequestId,
+    message: z
+      .string({ error: "is required and must be a string" })
+      .trim()
+      .min(1, { error: "must not be empty" })
+      .max(MAX_MESSAGE_CHARS, { error: `must be at most ${MAX_MESSAGE_CHARS} characters` }),
+  })
+  .strict();
+export type TChatRespondRequest = z.infer<typeof ZChatRespondRequest>;
+
+export const ZChatRespondResponse = z.object({
+  thread_id: ZThreadId,
+  packet_id: ZPacketId,
+  transmission_id: ZTransmissionId,
+  attempt_id: ZAttemptId,
+  response_id: ZResponseId,
+  assistant_text: z.string(),
+  // True when this answer was replayed for a retried request_id rather than computed now.
+  replayed: z.boolean(),
+  ui_hints: z.object({
+    has_proposals: z.boolean(),
+    proposal_previews: z.array(ZProposalPreview),
+  }),
+});
+export type TChatRespondResponse = z.infer<typeof ZChatRespondResponse>;

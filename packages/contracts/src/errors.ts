@@ -1,0 +1,32 @@
+// Domain error codes, shared by services (which throw them) and transports (which map them).
+export const DOMAIN_ERROR_CODES = [
+  "BAD_INPUT", // the request is well-formed JSON but breaks a rule (names the field)
+  "NOT_FOUND", // a referenced entity does not exist
+  "CONFLICT", // the state moved: already promoted, request_id reused with another body
+  "UNSUPPORTED", // a known action that this build does not perform yet
+  "FORBIDDEN", // the caller may not touch this entity
+  "RATE_LIMITED", // too many requests
+  "UPSTREAM", // the model provider failed or returned an envelope that breaks the contract
+] as const;
+export type TDomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
+
+/**
+ * The one error type services throw on purpose. Transports (tRPC, REST) map `code` to their own
+ * status; anything else that escapes a service is unexpected and its message is masked.
+ */
+export class DomainError extends Error {
+  readonly code: TDomainErrorCode;
+  /** The input field the problem is about, when there is one (e.g. "proposal_id"). */
+  readonly field: string | undefined;
+
+  constructor(code: TDomainErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "DomainError";
+    this.code = code;
+    this.field = options?.field;
+  }
+}
+
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
+}

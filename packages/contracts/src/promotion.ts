@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { ZCfb } from "./cfb";
+import { ZPromotionId, ZProposalId, ZResponseId } from "./ids";
+
+// The seed's four actions (001 §3.3). The contract names all of them so clients written against
+// the seed get a precise answer; the service says which ones this build performs.
+export const ZPromoteAction = z.enum(["approve_create", "approve_update", "reject", "edit_then_approve"]);
+export type TPromoteAction = z.infer<typeof ZPromoteAction>;
+
+const ZLabel = z.string().trim().min(1).max(64);
+
+export const ZEditorialOverrides = z
+  .object({
+    tags_add: z.array(ZLabel).max(32).optional(),
+    tags_remove: z.array(ZLabel).max(32).optional(),
+    title_edit: z.string().trim().min(1).max(200).optional(),
+    summary_edit: z.string().trim().min(1).max(2000).optional(),
+    text_edit: z.string().max(20000).optional(),
+  })
+  .strict();
+export type TEditorialOverrides = z.infer<typeof ZEditorialOverrides>;
+
+export const ZPromoteRequest = z
+  .object({
+    proposal_id: ZProposalId,
+    // Optional cross-check: when given it must be the response the proposal came from.
+    response_id: ZResponseId.optional(),
+    action: ZPromoteAction,
+    editorial_overrides: ZEditorialOverrides.optional(),
+  })
+  .strict();
+export type TPromoteRequest = z.infer<typeof ZPromoteRequest>;
+
+export const ZPromoteResponse = z.object({
+  promotion_id: ZPromotionId,
+  proposal_id: ZProposalId,
+  action: ZPromoteAction,
+  status: z.enum(["approved", "rejected"]),
+  final_cfb_id: z.string().nullable(),
+  cfb: ZCfb.nullable(),
+});
+export type TPromoteResponse = z.infer<typeof ZPromoteResponse>;

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { ZCfbId, ZIsoDate, ZPromotionId, ZProposalId, ZResponseId, ZThreadId } from "./ids";
+import { ZCfbOp } from "./output-envelope";
+
+export const ZProposalStatus = z.enum(["pending", "approved", "rejected"]);
+export type TProposalStatus = z.infer<typeof ZProposalStatus>;
+
+/**
+ * Problems the server found in a model's suggestion. They are reported, never silently fixed
+ * away: a reviewer sees that the model named a CFB that does not exist, or over-claimed.
+ */
+export const ZProposalWarning = z.enum([
+  "target_cfb_missing", // op update/merge named a target_cfb_id that does not exist
+  "target_cfb_required", // op update/merge without any target_cfb_id
+  "confidence_clamped", // the model's confidence was outside [0, 1]
+]);
+export type TProposalWarning = z.infer<typeof ZProposalWarning>;
+
+/** The compact preview returned with a chat turn (seed 001 §3.2), derived from stored meta. */
+export const ZProposalPreview = z.object({
+  proposal_id: ZProposalId,
+  op: ZCfbOp,
+  target_cfb_id: z.string().nullable(),
+  title: z.string(),
+  delta_summary: z.string(),
+  confidence: z.number().min(0).max(1),
+  warnings: z.array(ZProposalWarning),
+});
+export type TProposalPreview = z.infer<typeof ZProposalPreview>;
+
+export const ZProposedCfb = z.object({
+  title: z.string(),
+  summary: z.string(),
+  tags: z.array(z.string()),
+  entities: z.array(z.string()),
+  domain: z.string(),
+});
+
+export const ZProposal = ZProposalPreview.extend({
+  response_id: ZResponseId,
+  thread_id: ZThreadId,
+  status: ZProposalStatus,
+  proposed_cfb: ZProposedCfb,
+  rationale: z.string().nullable(),
+  fingerprint: z.string(),
+  created_ts: ZIsoDate,
+  decided_ts: ZIsoDate.nullable(),
+  promotion: z
+    .object({
+      promotion_id: ZPromotionId,
+      action: z.string(),
+      final_cfb_id: ZCfbId.nullable(),
+      editor: z.string(),
+      created_ts: ZIsoDate,
+    })
+    .nullable(),
+});
+export type TProposal = z.infer<typeof ZProposal>;
+
+export const ZProposalListRequest = z.object({
+  status: z.enum(["pending", "approved", "rejected", "all"]).default("pending"),
+  response_id: ZResponseId.optional(),
+  cursor: ZProposalId.optional(),
+  limit: z.number().int().min(1).max(100).default(25),
+});
+export type TProposalListRequest = z.input<typeof ZProposalListRequest>;
+
+export const ZProposalListResponse = z.object({
+  items: z.array(ZProposal),
+  next_cursor: ZProposalId.nullable(),
+  counts: z.object({ pending: z.number().int(), approved: z.number().int(), rejected: z.number().int() }),
+});
+export type TProposalListResponse = z.infer<typeof ZProposalListResponse>;
+
+export const ZProposalGetRequest = z.object({ proposal_id: ZProposalId });

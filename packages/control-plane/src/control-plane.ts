@@ -1,0 +1,57 @@
+import { randomUUID } from "node:crypto";
+import type { TChatRespondRequest, TPromoteRequest } from "@solserver/contracts";
+import { ZCfbListRequest, ZProposalListRequest } from "@solserver/contracts";
+import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "@solserver/db";
+import type { z } from "zod";
+import { createOfflineModel } from "./model/offline-model";
+import type { TModelProvider } from "./model/provider";
+import type { TActor, TServiceDeps } from "./services/deps";
+import { promoteProposal } from "./services/promote";
+import { getCfb, getProposal, listCfbs, listProposals } from "./services/read";
+import { respondToTurn } from "./services/respond";
+
+/** The application services, bound to their dependencies. Transports call only these. */
+export function createControlPlane(deps: TServiceDeps) {
+  return {
+    chat: {
+      respond: (input: TChatRespondRequest) => respondToTurn(deps, input),
+    },
+    proposals: {
+      list: (input: z.input<typeof ZProposalListRequest>) => listProposals(deps, ZProposalListRequest.parse(input)),
+      get: (proposalId: string) => getProposal(deps, proposalId),
+    },
+    promotion: {
+      promote: (actor: TActor, input: TPromoteRequest) => promoteProposal(deps, actor, input),
+    },
+    cfbs: {
+      list: (input: z.input<typeof ZCfbListRequest>) => listCfbs(deps, ZCfbListRequest.parse(input)),
+      get: (cfbId: string) => getCfb(deps, cfbId),
+    },
+  };
+}
+export type TControlPlane = ReturnType<typeof createControlPlane>;
+
+/** Short, URL-safe thread id: "th-" and 16 hex characters. */
+export function newThreadId(): string {
+  return `th-${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+}
+
+/**
+ * Opens the control plane on a (migrated) database with the default offline model. The web app
+ * and scripts use this; tests may pass their own model.
+ */
+export async function openControlPlane(opts: { databaseUrl: string; model?: TModelProvider }): Promise<{
+  controlPlane: TControlPlane;
+  repos: TRepositories;
+  db: DbClient;
+}> {
+  const db = await createPrismaClient(opts.databaseUrl);
+  const repos = createRepositories(db);
+  const controlPlane = createControlPlane({
+    repos,
+    model: opts.model ?? createOfflineModel(),
+    now: () => new Date(),
+    newThreadId,
+  });
+  return { controlPlane, repos, db };
+}

@@ -1,0 +1,10 @@
+export { createControlPlane, newThreadId, openControlPlane, type TControlPlane } from "./control-plane";
+export { DEMO_CFBS, DEMO_THREADS } from "./demo/demo-data";
+export { seedDemo, type TSeedReport } from "./demo/seed-demo";
+export { createOfflineModel, OFFLINE_MODEL_NAME, offlineEnvelope } from "./model/offline-model";
+export type { TModelCfb, TModelInput, TModelOutput, TModelProvider } from "./model/provider";
+export { describeIssues, parseInput } from "./parse";
+export { deriveProposals } from "./proposals/derive";
+export { proposalFingerprint } from "./proposals/fingerprint";
+export { rankCfbs } from "./retrieval";
+export type { TActor, TServiceDeps } from "./services/deps";

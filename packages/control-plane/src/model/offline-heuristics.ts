@@ -1,0 +1,124 @@
+import { capitalize, contentWords, normalizeWhitespace, words } from "../text";
+
+// Sentence classification for the offline model. Patterns are anchored at the sentence start,
+// use no nested quantifiers, and run once per sentence: linear in the message length.
+
+export type TStatementKind = "decision" | "rule" | "fact";
+
+export type TStatement = {
+  kind: TStatementKind;
+  /** The stated content without its trigger phrase ("use Postgres for analytics"). */
+  clause: string;
+  trigger: string;
+  hedged: boolean;
+};
+
+const LEAD_FILLER = /^(?:(?:ok|okay|so|also|and|btw|alright|right)\s*,?\s+)/i;
+
+const TRIGGERS: { kind: TStatementKind; re: RegExp }[] = [
+  {
+    kind: "decision",
+    re: /^(?:we|i|the team)(?:'ve|'d)?\s+(?:have\s+)?(?:just\s+)?(?:decided|agreed|chose|settled)\s+(?:on\s+|that\s+|to\s+)?/i,
+  },
+  { kind: "decision", re: /^(?:the|our)\s+decision\s+is\s+(?:that\s+|to\s+)?/i },
+  { kind: "rule", re: /^(?:from now on|going forward|as a rule)\s*,?\s*/i },
+  { kind: "rule", re: /^(?:the|our)\s+(?:rule|policy|convention)\s+is\s+(?:that\s+|to\s+)?/i },
+  { kind: "fact", re: /^(?:please\s+)?(?:remember|note|keep in mind)\s+(?:that\s+)?/i },
+  { kind: "fact", re: /^(?:for the record|fyi)\s*,?\s*/i },
+];
+
+const HEDGE = /\b(?:maybe|probably|perhaps|might|tentatively|i think|i guess)\b/i;
+
+const QUESTION_START = new Set([
+  "what",
+  "how",
+  "why",
+  "when",
+  "where",
+  "who",
+  "which",
+  "whose",
+  "can",
+  "could",
+  "should",
+  "would",
+  "do",
+  "does",
+  "did",
+  "is",
+  "are",
+  "was",
+  "were",
+  "will",
+  "have",
+  "has",
+]);
+
+const ACK_WORDS = new Set([
+  "ok",
+  "okay",
+  "kk",
+  "thx",
+  "thanks",
+  "thank",
+  "you",
+  "got",
+  "it",
+  "sounds",
+  "good",
+  "cool",
+  "yep",
+  "yup",
+  "sure",
+  "all",
+  "right",
+  "great",
+  "nice",
+]);
+
+/** A stated decision, rule or fact worth proposing as knowledge, or null. */
+export function detectStatement(sentence: string): TStatement | null {
+  const body = sentence.replace(LEAD_FILLER, "");
+  for (const { kind, re } of TRIGGERS) {
+    const match = re.exec(body);
+    if (!match) continue;
+    const clause = normalizeWhitespace(body.slice(match[0].length).replace(/[.!]+$/, ""));
+    // A trigger with almost nothing after it ("we decided.") is not knowledge.
+    if (contentWords(clause).length < 2) return null;
+    return { kind, clause, trigger: normalizeWhitespace(match[0]).toLowerCase(), hedged: HEDGE.test(clause) };
+  }
+  return null;
+}
+
+export function isQuestion(sentence: string): boolean {
+  if (sentence.endsWith("?")) return true;
+  const first = words(sentence)[0];
+  return first !== undefined && QUESTION_START.has(first);
+}
+
+export function isAcknowledgement(sentence: string): boolean {
+  const ws = words(sentence);
+  return ws.length > 0 && ws.every((w) => ACK_WORDS.has(w));
+}
+
+/** A short title from a clause: capitalised, cut at a word boundary near 80 characters. */
+export function titleFromClause(clause: string): string {
+  const text = capitalize(clause);
+  if (text.length <= 80) return text;
+  const cut = text.slice(0, 80);
+  const space = cut.lastIndexOf(" ");
+  return `${cut.slice(0, space > 40 ? space : 80)}…`;
+}
+
+/** Capitalised words after the first (proper names such as "Postgres", "SolMobile"). */
+export function properNouns(clause: string): string[] {
+  const out: string[] = [];
+  const tokens = clause.split(/\s+/);
+  for (const [i, raw] of tokens.entries()) {
+    if (raw.length > 64) continue; // no name is that long; also keeps the trim below cheap
+    const token = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    if (i === 0 || token.length < 2 || token === "I") continue;
+    if (/^\p{Lu}/u.test(token) && !out.includes(token)) out.push(token);
+  }
+  return out;
+}

@@ -1,0 +1,198 @@
+import type { TCfbSuggestion, TClaimMapEntry, TOutputEnvelope, TUnknown } from "@solserver/contracts";
+import { cfbVocabulary } from "../retrieval";
+import { capitalize, coverage, sentences, uniqueContentWords, words } from "../text";
+import {
+  detectStatement,
+  isAcknowledgement,
+  isQuestion,
+  properNouns,
+  type TStatement,
+  titleFromClause,
+} from "./offline-heuristics";
+import type { TModelCfb, TModelInput, TModelOutput, TModelProvider } from "./provider";
+
+// The default model: a documented, deterministic heuristic that needs no network and no key
+// (docs/offline-model.md). It reads the message sentence by sentence:
+//  - a question is answered from the injected CFB that covers most of its content words
+//    (>= ANSWER_COVERAGE); when none does, it becomes an `unknown` and a `missing_cfb_query`;
+//  - a stated decision, rule or fact ("we decided ...", "from now on ...", "remember that ...")
+//    becomes a `cfb_suggestion`: `update` of the CFB that already covers it (>= UPDATE_COVERAGE),
+//    else `create`;
+//  - any other sentence cites a CFB only when one clearly covers it.
+// CFBs it cites are `used_cfb_ids`; injected CFBs it did not cite are `ignored_cfb_ids`.
+
+export const OFFLINE_MODEL_NAME = "offline-heuristic-v1";
+const ANSWER_COVERAGE = 0.5;
+const UPDATE_COVERAGE = 0.6;
+const RELATED_COVERAGE = 0.5;
+const BASE_CONFIDENCE = { decision: 0.8, rule: 0.75, fact: 0.7 } as const;
+const HEDGE_PENALTY = 0.25;
+const MAX_LABELS = 4;
+
+type TBest = { cfb: TModelCfb; score: number } | null;
+
+function bestCfb(text: string, cfbs: readonly TModelCfb[], vocab: Map<string, Set<string>>): TBest {
+  const query = uniqueContentWords(text);
+  let best: TBest = null;
+  for (const cfb of cfbs) {
+    const score = coverage(query, vocab.get(cfb.cfb_id) ?? new Set());
+    // Strictly greater keeps the earlier (better-ranked) CFB on ties: deterministic.
+    if (score > 0 && (best === null || score > best.score)) best = { cfb, score };
+  }
+  return best;
+}
+
+function labelsFor(statement: TStatement, cfbs: readonly TModelCfb[]) {
+  const clauseWords = uniqueContentWords(statement.clause);
+  const knownTags = new Map(cfbs.flatMap((c) => c.tags).map((t) => [t.toLowerCase(), t] as const));
+  const knownEntities = new Map(cfbs.flatMap((c) => c.entities).map((e) => [e.toLowerCase(), e] as const));
+  // Prefer the knowledge base's own vocabulary, then the clause's longest words.
+  const fromKnown = clauseWords.flatMap((w) => (knownTags.has(w) ? [knownTags.get(w) as string] : []));
+  const longest = [...clauseWords].sort((a, b) => b.length - a.length || a.localeCompare(b));
+  const tags = [...new Set([statement.kind, ...fromKnown, ...longest])].slice(0, MAX_LABELS);
+  const entities = [
+    ...new Set([
+      ...properNouns(statement.clause),
+      ...words(statement.clause).flatMap((w) => (knownEntities.has(w) ? [knownEntities.get(w) as string] : [])),
+    ]),
+  ].slice(0, MAX_LABELS);
+  return { tags, entities };
+}
+
+function suggestionFor(
+  statement: TStatement,
+  cfbs: readonly TModelCfb[],
+  vocab: Map<string, Set<string>>,
+): TCfbSuggestion {
+  const { tags, entities } = labelsFor(statement, cfbs);
+  const match = bestCfb(statement.clause, cfbs, vocab);
+  const confidence = Math.max(0, BASE_CONFIDENCE[statement.kind] - (statement.hedged ? HEDGE_PENALTY : 0));
+  const base = {
+    title: titleFromClause(statement.clause),
+    tags,
+    entities,
+    confidence: Math.round(confidence * 100) / 100,
+  };
+  if (match && match.score >= UPDATE_COVERAGE) {
+    return {
+      ...base,
+      op: "update",
+      target_cfb_id: match.cfb.cfb_id,
+      delta_summary: `Add ${statement.kind}: ${statement.clause}.`,
+      rationale: `User stated a ${statement.kind} ("${statement.trigger}"); ${match.cfb.cfb_id} already covers ${Math.round(match.score * 100)}% of its words.`,
+    };
+  }
+  return {
+    ...base,
+    op: "create",
+    delta_summary: `${capitalize(statement.clause)}.`,
+    rationale: `User stated a ${statement.kind} ("${statement.trigger}") that no injected CFB covers.`,
+  };
+}
+
+/** The offline heuristic as a pure function: same input, same envelope. */
+export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
+  const cfbs = input.cfbs;
+  const vocab = new Map(cfbs.map((c) => [c.cfb_id, cfbVocabulary(c)] as const));
+  const lines: string[] = [];
+  const claims: TClaimMapEntry[] = [];
+  const unknowns: TUnknown[] = [];
+  const missing: string[] = [];
+  const suggestions: TCfbSuggestion[] = [];
+  const assumptions: TOutputEnvelope["meta"]["assumptions"] = [];
+  const used: string[] = [];
+  const cite = (cfb: TModelCfb, line: string) => {
+    if (!used.includes(cfb.cfb_id)) used.push(cfb.cfb_id);
+    claims.push({
+      claim_id: `c${claims.length + 1}`,
+      span: { sentence: lines.length },
+      text: cfb.summary,
+      support: { cfb_ids: [cfb.cfb_id] },
+    });
+    lines.push(line);
+  };
+  let onlyAcks = true;
+
+  for (const sentence of sentences(input.message)) {
+    if (isAcknowledgement(sentence)) continue;
+    onlyAcks = false;
+    const statement = detectStatement(sentence);
+    if (statement) {
+      const suggestion = suggestionFor(statement, cfbs, vocab);
+      suggestions.push(suggestion);
+      if (statement.hedged) {
+        assumptions.push({
+          id: `A${assumptions.length + 1}`,
+          text: `Treating "${statement.clause}" as tentative: it was hedged.`,
+          severity: "low",
+        });
+      }
+      lines.push(
+        suggestion.op === "update"
+          ? `Noted. I proposed adding this to ${suggestion.target_cfb_id} for review: "${suggestion.title}".`
+          : `Noted. I proposed saving this as new knowledge for review: "${suggestion.title}".`,
+      );
+      continue;
+    }
+    const match = bestCfb(sentence, cfbs, vocab);
+    if (isQuestion(sentence)) {
+      if (match && match.score >= ANSWER_COVERAGE) {
+        cite(match.cfb, `According to ${match.cfb.cfb_id} (${match.cfb.title}): ${match.cfb.summary}`);
+        continue;
+      }
+      const id = `U${unknowns.length + 1}`;
+      unknowns.push({ id, text: `No knowledge block answers: ${sentence}`, needs_user_input: true });
+      missing.push(uniqueContentWords(sentence).join(" ") || sentence.toLowerCase());
+      claims.push({
+        claim_id: `c${claims.length + 1}`,
+        span: { sentence: lines.length },
+        text: sentence,
+        support: { unknown_id: id },
+      });
+      lines.push(
+        `I don't have knowledge that answers "${sentence}". If you know, tell me and I will propose saving it.`,
+      );
+      continue;
+    }
+    if (match && match.score >= RELATED_COVERAGE)
+      cite(match.cfb, `This relates to ${match.cfb.cfb_id} (${match.cfb.title}): ${match.cfb.summary}`);
+  }
+
+  if (lines.length === 0) {
+    lines.push(
+      onlyAcks
+        ? "Got it."
+        : 'I have no stored knowledge about this yet. Tell me what you decided or want remembered ("we decided ...", "remember that ...") and I will propose it for review.',
+    );
+  }
+  const domains = [...new Set(cfbs.filter((c) => used.includes(c.cfb_id)).map((c) => c.domain))].sort();
+  return {
+    assistant_text: lines.join("\n"),
+    meta: {
+      modeLabel: "Offline",
+      domainHints: domains.length > 0 ? domains : ["general"],
+      used_cfb_ids: used,
+      ignored_cfb_ids: cfbs.map((c) => c.cfb_id).filter((id) => !used.includes(id)),
+      assumptions,
+      unknowns,
+      missing_cfb_queries: [...new Set(missing)],
+      cfb_suggestions: suggestions,
+      claim_map: claims,
+    },
+  };
+}
+
+/** Rough token counts (words), so traces and budgets have a number for the offline model too. */
+function countWords(input: TModelInput): number {
+  return words([input.message, ...input.cfbs.map((c) => `${c.title} ${c.summary}`)].join(" ")).length;
+}
+
+export function createOfflineModel(): TModelProvider {
+  return {
+    name: OFFLINE_MODEL_NAME,
+    async generate(input: TModelInput): Promise<TModelOutput> {
+      const envelope = offlineEnvelope(input);
+      return { envelope, tokensIn: countWords(input), tokensOut: words(envelope.assistant_text).length };
+    },
+  };
+}

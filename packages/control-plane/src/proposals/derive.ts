@@ -1,0 +1,35 @@
+import type { TOutputMeta, TProposalWarning } from "@solserver/contracts";
+import type { TNewProposal } from "@solserver/db";
+import { proposalFingerprint } from "./fingerprint";
+
+export type TKnownCfbs = ReadonlyMap<string, { domain: string }>;
+
+/**
+ * Turns validated meta into proposals. Nothing the model said is trusted as-is: a target that
+ * does not exist is flagged (not dropped), confidence is clamped to [0, 1] and the clamp is
+ * flagged, and the proposed CFB's domain comes from the real target or the turn's domain.
+ */
+export function deriveProposals(meta: TOutputMeta, known: TKnownCfbs, routerDomain: string): TNewProposal[] {
+  return meta.cfb_suggestions.map((s, suggestionIndex) => {
+    const warnings: TProposalWarning[] = [];
+    const needsTarget = s.op === "update" || s.op === "merge";
+    const target = needsTarget ? (s.target_cfb_id ?? null) : null;
+    if (needsTarget && target === null) warnings.push("target_cfb_required");
+    if (target !== null && !known.has(target)) warnings.push("target_cfb_missing");
+    const confidence = Math.min(1, Math.max(0, s.confidence));
+    if (confidence !== s.confidence) warnings.push("confidence_clamped");
+    const domain = (target !== null && known.get(target)?.domain) || routerDomain;
+    return {
+      suggestionIndex,
+      op: s.op,
+      targetCfbId: target,
+      title: s.title,
+      deltaSummary: s.delta_summary,
+      proposedCfb: { title: s.title, summary: s.delta_summary, tags: s.tags, entities: s.entities, domain },
+      rationale: s.rationale ?? null,
+      confidence,
+      fingerprint: proposalFingerprint(s),
+      warnings,
+    };
+  });
+}

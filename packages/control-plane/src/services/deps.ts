@@ -1,0 +1,15 @@
+import type { TRepositories } from "@solserver/db";
+import type { TModelProvider } from "../model/provider";
+
+/** What every service is handed: no globals, so tests wire their own. */
+export type TServiceDeps = {
+  repos: TRepositories;
+  model: TModelProvider;
+  /** Wall clock for trace timestamps. */
+  now: () => Date;
+  /** Id for a thread a turn creates. */
+  newThreadId: () => string;
+};
+
+/** Who is acting. Until accounts land (issue 3) the only actor is the local operator. */
+export type TActor = { kind: "local"; editor: "user" | "jam" };

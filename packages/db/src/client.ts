@@ -1,0 +1,21 @@
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { databaseFilePath } from "./database-url";
+import { PrismaClient } from "./generated/prisma/client";
+
+export type DbClient = PrismaClient;
+
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * A Prisma client on the embedded SQLite file. Call `migrateDatabase` first: the client never
+ * changes the schema. WAL lets readers proceed while a turn is being written; the busy timeout
+ * makes a second process wait for the write lock instead of failing at once.
+ */
+export async function createPrismaClient(databaseUrl: string): Promise<DbClient> {
+  const adapter = new PrismaBetterSqlite3({ url: databaseFilePath(databaseUrl), timeout: BUSY_TIMEOUT_MS });
+  const prisma = new PrismaClient({ adapter });
+  await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  await prisma.$queryRawUnsafe(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  await prisma.$queryRawUnsafe("PRAGMA foreign_keys = ON");
+  return prisma;
+}

@@ -1,0 +1,63 @@
+import type { TCfb, TCfbKind, TProposal, TProposalPreview } from "@solserver/contracts";
+import { ZProposalWarning, ZProposedCfb } from "@solserver/contracts";
+import type { Cfb, PromotionEvent, UmbraProposal } from "./generated/prisma/client";
+import { asStringArray } from "./json";
+
+// Row -> wire shape. Explicit field by field, so a new column never leaks by accident.
+
+export function toCfb(row: Cfb): TCfb {
+  return {
+    cfb_id: row.id,
+    domain: row.domain,
+    kind: row.kind as TCfbKind,
+    confidence: row.confidence,
+    title: row.title,
+    summary: row.summary,
+    text: row.text,
+    tags: asStringArray(row.tags, "Cfb.tags"),
+    entities: asStringArray(row.entities, "Cfb.entities"),
+    trust_tier: row.trustTier as TCfb["trust_tier"],
+    staleness: { ttl_days: row.ttlDays, review_on_use: row.reviewOnUse },
+    source_refs: asStringArray(row.sourceRefs, "Cfb.sourceRefs"),
+    version: row.version,
+    created_ts: row.createdAt.toISOString(),
+    updated_ts: row.updatedAt.toISOString(),
+    last_accessed_ts: row.lastAccessedAt?.toISOString() ?? null,
+  };
+}
+
+export function toProposalPreview(row: UmbraProposal): TProposalPreview {
+  return {
+    proposal_id: row.id,
+    op: row.op as TProposalPreview["op"],
+    target_cfb_id: row.targetCfbId,
+    title: row.title,
+    delta_summary: row.deltaSummary,
+    confidence: row.confidence,
+    warnings: asStringArray(row.warnings, "UmbraProposal.warnings").map((w) => ZProposalWarning.parse(w)),
+  };
+}
+
+export function toProposal(row: UmbraProposal & { promotion: PromotionEvent | null }): TProposal {
+  const promotion = row.promotion;
+  return {
+    ...toProposalPreview(row),
+    response_id: row.responseId,
+    thread_id: row.threadId,
+    status: row.status as TProposal["status"],
+    proposed_cfb: ZProposedCfb.parse(row.proposedCfb),
+    rationale: row.rationale,
+    fingerprint: row.fingerprint,
+    created_ts: row.createdAt.toISOString(),
+    decided_ts: row.decidedAt?.toISOString() ?? null,
+    promotion: promotion
+      ? {
+          promotion_id: promotion.id,
+          action: promotion.action,
+          final_cfb_id: promotion.finalCfbId,
+          editor: promotion.editor,
+          created_ts: promotion.createdAt.toISOString(),
+        }
+      : null,
+  };
+}

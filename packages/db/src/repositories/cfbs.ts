@@ -1,0 +1,78 @@
+import type { TCfb, TCfbDetail, TCfbListResponse } from "@solserver/contracts";
+import type { DbClient } from "../client";
+import type { Prisma } from "../generated/prisma/client";
+import { asStringArray } from "../json";
+import { toCfb } from "../mappers";
+import type { TRetrievableCfb } from "./types";
+
+export type TCfbListQuery = {
+  domain?: string | undefined;
+  query?: string | undefined;
+  cursor?: string | undefined;
+  limit: number;
+};
+
+export async function listCfbs(db: DbClient, q: TCfbListQuery): Promise<TCfbListResponse> {
+  const where: Prisma.CfbWhereInput = {
+    ...(q.domain ? { domain: q.domain } : {}),
+    ...(q.query ? { OR: [{ title: { contains: q.query } }, { summary: { contains: q.query } }] } : {}),
+  };
+  const rows = await db.cfb.findMany({
+    where,
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    take: q.limit + 1,
+    ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
+  });
+  const page = rows.slice(0, q.limit);
+  return { items: page.map(toCfb), next_cursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null };
+}
+
+export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | null> {
+  const row = await db.cfb.findUnique({
+    where: { id: cfbId },
+    include: { revisions: { orderBy: { version: "desc" } } },
+  });
+  if (!row) return null;
+  return {
+    ...toCfb(row),
+    revisions: row.revisions.map((r) => ({
+      version: r.version,
+      change_kind: r.changeKind,
+      promotion_id: r.promotionEventId,
+      created_ts: r.createdAt.toISOString(),
+    })),
+  };
+}
+
+export async function cfbExists(db: DbClient, cfbId: string): Promise<boolean> {
+  return (await db.cfb.count({ where: { id: cfbId } })) > 0;
+}
+
+/** The CFBs among `ids` that exist, with their domain. */
+export async function existingCfbIds(db: DbClient, ids: readonly string[]): Promise<Map<string, { domain: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.cfb.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, domain: true } });
+  return new Map(rows.map((r) => [r.id, { domain: r.domain }] as const));
+}
+
+/**
+ * Candidate CFBs for a turn, most recently updated first. Ranking happens in control-plane;
+ * full-text candidate retrieval replaces this scan when resolve lands.
+ */
+export async function listRetrievableCfbs(db: DbClient, limit: number): Promise<TRetrievableCfb[]> {
+  const rows = await db.cfb.findMany({
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    take: limit,
+    select: { id: true, domain: true, title: true, summary: true, tags: true, entities: true },
+  });
+  return rows.map((r) => ({
+    cfb_id: r.id,
+    domain: r.domain,
+    title: r.title,
+    summary: r.summary,
+    tags: asStringArray(r.tags, "Cfb.tags"),
+    entities: asStringArray(r.entities, "Cfb.entities"),
+  }));
+}
+
+export type { TCfb };

@@ -1,0 +1,182 @@
+import { randomUUID } from "node:crypto";
+import type { DbClient } from "../client";
+import { Prisma } from "../generated/prisma/client";
+import { allocateIds } from "../ids";
+import { toProposalPreview } from "../mappers";
+import { writeTraceRun } from "./traces";
+import type { THistoryMessage, TStoredTurn, TTurnWrite } from "./types";
+
+/** A turn stored earlier under this idempotency key, or null. */
+export async function findTurnByRequestId(db: DbClient, requestId: string): Promise<TStoredTurn | null> {
+  const packet = await db.packet.findUnique({
+    where: { requestId },
+    include: {
+      transmissions: {
+        orderBy: { createdAt: "asc" },
+        take: 1,
+        include: { responses: { take: 1, include: { proposals: { orderBy: { suggestionIndex: "asc" } } } } },
+      },
+    },
+  });
+  const transmission = packet?.transmissions[0];
+  const response = transmission?.responses[0];
+  if (!packet || !transmission || !response) return null;
+  return {
+    threadId: packet.threadId,
+    packetId: packet.id,
+    transmissionId: transmission.id,
+    attemptId: response.attemptId,
+    responseId: response.id,
+    assistantText: response.assistantText,
+    requestHash: packet.requestHash,
+    proposals: response.proposals.map(toProposalPreview),
+  };
+}
+
+export async function getThreadHistory(db: DbClient, threadId: string, limit: number): Promise<THistoryMessage[]> {
+  const rows = await db.message.findMany({
+    where: { threadId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+    select: { id: true, role: true, content: true },
+  });
+  return rows
+    .reverse()
+    .map((r) => ({ id: r.id, role: r.role === "assistant" ? "assistant" : "user", content: r.content }));
+}
+
+/**
+ * Writes a whole turn in one transaction: thread, both messages, packet -> transmission ->
+ * attempt -> response, the validated meta, the proposals, usage events and the trace.
+ * Returns "duplicate" when another request with the same request_id won the race.
+ */
+export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStoredTurn | "duplicate"> {
+  try {
+    return await db.$transaction(async (tx) => {
+      const [packetId, transmissionId, attemptId, responseId] = [
+        ...(await allocateIds(tx, "packet")),
+        ...(await allocateIds(tx, "transmission")),
+        ...(await allocateIds(tx, "attempt")),
+        ...(await allocateIds(tx, "response")),
+      ] as [string, string, string, string];
+      const proposalIds = await allocateIds(tx, "proposal", turn.proposals.length);
+
+      await tx.thread.upsert({
+        where: { id: turn.threadId },
+        create: { id: turn.threadId, title: turn.threadTitle },
+        update: {},
+      });
+      const userMessageId = randomUUID();
+      await tx.packet.create({
+        data: {
+          id: packetId,
+          threadId: turn.threadId,
+          requestId: turn.requestId,
+          requestHash: turn.requestHash,
+          message: turn.message,
+          messageWindowIds: [...turn.historyMessageIds, userMessageId],
+        },
+      });
+      await tx.message.create({
+        data: { id: userMessageId, threadId: turn.threadId, role: "user", content: turn.message, packetId },
+      });
+      await tx.transmission.create({
+        data: {
+          id: transmissionId,
+          packetId,
+          status: "done",
+          modeLabel: turn.modeLabel,
+          routerDomain: turn.routerDomain,
+        },
+      });
+      await tx.deliveryAttempt.create({
+        data: {
+          id: attemptId,
+          transmissionId,
+          step: "main",
+          n: 1,
+          model: turn.model,
+          tokensIn: turn.tokensIn,
+          tokensOut: turn.tokensOut,
+          latencyMs: turn.latencyMs,
+        },
+      });
+      await tx.response.create({
+        data: { id: responseId, transmissionId, attemptId, assistantText: turn.assistantText },
+      });
+      const meta = turn.meta;
+      await tx.responseMeta.create({
+        data: {
+          responseId,
+          modeLabel: meta.modeLabel,
+          domainHints: meta.domainHints,
+          usedCfbIds: meta.used_cfb_ids,
+          ignoredCfbIds: meta.ignored_cfb_ids,
+          assumptions: meta.assumptions,
+          unknowns: meta.unknowns,
+          missingCfbQueries: meta.missing_cfb_queries,
+          cfbSuggestions: meta.cfb_suggestions,
+          claimMap: meta.claim_map ?? Prisma.DbNull,
+        },
+      });
+      await tx.message.create({
+        data: { id: randomUUID(), threadId: turn.threadId, role: "assistant", content: turn.assistantText, packetId },
+      });
+      const proposals = [];
+      for (const [i, p] of turn.proposals.entries()) {
+        proposals.push(
+          await tx.umbraProposal.create({
+            data: {
+              id: proposalIds[i] as string,
+              responseId,
+              threadId: turn.threadId,
+              suggestionIndex: p.suggestionIndex,
+              op: p.op,
+              targetCfbId: p.targetCfbId,
+              warnings: p.warnings,
+              title: p.title,
+              deltaSummary: p.deltaSummary,
+              proposedCfb: p.proposedCfb,
+              rationale: p.rationale,
+              confidence: p.confidence,
+              fingerprint: p.fingerprint,
+            },
+          }),
+        );
+      }
+      const usage = [
+        ...turn.usage.used.map((cfbId) => ({ cfbId, kind: "used" })),
+        ...turn.usage.ignored.map((cfbId) => ({ cfbId, kind: "ignored" })),
+      ];
+      if (usage.length > 0) {
+        await tx.cfbUsageEvent.createMany({
+          data: usage.map((u) => ({ id: randomUUID(), responseId, routerDomain: turn.routerDomain, ...u })),
+        });
+      }
+      await writeTraceRun(tx, {
+        kind: "turn",
+        status: "completed",
+        threadId: turn.threadId,
+        packetId,
+        transmissionId,
+        events: turn.trace,
+      });
+      return {
+        threadId: turn.threadId,
+        packetId,
+        transmissionId,
+        attemptId,
+        responseId,
+        assistantText: turn.assistantText,
+        requestHash: turn.requestHash,
+        proposals: proposals.map(toProposalPreview),
+      };
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      const target = JSON.stringify(error.meta ?? {});
+      if (target.includes("requestId") || target.includes("request_id")) return "duplicate";
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,69 @@
+import type { TCfbOp, TOutputMeta, TProposalPreview, TProposalWarning } from "@solserver/contracts";
+
+// Plain-data shapes the repositories take and give: no Prisma types cross this boundary.
+
+export type TTraceEventInput = {
+  actor: string;
+  phase: string;
+  status: "completed" | "failed" | "skipped";
+  summary: string;
+  metadata: Record<string, unknown>;
+  at: Date;
+};
+
+export type TNewProposal = {
+  suggestionIndex: number;
+  op: TCfbOp;
+  targetCfbId: string | null;
+  title: string;
+  deltaSummary: string;
+  proposedCfb: { title: string; summary: string; tags: string[]; entities: string[]; domain: string };
+  rationale: string | null;
+  confidence: number;
+  fingerprint: string;
+  warnings: TProposalWarning[];
+};
+
+export type TTurnWrite = {
+  requestId: string;
+  requestHash: string;
+  threadId: string;
+  /** Title for the thread when this turn creates it; ignored when it exists. */
+  threadTitle: string;
+  message: string;
+  historyMessageIds: string[];
+  modeLabel: string;
+  routerDomain: string;
+  model: string;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  latencyMs: number;
+  assistantText: string;
+  meta: TOutputMeta;
+  proposals: TNewProposal[];
+  /** CFB ids (existing ones only) the model used / was given but ignored. */
+  usage: { used: string[]; ignored: string[] };
+  trace: TTraceEventInput[];
+};
+
+export type TStoredTurn = {
+  threadId: string;
+  packetId: string;
+  transmissionId: string;
+  attemptId: string;
+  responseId: string;
+  assistantText: string;
+  requestHash: string;
+  proposals: TProposalPreview[];
+};
+
+export type THistoryMessage = { id: string; role: "user" | "assistant"; content: string };
+
+export type TRetrievableCfb = {
+  cfb_id: string;
+  domain: string;
+  title: string;
+  summary: string;
+  tags: string[];
+  entities: string[];
+};
