@@ -10,11 +10,11 @@ import { fileURLToPath } from "node:url";
  * module's URL points into .next/, not into packages/db.
  */
 export function repositoryRoot(start: string = process.cwd()): string {
-  let dir = path.resolve(start);
+  let dir = path.resolve(/* turbopackIgnore: true */ start);
   for (;;) {
     if (existsSync(path.join(dir, "pnpm-workspace.yaml"))) return dir;
     const parent = path.dirname(dir);
-    if (parent === dir) return path.resolve(start);
+    if (parent === dir) return path.resolve(/* turbopackIgnore: true */ start);
     dir = parent;
   }
 }
@@ -38,5 +38,5 @@ export function databaseFilePath(databaseUrl: string): string {
     throw new Error(`expected a SQLite file: URL, got "${databaseUrl}"`);
   }
   if (databaseUrl.startsWith("file://")) return fileURLToPath(databaseUrl);
-  return path.resolve(process.cwd(), databaseUrl.slice("file:".length));
+  return path.resolve(/* turbopackIgnore: true */ process.cwd(), databaseUrl.slice("file:".length));
 }
