@@ -1,0 +1,75 @@
+import { expect, type Page, test } from "@playwright/test";
+
+// The first loop in a real browser: a chat turn proposes knowledge, a person approves it and
+// finds the new CFB; another proposal is rejected and leaves the queue.
+
+async function send(page: Page, message: string) {
+  await page.getByLabel(/^Message/).fill(message);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+test("a stated decision becomes a proposal that a person approves into a CFB", async ({ page }) => {
+  await page.goto("/");
+  await send(page, "We decided to run the nightly export at 2am UTC.");
+
+  const reply = page.getByTestId("assistant-reply").last();
+  await expect(reply).toContainText(
+    'I proposed saving this as new knowledge for review: "Run the nightly export at 2am UTC"',
+  );
+
+  const chat = page.getByRole("region", { name: "Chat" });
+  const preview = chat.getByRole("article").filter({ hasText: "Run the nightly export at 2am UTC" });
+  await expect(preview).toContainText("create");
+  await expect(preview).toContainText("confidence 0.80");
+  // The same proposal is waiting in the review queue.
+  const queue = page.getByTestId("proposal-queue");
+  await expect(queue.getByRole("article").filter({ hasText: "Run the nightly export at 2am UTC" })).toBeVisible();
+
+  await preview.getByRole("button", { name: "Approve" }).click();
+  const outcome = preview.getByRole("status");
+  await expect(outcome).toContainText(/Approved as CFB-\d{4}/);
+  const cfbId = (await outcome.getByRole("link").textContent()) ?? "";
+  await expect(queue.getByRole("article").filter({ hasText: "Run the nightly export at 2am UTC" })).toHaveCount(0);
+
+  await outcome.getByRole("link").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Run the nightly export at 2am UTC");
+  await expect(page.getByText("user_approved")).toBeVisible();
+  await expect(page.getByText(/v1 create/)).toBeVisible();
+
+  await page.getByRole("link", { name: "Knowledge" }).click();
+  await page.getByLabel("Filter CFBs").fill("nightly export");
+  const list = page.getByTestId("cfb-list");
+  await expect(list.getByRole("link", { name: cfbId })).toBeVisible();
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+});
+
+test("a rejected proposal leaves the queue and no CFB is written", async ({ page }) => {
+  await page.goto("/");
+  const queue = page.getByTestId("proposal-queue");
+  const title = "Jam editors review pending proposals every Monday morning";
+  const card = queue.getByRole("article").filter({ hasText: title });
+  await expect(card).toBeVisible();
+  const pendingTab = page.getByRole("button", { name: /^pending/ });
+  const before = Number((await pendingTab.textContent())?.match(/\((\d+)\)/)?.[1]);
+
+  await card.getByRole("button", { name: "Reject" }).click();
+  await expect(queue.getByRole("article").filter({ hasText: title })).toHaveCount(0);
+  await expect(pendingTab).toHaveText(`pending (${before - 1})`);
+
+  await page.getByRole("button", { name: /^rejected/ }).click();
+  const rejected = queue.getByRole("article").filter({ hasText: title });
+  await expect(rejected).toContainText("Rejected");
+  await expect(rejected.getByRole("button", { name: "Approve" })).toHaveCount(0);
+
+  await page.goto("/cfbs");
+  await page.getByLabel("Filter CFBs").fill("Monday morning");
+  await expect(page.getByText("No CFBs match.")).toBeVisible();
+});
+
+test("a question no CFB covers is answered with an honest unknown", async ({ page }) => {
+  await page.goto("/");
+  await send(page, "What is our on-call rotation for weekends?");
+  await expect(page.getByTestId("assistant-reply").last()).toContainText(
+    'I don\'t have knowledge that answers "What is our on-call rotation for weekends?"',
+  );
+});

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Every test: lint, types, drift, unit + integration (vitest), e2e (Playwright in Chromium).
+# Prints a closing "N passed, N failed" line over all suites; exits non-zero on any failure.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+set -e
+ensure_pnpm
+ensure_dependencies
+bash scripts/ensure-chromium.sh
+set +e
+
+results="$ROOT/.test-results"
+rm -rf "$results" && mkdir -p "$results"
+status=0
+
+say "lint (biome)"
+pnpm --silent lint || status=1
+say "typecheck (tsc, every package)"
+pnpm --silent typecheck || status=1
+say "unit + integration tests (vitest)"
+pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" || status=1
+say "e2e tests (Playwright, Chromium)"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" bash scripts/e2e.sh --reporter=list,json || status=1
+
+node scripts/summarize-tests.mjs "$results" || status=1
+exit $status
