@@ -1,4 +1,4 @@
-import { openControlPlane } from "@solserver/control-plane";
+import { openControlPlane, createOfflineModel, type TModelProvider } from "@solserver/control-plane";
 import { createTestDatabase } from "@solserver/db/testing";
 import { it } from "vitest";
 import { createInnerContext } from "@/server/trpc/init";
@@ -6,23 +6,30 @@ import { createCaller } from "@/server/trpc/root";
 
 it("scratch", async () => {
   const tdb = await createTestDatabase("scratch");
-  const { controlPlane, db } = await openControlPlane({ databaseUrl: tdb.url });
-  const caller = createCaller(createInnerContext({ controlPlane, actor: { kind: "local", editor: "user" } }));
-  const show = async (p: Promise<unknown>) => {
-    try { console.log("OK", JSON.stringify(await p, null, 1)); } catch (e: any) { console.log("ERR", e.constructor.name, e.code, JSON.stringify(e.message), e.cause?.constructor?.name, e.cause?.field); }
+  const offline = createOfflineModel();
+  let waiting: (() => void)[] = [];
+  const model: TModelProvider = {
+    name: "gated",
+    async generate(input) {
+      await new Promise<void>((resolve) => { waiting.push(resolve); if (waiting.length === 2) { for (const w of waiting) w(); waiting = []; } });
+      return offline.generate(input);
+    },
   };
-  await show(caller.chat.respond({ request_id: "r1", message: "We decided to use Postgres for the analytics store." }));
-  await show(caller.chat.respond({ request_id: "r2" } as any));
-  await show(caller.chat.respond({ request_id: "r2", message: "  " }));
-  await show(caller.chat.respond({ request_id: "r2", message: "hi", extra: 1 } as any));
-  await show(caller.promotion.promote({ proposal_id: "UP-0001", action: "approve_all" } as any));
-  await show(caller.proposals.get({ proposal_id: "x" }));
-  await show(caller.proposals.get({ proposal_id: "UP-9999" }));
-  await show(caller.promotion.promote({ proposal_id: "UP-0001", action: "approve_update" }));
-  await show(caller.promotion.promote({ proposal_id: "UP-0001", response_id: "R-0002", action: "approve_create" }));
-  await show(caller.promotion.promote({ proposal_id: "UP-0001", action: "approve_create", editorial_overrides: { tags_add: ["x"] } }));
-  await show(caller.promotion.promote({ proposal_id: "UP-0001", action: "approve_create" }));
-  await show(caller.cfbs.get({ cfb_id: "CFB-0001" }));
+  const { controlPlane, db } = await openControlPlane({ databaseUrl: tdb.url, model });
+  const caller = createCaller(createInnerContext({ controlPlane, actor: { kind: "local", editor: "user" } }));
+  const rs = await Promise.allSettled([
+    caller.chat.respond({ request_id: "dup", message: "We decided to use Postgres for the analytics store." }),
+    caller.chat.respond({ request_id: "dup", message: "We decided to use Postgres for the analytics store." }),
+  ]);
+  console.log(JSON.stringify(rs.map((r) => r.status === "fulfilled" ? [r.value.response_id, r.value.replayed] : [String(r.reason), (r.reason as any).cause?.message, (r.reason as any).cause?.meta])));
+  console.log(await db.packet.count(), JSON.stringify(await db.idSequence.findMany()));
+  const rs2 = await Promise.allSettled([
+    caller.chat.respond({ request_id: "dup2", message: "We decided to use Postgres." }),
+    caller.chat.respond({ request_id: "dup2", message: "We decided to use MySQL." }),
+  ]);
+  console.log(JSON.stringify(rs2.map((r) => r.status === "fulfilled" ? [r.value.response_id, r.value.replayed] : [String(r.reason)])));
+  console.log(await db.packet.count(), JSON.stringify(await db.idSequence.findMany()));
+  console.log(JSON.stringify(await db.traceRun.findMany()));
   await db.$disconnect();
   tdb.cleanup();
 });
