@@ -5,8 +5,25 @@ import { z } from "zod";
 // optional default to empty so a terse model still yields a complete stored meta; bounds keep a
 // runaway model from filling the database.
 
-const ZShortText = z.string().trim().min(1).max(2000);
-const ZLabel = z.string().trim().min(1).max(64);
+/** Bounds on a model's envelope. Exported so a model (the offline one) can stay inside them. */
+export const OUTPUT_LIMITS = {
+  text: 2000,
+  label: 64,
+  labels: 32,
+  title: 200,
+  query: 300,
+  suggestions: 16,
+  assumptions: 32,
+  unknowns: 32,
+  queries: 32,
+  claims: 64,
+  cfbIds: 64,
+  assistantText: 20000,
+} as const;
+const L = OUTPUT_LIMITS;
+
+const ZShortText = z.string().trim().min(1).max(L.text);
+const ZLabel = z.string().trim().min(1).max(L.label);
 
 export const ZCfbOp = z.enum(["create", "update", "merge"]);
 export type TCfbOp = z.infer<typeof ZCfbOp>;
@@ -14,13 +31,14 @@ export type TCfbOp = z.infer<typeof ZCfbOp>;
 export const ZCfbSuggestion = z.object({
   op: ZCfbOp,
   target_cfb_id: z.string().trim().max(32).optional(),
-  title: z.string().trim().min(1).max(200),
+  title: z.string().trim().min(1).max(L.title),
   delta_summary: ZShortText,
-  tags: z.array(ZLabel).max(32).default([]),
-  entities: z.array(ZLabel).max(32).default([]),
-  // Not bounded here on purpose: the server clamps to [0, 1] and records that it did.
-  confidence: z.number().refine(Number.isFinite, { error: "must be a finite number" }),
-  rationale: z.string().trim().max(2000).optional(),
+  tags: z.array(ZLabel).max(L.labels).default([]),
+  entities: z.array(ZLabel).max(L.labels).default([]),
+  // Finite (zod's number already refuses NaN and Infinity) but not bounded here on purpose:
+  // the server clamps to [0, 1] and records that it did.
+  confidence: z.number(),
+  rationale: z.string().trim().max(L.text).optional(),
 });
 export type TCfbSuggestion = z.infer<typeof ZCfbSuggestion>;
 
@@ -53,20 +71,20 @@ export const ZClaimMapEntry = z.object({
 export type TClaimMapEntry = z.infer<typeof ZClaimMapEntry>;
 
 export const ZOutputMeta = z.object({
-  modeLabel: z.string().trim().min(1).max(64).default("System"),
+  modeLabel: z.string().trim().min(1).max(L.label).default("System"),
   domainHints: z.array(ZLabel).max(16).default([]),
-  used_cfb_ids: z.array(z.string().max(32)).max(64).default([]),
-  ignored_cfb_ids: z.array(z.string().max(32)).max(64).default([]),
-  assumptions: z.array(ZAssumption).max(32).default([]),
-  unknowns: z.array(ZUnknown).max(32).default([]),
-  missing_cfb_queries: z.array(z.string().trim().min(1).max(300)).max(32).default([]),
-  cfb_suggestions: z.array(ZCfbSuggestion).max(16).default([]),
-  claim_map: z.array(ZClaimMapEntry).max(64).optional(),
+  used_cfb_ids: z.array(z.string().max(32)).max(L.cfbIds).default([]),
+  ignored_cfb_ids: z.array(z.string().max(32)).max(L.cfbIds).default([]),
+  assumptions: z.array(ZAssumption).max(L.assumptions).default([]),
+  unknowns: z.array(ZUnknown).max(L.unknowns).default([]),
+  missing_cfb_queries: z.array(z.string().trim().min(1).max(L.query)).max(L.queries).default([]),
+  cfb_suggestions: z.array(ZCfbSuggestion).max(L.suggestions).default([]),
+  claim_map: z.array(ZClaimMapEntry).max(L.claims).optional(),
 });
 export type TOutputMeta = z.infer<typeof ZOutputMeta>;
 
 export const ZOutputEnvelope = z.object({
-  assistant_text: z.string().min(1).max(20000),
+  assistant_text: z.string().min(1).max(L.assistantText),
   meta: ZOutputMeta,
 });
 export type TOutputEnvelope = z.infer<typeof ZOutputEnvelope>;

@@ -3,7 +3,7 @@ export { DEMO_CFBS, DEMO_THREADS } from "./demo/demo-data";
 export { seedDemo, type TSeedReport } from "./demo/seed-demo";
 export { createOfflineModel, OFFLINE_MODEL_NAME, offlineEnvelope } from "./model/offline-model";
 export type { TModelCfb, TModelInput, TModelOutput, TModelProvider } from "./model/provider";
-export { describeIssues, parseInput } from "./parse";
+export { describeIssues, firstIssueField, parseInput, type TIssueLike } from "./parse";
 export { deriveProposals } from "./proposals/derive";
 export { proposalFingerprint } from "./proposals/fingerprint";
 export { rankCfbs } from "./retrieval";

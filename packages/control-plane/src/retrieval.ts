@@ -25,6 +25,6 @@ export function rankCfbs(message: string, cfbs: readonly TRetrievableCfb[], limi
     const bonus = 0.1 * coverage(query, labels);
     ranked.push({ cfb, score: Math.min(1, base + bonus) });
   }
-  ranked.sort((a, b) => b.score - a.score || a.cfb.cfb_id.localeCompare(b.cfb.cfb_id));
+  ranked.sort((a, b) => b.score - a.score || a.cfb.cfb_id.localeCompare(b.cfb.cfb_id, "en", { numeric: true }));
   return ranked.slice(0, limit);
 }

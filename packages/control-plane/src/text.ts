@@ -46,3 +46,11 @@ export function normalizeWhitespace(text: string): string {
 export function capitalize(text: string): string {
   return text.length === 0 ? text : text[0]?.toUpperCase() + text.slice(1);
 }
+
+/** `text` cut to at most `max` characters, at a word boundary when one is near, marked with "…". */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
+}

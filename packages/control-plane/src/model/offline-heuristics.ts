@@ -13,12 +13,14 @@ export type TStatement = {
   hedged: boolean;
 };
 
-const LEAD_FILLER = /^(?:(?:ok|okay|so|also|and|btw|alright|right)\s*,?\s+)/i;
+// Up to two filler words ("ok so we decided ...") and a leading hedge ("I think we decided ...").
+const LEAD_FILLER = /^(?:(?:ok|okay|so|also|and|btw|alright|right|well)\s*,?\s+){0,2}/i;
+const LEAD_HEDGE = /^(?:i think|i guess|i believe|maybe|probably|perhaps)\s*,?\s+/i;
 
 const TRIGGERS: { kind: TStatementKind; re: RegExp }[] = [
   {
     kind: "decision",
-    re: /^(?:we|i|the team)(?:'ve|'d)?\s+(?:have\s+)?(?:just\s+)?(?:decided|agreed|chose|settled)\s+(?:on\s+|that\s+|to\s+)?/i,
+    re: /^(?:we|i|the team)(?:'ve|'d)?\s+(?:have\s+|has\s+)?(?:just\s+|finally\s+)?(?:decided|agreed|chose|settled)\s+(?:on\s+|that\s+|to\s+)?/i,
   },
   { kind: "decision", re: /^(?:the|our)\s+decision\s+is\s+(?:that\s+|to\s+)?/i },
   { kind: "rule", re: /^(?:from now on|going forward|as a rule)\s*,?\s*/i },
@@ -78,14 +80,18 @@ const ACK_WORDS = new Set([
 
 /** A stated decision, rule or fact worth proposing as knowledge, or null. */
 export function detectStatement(sentence: string): TStatement | null {
-  const body = sentence.replace(LEAD_FILLER, "");
+  // Phones type a curly apostrophe ("we’ve"); the patterns use the straight one.
+  const unfilled = sentence.replace(/[\u2018\u2019]/g, "'").replace(LEAD_FILLER, "");
+  const body = unfilled.replace(LEAD_HEDGE, "");
+  const hedgedLead = body.length !== unfilled.length;
   for (const { kind, re } of TRIGGERS) {
     const match = re.exec(body);
     if (!match) continue;
     const clause = normalizeWhitespace(body.slice(match[0].length).replace(/[.!]+$/, ""));
     // A trigger with almost nothing after it ("we decided.") is not knowledge.
     if (contentWords(clause).length < 2) return null;
-    return { kind, clause, trigger: normalizeWhitespace(match[0]).toLowerCase(), hedged: HEDGE.test(clause) };
+    const hedged = hedgedLead || HEDGE.test(clause);
+    return { kind, clause, trigger: normalizeWhitespace(match[0]).toLowerCase(), hedged };
   }
   return null;
 }

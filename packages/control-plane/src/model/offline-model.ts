@@ -1,6 +1,12 @@
-import type { TCfbSuggestion, TClaimMapEntry, TOutputEnvelope, TUnknown } from "@solserver/contracts";
+import {
+  OUTPUT_LIMITS,
+  type TCfbSuggestion,
+  type TClaimMapEntry,
+  type TOutputEnvelope,
+  type TUnknown,
+} from "@solserver/contracts";
 import { cfbVocabulary } from "../retrieval";
-import { capitalize, coverage, sentences, uniqueContentWords, words } from "../text";
+import { capitalize, clip, coverage, sentences, uniqueContentWords, words } from "../text";
 import {
   detectStatement,
   isAcknowledgement,
@@ -48,7 +54,9 @@ function labelsFor(statement: TStatement, cfbs: readonly TModelCfb[]) {
   const knownEntities = new Map(cfbs.flatMap((c) => c.entities).map((e) => [e.toLowerCase(), e] as const));
   // Prefer the knowledge base's own vocabulary, then the clause's longest words.
   const fromKnown = clauseWords.flatMap((w) => (knownTags.has(w) ? [knownTags.get(w) as string] : []));
-  const longest = [...clauseWords].sort((a, b) => b.length - a.length || a.localeCompare(b));
+  const longest = clauseWords
+    .filter((w) => w.length <= OUTPUT_LIMITS.label)
+    .sort((a, b) => b.length - a.length || a.localeCompare(b));
   const tags = [...new Set([statement.kind, ...fromKnown, ...longest])].slice(0, MAX_LABELS);
   const entities = [
     ...new Set([
@@ -78,37 +86,44 @@ function suggestionFor(
       ...base,
       op: "update",
       target_cfb_id: match.cfb.cfb_id,
-      delta_summary: `Add ${statement.kind}: ${statement.clause}.`,
+      delta_summary: clip(`Add ${statement.kind}: ${statement.clause}.`, OUTPUT_LIMITS.text),
       rationale: `User stated a ${statement.kind} ("${statement.trigger}"); ${match.cfb.cfb_id} already covers ${Math.round(match.score * 100)}% of its words.`,
     };
   }
   return {
     ...base,
     op: "create",
-    delta_summary: `${capitalize(statement.clause)}.`,
+    delta_summary: clip(`${capitalize(statement.clause)}.`, OUTPUT_LIMITS.text),
     rationale: `User stated a ${statement.kind} ("${statement.trigger}") that no injected CFB covers.`,
   };
 }
 
-/** The offline heuristic as a pure function: same input, same envelope. */
+const L = OUTPUT_LIMITS;
+
+/** The offline heuristic as a pure function: same input, same envelope, always within OUTPUT_LIMITS. */
 export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
   const cfbs = input.cfbs;
   const vocab = new Map(cfbs.map((c) => [c.cfb_id, cfbVocabulary(c)] as const));
   const lines: string[] = [];
   const claims: TClaimMapEntry[] = [];
   const unknowns: TUnknown[] = [];
-  const missing: string[] = [];
+  const missing = new Set<string>();
   const suggestions: TCfbSuggestion[] = [];
   const assumptions: TOutputEnvelope["meta"]["assumptions"] = [];
   const used: string[] = [];
-  const cite = (cfb: TModelCfb, line: string) => {
-    if (!used.includes(cfb.cfb_id)) used.push(cfb.cfb_id);
+  const overflow = new Set<string>();
+  const claim = (text: string, support: TClaimMapEntry["support"]) => {
+    if (claims.length >= L.claims) return;
     claims.push({
       claim_id: `c${claims.length + 1}`,
       span: { sentence: lines.length },
-      text: cfb.summary,
-      support: { cfb_ids: [cfb.cfb_id] },
+      text: clip(text, L.text),
+      support,
     });
+  };
+  const cite = (cfb: TModelCfb, line: string) => {
+    if (!used.includes(cfb.cfb_id)) used.push(cfb.cfb_id);
+    claim(cfb.summary, { cfb_ids: [cfb.cfb_id] });
     lines.push(line);
   };
   let onlyAcks = true;
@@ -118,14 +133,17 @@ export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
     onlyAcks = false;
     const statement = detectStatement(sentence);
     if (statement) {
+      if (suggestions.length >= L.suggestions) {
+        overflow.add(
+          `I can propose at most ${L.suggestions} pieces of knowledge per message; send the rest separately.`,
+        );
+        continue;
+      }
       const suggestion = suggestionFor(statement, cfbs, vocab);
       suggestions.push(suggestion);
-      if (statement.hedged) {
-        assumptions.push({
-          id: `A${assumptions.length + 1}`,
-          text: `Treating "${statement.clause}" as tentative: it was hedged.`,
-          severity: "low",
-        });
+      if (statement.hedged && assumptions.length < L.assumptions) {
+        const text = clip(`Treating "${statement.clause}" as tentative: it was hedged.`, L.text);
+        assumptions.push({ id: `A${assumptions.length + 1}`, text, severity: "low" });
       }
       lines.push(
         suggestion.op === "update"
@@ -140,23 +158,25 @@ export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
         cite(match.cfb, `According to ${match.cfb.cfb_id} (${match.cfb.title}): ${match.cfb.summary}`);
         continue;
       }
+      if (unknowns.length >= L.unknowns) {
+        overflow.add(`I can track at most ${L.unknowns} open questions per message; ask the rest separately.`);
+        continue;
+      }
       const id = `U${unknowns.length + 1}`;
-      unknowns.push({ id, text: `No knowledge block answers: ${sentence}`, needs_user_input: true });
-      missing.push(uniqueContentWords(sentence).join(" ") || sentence.toLowerCase());
-      claims.push({
-        claim_id: `c${claims.length + 1}`,
-        span: { sentence: lines.length },
-        text: sentence,
-        support: { unknown_id: id },
-      });
+      unknowns.push({ id, text: clip(`No knowledge block answers: ${sentence}`, L.text), needs_user_input: true });
+      if (missing.size < L.queries)
+        missing.add(clip(uniqueContentWords(sentence).join(" ") || sentence.toLowerCase(), L.query));
+      claim(sentence, { unknown_id: id });
       lines.push(
-        `I don't have knowledge that answers "${sentence}". If you know, tell me and I will propose saving it.`,
+        `I don't have knowledge that answers "${clip(sentence, 300)}". If you know, tell me and I will propose saving it.`,
       );
       continue;
     }
-    if (match && match.score >= RELATED_COVERAGE)
+    if (match && match.score >= RELATED_COVERAGE) {
       cite(match.cfb, `This relates to ${match.cfb.cfb_id} (${match.cfb.title}): ${match.cfb.summary}`);
+    }
   }
+  lines.push(...overflow);
 
   if (lines.length === 0) {
     lines.push(
@@ -167,15 +187,18 @@ export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
   }
   const domains = [...new Set(cfbs.filter((c) => used.includes(c.cfb_id)).map((c) => c.domain))].sort();
   return {
-    assistant_text: lines.join("\n"),
+    assistant_text: clip(lines.join("\n"), L.assistantText),
     meta: {
       modeLabel: "Offline",
       domainHints: domains.length > 0 ? domains : ["general"],
-      used_cfb_ids: used,
-      ignored_cfb_ids: cfbs.map((c) => c.cfb_id).filter((id) => !used.includes(id)),
+      used_cfb_ids: used.slice(0, L.cfbIds),
+      ignored_cfb_ids: cfbs
+        .map((c) => c.cfb_id)
+        .filter((id) => !used.includes(id))
+        .slice(0, L.cfbIds),
       assumptions,
       unknowns,
-      missing_cfb_queries: [...new Set(missing)],
+      missing_cfb_queries: [...missing],
       cfb_suggestions: suggestions,
       claim_map: claims,
     },

@@ -13,7 +13,8 @@ export function deriveProposals(meta: TOutputMeta, known: TKnownCfbs, routerDoma
   return meta.cfb_suggestions.map((s, suggestionIndex) => {
     const warnings: TProposalWarning[] = [];
     const needsTarget = s.op === "update" || s.op === "merge";
-    const target = needsTarget ? (s.target_cfb_id ?? null) : null;
+    // A blank id is no id: `|| null` (not `??`) so "  " reads as a missing target.
+    const target = needsTarget ? s.target_cfb_id?.trim() || null : null;
     if (needsTarget && target === null) warnings.push("target_cfb_required");
     if (target !== null && !known.has(target)) warnings.push("target_cfb_missing");
     const confidence = Math.min(1, Math.max(0, s.confidence));

@@ -93,7 +93,7 @@ export async function respondToTurn(deps: TServiceDeps, input: TChatRespondReque
   const latencyMs = Math.round(performance.now() - started);
   const parsed = ZOutputEnvelope.safeParse(output.envelope);
   if (!parsed.success) {
-    const problems = describeIssues(parsed.error);
+    const problems = describeIssues(parsed.error.issues);
     trace.add("model", "Model envelope rejected", { problems }, "failed");
     await deps.repos.traces.write({
       kind: "turn",
