@@ -3,6 +3,7 @@ import type { DbClient } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
 import { toCfb } from "../mappers";
+import { afterCursor, pageOf, requireCursor } from "../pagination";
 import type { TRetrievableCfb } from "./types";
 
 export type TCfbListQuery = {
@@ -13,18 +14,26 @@ export type TCfbListQuery = {
 };
 
 export async function listCfbs(db: DbClient, q: TCfbListQuery): Promise<TCfbListResponse> {
-  const where: Prisma.CfbWhereInput = {
+  const filter: Prisma.CfbWhereInput = {
     ...(q.domain ? { domain: q.domain } : {}),
     ...(q.query ? { OR: [{ title: { contains: q.query } }, { summary: { contains: q.query } }] } : {}),
   };
+  const cursor = q.cursor
+    ? requireCursor(
+        await db.cfb
+          .findUnique({ where: { id: q.cursor }, select: { updatedAt: true } })
+          .then((r) => (r ? { at: r.updatedAt } : null)),
+        q.cursor,
+        "CFB",
+      )
+    : null;
   const rows = await db.cfb.findMany({
-    where,
+    where: cursor ? { AND: [filter, afterCursor("updatedAt", cursor)] } : filter,
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,
-    ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
   });
-  const page = rows.slice(0, q.limit);
-  return { items: page.map(toCfb), next_cursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null };
+  const { page, nextCursor } = pageOf(rows, q.limit);
+  return { items: page.map(toCfb), next_cursor: nextCursor };
 }
 
 export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | null> {

@@ -4,6 +4,7 @@ import type { DbClient } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 import { allocateId } from "../ids";
 import { toProposal } from "../mappers";
+import { afterCursor, pageOf, requireCursor } from "../pagination";
 import { insertCfb } from "./cfb-writes";
 import { writeTraceRun } from "./traces";
 import type { TTraceEventInput } from "./types";
@@ -16,17 +17,25 @@ export type TProposalListQuery = {
 };
 
 export async function listProposals(db: DbClient, q: TProposalListQuery): Promise<TProposalListResponse> {
-  const where: Prisma.UmbraProposalWhereInput = {
+  const filter: Prisma.UmbraProposalWhereInput = {
     ...(q.status === "all" ? {} : { status: q.status }),
     ...(q.responseId ? { responseId: q.responseId } : {}),
   };
+  const cursor = q.cursor
+    ? requireCursor(
+        await db.umbraProposal
+          .findUnique({ where: { id: q.cursor }, select: { createdAt: true } })
+          .then((r) => (r ? { at: r.createdAt } : null)),
+        q.cursor,
+        "proposal",
+      )
+    : null;
   const [rows, grouped] = await Promise.all([
     db.umbraProposal.findMany({
-      where,
+      where: cursor ? { AND: [filter, afterCursor("createdAt", cursor)] } : filter,
       include: { promotion: true },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: q.limit + 1,
-      ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
     }),
     db.umbraProposal.groupBy({
       by: ["status"],
@@ -38,12 +47,8 @@ export async function listProposals(db: DbClient, q: TProposalListQuery): Promis
   for (const g of grouped) {
     if (g.status === "pending" || g.status === "approved" || g.status === "rejected") counts[g.status] = g._count._all;
   }
-  const page = rows.slice(0, q.limit);
-  return {
-    items: page.map(toProposal),
-    next_cursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
-    counts,
-  };
+  const { page, nextCursor } = pageOf(rows, q.limit);
+  return { items: page.map(toProposal), next_cursor: nextCursor, counts };
 }
 
 export async function getProposal(db: DbClient, proposalId: string): Promise<TProposal | null> {
@@ -70,16 +75,8 @@ export type TPromotionResult = { promotionId: string; cfb: TCfb | null };
  */
 export async function applyPromotion(db: DbClient, w: TPromotionWrite): Promise<TPromotionResult> {
   return db.$transaction(async (tx) => {
-    const proposal = await tx.umbraProposal.findUnique({
-      where: { id: w.proposalId },
-      select: {
-        responseId: true,
-        threadId: true,
-        response: { select: { transmission: { select: { id: true, packetId: true } } } },
-      },
-    });
-    if (!proposal)
-      throw new DomainError("NOT_FOUND", `proposal ${w.proposalId} does not exist`, { field: "proposal_id" });
+    // Write first: a SQLite transaction that reads before it writes cannot wait for another
+    // process's write lock (it fails at once), so the conditional status flip comes first.
     const status = w.cfbDraft ? "approved" : "rejected";
     const flipped = await tx.umbraProposal.updateMany({
       where: { id: w.proposalId, status: "pending" },
@@ -87,10 +84,20 @@ export async function applyPromotion(db: DbClient, w: TPromotionWrite): Promise<
     });
     if (flipped.count !== 1) {
       const current = await tx.umbraProposal.findUnique({ where: { id: w.proposalId }, select: { status: true } });
-      throw new DomainError("CONFLICT", `proposal ${w.proposalId} was already ${current?.status ?? "decided"}`, {
+      if (!current)
+        throw new DomainError("NOT_FOUND", `proposal ${w.proposalId} does not exist`, { field: "proposal_id" });
+      throw new DomainError("CONFLICT", `proposal ${w.proposalId} was already ${current.status}`, {
         field: "proposal_id",
       });
     }
+    const proposal = await tx.umbraProposal.findUniqueOrThrow({
+      where: { id: w.proposalId },
+      select: {
+        responseId: true,
+        threadId: true,
+        response: { select: { transmission: { select: { id: true, packetId: true } } } },
+      },
+    });
     const promotionId = await allocateId(tx, "promotion");
     const cfb = w.cfbDraft ? await insertCfb(tx, w.cfbDraft, promotionId) : null;
     const transmission = proposal.response.transmission;

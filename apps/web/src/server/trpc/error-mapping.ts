@@ -1,4 +1,5 @@
 import { isDomainError, type TDomainErrorCode } from "@solserver/contracts";
+import type { TIssueLike } from "@solserver/control-plane";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server";
 
 /** The one place domain error codes become transport codes (tRPC and, via HTTP status, REST). */
@@ -24,18 +25,12 @@ export const DOMAIN_TO_HTTP: Record<TDomainErrorCode, number> = {
 
 export const MASKED_MESSAGE = "Internal server error";
 
-type TIssueLike = { path: PropertyKey[]; message: string };
-
 /** zod (or Standard Schema) issues from a validation failure, if that is what `cause` is. */
 export function validationIssues(cause: unknown): TIssueLike[] | null {
   if (cause && typeof cause === "object" && "issues" in cause && Array.isArray(cause.issues)) {
     return cause.issues as TIssueLike[];
   }
   return null;
-}
-
-export function describeValidation(issues: TIssueLike[]): string {
-  return issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join(".") : "(input)"}: ${i.message}`).join("; ");
 }
 
 export { isDomainError };

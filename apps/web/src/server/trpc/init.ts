@@ -1,6 +1,7 @@
 import type { TActor, TControlPlane } from "@solserver/control-plane";
+import { describeIssues, firstIssueField } from "@solserver/control-plane";
 import { initTRPC, TRPCError } from "@trpc/server";
-import { DOMAIN_TO_TRPC, describeValidation, isDomainError, MASKED_MESSAGE, validationIssues } from "./error-mapping";
+import { DOMAIN_TO_TRPC, isDomainError, MASKED_MESSAGE, validationIssues } from "./error-mapping";
 
 // ---------------------------------------------------------------------------------------------
 // 1. Context. `createInnerContext` needs no request, so tests build it directly; the HTTP
@@ -26,11 +27,11 @@ const t = initTRPC.context<TInnerContext>().create({
     const { stack: _stack, ...data } = shape.data;
     return {
       ...shape,
-      message: masked ? MASKED_MESSAGE : issues ? describeValidation(issues) : shape.message,
+      message: masked ? MASKED_MESSAGE : issues ? describeIssues(issues) : shape.message,
       data: {
         ...data,
         domainCode: domain?.code ?? null,
-        field: domain?.field ?? (issues?.[0] ? issues[0].path.map(String).join(".") : null),
+        field: domain?.field ?? (issues ? firstIssueField(issues) : null),
       },
     };
   },

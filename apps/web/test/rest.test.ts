@@ -1,0 +1,332 @@
+// The REST façade (seed 001 §3) through the Next route handlers with real Request/Response
+// objects. The server keeps one control plane per process on globalThis, opened from
+// DATABASE_URL on first use, so this file points DATABASE_URL at its own temp database before
+// importing the routes and shares that database across its tests.
+import { createPrismaClient, type DbClient } from "@solserver/db";
+import { createTestDatabase, type TTestDatabase } from "@solserver/db/testing";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { only, rowCounts } from "./helpers";
+
+type TRoutes = {
+  chat: typeof import("@/app/chat/respond/route");
+  proposals: typeof import("@/app/umbra/proposals/route");
+  promote: typeof import("@/app/umbra/promote/route");
+};
+
+let tdb: TTestDatabase;
+let routes: TRoutes;
+let db: DbClient;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase("web-rest");
+  process.env.DATABASE_URL = tdb.url;
+  // Never reuse a control plane some earlier module instance may have left on globalThis.
+  delete (globalThis as { solserverControlPlane?: unknown }).solserverControlPlane;
+  routes = {
+    chat: await import("@/app/chat/respond/route"),
+    proposals: await import("@/app/umbra/proposals/route"),
+    promote: await import("@/app/umbra/promote/route"),
+  };
+  db = await createPrismaClient(tdb.url);
+});
+
+afterAll(async () => {
+  await db?.$disconnect();
+  tdb?.cleanup();
+});
+
+const ORIGIN = "http://127.0.0.1:3000";
+
+function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Request {
+  return new Request(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+async function respond(body: unknown) {
+  const res = await routes.chat.POST(postJson("/chat/respond", body));
+  return { res, json: (await res.json()) as Record<string, unknown> };
+}
+
+async function listProposals(query: string) {
+  const res = await routes.proposals.GET(new Request(`${ORIGIN}/umbra/proposals${query}`));
+  return { res, json: (await res.json()) as { items: { proposal_id: string; status: string; response_id: string }[] } };
+}
+
+async function promote(body: unknown) {
+  const res = await routes.promote.POST(postJson("/umbra/promote", body));
+  return { res, json: (await res.json()) as Record<string, unknown> };
+}
+
+type TTurnBody = {
+  response_id: string;
+  ui_hints: { has_proposals: boolean; proposal_previews: { proposal_id: string }[] };
+};
+
+/** A successful turn whose message yields exactly one proposal. */
+async function turnWithProposal(requestId: string, message: string) {
+  const { res, json } = await respond({ request_id: requestId, message });
+  expect(res.status).toBe(200);
+  const body = json as unknown as TTurnBody;
+  return { responseId: body.response_id, proposalId: only(body.ui_hints.proposal_previews).proposal_id };
+}
+
+describe("POST /chat/respond", () => {
+  it("answers 200 with the seed's response shape and replays a retried request_id", async () => {
+    const input = { request_id: "rest-turn-1", message: "We decided to use Postgres for the analytics store." };
+    const first = await respond(input);
+    expect(first.res.status).toBe(200);
+    expect(first.res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(first.res.headers.get("Idempotent-Replayed")).toBe("false");
+    expect(first.json).toMatchObject({
+      packet_id: expect.stringMatching(/^P-\d+$/),
+      transmission_id: expect.stringMatching(/^T-\d+$/),
+      attempt_id: expect.stringMatching(/^A-\d+$/),
+      response_id: expect.stringMatching(/^R-\d+$/),
+      assistant_text: expect.stringContaining("Use Postgres for the analytics store"),
+      replayed: false,
+      ui_hints: {
+        has_proposals: true,
+        proposal_previews: [
+          {
+            proposal_id: expect.stringMatching(/^UP-\d+$/),
+            op: "create",
+            target_cfb_id: null,
+            title: "Use Postgres for the analytics store",
+            delta_summary: "Use Postgres for the analytics store.",
+            confidence: 0.8,
+          },
+        ],
+      },
+    });
+    // The full stored meta is not exposed with the answer (seed §3.1).
+    expect(first.json).not.toHaveProperty("meta");
+
+    const before = await rowCounts(db);
+    const retry = await respond(input);
+    expect(retry.res.status).toBe(200);
+    expect(retry.res.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(retry.json).toEqual({ ...first.json, replayed: true });
+    expect(await rowCounts(db)).toEqual(before);
+  });
+
+  it("a reused request_id with another message is 409 naming request_id", async () => {
+    await respond({ request_id: "rest-turn-2", message: "Remember that the VPN closes at 8pm." });
+    const before = await rowCounts(db);
+    const { res, json } = await respond({ request_id: "rest-turn-2", message: "Remember that the VPN closes at 9pm." });
+    expect(res.status).toBe(409);
+    expect(json).toMatchObject({ error: { code: "CONFLICT", field: "request_id" } });
+    expect(await rowCounts(db)).toEqual(before);
+  });
+
+  const badBodies: { name: string; req: () => Request; message: string | RegExp; field: string | null }[] = [
+    {
+      name: "a body that is not JSON",
+      req: () => postJson("/chat/respond", "{ not json"),
+      message: "body: must be valid JSON",
+      field: "body",
+    },
+    {
+      name: "a text/plain content type",
+      req: () =>
+        new Request(`${ORIGIN}/chat/respond`, {
+          method: "POST",
+          headers: { "content-type": "text/plain" },
+          body: JSON.stringify({ request_id: "rest-bad-1", message: "We decided on plain text." }),
+        }),
+      message: "body: Content-Type must be application/json",
+      field: "body",
+    },
+    {
+      name: "no content type at all",
+      req: () =>
+        new Request(`${ORIGIN}/chat/respond`, {
+          method: "POST",
+          body: new Blob([JSON.stringify({ request_id: "rest-bad-2", message: "We decided on blobs." })]),
+        }),
+      message: "body: Content-Type must be application/json",
+      field: "body",
+    },
+    {
+      name: "a missing message",
+      req: () => postJson("/chat/respond", { request_id: "rest-bad-3" }),
+      message: /^message: /,
+      field: "message",
+    },
+    {
+      name: "an empty message",
+      req: () => postJson("/chat/respond", { request_id: "rest-bad-4", message: "" }),
+      message: "message: must not be empty",
+      field: "message",
+    },
+    {
+      name: "an unknown key",
+      req: () => postJson("/chat/respond", { request_id: "rest-bad-5", message: "We decided on extras.", mode: "x" }),
+      message: "mode: is not a known field",
+      field: "mode",
+    },
+    {
+      name: "a JSON null body",
+      req: () => postJson("/chat/respond", "null"),
+      message: /^\(input\): /,
+      field: null,
+    },
+  ];
+
+  it.each(badBodies)("$name -> 400 BAD_INPUT, nothing written", async ({ req, message, field }) => {
+    const before = await rowCounts(db);
+    const res = await routes.chat.POST(req());
+    expect(res.status).toBe(400);
+    const json = (await res.json()) as { error: { code: string; message: string; field: string | null } };
+    expect(json.error.code).toBe("BAD_INPUT");
+    expect(json.error.field).toBe(field);
+    if (typeof message === "string") expect(json.error.message).toBe(message);
+    else expect(json.error.message).toMatch(message);
+    expect(res.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(await rowCounts(db)).toEqual(before);
+  });
+});
+
+describe("GET /umbra/proposals", () => {
+  let turn: { responseId: string; proposalId: string };
+
+  beforeAll(async () => {
+    turn = await turnWithProposal("rest-list-1", "From now on, every service exposes a health endpoint.");
+  });
+
+  it("lists the proposals of a response, whatever their status", async () => {
+    const pending = await listProposals(`?response_id=${turn.responseId}`);
+    expect(pending.res.status).toBe(200);
+    expect(pending.json.items).toEqual([
+      expect.objectContaining({ proposal_id: turn.proposalId, response_id: turn.responseId, status: "pending" }),
+    ]);
+
+    const decided = await promote({ proposal_id: turn.proposalId, action: "reject" });
+    expect(decided.res.status).toBe(200);
+
+    // status defaults to "all" for a response lookup: the rejected proposal is still listed ...
+    const after = await listProposals(`?response_id=${turn.responseId}`);
+    expect(after.json.items).toEqual([expect.objectContaining({ proposal_id: turn.proposalId, status: "rejected" })]);
+    // ... while the default queue (no response_id) is the pending one.
+    const queue = await listProposals("");
+    expect(queue.res.status).toBe(200);
+    expect(queue.json.items.map((p) => p.proposal_id)).not.toContain(turn.proposalId);
+    expect(queue.json.items.every((p) => p.status === "pending")).toBe(true);
+    // An explicit status still narrows a response lookup.
+    const onlyPending = await listProposals(`?response_id=${turn.responseId}&status=pending`);
+    expect(onlyPending.json.items).toEqual([]);
+  });
+
+  it("coerces limit from the query string", async () => {
+    await turnWithProposal("rest-list-2", "We decided to tag every release in git.");
+    const { res, json } = await listProposals("?status=all&limit=1");
+    expect(res.status).toBe(200);
+    expect(json.items).toHaveLength(1);
+  });
+
+  const badQueries: { query: string; field: string | null; message: RegExp }[] = [
+    { query: "?limit=abc", field: "limit", message: /^limit: / },
+    { query: "?limit=0", field: "limit", message: /^limit: / },
+    { query: "?limit=101", field: "limit", message: /^limit: / },
+    { query: "?status=maybe", field: "status", message: /^status: / },
+    { query: "?response_id=9", field: "response_id", message: /^response_id: must be a response id like R-0001$/ },
+    { query: "?sort=newest", field: "sort", message: /^sort: is not a known field$/ },
+  ];
+
+  it.each(badQueries)("$query -> 400 naming the parameter", async ({ query, field, message }) => {
+    const { res, json } = await listProposals(query);
+    expect(res.status).toBe(400);
+    expect(json).toMatchObject({ error: { code: "BAD_INPUT", field } });
+    expect((json as unknown as { error: { message: string } }).error.message).toMatch(message);
+  });
+});
+
+describe("POST /umbra/promote", () => {
+  it("approve_create answers 200 with the new CFB; a second promotion is 409 and writes nothing", async () => {
+    const turn = await turnWithProposal("rest-promote-1", "We decided to run backups every six hours.");
+    const first = await promote({
+      proposal_id: turn.proposalId,
+      response_id: turn.responseId,
+      action: "approve_create",
+    });
+    expect(first.res.status).toBe(200);
+    expect(first.json).toMatchObject({
+      proposal_id: turn.proposalId,
+      action: "approve_create",
+      status: "approved",
+      final_cfb_id: expect.stringMatching(/^CFB-\d{4}$/),
+      cfb: { trust_tier: "user_approved", source_refs: expect.arrayContaining([`proposal:${turn.proposalId}`]) },
+    });
+
+    const before = await rowCounts(db);
+    for (const action of ["approve_create", "reject"]) {
+      const again = await promote({ proposal_id: turn.proposalId, action });
+      expect(again.res.status).toBe(409);
+      expect(again.json).toEqual({
+        error: { code: "CONFLICT", field: "proposal_id", message: `proposal ${turn.proposalId} was already approved` },
+      });
+    }
+    expect(await rowCounts(db)).toEqual(before);
+  });
+
+  it("an unknown action is 400 naming action", async () => {
+    const turn = await turnWithProposal("rest-promote-2", "Remember that staging resets every Monday.");
+    const before = await rowCounts(db);
+    const { res, json } = await promote({ proposal_id: turn.proposalId, action: "approve_all" });
+    expect(res.status).toBe(400);
+    expect(json).toMatchObject({
+      error: { code: "BAD_INPUT", field: "action", message: expect.stringMatching(/^action: /) },
+    });
+    // A known action this build does not perform is refused by name, also as 400.
+    const update = await promote({ proposal_id: turn.proposalId, action: "approve_update" });
+    expect(update.res.status).toBe(400);
+    expect(update.json).toMatchObject({ error: { code: "UNSUPPORTED", field: "action" } });
+    expect(await rowCounts(db)).toEqual(before);
+  });
+
+  it("a proposal that does not exist is 404; a malformed id is 400", async () => {
+    const before = await rowCounts(db);
+    const missing = await promote({ proposal_id: "UP-9999", action: "approve_create" });
+    expect(missing.res.status).toBe(404);
+    expect(missing.json).toEqual({
+      error: { code: "NOT_FOUND", field: "proposal_id", message: "proposal UP-9999 does not exist" },
+    });
+    const malformed = await promote({ proposal_id: "x", action: "approve_create" });
+    expect(malformed.res.status).toBe(400);
+    expect(malformed.json).toMatchObject({ error: { code: "BAD_INPUT", field: "proposal_id" } });
+    expect(await rowCounts(db)).toEqual(before);
+  });
+
+  it("a bad JSON body is 400 'body: must be valid JSON'", async () => {
+    const res = await routes.promote.POST(postJson("/umbra/promote", '{"proposal_id": "UP-0001",'));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: { code: "BAD_INPUT", message: "body: must be valid JSON", field: "body" },
+    });
+  });
+});
+
+describe("unexpected errors", () => {
+  it("are answered 500 INTERNAL with the message masked, and logged for the operator", async () => {
+    const turn = await turnWithProposal("rest-internal-1", "We decided to archive logs after ninety days.");
+    // A row another writer broke: its warnings are not ones this build knows, so reading it throws
+    // a plain (non-domain) error inside the service.
+    await db.umbraProposal.update({ where: { id: turn.proposalId }, data: { warnings: ["secret_internal_marker"] } });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const res = await routes.proposals.GET(new Request(`${ORIGIN}/umbra/proposals?response_id=${turn.responseId}`));
+      expect(res.status).toBe(500);
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual({ error: { code: "INTERNAL", message: "Internal server error", field: null } });
+      expect(text).not.toContain("secret_internal_marker");
+      expect(logged).toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+      await db.umbraProposal.update({ where: { id: turn.proposalId }, data: { warnings: [] } });
+    }
+    const repaired = await listProposals(`?response_id=${turn.responseId}`);
+    expect(repaired.res.status).toBe(200);
+  });
+});

@@ -1,0 +1,28 @@
+import { DomainError } from "@solserver/contracts";
+
+// Keyset pagination for lists ordered newest first by (timestamp desc, id desc). The cursor is
+// the last id of the previous page; the next page starts strictly after that row's position,
+// whatever has happened to the row since (decided, filtered out). Prisma's own `cursor` + `skip`
+// instead skips one row of the *filtered* list, which loses an item once the cursor row leaves
+// the filter.
+
+export type TKeysetCursor = { at: Date; id: string };
+
+/** Rows strictly after the cursor in (field desc, id desc) order. */
+export function afterCursor<F extends string>(field: F, cursor: TKeysetCursor) {
+  return {
+    OR: [{ [field]: { lt: cursor.at } }, { [field]: cursor.at, id: { lt: cursor.id } }],
+  } as { OR: Record<string, unknown>[] };
+}
+
+/** The cursor row's position, or NOT_FOUND: an unknown cursor must not look like the last page. */
+export function requireCursor(row: { at: Date } | null, id: string, what: string): TKeysetCursor {
+  if (!row) throw new DomainError("NOT_FOUND", `cursor: ${what} ${id} does not exist`, { field: "cursor" });
+  return { at: row.at, id };
+}
+
+/** Splits a `limit + 1` fetch into a page and the next cursor. */
+export function pageOf<T extends { id: string }>(rows: T[], limit: number): { page: T[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  return { page, nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
+}
