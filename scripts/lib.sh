@@ -16,3 +16,4 @@ ensure_dependencies() {
   say "installing dependencies"
   (cd "$ROOT" && npm_config_nodedir="${npm_config_nodedir:-/usr}" pnpm install --frozen-lockfile)
 }
+export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1

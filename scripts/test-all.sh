@@ -13,15 +13,19 @@ set +e
 results="$ROOT/.test-results"
 rm -rf "$results" && mkdir -p "$results"
 status=0
+failed_steps=()
+step_failed() { status=1; failed_steps+=("$1"); }
 
 say "lint (biome)"
-pnpm --silent lint || status=1
+pnpm --silent lint || step_failed lint
 say "typecheck (tsc, every package)"
-pnpm --silent typecheck || status=1
+pnpm --silent typecheck || step_failed typecheck
 say "unit + integration tests (vitest)"
-pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" || status=1
+pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" || step_failed vitest
 say "e2e tests (Playwright, Chromium)"
-PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" bash scripts/e2e.sh --reporter=list,json || status=1
+PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" bash scripts/e2e.sh --reporter=list,json || step_failed e2e
 
+say "summary"
+((${#failed_steps[@]} == 0)) || echo "failed steps: ${failed_steps[*]}"
 node scripts/summarize-tests.mjs "$results" || status=1
 exit $status
