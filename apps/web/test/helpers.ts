@@ -11,59 +11,34 @@ import { appRouter } from "@/server/trpc/root";
 
 export const LOCAL_ACTOR = { kind: "local", editor: "user" } as const;
 
+const COUNTED_TABLES = [
+  "Thread",
+  "Message",
+  "Packet",
+  "Transmission",
+  "DeliveryAttempt",
+  "Response",
+  "ResponseMeta",
+  "UmbraProposal",
+  "Cfb",
+  "CfbRevision",
+  "CfbStats",
+  "CfbUsageEvent",
+  "PromotionEvent",
+  "TraceRun",
+  "TraceEvent",
+] as const;
+type TCountedTable = (typeof COUNTED_TABLES)[number];
+type TCountable = { count: () => Promise<number> };
+
 /** Row count of every table a turn or a promotion writes, plus the id counters. */
 export async function rowCounts(db: DbClient) {
-  const [
-    Thread,
-    Message,
-    Packet,
-    Transmission,
-    DeliveryAttempt,
-    Response,
-    ResponseMeta,
-    UmbraProposal,
-    Cfb,
-    CfbRevision,
-    CfbStats,
-    CfbUsageEvent,
-    PromotionEvent,
-    TraceRun,
-    TraceEvent,
-    sequences,
-  ] = await Promise.all([
-    db.thread.count(),
-    db.message.count(),
-    db.packet.count(),
-    db.transmission.count(),
-    db.deliveryAttempt.count(),
-    db.response.count(),
-    db.responseMeta.count(),
-    db.umbraProposal.count(),
-    db.cfb.count(),
-    db.cfbRevision.count(),
-    db.cfbStats.count(),
-    db.cfbUsageEvent.count(),
-    db.promotionEvent.count(),
-    db.traceRun.count(),
-    db.traceEvent.count(),
-    db.idSequence.findMany({ orderBy: { name: "asc" } }),
-  ]);
+  const delegate = (table: TCountedTable) =>
+    (db as unknown as Record<string, TCountable>)[table.charAt(0).toLowerCase() + table.slice(1)] as TCountable;
+  const counts = await Promise.all(COUNTED_TABLES.map((t) => delegate(t).count()));
+  const sequences = await db.idSequence.findMany({ orderBy: { name: "asc" } });
   return {
-    Thread,
-    Message,
-    Packet,
-    Transmission,
-    DeliveryAttempt,
-    Response,
-    ResponseMeta,
-    UmbraProposal,
-    Cfb,
-    CfbRevision,
-    CfbStats,
-    CfbUsageEvent,
-    PromotionEvent,
-    TraceRun,
-    TraceEvent,
+    ...(Object.fromEntries(COUNTED_TABLES.map((t, i) => [t, counts[i] ?? 0])) as Record<TCountedTable, number>),
     IdSequence: Object.fromEntries(sequences.map((s) => [s.name, s.value])),
   };
 }

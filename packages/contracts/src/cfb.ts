@@ -29,6 +29,9 @@ export const ZCfb = z.object({
 });
 export type TCfb = z.infer<typeof ZCfb>;
 
+/** The compact view of a CFB that retrieval hands to a model. */
+export type TCfbCard = Pick<TCfb, "cfb_id" | "domain" | "title" | "summary" | "tags" | "entities">;
+
 /** Fields a person or a promotion may set when writing a CFB. */
 export const ZCfbDraft = z.object({
   domain: z.string().trim().min(1).max(64),

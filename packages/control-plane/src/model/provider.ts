@@ -1,14 +1,9 @@
+import type { TCfbCard } from "@solserver/contracts";
+
 // The model provider port: everything the control plane needs from a model. One call per turn;
 // the answer is an untrusted OutputEnvelope that the caller validates before storing anything.
 
-export type TModelCfb = {
-  cfb_id: string;
-  domain: string;
-  title: string;
-  summary: string;
-  tags: string[];
-  entities: string[];
-};
+export type TModelCfb = TCfbCard;
 
 export type TModelInput = {
   message: string;

@@ -6,6 +6,7 @@ import {
   ZOutputEnvelope,
 } from "@solserver/contracts";
 import type { TStoredTurn } from "@solserver/db";
+import type { TModelInput, TModelOutput } from "../model/provider";
 import { describeIssues } from "../parse";
 import { deriveProposals } from "../proposals/derive";
 import { rankCfbs } from "../retrieval";
@@ -46,6 +47,48 @@ function replay(stored: TStoredTurn, input: TChatRespondRequest, hash: string): 
 }
 
 /**
+ * Asks the model and validates its envelope. On failure the turn's trace so far is stored as a
+ * failed run (nothing else is written) and the caller gets UPSTREAM.
+ */
+async function callModel(deps: TServiceDeps, trace: ReturnType<typeof createTraceLog>, modelInput: TModelInput) {
+  const fail = async (summary: string, metadata: Record<string, unknown>, message: string, cause?: unknown) => {
+    trace.add("model", summary, metadata, "failed");
+    await deps.repos.traces.write({
+      kind: "turn",
+      status: "failed",
+      threadId: null,
+      packetId: null,
+      transmissionId: null,
+      events: trace.events,
+    });
+    return new DomainError("UPSTREAM", message, cause === undefined ? undefined : { cause });
+  };
+  const started = performance.now();
+  let output: TModelOutput;
+  try {
+    output = await deps.model.generate(modelInput);
+  } catch (error) {
+    throw await fail(
+      `Model ${deps.model.name} failed`,
+      { error: String(error) },
+      `model ${deps.model.name} failed to answer`,
+      error,
+    );
+  }
+  const latencyMs = Math.round(performance.now() - started);
+  const parsed = ZOutputEnvelope.safeParse(output.envelope);
+  if (!parsed.success) {
+    const problems = describeIssues(parsed.error.issues);
+    throw await fail(
+      "Model envelope rejected",
+      { problems },
+      `model ${deps.model.name} returned an invalid envelope: ${problems}`,
+    );
+  }
+  return { envelope: parsed.data, output, latencyMs };
+}
+
+/**
  * One chat turn (seed 001 §3): replay if this request_id was seen, else retrieve CFBs, ask the
  * model, validate its envelope, derive proposals and store the whole turn in one transaction.
  */
@@ -70,42 +113,11 @@ export async function respondToTurn(deps: TServiceDeps, input: TChatRespondReque
     router_domain: routerDomain,
   });
 
-  const started = performance.now();
-  let output: Awaited<ReturnType<TServiceDeps["model"]["generate"]>>;
-  try {
-    output = await deps.model.generate({
-      message: input.message,
-      history: history.map(({ role, content }) => ({ role, content })),
-      cfbs: ranked.map((r) => r.cfb),
-    });
-  } catch (error) {
-    trace.add("model", `Model ${deps.model.name} failed`, { error: String(error) }, "failed");
-    await deps.repos.traces.write({
-      kind: "turn",
-      status: "failed",
-      threadId: null,
-      packetId: null,
-      transmissionId: null,
-      events: trace.events,
-    });
-    throw new DomainError("UPSTREAM", `model ${deps.model.name} failed to answer`, { cause: error });
-  }
-  const latencyMs = Math.round(performance.now() - started);
-  const parsed = ZOutputEnvelope.safeParse(output.envelope);
-  if (!parsed.success) {
-    const problems = describeIssues(parsed.error.issues);
-    trace.add("model", "Model envelope rejected", { problems }, "failed");
-    await deps.repos.traces.write({
-      kind: "turn",
-      status: "failed",
-      threadId: null,
-      packetId: null,
-      transmissionId: null,
-      events: trace.events,
-    });
-    throw new DomainError("UPSTREAM", `model ${deps.model.name} returned an invalid envelope: ${problems}`);
-  }
-  const envelope = parsed.data;
+  const { envelope, output, latencyMs } = await callModel(deps, trace, {
+    message: input.message,
+    history: history.map(({ role, content }) => ({ role, content })),
+    cfbs: ranked.map((r) => r.cfb),
+  });
   trace.add("model", `Model ${deps.model.name} answered`, {
     latency_ms: latencyMs,
     tokens_in: output.tokensIn,

@@ -1,4 +1,4 @@
-import type { TCfbOp, TOutputMeta, TProposalPreview, TProposalWarning } from "@solserver/contracts";
+import type { TCfbCard, TCfbOp, TOutputMeta, TProposalPreview, TProposalWarning } from "@solserver/contracts";
 
 // Plain-data shapes the repositories take and give: no Prisma types cross this boundary.
 
@@ -59,11 +59,4 @@ export type TStoredTurn = {
 
 export type THistoryMessage = { id: string; role: "user" | "assistant"; content: string };
 
-export type TRetrievableCfb = {
-  cfb_id: string;
-  domain: string;
-  title: string;
-  summary: string;
-  tags: string[];
-  entities: string[];
-};
+export type TRetrievableCfb = TCfbCard;
