@@ -1,0 +1,128 @@
+// Benchmark: server-side latency of a chat turn and of a promotion, through the real services
+// on a real (temp) SQLite file with the offline model. Run: `pnpm bench` (options: --turns N,
+// --cfbs N). Writes bench/results/turn.json and prints a summary.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { DEMO_CFBS, openControlPlane } from "@solserver/control-plane";
+import { createTestDatabase } from "@solserver/db/testing";
+
+const { values } = parseArgs({
+  options: { turns: { type: "string", default: "300" }, cfbs: { type: "string", default: "500" } },
+});
+const TURNS = Number(values.turns);
+const CFBS = Number(values.cfbs);
+if (!Number.isInteger(TURNS) || TURNS < 10 || !Number.isInteger(CFBS) || CFBS < 0) {
+  console.error("error: --turns must be an integer >= 10 and --cfbs an integer >= 0");
+  process.exit(2);
+}
+
+const TOPICS = [
+  "billing",
+  "search",
+  "deploys",
+  "alerts",
+  "backups",
+  "schemas",
+  "queues",
+  "caches",
+  "tokens",
+  "exports",
+];
+const pick = (i: number) => TOPICS[i % TOPICS.length] as string;
+
+function percentile(sorted: number[], p: number): number {
+  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return Math.round((sorted[Math.max(0, i)] as number) * 100) / 100;
+}
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
+  return {
+    n: samples.length,
+    mean: Math.round(mean * 100) / 100,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+  };
+}
+
+const database = await createTestDatabase("bench");
+const { controlPlane, repos, db } = await openControlPlane({ databaseUrl: database.url });
+try {
+  process.stdout.write(`seeding ${CFBS} CFBs... `);
+  for (const draft of DEMO_CFBS) await repos.cfbs.create(draft);
+  for (let i = 0; i < CFBS; i++) {
+    await repos.cfbs.create({
+      ...(DEMO_CFBS[0] as (typeof DEMO_CFBS)[number]),
+      title: `${pick(i)} runbook ${i}`,
+      summary: `How the ${pick(i)} service ${i} is operated, monitored and recovered after incidents.`,
+      tags: [pick(i), "runbook"],
+      entities: [`Service${i}`],
+    });
+  }
+  console.log("done");
+
+  const turnMs: number[] = [];
+  const proposals: string[] = [];
+  const requests: { request_id: string; message: string; thread_id: string }[] = [];
+  for (let i = 0; i < TURNS; i++) {
+    // Alternate the three kinds of turn the offline model handles: statement, covered question, open question.
+    const message =
+      i % 3 === 0
+        ? `We decided to rotate the ${pick(i)} credentials every ${i + 1} days.`
+        : i % 3 === 1
+          ? `How is the ${pick(i)} service operated after incidents?`
+          : `What is the budget for ${pick(i)} in quarter ${i}?`;
+    const request = { request_id: `bench-${i}`, message, thread_id: `bench-${i % 20}` };
+    requests.push(request);
+    const started = performance.now();
+    const response = await controlPlane.chat.respond(request);
+    turnMs.push(performance.now() - started);
+    proposals.push(...response.ui_hints.proposal_previews.map((p) => p.proposal_id));
+  }
+
+  // A client retry: same request_id and body, answered from the stored turn.
+  const replayMs: number[] = [];
+  for (const request of requests.slice(0, 100)) {
+    const started = performance.now();
+    const replay = await controlPlane.chat.respond(request);
+    replayMs.push(performance.now() - started);
+    if (!replay.replayed) throw new Error(`${request.request_id} was not replayed`);
+  }
+
+  const promoteMs: number[] = [];
+  for (const [i, proposalId] of proposals.entries()) {
+    const started = performance.now();
+    await controlPlane.promotion.promote(
+      { kind: "local", editor: "user" },
+      { proposal_id: proposalId, action: i % 2 === 0 ? "approve_create" : "reject" },
+    );
+    promoteMs.push(performance.now() - started);
+  }
+
+  const result = {
+    when: new Date().toISOString(),
+    node: process.version,
+    cpus: (await import("node:os")).cpus().length,
+    cfbs: CFBS + DEMO_CFBS.length,
+    turn_ms: stats(turnMs),
+    replay_ms: stats(replayMs),
+    promote_ms: stats(promoteMs),
+  };
+  const out = path.join(import.meta.dirname, "results", "turn.json");
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(
+    `turn     (n=${result.turn_ms.n}): p50 ${result.turn_ms.p50} ms, p95 ${result.turn_ms.p95} ms, p99 ${result.turn_ms.p99} ms`,
+  );
+  console.log(
+    `replay   (n=${result.replay_ms.n}): p50 ${result.replay_ms.p50} ms, p95 ${result.replay_ms.p95} ms, p99 ${result.replay_ms.p99} ms`,
+  );
+  console.log(
+    `promote  (n=${result.promote_ms.n}): p50 ${result.promote_ms.p50} ms, p95 ${result.promote_ms.p95} ms, p99 ${result.promote_ms.p99} ms`,
+  );
+  console.log(`written to ${path.relative(process.cwd(), out)}`);
+} finally {
+  await db.$disconnect();
+  database.cleanup();
+}
