@@ -141,7 +141,8 @@ describe("the knowledge loop: chat.respond -> proposals -> promotion.promote -> 
       summary: "Use Postgres for the analytics store.",
       trust_tier: "user_approved",
       kind: "heuristic",
-      confidence: 0.8,
+      // A CFB's confidence is how solid it is, not the model's 0.8: one approval makes a heuristic at 0.7.
+      confidence: 0.7,
       version: 1,
     });
     expect(cfb?.source_refs).toEqual(
@@ -823,6 +824,85 @@ describe("proposals are derived by the server, not trusted from the model", () =
     expect(shape.message).toBe("model throwing-test failed to answer");
     expect(JSON.stringify(shape)).not.toContain("sk-test-123");
     expect((await rowCounts(main.db)).Packet).toBe(before.Packet);
+    // The failed trace keeps the error's kind, not its text (which may carry secrets).
+    const failed = await main.db.traceRun.findFirstOrThrow({
+      where: { kind: "turn", status: "failed" },
+      orderBy: { startedAt: "desc" },
+      include: { events: { orderBy: { seq: "asc" } } },
+    });
+    expect(failed.events.at(-1)?.metadata).toEqual({ error: "Error" });
+    expect(JSON.stringify(failed.events)).not.toContain("sk-test-123");
+  });
+});
+
+describe("approving an update as new knowledge", () => {
+  it("is refused for an update of a real CFB, which stays pending and can still be rejected", async () => {
+    const target = await main.repos.cfbs.create(
+      cfbDraft({ title: "Release train cadence", summary: "Releases leave every second Tuesday.", tags: ["release"] }),
+    );
+    const turn = await caller.chat.respond({
+      request_id: "update-as-new-1",
+      message: "We decided the release train cadence stays every second Tuesday.",
+    });
+    const preview = only(turn.ui_hints.proposal_previews);
+    expect(preview).toMatchObject({ op: "update", target_cfb_id: target.cfb_id, warnings: [] });
+    const before = await rowCounts(main.db);
+    const error = await trpcError(
+      caller.promotion.promote({ proposal_id: preview.proposal_id, action: "approve_create" }),
+    );
+    expect(error.code).toBe("BAD_REQUEST");
+    expect(error.message).toContain(`approve_create does not apply to update proposal ${preview.proposal_id}`);
+    expect(await rowCounts(main.db)).toEqual(before);
+    expect((await caller.proposals.get({ proposal_id: preview.proposal_id })).status).toBe("pending");
+    const rejected = await caller.promotion.promote({ proposal_id: preview.proposal_id, action: "reject" });
+    expect(rejected.status).toBe("rejected");
+  });
+
+  it("is allowed when the update names a CFB that does not exist", async () => {
+    const model = await callerWithModel(
+      envelopeModel({
+        assistant_text: "Noted.",
+        meta: {
+          cfb_suggestions: [
+            {
+              op: "update",
+              target_cfb_id: "CFB-0888",
+              title: "Queue retries",
+              delta_summary: "Retry three times.",
+              confidence: 0.6,
+            },
+          ],
+        },
+      }),
+    );
+    const turn = await model.caller.chat.respond({ request_id: "update-as-new-2", message: "Queue retries?" });
+    const preview = only(turn.ui_hints.proposal_previews);
+    expect(preview.warnings).toEqual(["target_cfb_missing"]);
+    const approved = await caller.promotion.promote({ proposal_id: preview.proposal_id, action: "approve_create" });
+    expect(approved.cfb).toMatchObject({ title: "Queue retries", kind: "heuristic", confidence: 0.7 });
+  });
+});
+
+describe("usage events", () => {
+  it("count each injected CFB once per response, 'used' winning over 'ignored'", async () => {
+    const cfb = await main.repos.cfbs.create(
+      cfbDraft({ title: "Vault rotation", summary: "Vault tokens rotate daily." }),
+    );
+    const model = await callerWithModel(
+      envelopeModel({
+        assistant_text: "Vault tokens rotate daily.",
+        meta: {
+          used_cfb_ids: [cfb.cfb_id, cfb.cfb_id, cfb.cfb_id],
+          ignored_cfb_ids: [cfb.cfb_id, "CFB-0777"],
+        },
+      }),
+    );
+    const turn = await model.caller.chat.respond({
+      request_id: "usage-1",
+      message: "How often do vault tokens rotate?",
+    });
+    const events = await main.db.cfbUsageEvent.findMany({ where: { responseId: turn.response_id } });
+    expect(events.map((e) => [e.cfbId, e.kind])).toEqual([[cfb.cfb_id, "used"]]);
   });
 });
 

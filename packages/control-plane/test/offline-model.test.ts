@@ -528,6 +528,21 @@ describe("offlineEnvelope: generated messages", () => {
   });
 });
 
+describe("offlineEnvelope: scales linearly far past the message limit", () => {
+  // 25 times the 8000-character limit. No timing assertion: linear code finishes in well under
+  // a second, while a quadratic regex (e.g. /[.!]+$/ on a long run of "!" that is not at the end,
+  // ~4.5 s at 50k characters) would take over a minute and hit the test timeout.
+  it.each([
+    ["a run of bangs before another character", `we decided foo bar ${"!".repeat(200_000)}?`],
+    ["a run of dots inside a statement", `Remember that the ${".".repeat(200_000)}x`],
+    ["spaces after a hedge and a filler", `ok so I think ${" ".repeat(200_000)}we decided x y`],
+    ["spaces inside a trigger", `we ${" ".repeat(200_000)}decided nothing`],
+  ])("%s", (_label, message) => {
+    const envelope = offlineEnvelope({ message, history: [], cfbs: [] });
+    expect(envelope.assistant_text.length).toBeGreaterThan(0);
+  });
+});
+
 describe("offlineEnvelope: adversarial input stays linear", () => {
   // No timing assertions (they flake): the per-file test timeout is the guard against a
   // catastrophic regex. Each input is at the 8000-character message limit.

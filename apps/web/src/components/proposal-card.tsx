@@ -1,5 +1,5 @@
 "use client";
-import type { TProposalPreview, TProposalStatus } from "@solserver/contracts";
+import { canApproveAsNew, type TProposalPreview, type TProposalStatus } from "@solserver/contracts";
 import Link from "next/link";
 import { usePromote } from "./use-promote";
 
@@ -47,9 +47,18 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
       ) : null}
       {effectiveStatus === "pending" ? (
         <div className="row">
-          <button type="button" className="approve" disabled={promote.isPending} onClick={() => act("approve_create")}>
-            Approve
-          </button>
+          {canApproveAsNew(proposal) ? (
+            <button
+              type="button"
+              className="approve"
+              disabled={promote.isPending}
+              onClick={() => act("approve_create")}
+            >
+              Approve
+            </button>
+          ) : (
+            <span className="muted">Updating {proposal.target_cfb_id} in place is not available yet.</span>
+          )}
           <button type="button" className="reject" disabled={promote.isPending} onClick={() => act("reject")}>
             Reject
           </button>

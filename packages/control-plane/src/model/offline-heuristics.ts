@@ -78,6 +78,16 @@ const ACK_WORDS = new Set([
   "nice",
 ]);
 
+/**
+ * `text` without trailing characters from `chars`. A loop, not /[.!]+$/: that regex retries from
+ * every position of a long run that is not at the end, which is quadratic on untrusted text.
+ */
+function trimEndChars(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text.charAt(end - 1))) end--;
+  return text.slice(0, end);
+}
+
 /** A stated decision, rule or fact worth proposing as knowledge, or null. */
 export function detectStatement(sentence: string): TStatement | null {
   // Phones type a curly apostrophe ("we’ve"); the patterns use the straight one.
@@ -87,7 +97,7 @@ export function detectStatement(sentence: string): TStatement | null {
   for (const { kind, re } of TRIGGERS) {
     const match = re.exec(body);
     if (!match) continue;
-    const clause = normalizeWhitespace(body.slice(match[0].length).replace(/[.!]+$/, ""));
+    const clause = normalizeWhitespace(trimEndChars(body.slice(match[0].length), ".!"));
     // A trigger with almost nothing after it ("we decided.") is not knowledge.
     if (contentWords(clause).length < 2) return null;
     const hedged = hedgedLead || HEDGE.test(clause);

@@ -1,4 +1,5 @@
 import {
+  canApproveAsNew,
   DomainError,
   type TCfbDraft,
   type TPromoteRequest,
@@ -14,16 +15,24 @@ import { createTraceLog } from "./trace-log";
 // revisions with diffs (issues 6 and 7); until then they are refused by name, not faked.
 const PERFORMED = new Set(["approve_create", "reject"]);
 
-/** Proposals at or above this confidence become `heuristic` CFBs; below, `umbra` (seed 001 §2.1). */
+/** Proposals the model was at least this sure of become `heuristic` CFBs; below, `umbra`. */
 const HEURISTIC_MIN_CONFIDENCE = 0.5;
+
+/**
+ * A CFB's confidence says how solid the knowledge is, not how sure the model was (seed 001
+ * §2.1). One person's approval of one conversation is a single source: solid enough to use
+ * (heuristic) or still early (umbra). Corroboration and stats raise it later (issue 7).
+ */
+const APPROVED_CONFIDENCE = { heuristic: 0.7, umbra: 0.4 } as const;
 
 /** The CFB an approved proposal becomes: the person approved it, so its trust tier says so. */
 export function draftFromProposal(proposal: TProposal): TCfbDraft {
   const p = proposal.proposed_cfb;
+  const kind = proposal.confidence >= HEURISTIC_MIN_CONFIDENCE ? "heuristic" : "umbra";
   return parseInput(ZCfbDraft, {
     domain: p.domain,
-    kind: proposal.confidence >= HEURISTIC_MIN_CONFIDENCE ? "heuristic" : "umbra",
-    confidence: proposal.confidence,
+    kind,
+    confidence: APPROVED_CONFIDENCE[kind],
     title: p.title,
     summary: p.summary,
     text: null,
@@ -60,6 +69,13 @@ export async function promoteProposal(
     throw new DomainError(
       "UNSUPPORTED",
       `action: "${input.action}" is not available yet; use approve_create or reject`,
+      { field: "action" },
+    );
+  }
+  if (input.action === "approve_create" && !canApproveAsNew(proposal)) {
+    throw new DomainError(
+      "UNSUPPORTED",
+      `action: approve_create does not apply to ${proposal.op} proposal ${proposal.proposal_id} of ${proposal.target_cfb_id}; approve_update is not available yet, so reject it or leave it pending`,
       { field: "action" },
     );
   }

@@ -3,6 +3,7 @@ import {
   DomainError,
   type TChatRespondRequest,
   type TChatRespondResponse,
+  type TOutputMeta,
   ZOutputEnvelope,
 } from "@solserver/contracts";
 import type { TStoredTurn } from "@solserver/db";
@@ -47,6 +48,16 @@ function replay(stored: TStoredTurn, input: TChatRespondRequest, hash: string): 
 }
 
 /**
+ * Usage events for a turn: each CFB at most once, "used" winning over "ignored" when the model
+ * lists it in both, and only CFBs that `counts` (exist and were injected).
+ */
+function usageOf(meta: TOutputMeta, counts: (cfbId: string) => boolean): { used: string[]; ignored: string[] } {
+  const used = [...new Set(meta.used_cfb_ids)].filter(counts);
+  const ignored = [...new Set(meta.ignored_cfb_ids)].filter((id) => counts(id) && !used.includes(id));
+  return { used, ignored };
+}
+
+/**
  * Asks the model and validates its envelope. On failure the turn's trace so far is stored as a
  * failed run (nothing else is written) and the caller gets UPSTREAM.
  */
@@ -70,7 +81,7 @@ async function callModel(deps: TServiceDeps, trace: ReturnType<typeof createTrac
   } catch (error) {
     throw await fail(
       `Model ${deps.model.name} failed`,
-      { error: String(error) },
+      { error: error instanceof Error ? error.name : typeof error },
       `model ${deps.model.name} failed to answer`,
       error,
     );
@@ -154,10 +165,7 @@ export async function respondToTurn(deps: TServiceDeps, input: TChatRespondReque
     meta,
     proposals,
     // Usage counts only CFBs that exist and were actually injected into this turn.
-    usage: {
-      used: meta.used_cfb_ids.filter((id) => existing.has(id) && injected.has(id)),
-      ignored: meta.ignored_cfb_ids.filter((id) => existing.has(id) && injected.has(id)),
-    },
+    usage: usageOf(meta, (id) => existing.has(id) && injected.has(id)),
     trace: trace.events,
   });
   if (turn === "duplicate") {
