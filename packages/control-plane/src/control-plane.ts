@@ -3,8 +3,10 @@ import type { TChatRespondRequest, TPromoteRequest } from "@solserver/contracts"
 import { ZCfbListRequest, ZProposalListRequest } from "@solserver/contracts";
 import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "@solserver/db";
 import type { z } from "zod";
+import { loadServerEnv, type TServerEnv } from "./env";
 import { createOfflineModel } from "./model/offline-model";
 import type { TModelProvider } from "./model/provider";
+import { createModel } from "./model/registry";
 import type { TActor, TServiceDeps } from "./services/deps";
 import { promoteProposal } from "./services/promote";
 import { getCfb, getProposal, listCfbs, listProposals } from "./services/read";
@@ -37,8 +39,8 @@ export function newThreadId(): string {
 }
 
 /**
- * Opens the control plane on a (migrated) database with the default offline model. The web app
- * and scripts use this; tests may pass their own model.
+ * Opens the control plane on a (migrated) database, with the offline model unless another is
+ * given. The web app and scripts use this (see `openControlPlaneFromEnv`); tests pass their own.
  */
 export async function openControlPlane(opts: { databaseUrl: string; model?: TModelProvider }): Promise<{
   controlPlane: TControlPlane;
@@ -54,4 +56,9 @@ export async function openControlPlane(opts: { databaseUrl: string; model?: TMod
     newThreadId,
   });
   return { controlPlane, repos, db };
+}
+
+/** The control plane as the environment configures it (DATABASE_URL, SOLSERVER_MODEL). */
+export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
+  return openControlPlane({ databaseUrl: env.DATABASE_URL, model: createModel(env.SOLSERVER_MODEL) });
 }

@@ -24,19 +24,21 @@ export function defaultDatabaseUrl(): string {
   return `file:${path.join(repositoryRoot(), ".data", "solserver.db")}`;
 }
 
-/** DATABASE_URL when set, else the default. */
-export function resolveDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return env.DATABASE_URL || defaultDatabaseUrl();
+/** DATABASE_URL when set (and not empty), else the default. */
+export function resolveDatabaseUrl(value: string | undefined = process.env.DATABASE_URL): string {
+  return value || defaultDatabaseUrl();
 }
 
 /**
- * Filesystem path of a SQLite `file:` URL: `file:/abs`, `file:./rel` (relative to the cwd, as
- * @prisma/adapter-better-sqlite3 resolves it) and `file:///abs` are accepted.
+ * Filesystem path of a SQLite `file:` URL: `file:/abs`, `file:///abs` and `file:./rel`. A
+ * relative path is resolved against the repository root, not the cwd: pnpm runs each package's
+ * scripts in that package's folder, and the migrate script, the seed script and the server must
+ * all open the same file.
  */
 export function databaseFilePath(databaseUrl: string): string {
   if (!databaseUrl.startsWith("file:")) {
     throw new Error(`expected a SQLite file: URL, got "${databaseUrl}"`);
   }
   if (databaseUrl.startsWith("file://")) return fileURLToPath(databaseUrl);
-  return path.resolve(/* turbopackIgnore: true */ process.cwd(), databaseUrl.slice("file:".length));
+  return path.resolve(/* turbopackIgnore: true */ repositoryRoot(), databaseUrl.slice("file:".length));
 }

@@ -7,6 +7,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { diffMigrationsToSchema } from "../scripts/schema-engine";
+import { databaseFilePath, repositoryRoot } from "../src/database-url";
 import { defaultMigrationsDir, migrateDatabase } from "../src/migrations";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "solserver-migrations-test-"));
@@ -69,17 +70,35 @@ describe("migrateDatabase", () => {
     expect((await migrateDatabase(`file:${file}`)).applied).toEqual([]);
   });
 
-  it("accepts file:./relative URLs (relative to the cwd)", {
+  it("resolves file:./relative URLs against the repository root, from any package folder", {
     timeout: 60_000,
   }, async () => {
+    const root = repositoryRoot();
+    const name = `.data/relative-${process.pid}-${Date.now()}.db`;
     const cwd = process.cwd();
-    process.chdir(tmp);
+    process.chdir(path.join(root, "packages", "db"));
     try {
-      await migrateDatabase("file:./relative/app.db");
+      await migrateDatabase(`file:./${name}`);
     } finally {
       process.chdir(cwd);
     }
-    expect(tables(path.join(tmp, "relative/app.db"))).toContain("Cfb");
+    const file = path.join(root, name);
+    try {
+      expect(tables(file)).toContain("Cfb");
+      expect(databaseFilePath(`file:./${name}`)).toBe(file);
+    } finally {
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(`${file}${suffix}`, { force: true });
+    }
+  });
+
+  it("resolves relative URLs against the cwd outside any repository", () => {
+    const cwd = process.cwd();
+    process.chdir(tmp);
+    try {
+      expect(databaseFilePath("file:./outside/app.db")).toBe(path.join(tmp, "outside/app.db"));
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it("throws, naming the migration, when an applied migration was edited", {

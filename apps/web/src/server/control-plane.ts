@@ -1,5 +1,5 @@
 import "server-only";
-import { openControlPlane, type TControlPlane } from "@solserver/control-plane";
+import { openControlPlaneFromEnv, type TControlPlane } from "@solserver/control-plane";
 import { serverEnv } from "@/env";
 
 // One control plane (and one SQLite connection) per server process. Kept on globalThis so that
@@ -7,8 +7,13 @@ import { serverEnv } from "@/env";
 const holder = globalThis as unknown as { solserverControlPlane?: Promise<TControlPlane> };
 
 export function getControlPlane(): Promise<TControlPlane> {
-  holder.solserverControlPlane ??= openControlPlane({ databaseUrl: serverEnv().DATABASE_URL }).then(
-    (o) => o.controlPlane,
+  holder.solserverControlPlane ??= openControlPlaneFromEnv(serverEnv()).then(
+    (opened) => opened.controlPlane,
+    (error: unknown) => {
+      // Do not cache a failed open (missing folder, unmigrated file): the next request retries.
+      holder.solserverControlPlane = undefined;
+      throw error;
+    },
   );
   return holder.solserverControlPlane;
 }

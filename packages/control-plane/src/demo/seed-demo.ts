@@ -2,15 +2,35 @@ import type { TRepositories } from "@solserver/db";
 import type { TControlPlane } from "../control-plane";
 import { DEMO_CFBS, DEMO_THREADS } from "./demo-data";
 
-export type TSeedReport = { seeded: boolean; cfbs: number; turns: number; proposals: number };
+export type TSeedReport = {
+  outcome: "loaded" | "already-present" | "skipped-foreign-data";
+  cfbs: number;
+  turns: number;
+  proposals: number;
+};
+
+async function hasCfbTitled(repos: TRepositories, title: string): Promise<boolean> {
+  const { items } = await repos.cfbs.list({ query: title, limit: 10 });
+  return items.some((c) => c.title === title);
+}
 
 /**
- * Fills an empty database with demo CFBs, then plays the demo conversations through the turn
- * pipeline so their proposals are real. Does nothing on a database that already has CFBs.
+ * Loads the demo CFBs, then plays the demo conversations through the turn pipeline so their
+ * proposals are real. Safe to re-run and to resume after an interruption: each demo CFB is
+ * created only if missing, and each turn has a fixed request_id, so a repeat is a replay. A
+ * database holding other knowledge (no demo CFB in it) is left alone.
  */
 export async function seedDemo(repos: TRepositories, controlPlane: TControlPlane): Promise<TSeedReport> {
-  if ((await repos.cfbs.count()) > 0) return { seeded: false, cfbs: 0, turns: 0, proposals: 0 };
-  for (const draft of DEMO_CFBS) await repos.cfbs.create(draft);
+  const first = DEMO_CFBS[0];
+  if ((await repos.cfbs.count()) > 0 && first && !(await hasCfbTitled(repos, first.title))) {
+    return { outcome: "skipped-foreign-data", cfbs: 0, turns: 0, proposals: 0 };
+  }
+  let cfbs = 0;
+  for (const draft of DEMO_CFBS) {
+    if (await hasCfbTitled(repos, draft.title)) continue;
+    await repos.cfbs.create(draft);
+    cfbs++;
+  }
   let turns = 0;
   let proposals = 0;
   for (const thread of DEMO_THREADS) {
@@ -20,9 +40,10 @@ export async function seedDemo(repos: TRepositories, controlPlane: TControlPlane
         request_id: `demo:${thread.threadId}:${i}`,
         message,
       });
+      if (response.replayed) continue;
       turns++;
       proposals += response.ui_hints.proposal_previews.length;
     }
   }
-  return { seeded: true, cfbs: DEMO_CFBS.length, turns, proposals };
+  return { outcome: cfbs + turns > 0 ? "loaded" : "already-present", cfbs, turns, proposals };
 }
