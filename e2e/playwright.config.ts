@@ -32,7 +32,7 @@ export default defineConfig({
   },
   webServer: {
     command: "bash ../scripts/e2e-server.sh",
-    url: `${baseURL}/api/trpc/proposals.list?input=%7B%7D`,
+    url: `${baseURL}/api/trpc/system.health`,
     env: { PORT: String(PORT), HOST: "127.0.0.1" },
     reuseExistingServer: false,
     timeout: 120_000,

@@ -219,6 +219,14 @@ describe("GET /umbra/proposals", () => {
     expect(onlyPending.json.items).toEqual([]);
   });
 
+  it("a response that does not exist is 404, not an empty list", async () => {
+    const { res, json } = await listProposals("?response_id=R-9999");
+    expect(res.status).toBe(404);
+    expect(json).toEqual({
+      error: { code: "NOT_FOUND", message: "response R-9999 does not exist", field: "response_id" },
+    });
+  });
+
   it("coerces limit from the query string", async () => {
     await turnWithProposal("rest-list-2", "We decided to tag every release in git.");
     const { res, json } = await listProposals("?status=all&limit=1");

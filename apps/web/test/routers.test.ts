@@ -5,7 +5,6 @@ import type { TPromoteRequest } from "@solserver/contracts";
 import {
   createOfflineModel,
   openControlPlane,
-  type TActor,
   type TControlPlane,
   type TModelProvider,
 } from "@solserver/control-plane";
@@ -682,15 +681,25 @@ describe("bad input is refused with the field named, and nothing is written", ()
     expect(result.status).toBe("approved");
   });
 
-  it("a caller who is not the local operator is refused before anything runs", async () => {
+  it("an anonymous caller is refused before anything runs; the health probe stays public", async () => {
     const outsider = createCaller(
-      createInnerContext({ controlPlane: main.controlPlane, actor: { kind: "remote" } as unknown as TActor }),
+      createInnerContext({ controlPlane: main.controlPlane, actor: { kind: "anonymous" } }),
     );
     const before = await rowCounts(main.db);
     const error = await trpcError(outsider.chat.respond({ request_id: "outsider-1", message: POSTGRES }));
     expect(error.code).toBe("UNAUTHORIZED");
-    expect((await trpcError(outsider.proposals.list({}))).code).toBe("UNAUTHORIZED");
+    expect(error.message).toBe("sign in to review knowledge");
+    for (const call of [
+      outsider.proposals.list({}),
+      outsider.proposals.get({ proposal_id: "UP-0001" }),
+      outsider.promotion.promote({ proposal_id: "UP-0001", action: "reject" }),
+      outsider.cfbs.list({}),
+      outsider.cfbs.get({ cfb_id: "CFB-0001" }),
+    ]) {
+      expect((await trpcError(call)).code).toBe("UNAUTHORIZED");
+    }
     expect(await rowCounts(main.db)).toEqual(before);
+    expect(await outsider.system.health()).toEqual({ status: "ok", model: "offline-heuristic-v1", cfbs: before.Cfb });
   });
 });
 
@@ -949,6 +958,7 @@ describe("unexpected errors are masked", () => {
     proposals: { list: boom, get: boom },
     promotion: { promote: boom },
     cfbs: { list: boom, get: boom },
+    system: { health: boom },
   };
   const brokenCtx = () => createInnerContext({ controlPlane: brokenPlane, actor: LOCAL_ACTOR });
 

@@ -4,6 +4,7 @@ export const DOMAIN_ERROR_CODES = [
   "NOT_FOUND", // a referenced entity does not exist
   "CONFLICT", // the state moved: already promoted, request_id reused with another body
   "UNSUPPORTED", // a known action that this build does not perform yet
+  "UNAUTHENTICATED", // nobody is signed in, and the call needs someone who is
   "FORBIDDEN", // the caller may not touch this entity
   "RATE_LIMITED", // too many requests
   "UPSTREAM", // the model provider failed or returned an envelope that breaks the contract
@@ -30,3 +31,6 @@ export class DomainError extends Error {
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
 }
+
+/** The REST façade's error body: `{ "error": { "code", "message", "field" } }`. */
+export type TRestError = { error: { code: TDomainErrorCode | "INTERNAL"; message: string; field: string | null } };

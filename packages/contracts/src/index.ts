@@ -4,4 +4,6 @@ export * from "./errors";
 export * from "./ids";
 export * from "./output-envelope";
 export * from "./promotion";
+export * from "./promotion-enums";
 export * from "./proposals";
+export * from "./system";

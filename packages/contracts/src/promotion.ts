@@ -1,11 +1,7 @@
 import { z } from "zod";
 import { ZCfb } from "./cfb";
-import { ZPromotionId, ZProposalId, ZResponseId } from "./ids";
-
-// The seed's four actions (001 §3.3). The contract names all of them so clients written against
-// the seed get a precise answer; the service says which ones this build performs.
-export const ZPromoteAction = z.enum(["approve_create", "approve_update", "reject", "edit_then_approve"]);
-export type TPromoteAction = z.infer<typeof ZPromoteAction>;
+import { ZCfbId, ZPromotionId, ZProposalId, ZResponseId } from "./ids";
+import { ZPromoteAction } from "./promotion-enums";
 
 const ZLabel = z.string().trim().min(1).max(64);
 
@@ -36,7 +32,7 @@ export const ZPromoteResponse = z.object({
   proposal_id: ZProposalId,
   action: ZPromoteAction,
   status: z.enum(["approved", "rejected"]),
-  final_cfb_id: z.string().nullable(),
+  final_cfb_id: ZCfbId.nullable(),
   cfb: ZCfb.nullable(),
 });
 export type TPromoteResponse = z.infer<typeof ZPromoteResponse>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZCfbId, ZIsoDate, ZPromotionId, ZProposalId, ZResponseId, ZThreadId } from "./ids";
 import { ZCfbOp } from "./output-envelope";
+import { ZEditor, ZPromoteAction } from "./promotion-enums";
 
 export const ZProposalStatus = z.enum(["pending", "approved", "rejected"]);
 export type TProposalStatus = z.infer<typeof ZProposalStatus>;
@@ -48,9 +49,9 @@ export const ZProposal = ZProposalPreview.extend({
   promotion: z
     .object({
       promotion_id: ZPromotionId,
-      action: z.string(),
+      action: ZPromoteAction,
       final_cfb_id: ZCfbId.nullable(),
-      editor: z.string(),
+      editor: ZEditor,
       created_ts: ZIsoDate,
     })
     .nullable(),
@@ -58,11 +59,17 @@ export const ZProposal = ZProposalPreview.extend({
 export type TProposal = z.infer<typeof ZProposal>;
 
 export const ZProposalListRequest = z.object({
-  status: z.enum(["pending", "approved", "rejected", "all"]).default("pending"),
+  /** Default: `all` when listing one response's proposals, else the `pending` review queue. */
+  status: z.enum(["pending", "approved", "rejected", "all"]).optional(),
   response_id: ZResponseId.optional(),
   cursor: ZProposalId.optional(),
   limit: z.number().int().min(1).max(100).default(25),
 });
+
+/** GET /umbra/proposals: the same request from a query string (numbers arrive as text). */
+export const ZProposalListQuery = ZProposalListRequest.extend({
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+}).strict();
 export type TProposalListRequest = z.input<typeof ZProposalListRequest>;
 
 export const ZProposalListResponse = z.object({

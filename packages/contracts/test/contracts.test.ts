@@ -365,7 +365,16 @@ describe("DomainError", () => {
 
   it("lists the codes transports map", () => {
     expect([...DOMAIN_ERROR_CODES].sort()).toEqual(
-      ["BAD_INPUT", "CONFLICT", "FORBIDDEN", "NOT_FOUND", "RATE_LIMITED", "UNSUPPORTED", "UPSTREAM"].sort(),
+      [
+        "BAD_INPUT",
+        "CONFLICT",
+        "FORBIDDEN",
+        "NOT_FOUND",
+        "RATE_LIMITED",
+        "UNAUTHENTICATED",
+        "UNSUPPORTED",
+        "UPSTREAM",
+      ].sort(),
     );
   });
 });

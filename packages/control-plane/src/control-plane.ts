@@ -29,6 +29,10 @@ export function createControlPlane(deps: TServiceDeps) {
       list: (input: z.input<typeof ZCfbListRequest>) => listCfbs(deps, ZCfbListRequest.parse(input)),
       get: (cfbId: string) => getCfb(deps, cfbId),
     },
+    system: {
+      /** Liveness with a real database read, for probes and start-up checks. */
+      health: async () => ({ status: "ok" as const, model: deps.model.name, cfbs: await deps.repos.cfbs.count() }),
+    },
   };
 }
 export type TControlPlane = ReturnType<typeof createControlPlane>;

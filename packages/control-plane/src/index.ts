@@ -15,4 +15,5 @@ export { describeIssues, firstIssueField, parseInput, type TIssueLike } from "./
 export { deriveProposals } from "./proposals/derive";
 export { proposalFingerprint } from "./proposals/fingerprint";
 export { rankCfbs } from "./retrieval";
+export { requireReviewer } from "./services/access";
 export type { TActor, TServiceDeps } from "./services/deps";

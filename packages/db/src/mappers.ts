@@ -1,5 +1,5 @@
 import type { TCfb, TCfbKind, TProposal, TProposalPreview } from "@solserver/contracts";
-import { ZProposalWarning, ZProposedCfb } from "@solserver/contracts";
+import { ZEditor, ZPromoteAction, ZProposalWarning, ZProposedCfb } from "@solserver/contracts";
 import type { Cfb, PromotionEvent, UmbraProposal } from "./generated/prisma/client";
 import { asStringArray } from "./json";
 
@@ -53,9 +53,9 @@ export function toProposal(row: UmbraProposal & { promotion: PromotionEvent | nu
     promotion: promotion
       ? {
           promotion_id: promotion.id,
-          action: promotion.action,
+          action: ZPromoteAction.parse(promotion.action),
           final_cfb_id: promotion.finalCfbId,
-          editor: promotion.editor,
+          editor: ZEditor.parse(promotion.editor),
           created_ts: promotion.createdAt.toISOString(),
         }
       : null,

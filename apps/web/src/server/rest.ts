@@ -1,33 +1,44 @@
 import "server-only";
-import { DomainError, isDomainError } from "@solserver/contracts";
-import { parseInput, type TActor, type TControlPlane } from "@solserver/control-plane";
+import { DomainError, isDomainError, type TRestError } from "@solserver/contracts";
+import { parseInput, requireReviewer, type TActor, type TControlPlane } from "@solserver/control-plane";
 import type { z } from "zod";
 import { getControlPlane } from "./control-plane";
+import { localActor } from "./trpc/context";
 import { DOMAIN_TO_HTTP, MASKED_MESSAGE } from "./trpc/error-mapping";
 
-// The REST façade (seed 001 §3) over the same services as tRPC. Errors share one JSON shape:
-// { "error": { "code": "CONFLICT", "message": "...", "field": "proposal_id" } }.
+// The REST façade (seed 001 §3) over the same services as tRPC. Errors share one JSON shape
+// (TRestError): { "error": { "code": "CONFLICT", "message": "...", "field": "proposal_id" } }.
 
-type TRestHandler = (args: {
-  controlPlane: TControlPlane;
-  actor: TActor;
-}) => Promise<{ body: unknown; headers?: Record<string, string> }>;
+type TRestContext = { controlPlane: TControlPlane; actor: TActor; req: Request };
+type TRestResult<T> = { body: T; headers?: Record<string, string> };
 
-function errorResponse(status: number, code: string, message: string, field: string | null): Response {
-  return Response.json({ error: { code, message, field } }, { status });
+function errorResponse(status: number, error: TRestError["error"]): Response {
+  return Response.json({ error } satisfies TRestError, { status });
 }
 
-/** Runs one REST call: maps domain errors to HTTP statuses and masks anything unexpected. */
-export async function runRest(handler: TRestHandler): Promise<Response> {
+/**
+ * Runs one REST call for a reviewer: checks the caller, maps domain errors to HTTP statuses,
+ * validates the body against the route's output schema, and masks anything unexpected.
+ */
+export async function runRest<S extends z.ZodType>(
+  req: Request,
+  output: S,
+  handler: (ctx: TRestContext) => Promise<TRestResult<z.input<S>>>,
+): Promise<Response> {
   try {
-    const controlPlane = await getControlPlane();
-    const { body, headers } = await handler({ controlPlane, actor: { kind: "local", editor: "user" } });
-    return Response.json(body, { status: 200, ...(headers ? { headers } : {}) });
+    const actor = requireReviewer(localActor(req));
+    const { body, headers } = await handler({ controlPlane: await getControlPlane(), actor, req });
+    return Response.json(output.parse(body), { status: 200, ...(headers ? { headers } : {}) });
   } catch (error) {
-    if (isDomainError(error))
-      return errorResponse(DOMAIN_TO_HTTP[error.code], error.code, error.message, error.field ?? null);
+    if (isDomainError(error)) {
+      return errorResponse(DOMAIN_TO_HTTP[error.code], {
+        code: error.code,
+        message: error.message,
+        field: error.field ?? null,
+      });
+    }
     console.error("REST call failed:", error);
-    return errorResponse(500, "INTERNAL", MASKED_MESSAGE, null);
+    return errorResponse(500, { code: "INTERNAL", message: MASKED_MESSAGE, field: null });
   }
 }
 

@@ -11,5 +11,8 @@ export type TServiceDeps = {
   newThreadId: () => string;
 };
 
-/** Who is acting. Until accounts land (issue 3) the only actor is the local operator. */
-export type TActor = { kind: "local"; editor: "user" | "jam" };
+/**
+ * Who is acting. Until accounts land (issue 3) a request is either the local operator (the
+ * server binds to 127.0.0.1) or anonymous; accounts add signed-in users and Jam editors.
+ */
+export type TActor = { kind: "local"; editor: "user" | "jam" } | { kind: "anonymous" };

@@ -8,6 +8,7 @@ import {
   ZCfbDraft,
 } from "@solserver/contracts";
 import { parseInput } from "../parse";
+import { requireReviewer } from "./access";
 import type { TActor, TServiceDeps } from "./deps";
 import { createTraceLog } from "./trace-log";
 
@@ -48,6 +49,7 @@ export async function promoteProposal(
   actor: TActor,
   input: TPromoteRequest,
 ): Promise<TPromoteResponse> {
+  const reviewer = requireReviewer(actor);
   const proposal = await deps.repos.proposals.get(input.proposal_id);
   if (!proposal)
     throw new DomainError("NOT_FOUND", `proposal ${input.proposal_id} does not exist`, { field: "proposal_id" });
@@ -85,12 +87,12 @@ export async function promoteProposal(
     });
   }
   const trace = createTraceLog(deps.now);
-  trace.add("promotion", `Promotion requested: ${input.action} ${proposal.proposal_id}`, { editor: actor.editor });
+  trace.add("promotion", `Promotion requested: ${input.action} ${proposal.proposal_id}`, { editor: reviewer.editor });
   const draft = input.action === "approve_create" ? draftFromProposal(proposal) : null;
   const result = await deps.repos.proposals.applyPromotion({
     proposalId: proposal.proposal_id,
     action: input.action,
-    editor: actor.editor,
+    editor: reviewer.editor,
     cfbDraft: draft,
     overrides: null,
     trace: trace.events,

@@ -10,12 +10,20 @@ import {
 import type { z } from "zod";
 import type { TServiceDeps } from "./deps";
 
+/**
+ * The proposals of one response (every status by default), or the review queue (pending by
+ * default). One rule for tRPC and REST alike. A response that does not exist is NOT_FOUND, not
+ * an empty list.
+ */
 export async function listProposals(
   deps: TServiceDeps,
   input: z.output<typeof ZProposalListRequest>,
 ): Promise<TProposalListResponse> {
+  if (input.response_id !== undefined && !(await deps.repos.turns.responseExists(input.response_id))) {
+    throw new DomainError("NOT_FOUND", `response ${input.response_id} does not exist`, { field: "response_id" });
+  }
   return deps.repos.proposals.list({
-    status: input.status,
+    status: input.status ?? (input.response_id ? "all" : "pending"),
     responseId: input.response_id,
     cursor: input.cursor,
     limit: input.limit,

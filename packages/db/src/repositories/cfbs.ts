@@ -21,15 +21,17 @@ export async function listCfbs(db: DbClient, q: TCfbListQuery): Promise<TCfbList
   const cursor = q.cursor
     ? requireCursor(
         await db.cfb
-          .findUnique({ where: { id: q.cursor }, select: { updatedAt: true } })
-          .then((r) => (r ? { at: r.updatedAt } : null)),
+          .findUnique({ where: { id: q.cursor }, select: { createdAt: true } })
+          .then((r) => (r ? { at: r.createdAt } : null)),
         q.cursor,
         "CFB",
       )
     : null;
   const rows = await db.cfb.findMany({
-    where: cursor ? { AND: [filter, afterCursor("updatedAt", cursor)] } : filter,
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    // Newest first by creation time, which never changes: an id cursor stays a valid position
+    // even when the CFB it names is edited between two page requests.
+    where: cursor ? { AND: [filter, afterCursor("createdAt", cursor)] } : filter,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,
   });
   const { page, nextCursor } = pageOf(rows, q.limit);

@@ -14,6 +14,7 @@ export function createRepositories(db: DbClient) {
     turns: {
       findByRequestId: (requestId: string) => turns.findTurnByRequestId(db, requestId),
       history: (threadId: string, limit: number) => turns.getThreadHistory(db, threadId, limit),
+      responseExists: (responseId: string) => turns.responseExists(db, responseId),
       record: (turn: Parameters<typeof turns.recordTurn>[1]) => turns.recordTurn(db, turn),
     },
     cfbs: {

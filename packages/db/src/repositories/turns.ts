@@ -33,6 +33,10 @@ export async function findTurnByRequestId(db: DbClient, requestId: string): Prom
   };
 }
 
+export async function responseExists(db: DbClient, responseId: string): Promise<boolean> {
+  return (await db.response.count({ where: { id: responseId } })) > 0;
+}
+
 export async function getThreadHistory(db: DbClient, threadId: string, limit: number): Promise<THistoryMessage[]> {
   const rows = await db.message.findMany({
     where: { threadId },

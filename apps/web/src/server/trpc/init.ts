@@ -1,5 +1,10 @@
-import type { TActor, TControlPlane } from "@solserver/control-plane";
-import { describeIssues, firstIssueField } from "@solserver/control-plane";
+import {
+  describeIssues,
+  firstIssueField,
+  requireReviewer,
+  type TActor,
+  type TControlPlane,
+} from "@solserver/control-plane";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { DOMAIN_TO_TRPC, isDomainError, MASKED_MESSAGE, validationIssues } from "./error-mapping";
 
@@ -8,7 +13,6 @@ import { DOMAIN_TO_TRPC, isDomainError, MASKED_MESSAGE, validationIssues } from 
 //    adapter's `createContext` (context.ts) derives the same shape from a request.
 export type TInnerContext = {
   controlPlane: TControlPlane;
-  /** Until accounts land (issue 3) every caller acts as the local operator. */
   actor: TActor;
 };
 
@@ -56,9 +60,10 @@ export const publicProcedure = t.procedure.use(mapDomainErrors);
 
 /**
  * Someone allowed to review proposals and read knowledge. Today that is the local operator
- * only (the server binds to 127.0.0.1); issue 3 replaces the check with accounts and roles.
+ * (the server binds to 127.0.0.1); issue 3 replaces the actor with accounts and roles. REST
+ * routes make the same check through the same `requireReviewer`.
  */
-export const reviewerProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (ctx.actor.kind !== "local") throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in to review knowledge" });
-  return next({ ctx });
-});
+export const reviewerProcedure = publicProcedure.use(({ ctx, next }) =>
+  // A DomainError thrown here reaches mapDomainErrors above, like one from a service.
+  next({ ctx: { ...ctx, actor: requireReviewer(ctx.actor) } }),
+);

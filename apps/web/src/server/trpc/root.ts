@@ -3,12 +3,14 @@ import { cfbsRouter } from "./routers/cfbs";
 import { chatRouter } from "./routers/chat";
 import { promotionRouter } from "./routers/promotion";
 import { proposalsRouter } from "./routers/proposals";
+import { systemRouter } from "./routers/system";
 
 export const appRouter = router({
   chat: chatRouter,
   proposals: proposalsRouter,
   promotion: promotionRouter,
   cfbs: cfbsRouter,
+  system: systemRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,13 +1,12 @@
-import { ZChatRespondRequest } from "@solserver/contracts";
+import { ZChatRespondRequest, ZChatRespondResponse } from "@solserver/contracts";
 import { readJsonBody, runRest } from "@/server/rest";
 
 export const runtime = "nodejs";
 
 /** POST /chat/respond: one chat turn (seed 001 §3.2). A retried request_id replays the answer. */
 export function POST(req: Request) {
-  return runRest(async ({ controlPlane }) => {
-    const input = await readJsonBody(req, ZChatRespondRequest);
-    const body = await controlPlane.chat.respond(input);
+  return runRest(req, ZChatRespondResponse, async ({ controlPlane }) => {
+    const body = await controlPlane.chat.respond(await readJsonBody(req, ZChatRespondRequest));
     return { body, headers: { "Idempotent-Replayed": String(body.replayed) } };
   });
 }

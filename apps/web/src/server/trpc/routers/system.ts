@@ -1,0 +1,11 @@
+import { ZHealth } from "@solserver/contracts";
+import { z } from "zod";
+import { publicProcedure, router } from "../init";
+
+export const systemRouter = router({
+  /** Public liveness probe: answers only once the database can be read. */
+  health: publicProcedure
+    .input(z.void())
+    .output(ZHealth)
+    .query(({ ctx }) => ctx.controlPlane.system.health()),
+});
