@@ -73,3 +73,24 @@ test("a question no CFB covers is answered with an honest unknown", async ({ pag
     'I don\'t have knowledge that answers "What is our on-call rotation for weekends?"',
   );
 });
+
+test("sending again after a lost answer replays the turn instead of storing it twice", async ({ page }) => {
+  await page.goto("/");
+  let lost = false;
+  await page.route("**/api/trpc/chat.respond**", async (route) => {
+    if (lost) return route.continue();
+    lost = true;
+    await route.fetch(); // the server stores the turn ...
+    await route.abort("connectionreset"); // ... but the answer never reaches the browser
+  });
+  const title = "We archive closed incidents after 90 days";
+  await send(page, "Remember that we archive closed incidents after 90 days.");
+  await expect(page.getByRole("region", { name: "Chat" }).getByRole("alert")).toBeVisible();
+
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByTestId("assistant-reply").last()).toContainText(title);
+  const queue = page.getByTestId("proposal-queue");
+  await expect(queue.getByRole("article").filter({ hasText: title })).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: title })).toHaveCount(1);
+});

@@ -1,5 +1,5 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
@@ -7,9 +7,13 @@ import { useTRPC } from "@/lib/trpc";
 export function CfbList() {
   const trpc = useTRPC();
   const [search, setSearch] = useState("");
-  const query = useQuery(
-    trpc.cfbs.list.queryOptions({ limit: 100, ...(search.trim() ? { query: search.trim() } : {}) }),
+  const query = useInfiniteQuery(
+    trpc.cfbs.list.infiniteQueryOptions(
+      { limit: 50, ...(search.trim() ? { query: search.trim() } : {}) },
+      { getNextPageParam: (page) => page.next_cursor ?? undefined },
+    ),
   );
+  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <section className="panel stack" aria-labelledby="cfbs-heading">
       <h2 id="cfbs-heading">Knowledge (CFBs)</h2>
@@ -23,14 +27,14 @@ export function CfbList() {
       {query.isPending ? <p className="muted">Loading…</p> : null}
       {query.error ? (
         <p className="error" role="alert">
-          {query.error.message}
+          Could not load CFBs: {query.error.message}
         </p>
       ) : null}
-      {query.isSuccess && query.data.items.length === 0 ? (
+      {query.isSuccess && items.length === 0 ? (
         <p className="muted">No CFBs match. Approve a proposal to create one.</p>
       ) : null}
       <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }} data-testid="cfb-list">
-        {query.data?.items.map((cfb) => (
+        {items.map((cfb) => (
           <li key={cfb.cfb_id} className="card">
             <div className="row">
               <Link href={`/cfbs/${cfb.cfb_id}`}>{cfb.cfb_id}</Link>
@@ -42,6 +46,11 @@ export function CfbList() {
           </li>
         ))}
       </ul>
+      {query.hasNextPage ? (
+        <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+          {query.isFetchingNextPage ? "Loading…" : "Load more"}
+        </button>
+      ) : null}
     </section>
   );
 }

@@ -11,9 +11,14 @@ export function ChatPanel() {
   const [message, setMessage] = useState("");
   const [threadId, setThreadId] = useState<string | undefined>(undefined);
   const [turns, setTurns] = useState<{ message: string; response: TChatRespondResponse }[]>([]);
+  // The request_id of a send that has not succeeded yet. Sending the same message to the same
+  // thread again (after a timeout or a lost answer) reuses it, so the server replays instead of
+  // storing the turn twice.
+  const [unconfirmed, setUnconfirmed] = useState<{ id: string; message: string; threadId?: string } | null>(null);
   const respond = useMutation(
     trpc.chat.respond.mutationOptions({
       onSuccess: async (response, variables) => {
+        setUnconfirmed(null);
         setThreadId(response.thread_id);
         setTurns((prev) => [...prev, { message: variables.message, response }]);
         setMessage("");
@@ -25,8 +30,10 @@ export function ChatPanel() {
   function submit(event: FormEvent) {
     event.preventDefault();
     if (message.trim().length === 0) return;
-    // One request_id per send: a network retry of this mutation replays, never duplicates.
-    respond.mutate({ message, request_id: crypto.randomUUID(), ...(threadId ? { thread_id: threadId } : {}) });
+    const retry = unconfirmed && unconfirmed.message === message && unconfirmed.threadId === threadId;
+    const requestId = retry ? unconfirmed.id : crypto.randomUUID();
+    if (!retry) setUnconfirmed({ id: requestId, message, ...(threadId ? { threadId } : {}) });
+    respond.mutate({ message, request_id: requestId, ...(threadId ? { thread_id: threadId } : {}) });
   }
 
   return (
@@ -39,6 +46,7 @@ export function ChatPanel() {
             onClick={() => {
               setThreadId(undefined);
               setTurns([]);
+              setUnconfirmed(null);
             }}
           >
             New thread
