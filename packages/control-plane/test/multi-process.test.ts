@@ -1,0 +1,68 @@
+// Several OS processes on one SQLite file, as when the server and a script (or two servers)
+// share a database. In one process Prisma serialises transactions on its single connection, so
+// only separate processes exercise SQLite's own locking: write-first transactions that wait on
+// the busy timeout, the unique request_id, the conditional status flip.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { createTestDatabase, type TTestDatabase } from "@solserver/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openControlPlane } from "../src/control-plane";
+
+const run = promisify(execFile);
+const WORKERS = 4;
+const PROPOSALS = 12;
+const tsx = path.resolve(import.meta.dirname, "../../../node_modules/.bin/tsx");
+const worker = path.resolve(import.meta.dirname, "fixtures/race-worker.ts");
+
+type TReport = { turns: string[]; won: string[]; conflicts: number; errors: string[] };
+
+let database: TTestDatabase;
+const proposalIds: string[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase("multi-process");
+  const { controlPlane, db } = await openControlPlane({ databaseUrl: database.url });
+  for (let i = 0; i < PROPOSALS; i++) {
+    const turn = await controlPlane.chat.respond({
+      request_id: `seed-${i}`,
+      message: `Remember that region ${i} runs on its own cluster.`,
+    });
+    proposalIds.push(...turn.ui_hints.proposal_previews.map((p) => p.proposal_id));
+  }
+  await db.$disconnect();
+});
+afterAll(() => database?.cleanup());
+
+describe("four processes racing on one database file", () => {
+  it("store each turn once, land each promotion exactly once, and never fail on a lock", {
+    timeout: 120_000,
+  }, async () => {
+    expect(proposalIds).toHaveLength(PROPOSALS);
+    const outputs = await Promise.all(
+      Array.from({ length: WORKERS }, (_, i) =>
+        run(tsx, [worker, database.url, String(i), proposalIds.join(",")], { timeout: 100_000 }),
+      ),
+    );
+    const reports = outputs.map((o) => JSON.parse(o.stdout) as TReport);
+
+    expect(reports.flatMap((r) => r.errors)).toEqual([]);
+    // Every worker saw the same five responses: stored once, replayed by the others.
+    for (const r of reports) expect(r.turns).toEqual(reports[0]?.turns);
+    // Each proposal was won by exactly one worker; every other attempt was a CONFLICT.
+    const won = reports.flatMap((r) => r.won).sort();
+    expect(won).toEqual([...proposalIds].sort());
+    expect(reports.reduce((n, r) => n + r.conflicts, 0)).toBe(PROPOSALS * (WORKERS - 1));
+
+    const { controlPlane, db } = await openControlPlane({ databaseUrl: database.url });
+    try {
+      expect(await db.promotionEvent.count()).toBe(PROPOSALS);
+      expect(await db.cfb.count()).toBe(PROPOSALS);
+      expect(await db.packet.count({ where: { requestId: { startsWith: "race-turn-" } } })).toBe(5);
+      const approved = await controlPlane.proposals.list({ status: "approved", limit: 100 });
+      expect(approved.items.map((p) => p.proposal_id).sort()).toEqual([...proposalIds].sort());
+    } finally {
+      await db.$disconnect();
+    }
+  });
+});
