@@ -4,8 +4,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DEMO_CFBS, openControlPlane } from "@solserver/control-plane";
-import { createTestDatabase } from "@solserver/db/testing";
+import { DEMO_CFBS } from "@solserver/control-plane";
+import { openTestControlPlane } from "@solserver/control-plane/testing";
 
 const { values } = parseArgs({
   options: { turns: { type: "string", default: "300" }, cfbs: { type: "string", default: "500" } },
@@ -47,8 +47,10 @@ function stats(samples: number[]) {
   };
 }
 
-const database = await createTestDatabase("bench");
-const { controlPlane, repos, db } = await openControlPlane({ databaseUrl: database.url });
+// No rate limit on the benchmark's own account: it measures the pipeline, not the limiter.
+const opened = await openTestControlPlane({ label: "bench", limits: { chatTurnsPerMinute: 1_000_000 } });
+const { controlPlane, repos } = opened;
+const owner = await opened.account("user");
 try {
   process.stdout.write(`seeding ${CFBS} CFBs... `);
   for (const draft of DEMO_CFBS) await repos.cfbs.create(draft);
@@ -77,7 +79,7 @@ try {
     const request = { request_id: `bench-${i}`, message, thread_id: `bench-${i % 20}` };
     requests.push(request);
     const started = performance.now();
-    const response = await controlPlane.chat.respond(request);
+    const response = await controlPlane.chat.respond(owner, request);
     turnMs.push(performance.now() - started);
     proposals.push(...response.ui_hints.proposal_previews.map((p) => p.proposal_id));
   }
@@ -86,7 +88,7 @@ try {
   const replayMs: number[] = [];
   for (const request of requests.slice(0, 100)) {
     const started = performance.now();
-    const replay = await controlPlane.chat.respond(request);
+    const replay = await controlPlane.chat.respond(owner, request);
     replayMs.push(performance.now() - started);
     if (!replay.replayed) throw new Error(`${request.request_id} was not replayed`);
   }
@@ -94,10 +96,10 @@ try {
   const promoteMs: number[] = [];
   for (const [i, proposalId] of proposals.entries()) {
     const started = performance.now();
-    await controlPlane.promotion.promote(
-      { kind: "local", editor: "user" },
-      { proposal_id: proposalId, action: i % 2 === 0 ? "approve_create" : "reject" },
-    );
+    await controlPlane.promotion.promote(owner, {
+      proposal_id: proposalId,
+      action: i % 2 === 0 ? "approve_create" : "reject",
+    });
     promoteMs.push(performance.now() - started);
   }
 
@@ -123,6 +125,5 @@ try {
   );
   console.log(`written to ${path.relative(process.cwd(), out)}`);
 } finally {
-  await db.$disconnect();
-  database.cleanup();
+  await opened.close();
 }

@@ -6,7 +6,8 @@ export const DOMAIN_ERROR_CODES = [
   "UNSUPPORTED", // a known action that this build does not perform yet
   "UNAUTHENTICATED", // nobody is signed in, and the call needs someone who is
   "FORBIDDEN", // the caller may not touch this entity
-  "RATE_LIMITED", // too many requests
+  "RATE_LIMITED", // too many requests (carries retryAfterSeconds)
+  "PAYLOAD_TOO_LARGE", // a request body over the size limit
   "UPSTREAM", // the model provider failed or returned an envelope that breaks the contract
 ] as const;
 export type TDomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
@@ -19,12 +20,19 @@ export class DomainError extends Error {
   readonly code: TDomainErrorCode;
   /** The input field the problem is about, when there is one (e.g. "proposal_id"). */
   readonly field: string | undefined;
+  /** For RATE_LIMITED: seconds until a retry can succeed (sent as Retry-After). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: TDomainErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
+  constructor(
+    code: TDomainErrorCode,
+    message: string,
+    options?: { field?: string | undefined; cause?: unknown; retryAfterSeconds?: number },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "DomainError";
     this.code = code;
     this.field = options?.field;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 }
 

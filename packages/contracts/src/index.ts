@@ -1,3 +1,4 @@
+export * from "./admin";
 export * from "./cfb";
 export * from "./chat";
 export * from "./errors";
@@ -7,3 +8,4 @@ export * from "./promotion";
 export * from "./promotion-enums";
 export * from "./proposals";
 export * from "./system";
+export * from "./threads";

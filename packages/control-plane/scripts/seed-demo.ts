@@ -1,14 +1,22 @@
-// `pnpm db:seed`: migrate the database named by the environment, then load the demo data.
+// `pnpm db:seed` (the first-run setup): migrate the database named by the environment, create
+// the first accounts, then load the demo data. Credentials of accounts it creates are printed
+// once; re-running changes nothing that exists.
 import { migrateDatabase } from "@solserver/db";
+import { createPasswordAccount } from "../src/auth/auth";
 import { openControlPlaneFromEnv } from "../src/control-plane";
+import { ensureFirstRunAccounts } from "../src/demo/accounts";
 import { seedDemo } from "../src/demo/seed-demo";
 import { loadServerEnv } from "../src/env";
 
 const env = loadServerEnv();
 await migrateDatabase(env.DATABASE_URL);
-const { controlPlane, repos, db } = await openControlPlaneFromEnv(env);
+const { controlPlane, repos, auth, db } = await openControlPlaneFromEnv(env);
 try {
-  const report = await seedDemo(repos, controlPlane);
+  if (!auth) throw new Error("auth is not configured");
+
+  const accounts = await ensureFirstRunAccounts(repos, (u) => createPasswordAccount(auth, u), process.env);
+  for (const a of accounts.created) console.log(`created ${a.role} account: ${a.email} / ${a.password}`);
+  const report = await seedDemo(repos, controlPlane, accounts.user);
   const messages = {
     loaded: `demo data loaded: ${report.cfbs} CFBs, ${report.turns} chat turns, ${report.proposals} pending proposals`,
     "already-present": "demo data already present, nothing to do",

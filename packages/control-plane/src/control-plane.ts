@@ -1,33 +1,80 @@
 import { randomUUID } from "node:crypto";
-import type { TChatRespondRequest, TPromoteRequest } from "@solserver/contracts";
+import type {
+  TChatRespondRequest,
+  TPromoteRequest,
+  ZAccountCreateRequest,
+  ZAccountSetRoleRequest,
+  ZAuditListRequest,
+  ZCfbCreateRequest,
+  ZCfbUpdateRequest,
+  ZTokenCreateRequest,
+} from "@solserver/contracts";
 import { ZCfbListRequest, ZProposalListRequest } from "@solserver/contracts";
 import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "@solserver/db";
 import type { z } from "zod";
+import { createAuth, createPasswordAccount, type TAuth } from "./auth/auth";
 import { loadServerEnv, type TServerEnv } from "./env";
 import { createOfflineModel } from "./model/offline-model";
 import type { TModelProvider } from "./model/provider";
 import { createModel } from "./model/registry";
-import type { TActor, TServiceDeps } from "./services/deps";
+import { actorFromBearer, actorFromSession } from "./services/actors";
+import * as admin from "./services/admin";
+import { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";
 import { promoteProposal } from "./services/promote";
+import { guardSignIn, recordSignInFailure } from "./services/rate-limits";
 import { getCfb, getProposal, listCfbs, listProposals } from "./services/read";
 import { respondToTurn } from "./services/respond";
 
-/** The application services, bound to their dependencies. Transports call only these. */
+/**
+ * The application services, bound to their dependencies. Transports call only these, passing
+ * the actor they resolved; every service checks that actor itself.
+ */
 export function createControlPlane(deps: TServiceDeps) {
   return {
+    actors: {
+      fromBearer: (token: string) => actorFromBearer(deps, token),
+      fromSession: (userId: string) => actorFromSession(deps, userId),
+    },
+    signIn: {
+      guard: (email: string, ip: string) => guardSignIn(deps, email, ip),
+      recordFailure: (email: string, ip: string) => recordSignInFailure(deps, email, ip),
+    },
+    me: (actor: TActor) => admin.me(deps, actor),
     chat: {
-      respond: (input: TChatRespondRequest) => respondToTurn(deps, input),
+      respond: (actor: TActor, input: TChatRespondRequest) => respondToTurn(deps, actor, input),
     },
     proposals: {
-      list: (input: z.input<typeof ZProposalListRequest>) => listProposals(deps, ZProposalListRequest.parse(input)),
-      get: (proposalId: string) => getProposal(deps, proposalId),
+      list: (actor: TActor, input: z.input<typeof ZProposalListRequest>) =>
+        listProposals(deps, actor, ZProposalListRequest.parse(input)),
+      get: (actor: TActor, proposalId: string) => getProposal(deps, actor, proposalId),
     },
     promotion: {
       promote: (actor: TActor, input: TPromoteRequest) => promoteProposal(deps, actor, input),
     },
     cfbs: {
-      list: (input: z.input<typeof ZCfbListRequest>) => listCfbs(deps, ZCfbListRequest.parse(input)),
-      get: (cfbId: string) => getCfb(deps, cfbId),
+      list: (actor: TActor, input: z.input<typeof ZCfbListRequest>) =>
+        listCfbs(deps, actor, ZCfbListRequest.parse(input)),
+      get: (actor: TActor, cfbId: string) => getCfb(deps, actor, cfbId),
+      create: (actor: TActor, input: z.output<typeof ZCfbCreateRequest>) => admin.createCfb(deps, actor, input),
+      update: (actor: TActor, input: z.output<typeof ZCfbUpdateRequest>) => admin.updateCfb(deps, actor, input),
+    },
+    threads: {
+      list: (actor: TActor, limit: number) => admin.listThreads(deps, actor, limit),
+      get: (actor: TActor, threadId: string) => admin.getThread(deps, actor, threadId),
+    },
+    tokens: {
+      list: (actor: TActor) => admin.listTokens(deps, actor),
+      create: (actor: TActor, input: z.output<typeof ZTokenCreateRequest>) => admin.createToken(deps, actor, input),
+      revoke: (actor: TActor, tokenId: string) => admin.revokeToken(deps, actor, tokenId),
+    },
+    users: {
+      list: (actor: TActor) => admin.listAccounts(deps, actor),
+      create: (actor: TActor, input: z.output<typeof ZAccountCreateRequest>) => admin.createAccount(deps, actor, input),
+      setRole: (actor: TActor, input: z.output<typeof ZAccountSetRoleRequest>) =>
+        admin.setAccountRole(deps, actor, input),
+    },
+    audit: {
+      list: (actor: TActor, input: z.output<typeof ZAuditListRequest>) => admin.listAudit(deps, actor, input),
     },
     system: {
       /** Liveness with a real database read, for probes and start-up checks. */
@@ -42,27 +89,46 @@ export function newThreadId(): string {
   return `th-${randomUUID().replaceAll("-", "").slice(0, 16)}`;
 }
 
+export type TOpenOptions = {
+  databaseUrl: string;
+  model?: TModelProvider;
+  limits?: Partial<TLimits>;
+  /** When given, accounts can be created (users.create, the setup command) and cookies resolved. */
+  auth?: Omit<Parameters<typeof createAuth>[0], "prisma">;
+};
+
 /**
  * Opens the control plane on a (migrated) database, with the offline model unless another is
  * given. The web app and scripts use this (see `openControlPlaneFromEnv`); tests pass their own.
  */
-export async function openControlPlane(opts: { databaseUrl: string; model?: TModelProvider }): Promise<{
+export async function openControlPlane(opts: TOpenOptions): Promise<{
   controlPlane: TControlPlane;
   repos: TRepositories;
+  auth: TAuth | null;
   db: DbClient;
 }> {
   const db = await createPrismaClient(opts.databaseUrl);
   const repos = createRepositories(db);
+  const auth = opts.auth ? createAuth({ ...opts.auth, prisma: db }) : null;
   const controlPlane = createControlPlane({
     repos,
     model: opts.model ?? createOfflineModel(),
     now: () => new Date(),
     newThreadId,
+    limits: { ...DEFAULT_LIMITS, ...opts.limits },
+    ...(auth
+      ? { createAccount: (u: Parameters<typeof createPasswordAccount>[1]) => createPasswordAccount(auth, u) }
+      : {}),
   });
-  return { controlPlane, repos, db };
+  return { controlPlane, repos, auth, db };
 }
 
-/** The control plane as the environment configures it (DATABASE_URL, SOLSERVER_MODEL). */
+/** The control plane as the environment configures it (database, model, limits, auth). */
 export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
-  return openControlPlane({ databaseUrl: env.DATABASE_URL, model: createModel(env.SOLSERVER_MODEL) });
+  return openControlPlane({
+    databaseUrl: env.DATABASE_URL,
+    model: createModel(env.SOLSERVER_MODEL),
+    limits: { chatTurnsPerMinute: env.SOLSERVER_CHAT_TURNS_PER_MINUTE },
+    auth: { secret: env.BETTER_AUTH_SECRET, baseURL: env.SOLSERVER_BASE_URL, trustedOrigins: env.trustedOrigins },
+  });
 }

@@ -1,10 +1,13 @@
+export { createAuth, createPasswordAccount, MIN_PASSWORD_LENGTH, type TAuth } from "./auth/auth";
 export {
   createControlPlane,
   newThreadId,
   openControlPlane,
   openControlPlaneFromEnv,
   type TControlPlane,
+  type TOpenOptions,
 } from "./control-plane";
+export { DEMO_JAM, DEMO_USER, ensureFirstRunAccounts } from "./demo/accounts";
 export { DEMO_CFBS, DEMO_THREADS } from "./demo/demo-data";
 export { seedDemo, type TSeedReport } from "./demo/seed-demo";
 export { loadServerEnv, type TServerEnv } from "./env";
@@ -15,5 +18,6 @@ export { describeIssues, firstIssueField, parseInput, type TIssueLike } from "./
 export { deriveProposals } from "./proposals/derive";
 export { proposalFingerprint } from "./proposals/fingerprint";
 export { rankCfbs } from "./retrieval";
-export { requireReviewer } from "./services/access";
-export type { TActor, TServiceDeps } from "./services/deps";
+export { canSeeThread, requireJam, requireSignedIn } from "./services/access";
+export { hashToken, TOKEN_PREFIX } from "./services/admin";
+export { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";

@@ -5,9 +5,9 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { createTestDatabase, type TTestDatabase } from "@solserver/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openControlPlane } from "../src/control-plane";
+import { openTestControlPlane, type TTestActor } from "../src/testing";
 
 const run = promisify(execFile);
 const WORKERS = 4;
@@ -17,22 +17,23 @@ const worker = path.resolve(import.meta.dirname, "fixtures/race-worker.ts");
 
 type TReport = { turns: string[]; won: string[]; conflicts: number; errors: string[] };
 
-let database: TTestDatabase;
+let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
+let owner: TTestActor;
 const proposalIds: string[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase("multi-process");
-  const { controlPlane, db } = await openControlPlane({ databaseUrl: database.url });
+  opened = await openTestControlPlane({ label: "multi-process" });
+  owner = await opened.account("user");
   for (let i = 0; i < PROPOSALS; i++) {
-    const turn = await controlPlane.chat.respond({
+    const turn = await opened.controlPlane.chat.respond(owner, {
       request_id: `seed-${i}`,
       message: `Remember that region ${i} runs on its own cluster.`,
     });
     proposalIds.push(...turn.ui_hints.proposal_previews.map((p) => p.proposal_id));
   }
-  await db.$disconnect();
+  await opened.db.$disconnect();
 });
-afterAll(() => database?.cleanup());
+afterAll(() => opened?.database.cleanup());
 
 describe("four processes racing on one database file", () => {
   it("store each turn once, land each promotion exactly once, and never fail on a lock", {
@@ -41,7 +42,7 @@ describe("four processes racing on one database file", () => {
     expect(proposalIds).toHaveLength(PROPOSALS);
     const outputs = await Promise.all(
       Array.from({ length: WORKERS }, (_, i) =>
-        run(tsx, [worker, database.url, String(i), proposalIds.join(",")], { timeout: 100_000 }),
+        run(tsx, [worker, opened.database.url, String(i), owner.userId, proposalIds.join(",")], { timeout: 100_000 }),
       ),
     );
     const reports = outputs.map((o) => JSON.parse(o.stdout) as TReport);
@@ -54,12 +55,12 @@ describe("four processes racing on one database file", () => {
     expect(won).toEqual([...proposalIds].sort());
     expect(reports.reduce((n, r) => n + r.conflicts, 0)).toBe(PROPOSALS * (WORKERS - 1));
 
-    const { controlPlane, db } = await openControlPlane({ databaseUrl: database.url });
+    const { controlPlane, db } = await openControlPlane({ databaseUrl: opened.database.url });
     try {
       expect(await db.promotionEvent.count()).toBe(PROPOSALS);
       expect(await db.cfb.count()).toBe(PROPOSALS);
       expect(await db.packet.count({ where: { requestId: { startsWith: "race-turn-" } } })).toBe(5);
-      const approved = await controlPlane.proposals.list({ status: "approved", limit: 100 });
+      const approved = await controlPlane.proposals.list(owner, { status: "approved", limit: 100 });
       expect(approved.items.map((p) => p.proposal_id).sort()).toEqual([...proposalIds].sort());
     } finally {
       await db.$disconnect();

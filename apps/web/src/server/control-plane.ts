@@ -1,19 +1,24 @@
 import "server-only";
-import { openControlPlaneFromEnv, type TControlPlane } from "@solserver/control-plane";
+import { openControlPlaneFromEnv, type TAuth, type TControlPlane } from "@solserver/control-plane";
 import { serverEnv } from "@/env";
 
-// One control plane (and one SQLite connection) per server process. Kept on globalThis so that
-// dev-mode hot reloads do not open a new connection on every edit.
-const holder = globalThis as unknown as { solserverControlPlane?: Promise<TControlPlane> };
+export type TServer = { controlPlane: TControlPlane; auth: TAuth };
 
-export function getControlPlane(): Promise<TControlPlane> {
-  holder.solserverControlPlane ??= openControlPlaneFromEnv(serverEnv()).then(
-    (opened) => opened.controlPlane,
+// One control plane, one auth instance and one SQLite connection per server process. Kept on
+// globalThis so that dev-mode hot reloads do not open a new connection on every edit.
+const holder = globalThis as unknown as { solserver?: Promise<TServer> };
+
+export function getServer(): Promise<TServer> {
+  holder.solserver ??= openControlPlaneFromEnv(serverEnv()).then(
+    ({ controlPlane, auth }) => {
+      if (!auth) throw new Error("auth is not configured");
+      return { controlPlane, auth };
+    },
     (error: unknown) => {
       // Do not cache a failed open (missing folder, unmigrated file): the next request retries.
-      holder.solserverControlPlane = undefined;
+      holder.solserver = undefined;
       throw error;
     },
   );
-  return holder.solserverControlPlane;
+  return holder.solserver;
 }

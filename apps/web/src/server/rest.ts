@@ -1,9 +1,10 @@
 import "server-only";
 import { DomainError, isDomainError, type TRestError } from "@solserver/contracts";
-import { parseInput, requireReviewer, type TActor, type TControlPlane } from "@solserver/control-plane";
+import { parseInput, type TActor, type TControlPlane } from "@solserver/control-plane";
 import type { z } from "zod";
-import { getControlPlane } from "./control-plane";
-import { localActor } from "./trpc/context";
+import { readBodyCapped } from "./body-limit";
+import { getServer } from "./control-plane";
+import { identify } from "./request-actor";
 import { DOMAIN_TO_HTTP, MASKED_MESSAGE } from "./trpc/error-mapping";
 
 // The REST façade (seed 001 §3) over the same services as tRPC. Errors share one JSON shape
@@ -12,13 +13,15 @@ import { DOMAIN_TO_HTTP, MASKED_MESSAGE } from "./trpc/error-mapping";
 type TRestContext = { controlPlane: TControlPlane; actor: TActor; req: Request };
 type TRestResult<T> = { body: T; headers?: Record<string, string> };
 
-function errorResponse(status: number, error: TRestError["error"]): Response {
-  return Response.json({ error } satisfies TRestError, { status });
+function errorResponse(status: number, error: TRestError["error"], headers?: Record<string, string>): Response {
+  return Response.json({ error } satisfies TRestError, { status, ...(headers ? { headers } : {}) });
 }
 
 /**
- * Runs one REST call for a reviewer: checks the caller, maps domain errors to HTTP statuses,
- * validates the body against the route's output schema, and masks anything unexpected.
+ * Runs one REST call: identifies the caller (API token or session cookie), refuses cross-site
+ * cookie writes, validates the body against the route's output schema, maps domain errors to
+ * HTTP statuses (with Retry-After when rate limited) and masks anything unexpected. The
+ * services check the caller's role and ownership themselves.
  */
 export async function runRest<S extends z.ZodType>(
   req: Request,
@@ -26,31 +29,38 @@ export async function runRest<S extends z.ZodType>(
   handler: (ctx: TRestContext) => Promise<TRestResult<z.input<S>>>,
 ): Promise<Response> {
   try {
-    const actor = requireReviewer(localActor(req));
-    const { body, headers } = await handler({ controlPlane: await getControlPlane(), actor, req });
+    const server = await getServer();
+    const { actor, crossSiteWrite } = await identify(req, server);
+    if (crossSiteWrite) {
+      throw new DomainError("FORBIDDEN", "cross-site request refused: send it from the dashboard's own origin");
+    }
+    const { body, headers } = await handler({ controlPlane: server.controlPlane, actor, req });
     return Response.json(output.parse(body), { status: 200, ...(headers ? { headers } : {}) });
   } catch (error) {
     if (isDomainError(error)) {
-      return errorResponse(DOMAIN_TO_HTTP[error.code], {
-        code: error.code,
-        message: error.message,
-        field: error.field ?? null,
-      });
+      const retry =
+        error.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(error.retryAfterSeconds) };
+      return errorResponse(
+        DOMAIN_TO_HTTP[error.code],
+        { code: error.code, message: error.message, field: error.field ?? null },
+        retry,
+      );
     }
     console.error("REST call failed:", error);
     return errorResponse(500, { code: "INTERNAL", message: MASKED_MESSAGE, field: null });
   }
 }
 
-/** The JSON body of a request, parsed against `schema`; names the field that breaks a rule. */
+/** The JSON body of a request (size-capped), parsed against `schema`; names the field that breaks a rule. */
 export async function readJsonBody<T extends z.ZodType>(req: Request, schema: T): Promise<z.infer<T>> {
   const type = req.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {
     throw new DomainError("BAD_INPUT", "body: Content-Type must be application/json", { field: "body" });
   }
+  const text = await readBodyCapped(req);
   let data: unknown;
   try {
-    data = await req.json();
+    data = JSON.parse(text);
   } catch {
     throw new DomainError("BAD_INPUT", "body: must be valid JSON", { field: "body" });
   }

@@ -1,5 +1,6 @@
 import type { TRepositories } from "@solserver/db";
 import type { TControlPlane } from "../control-plane";
+import type { TActor } from "../services/deps";
 import { DEMO_CFBS, DEMO_THREADS } from "./demo-data";
 
 export type TSeedReport = {
@@ -18,9 +19,10 @@ async function hasCfbTitled(repos: TRepositories, title: string): Promise<boolea
  * Loads the demo CFBs, then plays the demo conversations through the turn pipeline so their
  * proposals are real. Safe to re-run and to resume after an interruption: each demo CFB is
  * created only if missing, and each turn has a fixed request_id, so a repeat is a replay. A
- * database holding other knowledge (no demo CFB in it) is left alone.
+ * database holding other knowledge (no demo CFB in it) is left alone. The conversations are
+ * `owner`'s (the demo user), so signing in as that user shows them.
  */
-export async function seedDemo(repos: TRepositories, controlPlane: TControlPlane): Promise<TSeedReport> {
+export async function seedDemo(repos: TRepositories, controlPlane: TControlPlane, owner: TActor): Promise<TSeedReport> {
   const first = DEMO_CFBS[0];
   if ((await repos.cfbs.count()) > 0 && first && !(await hasCfbTitled(repos, first.title))) {
     return { outcome: "skipped-foreign-data", cfbs: 0, turns: 0, proposals: 0 };
@@ -35,7 +37,7 @@ export async function seedDemo(repos: TRepositories, controlPlane: TControlPlane
   let proposals = 0;
   for (const thread of DEMO_THREADS) {
     for (const [i, message] of thread.messages.entries()) {
-      const response = await controlPlane.chat.respond({
+      const response = await controlPlane.chat.respond(owner, {
         thread_id: thread.threadId,
         request_id: `demo:${thread.threadId}:${i}`,
         message,

@@ -1,18 +1,38 @@
 import type { TRepositories } from "@solserver/db";
 import type { TModelProvider } from "../model/provider";
 
+export type TLimits = {
+  /** Chat turns per account per minute. */
+  chatTurnsPerMinute: number;
+  /** Failed sign-ins per account and per IP in `signInWindowMinutes`. */
+  signInFailures: number;
+  signInWindowMinutes: number;
+};
+
+export const DEFAULT_LIMITS: TLimits = { chatTurnsPerMinute: 30, signInFailures: 5, signInWindowMinutes: 15 };
+
 /** What every service is handed: no globals, so tests wire their own. */
 export type TServiceDeps = {
   repos: TRepositories;
   model: TModelProvider;
-  /** Wall clock for trace timestamps. */
+  /** Wall clock for trace timestamps and rate-limit windows. */
   now: () => Date;
   /** Id for a thread a turn creates. */
   newThreadId: () => string;
+  limits: TLimits;
+  /** Creates a password account (better-auth), for user management; absent where no auth runs. */
+  createAccount?: (u: {
+    email: string;
+    name: string;
+    password: string;
+    role: "user" | "jam";
+  }) => Promise<{ id: string }>;
 };
 
 /**
- * Who is acting. Until accounts land (issue 3) a request is either the local operator (the
- * server binds to 127.0.0.1) or anonymous; accounts add signed-in users and Jam editors.
+ * Who is acting: anonymous, or a signed-in account (by session cookie or API token). The role
+ * is read from the account on every request, never from the client.
  */
-export type TActor = { kind: "local"; editor: "user" | "jam" } | { kind: "anonymous" };
+export type TActor =
+  | { kind: "anonymous" }
+  | { kind: "user"; userId: string; email: string; role: "user" | "jam"; via: "cookie" | "token" };

@@ -2,19 +2,16 @@ import {
   canApproveAsNew,
   DomainError,
   type TCfbDraft,
+  type TEditorialOverrides,
   type TPromoteRequest,
   type TPromoteResponse,
   type TProposal,
   ZCfbDraft,
 } from "@solserver/contracts";
 import { parseInput } from "../parse";
-import { requireReviewer } from "./access";
+import { assertCanSeeThread, auditActor, requireSignedIn } from "./access";
 import type { TActor, TServiceDeps } from "./deps";
 import { createTraceLog } from "./trace-log";
-
-// Actions this build performs. approve_update and edit_then_approve need resolve and CFB
-// revisions with diffs (issues 6 and 7); until then they are refused by name, not faked.
-const PERFORMED = new Set(["approve_create", "reject"]);
 
 /** Proposals the model was at least this sure of become `heuristic` CFBs; below, `umbra`. */
 const HEURISTIC_MIN_CONFIDENCE = 0.5;
@@ -26,40 +23,52 @@ const HEURISTIC_MIN_CONFIDENCE = 0.5;
  */
 const APPROVED_CONFIDENCE = { heuristic: 0.7, umbra: 0.4 } as const;
 
-/** The CFB an approved proposal becomes: the person approved it, so its trust tier says so. */
-export function draftFromProposal(proposal: TProposal): TCfbDraft {
+function applyTagEdits(tags: readonly string[], overrides: TEditorialOverrides | undefined): string[] {
+  const removed = new Set((overrides?.tags_remove ?? []).map((t) => t.toLowerCase()));
+  const kept = tags.filter((t) => !removed.has(t.toLowerCase()));
+  for (const tag of overrides?.tags_add ?? []) {
+    if (!kept.some((t) => t.toLowerCase() === tag.toLowerCase())) kept.push(tag);
+  }
+  return kept;
+}
+
+/**
+ * The CFB an approved proposal becomes, with a Jam editor's overrides applied when given. The
+ * person approved it, so its trust tier says so.
+ */
+export function draftFromProposal(proposal: TProposal, overrides?: TEditorialOverrides): TCfbDraft {
   const p = proposal.proposed_cfb;
   const kind = proposal.confidence >= HEURISTIC_MIN_CONFIDENCE ? "heuristic" : "umbra";
   return parseInput(ZCfbDraft, {
     domain: p.domain,
     kind,
     confidence: APPROVED_CONFIDENCE[kind],
-    title: p.title,
-    summary: p.summary,
-    text: null,
-    tags: p.tags,
+    title: overrides?.title_edit ?? p.title,
+    summary: overrides?.summary_edit ?? p.summary,
+    text: overrides?.text_edit ?? null,
+    tags: applyTagEdits(p.tags, overrides),
     entities: p.entities,
     trust_tier: "user_approved",
     source_refs: [`thread:${proposal.thread_id}#response:${proposal.response_id}`, `proposal:${proposal.proposal_id}`],
   });
 }
 
-export async function promoteProposal(
-  deps: TServiceDeps,
-  actor: TActor,
-  input: TPromoteRequest,
-): Promise<TPromoteResponse> {
-  const reviewer = requireReviewer(actor);
+/** Refuses what this caller may not do to this proposal, most specific reason first. */
+async function checkPromotion(deps: TServiceDeps, actor: TActor, input: TPromoteRequest): Promise<TProposal> {
+  const caller = requireSignedIn(actor);
   const proposal = await deps.repos.proposals.get(input.proposal_id);
   if (!proposal)
     throw new DomainError("NOT_FOUND", `proposal ${input.proposal_id} does not exist`, { field: "proposal_id" });
+  const thread = await deps.repos.turns.threadOwner(proposal.thread_id);
+  assertCanSeeThread(caller, thread?.ownerId ?? null, `proposal ${proposal.proposal_id}`);
+  if (input.action === "edit_then_approve" && caller.role !== "jam") {
+    throw new DomainError("FORBIDDEN", "only Jam editors may edit_then_approve", { field: "action" });
+  }
   if (input.response_id !== undefined && input.response_id !== proposal.response_id) {
     throw new DomainError(
       "BAD_INPUT",
       `response_id: proposal ${proposal.proposal_id} belongs to ${proposal.response_id}, not ${input.response_id}`,
-      {
-        field: "response_id",
-      },
+      { field: "response_id" },
     );
   }
   if (proposal.status !== "pending") {
@@ -67,34 +76,54 @@ export async function promoteProposal(
       field: "proposal_id",
     });
   }
-  if (!PERFORMED.has(input.action)) {
+  // approve_update needs resolve and revision diffs (issues 6 and 7): refused by name, not faked.
+  if (input.action === "approve_update") {
     throw new DomainError(
       "UNSUPPORTED",
-      `action: "${input.action}" is not available yet; use approve_create or reject`,
+      `action: "approve_update" is not available yet; use approve_create, edit_then_approve or reject`,
+      {
+        field: "action",
+      },
+    );
+  }
+  const creates = input.action === "approve_create" || input.action === "edit_then_approve";
+  if (creates && !canApproveAsNew(proposal)) {
+    throw new DomainError(
+      "UNSUPPORTED",
+      `action: ${input.action} does not apply to ${proposal.op} proposal ${proposal.proposal_id} of ${proposal.target_cfb_id}; approve_update is not available yet, so reject it or leave it pending`,
       { field: "action" },
     );
   }
-  if (input.action === "approve_create" && !canApproveAsNew(proposal)) {
-    throw new DomainError(
-      "UNSUPPORTED",
-      `action: approve_create does not apply to ${proposal.op} proposal ${proposal.proposal_id} of ${proposal.target_cfb_id}; approve_update is not available yet, so reject it or leave it pending`,
-      { field: "action" },
-    );
-  }
-  if (input.editorial_overrides !== undefined) {
+  if (input.editorial_overrides !== undefined && input.action !== "edit_then_approve") {
     throw new DomainError("BAD_INPUT", "editorial_overrides: only allowed with action edit_then_approve", {
       field: "editorial_overrides",
     });
   }
+  if (input.action === "edit_then_approve" && input.editorial_overrides === undefined) {
+    throw new DomainError("BAD_INPUT", "editorial_overrides: required with action edit_then_approve", {
+      field: "editorial_overrides",
+    });
+  }
+  return proposal;
+}
+
+export async function promoteProposal(
+  deps: TServiceDeps,
+  actor: TActor,
+  input: TPromoteRequest,
+): Promise<TPromoteResponse> {
+  const proposal = await checkPromotion(deps, actor, input);
+  const caller = requireSignedIn(actor);
   const trace = createTraceLog(deps.now);
-  trace.add("promotion", `Promotion requested: ${input.action} ${proposal.proposal_id}`, { editor: reviewer.editor });
-  const draft = input.action === "approve_create" ? draftFromProposal(proposal) : null;
+  trace.add("promotion", `Promotion requested: ${input.action} ${proposal.proposal_id}`, { editor: caller.role });
+  const draft = input.action === "reject" ? null : draftFromProposal(proposal, input.editorial_overrides);
   const result = await deps.repos.proposals.applyPromotion({
     proposalId: proposal.proposal_id,
     action: input.action,
-    editor: reviewer.editor,
+    editor: caller.role,
+    audit: auditActor(caller),
     cfbDraft: draft,
-    overrides: null,
+    overrides: input.editorial_overrides ?? null,
     trace: trace.events,
   });
   return {

@@ -11,7 +11,9 @@ import type { TModelInput, TModelOutput } from "../model/provider";
 import { describeIssues } from "../parse";
 import { deriveProposals } from "../proposals/derive";
 import { rankCfbs } from "../retrieval";
-import type { TServiceDeps } from "./deps";
+import { assertCanSeeThread, requireSignedIn } from "./access";
+import type { TActor, TServiceDeps } from "./deps";
+import { chargeChatTurn } from "./rate-limits";
 import { createTraceLog } from "./trace-log";
 
 const HISTORY_WINDOW = 20;
@@ -103,10 +105,23 @@ async function callModel(deps: TServiceDeps, trace: ReturnType<typeof createTrac
  * One chat turn (seed 001 §3): replay if this request_id was seen, else retrieve CFBs, ask the
  * model, validate its envelope, derive proposals and store the whole turn in one transaction.
  */
-export async function respondToTurn(deps: TServiceDeps, input: TChatRespondRequest): Promise<TChatRespondResponse> {
+export async function respondToTurn(
+  deps: TServiceDeps,
+  actor: TActor,
+  input: TChatRespondRequest,
+): Promise<TChatRespondResponse> {
+  const caller = requireSignedIn(actor);
   const hash = requestHash(input);
-  const stored = await deps.repos.turns.findByRequestId(input.request_id);
+  // Idempotency keys belong to the caller: another account's "1" is a different request.
+  const stored = await deps.repos.turns.findByRequestId(caller.userId, input.request_id);
   if (stored) return replay(stored, input, hash);
+
+  if (input.thread_id !== undefined) {
+    const thread = await deps.repos.turns.threadOwner(input.thread_id);
+    if (thread) assertCanSeeThread(caller, thread.ownerId, `thread ${input.thread_id}`);
+  }
+  // Retries above are free; only turns that reach the model count against the budget.
+  await chargeChatTurn(deps, caller.userId);
 
   const trace = createTraceLog(deps.now);
   const threadId = input.thread_id ?? deps.newThreadId();
@@ -149,6 +164,8 @@ export async function respondToTurn(deps: TServiceDeps, input: TChatRespondReque
   });
 
   const turn = await deps.repos.turns.record({
+    callerId: caller.userId,
+    ownerId: caller.userId,
     requestId: input.request_id,
     requestHash: hash,
     threadId,
@@ -170,7 +187,7 @@ export async function respondToTurn(deps: TServiceDeps, input: TChatRespondReque
   });
   if (turn === "duplicate") {
     // A concurrent retry with the same request_id stored first: answer with its result.
-    const winner = await deps.repos.turns.findByRequestId(input.request_id);
+    const winner = await deps.repos.turns.findByRequestId(caller.userId, input.request_id);
     if (!winner) throw new Error("request_id conflict without a stored turn");
     return replay(winner, input, hash);
   }

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { TCfb, TCfbDraft } from "@solserver/contracts";
+import { DomainError, type TCfb, type TCfbDraft } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 import { allocateId } from "../ids";
 import { toCfb } from "../mappers";
+import { type TAuditWrite, writeAudit } from "./audit";
 
 type Tx = Prisma.TransactionClient;
 
@@ -36,9 +37,77 @@ export async function insertCfb(tx: Tx, d: TCfbDraft, promotionId: string | null
   return cfb;
 }
 
-/** A CFB authored directly (demo data, imports), not through a proposal. */
-export async function createCfb(db: DbClient, draft: TCfbDraft): Promise<TCfb> {
-  return db.$transaction((tx) => insertCfb(tx, draft, null));
+type TAuditActor = Omit<TAuditWrite, "targetType" | "targetId" | "details" | "action">;
+
+/** A CFB authored directly (a Jam editor, demo data), not through a proposal. */
+export async function createCfb(db: DbClient, draft: TCfbDraft, audit?: TAuditActor): Promise<TCfb> {
+  return db.$transaction(async (tx) => {
+    const cfb = await insertCfb(tx, draft, null);
+    if (audit)
+      await writeAudit(tx, { ...audit, action: "cfb.create", targetType: "cfb", targetId: cfb.cfb_id, details: {} });
+    return cfb;
+  });
+}
+
+/**
+ * Edits a CFB in place: version + 1, a revision with the new state, an audit event. The write is
+ * conditional on `expectedVersion`, so an edit based on a stale read is CONFLICT, not a lost update.
+ */
+export async function updateCfb(
+  db: DbClient,
+  cfbId: string,
+  expectedVersion: number,
+  d: TCfbDraft,
+  audit: TAuditActor,
+): Promise<TCfb> {
+  return db.$transaction(async (tx) => {
+    const moved = await tx.cfb.updateMany({
+      where: { id: cfbId, version: expectedVersion },
+      data: {
+        domain: d.domain,
+        kind: d.kind,
+        confidence: d.confidence,
+        title: d.title,
+        summary: d.summary,
+        text: d.text,
+        tags: d.tags,
+        entities: d.entities,
+        trustTier: d.trust_tier,
+        sourceRefs: d.source_refs,
+        version: { increment: 1 },
+      },
+    });
+    const row = await tx.cfb.findUnique({ where: { id: cfbId } });
+    if (!row) throw new DomainError("NOT_FOUND", `CFB ${cfbId} does not exist`, { field: "cfb_id" });
+    if (moved.count !== 1) {
+      throw new DomainError(
+        "CONFLICT",
+        `CFB ${cfbId} is at version ${row.version}, not ${expectedVersion}: reload and edit again`,
+        {
+          field: "version",
+        },
+      );
+    }
+    const cfb = toCfb(row);
+    await tx.cfbRevision.create({
+      data: {
+        id: randomUUID(),
+        cfbId,
+        version: cfb.version,
+        snapshot: cfb,
+        changeKind: "edit",
+        promotionEventId: null,
+      },
+    });
+    await writeAudit(tx, {
+      ...audit,
+      action: "cfb.update",
+      targetType: "cfb",
+      targetId: cfbId,
+      details: { version: cfb.version },
+    });
+    return cfb;
+  });
 }
 
 export async function countCfbs(db: DbClient): Promise<number> {

@@ -1,7 +1,11 @@
 import type { DbClient } from "../client";
+import * as accounts from "./accounts";
+import * as audit from "./audit";
 import * as cfbWrites from "./cfb-writes";
 import * as cfbs from "./cfbs";
 import * as proposals from "./proposals";
+import * as rateLimits from "./rate-limits";
+import * as threads from "./threads";
 import * as traces from "./traces";
 import * as turns from "./turns";
 
@@ -12,9 +16,10 @@ import * as turns from "./turns";
 export function createRepositories(db: DbClient) {
   return {
     turns: {
-      findByRequestId: (requestId: string) => turns.findTurnByRequestId(db, requestId),
+      findByRequestId: (callerId: string, requestId: string) => turns.findTurnByRequestId(db, callerId, requestId),
       history: (threadId: string, limit: number) => turns.getThreadHistory(db, threadId, limit),
-      responseExists: (responseId: string) => turns.responseExists(db, responseId),
+      responseThread: (responseId: string) => turns.responseThread(db, responseId),
+      threadOwner: (threadId: string) => turns.threadOwner(db, threadId),
       record: (turn: Parameters<typeof turns.recordTurn>[1]) => turns.recordTurn(db, turn),
     },
     cfbs: {
@@ -22,13 +27,37 @@ export function createRepositories(db: DbClient) {
       get: (cfbId: string) => cfbs.getCfb(db, cfbId),
       existingIds: (ids: readonly string[]) => cfbs.existingCfbIds(db, ids),
       retrievable: (limit: number) => cfbs.listRetrievableCfbs(db, limit),
-      create: (draft: Parameters<typeof cfbWrites.createCfb>[1]) => cfbWrites.createCfb(db, draft),
+      create: (draft: Parameters<typeof cfbWrites.createCfb>[1], actor?: Parameters<typeof cfbWrites.createCfb>[2]) =>
+        cfbWrites.createCfb(db, draft, actor),
+      update: (...args: Tail<Parameters<typeof cfbWrites.updateCfb>>) => cfbWrites.updateCfb(db, ...args),
       count: () => cfbWrites.countCfbs(db),
     },
     proposals: {
       list: (q: proposals.TProposalListQuery) => proposals.listProposals(db, q),
       get: (proposalId: string) => proposals.getProposal(db, proposalId),
       applyPromotion: (w: proposals.TPromotionWrite) => proposals.applyPromotion(db, w),
+    },
+    accounts: {
+      get: (userId: string) => accounts.getAccount(db, userId),
+      byEmail: (email: string) => accounts.findAccountByEmail(db, email),
+      list: () => accounts.listAccounts(db),
+      setRole: (...args: Tail<Parameters<typeof accounts.setRole>>) => accounts.setRole(db, ...args),
+      byTokenHash: (tokenHash: string, now: Date) => accounts.accountForTokenHash(db, tokenHash, now),
+      createToken: (...args: Tail<Parameters<typeof accounts.createToken>>) => accounts.createToken(db, ...args),
+      revokeToken: (...args: Tail<Parameters<typeof accounts.revokeToken>>) => accounts.revokeToken(db, ...args),
+      listTokens: () => accounts.listTokens(db),
+    },
+    audit: {
+      list: (q: Parameters<typeof audit.listAudit>[1]) => audit.listAudit(db, q),
+    },
+    rateLimits: {
+      hit: (...args: Tail<Parameters<typeof rateLimits.hitRateLimit>>) => rateLimits.hitRateLimit(db, ...args),
+      peek: (...args: Tail<Parameters<typeof rateLimits.peekRateLimit>>) => rateLimits.peekRateLimit(db, ...args),
+      clear: (key: string) => rateLimits.clearRateLimit(db, key),
+    },
+    threads: {
+      list: (ownerId: string | undefined, limit: number) => threads.listThreads(db, ownerId, limit),
+      get: (threadId: string) => threads.getThreadDetail(db, threadId),
     },
     traces: {
       write: (run: traces.TTraceRunWrite) => traces.writeTraceRun(db, run),
@@ -37,8 +66,14 @@ export function createRepositories(db: DbClient) {
   };
 }
 
+/** A function's parameters without the first (the database client the repositories bind). */
+type Tail<T extends unknown[]> = T extends [unknown, ...infer R] ? R : never;
+
 export type TRepositories = ReturnType<typeof createRepositories>;
+export type { TAccount, TRole, TTokenView } from "./accounts";
+export type { TAuditEventView, TAuditWrite } from "./audit";
 export type { TCfbListQuery } from "./cfbs";
 export type { TPromotionResult, TPromotionWrite, TProposalListQuery } from "./proposals";
+export type { TRateDecision } from "./rate-limits";
 export type { TTraceEventView, TTraceRunWrite } from "./traces";
 export * from "./types";

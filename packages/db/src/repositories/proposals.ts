@@ -5,19 +5,24 @@ import type { Prisma } from "../generated/prisma/client";
 import { allocateId } from "../ids";
 import { toProposal } from "../mappers";
 import { afterCursor, pageOf, requireCursor } from "../pagination";
+import { type TAuditWrite, writeAudit } from "./audit";
 import { insertCfb } from "./cfb-writes";
 import { writeTraceRun } from "./traces";
 import type { TTraceEventInput } from "./types";
 
 export type TProposalListQuery = {
   status: "pending" | "approved" | "rejected" | "all";
+  /** Only proposals of threads this account owns; undefined for every proposal (Jam). */
+  ownerId?: string | undefined;
   responseId?: string | undefined;
   cursor?: string | undefined;
   limit: number;
 };
 
 export async function listProposals(db: DbClient, q: TProposalListQuery): Promise<TProposalListResponse> {
+  const visible: Prisma.UmbraProposalWhereInput = q.ownerId === undefined ? {} : { thread: { ownerId: q.ownerId } };
   const filter: Prisma.UmbraProposalWhereInput = {
+    ...visible,
     ...(q.status === "all" ? {} : { status: q.status }),
     ...(q.responseId ? { responseId: q.responseId } : {}),
   };
@@ -39,7 +44,7 @@ export async function listProposals(db: DbClient, q: TProposalListQuery): Promis
     }),
     db.umbraProposal.groupBy({
       by: ["status"],
-      where: q.responseId ? { responseId: q.responseId } : {},
+      where: { ...visible, ...(q.responseId ? { responseId: q.responseId } : {}) },
       _count: { _all: true },
     }),
   ]);
@@ -60,6 +65,7 @@ export type TPromotionWrite = {
   proposalId: string;
   action: TPromoteAction;
   editor: "user" | "jam";
+  audit: Omit<TAuditWrite, "targetType" | "targetId" | "details" | "action">;
   /** The CFB to create, or null when the action writes no CFB (reject). */
   cfbDraft: TCfbDraft | null;
   overrides: Record<string, unknown> | null;
@@ -111,9 +117,26 @@ export async function applyPromotion(db: DbClient, w: TPromotionWrite): Promise<
         action: w.action,
         finalCfbId: cfb?.cfb_id ?? null,
         editor: w.editor,
+        decidedById: w.audit.actorUserId,
         overrides: (w.overrides ?? undefined) as Prisma.InputJsonObject | undefined,
       },
     });
+    await writeAudit(tx, {
+      ...w.audit,
+      action: `proposal.${w.action}`,
+      targetType: "proposal",
+      targetId: w.proposalId,
+      details: { promotion_id: promotionId, final_cfb_id: cfb?.cfb_id ?? null, overrides: w.overrides },
+    });
+    if (cfb) {
+      await writeAudit(tx, {
+        ...w.audit,
+        action: "cfb.create",
+        targetType: "cfb",
+        targetId: cfb.cfb_id,
+        details: { proposal_id: w.proposalId },
+      });
+    }
     await writeTraceRun(tx, {
       kind: "promotion",
       status: "completed",

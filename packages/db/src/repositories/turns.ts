@@ -6,10 +6,14 @@ import { toProposalPreview } from "../mappers";
 import { writeTraceRun } from "./traces";
 import type { THistoryMessage, TStoredTurn, TTurnWrite } from "./types";
 
-/** A turn stored earlier under this idempotency key, or null. */
-export async function findTurnByRequestId(db: DbClient, requestId: string): Promise<TStoredTurn | null> {
+/** A turn this caller stored earlier under this idempotency key, or null. */
+export async function findTurnByRequestId(
+  db: DbClient,
+  callerId: string,
+  requestId: string,
+): Promise<TStoredTurn | null> {
   const packet = await db.packet.findUnique({
-    where: { requestId },
+    where: { callerId_requestId: { callerId, requestId } },
     include: {
       transmissions: {
         orderBy: { createdAt: "asc" },
@@ -33,8 +37,22 @@ export async function findTurnByRequestId(db: DbClient, requestId: string): Prom
   };
 }
 
-export async function responseExists(db: DbClient, responseId: string): Promise<boolean> {
-  return (await db.response.count({ where: { id: responseId } })) > 0;
+/** The thread a response belongs to, with its owner; null when the response does not exist. */
+export async function responseThread(
+  db: DbClient,
+  responseId: string,
+): Promise<{ threadId: string; ownerId: string | null } | null> {
+  const row = await db.response.findUnique({
+    where: { id: responseId },
+    select: { transmission: { select: { packet: { select: { thread: { select: { id: true, ownerId: true } } } } } } },
+  });
+  const thread = row?.transmission.packet.thread;
+  return thread ? { threadId: thread.id, ownerId: thread.ownerId } : null;
+}
+
+/** Whether a thread exists, and whose it is. */
+export async function threadOwner(db: DbClient, threadId: string): Promise<{ ownerId: string | null } | null> {
+  return db.thread.findUnique({ where: { id: threadId }, select: { ownerId: true } });
 }
 
 export async function getThreadHistory(db: DbClient, threadId: string, limit: number): Promise<THistoryMessage[]> {
@@ -67,7 +85,7 @@ export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStore
 
       await tx.thread.upsert({
         where: { id: turn.threadId },
-        create: { id: turn.threadId, title: turn.threadTitle },
+        create: { id: turn.threadId, title: turn.threadTitle, ownerId: turn.ownerId },
         update: {},
       });
       const userMessageId = randomUUID();
@@ -75,6 +93,7 @@ export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStore
         data: {
           id: packetId,
           threadId: turn.threadId,
+          callerId: turn.callerId,
           requestId: turn.requestId,
           requestHash: turn.requestHash,
           message: turn.message,
@@ -179,7 +198,9 @@ export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStore
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
       const target = JSON.stringify(error.meta ?? {});
-      if (target.includes("requestId") || target.includes("request_id")) return "duplicate";
+      if (target.includes("requestId") || target.includes("request_id") || target.includes("callerId")) {
+        return "duplicate";
+      }
     }
     throw error;
   }

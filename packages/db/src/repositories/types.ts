@@ -25,6 +25,10 @@ export type TNewProposal = {
 };
 
 export type TTurnWrite = {
+  /** The account that sent the turn: idempotency keys are unique per caller. */
+  callerId: string;
+  /** Owner of the thread when this turn creates it. */
+  ownerId: string | null;
   requestId: string;
   requestHash: string;
   threadId: string;

@@ -1,7 +1,9 @@
+import { DomainError } from "@solserver/contracts";
 import {
   describeIssues,
   firstIssueField,
-  requireReviewer,
+  requireJam,
+  requireSignedIn,
   type TActor,
   type TControlPlane,
 } from "@solserver/control-plane";
@@ -14,10 +16,16 @@ import { DOMAIN_TO_TRPC, isDomainError, MASKED_MESSAGE, validationIssues } from 
 export type TInnerContext = {
   controlPlane: TControlPlane;
   actor: TActor;
+  /** A cookie-authenticated request from another site: its mutations are refused. */
+  crossSiteWrite: boolean;
 };
 
-export function createInnerContext(opts: TInnerContext): TInnerContext {
-  return { controlPlane: opts.controlPlane, actor: opts.actor };
+export function createInnerContext(opts: {
+  controlPlane: TControlPlane;
+  actor: TActor;
+  crossSiteWrite?: boolean;
+}): TInnerContext {
+  return { controlPlane: opts.controlPlane, actor: opts.actor, crossSiteWrite: opts.crossSiteWrite ?? false };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -36,13 +44,15 @@ const t = initTRPC.context<TInnerContext>().create({
         ...data,
         domainCode: domain?.code ?? null,
         field: domain?.field ?? (issues ? firstIssueField(issues) : null),
+        retryAfterSeconds: domain?.retryAfterSeconds ?? null,
       },
     };
   },
 });
 
 // ---------------------------------------------------------------------------------------------
-// 3. Procedures. Domain errors thrown by services become their tRPC code here, once.
+// 3. Procedures. Domain errors thrown by services (or by the checks below) become their tRPC
+//    code here, once. Every tier's check is repeated inside the service it calls.
 const mapDomainErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && isDomainError(result.error.cause)) {
@@ -52,18 +62,28 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** Cookie-authenticated writes must come from our own origin (CSRF). */
+const refuseCrossSiteWrites = t.middleware(({ ctx, type, next }) => {
+  if (type === "mutation" && ctx.crossSiteWrite) {
+    throw new DomainError("FORBIDDEN", "cross-site request refused: send it from the dashboard's own origin");
+  }
+  return next();
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Anyone who can reach the server. */
-export const publicProcedure = t.procedure.use(mapDomainErrors);
+/** Anyone who can reach the server (only the health probe). */
+export const publicProcedure = t.procedure.use(mapDomainErrors).use(refuseCrossSiteWrites);
 
-/**
- * Someone allowed to review proposals and read knowledge. Today that is the local operator
- * (the server binds to 127.0.0.1); issue 3 replaces the actor with accounts and roles. REST
- * routes make the same check through the same `requireReviewer`.
- */
-export const reviewerProcedure = publicProcedure.use(({ ctx, next }) =>
-  // A DomainError thrown here reaches mapDomainErrors above, like one from a service.
-  next({ ctx: { ...ctx, actor: requireReviewer(ctx.actor) } }),
-);
+/** A signed-in account, by session cookie or API token: `user` or `jam`. */
+export const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
+  requireSignedIn(ctx.actor);
+  return next();
+});
+
+/** A Jam editor. */
+export const jamProcedure = publicProcedure.use(({ ctx, next }) => {
+  requireJam(ctx.actor, "do this");
+  return next();
+});

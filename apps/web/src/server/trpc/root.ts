@@ -1,15 +1,22 @@
 import { createCallerFactory, router } from "./init";
+import { auditRouter, meRouter, tokensRouter, usersRouter } from "./routers/admin";
 import { cfbsRouter } from "./routers/cfbs";
 import { chatRouter } from "./routers/chat";
 import { promotionRouter } from "./routers/promotion";
 import { proposalsRouter } from "./routers/proposals";
 import { systemRouter } from "./routers/system";
+import { threadsRouter } from "./routers/threads";
 
 export const appRouter = router({
   chat: chatRouter,
   proposals: proposalsRouter,
   promotion: promotionRouter,
   cfbs: cfbsRouter,
+  threads: threadsRouter,
+  me: meRouter,
+  tokens: tokensRouter,
+  users: usersRouter,
+  audit: auditRouter,
   system: systemRouter,
 });
 

@@ -6,7 +6,7 @@ export const runtime = "nodejs";
 
 /** GET /umbra/proposals?response_id=R-0001: a response's proposals, or the review queue (seed 001 §3.3). */
 export function GET(req: Request) {
-  return runRest(req, ZProposalListResponse, async ({ controlPlane }) => ({
-    body: await controlPlane.proposals.list(parseInput(ZProposalListQuery, queryParams(req))),
+  return runRest(req, ZProposalListResponse, async ({ controlPlane, actor }) => ({
+    body: await controlPlane.proposals.list(actor, parseInput(ZProposalListQuery, queryParams(req))),
   }));
 }

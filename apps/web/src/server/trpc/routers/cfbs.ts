@@ -1,13 +1,31 @@
-import { ZCfbDetail, ZCfbGetRequest, ZCfbListRequest, ZCfbListResponse } from "@solserver/contracts";
-import { reviewerProcedure, router } from "../init";
+import {
+  ZCfb,
+  ZCfbCreateRequest,
+  ZCfbDetail,
+  ZCfbGetRequest,
+  ZCfbListRequest,
+  ZCfbListResponse,
+  ZCfbUpdateRequest,
+} from "@solserver/contracts";
+import { jamProcedure, router, signedInProcedure } from "../init";
 
 export const cfbsRouter = router({
-  list: reviewerProcedure
+  list: signedInProcedure
     .input(ZCfbListRequest)
     .output(ZCfbListResponse)
-    .query(({ ctx, input }) => ctx.controlPlane.cfbs.list(input)),
-  get: reviewerProcedure
+    .query(({ ctx, input }) => ctx.controlPlane.cfbs.list(ctx.actor, input)),
+  get: signedInProcedure
     .input(ZCfbGetRequest)
     .output(ZCfbDetail)
-    .query(({ ctx, input }) => ctx.controlPlane.cfbs.get(input.cfb_id)),
+    .query(({ ctx, input }) => ctx.controlPlane.cfbs.get(ctx.actor, input.cfb_id)),
+  /** Jam editors author knowledge directly. */
+  create: jamProcedure
+    .input(ZCfbCreateRequest)
+    .output(ZCfb)
+    .mutation(({ ctx, input }) => ctx.controlPlane.cfbs.create(ctx.actor, input)),
+  /** An edit based on `version`; CONFLICT when the CFB moved meanwhile. */
+  update: jamProcedure
+    .input(ZCfbUpdateRequest)
+    .output(ZCfb)
+    .mutation(({ ctx, input }) => ctx.controlPlane.cfbs.update(ctx.actor, input)),
 });

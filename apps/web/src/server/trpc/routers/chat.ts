@@ -1,10 +1,10 @@
 import { ZChatRespondRequest, ZChatRespondResponse } from "@solserver/contracts";
-import { reviewerProcedure, router } from "../init";
+import { router, signedInProcedure } from "../init";
 
 export const chatRouter = router({
   /** One chat turn: answer, stored meta and proposal previews (seed 001 §3.2). */
-  respond: reviewerProcedure
+  respond: signedInProcedure
     .input(ZChatRespondRequest)
     .output(ZChatRespondResponse)
-    .mutation(({ ctx, input }) => ctx.controlPlane.chat.respond(input)),
+    .mutation(({ ctx, input }) => ctx.controlPlane.chat.respond(ctx.actor, input)),
 });

@@ -1,9 +1,9 @@
 import { ZPromoteRequest, ZPromoteResponse } from "@solserver/contracts";
-import { reviewerProcedure, router } from "../init";
+import { router, signedInProcedure } from "../init";
 
 export const promotionRouter = router({
-  /** A person's decision on a pending proposal (seed 001 §3.3). */
-  promote: reviewerProcedure
+  /** A person's decision on a pending proposal (seed 001 §3.3); edit_then_approve is Jam-only. */
+  promote: signedInProcedure
     .input(ZPromoteRequest)
     .output(ZPromoteResponse)
     .mutation(({ ctx, input }) => ctx.controlPlane.promotion.promote(ctx.actor, input)),

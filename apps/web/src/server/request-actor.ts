@@ -1,0 +1,47 @@
+import "server-only";
+import type { TActor } from "@solserver/control-plane";
+import { serverEnv } from "@/env";
+import type { TServer } from "./control-plane";
+
+export type TRequestIdentity = {
+  actor: TActor;
+  /** A cookie-authenticated write from another site (CSRF): refused with FORBIDDEN. */
+  crossSiteWrite: boolean;
+};
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Whether a cookie-authenticated request comes from our own pages: its Origin is one of the
+ * trusted origins, or the browser says Sec-Fetch-Site: same-origin. A write with neither is
+ * refused; browsers send Origin on every cross-site POST, so a missing one is not trusted either.
+ */
+export function isSameOrigin(req: Request, trustedOrigins: readonly string[]): boolean {
+  const origin = req.headers.get("origin");
+  if (origin !== null) return trustedOrigins.includes(origin);
+  return req.headers.get("sec-fetch-site") === "same-origin";
+}
+
+/**
+ * Who sent the request: an API token (Authorization: Bearer) wins; else the session cookie;
+ * else anonymous. Done per request inside the handler, never in Next middleware, so a
+ * middleware bypass (e.g. a forged x-middleware-subrequest header) opens nothing.
+ */
+export async function identify(req: Request, server: TServer): Promise<TRequestIdentity> {
+  const authorization = req.headers.get("authorization");
+  if (authorization !== null) {
+    const match = /^Bearer ([A-Za-z0-9_-]{1,200})$/.exec(authorization.trim());
+    const actor: TActor = match?.[1] ? await server.controlPlane.actors.fromBearer(match[1]) : { kind: "anonymous" };
+    return { actor, crossSiteWrite: false };
+  }
+  const session = await server.auth.api.getSession({ headers: req.headers });
+  if (!session) return { actor: { kind: "anonymous" }, crossSiteWrite: false };
+  const actor = await server.controlPlane.actors.fromSession(session.user.id);
+  const crossSiteWrite = !SAFE_METHODS.has(req.method) && !isSameOrigin(req, serverEnv().trustedOrigins);
+  return { actor, crossSiteWrite };
+}
+
+/** The client's address for per-IP limits: the first X-Forwarded-For hop (Next sets it when absent). */
+export function clientIp(req: Request): string {
+  return req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+}

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { ZCfbDraft } from "./cfb";
+import { ZCfbId, ZIsoDate } from "./ids";
+
+// Jam-editor procedures: authoring CFBs, API tokens, accounts, the audit log.
+
+export const ZRole = z.enum(["user", "jam"]);
+export type TRole = z.infer<typeof ZRole>;
+
+export const ZCfbCreateRequest = ZCfbDraft.strict();
+
+/** An edit carries the version it was based on: a stale edit is CONFLICT, not a lost update. */
+export const ZCfbUpdateRequest = ZCfbDraft.extend({ cfb_id: ZCfbId, version: z.number().int().positive() }).strict();
+
+const ZUuid = z.uuid({ error: "must be an id as returned by the list" });
+
+export const ZToken = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  user_email: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  created_ts: ZIsoDate,
+  last_used_ts: ZIsoDate.nullable(),
+  revoked_ts: ZIsoDate.nullable(),
+});
+export const ZTokenList = z.object({ items: z.array(ZToken) });
+export const ZTokenCreateRequest = z
+  .object({
+    user_id: z.string().trim().min(1, { error: "must name the account the token acts as" }).max(64),
+    name: z.string().trim().min(1, { error: "must not be empty" }).max(80, { error: "must be at most 80 characters" }),
+  })
+  .strict();
+/** The plaintext `token` appears in this answer only; the server keeps its hash. */
+export const ZTokenCreated = ZToken.extend({ token: z.string() });
+export const ZTokenRevokeRequest = z.object({ token_id: ZUuid }).strict();
+
+export const ZAccount = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: ZRole,
+  created_ts: ZIsoDate,
+});
+export const ZAccountList = z.object({ items: z.array(ZAccount) });
+export const ZAccountCreateRequest = z
+  .object({
+    email: z.email({ error: "must be an email address" }).max(254),
+    name: z.string().trim().min(1, { error: "must not be empty" }).max(80),
+    password: z
+      .string()
+      .min(10, { error: "must be at least 10 characters" })
+      .max(128, { error: "must be at most 128 characters" }),
+    role: ZRole.default("user"),
+  })
+  .strict();
+export const ZAccountSetRoleRequest = z.object({ user_id: z.string().trim().min(1).max(64), role: ZRole }).strict();
+
+export const ZAuditEvent = z.object({
+  id: z.string(),
+  actor_user_id: z.string().nullable(),
+  actor_email: z.string(),
+  via: z.string(),
+  action: z.string(),
+  target_type: z.string(),
+  target_id: z.string(),
+  details: z.unknown(),
+  created_ts: ZIsoDate,
+});
+export const ZAuditListRequest = z
+  .object({
+    target_type: z.enum(["proposal", "cfb", "token", "user"]).optional(),
+    target_id: z.string().trim().min(1).max(64).optional(),
+    cursor: ZUuid.optional(),
+    limit: z.number().int().min(1).max(100).default(50),
+  })
+  .strict();
+export const ZAuditList = z.object({ items: z.array(ZAuditEvent), next_cursor: z.string().nullable() });
+
+/** Who is signed in, for the dashboard. */
+export const ZMe = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: ZRole,
+  via: z.enum(["cookie", "token"]),
+});
+export type TMe = z.infer<typeof ZMe>;

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { ZIsoDate, ZThreadId } from "./ids";
+
+export const ZThreadSummary = z.object({
+  thread_id: ZThreadId,
+  title: z.string(),
+  owner_email: z.string().nullable(),
+  updated_ts: ZIsoDate,
+});
+export const ZThreadListRequest = z.object({ limit: z.number().int().min(1).max(100).default(50) }).strict();
+export const ZThreadList = z.object({ items: z.array(ZThreadSummary) });
+
+export const ZTraceEvent = z.object({
+  seq: z.number().int(),
+  actor: z.string(),
+  phase: z.string(),
+  status: z.string(),
+  summary: z.string(),
+  metadata: z.unknown(),
+  created_ts: ZIsoDate,
+});
+
+export const ZThreadDetail = ZThreadSummary.extend({
+  messages: z.array(
+    z.object({ id: z.string(), role: z.enum(["user", "assistant"]), content: z.string(), created_ts: ZIsoDate }),
+  ),
+  turns: z.array(
+    z.object({ packet_id: z.string(), transmission_id: z.string().nullable(), trace: z.array(ZTraceEvent) }),
+  ),
+});
+export type TThreadDetail = z.infer<typeof ZThreadDetail>;
+export const ZThreadGetRequest = z.object({ thread_id: ZThreadId }).strict();

@@ -1,0 +1,76 @@
+import type { TThreadDetail } from "@solserver/contracts";
+import type { DbClient } from "../client";
+
+export type TThreadSummaryView = { thread_id: string; title: string; owner_email: string | null; updated_ts: string };
+
+/** Threads newest first: one owner's, or every thread when `ownerId` is undefined. */
+export async function listThreads(
+  db: DbClient,
+  ownerId: string | undefined,
+  limit: number,
+): Promise<TThreadSummaryView[]> {
+  const rows = await db.thread.findMany({
+    where: ownerId === undefined ? {} : { ownerId },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    take: limit,
+    include: { owner: { select: { email: true } } },
+  });
+  return rows.map((t) => ({
+    thread_id: t.id,
+    title: t.title,
+    owner_email: t.owner?.email ?? null,
+    updated_ts: t.updatedAt.toISOString(),
+  }));
+}
+
+/** A thread with its messages and, per turn, the trace of that turn. */
+export async function getThreadDetail(
+  db: DbClient,
+  threadId: string,
+): Promise<(TThreadDetail & { owner_id: string | null }) | null> {
+  const t = await db.thread.findUnique({
+    where: { id: threadId },
+    include: {
+      owner: { select: { email: true } },
+      messages: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
+      packets: { orderBy: { createdAt: "asc" }, include: { transmissions: { take: 1, select: { id: true } } } },
+    },
+  });
+  if (!t) return null;
+  const transmissionIds = t.packets.flatMap((p) => p.transmissions.map((tr) => tr.id));
+  const events = await db.traceEvent.findMany({
+    where: { transmissionId: { in: transmissionIds } },
+    orderBy: [{ createdAt: "asc" }, { seq: "asc" }],
+  });
+  return {
+    thread_id: t.id,
+    title: t.title,
+    owner_id: t.ownerId,
+    owner_email: t.owner?.email ?? null,
+    updated_ts: t.updatedAt.toISOString(),
+    messages: t.messages.map((m) => ({
+      id: m.id,
+      role: m.role === "assistant" ? "assistant" : "user",
+      content: m.content,
+      created_ts: m.createdAt.toISOString(),
+    })),
+    turns: t.packets.map((p) => {
+      const transmissionId = p.transmissions[0]?.id ?? null;
+      return {
+        packet_id: p.id,
+        transmission_id: transmissionId,
+        trace: events
+          .filter((e) => e.transmissionId === transmissionId)
+          .map((e) => ({
+            seq: e.seq,
+            actor: e.actor,
+            phase: e.phase,
+            status: e.status,
+            summary: e.summary,
+            metadata: e.metadata,
+            created_ts: e.createdAt.toISOString(),
+          })),
+      };
+    }),
+  };
+}
