@@ -15,10 +15,19 @@ export function afterCursor<F extends string>(field: F, cursor: TKeysetCursor) {
   } as { OR: Record<string, unknown>[] };
 }
 
-/** The cursor row's position, or NOT_FOUND: an unknown cursor must not look like the last page. */
-export function requireCursor(row: { at: Date } | null, id: string, what: string): TKeysetCursor {
+/**
+ * The position of the cursor row (`lookup` reads its creation time), null without a cursor, or
+ * NOT_FOUND: an unknown cursor must not look like the last page.
+ */
+export async function cursorPosition(
+  id: string | undefined,
+  what: string,
+  lookup: (id: string) => Promise<{ createdAt: Date } | null>,
+): Promise<TKeysetCursor | null> {
+  if (id === undefined) return null;
+  const row = await lookup(id);
   if (!row) throw new DomainError("NOT_FOUND", `cursor: ${what} ${id} does not exist`, { field: "cursor" });
-  return { at: row.at, id };
+  return { at: row.createdAt, id };
 }
 
 /** Splits a `limit + 1` fetch into a page and the next cursor. */

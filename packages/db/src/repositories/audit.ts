@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DbClient } from "../client";
 import type { Prisma } from "../generated/prisma/client";
-import { afterCursor, pageOf, requireCursor } from "../pagination";
+import { afterCursor, cursorPosition, pageOf } from "../pagination";
 
 type Tx = Prisma.TransactionClient;
 
@@ -42,15 +42,9 @@ export async function listAudit(
     ...(q.targetType ? { targetType: q.targetType } : {}),
     ...(q.targetId ? { targetId: q.targetId } : {}),
   };
-  const cursor = q.cursor
-    ? requireCursor(
-        await db.auditEvent
-          .findUnique({ where: { id: q.cursor }, select: { createdAt: true } })
-          .then((r) => (r ? { at: r.createdAt } : null)),
-        q.cursor,
-        "audit event",
-      )
-    : null;
+  const cursor = await cursorPosition(q.cursor, "audit event", (id) =>
+    db.auditEvent.findUnique({ where: { id }, select: { createdAt: true } }),
+  );
   const rows = await db.auditEvent.findMany({
     where: cursor ? { AND: [filter, afterCursor("createdAt", cursor)] } : filter,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

@@ -8,6 +8,22 @@ import { type TAuditWrite, writeAudit } from "./audit";
 
 type Tx = Prisma.TransactionClient;
 
+/** A draft's fields as Cfb columns, shared by create and edit. */
+function cfbColumns(d: TCfbDraft) {
+  return {
+    domain: d.domain,
+    kind: d.kind,
+    confidence: d.confidence,
+    title: d.title,
+    summary: d.summary,
+    text: d.text,
+    tags: d.tags,
+    entities: d.entities,
+    trustTier: d.trust_tier,
+    sourceRefs: d.source_refs,
+  };
+}
+
 /**
  * Writes a new CFB with its first revision and an empty stats row, inside the caller's
  * transaction: a CFB never exists without its history.
@@ -15,19 +31,7 @@ type Tx = Prisma.TransactionClient;
 export async function insertCfb(tx: Tx, d: TCfbDraft, promotionId: string | null): Promise<TCfb> {
   const cfbId = await allocateId(tx, "cfb");
   const row = await tx.cfb.create({
-    data: {
-      id: cfbId,
-      domain: d.domain,
-      kind: d.kind,
-      confidence: d.confidence,
-      title: d.title,
-      summary: d.summary,
-      text: d.text,
-      tags: d.tags,
-      entities: d.entities,
-      trustTier: d.trust_tier,
-      sourceRefs: d.source_refs,
-    },
+    data: { id: cfbId, ...cfbColumns(d) },
   });
   const cfb = toCfb(row);
   await tx.cfbRevision.create({
@@ -63,19 +67,7 @@ export async function updateCfb(
   return db.$transaction(async (tx) => {
     const moved = await tx.cfb.updateMany({
       where: { id: cfbId, version: expectedVersion },
-      data: {
-        domain: d.domain,
-        kind: d.kind,
-        confidence: d.confidence,
-        title: d.title,
-        summary: d.summary,
-        text: d.text,
-        tags: d.tags,
-        entities: d.entities,
-        trustTier: d.trust_tier,
-        sourceRefs: d.source_refs,
-        version: { increment: 1 },
-      },
+      data: { ...cfbColumns(d), version: { increment: 1 } },
     });
     const row = await tx.cfb.findUnique({ where: { id: cfbId } });
     if (!row) throw new DomainError("NOT_FOUND", `CFB ${cfbId} does not exist`, { field: "cfb_id" });

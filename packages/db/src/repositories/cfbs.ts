@@ -3,7 +3,7 @@ import type { DbClient } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
 import { toCfb } from "../mappers";
-import { afterCursor, pageOf, requireCursor } from "../pagination";
+import { afterCursor, cursorPosition, pageOf } from "../pagination";
 import type { TRetrievableCfb } from "./types";
 
 export type TCfbListQuery = {
@@ -18,15 +18,9 @@ export async function listCfbs(db: DbClient, q: TCfbListQuery): Promise<TCfbList
     ...(q.domain ? { domain: q.domain } : {}),
     ...(q.query ? { OR: [{ title: { contains: q.query } }, { summary: { contains: q.query } }] } : {}),
   };
-  const cursor = q.cursor
-    ? requireCursor(
-        await db.cfb
-          .findUnique({ where: { id: q.cursor }, select: { createdAt: true } })
-          .then((r) => (r ? { at: r.createdAt } : null)),
-        q.cursor,
-        "CFB",
-      )
-    : null;
+  const cursor = await cursorPosition(q.cursor, "CFB", (id) =>
+    db.cfb.findUnique({ where: { id }, select: { createdAt: true } }),
+  );
   const rows = await db.cfb.findMany({
     // Newest first by creation time, which never changes: an id cursor stays a valid position
     // even when the CFB it names is edited between two page requests.

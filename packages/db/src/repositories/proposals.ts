@@ -4,7 +4,7 @@ import type { DbClient } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 import { allocateId } from "../ids";
 import { toProposal } from "../mappers";
-import { afterCursor, pageOf, requireCursor } from "../pagination";
+import { afterCursor, cursorPosition, pageOf } from "../pagination";
 import { type TAuditWrite, writeAudit } from "./audit";
 import { insertCfb } from "./cfb-writes";
 import { writeTraceRun } from "./traces";
@@ -26,15 +26,9 @@ export async function listProposals(db: DbClient, q: TProposalListQuery): Promis
     ...(q.status === "all" ? {} : { status: q.status }),
     ...(q.responseId ? { responseId: q.responseId } : {}),
   };
-  const cursor = q.cursor
-    ? requireCursor(
-        await db.umbraProposal
-          .findUnique({ where: { id: q.cursor }, select: { createdAt: true } })
-          .then((r) => (r ? { at: r.createdAt } : null)),
-        q.cursor,
-        "proposal",
-      )
-    : null;
+  const cursor = await cursorPosition(q.cursor, "proposal", (id) =>
+    db.umbraProposal.findUnique({ where: { id }, select: { createdAt: true } }),
+  );
   const [rows, grouped] = await Promise.all([
     db.umbraProposal.findMany({
       where: cursor ? { AND: [filter, afterCursor("createdAt", cursor)] } : filter,
