@@ -1,15 +1,19 @@
 // Shared helpers for the web integration tests: row counts on the temp SQLite file, tRPC error
-// capture and formatting (the same formatter the HTTP adapter uses), and fake model providers.
+// capture and formatting (the same formatter the HTTP adapter uses), fake model providers, and
+// the web server as Next runs it (route handlers over the getServer() singleton) with accounts,
+// session cookies and API tokens.
 import type { TCfbDraft } from "@solserver/contracts";
-import type { TModelProvider } from "@solserver/control-plane";
-import type { DbClient } from "@solserver/db";
+import { createPasswordAccount, type TActor, type TModelProvider } from "@solserver/control-plane";
+import { createPrismaClient, type DbClient } from "@solserver/db";
+import { createTestDatabase } from "@solserver/db/testing";
 import { getErrorShape, TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { expect } from "vitest";
 import type { TInnerContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
 
-export const LOCAL_ACTOR = { kind: "local", editor: "user" } as const;
+export type TSignedInActor = Extract<TActor, { kind: "user" }>;
+export const ANONYMOUS: TActor = { kind: "anonymous" };
 
 const COUNTED_TABLES = [
   "Thread",
@@ -27,11 +31,14 @@ const COUNTED_TABLES = [
   "PromotionEvent",
   "TraceRun",
   "TraceEvent",
+  "AuditEvent",
+  "ApiToken",
+  "User",
 ] as const;
 type TCountedTable = (typeof COUNTED_TABLES)[number];
 type TCountable = { count: () => Promise<number> };
 
-/** Row count of every table a turn or a promotion writes, plus the id counters. */
+/** Row count of every table a turn, a promotion or an admin act writes, plus the id counters. */
 export async function rowCounts(db: DbClient) {
   const delegate = (table: TCountedTable) =>
     (db as unknown as Record<string, TCountable>)[table.charAt(0).toLowerCase() + table.slice(1)] as TCountable;
@@ -60,7 +67,7 @@ export function clientShape(ctx: TInnerContext, error: TRPCError, path: string) 
   return getErrorShape({ config: appRouter._def._config, error, type: "unknown", path, input: undefined, ctx });
 }
 
-/** One tRPC call over HTTP through the fetch adapter (no batching, no transformer). */
+/** One tRPC call over HTTP through the fetch adapter with a fixed context (no batching, no transformer). */
 export async function trpcOverHttp(
   ctx: TInnerContext,
   path: string,
@@ -122,4 +129,209 @@ export function cfbDraft(overrides: Partial<TCfbDraft> = {}): TCfbDraft {
 export function only<T>(items: readonly T[]): T {
   expect(items).toHaveLength(1);
   return items[0] as T;
+}
+
+// ---- the web server as Next runs it ------------------------------------------------------------
+
+/** SOLSERVER_BASE_URL of the test server: its origin (and the 127.0.0.1 twin) is trusted. */
+export const BASE_URL = "http://localhost:3000";
+export const FOREIGN_ORIGIN = "https://evil.example";
+const AUTH_SECRET = "web-test-secret-web-test-secret-0123456789";
+
+export type TWebAccount = {
+  actor: TSignedInActor;
+  userId: string;
+  email: string;
+  password: string;
+};
+
+/** Headers of a request: `Cookie` (a browser session) and/or `Authorization`, `Origin` and others. */
+export type THeaders = Record<string, string>;
+
+/**
+ * The web server of this test file: a fresh migrated SQLite file, the environment pointed at it
+ * and the `getServer()` singleton opened from that environment (so set `env` overrides here,
+ * before anything opens it), plus the route handlers and a second Prisma client for assertions.
+ * Vitest runs each test file in its own process, so each file gets its own server and database.
+ */
+export async function openWebServer(label: string, env: Record<string, string> = {}) {
+  const database = await createTestDatabase(label);
+  Object.assign(process.env, {
+    DATABASE_URL: database.url,
+    SOLSERVER_BASE_URL: BASE_URL,
+    BETTER_AUTH_SECRET: AUTH_SECRET,
+    SOLSERVER_TRUSTED_ORIGINS: "",
+    // Suites make many turns per account; the rate-limit suite lowers this.
+    SOLSERVER_CHAT_TURNS_PER_MINUTE: "10000",
+    ...env,
+  });
+  // Never reuse a server some earlier module instance may have left on globalThis.
+  delete (globalThis as { solserver?: unknown }).solserver;
+  const { getServer } = await import("@/server/control-plane");
+  const server = await getServer();
+  const routes = {
+    chat: await import("@/app/chat/respond/route"),
+    proposals: await import("@/app/umbra/proposals/route"),
+    promote: await import("@/app/umbra/promote/route"),
+    trpc: await import("@/app/api/trpc/[trpc]/route"),
+    auth: await import("@/app/api/auth/[...all]/route"),
+  };
+  const db = await createPrismaClient(database.url);
+  let counter = 0;
+
+  /** A new password account with this role (as the setup command or a Jam editor creates them). */
+  async function account(role: "user" | "jam", label: string = role): Promise<TWebAccount> {
+    counter++;
+    const email = `${label}-${counter}@web.test`;
+    const password = `${label}-password-${counter}`;
+    const { id } = await createPasswordAccount(server.auth, { email, name: `${label} ${counter}`, password, role });
+    return { actor: { kind: "user", userId: id, email, role, via: "cookie" }, userId: id, email, password };
+  }
+
+  /** POST /api/auth/sign-in/email through the auth route, from the dashboard's origin unless told. */
+  function signIn(email: string, password: string, headers: THeaders = {}): Promise<Response> {
+    return routes.auth.POST(
+      new Request(`${BASE_URL}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: BASE_URL, ...headers },
+        body: JSON.stringify({ email, password }),
+      }),
+    );
+  }
+
+  /** A real session: signs in and returns the Cookie header a browser would send back. */
+  async function sessionCookie(who: TWebAccount): Promise<string> {
+    const res = await signIn(who.email, who.password, { "x-forwarded-for": "10.0.0.1" });
+    expect(res.status).toBe(200);
+    const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0] ?? "");
+    expect(cookies.some((c) => c.startsWith("better-auth.session_token="))).toBe(true);
+    return cookies.join("; ");
+  }
+
+  /** Headers of a browser on the dashboard: the session cookie and our own Origin. */
+  async function browser(who: TWebAccount): Promise<THeaders> {
+    return { cookie: await sessionCookie(who), origin: BASE_URL };
+  }
+
+  /** An API token a Jam editor created for `who`, as a service would send it. */
+  async function bearer(jam: TWebAccount, who: TWebAccount, name = "test service"): Promise<THeaders> {
+    const created = await server.controlPlane.tokens.create(jam.actor, { user_id: who.userId, name });
+    return { authorization: `Bearer ${created.token}` };
+  }
+
+  return {
+    database,
+    server,
+    controlPlane: server.controlPlane,
+    auth: server.auth,
+    routes,
+    db,
+    account,
+    signIn,
+    sessionCookie,
+    browser,
+    bearer,
+    close: async () => {
+      await db.$disconnect();
+      database.cleanup();
+    },
+  };
+}
+export type TWebServer = Awaited<ReturnType<typeof openWebServer>>;
+
+export type THttpResult = { status: number; headers: Headers; text: string; json: unknown };
+
+async function settle(res: Response): Promise<THttpResult> {
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+export type TRestRoute = "POST /chat/respond" | "GET /umbra/proposals" | "POST /umbra/promote";
+
+/**
+ * One REST call through its Next route handler. `body` is JSON-encoded unless it is a string;
+ * for GET, `query` is the query string (with its "?").
+ */
+export async function rest(
+  web: TWebServer,
+  route: TRestRoute,
+  opts: { headers?: THeaders; body?: unknown; query?: string } = {},
+): Promise<THttpResult> {
+  const headers = opts.headers ?? {};
+  switch (route) {
+    case "GET /umbra/proposals":
+      return settle(
+        await web.routes.proposals.GET(new Request(`${BASE_URL}/umbra/proposals${opts.query ?? ""}`, { headers })),
+      );
+    case "POST /chat/respond":
+      return settle(await web.routes.chat.POST(jsonPost("/chat/respond", opts.body, headers)));
+    case "POST /umbra/promote":
+      return settle(await web.routes.promote.POST(jsonPost("/umbra/promote", opts.body, headers)));
+  }
+}
+
+/** A JSON POST to `path` on the test server. */
+export function jsonPost(path: string, body: unknown, headers: THeaders = {}): Request {
+  return new Request(`${BASE_URL}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/**
+ * One tRPC call over HTTP through the app's route handler (context from the request: token,
+ * cookie or nobody; body cap; Retry-After). Queries are GETs, mutations POSTs.
+ */
+export async function trpcHttp(
+  web: TWebServer,
+  path: string,
+  type: "query" | "mutation",
+  input: unknown,
+  headers: THeaders = {},
+): Promise<THttpResult> {
+  const url = `${BASE_URL}/api/trpc/${path}`;
+  if (type === "query") {
+    const query = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+    return settle(await web.routes.trpc.GET(new Request(`${url}${query}`, { headers })));
+  }
+  return settle(
+    await web.routes.trpc.POST(
+      new Request(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: typeof input === "string" ? input : JSON.stringify(input ?? null),
+      }),
+    ),
+  );
+}
+
+/** The `{ error: { code, message, field } }` of a REST answer. */
+export function restError(result: THttpResult): { code: string; message: string; field: string | null } {
+  const error = (result.json as { error?: { code: string; message: string; field: string | null } } | null)?.error;
+  if (!error) throw new Error(`expected a REST error body, got ${result.text}`);
+  return error;
+}
+
+/** The `error` of a tRPC HTTP answer: its message and data (code, httpStatus, domainCode, field ...). */
+export function trpcHttpError(result: THttpResult): {
+  message: string;
+  data: { code: string; httpStatus: number; domainCode?: string | null; field?: string | null };
+} {
+  const error = (result.json as { error?: ReturnType<typeof trpcHttpError> } | null)?.error;
+  if (!error) throw new Error(`expected a tRPC error body, got ${result.text}`);
+  return error;
+}
+
+/** The `result.data` of a successful tRPC HTTP answer. */
+export function trpcHttpData<T = Record<string, unknown>>(result: THttpResult): T {
+  const data = (result.json as { result?: { data: T } } | null)?.result;
+  if (!data) throw new Error(`expected a tRPC result, got ${result.status} ${result.text}`);
+  return data.data;
 }

@@ -1,62 +1,56 @@
 // The REST façade (seed 001 §3) through the Next route handlers with real Request/Response
-// objects. The server keeps one control plane per process on globalThis, opened from
-// DATABASE_URL on first use, so this file points DATABASE_URL at its own temp database before
-// importing the routes and shares that database across its tests.
-import { createPrismaClient, type DbClient } from "@solserver/db";
-import { createTestDatabase, type TTestDatabase } from "@solserver/db/testing";
+// objects, as a signed-in browser (a real better-auth session cookie from the sign-in route, sent
+// with the dashboard's Origin) would call it. The server keeps one control plane per process on
+// globalThis, opened from the environment on first use, so this file points DATABASE_URL at its
+// own temp database before importing the routes and shares that database across its tests.
+import type { DbClient } from "@solserver/db";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { only, rowCounts } from "./helpers";
+import { only, openWebServer, rowCounts, type THeaders, type TWebServer } from "./helpers";
 
-type TRoutes = {
-  chat: typeof import("@/app/chat/respond/route");
-  proposals: typeof import("@/app/umbra/proposals/route");
-  promote: typeof import("@/app/umbra/promote/route");
-};
-
-let tdb: TTestDatabase;
-let routes: TRoutes;
+let web: TWebServer;
 let db: DbClient;
+/** Alice's browser: her session cookie and the dashboard's Origin. */
+let asAlice: THeaders;
+let asBob: THeaders;
+let aliceId: string;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase("web-rest");
-  process.env.DATABASE_URL = tdb.url;
-  // Never reuse a control plane some earlier module instance may have left on globalThis.
-  delete (globalThis as { solserverControlPlane?: unknown }).solserverControlPlane;
-  routes = {
-    chat: await import("@/app/chat/respond/route"),
-    proposals: await import("@/app/umbra/proposals/route"),
-    promote: await import("@/app/umbra/promote/route"),
-  };
-  db = await createPrismaClient(tdb.url);
+  web = await openWebServer("web-rest");
+  db = web.db;
+  const alice = await web.account("user", "alice");
+  const bob = await web.account("user", "bob");
+  aliceId = alice.userId;
+  asAlice = await web.browser(alice);
+  asBob = await web.browser(bob);
 });
 
 afterAll(async () => {
-  await db?.$disconnect();
-  tdb?.cleanup();
+  await web?.close();
 });
 
+// The dashboard's 127.0.0.1 twin: trusted as well as SOLSERVER_BASE_URL's own origin.
 const ORIGIN = "http://127.0.0.1:3000";
 
-function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Request {
+function postJson(path: string, body: unknown, headers: THeaders = asAlice): Request {
   return new Request(`${ORIGIN}${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": "application/json", ...headers, origin: ORIGIN },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
 
-async function respond(body: unknown) {
-  const res = await routes.chat.POST(postJson("/chat/respond", body));
+async function respond(body: unknown, headers: THeaders = asAlice) {
+  const res = await web.routes.chat.POST(postJson("/chat/respond", body, headers));
   return { res, json: (await res.json()) as Record<string, unknown> };
 }
 
-async function listProposals(query: string) {
-  const res = await routes.proposals.GET(new Request(`${ORIGIN}/umbra/proposals${query}`));
+async function listProposals(query: string, headers: THeaders = asAlice) {
+  const res = await web.routes.proposals.GET(new Request(`${ORIGIN}/umbra/proposals${query}`, { headers }));
   return { res, json: (await res.json()) as { items: { proposal_id: string; status: string; response_id: string }[] } };
 }
 
-async function promote(body: unknown) {
-  const res = await routes.promote.POST(postJson("/umbra/promote", body));
+async function promote(body: unknown, headers: THeaders = asAlice) {
+  const res = await web.routes.promote.POST(postJson("/umbra/promote", body, headers));
   return { res, json: (await res.json()) as Record<string, unknown> };
 }
 
@@ -66,8 +60,8 @@ type TTurnBody = {
 };
 
 /** A successful turn whose message yields exactly one proposal. */
-async function turnWithProposal(requestId: string, message: string) {
-  const { res, json } = await respond({ request_id: requestId, message });
+async function turnWithProposal(requestId: string, message: string, headers: THeaders = asAlice) {
+  const { res, json } = await respond({ request_id: requestId, message }, headers);
   expect(res.status).toBe(200);
   const body = json as unknown as TTurnBody;
   return { responseId: body.response_id, proposalId: only(body.ui_hints.proposal_previews).proposal_id };
@@ -133,7 +127,7 @@ describe("POST /chat/respond", () => {
       req: () =>
         new Request(`${ORIGIN}/chat/respond`, {
           method: "POST",
-          headers: { "content-type": "text/plain" },
+          headers: { ...asAlice, "content-type": "text/plain" },
           body: JSON.stringify({ request_id: "rest-bad-1", message: "We decided on plain text." }),
         }),
       message: "body: Content-Type must be application/json",
@@ -144,6 +138,7 @@ describe("POST /chat/respond", () => {
       req: () =>
         new Request(`${ORIGIN}/chat/respond`, {
           method: "POST",
+          headers: asAlice,
           body: new Blob([JSON.stringify({ request_id: "rest-bad-2", message: "We decided on blobs." })]),
         }),
       message: "body: Content-Type must be application/json",
@@ -177,7 +172,7 @@ describe("POST /chat/respond", () => {
 
   it.each(badBodies)("$name -> 400 BAD_INPUT, nothing written", async ({ req, message, field }) => {
     const before = await rowCounts(db);
-    const res = await routes.chat.POST(req());
+    const res = await web.routes.chat.POST(req());
     expect(res.status).toBe(400);
     const json = (await res.json()) as { error: { code: string; message: string; field: string | null } };
     expect(json.error.code).toBe("BAD_INPUT");
@@ -308,11 +303,83 @@ describe("POST /umbra/promote", () => {
   });
 
   it("a bad JSON body is 400 'body: must be valid JSON'", async () => {
-    const res = await routes.promote.POST(postJson("/umbra/promote", '{"proposal_id": "UP-0001",'));
+    const res = await web.routes.promote.POST(postJson("/umbra/promote", '{"proposal_id": "UP-0001",'));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       error: { code: "BAD_INPUT", message: "body: must be valid JSON", field: "body" },
     });
+  });
+});
+
+describe("accounts over REST", () => {
+  it("a turn belongs to the signed-in caller, and request_ids are per caller", async () => {
+    const input = { request_id: "rest-owner-1", message: "We decided to keep the wiki in the monorepo." };
+    const mine = await respond(input);
+    expect(mine.res.status).toBe(200);
+    const thread = await db.thread.findUniqueOrThrow({ where: { id: String(mine.json.thread_id) } });
+    expect(thread.ownerId).toBe(aliceId);
+    // Bob's identical request is his own turn, not a replay of Alice's.
+    const theirs = await respond(input, asBob);
+    expect(theirs.res.status).toBe(200);
+    expect(theirs.res.headers.get("Idempotent-Replayed")).toBe("false");
+    expect(theirs.json.response_id).not.toBe(mine.json.response_id);
+    expect(theirs.json.thread_id).not.toBe(mine.json.thread_id);
+    const replay = await respond(input);
+    expect(replay.res.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.json.response_id).toBe(mine.json.response_id);
+  });
+
+  it("another user's response and proposal are 403 without any of their data; the queue is one's own", async () => {
+    const message = "Remember that the payroll export runs on the 25th.";
+    const bobs = await turnWithProposal("rest-bob-1", message, asBob);
+    const bobTurn = await db.umbraProposal.findUniqueOrThrow({ where: { id: bobs.proposalId } });
+    const before = await rowCounts(db);
+
+    const listed = await listProposals(`?response_id=${bobs.responseId}`);
+    expect(listed.res.status).toBe(403);
+    expect(listed.json).toEqual({
+      error: { code: "FORBIDDEN", message: `you may not access response ${bobs.responseId}`, field: null },
+    });
+    for (const action of ["approve_create", "reject"]) {
+      const decided = await promote({ proposal_id: bobs.proposalId, action });
+      expect(decided.res.status).toBe(403);
+      expect(decided.json).toEqual({
+        error: { code: "FORBIDDEN", message: `you may not access proposal ${bobs.proposalId}`, field: null },
+      });
+      expect(JSON.stringify(decided.json)).not.toContain(bobTurn.threadId);
+      expect(JSON.stringify(decided.json)).not.toContain(bobTurn.title);
+    }
+    const intrude = await respond({ request_id: "rest-intrude-1", thread_id: bobTurn.threadId, message: "Hi" });
+    expect(intrude.res.status).toBe(403);
+    expect(JSON.stringify(intrude.json)).not.toContain("payroll");
+    expect(await rowCounts(db)).toEqual(before);
+
+    const queue = await listProposals("?status=all&limit=100");
+    expect(queue.json.items.map((p) => p.proposal_id)).not.toContain(bobs.proposalId);
+    const bobQueue = await listProposals("?status=all&limit=100", asBob);
+    expect(bobQueue.json.items.map((p) => p.proposal_id)).toContain(bobs.proposalId);
+    // Bob himself may decide it.
+    expect((await promote({ proposal_id: bobs.proposalId, action: "reject" }, asBob)).res.status).toBe(200);
+  });
+
+  it("without credentials every route is 401 UNAUTHENTICATED and nothing is written", async () => {
+    const before = await rowCounts(db);
+    const anonymous: THeaders = {};
+    const answers = [
+      await respond({ request_id: "rest-anon-1", message: "We decided nothing." }, anonymous),
+      await listProposals("", anonymous),
+      await promote({ proposal_id: "UP-0001", action: "reject" }, anonymous),
+    ];
+    for (const { res, json } of answers) {
+      expect(res.status).toBe(401);
+      expect(json).toEqual({
+        error: { code: "UNAUTHENTICATED", message: "sign in (or send an API token) to use this", field: null },
+      });
+    }
+    // A cookie that is not a live session is nobody.
+    const forged = await listProposals("", { cookie: "better-auth.session_token=forged.value" });
+    expect(forged.res.status).toBe(401);
+    expect(await rowCounts(db)).toEqual(before);
   });
 });
 
@@ -324,7 +391,9 @@ describe("unexpected errors", () => {
     await db.umbraProposal.update({ where: { id: turn.proposalId }, data: { warnings: ["secret_internal_marker"] } });
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      const res = await routes.proposals.GET(new Request(`${ORIGIN}/umbra/proposals?response_id=${turn.responseId}`));
+      const res = await web.routes.proposals.GET(
+        new Request(`${ORIGIN}/umbra/proposals?response_id=${turn.responseId}`, { headers: asAlice }),
+      );
       expect(res.status).toBe(500);
       const text = await res.text();
       expect(JSON.parse(text)).toEqual({ error: { code: "INTERNAL", message: "Internal server error", field: null } });

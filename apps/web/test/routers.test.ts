@@ -1,23 +1,27 @@
 // The tRPC API end to end through the app router (createCaller), on one migrated temp SQLite file
-// for this test file: chat turn -> proposals -> promotion -> CFB, idempotency, conflicts, input
-// errors, server-side derivation of proposals from an untrusted model, traces and error masking.
+// for this test file: chat turn -> proposals -> promotion -> CFB, idempotency (per caller),
+// conflicts, ownership of threads and their proposals, Jam-only edit_then_approve, input errors,
+// server-side derivation of proposals from an untrusted model, traces and error masking.
+// Callers act as accounts: `alice` (a user, owner of the threads she starts), `bob` (another
+// user) and `jam` (a Jam editor).
 import type { TPromoteRequest } from "@solserver/contracts";
 import {
   createOfflineModel,
   openControlPlane,
+  type TActor,
   type TControlPlane,
   type TModelProvider,
 } from "@solserver/control-plane";
-import type { DbClient, TRepositories } from "@solserver/db";
-import { createTestDatabase, type TTestDatabase } from "@solserver/db/testing";
+import { openTestControlPlane, type TTestActor } from "@solserver/control-plane/testing";
+import type { DbClient } from "@solserver/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInnerContext, type TInnerContext } from "@/server/trpc/init";
 import { createCaller } from "@/server/trpc/root";
 import {
+  ANONYMOUS,
   cfbDraft,
   clientShape,
   envelopeModel,
-  LOCAL_ACTOR,
   only,
   rowCounts,
   throwingModel,
@@ -26,38 +30,55 @@ import {
 } from "./helpers";
 
 type TCaller = ReturnType<typeof createCaller>;
-type TOpened = { controlPlane: TControlPlane; repos: TRepositories; db: DbClient };
+type TOpened = Awaited<ReturnType<typeof openTestControlPlane>>;
 
-let tdb: TTestDatabase;
+// Every suite here makes many turns as one account: far above the per-minute budget's default.
+const LIMITS = { chatTurnsPerMinute: 100_000 };
+
 let main: TOpened;
+let alice: TTestActor;
+let bob: TTestActor;
+let jam: TTestActor;
 let ctx: TInnerContext;
 let caller: TCaller;
+let bobCaller: TCaller;
+let jamCaller: TCaller;
 const extraClients: DbClient[] = [];
 
+function callerAs(actor: TActor, controlPlane: TControlPlane = main.controlPlane): TCaller {
+  return createCaller(createInnerContext({ controlPlane, actor }));
+}
+
 beforeAll(async () => {
-  tdb = await createTestDatabase("web-routers");
-  main = await openControlPlane({ databaseUrl: tdb.url });
-  ctx = createInnerContext({ controlPlane: main.controlPlane, actor: LOCAL_ACTOR });
+  main = await openTestControlPlane({ label: "web-routers", limits: LIMITS });
+  alice = await main.account("user", "alice@routers.test");
+  bob = await main.account("user", "bob@routers.test");
+  jam = await main.account("jam", "jam@routers.test");
+  ctx = createInnerContext({ controlPlane: main.controlPlane, actor: alice });
   caller = createCaller(ctx);
+  bobCaller = callerAs(bob);
+  jamCaller = callerAs(jam);
 });
 
 afterAll(async () => {
   for (const client of extraClients) await client.$disconnect();
-  await main?.db.$disconnect();
-  tdb?.cleanup();
+  await main?.close();
 });
 
 /** A second control plane on the same database file, answering with another model. */
-async function callerWithModel(model: TModelProvider): Promise<{ caller: TCaller; ctx: TInnerContext }> {
-  const opened = await openControlPlane({ databaseUrl: tdb.url, model });
+async function callerWithModel(
+  model: TModelProvider,
+  actor: TActor = alice,
+): Promise<{ caller: TCaller; ctx: TInnerContext }> {
+  const opened = await openControlPlane({ databaseUrl: main.database.url, model, limits: LIMITS });
   extraClients.push(opened.db);
-  const modelCtx = createInnerContext({ controlPlane: opened.controlPlane, actor: LOCAL_ACTOR });
+  const modelCtx = createInnerContext({ controlPlane: opened.controlPlane, actor });
   return { caller: createCaller(modelCtx), ctx: modelCtx };
 }
 
 /** A turn whose message the offline model turns into exactly one proposal. */
-async function turnWithProposal(requestId: string, message: string) {
-  const turn = await caller.chat.respond({ request_id: requestId, message });
+async function turnWithProposal(requestId: string, message: string, as: TCaller = caller) {
+  const turn = await as.chat.respond({ request_id: requestId, message });
   const preview = only(turn.ui_hints.proposal_previews);
   return { turn, proposalId: preview.proposal_id };
 }
@@ -169,7 +190,20 @@ describe("the knowledge loop: chat.respond -> proposals -> promotion.promote -> 
       action: "approve_create",
       finalCfbId: finalId,
       editor: "user",
+      decidedById: alice.userId,
     });
+    // The thread belongs to the account that started it; the audit log says who decided what.
+    expect(await main.db.thread.findUniqueOrThrow({ where: { id: turn.thread_id } })).toMatchObject({
+      ownerId: alice.userId,
+    });
+    const audit = await main.db.auditEvent.findMany({
+      where: { OR: [{ targetId: preview.proposal_id }, { targetId: finalId }] },
+      orderBy: { action: "asc" },
+    });
+    expect(audit.map((a) => [a.action, a.targetType, a.targetId, a.actorEmail, a.actorUserId])).toEqual([
+      ["cfb.create", "cfb", finalId, alice.email, alice.userId],
+      ["proposal.approve_create", "proposal", preview.proposal_id, alice.email, alice.userId],
+    ]);
 
     expect(await pendingIds()).not.toContain(preview.proposal_id);
     const approved = await caller.proposals.list({ status: "approved", limit: 100 });
@@ -348,6 +382,32 @@ describe("chat.respond idempotency (request_id)", () => {
     expect(await rowCounts(main.db)).toEqual(before);
   });
 
+  it("request_ids are per caller: the same key from two accounts is two turns, each replayed to its owner", async () => {
+    const input = { request_id: "idem-shared", message: "We decided that every team owns its dashboards." };
+    const before = await rowCounts(main.db);
+    const mine = await caller.chat.respond(input);
+    const theirs = await bobCaller.chat.respond(input);
+    expect([mine.replayed, theirs.replayed]).toEqual([false, false]);
+    expect(theirs.packet_id).not.toBe(mine.packet_id);
+    expect(theirs.response_id).not.toBe(mine.response_id);
+    expect(theirs.thread_id).not.toBe(mine.thread_id);
+    const after = await rowCounts(main.db);
+    expect(after.Packet).toBe(before.Packet + 2);
+    expect(after.Thread).toBe(before.Thread + 2);
+    const packets = await main.db.packet.findMany({ where: { requestId: "idem-shared" }, orderBy: { id: "asc" } });
+    expect(packets.map((p) => [p.id, p.callerId])).toEqual([
+      [mine.packet_id, alice.userId],
+      [theirs.packet_id, bob.userId],
+    ]);
+    // Each retry replays the caller's own turn, never the other account's.
+    expect(await caller.chat.respond(input)).toEqual({ ...mine, replayed: true });
+    expect(await bobCaller.chat.respond(input)).toEqual({ ...theirs, replayed: true });
+    // Another account's key does not make a different body a conflict for this one.
+    const jamTurn = await jamCaller.chat.respond({ request_id: "idem-shared", message: "Remember the jam rota." });
+    expect(jamTurn.replayed).toBe(false);
+    expect((await rowCounts(main.db)).Packet).toBe(before.Packet + 3);
+  });
+
   it("two concurrent identical calls store one turn and answer both with it", async () => {
     const before = await rowCounts(main.db);
     const input = { request_id: "idem-4", message: "We decided to deploy from the main branch only." };
@@ -392,6 +452,48 @@ describe("chat.respond idempotency (request_id)", () => {
     expect(after.TraceRun).toBe(before.TraceRun + 1);
     // The rolled-back transaction gave its ids back: the next turn continues the sequence.
     expect(after.IdSequence.packet).toBe((before.IdSequence.packet ?? 0) + 1);
+  });
+});
+
+describe("thread ownership under concurrency", () => {
+  it("a turn that passed the check cannot land in a thread another user created meanwhile", async () => {
+    // Alice's turn waits inside the model after the service found no thread "th-shared"; Bob
+    // creates that thread; then Alice's turn is released and must not write into Bob's thread.
+    const offline = createOfflineModel();
+    let release: () => void = () => undefined;
+    let reached: () => void = () => undefined;
+    const modelReached = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const gated = await callerWithModel({
+      name: "gated-offline",
+      async generate(modelInput) {
+        reached();
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return offline.generate(modelInput);
+      },
+    });
+    const pending = gated.caller.chat.respond({
+      request_id: "race-thread-a",
+      thread_id: "th-shared",
+      message: "Remember that my salary is 90k.",
+    });
+    await modelReached;
+    await bobCaller.chat.respond({
+      request_id: "race-thread-b",
+      thread_id: "th-shared",
+      message: "We decided to use Redis.",
+    });
+    const before = await rowCounts(main.db);
+    release();
+    const error = await trpcError(pending);
+    expect(error.code).toBe("FORBIDDEN");
+    expect(error.message).toBe("you may not access thread th-shared");
+    expect(await rowCounts(main.db)).toEqual(before);
+    const thread = await bobCaller.threads.get({ thread_id: "th-shared" });
+    expect(thread.messages.map((m) => m.content)).not.toContain("Remember that my salary is 90k.");
   });
 });
 
@@ -613,7 +715,10 @@ describe("bad input is refused with the field named, and nothing is written", ()
 
   const pendingCases: {
     name: string;
+    /** Who sends it: the owner (default) or a Jam editor. */
+    as?: "jam";
     input: () => TPromoteRequest;
+    code?: "BAD_REQUEST" | "FORBIDDEN";
     domainCode: string;
     field: string;
     message: RegExp;
@@ -633,15 +738,36 @@ describe("bad input is refused with the field named, and nothing is written", ()
       message: /not available yet/,
     },
     {
-      name: "edit_then_approve (not available yet)",
+      name: "edit_then_approve from a user, even the owner (Jam-only)",
       input: () => ({
         proposal_id: pendingProposal.proposalId,
         action: "edit_then_approve",
         editorial_overrides: { tags_add: ["ops"] },
       }),
-      domainCode: "UNSUPPORTED",
+      code: "FORBIDDEN",
+      domainCode: "FORBIDDEN",
       field: "action",
-      message: /not available yet/,
+      message: /^only Jam editors may edit_then_approve$/,
+    },
+    {
+      name: "edit_then_approve from a Jam editor without editorial_overrides",
+      as: "jam",
+      input: () => ({ proposal_id: pendingProposal.proposalId, action: "edit_then_approve" }),
+      domainCode: "BAD_INPUT",
+      field: "editorial_overrides",
+      message: /^editorial_overrides: required with action edit_then_approve$/,
+    },
+    {
+      name: "editorial_overrides with reject from a Jam editor",
+      as: "jam",
+      input: () => ({
+        proposal_id: pendingProposal.proposalId,
+        action: "reject",
+        editorial_overrides: { title_edit: "Grafana dashboards" },
+      }),
+      domainCode: "BAD_INPUT",
+      field: "editorial_overrides",
+      message: /^editorial_overrides: only allowed with action edit_then_approve$/,
     },
     {
       name: "editorial_overrides with approve_create",
@@ -656,13 +782,14 @@ describe("bad input is refused with the field named, and nothing is written", ()
     },
   ];
 
-  it.each(pendingCases)("promotion.promote with $name -> BAD_REQUEST, proposal stays pending", async (c) => {
+  it.each(pendingCases)("promotion.promote with $name -> refused, proposal stays pending", async (c) => {
     const before = await rowCounts(main.db);
-    const error = await trpcError(caller.promotion.promote(c.input()));
-    expect(error.code).toBe("BAD_REQUEST");
+    const error = await trpcError((c.as === "jam" ? jamCaller : caller).promotion.promote(c.input()));
+    const code = c.code ?? "BAD_REQUEST";
+    expect(error.code).toBe(code);
     expect(error.message).toMatch(c.message);
     expect(clientShape(ctx, error, "promotion.promote").data).toMatchObject({
-      httpStatus: 400,
+      httpStatus: code === "FORBIDDEN" ? 403 : 400,
       domainCode: c.domainCode,
       field: c.field,
     });
@@ -682,19 +809,22 @@ describe("bad input is refused with the field named, and nothing is written", ()
   });
 
   it("an anonymous caller is refused before anything runs; the health probe stays public", async () => {
-    const outsider = createCaller(
-      createInnerContext({ controlPlane: main.controlPlane, actor: { kind: "anonymous" } }),
-    );
+    const outsider = callerAs(ANONYMOUS);
     const before = await rowCounts(main.db);
     const error = await trpcError(outsider.chat.respond({ request_id: "outsider-1", message: POSTGRES }));
     expect(error.code).toBe("UNAUTHORIZED");
-    expect(error.message).toBe("sign in to review knowledge");
+    expect(error.message).toBe("sign in (or send an API token) to use this");
+    expect(
+      clientShape(createInnerContext({ controlPlane: main.controlPlane, actor: ANONYMOUS }), error, "x").data,
+    ).toMatchObject({ httpStatus: 401, domainCode: "UNAUTHENTICATED" });
     for (const call of [
       outsider.proposals.list({}),
       outsider.proposals.get({ proposal_id: "UP-0001" }),
       outsider.promotion.promote({ proposal_id: "UP-0001", action: "reject" }),
       outsider.cfbs.list({}),
       outsider.cfbs.get({ cfb_id: "CFB-0001" }),
+      outsider.threads.list({}),
+      outsider.me.get(),
     ]) {
       expect((await trpcError(call)).code).toBe("UNAUTHORIZED");
     }
@@ -947,20 +1077,312 @@ describe("traces", () => {
       ["promotion", "completed"],
     ]);
   });
+
+  it("threads.get shows the owner (and a Jam editor) the thread's messages and each turn's trace", async () => {
+    const first = await caller.chat.respond({
+      request_id: "trace-thread-1",
+      message: "Note that builds run on arm64.",
+    });
+    const second = await caller.chat.respond({
+      request_id: "trace-thread-2",
+      thread_id: first.thread_id,
+      message: "Remember that the arm64 runners live in Oslo.",
+    });
+    expect(second.thread_id).toBe(first.thread_id);
+    const detail = await caller.threads.get({ thread_id: first.thread_id });
+    expect(detail).toMatchObject({ thread_id: first.thread_id, owner_email: alice.email });
+    expect(detail).not.toHaveProperty("owner_id");
+    expect(detail.messages.map((m) => [m.role, m.content])).toEqual([
+      ["user", "Note that builds run on arm64."],
+      ["assistant", first.assistant_text],
+      ["user", "Remember that the arm64 runners live in Oslo."],
+      ["assistant", second.assistant_text],
+    ]);
+    expect(detail.turns.map((t) => [t.packet_id, t.transmission_id])).toEqual([
+      [first.packet_id, first.transmission_id],
+      [second.packet_id, second.transmission_id],
+    ]);
+    for (const turn of detail.turns) {
+      expect(turn.trace.map((e) => e.phase)).toEqual(["packet", "retrieval", "model", "proposals"]);
+    }
+    expect(await jamCaller.threads.get({ thread_id: first.thread_id })).toEqual(detail);
+    const listed = await caller.threads.list({ limit: 100 });
+    expect(listed.items.map((t) => t.thread_id)).toContain(first.thread_id);
+  });
+});
+
+describe("ownership: a user sees and decides only their own threads' proposals", () => {
+  const BOB_MESSAGE = "We decided that the payroll export runs on the 25th of each month.";
+  let bobTurn: Awaited<ReturnType<typeof turnWithProposal>>["turn"];
+  let bobProposal: string;
+  let bobTitle: string;
+  let aliceProposal: string;
+
+  beforeAll(async () => {
+    const b = await turnWithProposal("own-bob-1", BOB_MESSAGE, bobCaller);
+    bobTurn = b.turn;
+    bobProposal = b.proposalId;
+    bobTitle = only(b.turn.ui_hints.proposal_previews).title;
+    aliceProposal = (await turnWithProposal("own-alice-1", "Remember that the VPN rotates keys on Fridays."))
+      .proposalId;
+  });
+
+  /** Bob's data that must never appear in an error alice gets (beyond the id she asked about). */
+  function bobSecrets(except: string): string[] {
+    return [bobTurn.thread_id, bobTurn.response_id, bobTurn.packet_id, bobTitle, BOB_MESSAGE, bob.email, bob.userId]
+      .filter((secret) => secret !== except)
+      .concat(["payroll"]);
+  }
+
+  const forbiddenCalls: { name: string; path: string; requested: () => string; call: () => Promise<unknown> }[] = [
+    {
+      name: "proposals.get of bob's proposal",
+      path: "proposals.get",
+      requested: () => bobProposal,
+      call: () => caller.proposals.get({ proposal_id: bobProposal }),
+    },
+    {
+      name: "proposals.list of bob's response",
+      path: "proposals.list",
+      requested: () => bobTurn.response_id,
+      call: () => caller.proposals.list({ response_id: bobTurn.response_id }),
+    },
+    {
+      name: "promotion.promote approve_create of bob's proposal",
+      path: "promotion.promote",
+      requested: () => bobProposal,
+      call: () => caller.promotion.promote({ proposal_id: bobProposal, action: "approve_create" }),
+    },
+    {
+      name: "promotion.promote reject of bob's proposal",
+      path: "promotion.promote",
+      requested: () => bobProposal,
+      call: () => caller.promotion.promote({ proposal_id: bobProposal, action: "reject" }),
+    },
+    {
+      name: "threads.get of bob's thread",
+      path: "threads.get",
+      requested: () => bobTurn.thread_id,
+      call: () => caller.threads.get({ thread_id: bobTurn.thread_id }),
+    },
+    {
+      name: "chat.respond into bob's thread",
+      path: "chat.respond",
+      requested: () => bobTurn.thread_id,
+      call: () =>
+        caller.chat.respond({ request_id: "own-intrude-1", thread_id: bobTurn.thread_id, message: "What is due?" }),
+    },
+  ];
+
+  it.each(forbiddenCalls)("$name is FORBIDDEN, writes nothing and leaks nothing", async ({ path, requested, call }) => {
+    const before = await rowCounts(main.db);
+    const error = await trpcError(call());
+    expect(error.code).toBe("FORBIDDEN");
+    const shape = clientShape(ctx, error, path);
+    expect(shape.data).toMatchObject({ httpStatus: 403, domainCode: "FORBIDDEN" });
+    expect(shape.message).toMatch(/^you may not access (proposal|response|thread) [A-Za-z0-9_-]+$/);
+    expect(shape.message).toContain(requested());
+    const text = JSON.stringify(shape);
+    for (const secret of bobSecrets(requested())) expect(text).not.toContain(secret);
+    expect(await rowCounts(main.db)).toEqual(before);
+    // Bob's proposal and thread are as they were.
+    expect((await bobCaller.proposals.get({ proposal_id: bobProposal })).status).toBe("pending");
+    expect((await bobCaller.threads.get({ thread_id: bobTurn.thread_id })).messages).toHaveLength(2);
+  });
+
+  it("a proposal that does not exist is NOT_FOUND for a user too (checked before ownership)", async () => {
+    expect((await trpcError(caller.proposals.get({ proposal_id: "UP-99999" }))).code).toBe("NOT_FOUND");
+    expect((await trpcError(caller.threads.get({ thread_id: "th-no-such-thread" }))).code).toBe("NOT_FOUND");
+  });
+
+  it("lists show a user only their own threads' proposals and threads; a Jam editor sees all", async () => {
+    const aliceIds = (await caller.proposals.list({ status: "all", limit: 100 })).items.map((p) => p.proposal_id);
+    expect(aliceIds).toContain(aliceProposal);
+    expect(aliceIds).not.toContain(bobProposal);
+    const bobList = await bobCaller.proposals.list({ status: "all", limit: 100 });
+    expect(bobList.items.map((p) => p.proposal_id)).toContain(bobProposal);
+    expect(bobList.items.map((p) => p.proposal_id)).not.toContain(aliceProposal);
+    // Counts are of the caller's own proposals too.
+    const bobOwned = await main.db.umbraProposal.count({ where: { thread: { ownerId: bob.userId } } });
+    const { pending, approved, rejected } = bobList.counts;
+    expect(pending + approved + rejected).toBe(bobOwned);
+
+    const jamIds = (await jamCaller.proposals.list({ status: "all", limit: 100 })).items.map((p) => p.proposal_id);
+    expect(jamIds).toEqual(expect.arrayContaining([aliceProposal, bobProposal]));
+    expect((await jamCaller.proposals.get({ proposal_id: bobProposal })).thread_id).toBe(bobTurn.thread_id);
+
+    const aliceThreads = (await caller.threads.list({ limit: 100 })).items;
+    expect(aliceThreads.map((t) => t.thread_id)).not.toContain(bobTurn.thread_id);
+    expect(aliceThreads.every((t) => t.owner_email === alice.email)).toBe(true);
+    const jamThreads = (await jamCaller.threads.list({ limit: 100 })).items;
+    expect(jamThreads).toContainEqual(
+      expect.objectContaining({ thread_id: bobTurn.thread_id, owner_email: bob.email }),
+    );
+  });
+
+  it("the owner decides their own proposal as a user; a Jam editor may decide anyone's", async () => {
+    const byOwner = await bobCaller.promotion.promote({ proposal_id: bobProposal, action: "reject" });
+    expect(byOwner.status).toBe("rejected");
+    const ownEvent = await main.db.promotionEvent.findUniqueOrThrow({ where: { id: byOwner.promotion_id } });
+    expect(ownEvent).toMatchObject({ editor: "user", decidedById: bob.userId });
+
+    const byJam = await jamCaller.promotion.promote({ proposal_id: aliceProposal, action: "approve_create" });
+    expect(byJam.status).toBe("approved");
+    const jamEvent = await main.db.promotionEvent.findUniqueOrThrow({ where: { id: byJam.promotion_id } });
+    expect(jamEvent).toMatchObject({ editor: "jam", decidedById: jam.userId });
+    expect((await caller.proposals.get({ proposal_id: aliceProposal })).promotion?.editor).toBe("jam");
+  });
+});
+
+describe("edit_then_approve (Jam editors only)", () => {
+  const suggestion = {
+    op: "create",
+    title: "Use Postgres for analytics",
+    delta_summary: "Analytics data lives in Postgres.",
+    tags: ["postgres", "analytics", "storage"],
+    entities: ["Postgres"],
+    confidence: 0.8,
+  };
+  const overrides = {
+    title_edit: "Analytics store: Postgres 16",
+    summary_edit: "The analytics store is Postgres 16 on the shared cluster.",
+    text_edit: "Chosen in the Q3 review; ClickHouse was the runner-up.",
+    tags_add: ["reviewed", "POSTGRES"],
+    tags_remove: ["Analytics"],
+  };
+
+  async function pendingEditable(requestId: string) {
+    const model = await callerWithModel(
+      envelopeModel({ assistant_text: "Noted.", meta: { cfb_suggestions: [suggestion] } }, "editable"),
+    );
+    const turn = await model.caller.chat.respond({ request_id: requestId, message: "Where does analytics live?" });
+    return { turn, proposalId: only(turn.ui_hints.proposal_previews).proposal_id };
+  }
+
+  it("applies every override, records the Jam editor as the decider and writes the audit log", async () => {
+    const { turn, proposalId } = await pendingEditable("edit-1");
+    const before = await rowCounts(main.db);
+    const result = await jamCaller.promotion.promote({
+      proposal_id: proposalId,
+      response_id: turn.response_id,
+      action: "edit_then_approve",
+      editorial_overrides: overrides,
+    });
+    expect(result).toMatchObject({ proposal_id: proposalId, action: "edit_then_approve", status: "approved" });
+    expect(result.cfb).toMatchObject({
+      cfb_id: result.final_cfb_id,
+      title: overrides.title_edit,
+      summary: overrides.summary_edit,
+      text: overrides.text_edit,
+      // Removal and duplicates are case-insensitive; added tags keep their spelling.
+      tags: ["postgres", "storage", "reviewed"],
+      entities: ["Postgres"],
+      trust_tier: "user_approved",
+      kind: "heuristic",
+    });
+    const after = await rowCounts(main.db);
+    expect(after.Cfb).toBe(before.Cfb + 1);
+    expect(after.PromotionEvent).toBe(before.PromotionEvent + 1);
+    expect(after.AuditEvent).toBe(before.AuditEvent + 2);
+
+    const event = await main.db.promotionEvent.findUniqueOrThrow({ where: { id: result.promotion_id } });
+    expect(event).toMatchObject({
+      proposalId,
+      action: "edit_then_approve",
+      editor: "jam",
+      decidedById: jam.userId,
+      finalCfbId: result.final_cfb_id,
+      overrides,
+    });
+    const proposal = await caller.proposals.get({ proposal_id: proposalId });
+    expect(proposal).toMatchObject({
+      status: "approved",
+      promotion: { action: "edit_then_approve", editor: "jam", final_cfb_id: result.final_cfb_id },
+    });
+    const detail = await caller.cfbs.get({ cfb_id: result.final_cfb_id ?? "" });
+    expect(detail.title).toBe(overrides.title_edit);
+
+    const audit = await jamCaller.audit.list({ target_type: "proposal", target_id: proposalId });
+    expect(only(audit.items)).toMatchObject({
+      action: "proposal.edit_then_approve",
+      actor_email: jam.email,
+      actor_user_id: jam.userId,
+      via: "cookie",
+      target_type: "proposal",
+      target_id: proposalId,
+      details: { promotion_id: result.promotion_id, final_cfb_id: result.final_cfb_id, overrides },
+    });
+    const cfbAudit = await jamCaller.audit.list({ target_type: "cfb", target_id: result.final_cfb_id ?? "" });
+    expect(only(cfbAudit.items)).toMatchObject({ action: "cfb.create", actor_email: jam.email });
+  });
+
+  it("a single override leaves the rest of the proposal as the model proposed it", async () => {
+    const { proposalId } = await pendingEditable("edit-2");
+    const result = await jamCaller.promotion.promote({
+      proposal_id: proposalId,
+      action: "edit_then_approve",
+      editorial_overrides: { tags_remove: ["storage"] },
+    });
+    expect(result.cfb).toMatchObject({
+      title: suggestion.title,
+      summary: suggestion.delta_summary,
+      text: null,
+      tags: ["postgres", "analytics"],
+    });
+  });
+
+  it("is FORBIDDEN for a user, even on their own proposal, and nothing is written", async () => {
+    const { proposalId } = await pendingEditable("edit-3");
+    const before = await rowCounts(main.db);
+    const error = await trpcError(
+      caller.promotion.promote({
+        proposal_id: proposalId,
+        action: "edit_then_approve",
+        editorial_overrides: overrides,
+      }),
+    );
+    expect(error.code).toBe("FORBIDDEN");
+    expect(error.message).toBe("only Jam editors may edit_then_approve");
+    expect(await rowCounts(main.db)).toEqual(before);
+    expect((await caller.proposals.get({ proposal_id: proposalId })).status).toBe("pending");
+  });
+
+  it("requires editorial_overrides, and refuses a proposal that was already decided", async () => {
+    const { proposalId } = await pendingEditable("edit-4");
+    const before = await rowCounts(main.db);
+    const missing = await trpcError(
+      jamCaller.promotion.promote({ proposal_id: proposalId, action: "edit_then_approve" }),
+    );
+    expect(missing.code).toBe("BAD_REQUEST");
+    expect(clientShape(ctx, missing, "promotion.promote").data).toMatchObject({ field: "editorial_overrides" });
+    expect(await rowCounts(main.db)).toEqual(before);
+    await caller.promotion.promote({ proposal_id: proposalId, action: "reject" });
+    const late = await trpcError(
+      jamCaller.promotion.promote({
+        proposal_id: proposalId,
+        action: "edit_then_approve",
+        editorial_overrides: overrides,
+      }),
+    );
+    expect(late.code).toBe("CONFLICT");
+    expect(late.message).toBe(`proposal ${proposalId} was already rejected`);
+  });
 });
 
 describe("unexpected errors are masked", () => {
   const boom = async (): Promise<never> => {
     throw new Error("secret detail: /var/lib/solserver password=hunter2");
   };
-  const brokenPlane: TControlPlane = {
-    chat: { respond: boom },
-    proposals: { list: boom, get: boom },
-    promotion: { promote: boom },
-    cfbs: { list: boom, get: boom },
-    system: { health: boom },
-  };
-  const brokenCtx = () => createInnerContext({ controlPlane: brokenPlane, actor: LOCAL_ACTOR });
+  /** The control plane's shape with every service replaced by `boom`. */
+  function broken(value: unknown): unknown {
+    if (typeof value === "function") return boom;
+    if (value && typeof value === "object") {
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, broken(inner)]));
+    }
+    return value;
+  }
+  const brokenCtx = () =>
+    createInnerContext({ controlPlane: broken(main.controlPlane) as TControlPlane, actor: alice });
 
   it("through createCaller the error is INTERNAL_SERVER_ERROR and the formatter masks it", async () => {
     const error = await trpcError(createCaller(brokenCtx()).proposals.list({}));

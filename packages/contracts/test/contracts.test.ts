@@ -370,6 +370,7 @@ describe("DomainError", () => {
         "CONFLICT",
         "FORBIDDEN",
         "NOT_FOUND",
+        "PAYLOAD_TOO_LARGE",
         "RATE_LIMITED",
         "UNAUTHENTICATED",
         "UNSUPPORTED",

@@ -21,7 +21,7 @@ import { actorFromBearer, actorFromSession } from "./services/actors";
 import * as admin from "./services/admin";
 import { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";
 import { promoteProposal } from "./services/promote";
-import { guardSignIn, recordSignInFailure } from "./services/rate-limits";
+import { refundSignIn, reserveSignIn } from "./services/rate-limits";
 import { getCfb, getProposal, listCfbs, listProposals } from "./services/read";
 import { respondToTurn } from "./services/respond";
 
@@ -36,8 +36,8 @@ export function createControlPlane(deps: TServiceDeps) {
       fromSession: (userId: string) => actorFromSession(deps, userId),
     },
     signIn: {
-      guard: (email: string, ip: string) => guardSignIn(deps, email, ip),
-      recordFailure: (email: string, ip: string) => recordSignInFailure(deps, email, ip),
+      reserve: (email: string, ip: string) => reserveSignIn(deps, email, ip),
+      refund: (email: string, ip: string) => refundSignIn(deps, email, ip),
     },
     me: (actor: TActor) => admin.me(deps, actor),
     chat: {

@@ -1,6 +1,6 @@
 import "server-only";
 import { DomainError, isDomainError, type TRestError } from "@solserver/contracts";
-import { parseInput, type TActor, type TControlPlane } from "@solserver/control-plane";
+import { parseInput, requireSignedIn, type TActor, type TControlPlane } from "@solserver/control-plane";
 import type { z } from "zod";
 import { readBodyCapped } from "./body-limit";
 import { getServer } from "./control-plane";
@@ -31,6 +31,8 @@ export async function runRest<S extends z.ZodType>(
   try {
     const server = await getServer();
     const { actor, crossSiteWrite } = await identify(req, server);
+    // Every REST route needs an account: say so before reading (or rejecting) the body.
+    requireSignedIn(actor);
     if (crossSiteWrite) {
       throw new DomainError("FORBIDDEN", "cross-site request refused: send it from the dashboard's own origin");
     }

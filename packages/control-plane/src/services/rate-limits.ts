@@ -27,31 +27,26 @@ function signInKeys(email: string, ip: string): string[] {
 }
 
 /**
- * Before a sign-in attempt: RATE_LIMITED when the account or the IP already had
- * `signInFailures` failed attempts in the window. Successful sign-ins do not count.
+ * Before a sign-in attempt: counts it, atomically, against the account and the IP, and refuses
+ * with RATE_LIMITED when either is over `signInFailures` in the window. Counting first (and
+ * refunding on success) means a burst of parallel guesses cannot all slip past the check.
  */
-export async function guardSignIn(deps: TServiceDeps, email: string, ip: string): Promise<void> {
+export async function reserveSignIn(deps: TServiceDeps, email: string, ip: string): Promise<void> {
   const { signInFailures: max, signInWindowMinutes } = deps.limits;
-  for (const key of signInKeys(email, ip)) {
-    const state = await deps.repos.rateLimits.peek(key, {
-      windowMs: signInWindowMinutes * MINUTE_MS,
-      max,
-      now: deps.now(),
-    });
-    if (!state.allowed) {
-      throw new DomainError(
-        "RATE_LIMITED",
-        `too many failed sign-ins: at most ${max} in ${signInWindowMinutes} minutes, retry in ${state.retryAfterSeconds} s`,
-        { retryAfterSeconds: state.retryAfterSeconds },
-      );
-    }
+  const opts = { windowMs: signInWindowMinutes * MINUTE_MS, max, now: deps.now() };
+  const decisions = [];
+  for (const key of signInKeys(email, ip)) decisions.push(await deps.repos.rateLimits.hit(key, opts));
+  const refused = decisions.find((d) => !d.allowed);
+  if (refused) {
+    throw new DomainError(
+      "RATE_LIMITED",
+      `too many failed sign-ins: at most ${max} in ${signInWindowMinutes} minutes, retry in ${refused.retryAfterSeconds} s`,
+      { retryAfterSeconds: refused.retryAfterSeconds },
+    );
   }
 }
 
-/** After a failed sign-in: one more failure for the account and for the IP. */
-export async function recordSignInFailure(deps: TServiceDeps, email: string, ip: string): Promise<void> {
-  const { signInFailures: max, signInWindowMinutes } = deps.limits;
-  for (const key of signInKeys(email, ip)) {
-    await deps.repos.rateLimits.hit(key, { windowMs: signInWindowMinutes * MINUTE_MS, max, now: deps.now() });
-  }
+/** After a successful sign-in: the reserved attempt was not a failure. */
+export async function refundSignIn(deps: TServiceDeps, email: string, ip: string): Promise<void> {
+  for (const key of signInKeys(email, ip)) await deps.repos.rateLimits.refund(key);
 }

@@ -166,6 +166,7 @@ export async function respondToTurn(
   const turn = await deps.repos.turns.record({
     callerId: caller.userId,
     ownerId: caller.userId,
+    mayWriteAnyThread: caller.role === "jam",
     requestId: input.request_id,
     requestHash: hash,
     threadId,

@@ -53,6 +53,7 @@ export function createRepositories(db: DbClient) {
     rateLimits: {
       hit: (...args: Tail<Parameters<typeof rateLimits.hitRateLimit>>) => rateLimits.hitRateLimit(db, ...args),
       peek: (...args: Tail<Parameters<typeof rateLimits.peekRateLimit>>) => rateLimits.peekRateLimit(db, ...args),
+      refund: (key: string) => rateLimits.refundRateLimit(db, key),
       clear: (key: string) => rateLimits.clearRateLimit(db, key),
     },
     threads: {

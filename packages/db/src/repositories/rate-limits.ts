@@ -48,6 +48,11 @@ export async function peekRateLimit(
   return { allowed: row.count < opts.max, count: row.count, retryAfterSeconds };
 }
 
+/** Gives one counted hit back (a sign-in attempt that turned out to succeed). */
+export async function refundRateLimit(db: DbClient, key: string): Promise<void> {
+  await db.rateLimitBucket.updateMany({ where: { key, count: { gt: 0 } }, data: { count: { decrement: 1 } } });
+}
+
 export async function clearRateLimit(db: DbClient, key: string): Promise<void> {
   await db.rateLimitBucket.deleteMany({ where: { key } });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { DomainError } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
 import { allocateIds } from "../ids";
@@ -88,6 +89,12 @@ export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStore
         create: { id: turn.threadId, title: turn.threadTitle, ownerId: turn.ownerId },
         update: {},
       });
+      // Re-checked here, in the write transaction: the thread may have been created by someone
+      // else since the service looked (a concurrent first turn with the same thread_id).
+      const thread = await tx.thread.findUniqueOrThrow({ where: { id: turn.threadId }, select: { ownerId: true } });
+      if (!turn.mayWriteAnyThread && thread.ownerId !== turn.ownerId) {
+        throw new DomainError("FORBIDDEN", `you may not access thread ${turn.threadId}`);
+      }
       const userMessageId = randomUUID();
       await tx.packet.create({
         data: {

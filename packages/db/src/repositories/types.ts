@@ -29,6 +29,8 @@ export type TTurnWrite = {
   callerId: string;
   /** Owner of the thread when this turn creates it. */
   ownerId: string | null;
+  /** Jam editors may add to any thread; anyone else only to a thread `ownerId` owns. */
+  mayWriteAnyThread: boolean;
   requestId: string;
   requestHash: string;
   threadId: string;

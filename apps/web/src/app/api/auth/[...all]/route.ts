@@ -1,15 +1,16 @@
 import { isDomainError } from "@solserver/contracts";
 import { toNextJsHandler } from "better-auth/next-js";
+import { serverEnv } from "@/env";
 import { readBodyCapped } from "@/server/body-limit";
 import { getServer } from "@/server/control-plane";
-import { clientIp } from "@/server/request-actor";
+import { clientIp, isSameOrigin } from "@/server/request-actor";
 
 export const runtime = "nodejs";
 
 /**
- * better-auth's endpoints (sign-in, sign-out, session). Email sign-in is wrapped: at most
- * N failures per account and per IP in the window (SOLSERVER limits), answered 429 with
- * Retry-After before the password is even checked.
+ * better-auth's endpoints (sign-in, sign-out, session). Email sign-in is wrapped: each attempt
+ * is counted per account and per IP before the password is checked (and given back when it
+ * succeeds), so at most N failures fit in the window; over that, 429 with Retry-After.
  */
 async function signIn(req: Request): Promise<Response> {
   const { controlPlane, auth } = await getServer();
@@ -25,7 +26,7 @@ async function signIn(req: Request): Promise<Response> {
   }
   const ip = clientIp(req);
   try {
-    await controlPlane.signIn.guard(email, ip);
+    await controlPlane.signIn.reserve(email, ip);
   } catch (error) {
     if (isDomainError(error) && error.code === "RATE_LIMITED") {
       return Response.json(
@@ -36,11 +37,15 @@ async function signIn(req: Request): Promise<Response> {
     throw error;
   }
   const response = await auth.handler(new Request(req.url, { method: "POST", headers: req.headers, body: text }));
-  if (response.status === 401) await controlPlane.signIn.recordFailure(email, ip);
+  if (response.ok) await controlPlane.signIn.refund(email, ip);
   return response;
 }
 
 async function handle(req: Request): Promise<Response> {
+  // Every auth POST (sign-in too: login CSRF) must come from the dashboard's own origin.
+  if (!isSameOrigin(req, serverEnv().trustedOrigins)) {
+    return Response.json({ code: "FORBIDDEN", message: "cross-site request refused" }, { status: 403 });
+  }
   const { auth } = await getServer();
   if (req.method === "POST" && new URL(req.url).pathname.endsWith("/sign-in/email")) return signIn(req);
   return toNextJsHandler(auth.handler).POST(req);

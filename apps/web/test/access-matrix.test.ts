@@ -1,0 +1,429 @@
+// The access matrix: for EVERY tRPC procedure of the app router and EVERY REST route handler,
+// what an anonymous caller, a user on their own resource, a user on another user's resource
+// (where the procedure is about a thread-owned resource) and a Jam editor get. Table-driven: a
+// procedure or route without a row fails the completeness tests, so nothing new is born open.
+// Refusals are UNAUTHORIZED / 401 and FORBIDDEN / 403, write nothing, and their messages carry
+// no data of the resource (no title, message text, email or id beyond what was asked about).
+// Every case runs through createCaller, through the tRPC route handler over HTTP and (for REST)
+// through the Next route handlers, signed in by session cookie and by API token.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { TActor } from "@solserver/control-plane";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createInnerContext } from "@/server/trpc/init";
+import { appRouter, createCaller } from "@/server/trpc/root";
+import {
+  ANONYMOUS,
+  cfbDraft,
+  clientShape,
+  openWebServer,
+  rest,
+  rowCounts,
+  type THeaders,
+  type THttpResult,
+  type TRestRoute,
+  type TWebAccount,
+  type TWebServer,
+  trpcError,
+  trpcHttp,
+  trpcHttpData,
+  trpcHttpError,
+} from "./helpers";
+
+/** Who calls: nobody; a user on their own resource; the same user on another user's; a Jam editor. */
+type TWho = "anonymous" | "user" | "userOther" | "jam";
+type TOutcome = "ok" | "UNAUTHORIZED" | "FORBIDDEN";
+const HTTP_STATUS: Record<TOutcome, number> = { ok: 200, UNAUTHORIZED: 401, FORBIDDEN: 403 };
+const UNAUTHENTICATED_MESSAGE = "sign in (or send an API token) to use this";
+
+/** The usual expectations of each access tier. */
+const PUBLIC = { anonymous: "ok", user: "ok", jam: "ok" } as const;
+const SIGNED_IN = { anonymous: "UNAUTHORIZED", user: "ok", jam: "ok" } as const;
+const OWNED = { anonymous: "UNAUTHORIZED", user: "ok", userOther: "FORBIDDEN", jam: "ok" } as const;
+const JAM_ONLY = { anonymous: "UNAUTHORIZED", user: "FORBIDDEN", jam: "ok" } as const;
+
+type TExpect = { anonymous: TOutcome; user: TOutcome; userOther?: TOutcome; jam: TOutcome };
+type TCallContext = { who: TWho; me: TWebAccount | null };
+type TRow = {
+  expect: TExpect;
+  /** The input for this caller: own resources are Alice's, another's are Bob's; Jam acts on Alice's. */
+  input: (c: TCallContext) => Promise<unknown>;
+  /** What a successful answer must show. */
+  check: (result: unknown, input: unknown, c: TCallContext) => void;
+};
+
+let web: TWebServer;
+let alice: TWebAccount;
+let bob: TWebAccount;
+let jam: TWebAccount;
+/** Request headers per signed-in account and credential kind. */
+const headers: Record<"cookie" | "token", { alice: THeaders; jam: THeaders }> = {
+  cookie: { alice: {}, jam: {} },
+  token: { alice: {}, jam: {} },
+};
+type TTurn = { thread_id: string; response_id: string; proposal_id: string; title: string; message: string };
+let aliceTurn: TTurn;
+let bobTurn: TTurn;
+let seededCfb: string;
+let jamTokenId: string;
+/** Data of resources; an error may only show what the caller already sent. */
+const secrets = new Set<string>();
+let counter = 0;
+const next = () => ++counter;
+
+/** A fresh turn of `owner` with exactly one pending proposal. */
+async function freshTurn(owner: TWebAccount): Promise<TTurn> {
+  const n = next();
+  const message = `We decided to adopt Matrixtool${n} for the build farm.`;
+  const turn = await web.controlPlane.chat.respond(owner.actor, { request_id: `matrix-${n}`, message });
+  const preview = turn.ui_hints.proposal_previews[0];
+  if (!preview) throw new Error("the offline model made no proposal");
+  const fresh = {
+    thread_id: turn.thread_id,
+    response_id: turn.response_id,
+    proposal_id: preview.proposal_id,
+    title: preview.title,
+    message,
+  };
+  for (const secret of [fresh.thread_id, fresh.response_id, fresh.title, fresh.message, `Matrixtool${n}`]) {
+    secrets.add(secret);
+  }
+  return fresh;
+}
+
+/** Alice's resource for herself and for a Jam editor; Bob's for Alice acting on another's. */
+const target = (c: TCallContext) => (c.who === "userOther" ? bobTurn : aliceTurn);
+const ownerOf = (c: TCallContext) => (c.who === "userOther" ? bob : alice);
+const field = (value: unknown, key: string) => (value as Record<string, unknown>)[key];
+const items = (value: unknown) => field(value, "items") as Record<string, unknown>[];
+
+// ---- tRPC procedures ---------------------------------------------------------------------------
+const TRPC_ROWS: Record<string, TRow> = {
+  "chat.respond": {
+    expect: OWNED,
+    input: async (c) => ({ request_id: `matrix-chat-${next()}`, thread_id: target(c).thread_id, message: "Hello?" }),
+    check: (result, input) => {
+      expect(field(result, "thread_id")).toBe(field(input, "thread_id"));
+      expect(field(result, "replayed")).toBe(false);
+    },
+  },
+  "proposals.list": {
+    expect: OWNED,
+    input: async (c) => ({ response_id: target(c).response_id }),
+    check: (result, input) => {
+      expect(items(result).length).toBeGreaterThan(0);
+      for (const p of items(result)) expect(p.response_id).toBe(field(input, "response_id"));
+    },
+  },
+  "proposals.get": {
+    expect: OWNED,
+    input: async (c) => ({ proposal_id: target(c).proposal_id }),
+    check: (result, input) => expect(field(result, "proposal_id")).toBe(field(input, "proposal_id")),
+  },
+  "promotion.promote": {
+    expect: OWNED,
+    input: async (c) => ({ proposal_id: (await freshTurn(ownerOf(c))).proposal_id, action: "reject" }),
+    check: (result, input) => {
+      expect(field(result, "proposal_id")).toBe(field(input, "proposal_id"));
+      expect(field(result, "status")).toBe("rejected");
+    },
+  },
+  "cfbs.list": {
+    expect: SIGNED_IN,
+    input: async () => ({ limit: 100 }),
+    check: (result) => expect(items(result).map((c) => c.cfb_id)).toContain(seededCfb),
+  },
+  "cfbs.get": {
+    expect: SIGNED_IN,
+    input: async () => ({ cfb_id: seededCfb }),
+    check: (result) => expect(field(result, "cfb_id")).toBe(seededCfb),
+  },
+  "cfbs.create": {
+    expect: JAM_ONLY,
+    input: async () => cfbDraft({ title: `Matrix authored ${next()}` }),
+    check: (result, input) => {
+      expect(field(result, "title")).toBe(field(input, "title"));
+      expect(field(result, "version")).toBe(1);
+    },
+  },
+  "cfbs.update": {
+    expect: JAM_ONLY,
+    input: async () => {
+      const created = await web.controlPlane.cfbs.create(jam.actor, cfbDraft({ title: `Matrix edited ${next()}` }));
+      secrets.add(created.title);
+      return { ...cfbDraft({ title: `Matrix edit ${next()}` }), cfb_id: created.cfb_id, version: created.version };
+    },
+    check: (result, input) => {
+      expect(field(result, "cfb_id")).toBe(field(input, "cfb_id"));
+      expect(field(result, "version")).toBe(2);
+      expect(field(result, "title")).toBe(field(input, "title"));
+    },
+  },
+  "threads.list": {
+    expect: SIGNED_IN,
+    input: async () => ({ limit: 100 }),
+    check: (result, _input, c) => {
+      const ids = items(result).map((t) => t.thread_id);
+      expect(ids).toContain(aliceTurn.thread_id);
+      // A user's list is their own threads; a Jam editor's is everyone's.
+      if (c.who === "jam") expect(ids).toContain(bobTurn.thread_id);
+      else expect(ids).not.toContain(bobTurn.thread_id);
+    },
+  },
+  "threads.get": {
+    expect: OWNED,
+    input: async (c) => ({ thread_id: target(c).thread_id }),
+    check: (result, input) => {
+      expect(field(result, "thread_id")).toBe(field(input, "thread_id"));
+      expect(field(result, "owner_email")).toBe(alice.email);
+    },
+  },
+  "me.get": {
+    expect: SIGNED_IN,
+    input: async () => undefined,
+    check: (result, _input, c) => expect(field(result, "email")).toBe(c.me?.email),
+  },
+  "tokens.list": {
+    expect: JAM_ONLY,
+    input: async () => undefined,
+    check: (result) => expect(items(result).map((t) => t.id)).toContain(jamTokenId),
+  },
+  "tokens.create": {
+    expect: JAM_ONLY,
+    input: async () => ({ user_id: alice.userId, name: `matrix token ${next()}` }),
+    check: (result) => {
+      expect(field(result, "token")).toMatch(/^sol_/);
+      expect(field(result, "user_id")).toBe(alice.userId);
+    },
+  },
+  "tokens.revoke": {
+    expect: JAM_ONLY,
+    input: async () => {
+      const created = await web.controlPlane.tokens.create(jam.actor, { user_id: bob.userId, name: `r${next()}` });
+      secrets.add(created.token);
+      return { token_id: created.id };
+    },
+    check: (result, input) => {
+      expect(field(result, "id")).toBe(field(input, "token_id"));
+      expect(field(result, "revoked_ts")).not.toBeNull();
+    },
+  },
+  "users.list": {
+    expect: JAM_ONLY,
+    input: async () => undefined,
+    check: (result) =>
+      expect(items(result).map((u) => u.id)).toEqual(expect.arrayContaining([alice.userId, bob.userId])),
+  },
+  "users.create": {
+    expect: JAM_ONLY,
+    input: async () => ({ email: `matrix-new-${next()}@web.test`, name: "New person", password: "a-long-password-1" }),
+    check: (result, input) => {
+      expect(field(result, "email")).toBe(field(input, "email"));
+      expect(field(result, "role")).toBe("user");
+    },
+  },
+  "users.setRole": {
+    expect: JAM_ONLY,
+    input: async () => ({ user_id: (await web.account("user", "promoted")).userId, role: "jam" }),
+    check: (result, input) => expect(result).toEqual(input),
+  },
+  "audit.list": {
+    expect: JAM_ONLY,
+    input: async () => ({ target_type: "token" }),
+    check: (result) => {
+      expect(items(result).length).toBeGreaterThan(0);
+      for (const e of items(result)) expect(e.target_type).toBe("token");
+    },
+  },
+  "system.health": {
+    expect: PUBLIC,
+    input: async () => undefined,
+    check: (result) => expect(field(result, "status")).toBe("ok"),
+  },
+};
+
+// ---- REST routes (every route.ts under src/app except better-auth's and tRPC's) ----------------
+const REST_ROWS: Record<TRestRoute, TRow> = {
+  "POST /chat/respond": TRPC_ROWS["chat.respond"] as TRow,
+  "GET /umbra/proposals": {
+    ...(TRPC_ROWS["proposals.list"] as TRow),
+    input: async (c) => `?response_id=${target(c).response_id}`,
+    check: (result, query) => {
+      expect(items(result).length).toBeGreaterThan(0);
+      for (const p of items(result)) expect(`?response_id=${p.response_id}`).toBe(query);
+    },
+  },
+  "POST /umbra/promote": TRPC_ROWS["promotion.promote"] as TRow,
+};
+
+/** query or mutation, per procedure: queries go over GET, mutations over POST. */
+const procedureTypes = Object.fromEntries(
+  Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: "query" | "mutation" } }>).map(
+    ([name, procedure]) => [name, procedure._def.type],
+  ),
+);
+
+const WHOS: TWho[] = ["anonymous", "user", "userOther", "jam"];
+const casesOf = (row: TRow) =>
+  WHOS.flatMap((who) => {
+    const outcome = row.expect[who];
+    return outcome === undefined ? [] : [{ who, outcome }];
+  });
+
+function account(who: TWho): TWebAccount | null {
+  if (who === "anonymous") return null;
+  return who === "jam" ? jam : alice;
+}
+
+function actorOf(who: TWho): TActor {
+  return account(who)?.actor ?? ANONYMOUS;
+}
+
+function headersOf(who: TWho, via: "cookie" | "token"): THeaders {
+  if (who === "anonymous") return {};
+  return who === "jam" ? headers[via].jam : headers[via].alice;
+}
+
+/** No resource data in a refusal, beyond what the caller sent. */
+function expectNoLeak(text: string, input: unknown) {
+  const sent = JSON.stringify(input ?? null);
+  for (const secret of secrets) {
+    if (!sent.includes(secret)) expect(text, `leaked "${secret}"`).not.toContain(secret);
+  }
+}
+
+beforeAll(async () => {
+  web = await openWebServer("web-access-matrix");
+  alice = await web.account("user", "alice");
+  bob = await web.account("user", "bob");
+  jam = await web.account("jam", "jam");
+  for (const a of [alice, bob, jam]) {
+    secrets.add(a.email);
+    secrets.add(a.userId);
+  }
+  headers.cookie = { alice: await web.browser(alice), jam: await web.browser(jam) };
+  const aliceToken = await web.bearer(jam, alice);
+  const jamToken = await web.controlPlane.tokens.create(jam.actor, { user_id: jam.userId, name: "jam service" });
+  jamTokenId = jamToken.id;
+  headers.token = { alice: aliceToken, jam: { authorization: `Bearer ${jamToken.token}` } };
+  for (const h of [aliceToken.authorization, jamToken.token]) secrets.add(String(h).replace("Bearer ", ""));
+  aliceTurn = await freshTurn(alice);
+  bobTurn = await freshTurn(bob);
+  const cfb = await web.controlPlane.cfbs.create(jam.actor, cfbDraft({ title: "Matrix seeded knowledge" }));
+  seededCfb = cfb.cfb_id;
+});
+
+afterAll(async () => {
+  await web?.close();
+});
+
+describe("completeness", () => {
+  it("every tRPC procedure of appRouter has a row, and every row is a procedure", () => {
+    const procedures = Object.keys(appRouter._def.procedures).sort();
+    expect(procedures.length).toBeGreaterThan(0);
+    expect(Object.keys(TRPC_ROWS).sort()).toEqual(procedures);
+  });
+
+  it("every REST route handler under src/app has a row, and every row is a route", async () => {
+    const appDir = path.resolve(import.meta.dirname, "../src/app");
+    const files = readdirSync(appDir, { recursive: true, encoding: "utf8" })
+      .filter((f) => path.basename(f) === "route.ts")
+      .map((f) => f.split(path.sep).join("/"))
+      .filter((f) => !f.startsWith("api/auth/") && !f.startsWith("api/trpc/"));
+    expect(files.length).toBeGreaterThan(0);
+    const found: string[] = [];
+    for (const file of files) {
+      const mod = (await import(pathToFileURL(path.join(appDir, file)).href)) as Record<string, unknown>;
+      const methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].filter(
+        (m) => typeof mod[m] === "function",
+      );
+      expect(methods, file).not.toEqual([]);
+      for (const method of methods) found.push(`${method} /${path.posix.dirname(file)}`);
+    }
+    expect(Object.keys(REST_ROWS).sort()).toEqual(found.sort());
+  });
+
+  it("rows about thread-owned resources include a user on another user's resource", () => {
+    const owned = ["chat.respond", "proposals.list", "proposals.get", "promotion.promote", "threads.get"];
+    for (const name of owned) expect(TRPC_ROWS[name]?.expect.userOther, name).toBe("FORBIDDEN");
+    for (const route of Object.values(REST_ROWS)) expect(route.expect.userOther).toBe("FORBIDDEN");
+  });
+});
+
+describe("tRPC procedures through createCaller", () => {
+  for (const [name, row] of Object.entries(TRPC_ROWS)) {
+    it.each(casesOf(row))(`${name}: $who -> $outcome`, async ({ who, outcome }) => {
+      const c: TCallContext = { who, me: account(who) };
+      const input = await row.input(c);
+      const ctx = createInnerContext({ controlPlane: web.controlPlane, actor: actorOf(who) });
+      const procedure = name
+        .split(".")
+        .reduce<unknown>((o, key) => (o as Record<string, unknown>)[key], createCaller(ctx)) as (
+        input: unknown,
+      ) => Promise<unknown>;
+      if (outcome === "ok") {
+        row.check(await procedure(input), input, c);
+        return;
+      }
+      const before = await rowCounts(web.db);
+      const error = await trpcError(procedure(input));
+      expect(error.code).toBe(outcome);
+      const shape = clientShape(ctx, error, name);
+      expect(shape.data).toMatchObject({ code: outcome, httpStatus: HTTP_STATUS[outcome] });
+      if (outcome === "UNAUTHORIZED") expect(shape.message).toBe(UNAUTHENTICATED_MESSAGE);
+      expectNoLeak(JSON.stringify(shape), input);
+      expect(await rowCounts(web.db)).toEqual(before);
+    });
+  }
+});
+
+describe.each(["cookie", "token"] as const)("tRPC procedures over HTTP, signed in by %s", (via) => {
+  for (const [name, row] of Object.entries(TRPC_ROWS)) {
+    const type = procedureTypes[name];
+    it.each(casesOf(row))(`${name}: $who -> $outcome`, async ({ who, outcome }) => {
+      const c: TCallContext = { who, me: account(who) };
+      const input = await row.input(c);
+      const before = await rowCounts(web.db);
+      const result = await trpcHttp(web, name, type ?? "query", input, headersOf(who, via));
+      expect(result.status, result.text).toBe(HTTP_STATUS[outcome]);
+      if (outcome === "ok") {
+        const data = trpcHttpData(result);
+        row.check(data, input, c);
+        if (name === "me.get") expect(field(data, "via")).toBe(via);
+        return;
+      }
+      const error = trpcHttpError(result);
+      expect(error.data.code).toBe(outcome);
+      if (outcome === "UNAUTHORIZED") expect(error.message).toBe(UNAUTHENTICATED_MESSAGE);
+      expectNoLeak(result.text, input);
+      expect(await rowCounts(web.db)).toEqual(before);
+    });
+  }
+});
+
+describe.each(["cookie", "token"] as const)("REST routes, signed in by %s", (via) => {
+  for (const [route, row] of Object.entries(REST_ROWS) as [TRestRoute, TRow][]) {
+    it.each(casesOf(row))(`${route}: $who -> $outcome`, async ({ who, outcome }) => {
+      const c: TCallContext = { who, me: account(who) };
+      const input = await row.input(c);
+      const before = await rowCounts(web.db);
+      const request = route.startsWith("GET ")
+        ? { headers: headersOf(who, via), query: String(input) }
+        : { headers: headersOf(who, via), body: input };
+      const result: THttpResult = await rest(web, route, request);
+      expect(result.status, result.text).toBe(HTTP_STATUS[outcome]);
+      if (outcome === "ok") {
+        row.check(result.json, input, c);
+        return;
+      }
+      expect(result.json).toMatchObject({
+        error: { code: outcome === "UNAUTHORIZED" ? "UNAUTHENTICATED" : "FORBIDDEN" },
+      });
+      if (outcome === "UNAUTHORIZED")
+        expect(result.json).toMatchObject({ error: { message: UNAUTHENTICATED_MESSAGE } });
+      expectNoLeak(result.text, input);
+      expect(await rowCounts(web.db)).toEqual(before);
+    });
+  }
+});
