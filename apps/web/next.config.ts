@@ -6,6 +6,8 @@ const config: NextConfig = {
   // Native addon and Prisma's runtime stay as plain Node requires on the server.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/client"],
   poweredByHeader: false,
+  // The build checks the app only; tests are type-checked by `pnpm typecheck`.
+  typescript: { tsconfigPath: "tsconfig.build.json" },
   reactStrictMode: true,
 };
 

@@ -1,7 +1,13 @@
 import { expect, type Page, test } from "@playwright/test";
+import { DEMO_USER, signIn } from "./helpers";
 
 // The first loop in a real browser: a chat turn proposes knowledge, a person approves it and
-// finds the new CFB; another proposal is rejected and leaves the queue.
+// finds the new CFB; another proposal is rejected and leaves the queue. The person is the demo
+// user, who owns the demo threads and so reviews their proposals.
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page, DEMO_USER.email, DEMO_USER.password);
+});
 
 async function send(page: Page, message: string) {
   await page.getByLabel(/^Message/).fill(message);

@@ -239,7 +239,8 @@ describe("better-auth's own endpoints", () => {
 
   it("a cookie-authenticated account change from a foreign Origin (or none) is 403 and changes nothing", async () => {
     const before = await web.db.user.findUniqueOrThrow({ where: { id: alice.userId } });
-    for (const origin of [{ origin: FOREIGN_ORIGIN }, {}]) {
+    const origins: THeaders[] = [{ origin: FOREIGN_ORIGIN }, {}];
+    for (const origin of origins) {
       const res = await authPost("/update-user", { name: "Mallory" }, { cookie, ...origin });
       expect(res.status).toBe(403);
     }

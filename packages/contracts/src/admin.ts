@@ -73,6 +73,8 @@ export const ZAuditListRequest = z
     target_id: z.string().trim().min(1).max(64).optional(),
     cursor: ZUuid.optional(),
     limit: z.number().int().min(1).max(100).default(50),
+    // Sent by tRPC's infinite queries; pages always go newest to oldest.
+    direction: z.enum(["forward", "backward"]).optional(),
   })
   .strict();
 export const ZAuditList = z.object({ items: z.array(ZAuditEvent), next_cursor: z.string().nullable() });

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { SessionNav } from "@/components/session-nav";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -13,16 +14,13 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
-        <header className="topbar">
-          <Link href="/" className="brand">
-            Solserver
-          </Link>
-          <nav>
-            <Link href="/">Dashboard</Link>
-            <Link href="/cfbs">Knowledge</Link>
-          </nav>
-        </header>
         <Providers>
+          <header className="topbar">
+            <Link href="/" className="brand">
+              Solserver
+            </Link>
+            <SessionNav />
+          </header>
           <main>{children}</main>
         </Providers>
       </body>

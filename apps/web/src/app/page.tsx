@@ -1,11 +1,14 @@
 import { ChatPanel } from "@/components/chat-panel";
 import { ProposalQueue } from "@/components/proposal-queue";
+import { RequireSession } from "@/components/require-session";
 
 export default function DashboardPage() {
   return (
-    <div className="grid">
-      <ChatPanel />
-      <ProposalQueue />
-    </div>
+    <RequireSession>
+      <div className="grid">
+        <ChatPanel />
+        <ProposalQueue />
+      </div>
+    </RequireSession>
   );
 }

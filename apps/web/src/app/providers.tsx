@@ -1,13 +1,28 @@
 "use client";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { type ReactNode, useState } from "react";
+import { redirectToSignIn } from "@/components/require-session";
 import { TRPCProvider } from "@/lib/trpc";
+import { isClientError, isUnauthorized } from "@/lib/trpc-errors";
 import type { AppRouter } from "@/server/trpc/root";
+
+/** Any call answered UNAUTHORIZED (no session, or it expired) sends the browser to sign in. */
+function onError(error: unknown) {
+  if (isUnauthorized(error)) redirectToSignIn();
+}
 
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: 1 } } }),
+    () =>
+      new QueryClient({
+        queryCache: new QueryCache({ onError }),
+        mutationCache: new MutationCache({ onError }),
+        defaultOptions: {
+          // A 4xx (signed out, forbidden, bad input) will not change on a retry; a 5xx might.
+          queries: { staleTime: 5_000, retry: (failures, error) => !isClientError(error) && failures < 1 },
+        },
+      }),
   );
   const [trpcClient] = useState(() => createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc" })] }));
   return (

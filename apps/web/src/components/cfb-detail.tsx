@@ -1,17 +1,13 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc";
+import { QueryError } from "./require-session";
 
 export function CfbDetail({ cfbId }: { cfbId: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.cfbs.get.queryOptions({ cfb_id: cfbId }, { retry: false }));
   if (query.isPending) return <p className="muted">Loading {cfbId}…</p>;
-  if (query.error)
-    return (
-      <p className="error" role="alert">
-        {query.error.message}
-      </p>
-    );
+  if (query.error) return <QueryError error={query.error} what={cfbId} />;
   const cfb = query.data;
   return (
     <article className="panel stack">

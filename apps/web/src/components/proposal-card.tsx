@@ -1,6 +1,15 @@
 "use client";
-import { canApproveAsNew, type TProposalPreview, type TProposalStatus } from "@solserver/contracts";
+import {
+  canApproveAsNew,
+  type TEditorialOverrides,
+  type TProposal,
+  type TProposalPreview,
+  type TProposalStatus,
+} from "@solserver/contracts";
 import Link from "next/link";
+import { useState } from "react";
+import { ProposalEditor } from "./proposal-editor";
+import { useMe } from "./require-session";
 import { usePromote } from "./use-promote";
 
 const WARNING_TEXT: Record<string, string> = {
@@ -10,7 +19,8 @@ const WARNING_TEXT: Record<string, string> = {
 };
 
 type Props = {
-  proposal: TProposalPreview;
+  /** A chat turn's preview, or a queue item (which also carries the proposed CFB). */
+  proposal: TProposalPreview & { proposed_cfb?: TProposal["proposed_cfb"] };
   status: TProposalStatus;
   /** Set when the proposal was decided: the CFB it produced. */
   finalCfbId?: string | null;
@@ -18,10 +28,20 @@ type Props = {
 
 export function ProposalCard({ proposal, status, finalCfbId }: Props) {
   const promote = usePromote();
+  const me = useMe();
+  const [editing, setEditing] = useState(false);
   const decided = promote.data ?? null;
   const effectiveStatus = decided?.status ?? status;
   const cfbId = decided?.final_cfb_id ?? finalCfbId ?? null;
+  const approvable = canApproveAsNew(proposal);
+  // The server refuses edit_then_approve from anyone but a Jam editor; the button follows suit.
+  const canEdit = me.data?.role === "jam" && approvable;
   const act = (action: "approve_create" | "reject") => promote.mutate({ proposal_id: proposal.proposal_id, action });
+  const editThenApprove = (editorial_overrides: TEditorialOverrides) =>
+    promote.mutate(
+      { proposal_id: proposal.proposal_id, action: "edit_then_approve", editorial_overrides },
+      { onSuccess: () => setEditing(false) },
+    );
   return (
     <article
       className="card"
@@ -46,26 +66,52 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
         </div>
       ) : null}
       {effectiveStatus === "pending" ? (
-        <div className="row">
-          {canApproveAsNew(proposal) ? (
-            <button
-              type="button"
-              className="approve"
-              disabled={promote.isPending}
-              onClick={() => act("approve_create")}
-            >
-              Approve
+        editing && canEdit ? (
+          <ProposalEditor
+            proposalId={proposal.proposal_id}
+            proposed={proposal.proposed_cfb}
+            pending={promote.isPending}
+            onCancel={() => {
+              setEditing(false);
+              promote.reset();
+            }}
+            onSubmit={editThenApprove}
+          />
+        ) : (
+          <div className="row">
+            {approvable ? (
+              <button
+                type="button"
+                className="approve"
+                disabled={promote.isPending}
+                onClick={() => act("approve_create")}
+              >
+                Approve
+              </button>
+            ) : (
+              <span className="muted">Updating {proposal.target_cfb_id} in place is not available yet.</span>
+            )}
+            {canEdit ? (
+              <button
+                type="button"
+                disabled={promote.isPending}
+                onClick={() => {
+                  promote.reset();
+                  setEditing(true);
+                }}
+              >
+                Edit &amp; approve
+              </button>
+            ) : null}
+            <button type="button" className="reject" disabled={promote.isPending} onClick={() => act("reject")}>
+              Reject
             </button>
-          ) : (
-            <span className="muted">Updating {proposal.target_cfb_id} in place is not available yet.</span>
-          )}
-          <button type="button" className="reject" disabled={promote.isPending} onClick={() => act("reject")}>
-            Reject
-          </button>
-        </div>
+          </div>
+        )
       ) : (
         <p className="muted" role="status">
           {effectiveStatus === "approved" ? "Approved" : "Rejected"}
+          {decided?.action === "edit_then_approve" ? " with edits" : ""}
           {cfbId ? (
             <>
               {" "}

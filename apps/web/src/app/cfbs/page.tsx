@@ -1,5 +1,10 @@
 import { CfbList } from "@/components/cfb-list";
+import { RequireSession } from "@/components/require-session";
 
 export default function CfbsPage() {
-  return <CfbList />;
+  return (
+    <RequireSession>
+      <CfbList />
+    </RequireSession>
+  );
 }

@@ -1,0 +1,100 @@
+"use client";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC, useTRPCClient } from "@/lib/trpc";
+import { formatTs } from "./format";
+import { QueryError } from "./require-session";
+
+const PAGE = 50;
+const TARGETS = ["proposal", "cfb", "token", "user"] as const;
+type TTarget = (typeof TARGETS)[number];
+
+function detailsText(details: unknown): string {
+  if (details === null || details === undefined) return "";
+  if (typeof details === "string") return details;
+  try {
+    return JSON.stringify(details);
+  } catch {
+    return String(details);
+  }
+}
+
+/** Jam editors: who did what to which CFB, proposal, token or account, newest first. */
+export function AdminAudit() {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const [target, setTarget] = useState<TTarget | "">("");
+  const input = { limit: PAGE, ...(target ? { target_type: target } : {}) };
+  // Paged by hand: tRPC's infiniteQueryOptions adds a `direction` field to the input, which
+  // audit.list's strict schema refuses.
+  const query = useInfiniteQuery({
+    queryKey: trpc.audit.list.infiniteQueryKey(input),
+    queryFn: ({ pageParam }) => client.audit.list.query({ ...input, ...(pageParam ? { cursor: pageParam } : {}) }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+  });
+  if (query.error && !query.data) return <QueryError error={query.error} what="the audit log" />;
+  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <section className="panel stack" aria-labelledby="audit-heading">
+      <div className="row" style={{ justifyContent: "space-between" }}>
+        <h2 id="audit-heading">Audit log</h2>
+        <label className="row">
+          <span className="muted">Target</span>
+          <select className="inline" value={target} onChange={(e) => setTarget(e.target.value as TTarget | "")}>
+            <option value="">all</option>
+            {TARGETS.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {query.isPending ? <p className="muted">Loading the audit log…</p> : null}
+      {query.isSuccess && items.length === 0 ? <p className="muted">Nothing recorded yet.</p> : null}
+      {items.length > 0 ? (
+        <div className="table-wrap">
+          <table className="data" data-testid="audit-list">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Who</th>
+                <th>Action</th>
+                <th>Target</th>
+                <th>Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((e) => (
+                <tr key={e.id}>
+                  <td className="nowrap">{formatTs(e.created_ts)}</td>
+                  <td>
+                    {e.actor_email} <span className="muted">via {e.via}</span>
+                  </td>
+                  <td className="nowrap">
+                    <code>{e.action}</code>
+                  </td>
+                  <td>
+                    {e.target_type} <span className="muted">{e.target_id}</span>
+                  </td>
+                  <td className="details">{detailsText(e.details)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {query.error ? (
+        <p className="error" role="alert">
+          Could not load more: {query.error.message}
+        </p>
+      ) : null}
+      {query.hasNextPage ? (
+        <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+          {query.isFetchingNextPage ? "Loading…" : "Load more"}
+        </button>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,164 @@
+"use client";
+import type { TRole } from "@solserver/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { useTRPC } from "@/lib/trpc";
+import { formatTs } from "./format";
+import { QueryError, useMe } from "./require-session";
+
+const MIN_PASSWORD = 10;
+const ROLES: { value: TRole; label: string }[] = [
+  { value: "user", label: "user (own threads)" },
+  { value: "jam", label: "jam (editor: everything)" },
+];
+
+/** Jam editors: accounts and their roles. */
+export function AdminUsers() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const me = useMe();
+  const users = useQuery(trpc.users.list.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.users.pathKey() });
+  const setRole = useMutation(trpc.users.setRole.mutationOptions({ onSettled: refresh }));
+
+  if (users.error) return <QueryError error={users.error} what="accounts" />;
+  return (
+    <div className="stack">
+      <CreateUser onCreated={refresh} />
+      <section className="panel stack" aria-labelledby="users-heading">
+        <h2 id="users-heading">Accounts</h2>
+        {users.isPending ? <p className="muted">Loading accounts…</p> : null}
+        {setRole.error ? (
+          <p className="error" role="alert">
+            Could not change the role: {setRole.error.message}
+          </p>
+        ) : null}
+        {users.data ? (
+          <div className="table-wrap">
+            <table className="data" data-testid="user-list">
+              <thead>
+                <tr>
+                  <th>Email</th>
+                  <th>Name</th>
+                  <th>Role</th>
+                  <th>Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {users.data.items.map((u) => {
+                  const self = u.id === me.data?.id;
+                  const changing = setRole.isPending && setRole.variables?.user_id === u.id;
+                  return (
+                    <tr key={u.id}>
+                      <td>
+                        {u.email}
+                        {self ? <span className="muted"> (you)</span> : null}
+                      </td>
+                      <td>{u.name}</td>
+                      <td>
+                        <select
+                          aria-label={`Role of ${u.email}`}
+                          value={changing ? setRole.variables.role : u.role}
+                          disabled={self || changing}
+                          title={self ? "You cannot remove your own Jam role" : undefined}
+                          onChange={(e) => setRole.mutate({ user_id: u.id, role: e.target.value as TRole })}
+                        >
+                          {ROLES.map((r) => (
+                            <option key={r.value} value={r.value}>
+                              {r.value}
+                            </option>
+                          ))}
+                        </select>
+                      </td>
+                      <td>{formatTs(u.created_ts)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+function CreateUser({ onCreated }: { onCreated: () => Promise<void> }) {
+  const trpc = useTRPC();
+  const [email, setEmail] = useState("");
+  const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
+  const [role, setRole] = useState<TRole>("user");
+  const [formError, setFormError] = useState<string | null>(null);
+  const create = useMutation(
+    trpc.users.create.mutationOptions({
+      onSuccess: async () => {
+        setEmail("");
+        setName("");
+        setPassword("");
+        setRole("user");
+        await onCreated();
+      },
+    }),
+  );
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setFormError(null);
+    create.reset();
+    if (!/^[^@\s]+@[^@\s]+$/.test(email.trim())) return setFormError("Email must be an email address.");
+    if (!name.trim()) return setFormError("Name must not be empty.");
+    if (password.length < MIN_PASSWORD) return setFormError(`Password must be at least ${MIN_PASSWORD} characters.`);
+    create.mutate({ email: email.trim(), name: name.trim(), password, role });
+  }
+
+  return (
+    <section className="panel stack" aria-labelledby="new-user-heading">
+      <h2 id="new-user-heading">New account</h2>
+      <form className="row form-row" onSubmit={submit} noValidate>
+        <label className="field">
+          <span>Email</span>
+          <input type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Name</span>
+          <input type="text" maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <input
+            type="password"
+            autoComplete="new-password"
+            minLength={MIN_PASSWORD}
+            maxLength={128}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span>Role</span>
+          <select aria-label="Role" value={role} onChange={(e) => setRole(e.target.value as TRole)}>
+            {ROLES.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="primary" disabled={create.isPending}>
+          {create.isPending ? "Creating…" : "Create account"}
+        </button>
+      </form>
+      {formError || create.error ? (
+        <p className="error" role="alert">
+          {formError ?? create.error?.message}
+        </p>
+      ) : null}
+      {create.data ? (
+        <p className="ok" role="status">
+          Created {create.data.email} ({create.data.role}). Give them their password by a private channel.
+        </p>
+      ) : null}
+    </section>
+  );
+}

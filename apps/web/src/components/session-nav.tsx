@@ -1,0 +1,76 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useState } from "react";
+import { signOut } from "@/lib/auth-client";
+import { useMe } from "./require-session";
+
+const LINKS = [
+  { href: "/", label: "Dashboard" },
+  { href: "/cfbs", label: "Knowledge" },
+  { href: "/threads", label: "Threads" },
+] as const;
+const JAM_LINKS = [
+  { href: "/admin/tokens", label: "Tokens" },
+  { href: "/admin/users", label: "Users" },
+  { href: "/admin/audit", label: "Audit" },
+] as const;
+
+function isCurrent(pathname: string, href: string): boolean {
+  return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
+}
+
+/** The header's navigation and account: who is signed in, their role, and Sign out. */
+export function SessionNav() {
+  const pathname = usePathname();
+  const me = useMe();
+  const [leaving, setLeaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function leave() {
+    setLeaving(true);
+    setError(null);
+    try {
+      await signOut();
+      window.location.assign("/sign-in");
+    } catch {
+      setLeaving(false);
+      setError("Sign-out failed; try again.");
+    }
+  }
+
+  const links = me.data?.role === "jam" ? [...LINKS, ...JAM_LINKS] : me.data ? LINKS : [];
+  return (
+    <>
+      <nav aria-label="Main">
+        {links.map((l) => (
+          <Link key={l.href} href={l.href} aria-current={isCurrent(pathname, l.href) ? "page" : undefined}>
+            {l.label}
+          </Link>
+        ))}
+      </nav>
+      <div className="account">
+        {me.data ? (
+          <>
+            <span data-testid="signed-in-as" title={me.data.name}>
+              {me.data.email}
+            </span>
+            <span className={`badge${me.data.role === "jam" ? " jam" : ""}`} data-testid="role-badge">
+              {me.data.role}
+            </span>
+            <button type="button" onClick={leave} disabled={leaving}>
+              {leaving ? "Signing out…" : "Sign out"}
+            </button>
+            {error ? (
+              <span className="error" role="alert">
+                {error}
+              </span>
+            ) : null}
+          </>
+        ) : me.isPending ? null : pathname === "/sign-in" ? null : (
+          <Link href="/sign-in">Sign in</Link>
+        )}
+      </div>
+    </>
+  );
+}

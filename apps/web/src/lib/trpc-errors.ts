@@ -1,0 +1,40 @@
+// What a failed tRPC call means for the page: the code the server sent (UNAUTHORIZED,
+// FORBIDDEN, ...), read from the error's data without caring which query produced it.
+
+export type TTrpcErrorData = {
+  code?: string;
+  httpStatus?: number;
+  field?: string | null;
+  retryAfterSeconds?: number | null;
+};
+
+export function trpcErrorData(error: unknown): TTrpcErrorData | null {
+  if (error && typeof error === "object" && "data" in error) {
+    const data = (error as { data: unknown }).data;
+    if (data && typeof data === "object") return data as TTrpcErrorData;
+  }
+  return null;
+}
+
+export function trpcCode(error: unknown): string | null {
+  return trpcErrorData(error)?.code ?? null;
+}
+
+export function isUnauthorized(error: unknown): boolean {
+  return trpcCode(error) === "UNAUTHORIZED";
+}
+
+export function isForbidden(error: unknown): boolean {
+  return trpcCode(error) === "FORBIDDEN";
+}
+
+/** 4xx answers say something about the request; asking again will not change them. */
+export function isClientError(error: unknown): boolean {
+  const status = trpcErrorData(error)?.httpStatus;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+
+/** The sign-in page, coming back to `path` afterwards. */
+export function signInHref(path: string): string {
+  return path && path !== "/" ? `/sign-in?next=${encodeURIComponent(path)}` : "/sign-in";
+}

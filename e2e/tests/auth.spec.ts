@@ -1,0 +1,193 @@
+import { expect, type Page, test } from "@playwright/test";
+import { DEMO_USER, JAM, signIn, signOut, unique } from "./helpers";
+
+// Accounts and roles in a real browser: who sees which proposals, what only a Jam editor can do,
+// and API tokens from creation to revocation. Every test makes its own names, so they do not
+// depend on each other's order.
+
+// Seed proposals of the demo user's threads that no test decides.
+const DEMO_PROPOSAL = "Every model release needs a passing breakpoint gate in CI";
+const OTHER_DEMO_PROPOSAL = "Use SQLite FTS5 with bm25 ranking for CFB retrieval";
+
+async function send(page: Page, message: string) {
+  await page.getByLabel(/^Message/).fill(message);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+test("an anonymous visitor is sent to sign in and comes back to the page they asked for", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Knowledge" })).toHaveCount(0);
+
+  await page.goto("/admin/audit");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fadmin%2Faudit$/);
+  await page.getByLabel("Email").fill(JAM.email);
+  await page.getByLabel("Password").fill(JAM.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/admin\/audit$/);
+  await expect(page.getByRole("heading", { name: "Audit log" })).toBeVisible();
+});
+
+test("sign-in explains wrong credentials and a lockout", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(`nobody-${unique()}@example.test`);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  const form = page.getByRole("region", { name: "Sign in" });
+  await expect(form.getByRole("alert")).toHaveText("Invalid email or password.");
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  // Five real failures would lock this IP out for every later test, so the server's 429 is
+  // played back here instead.
+  await page.route("**/api/auth/sign-in/email", (route) =>
+    route.fulfill({
+      status: 429,
+      headers: { "Retry-After": "42" },
+      contentType: "application/json",
+      body: JSON.stringify({ code: "TOO_MANY_REQUESTS", message: "too many failed sign-ins" }),
+    }),
+  );
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(form.getByRole("alert")).toHaveText("Too many failed sign-ins, retry in 42 s.");
+});
+
+test("a new account sees none of the demo user's proposals; the demo user sees their own", async ({ page }) => {
+  const email = `reviewer-${unique()}@example.test`;
+  const password = "second-user-password";
+  await signIn(page, JAM.email, JAM.password);
+  await expect(page.getByTestId("role-badge")).toHaveText("jam");
+  await page.getByRole("link", { name: "Users" }).click();
+  const form = page.getByRole("region", { name: "New account" });
+  await form.getByLabel("Email", { exact: true }).fill(email);
+  await form.getByLabel("Name", { exact: true }).fill("Second reviewer");
+  await form.getByLabel("Password", { exact: true }).fill(password);
+  await form.getByLabel("Role", { exact: true }).selectOption("user");
+  await form.getByRole("button", { name: "Create account" }).click();
+  await expect(form.getByRole("status")).toContainText(`Created ${email} (user)`);
+  await expect(page.getByTestId("user-list").getByRole("row").filter({ hasText: email })).toBeVisible();
+  await signOut(page);
+
+  await signIn(page, email, password);
+  await expect(page.getByTestId("role-badge")).toHaveText("user");
+  await expect(page.getByRole("link", { name: "Tokens" })).toHaveCount(0);
+  const queue = page.getByTestId("proposal-queue");
+  await expect(page.getByRole("button", { name: /^pending/ })).toHaveText("pending (0)");
+  await expect(page.getByText("Nothing to review.")).toBeVisible();
+  await expect(queue.getByRole("article")).toHaveCount(0);
+  await page.getByRole("link", { name: "Threads" }).click();
+  await expect(page.getByText("No threads yet.")).toBeVisible();
+  // Someone else's thread and the Jam pages answer "no access", and say so.
+  await page.goto("/threads/demo-ops");
+  await expect(page.getByRole("heading", { name: "You don’t have access" })).toBeVisible();
+  await expect(page.getByText("Every model release")).toHaveCount(0);
+  await page.goto("/admin/tokens");
+  await expect(page.getByRole("heading", { name: "You don’t have access" })).toBeVisible();
+  await signOut(page);
+
+  await signIn(page, DEMO_USER.email, DEMO_USER.password);
+  const own = page.getByTestId("proposal-queue");
+  await expect(own.getByRole("article").filter({ hasText: DEMO_PROPOSAL })).toBeVisible();
+  await expect(own.getByRole("article").filter({ hasText: OTHER_DEMO_PROPOSAL })).toBeVisible();
+  // Users approve or reject their own proposals; editing first is for Jam editors.
+  await expect(own.getByRole("button", { name: "Edit & approve" })).toHaveCount(0);
+  await expect(own.getByRole("button", { name: "Approve" }).first()).toBeVisible();
+});
+
+test("a Jam editor sees every pending proposal and edits one before approving it", async ({ page }) => {
+  // Mostly new words, so the offline model proposes a new CFB (not an update of an earlier run's).
+  const word = `k${unique().slice(-7)}`;
+  const place = `f${unique().slice(-7)}`;
+  const keeper = `o${unique().slice(-7)}`;
+  await signIn(page, JAM.email, JAM.password);
+  const queue = page.getByTestId("proposal-queue");
+  // The demo user's proposals are in the Jam editor's queue too.
+  await expect(queue.getByRole("article").filter({ hasText: DEMO_PROPOSAL })).toBeVisible();
+
+  await send(page, `We decided to name the ${word} archive after ${place} ${keeper}.`);
+  const title = `Name the ${word} archive after ${place} ${keeper}`;
+  await expect(page.getByTestId("assistant-reply").last()).toContainText(title);
+  const card = queue.getByRole("article").filter({ hasText: title });
+  await expect(card).toBeVisible();
+  const proposalId = ((await card.getAttribute("aria-label")) ?? "").replace("Proposal ", "");
+  expect(proposalId).toMatch(/^UP-\d+$/);
+
+  await card.getByRole("button", { name: "Edit & approve" }).click();
+  const editor = card.getByRole("form", { name: `Edit proposal ${proposalId}` });
+  await expect(editor.getByLabel("Title")).toHaveValue(title);
+  const edited = `The ${word} archive is named after ${place}`;
+  await editor.getByLabel("Title").fill(edited);
+  await editor.getByLabel("Tags to add").fill("archive, naming");
+  await editor.getByRole("button", { name: "Save & approve" }).click();
+  await expect(queue.getByRole("article").filter({ hasText: title })).toHaveCount(0);
+
+  await page.getByRole("link", { name: "Knowledge" }).click();
+  await page.getByLabel("Filter CFBs").fill(word);
+  const list = page.getByTestId("cfb-list");
+  const item = list.getByRole("listitem").filter({ hasText: edited });
+  await expect(item).toBeVisible();
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await item.getByRole("link").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(edited);
+  const tags = page.locator("dl.meta dt", { hasText: "Tags" }).locator("+ dd");
+  await expect(tags).toContainText("archive");
+  await expect(tags).toContainText("naming");
+
+  // The audit log names the editor and the decision.
+  await page.getByRole("link", { name: "Audit" }).click();
+  const row = page
+    .getByTestId("audit-list")
+    .getByRole("row")
+    .filter({ hasText: "proposal.edit_then_approve" })
+    .filter({ hasText: proposalId });
+  await expect(row).toContainText(JAM.email);
+});
+
+test("a Jam editor sees every thread with its owner, and a thread's messages and trace", async ({ page }) => {
+  await signIn(page, JAM.email, JAM.password);
+  await page.getByRole("link", { name: "Threads" }).click();
+  await expect(page.getByRole("heading", { name: "All threads" })).toBeVisible();
+  const item = page.getByTestId("thread-list").getByRole("listitem").filter({ hasText: "demo-ops" });
+  await expect(item).toContainText(DEMO_USER.email);
+  await item.getByRole("link").click();
+  await expect(page).toHaveURL(/\/threads\/demo-ops$/);
+  await expect(page.getByTestId("thread-messages")).toContainText("every model release needs a passing breakpoint");
+  const turn = page.getByRole("article").first();
+  await expect(turn.getByRole("cell", { name: "retrieval", exact: true })).toBeVisible();
+  await expect(turn.getByRole("cell", { name: "Turn received", exact: true })).toBeVisible();
+});
+
+test("an API token is shown once, works as Bearer, and stops working when revoked", async ({ page, request }) => {
+  const name = `e2e importer ${unique()}`;
+  await signIn(page, JAM.email, JAM.password);
+  await page.getByRole("link", { name: "Tokens" }).click();
+  await page.getByLabel("Account").selectOption({ label: `${DEMO_USER.email} (user)` });
+  await page.getByLabel("Token name").fill(name);
+  await page.getByRole("button", { name: "Create token" }).click();
+  const shown = page.getByRole("region", { name: "New token" });
+  await expect(shown).toContainText("it will not be shown again");
+  const token = await shown.getByTestId("new-token").inputValue();
+  expect(token).toMatch(/^sol_[A-Za-z0-9_-]{20,}$/);
+
+  const turn = (requestId: string) =>
+    request.post("/chat/respond", {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { request_id: requestId, message: "What is the monthly hosting cost?" },
+    });
+  const ok = await turn(`e2e-token-${unique()}`);
+  expect(ok.status(), await ok.text()).toBe(200);
+
+  // Shown once: after a reload only the prefix is left.
+  await page.reload();
+  await expect(page.getByTestId("new-token")).toHaveCount(0);
+  const row = page.getByTestId("token-list").getByRole("row").filter({ hasText: name });
+  await expect(row).toContainText(DEMO_USER.email);
+  await expect(row).toContainText(token.slice(0, 12));
+  await expect(row).not.toContainText(token);
+  await expect(row).toContainText("active");
+
+  await row.getByRole("button", { name: `Revoke ${name}` }).click();
+  await expect(row).toContainText("revoked");
+  const refused = await turn(`e2e-token-${unique()}`);
+  expect(refused.status()).toBe(401);
+});

@@ -1,0 +1,51 @@
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
+
+// Shared steps for the browser and HTTP tests: the seed's demo accounts, signing in through the
+// real form (or the real endpoint, for HTTP-only tests) and names unique within one run.
+
+export const JAM = { email: "jam@solserver.local", password: "jam-demo-password" } as const;
+export const DEMO_USER = { email: "user@solserver.local", password: "user-demo-password" } as const;
+
+/** Signs in through /sign-in and waits until the dashboard shows who is signed in. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).not.toHaveURL(/\/sign-in/);
+  await expect(page.getByTestId("signed-in-as")).toHaveText(email);
+}
+
+/** Signs out with the header's button and waits for the sign-in page. */
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+}
+
+/** The Origin the server trusts for cookie-authenticated writes (the Playwright baseURL). */
+export function origin(baseURL: string | undefined): string {
+  if (!baseURL) throw new Error("baseURL is not configured");
+  return new URL(baseURL).origin;
+}
+
+/**
+ * Signs `request` in over HTTP: POST /api/auth/sign-in/email from our own Origin. The context
+ * keeps the session cookie for its later calls.
+ */
+export async function signInRequest(
+  request: APIRequestContext,
+  baseURL: string | undefined,
+  email: string,
+  password: string,
+): Promise<void> {
+  const response = await request.post("/api/auth/sign-in/email", {
+    data: { email, password },
+    headers: { Origin: origin(baseURL) },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/** A suffix that keeps titles and emails distinct between tests sharing one database. */
+export function unique(): string {
+  return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
