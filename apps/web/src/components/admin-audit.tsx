@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { QueryError } from "./require-session";
+import { ErrorAlert, LoadMore } from "./ui";
 
 const PAGE = 50;
 const TARGETS = ["proposal", "cfb", "token", "user"] as const;
@@ -85,16 +86,8 @@ export function AdminAudit() {
           </table>
         </div>
       ) : null}
-      {query.error ? (
-        <p className="error" role="alert">
-          Could not load more: {query.error.message}
-        </p>
-      ) : null}
-      {query.hasNextPage ? (
-        <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-          {query.isFetchingNextPage ? "Loading…" : "Load more"}
-        </button>
-      ) : null}
+      <ErrorAlert what="Could not load more" error={query.error} />
+      <LoadMore query={query} />
     </section>
   );
 }

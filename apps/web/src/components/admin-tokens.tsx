@@ -4,6 +4,7 @@ import { type FormEvent, useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { QueryError } from "./require-session";
+import { ErrorAlert } from "./ui";
 
 /** Jam editors: API tokens for services, created for an account and shown in plaintext once. */
 export function AdminTokens() {
@@ -73,11 +74,7 @@ export function AdminTokens() {
             {create.isPending ? "Creating…" : "Create token"}
           </button>
         </form>
-        {users.error ? (
-          <p className="error" role="alert">
-            Could not load accounts: {users.error.message}
-          </p>
-        ) : null}
+        <ErrorAlert what="Could not load accounts" error={users.error} />
         {formError || create.error ? (
           <p className="error" role="alert">
             {formError ?? create.error?.message}
@@ -97,11 +94,7 @@ export function AdminTokens() {
         <h2 id="tokens-heading">API tokens</h2>
         {tokens.isPending ? <p className="muted">Loading tokens…</p> : null}
         {tokens.data && tokens.data.items.length === 0 ? <p className="muted">No tokens yet.</p> : null}
-        {revoke.error ? (
-          <p className="error" role="alert">
-            Could not revoke: {revoke.error.message}
-          </p>
-        ) : null}
+        <ErrorAlert what="Could not revoke" error={revoke.error} />
         {tokens.data && tokens.data.items.length > 0 ? (
           <div className="table-wrap">
             <table className="data" data-testid="token-list">

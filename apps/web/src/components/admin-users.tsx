@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { QueryError, useMe } from "./require-session";
+import { ErrorAlert } from "./ui";
 
 const MIN_PASSWORD = 10;
 const ROLES: { value: TRole; label: string }[] = [
@@ -28,11 +29,7 @@ export function AdminUsers() {
       <section className="panel stack" aria-labelledby="users-heading">
         <h2 id="users-heading">Accounts</h2>
         {users.isPending ? <p className="muted">Loading accounts…</p> : null}
-        {setRole.error ? (
-          <p className="error" role="alert">
-            Could not change the role: {setRole.error.message}
-          </p>
-        ) : null}
+        <ErrorAlert what="Could not change the role" error={setRole.error} />
         {users.data ? (
           <div className="table-wrap">
             <table className="data" data-testid="user-list">

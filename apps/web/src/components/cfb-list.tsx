@@ -3,6 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { ErrorAlert, LoadMore } from "./ui";
 
 export function CfbList() {
   const trpc = useTRPC();
@@ -25,11 +26,7 @@ export function CfbList() {
         onChange={(e) => setSearch(e.target.value)}
       />
       {query.isPending ? <p className="muted">Loading…</p> : null}
-      {query.error ? (
-        <p className="error" role="alert">
-          Could not load CFBs: {query.error.message}
-        </p>
-      ) : null}
+      <ErrorAlert what="Could not load CFBs" error={query.error} />
       {query.isSuccess && items.length === 0 ? (
         <p className="muted">No CFBs match. Approve a proposal to create one.</p>
       ) : null}
@@ -46,11 +43,7 @@ export function CfbList() {
           </li>
         ))}
       </ul>
-      {query.hasNextPage ? (
-        <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-          {query.isFetchingNextPage ? "Loading…" : "Load more"}
-        </button>
-      ) : null}
+      <LoadMore query={query} />
     </section>
   );
 }

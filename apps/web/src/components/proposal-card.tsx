@@ -10,6 +10,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { ProposalEditor } from "./proposal-editor";
 import { useMe } from "./require-session";
+import { ErrorAlert } from "./ui";
 import { usePromote } from "./use-promote";
 
 const WARNING_TEXT: Record<string, string> = {
@@ -120,11 +121,7 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
           ) : null}
         </p>
       )}
-      {promote.error ? (
-        <p className="error" role="alert">
-          {promote.error.message}
-        </p>
-      ) : null}
+      <ErrorAlert error={promote.error} />
     </article>
   );
 }

@@ -3,6 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { ProposalCard } from "./proposal-card";
+import { ErrorAlert, LoadMore } from "./ui";
 
 const STATUSES = ["pending", "approved", "rejected"] as const;
 
@@ -28,11 +29,7 @@ export function ProposalQueue() {
         ))}
       </fieldset>
       {query.isPending ? <p className="muted">Loading proposals…</p> : null}
-      {query.error ? (
-        <p className="error" role="alert">
-          Could not load proposals: {query.error.message}
-        </p>
-      ) : null}
+      <ErrorAlert what="Could not load proposals" error={query.error} />
       {query.isSuccess && items.length === 0 ? (
         <p className="muted">
           {status === "pending"
@@ -50,11 +47,7 @@ export function ProposalQueue() {
           />
         ))}
       </div>
-      {query.hasNextPage ? (
-        <button type="button" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-          {query.isFetchingNextPage ? "Loading…" : "Load more"}
-        </button>
-      ) : null}
+      <LoadMore query={query} />
     </section>
   );
 }
