@@ -12,7 +12,15 @@ export { DEMO_CFBS, DEMO_THREADS } from "./demo/demo-data";
 export { seedDemo, type TSeedReport } from "./demo/seed-demo";
 export { loadServerEnv, type TServerEnv } from "./env";
 export { createOfflineModel, OFFLINE_MODEL_NAME, offlineEnvelope } from "./model/offline-model";
-export type { TModelCfb, TModelInput, TModelOutput, TModelProvider } from "./model/provider";
+export {
+  ModelAttemptsFailed,
+  type TModelAttempt,
+  type TModelCfb,
+  type TModelInput,
+  type TModelOutput,
+  type TModelProvider,
+  type TSummaryShape,
+} from "./model/provider";
 export { createModel } from "./model/registry";
 export { describeIssues, firstIssueField, parseInput, type TIssueLike } from "./parse";
 export { deriveProposals } from "./proposals/derive";

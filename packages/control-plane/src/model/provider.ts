@@ -1,15 +1,35 @@
 import type { TCfbCard } from "@solserver/contracts";
 
-// The model provider port: everything the control plane needs from a model. One call per turn;
-// the answer is an untrusted OutputEnvelope that the caller validates before storing anything.
+// The model provider port: everything the control plane needs from a model. One call per turn
+// (a provider may make several HTTP attempts inside it); the answer is an untrusted
+// OutputEnvelope that the caller validates again before storing anything.
 
 export type TModelCfb = TCfbCard;
+
+/** The thread summary a model may propose to update (seed 000 memento shape). */
+export type TSummaryShape = { arc: string; active: string[]; parked: string[]; decisions: string[]; next: string[] };
 
 export type TModelInput = {
   message: string;
   history: { role: "user" | "assistant"; content: string }[];
   /** The CFBs injected into this turn, best first. */
   cfbs: TModelCfb[];
+  /** Closure signals of the thread (decision_made, open_loop_resolved, ...) to mention in the prompt. */
+  closureSignals?: { kind: string; summary?: string | undefined }[];
+  /** The current thread summary, when the turn may update it; absent when it is frozen or skipped. */
+  summary?: TSummaryShape | null;
+};
+
+/** One try at the model: recorded as a DeliveryAttempt (n = 1..N) whatever its outcome. */
+export type TModelAttempt = {
+  n: number;
+  model: string;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  latencyMs: number;
+  outcome: "ok" | "invalid_envelope" | "http_error" | "timeout" | "network_error";
+  /** Why a failed attempt failed (status, parse problem); null when ok. */
+  reason: string | null;
 };
 
 export type TModelOutput = {
@@ -17,7 +37,21 @@ export type TModelOutput = {
   envelope: unknown;
   tokensIn: number | null;
   tokensOut: number | null;
+  /** Every attempt made, the last one the one that produced `envelope`. Absent: one attempt. */
+  attempts?: TModelAttempt[];
+  /** Summary update the model proposes (arc, active, ...); applied unless the guardrail froze it. */
+  summary?: TSummaryShape | null;
 };
+
+/** Thrown by a provider when no attempt produced a usable envelope; carries what was tried. */
+export class ModelAttemptsFailed extends Error {
+  readonly attempts: TModelAttempt[];
+  constructor(message: string, attempts: TModelAttempt[]) {
+    super(message);
+    this.name = "ModelAttemptsFailed";
+    this.attempts = attempts;
+  }
+}
 
 export type TModelProvider = {
   /** Recorded on every DeliveryAttempt, e.g. "offline-heuristic-v1". */
