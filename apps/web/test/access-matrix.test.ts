@@ -179,6 +179,22 @@ const TRPC_ROWS: Record<string, TRow> = {
       expect(field(result, "owner_email")).toBe(alice.email);
     },
   },
+  "mementos.get": {
+    expect: OWNED,
+    input: async (c) => ({ thread_id: target(c).thread_id }),
+    check: (result, input) => {
+      expect(field(result, "thread_id")).toBe(field(input, "thread_id"));
+      expect(field(result, "version")).toBeGreaterThanOrEqual(1);
+    },
+  },
+  "mementos.put": {
+    expect: OWNED,
+    input: async (c) => {
+      const current = await web.controlPlane.mementos.get(ownerOf(c).actor, target(c).thread_id);
+      return { thread_id: current.thread_id, version: current.version, memento: current.memento };
+    },
+    check: (result, input) => expect(field(result, "version")).toBe((field(input, "version") as number) + 1),
+  },
   "me.get": {
     expect: SIGNED_IN,
     input: async () => undefined,
@@ -255,6 +271,12 @@ const REST_ROWS: Record<TRestRoute, TRow> = {
     },
   },
   "POST /umbra/promote": TRPC_ROWS["promotion.promote"] as TRow,
+  "GET /threads/[id]/memento": {
+    ...(TRPC_ROWS["mementos.get"] as TRow),
+    input: async (c) => target(c).thread_id,
+    check: (result, id) => expect(field(result, "thread_id")).toBe(id),
+  },
+  "PUT /threads/[id]/memento": TRPC_ROWS["mementos.put"] as TRow,
 };
 
 /** query or mutation, per procedure: queries go over GET, mutations over POST. */
@@ -345,7 +367,15 @@ describe("completeness", () => {
   });
 
   it("rows about thread-owned resources include a user on another user's resource", () => {
-    const owned = ["chat.respond", "proposals.list", "proposals.get", "promotion.promote", "threads.get"];
+    const owned = [
+      "chat.respond",
+      "proposals.list",
+      "proposals.get",
+      "promotion.promote",
+      "threads.get",
+      "mementos.get",
+      "mementos.put",
+    ];
     for (const name of owned) expect(TRPC_ROWS[name]?.expect.userOther, name).toBe("FORBIDDEN");
     for (const route of Object.values(REST_ROWS)) expect(route.expect.userOther).toBe("FORBIDDEN");
   });

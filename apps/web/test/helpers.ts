@@ -173,6 +173,7 @@ export async function openWebServer(label: string, env: Record<string, string> =
     chat: await import("@/app/chat/respond/route"),
     proposals: await import("@/app/umbra/proposals/route"),
     promote: await import("@/app/umbra/promote/route"),
+    memento: await import("@/app/threads/[id]/memento/route"),
     trpc: await import("@/app/api/trpc/[trpc]/route"),
     auth: await import("@/app/api/auth/[...all]/route"),
   };
@@ -252,7 +253,12 @@ async function settle(res: Response): Promise<THttpResult> {
   return { status: res.status, headers: res.headers, text, json };
 }
 
-export type TRestRoute = "POST /chat/respond" | "GET /umbra/proposals" | "POST /umbra/promote";
+export type TRestRoute =
+  | "POST /chat/respond"
+  | "GET /umbra/proposals"
+  | "POST /umbra/promote"
+  | "GET /threads/[id]/memento"
+  | "PUT /threads/[id]/memento";
 
 /**
  * One REST call through its Next route handler. `body` is JSON-encoded unless it is a string;
@@ -273,6 +279,22 @@ export async function rest(
       return settle(await web.routes.chat.POST(jsonPost("/chat/respond", opts.body, headers)));
     case "POST /umbra/promote":
       return settle(await web.routes.promote.POST(jsonPost("/umbra/promote", opts.body, headers)));
+    case "GET /threads/[id]/memento": {
+      // `query` carries the thread id for this route.
+      const id = opts.query ?? "";
+      const req = new Request(`${BASE_URL}/threads/${id}/memento`, { headers });
+      return settle(await web.routes.memento.GET(req, { params: Promise.resolve({ id }) }));
+    }
+    case "PUT /threads/[id]/memento": {
+      // `body` is { thread_id, version, memento }: the id goes in the path, the version in If-Match.
+      const { thread_id: id, version, memento } = opts.body as { thread_id: string; version: number; memento: unknown };
+      const req = new Request(`${BASE_URL}/threads/${id}/memento`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", "if-match": `"${version}"`, ...headers },
+        body: JSON.stringify(memento),
+      });
+      return settle(await web.routes.memento.PUT(req, { params: Promise.resolve({ id }) }));
+    }
   }
 }
 

@@ -1045,6 +1045,9 @@ describe("usage events", () => {
   });
 });
 
+/** The trace of a turn, in seed 000's orchestrator order. */
+const TURN_PHASES = ["packet", "breakpoint", "retrieval", "attempt", "model", "proposals", "memento", "store"];
+
 describe("traces", () => {
   it("a turn writes one completed 'turn' run whose ordered events are keyed by the transmission", async () => {
     const { turn, proposalId } = await turnWithProposal("trace-1", "Note that the backup job runs at midnight UTC.");
@@ -1058,16 +1061,24 @@ describe("traces", () => {
     expect(await main.db.traceRun.count({ where: { transmissionId: turn.transmission_id } })).toBe(1);
 
     const events = await main.repos.traces.forTransmission(turn.transmission_id);
-    expect(events.map((e) => e.phase)).toEqual(["packet", "retrieval", "model", "proposals"]);
-    expect(events.map((e) => e.seq)).toEqual([0, 1, 2, 3]);
+    expect(events.map((e) => e.phase)).toEqual(TURN_PHASES);
+    expect(events.map((e) => e.seq)).toEqual(TURN_PHASES.map((_, i) => i));
     expect(events.every((e) => e.status === "completed" && e.actor === "solserver")).toBe(true);
     expect(events[0]?.metadata).toMatchObject({ request_id: "trace-1", thread_id: turn.thread_id });
-    expect(events[3]?.summary).toMatch(/\b1 proposal/);
+    // The seed's breakpoint event: summary and metadata exactly as seed 000 shows them.
+    expect(events[1]?.summary).toBe("Breakpoint decision: SHOULD");
+    expect(events[1]?.metadata).toMatchObject({
+      kind: "breakpoint_engine",
+      decision: "should",
+      peakGuardrailActive: false,
+      source: "none",
+    });
+    expect(events.find((e) => e.phase === "proposals")?.summary).toMatch(/\b1 proposal/);
 
     // A promotion appends its own run, keyed to the same transmission.
     await caller.promotion.promote({ proposal_id: proposalId, action: "reject" });
     const all = await main.repos.traces.forTransmission(turn.transmission_id);
-    expect(all.map((e) => e.phase)).toEqual(["packet", "retrieval", "model", "proposals", "promotion", "promotion"]);
+    expect(all.map((e) => e.phase)).toEqual([...TURN_PHASES, "promotion", "promotion"]);
     const runs = await main.db.traceRun.findMany({
       where: { transmissionId: turn.transmission_id },
       orderBy: { startedAt: "asc" },
@@ -1103,7 +1114,7 @@ describe("traces", () => {
       [second.packet_id, second.transmission_id],
     ]);
     for (const turn of detail.turns) {
-      expect(turn.trace.map((e) => e.phase)).toEqual(["packet", "retrieval", "model", "proposals"]);
+      expect(turn.trace.map((e) => e.phase)).toEqual(TURN_PHASES);
     }
     expect(await jamCaller.threads.get({ thread_id: first.thread_id })).toEqual(detail);
     const listed = await caller.threads.list({ limit: 100 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZAttemptId, ZPacketId, ZRequestId, ZResponseId, ZThreadId, ZTransmissionId } from "./ids";
+import { ThreadMementoSignalKind, ZThreadMemento } from "./memento";
 import { ZProposalPreview } from "./proposals";
 
 export const MAX_MESSAGE_CHARS = 8000;
@@ -16,6 +17,9 @@ export const ZChatRespondRequest = z
       .trim()
       .min(1, { error: "must not be empty" })
       .max(MAX_MESSAGE_CHARS, { error: `must be at most ${MAX_MESSAGE_CHARS} characters` }),
+    // The client's thread memento v0.2 (seed 000 packet.context.thread_memento): when given it
+    // is the turn's baseline (its signals drive the breakpoint decision); else the stored one.
+    context: z.object({ thread_memento: ZThreadMemento.optional() }).strict().optional(),
   })
   .strict();
 export type TChatRespondRequest = z.infer<typeof ZChatRespondRequest>;
@@ -29,6 +33,14 @@ export const ZChatRespondResponse = z.object({
   assistant_text: z.string(),
   // True when this answer was replayed for a retried request_id rather than computed now.
   replayed: z.boolean(),
+  /** The breakpoint engine's verdict on this turn (seed 000). */
+  breakpoint: z.object({
+    decision: z.enum(["must", "should", "skip"]),
+    peak_guardrail_active: z.boolean(),
+    signal_kinds: z.array(ThreadMementoSignalKind),
+  }),
+  /** The thread memento's version after the turn: the ETag for memento writes. */
+  thread_memento_version: z.number().int().positive().nullable(),
   ui_hints: z.object({
     has_proposals: z.boolean(),
     proposal_previews: z.array(ZProposalPreview),

@@ -8,6 +8,8 @@ export const DOMAIN_ERROR_CODES = [
   "FORBIDDEN", // the caller may not touch this entity
   "RATE_LIMITED", // too many requests (carries retryAfterSeconds)
   "PAYLOAD_TOO_LARGE", // a request body over the size limit
+  "PRECONDITION_FAILED", // an If-Match (ETag) that is no longer current
+  "PRECONDITION_REQUIRED", // a conditional write sent without If-Match
   "UPSTREAM", // the model provider failed or returned an envelope that breaks the contract
 ] as const;
 export type TDomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

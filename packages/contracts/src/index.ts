@@ -3,6 +3,7 @@ export * from "./cfb";
 export * from "./chat";
 export * from "./errors";
 export * from "./ids";
+export * from "./memento";
 export * from "./output-envelope";
 export * from "./promotion";
 export * from "./promotion-enums";

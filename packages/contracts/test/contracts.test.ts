@@ -371,6 +371,8 @@ describe("DomainError", () => {
         "FORBIDDEN",
         "NOT_FOUND",
         "PAYLOAD_TOO_LARGE",
+        "PRECONDITION_FAILED",
+        "PRECONDITION_REQUIRED",
         "RATE_LIMITED",
         "UNAUTHENTICATED",
         "UNSUPPORTED",

@@ -7,6 +7,7 @@ import type {
   ZAuditListRequest,
   ZCfbCreateRequest,
   ZCfbUpdateRequest,
+  ZThreadMementoWrite,
   ZTokenCreateRequest,
 } from "@solserver/contracts";
 import { ZCfbListRequest, ZProposalListRequest } from "@solserver/contracts";
@@ -20,6 +21,7 @@ import { createModel } from "./model/registry";
 import { actorFromBearer, actorFromSession } from "./services/actors";
 import * as admin from "./services/admin";
 import { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";
+import { getMemento, putMemento } from "./services/mementos";
 import { promoteProposal } from "./services/promote";
 import { refundSignIn, reserveSignIn } from "./services/rate-limits";
 import { getCfb, getProposal, listCfbs, listProposals } from "./services/read";
@@ -57,6 +59,10 @@ export function createControlPlane(deps: TServiceDeps) {
       get: (actor: TActor, cfbId: string) => getCfb(deps, actor, cfbId),
       create: (actor: TActor, input: z.output<typeof ZCfbCreateRequest>) => admin.createCfb(deps, actor, input),
       update: (actor: TActor, input: z.output<typeof ZCfbUpdateRequest>) => admin.updateCfb(deps, actor, input),
+    },
+    mementos: {
+      get: (actor: TActor, threadId: string) => getMemento(deps, actor, threadId),
+      put: (actor: TActor, input: z.output<typeof ZThreadMementoWrite>) => putMemento(deps, actor, input),
     },
     threads: {
       list: (actor: TActor, limit: number) => admin.listThreads(deps, actor, limit),
@@ -127,7 +133,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
 export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
   return openControlPlane({
     databaseUrl: env.DATABASE_URL,
-    model: createModel(env.SOLSERVER_MODEL),
+    model: createModel(env.SOLSERVER_MODEL, env),
     limits: { chatTurnsPerMinute: env.SOLSERVER_CHAT_TURNS_PER_MINUTE },
     auth: { secret: env.BETTER_AUTH_SECRET, baseURL: env.SOLSERVER_BASE_URL, trustedOrigins: env.trustedOrigins },
   });

@@ -6,28 +6,78 @@ import { z } from "zod";
 
 // The server environment, parsed in one place for the web app and the scripts alike. A bad
 // value stops start-up with the variable's name and the rule it breaks.
-const ZServerEnv = z.object({
-  // Empty or unset: the default file; relative paths resolve against the repository root.
-  DATABASE_URL: z
-    .string()
-    .optional()
-    .transform((value) => resolveDatabaseUrl(value))
-    .pipe(z.string().startsWith("file:", { error: "must be a SQLite file: URL such as file:.data/solserver.db" })),
-  SOLSERVER_MODEL: z
-    .enum(["offline"], { error: 'must be "offline" (the only model provider in this build)' })
-    .default("offline"),
-  // Where people open the dashboard. https makes session cookies Secure.
-  SOLSERVER_BASE_URL: z.url({ error: "must be a URL such as http://localhost:3000" }).optional(),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  // Extra origins allowed to send cookie-authenticated requests, comma-separated.
-  SOLSERVER_TRUSTED_ORIGINS: z.string().default(""),
-  BETTER_AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
-  SOLSERVER_CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1, { error: "must be at least 1" }).default(30),
-});
+const ZServerEnv = z
+  .object({
+    // Empty or unset: the default file; relative paths resolve against the repository root.
+    DATABASE_URL: z
+      .string()
+      .optional()
+      .transform((value) => resolveDatabaseUrl(value))
+      .pipe(z.string().startsWith("file:", { error: "must be a SQLite file: URL such as file:.data/solserver.db" })),
+    SOLSERVER_MODEL: z
+      .enum(["offline", "openai"], { error: 'must be "offline" or "openai" (docs/model-providers.md)' })
+      .default("offline"),
+    // The OpenAI-compatible provider (SOLSERVER_MODEL=openai): OpenAI, vLLM, Ollama, llama.cpp.
+    OPENAI_BASE_URL: z
+      .url({ error: "must be a URL such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1" })
+      .default("https://api.openai.com/v1"),
+    // Empty counts as unset, so a blank line in .env does not pass for a key.
+    OPENAI_API_KEY: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
+    SOLSERVER_OPENAI_MODEL: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
+    SOLSERVER_MODEL_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(100, { error: "must be at least 100 (milliseconds)" })
+      .max(600_000, { error: "must be at most 600000 (10 minutes)" })
+      .default(30_000),
+    SOLSERVER_MODEL_MAX_ATTEMPTS: z.coerce
+      .number()
+      .int()
+      .min(1, { error: "must be between 1 and 5" })
+      .max(5, { error: "must be between 1 and 5" })
+      .default(3),
+    // Where people open the dashboard. https makes session cookies Secure.
+    SOLSERVER_BASE_URL: z.url({ error: "must be a URL such as http://localhost:3000" }).optional(),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    // Extra origins allowed to send cookie-authenticated requests, comma-separated.
+    SOLSERVER_TRUSTED_ORIGINS: z.string().default(""),
+    BETTER_AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+    SOLSERVER_CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1, { error: "must be at least 1" }).default(30),
+  })
+  .superRefine((e, ctx) => {
+    // The openai provider cannot start without a key and a model id.
+    if (e.SOLSERVER_MODEL !== "openai") return;
+    if (!e.OPENAI_API_KEY)
+      ctx.addIssue({
+        code: "custom",
+        path: ["OPENAI_API_KEY"],
+        message:
+          'is required when SOLSERVER_MODEL=openai (local servers without auth accept any placeholder, e.g. "local")',
+      });
+    if (!e.SOLSERVER_OPENAI_MODEL)
+      ctx.addIssue({
+        code: "custom",
+        path: ["SOLSERVER_OPENAI_MODEL"],
+        message: "is required when SOLSERVER_MODEL=openai (the model id, e.g. gpt-4o-mini or llama3.1:8b)",
+      });
+  });
 
 export type TServerEnv = {
   DATABASE_URL: string;
-  SOLSERVER_MODEL: "offline";
+  SOLSERVER_MODEL: "offline" | "openai";
+  OPENAI_BASE_URL: string;
+  /** Set whenever SOLSERVER_MODEL=openai; null otherwise when not given. */
+  OPENAI_API_KEY: string | null;
+  /** Set whenever SOLSERVER_MODEL=openai; null otherwise when not given. */
+  SOLSERVER_OPENAI_MODEL: string | null;
+  SOLSERVER_MODEL_TIMEOUT_MS: number;
+  SOLSERVER_MODEL_MAX_ATTEMPTS: number;
   SOLSERVER_BASE_URL: string;
   BETTER_AUTH_SECRET: string;
   SOLSERVER_CHAT_TURNS_PER_MINUTE: number;
@@ -74,6 +124,11 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
   return {
     DATABASE_URL: e.DATABASE_URL,
     SOLSERVER_MODEL: e.SOLSERVER_MODEL,
+    OPENAI_BASE_URL: e.OPENAI_BASE_URL,
+    OPENAI_API_KEY: e.OPENAI_API_KEY ?? null,
+    SOLSERVER_OPENAI_MODEL: e.SOLSERVER_OPENAI_MODEL ?? null,
+    SOLSERVER_MODEL_TIMEOUT_MS: e.SOLSERVER_MODEL_TIMEOUT_MS,
+    SOLSERVER_MODEL_MAX_ATTEMPTS: e.SOLSERVER_MODEL_MAX_ATTEMPTS,
     SOLSERVER_BASE_URL: baseURL,
     BETTER_AUTH_SECRET: authSecret(e.BETTER_AUTH_SECRET),
     SOLSERVER_CHAT_TURNS_PER_MINUTE: e.SOLSERVER_CHAT_TURNS_PER_MINUTE,

@@ -12,6 +12,7 @@ export { DEMO_CFBS, DEMO_THREADS } from "./demo/demo-data";
 export { seedDemo, type TSeedReport } from "./demo/seed-demo";
 export { loadServerEnv, type TServerEnv } from "./env";
 export { createOfflineModel, OFFLINE_MODEL_NAME, offlineEnvelope } from "./model/offline-model";
+export { createOpenAICompatibleModel } from "./model/openai-compatible";
 export {
   ModelAttemptsFailed,
   type TModelAttempt,

@@ -15,7 +15,7 @@ import {
   type TStatement,
   titleFromClause,
 } from "./offline-heuristics";
-import type { TModelCfb, TModelInput, TModelOutput, TModelProvider } from "./provider";
+import type { TModelCfb, TModelInput, TModelOutput, TModelProvider, TSummaryShape } from "./provider";
 
 // The default model: a documented, deterministic heuristic that needs no network and no key
 // (docs/offline-model.md). It reads the message sentence by sentence:
@@ -210,12 +210,37 @@ function countWords(input: TModelInput): number {
   return words([input.message, ...input.cfbs.map((c) => `${c.title} ${c.summary}`)].join(" ")).length;
 }
 
+/**
+ * The summary the offline model proposes when the turn may update it: decisions gain the titles
+ * of stated decisions, next steps gain the open questions, the arc starts from the first
+ * decision (or the message) when the thread has none; active and parked stay as they are.
+ */
+export function offlineSummary(input: TModelInput, envelope: TOutputEnvelope): TSummaryShape | null {
+  const previous = input.summary;
+  if (!previous) return null;
+  const decided = envelope.meta.cfb_suggestions.filter((s) => s.tags[0] === "decision").map((s) => s.title);
+  const questions = envelope.meta.unknowns.map((u) => u.text.replace(/^No knowledge block answers: /, ""));
+  const arc = previous.arc || decided[0] || clip(input.message.replace(/\s+/g, " ").trim(), 120);
+  return {
+    arc,
+    active: previous.active,
+    parked: previous.parked,
+    decisions: [...new Set([...previous.decisions, ...decided])],
+    next: [...new Set([...previous.next, ...questions])],
+  };
+}
+
 export function createOfflineModel(): TModelProvider {
   return {
     name: OFFLINE_MODEL_NAME,
     async generate(input: TModelInput): Promise<TModelOutput> {
       const envelope = offlineEnvelope(input);
-      return { envelope, tokensIn: countWords(input), tokensOut: words(envelope.assistant_text).length };
+      return {
+        envelope,
+        tokensIn: countWords(input),
+        tokensOut: words(envelope.assistant_text).length,
+        summary: offlineSummary(input, envelope),
+      };
     },
   };
 }

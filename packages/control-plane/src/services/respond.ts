@@ -1,20 +1,20 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import {
   DomainError,
   type TChatRespondRequest,
   type TChatRespondResponse,
   type TOutputMeta,
-  ZOutputEnvelope,
 } from "@solserver/contracts";
 import type { TStoredTurn } from "@solserver/db";
-import type { TModelInput, TModelOutput } from "../model/provider";
-import { describeIssues } from "../parse";
+import { decideBreakpointAction, shouldFreezeSummaryAtPeak } from "@solserver/engine";
 import { deriveProposals } from "../proposals/derive";
 import { rankCfbs } from "../retrieval";
 import { assertCanSeeThread, requireSignedIn } from "./access";
 import type { TActor, TServiceDeps } from "./deps";
 import { chargeChatTurn } from "./rate-limits";
 import { createTraceLog } from "./trace-log";
+import { mementoAfterTurn, resolveBaseline } from "./turn-memento";
+import { callModel } from "./turn-model";
 
 const HISTORY_WINDOW = 20;
 const CANDIDATE_SCAN = 500;
@@ -22,11 +22,15 @@ const INJECTED_CFBS = 8;
 
 function requestHash(input: TChatRespondRequest): string {
   return createHash("sha256")
-    .update(JSON.stringify({ thread_id: input.thread_id ?? null, message: input.message }))
+    .update(
+      JSON.stringify({ thread_id: input.thread_id ?? null, message: input.message, context: input.context ?? null }),
+    )
     .digest("hex");
 }
 
-function toResponse(turn: TStoredTurn, replayed: boolean): TChatRespondResponse {
+type TBreakpointView = TChatRespondResponse["breakpoint"];
+
+function toResponse(turn: TStoredTurn, replayed: boolean, breakpoint: TBreakpointView): TChatRespondResponse {
   return {
     thread_id: turn.threadId,
     packet_id: turn.packetId,
@@ -35,18 +39,36 @@ function toResponse(turn: TStoredTurn, replayed: boolean): TChatRespondResponse 
     response_id: turn.responseId,
     assistant_text: turn.assistantText,
     replayed,
+    breakpoint,
+    thread_memento_version: turn.mementoVersion ?? null,
     ui_hints: { has_proposals: turn.proposals.length > 0, proposal_previews: turn.proposals },
   };
 }
 
-/** A stored turn for this request_id, or CONFLICT when the key was used for another request. */
-function replay(stored: TStoredTurn, input: TChatRespondRequest, hash: string): TChatRespondResponse {
+/**
+ * A stored turn for this request_id, or CONFLICT when the key was used for another request. The
+ * breakpoint verdict comes from the turn's trace; the memento version is the thread's current one.
+ */
+async function replay(
+  deps: TServiceDeps,
+  stored: TStoredTurn,
+  input: TChatRespondRequest,
+  hash: string,
+): Promise<TChatRespondResponse> {
   if (stored.requestHash !== hash) {
     throw new DomainError("CONFLICT", `request_id "${input.request_id}" was already used for a different request`, {
       field: "request_id",
     });
   }
-  return toResponse(stored, true);
+  const events = await deps.repos.traces.forTransmission(stored.transmissionId);
+  const meta = (events.find((e) => e.phase === "breakpoint")?.metadata ?? {}) as Record<string, unknown>;
+  const decision = meta.decision === "must" || meta.decision === "skip" ? meta.decision : "should";
+  const memento = await deps.repos.mementos.get(stored.threadId);
+  return toResponse({ ...stored, mementoVersion: memento?.version ?? null }, true, {
+    decision,
+    peak_guardrail_active: meta.peakGuardrailActive === true,
+    signal_kinds: [],
+  });
 }
 
 /**
@@ -59,51 +81,19 @@ function usageOf(meta: TOutputMeta, counts: (cfbId: string) => boolean): { used:
   return { used, ignored };
 }
 
-/**
- * Asks the model and validates its envelope. On failure the turn's trace so far is stored as a
- * failed run (nothing else is written) and the caller gets UPSTREAM.
- */
-async function callModel(deps: TServiceDeps, trace: ReturnType<typeof createTraceLog>, modelInput: TModelInput) {
-  const fail = async (summary: string, metadata: Record<string, unknown>, message: string, cause?: unknown) => {
-    trace.add("model", summary, metadata, "failed");
-    await deps.repos.traces.write({
-      kind: "turn",
-      status: "failed",
-      threadId: null,
-      packetId: null,
-      transmissionId: null,
-      events: trace.events,
-    });
-    return new DomainError("UPSTREAM", message, cause === undefined ? undefined : { cause });
-  };
-  const started = performance.now();
-  let output: TModelOutput;
-  try {
-    output = await deps.model.generate(modelInput);
-  } catch (error) {
-    throw await fail(
-      `Model ${deps.model.name} failed`,
-      { error: error instanceof Error ? error.name : typeof error },
-      `model ${deps.model.name} failed to answer`,
-      error,
-    );
-  }
-  const latencyMs = Math.round(performance.now() - started);
-  const parsed = ZOutputEnvelope.safeParse(output.envelope);
-  if (!parsed.success) {
-    const problems = describeIssues(parsed.error.issues);
-    throw await fail(
-      "Model envelope rejected",
-      { problems },
-      `model ${deps.model.name} returned an invalid envelope: ${problems}`,
-    );
-  }
-  return { envelope: parsed.data, output, latencyMs };
+const CLOSURE_SIGNALS = new Set(["decision_made", "open_loop_resolved", "answer_provided", "scope_changed"]);
+
+/** Milliseconds since `start`, rounded to a tenth, for trace metadata. */
+function since(start: number): number {
+  return Math.round((performance.now() - start) * 10) / 10;
 }
 
 /**
- * One chat turn (seed 001 §3): replay if this request_id was seen, else retrieve CFBs, ask the
- * model, validate its envelope, derive proposals and store the whole turn in one transaction.
+ * One chat turn, in the order seed 000's orchestrator gives and nowhere else: replay if this
+ * request_id was seen; resolve the baseline memento; extract signal kinds; decide must / should
+ * / skip; apply the peak guardrail; trace the decision; retrieve CFBs (not for skip); ask the
+ * model; derive proposals (not for skip); update the summary (only when allowed) and the affect;
+ * store everything in one transaction; respond.
  */
 export async function respondToTurn(
   deps: TServiceDeps,
@@ -114,7 +104,7 @@ export async function respondToTurn(
   const hash = requestHash(input);
   // Idempotency keys belong to the caller: another account's "1" is a different request.
   const stored = await deps.repos.turns.findByRequestId(caller.userId, input.request_id);
-  if (stored) return replay(stored, input, hash);
+  if (stored) return replay(deps, stored, input, hash);
 
   if (input.thread_id !== undefined) {
     const thread = await deps.repos.turns.threadOwner(input.thread_id);
@@ -125,31 +115,70 @@ export async function respondToTurn(
 
   const trace = createTraceLog(deps.now);
   const threadId = input.thread_id ?? deps.newThreadId();
+  const userMessageId = randomUUID();
   trace.add("packet", "Turn received", {
     thread_id: threadId,
     request_id: input.request_id,
     chars: input.message.length,
   });
 
-  const history = input.thread_id ? await deps.repos.turns.history(threadId, HISTORY_WINDOW) : [];
-  const ranked = rankCfbs(input.message, await deps.repos.cfbs.retrievable(CANDIDATE_SCAN), INJECTED_CFBS);
-  const routerDomain = ranked[0]?.cfb.domain ?? "general";
-  trace.add("retrieval", `Injected ${ranked.length} CFB(s)`, {
-    cfbs: ranked.map((r) => ({ cfb_id: r.cfb.cfb_id, score: Math.round(r.score * 1000) / 1000 })),
-    router_domain: routerDomain,
+  // Baseline, signals, decision, guardrail (seed 000 steps 1-5).
+  let t = performance.now();
+  const baseline = await resolveBaseline(deps, input.thread_id, input.context?.thread_memento);
+  const signalKinds = baseline.memento.signals.items.map((i) => i.kind);
+  const decision = decideBreakpointAction({ message: input.message, signalKinds });
+  const peakGuardrailActive = shouldFreezeSummaryAtPeak({
+    phase: baseline.memento.affect.rollup.phase,
+    intensityBucket: baseline.memento.affect.rollup.intensityBucket,
+    decision,
   });
+  trace.add("breakpoint", `Breakpoint decision: ${decision.toUpperCase()}`, {
+    kind: "breakpoint_engine",
+    decision,
+    peakGuardrailActive,
+    source: baseline.source,
+    duration_ms: since(t),
+  });
+  const skip = decision === "skip";
+  const mayUpdateSummary = !skip && !peakGuardrailActive;
 
-  const { envelope, output, latencyMs } = await callModel(deps, trace, {
+  // Retrieval: a skip turn injects no CFBs (the scan is the expensive part of a turn).
+  t = performance.now();
+  const history = input.thread_id ? await deps.repos.turns.history(threadId, HISTORY_WINDOW) : [];
+  const ranked = skip ? [] : rankCfbs(input.message, await deps.repos.cfbs.retrievable(CANDIDATE_SCAN), INJECTED_CFBS);
+  const routerDomain = ranked[0]?.cfb.domain ?? "general";
+  trace.add(
+    "retrieval",
+    skip ? "Skipped: acknowledgement turn" : `Injected ${ranked.length} CFB(s)`,
+    {
+      cfbs: ranked.map((r) => ({ cfb_id: r.cfb.cfb_id, score: Math.round(r.score * 1000) / 1000 })),
+      router_domain: routerDomain,
+      duration_ms: since(t),
+    },
+    skip ? "skipped" : "completed",
+  );
+
+  // The model, told about the thread's closure signals and (when it may change it) the summary.
+  t = performance.now();
+  const closureSignals = baseline.memento.signals.items
+    .filter((i) => CLOSURE_SIGNALS.has(i.kind))
+    .map((i) => ({ kind: i.kind, summary: i.summary }));
+  const { envelope, output, attempts, latencyMs } = await callModel(deps, trace, {
     message: input.message,
     history: history.map(({ role, content }) => ({ role, content })),
     cfbs: ranked.map((r) => r.cfb),
+    closureSignals,
+    summary: mayUpdateSummary ? baseline.memento.shape : null,
   });
   trace.add("model", `Model ${deps.model.name} answered`, {
     latency_ms: latencyMs,
+    attempts: attempts.length,
     tokens_in: output.tokensIn,
     tokens_out: output.tokensOut,
+    duration_ms: since(t),
   });
 
+  // Proposals: none from a skip turn.
   const meta = envelope.meta;
   const referenced = [
     ...meta.cfb_suggestions.flatMap((s) => (s.target_cfb_id ? [s.target_cfb_id] : [])),
@@ -158,10 +187,36 @@ export async function respondToTurn(
   ];
   const existing = await deps.repos.cfbs.existingIds(referenced);
   const injected = new Set(ranked.map((r) => r.cfb.cfb_id));
-  const proposals = deriveProposals(meta, existing, routerDomain);
-  trace.add("proposals", `Derived ${proposals.length} proposal(s)`, {
-    warnings: proposals.flatMap((p) => p.warnings.map((w) => `${p.suggestionIndex}:${w}`)),
+  const proposals = skip ? [] : deriveProposals(meta, existing, routerDomain);
+  trace.add(
+    "proposals",
+    skip ? "Skipped: acknowledgement turn" : `Derived ${proposals.length} proposal(s)`,
+    {
+      warnings: proposals.flatMap((p) => p.warnings.map((w) => `${p.suggestionIndex}:${w}`)),
+    },
+    skip ? "skipped" : "completed",
+  );
+
+  // Summary and affect (seed 000 step 8; affect on the user's message only).
+  const memento = mementoAfterTurn({
+    baseline: baseline.memento,
+    proposed: output.summary,
+    mayUpdateSummary,
+    userMessageId,
+    userMessage: input.message,
+    now: deps.now(),
   });
+  trace.add(
+    "memento",
+    mayUpdateSummary ? "Summary updated" : peakGuardrailActive ? "Summary frozen at peak" : "Summary unchanged (skip)",
+    {
+      summary_updated: mayUpdateSummary && Boolean(output.summary),
+      peakGuardrailActive,
+      affect: memento.affect.rollup,
+      base_version: baseline.storedVersion,
+    },
+  );
+  trace.add("store", "Turn stored", { attempts: attempts.length, proposals: proposals.length });
 
   const turn = await deps.repos.turns.record({
     callerId: caller.userId,
@@ -171,6 +226,7 @@ export async function respondToTurn(
     requestHash: hash,
     threadId,
     threadTitle: input.message.slice(0, 80),
+    userMessageId,
     message: input.message,
     historyMessageIds: history.map((m) => m.id),
     modeLabel: meta.modeLabel,
@@ -179,18 +235,20 @@ export async function respondToTurn(
     tokensIn: output.tokensIn,
     tokensOut: output.tokensOut,
     latencyMs,
+    attempts,
     assistantText: envelope.assistant_text,
     meta,
     proposals,
     // Usage counts only CFBs that exist and were actually injected into this turn.
-    usage: usageOf(meta, (id) => existing.has(id) && injected.has(id)),
+    usage: skip ? { used: [], ignored: [] } : usageOf(meta, (id) => existing.has(id) && injected.has(id)),
+    memento: { expectedVersion: baseline.storedVersion, payload: memento },
     trace: trace.events,
   });
   if (turn === "duplicate") {
     // A concurrent retry with the same request_id stored first: answer with its result.
     const winner = await deps.repos.turns.findByRequestId(caller.userId, input.request_id);
     if (!winner) throw new Error("request_id conflict without a stored turn");
-    return replay(winner, input, hash);
+    return replay(deps, winner, input, hash);
   }
-  return toResponse(turn, false);
+  return toResponse(turn, false, { decision, peak_guardrail_active: peakGuardrailActive, signal_kinds: signalKinds });
 }

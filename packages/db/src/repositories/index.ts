@@ -3,6 +3,7 @@ import * as accounts from "./accounts";
 import * as audit from "./audit";
 import * as cfbWrites from "./cfb-writes";
 import * as cfbs from "./cfbs";
+import * as mementos from "./mementos";
 import * as proposals from "./proposals";
 import * as rateLimits from "./rate-limits";
 import * as threads from "./threads";
@@ -56,6 +57,10 @@ export function createRepositories(db: DbClient) {
       refund: (key: string) => rateLimits.refundRateLimit(db, key),
       clear: (key: string) => rateLimits.clearRateLimit(db, key),
     },
+    mementos: {
+      get: (threadId: string) => mementos.getMemento(db, threadId),
+      put: (...args: Tail<Parameters<typeof mementos.putMemento>>) => mementos.putMemento(db, ...args),
+    },
     threads: {
       list: (ownerId: string | undefined, limit: number) => threads.listThreads(db, ownerId, limit),
       get: (threadId: string) => threads.getThreadDetail(db, threadId),
@@ -74,6 +79,7 @@ export type TRepositories = ReturnType<typeof createRepositories>;
 export type { TAccount, TRole, TTokenView } from "./accounts";
 export type { TAuditEventView, TAuditWrite } from "./audit";
 export type { TCfbListQuery } from "./cfbs";
+export type { TStoredMemento } from "./mementos";
 export type { TPromotionResult, TPromotionWrite, TProposalListQuery } from "./proposals";
 export type { TRateDecision } from "./rate-limits";
 export type { TTraceEventView, TTraceRunWrite } from "./traces";

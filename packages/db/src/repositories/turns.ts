@@ -4,6 +4,7 @@ import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
 import { allocateIds } from "../ids";
 import { toProposalPreview } from "../mappers";
+import { writeMemento } from "./mementos";
 import { writeTraceRun } from "./traces";
 import type { THistoryMessage, TStoredTurn, TTurnWrite } from "./types";
 
@@ -76,12 +77,28 @@ export async function getThreadHistory(db: DbClient, threadId: string, limit: nu
 export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStoredTurn | "duplicate"> {
   try {
     return await db.$transaction(async (tx) => {
-      const [packetId, transmissionId, attemptId, responseId] = [
+      // Every try at the model is a DeliveryAttempt (n = 1..N); the response is the last one's.
+      const attempts =
+        turn.attempts.length > 0
+          ? turn.attempts
+          : [
+              {
+                n: 1,
+                model: turn.model,
+                tokensIn: turn.tokensIn,
+                tokensOut: turn.tokensOut,
+                latencyMs: turn.latencyMs,
+                outcome: "ok",
+                reason: null,
+              },
+            ];
+      const [packetId, transmissionId, responseId] = [
         ...(await allocateIds(tx, "packet")),
         ...(await allocateIds(tx, "transmission")),
-        ...(await allocateIds(tx, "attempt")),
         ...(await allocateIds(tx, "response")),
-      ] as [string, string, string, string];
+      ] as [string, string, string];
+      const attemptIds = await allocateIds(tx, "attempt", attempts.length);
+      const attemptId = attemptIds.at(-1) as string;
       const proposalIds = await allocateIds(tx, "proposal", turn.proposals.length);
 
       await tx.thread.upsert({
@@ -95,7 +112,7 @@ export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStore
       if (!turn.mayWriteAnyThread && thread.ownerId !== turn.ownerId) {
         throw new DomainError("FORBIDDEN", `you may not access thread ${turn.threadId}`);
       }
-      const userMessageId = randomUUID();
+      const userMessageId = turn.userMessageId;
       await tx.packet.create({
         data: {
           id: packetId,
@@ -119,18 +136,22 @@ export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStore
           routerDomain: turn.routerDomain,
         },
       });
-      await tx.deliveryAttempt.create({
-        data: {
-          id: attemptId,
-          transmissionId,
-          step: "main",
-          n: 1,
-          model: turn.model,
-          tokensIn: turn.tokensIn,
-          tokensOut: turn.tokensOut,
-          latencyMs: turn.latencyMs,
-        },
-      });
+      for (const [i, a] of attempts.entries()) {
+        await tx.deliveryAttempt.create({
+          data: {
+            id: attemptIds[i] as string,
+            transmissionId,
+            step: "main",
+            n: a.n,
+            model: a.model,
+            tokensIn: a.tokensIn,
+            tokensOut: a.tokensOut,
+            latencyMs: a.latencyMs,
+            outcome: a.outcome,
+            reason: a.reason,
+          },
+        });
+      }
       await tx.response.create({
         data: { id: responseId, transmissionId, attemptId, assistantText: turn.assistantText },
       });
@@ -183,6 +204,9 @@ export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStore
           data: usage.map((u) => ({ id: randomUUID(), responseId, routerDomain: turn.routerDomain, ...u })),
         });
       }
+      const mementoVersion = turn.memento
+        ? await writeMemento(tx, turn.threadId, turn.memento.expectedVersion, turn.memento.payload)
+        : null;
       await writeTraceRun(tx, {
         kind: "turn",
         status: "completed",
@@ -200,6 +224,7 @@ export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStore
         assistantText: turn.assistantText,
         requestHash: turn.requestHash,
         proposals: proposals.map(toProposalPreview),
+        mementoVersion,
       };
     });
   } catch (error) {

@@ -36,6 +36,8 @@ export type TTurnWrite = {
   threadId: string;
   /** Title for the thread when this turn creates it; ignored when it exists. */
   threadTitle: string;
+  /** Id of the user's message, chosen by the caller so the memento's affect point can name it. */
+  userMessageId: string;
   message: string;
   historyMessageIds: string[];
   modeLabel: string;
@@ -50,6 +52,18 @@ export type TTurnWrite = {
   /** CFB ids (existing ones only) the model used / was given but ignored. */
   usage: { used: string[]; ignored: string[] };
   trace: TTraceEventInput[];
+  /** Every model attempt, in order (n = 1..N); the response belongs to the last one. */
+  attempts: {
+    n: number;
+    model: string;
+    tokensIn: number | null;
+    tokensOut: number | null;
+    latencyMs: number;
+    outcome: string;
+    reason: string | null;
+  }[];
+  /** The thread's memento after this turn, written conditional on the version the turn read. */
+  memento: { expectedVersion: number | null; payload: Record<string, unknown> } | null;
 };
 
 export type TStoredTurn = {
@@ -61,6 +75,8 @@ export type TStoredTurn = {
   assistantText: string;
   requestHash: string;
   proposals: TProposalPreview[];
+  /** Memento version after the turn (null when the turn wrote none). */
+  mementoVersion?: number | null;
 };
 
 export type THistoryMessage = { id: string; role: "user" | "assistant"; content: string };

@@ -2,6 +2,7 @@ import { createCallerFactory, router } from "./init";
 import { auditRouter, meRouter, tokensRouter, usersRouter } from "./routers/admin";
 import { cfbsRouter } from "./routers/cfbs";
 import { chatRouter } from "./routers/chat";
+import { mementosRouter } from "./routers/mementos";
 import { promotionRouter } from "./routers/promotion";
 import { proposalsRouter } from "./routers/proposals";
 import { systemRouter } from "./routers/system";
@@ -13,6 +14,7 @@ export const appRouter = router({
   promotion: promotionRouter,
   cfbs: cfbsRouter,
   threads: threadsRouter,
+  mementos: mementosRouter,
   me: meRouter,
   tokens: tokensRouter,
   users: usersRouter,

@@ -1,0 +1,239 @@
+import { ZOutputEnvelope } from "@solserver/contracts";
+import OpenAI, { APIConnectionTimeoutError, APIError } from "openai";
+import { z } from "zod";
+import { buildMessages } from "./prompt";
+import {
+  ModelAttemptsFailed,
+  type TModelAttempt,
+  type TModelInput,
+  type TModelOutput,
+  type TModelProvider,
+  type TSummaryShape,
+} from "./provider";
+
+// A model behind the chat-completions protocol: OpenAI itself, vLLM, Ollama, llama.cpp server
+// (docs/model-providers.md). One generate() call makes up to `maxAttempts` HTTP requests; the
+// SDK's own retries are off so that every try is recorded as a TModelAttempt (n = 1..N). The
+// answer must be JSON matching ZOutputEnvelope (sent as response_format json_schema); anything
+// else is an `invalid_envelope` attempt, never a crash. When no attempt succeeds the provider
+// throws ModelAttemptsFailed with every attempt, and nothing else for model problems.
+
+export type TOpenAICompatibleOptions = {
+  /** e.g. https://api.openai.com/v1, http://127.0.0.1:11434/v1 (Ollama). */
+  baseURL: string;
+  /** Sent as `Authorization: Bearer`; local servers accept any placeholder. Never recorded. */
+  apiKey: string;
+  /** The model id the server knows, e.g. gpt-4o-mini or llama3.1:8b. */
+  model: string;
+  /** Per attempt, from sending the request to the last byte of the answer. */
+  timeoutMs: number;
+  /** 1..5: how many requests one turn may make. */
+  maxAttempts: number;
+  /** Backoff before retrying a timeout, network error, 429 or 5xx without Retry-After: base * 2^(n-1). */
+  retryDelayMs?: number;
+  /** Cap on any wait between attempts, Retry-After included. */
+  maxRetryDelayMs?: number;
+};
+
+const DEFAULT_RETRY_DELAY_MS = 250;
+const DEFAULT_MAX_RETRY_DELAY_MS = 5000;
+const REASON_CHARS = 300;
+const ISSUES_IN_REASON = 3;
+
+/** A JSON Schema without the `$schema` marker, which some local servers' grammar converters reject. */
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  // io "input": the shape the model sends, i.e. what safeParse accepts (defaulted fields optional).
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  return rest;
+}
+
+/** The summary update a model may propose; bounds mirror the thread memento's shape. */
+const ZLine = z.string().trim().min(1).max(200);
+const ZSummaryUpdate = z.object({
+  arc: z.string().max(500),
+  active: z.array(ZLine).max(12),
+  parked: z.array(ZLine).max(12),
+  decisions: z.array(ZLine).max(24),
+  next: z.array(ZLine).max(12),
+});
+
+// Two response schemas, built once: the envelope alone, and the envelope plus `summary` for
+// turns that may update the thread summary (input.summary given).
+const ENVELOPE_SCHEMA = jsonSchemaOf(ZOutputEnvelope);
+const ENVELOPE_WITH_SUMMARY_SCHEMA = {
+  ...ENVELOPE_SCHEMA,
+  properties: { ...(ENVELOPE_SCHEMA.properties as object), summary: jsonSchemaOf(ZSummaryUpdate) },
+  required: [...(ENVELOPE_SCHEMA.required as string[]), "summary"],
+};
+
+/** One attempt's result: the attempt as recorded, the output when ok, and whether/when to retry. */
+type TTry = { attempt: TModelAttempt; output?: TModelOutput; retry: boolean; delayMs: number };
+
+const clip = (text: string, max = REASON_CHARS) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** Removes the API key and anything key- or token-like from text that goes into a reason. */
+function redact(text: string, apiKey: string): string {
+  let out = apiKey.length >= 4 ? text.split(apiKey).join("[redacted]") : text;
+  out = out.replace(/Bearer\s+\S+/gi, "Bearer [redacted]").replace(/\bsk-[A-Za-z0-9_*-]{4,}/g, "[redacted]");
+  return clip(out);
+}
+
+/** Wait asked for by Retry-After / retry-after-ms (seconds or an HTTP date), or null. */
+function retryAfterMs(headers: Headers | undefined): number | null {
+  const ms = Number.parseFloat(headers?.get("retry-after-ms") ?? "");
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers?.get("retry-after");
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/** The innermost cause's message ("connect ECONNREFUSED 127.0.0.1:11434"), more useful than "fetch failed". */
+function rootCause(error: unknown): string {
+  let e: unknown = error;
+  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
+  const outer = error instanceof Error ? error.message : String(error);
+  const inner = e instanceof Error ? e.message : String(e);
+  return inner === outer ? outer : `${outer} ${inner}`;
+}
+
+/** Some local models wrap JSON in a ``` fence despite the schema; accept that one wrapper. */
+function unfence(content: string): string {
+  const m = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?```\s*$/i.exec(content);
+  return m?.[1] ?? content;
+}
+
+/** The first few zod issues as "path: message", short. */
+function describe(issues: readonly z.core.$ZodIssue[], prefix = ""): string {
+  return issues
+    .slice(0, ISSUES_IN_REASON)
+    .map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join(".") || "(root)"}: ${i.message}`)
+    .join("; ");
+}
+
+/** Parses and validates the message content; the envelope (and summary) or why it is unusable. */
+function readReply(
+  completion: OpenAI.Chat.Completions.ChatCompletion,
+  wantSummary: boolean,
+): { ok: true; envelope: unknown; summary?: TSummaryShape | null } | { ok: false; reason: string } {
+  const choice = completion.choices?.[0];
+  const content = choice?.message?.content;
+  if (typeof content !== "string" || content.trim() === "") {
+    const refusal = choice?.message?.refusal;
+    return {
+      ok: false,
+      reason: refusal ? `refused: ${refusal}` : `no message content (finish_reason ${choice?.finish_reason ?? "none"})`,
+    };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(unfence(content));
+  } catch (error) {
+    const truncated = choice?.finish_reason === "length" ? " (truncated: finish_reason length)" : "";
+    return { ok: false, reason: `unparseable JSON${truncated}: ${(error as Error).message}` };
+  }
+  const parsed = ZOutputEnvelope.safeParse(json);
+  if (!parsed.success) return { ok: false, reason: `schema: ${describe(parsed.error.issues)}` };
+  if (!wantSummary) return { ok: true, envelope: parsed.data };
+  // A missing summary means "no update proposed"; a present but malformed one fails the attempt.
+  const raw = (json as { summary?: unknown }).summary;
+  if (raw === undefined || raw === null) return { ok: true, envelope: parsed.data, summary: null };
+  const summary = ZSummaryUpdate.safeParse(raw);
+  if (!summary.success) return { ok: false, reason: `schema: ${describe(summary.error.issues, "summary")}` };
+  return { ok: true, envelope: parsed.data, summary: summary.data };
+}
+
+export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): TModelProvider {
+  const { model, apiKey, timeoutMs, maxAttempts } = options;
+  const baseDelay = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+  const maxDelay = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+  // maxRetries 0: we retry ourselves so each try is an attempt of its own.
+  const client = new OpenAI({ baseURL: options.baseURL, apiKey, timeout: timeoutMs, maxRetries: 0 });
+  const backoff = (n: number) => Math.min(maxDelay, baseDelay * 2 ** (n - 1));
+
+  async function tryOnce(n: number, input: TModelInput): Promise<TTry> {
+    const started = performance.now();
+    // The SDK's timeout stops at the response headers; this deadline also covers the body.
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const attempt = (rest: Partial<TModelAttempt> & Pick<TModelAttempt, "outcome" | "reason">): TModelAttempt => ({
+      n,
+      model,
+      tokensIn: null,
+      tokensOut: null,
+      latencyMs: Math.round(performance.now() - started),
+      ...rest,
+    });
+    try {
+      const wantSummary = input.summary != null;
+      const completion = await client.chat.completions.create(
+        {
+          model,
+          messages: buildMessages(input),
+          response_format: {
+            type: "json_schema",
+            json_schema: {
+              name: "OutputEnvelope",
+              schema: wantSummary ? ENVELOPE_WITH_SUMMARY_SCHEMA : ENVELOPE_SCHEMA,
+              strict: false,
+            },
+          },
+        },
+        { signal: deadline },
+      );
+      const tokens = {
+        tokensIn: completion.usage?.prompt_tokens ?? null,
+        tokensOut: completion.usage?.completion_tokens ?? null,
+      };
+      const reply = readReply(completion, wantSummary);
+      if (!reply.ok) {
+        // The model answered but not usably: ask again at once.
+        const reason = redact(reply.reason, apiKey);
+        return { attempt: attempt({ ...tokens, outcome: "invalid_envelope", reason }), retry: true, delayMs: 0 };
+      }
+      const done = attempt({ ...tokens, outcome: "ok", reason: null });
+      const output: TModelOutput = { envelope: reply.envelope, ...tokens };
+      if (wantSummary) output.summary = reply.summary ?? null;
+      return { attempt: done, output, retry: false, delayMs: 0 };
+    } catch (error) {
+      // Our deadline firing (before or after the headers) or the SDK's own timeout.
+      if (deadline.aborted || error instanceof APIConnectionTimeoutError) {
+        const reason = `no complete answer within ${timeoutMs} ms`;
+        return { attempt: attempt({ outcome: "timeout", reason }), retry: true, delayMs: backoff(n) };
+      }
+      if (error instanceof APIError && typeof error.status === "number") {
+        const status = error.status;
+        // The SDK's message starts with the status; keep the server's words after it, redacted.
+        const detail = error.message.replace(new RegExp(`^${status}\\s*`), "");
+        const reason = redact(`HTTP ${status}${detail ? `: ${detail}` : ""}`, apiKey);
+        const retry = status === 429 || status >= 500;
+        const wait = retryAfterMs(error.headers);
+        const delayMs = wait === null ? backoff(n) : Math.min(wait, maxDelay);
+        return { attempt: attempt({ outcome: "http_error", reason }), retry, delayMs };
+      }
+      // Connection refused/reset, DNS, a body that is not the protocol: the network's fault.
+      const reason = redact(rootCause(error), apiKey);
+      return { attempt: attempt({ outcome: "network_error", reason }), retry: true, delayMs: backoff(n) };
+    }
+  }
+
+  return {
+    name: `openai-compatible:${model}`,
+    async generate(input: TModelInput): Promise<TModelOutput> {
+      const attempts: TModelAttempt[] = [];
+      for (let n = 1; n <= maxAttempts; n++) {
+        const result = await tryOnce(n, input);
+        attempts.push(result.attempt);
+        if (result.output) return { ...result.output, attempts };
+        if (!result.retry || n === maxAttempts) break;
+        if (result.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, result.delayMs));
+      }
+      const last = attempts[attempts.length - 1];
+      throw new ModelAttemptsFailed(
+        `model ${model} gave no usable envelope in ${attempts.length} attempt(s); last: ${last?.outcome} (${last?.reason})`,
+        attempts,
+      );
+    },
+  };
+}

@@ -1,0 +1,24 @@
+export type { BreakpointDecision, BreakpointSignalKind } from "./breakpoint";
+export {
+  decideBreakpointAction,
+  isAckOnlyMessage,
+  MUST_SIGNAL_KINDS,
+  SHOULD_SIGNAL_KINDS,
+  shouldFreezeSummaryAtPeak,
+} from "./breakpoint";
+export {
+  affectRollup,
+  boundShape,
+  emptyMemento,
+  intensityBucket,
+  MAX_AFFECT_POINTS,
+  messageIntensity,
+  nextShape,
+  recordUserAffect,
+  type TAffectPhase,
+  type TAffectPoint,
+  type TIntensityBucket,
+  type TMemento,
+  type TMementoShape,
+  type TMementoSignalItem,
+} from "./memento";
