@@ -4,14 +4,9 @@ import Link from "next/link";
 import { useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { QueryError } from "./require-session";
+import { TraceTimeline } from "./trace-timeline";
 
-function statusClass(status: string): string {
-  if (/^(ok|done|succeeded|success|stored|completed)$/i.test(status)) return "badge ok";
-  if (/fail|error|refused|rejected/i.test(status)) return "badge bad";
-  return "badge";
-}
-
-/** One thread: its messages, then each turn with the trace its pipeline wrote. */
+/** One thread: its messages, then each turn with a timeline of the trace its pipeline wrote. */
 export function ThreadDetail({ threadId }: { threadId: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.threads.get.queryOptions({ thread_id: threadId }));
@@ -48,47 +43,8 @@ export function ThreadDetail({ threadId }: { threadId: string }) {
       <section className="panel stack" aria-labelledby="turns-heading">
         <h2 id="turns-heading">Turns and traces</h2>
         {thread.turns.length === 0 ? <p className="muted">No turns recorded.</p> : null}
-        {thread.turns.map((turn) => (
-          <article key={turn.packet_id} className="card stack" aria-label={`Turn ${turn.packet_id}`}>
-            <div className="row">
-              <strong>{turn.packet_id}</strong>
-              {turn.transmission_id ? <span className="muted">{turn.transmission_id}</span> : null}
-            </div>
-            {turn.trace.length === 0 ? (
-              <p className="muted">No trace events.</p>
-            ) : (
-              <div className="table-wrap">
-                <table className="data">
-                  <thead>
-                    <tr>
-                      <th>#</th>
-                      <th>Phase</th>
-                      <th>Status</th>
-                      <th>Summary</th>
-                      <th>Actor</th>
-                      <th>When</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {turn.trace.map((e) => (
-                      <tr key={e.seq}>
-                        <td>{e.seq}</td>
-                        <td>
-                          <code>{e.phase}</code>
-                        </td>
-                        <td>
-                          <span className={statusClass(e.status)}>{e.status}</span>
-                        </td>
-                        <td>{e.summary}</td>
-                        <td className="muted">{e.actor}</td>
-                        <td className="nowrap muted">{formatTs(e.created_ts)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </article>
+        {thread.turns.map((turn, i) => (
+          <TraceTimeline key={turn.packet_id} turn={turn} index={i} />
         ))}
       </section>
     </div>

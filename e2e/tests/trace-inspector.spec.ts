@@ -1,0 +1,49 @@
+import { expect, type Page, test } from "@playwright/test";
+import { DEMO_USER, signIn } from "./helpers";
+
+// The trace inspector: two turns sent in one chat thread show, on the thread's page, a timeline
+// each with the breakpoint decision. An acknowledgement is SKIP (no retrieval); a plain
+// statement without MUST signals is SHOULD.
+
+async function send(page: Page, message: string) {
+  const replies = page.getByTestId("assistant-reply");
+  const before = await replies.count();
+  await page.getByLabel(/^Message/).fill(message);
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(replies).toHaveCount(before + 1);
+}
+
+test("a thread's trace timeline shows each turn's breakpoint decision", async ({ page }) => {
+  await signIn(page, DEMO_USER.email, DEMO_USER.password);
+  await page.goto("/");
+  await send(page, "ok thanks");
+  await send(page, "We decided to pin Node 20.");
+  const label = (await page.locator('label[for="chat-message"]').textContent()) ?? "";
+  const threadId = label.match(/\(thread ([^)]+)\)/)?.[1];
+  expect(threadId, label).toBeTruthy();
+
+  await page.goto("/threads");
+  const item = page
+    .getByTestId("thread-list")
+    .getByRole("listitem")
+    .filter({ hasText: threadId as string });
+  await item.getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/threads/${threadId}$`));
+
+  const turns = page.getByTestId("turn");
+  await expect(turns).toHaveCount(2);
+  await expect(page.getByTestId("breakpoint-decision")).toHaveText(["SKIP", "SHOULD"]);
+
+  const skipTurn = page.getByRole("article", { name: "Turn 1" });
+  await expect(skipTurn.getByRole("list", { name: "Trace of turn 1" })).toBeVisible();
+  const retrieval = skipTurn.locator('li[data-phase="retrieval"]');
+  await expect(retrieval.getByTestId("trace-status")).toHaveText("skipped");
+
+  const breakpoint = skipTurn.locator('li[data-phase="breakpoint"]');
+  await expect(breakpoint).toContainText("Breakpoint decision: SKIP");
+  const json = breakpoint.locator("pre");
+  await expect(json).toBeHidden();
+  await breakpoint.getByText("Metadata").click();
+  await expect(json).toBeVisible();
+  await expect(json).toContainText('"kind": "breakpoint_engine"');
+});
