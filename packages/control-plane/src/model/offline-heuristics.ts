@@ -56,28 +56,6 @@ const QUESTION_START = new Set([
   "has",
 ]);
 
-const ACK_WORDS = new Set([
-  "ok",
-  "okay",
-  "kk",
-  "thx",
-  "thanks",
-  "thank",
-  "you",
-  "got",
-  "it",
-  "sounds",
-  "good",
-  "cool",
-  "yep",
-  "yup",
-  "sure",
-  "all",
-  "right",
-  "great",
-  "nice",
-]);
-
 /**
  * `text` without trailing characters from `chars`. A loop, not /[.!]+$/: that regex retries from
  * every position of a long run that is not at the end, which is quadratic on untrusted text.
@@ -110,11 +88,6 @@ export function isQuestion(sentence: string): boolean {
   if (sentence.endsWith("?")) return true;
   const first = words(sentence)[0];
   return first !== undefined && QUESTION_START.has(first);
-}
-
-export function isAcknowledgement(sentence: string): boolean {
-  const ws = words(sentence);
-  return ws.length > 0 && ws.every((w) => ACK_WORDS.has(w));
 }
 
 /** A short title from a clause: capitalised, cut at a word boundary near 80 characters. */

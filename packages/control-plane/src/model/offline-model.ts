@@ -5,16 +5,10 @@ import {
   type TOutputEnvelope,
   type TUnknown,
 } from "@solserver/contracts";
+import { isAckOnlyMessage } from "@solserver/engine";
 import { cfbVocabulary } from "../retrieval";
 import { capitalize, clip, coverage, sentences, uniqueContentWords, words } from "../text";
-import {
-  detectStatement,
-  isAcknowledgement,
-  isQuestion,
-  properNouns,
-  type TStatement,
-  titleFromClause,
-} from "./offline-heuristics";
+import { detectStatement, isQuestion, properNouns, type TStatement, titleFromClause } from "./offline-heuristics";
 import type { TModelCfb, TModelInput, TModelOutput, TModelProvider, TSummaryShape } from "./provider";
 
 // The default model: a documented, deterministic heuristic that needs no network and no key
@@ -129,7 +123,8 @@ export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
   let onlyAcks = true;
 
   for (const sentence of sentences(input.message)) {
-    if (isAcknowledgement(sentence)) continue;
+    // The breakpoint engine's own definition of an acknowledgement (seed 000).
+    if (isAckOnlyMessage(sentence)) continue;
     onlyAcks = false;
     const statement = detectStatement(sentence);
     if (statement) {
