@@ -153,8 +153,8 @@ test("a Jam editor sees every thread with its owner, and a thread's messages and
   await expect(page).toHaveURL(/\/threads\/demo-ops$/);
   await expect(page.getByTestId("thread-messages")).toContainText("every model release needs a passing breakpoint");
   const turn = page.getByRole("article").first();
-  await expect(turn.getByRole("cell", { name: "retrieval", exact: true })).toBeVisible();
-  await expect(turn.getByRole("cell", { name: "Turn received", exact: true })).toBeVisible();
+  await expect(turn.locator('li[data-phase="retrieval"]')).toBeVisible();
+  await expect(turn.getByText("Turn received", { exact: true })).toBeVisible();
 });
 
 test("an API token is shown once, works as Bearer, and stops working when revoked", async ({ page, request }) => {

@@ -124,9 +124,6 @@ export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStore
           messageWindowIds: [...turn.historyMessageIds, userMessageId],
         },
       });
-      await tx.message.create({
-        data: { id: userMessageId, threadId: turn.threadId, role: "user", content: turn.message, packetId },
-      });
       await tx.transmission.create({
         data: {
           id: transmissionId,
@@ -136,22 +133,20 @@ export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStore
           routerDomain: turn.routerDomain,
         },
       });
-      for (const [i, a] of attempts.entries()) {
-        await tx.deliveryAttempt.create({
-          data: {
-            id: attemptIds[i] as string,
-            transmissionId,
-            step: "main",
-            n: a.n,
-            model: a.model,
-            tokensIn: a.tokensIn,
-            tokensOut: a.tokensOut,
-            latencyMs: a.latencyMs,
-            outcome: a.outcome,
-            reason: a.reason,
-          },
-        });
-      }
+      await tx.deliveryAttempt.createMany({
+        data: attempts.map((a, i) => ({
+          id: attemptIds[i] as string,
+          transmissionId,
+          step: "main",
+          n: a.n,
+          model: a.model,
+          tokensIn: a.tokensIn,
+          tokensOut: a.tokensOut,
+          latencyMs: a.latencyMs,
+          outcome: a.outcome,
+          reason: a.reason,
+        })),
+      });
       await tx.response.create({
         data: { id: responseId, transmissionId, attemptId, assistantText: turn.assistantText },
       });
@@ -170,31 +165,47 @@ export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStore
           claimMap: meta.claim_map ?? Prisma.DbNull,
         },
       });
-      await tx.message.create({
-        data: { id: randomUUID(), threadId: turn.threadId, role: "assistant", content: turn.assistantText, packetId },
+      // Both messages in one statement, the answer a millisecond after the question so that
+      // history (ordered by time) never shows them the other way round.
+      const askedAt = new Date();
+      await tx.message.createMany({
+        data: [
+          {
+            id: userMessageId,
+            threadId: turn.threadId,
+            role: "user",
+            content: turn.message,
+            packetId,
+            createdAt: askedAt,
+          },
+          {
+            id: randomUUID(),
+            threadId: turn.threadId,
+            role: "assistant",
+            content: turn.assistantText,
+            packetId,
+            createdAt: new Date(askedAt.getTime() + 1),
+          },
+        ],
       });
-      const proposals = [];
-      for (const [i, p] of turn.proposals.entries()) {
-        proposals.push(
-          await tx.umbraProposal.create({
-            data: {
-              id: proposalIds[i] as string,
-              responseId,
-              threadId: turn.threadId,
-              suggestionIndex: p.suggestionIndex,
-              op: p.op,
-              targetCfbId: p.targetCfbId,
-              warnings: p.warnings,
-              title: p.title,
-              deltaSummary: p.deltaSummary,
-              proposedCfb: p.proposedCfb,
-              rationale: p.rationale,
-              confidence: p.confidence,
-              fingerprint: p.fingerprint,
-            },
-          }),
-        );
-      }
+      const proposals = await tx.umbraProposal.createManyAndReturn({
+        data: turn.proposals.map((p, i) => ({
+          id: proposalIds[i] as string,
+          responseId,
+          threadId: turn.threadId,
+          suggestionIndex: p.suggestionIndex,
+          op: p.op,
+          targetCfbId: p.targetCfbId,
+          warnings: p.warnings,
+          title: p.title,
+          deltaSummary: p.deltaSummary,
+          proposedCfb: p.proposedCfb,
+          rationale: p.rationale,
+          confidence: p.confidence,
+          fingerprint: p.fingerprint,
+        })),
+      });
+      proposals.sort((a, b) => a.suggestionIndex - b.suggestionIndex);
       const usage = [
         ...turn.usage.used.map((cfbId) => ({ cfbId, kind: "used" })),
         ...turn.usage.ignored.map((cfbId) => ({ cfbId, kind: "ignored" })),
