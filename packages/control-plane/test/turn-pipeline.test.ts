@@ -99,6 +99,13 @@ describe("the seed's integration test: peak guardrail with memento updates", () 
     }
   });
 
+  it("signals count for the turn that sent them, not for later turns that send none", async () => {
+    const first = await turn("We decided to ship on Monday.", peakMemento(["decision_made"]));
+    expect(first.breakpoint.decision).toBe("must");
+    const later = await turn("Tell me about the release.", undefined, first.thread_id);
+    expect(later.breakpoint).toMatchObject({ decision: "should", signal_kinds: [] });
+  });
+
   it("peak + should freezes the summary too", async () => {
     const should = await turn("Tell me more about deploys.", peakMemento(["open_loop_created"]));
     expect(should.breakpoint).toMatchObject({ decision: "should", peak_guardrail_active: true });

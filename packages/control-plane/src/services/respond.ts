@@ -125,7 +125,9 @@ export async function respondToTurn(
   // Baseline, signals, decision, guardrail (seed 000 steps 1-5).
   let t = performance.now();
   const baseline = await resolveBaseline(deps, input.thread_id, input.context?.thread_memento);
-  const signalKinds = baseline.memento.signals.items.map((i) => i.kind);
+  // Signals describe the turn the client is sending (seed 000 extracts them from the request's
+  // memento only): a stored memento's old signals must not decide every later turn.
+  const signalKinds = (input.context?.thread_memento?.signals.items ?? []).map((i) => i.kind);
   const decision = decideBreakpointAction({ message: input.message, signalKinds });
   const peakGuardrailActive = shouldFreezeSummaryAtPeak({
     phase: baseline.memento.affect.rollup.phase,
