@@ -88,6 +88,24 @@ describe("creating a token", () => {
   });
 });
 
+describe("tokens for Jam editors", () => {
+  it("one Jam editor cannot mint a token for another (it would act as them); for themself they can", async () => {
+    const otherJam = await web.account("jam", "other-jam");
+    const before = await web.db.apiToken.count();
+    const refused = await web.controlPlane.tokens
+      .create(jam.actor, { user_id: otherJam.userId, name: "act as other" })
+      .then(
+        () => null,
+        (e: unknown) => e as { code?: string; message?: string },
+      );
+    expect(refused?.code).toBe("FORBIDDEN");
+    expect(refused?.message).toBe("a token for a Jam editor can only be created by that editor");
+    expect(await web.db.apiToken.count()).toBe(before);
+    const own = await web.controlPlane.tokens.create(otherJam.actor, { user_id: otherJam.userId, name: "mine" });
+    expect(own.token).toMatch(/^sol_/);
+  });
+});
+
 describe("using a token", () => {
   let token: string;
   let tokenId: string;

@@ -175,6 +175,20 @@ describe("model attempts", () => {
   });
 });
 
+describe("concurrent turns on one thread", () => {
+  it("all land: each re-applies its changes to the memento as it is when it stores", async () => {
+    const first = await turn("We decided to start the concurrency thread.");
+    const before = await opened.controlPlane.mementos.get(owner, first.thread_id);
+    const results = await Promise.allSettled(
+      ["One more thing?", "And another?", "Also this?"].map((m) => turn(m, undefined, first.thread_id)),
+    );
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+    const after = await opened.controlPlane.mementos.get(owner, first.thread_id);
+    expect(after.version).toBe(before.version + 3);
+    expect(after.memento.affect.points).toHaveLength(before.memento.affect.points.length + 3);
+  });
+});
+
 describe("memento versions (ETag)", () => {
   it("reads return the version; a write with a stale version is CONFLICT and changes nothing", async () => {
     const t = await turn("We decided to version mementos.");

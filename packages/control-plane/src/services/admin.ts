@@ -65,8 +65,13 @@ export async function createToken(
   input: z.output<typeof ZTokenCreateRequest>,
 ): Promise<TTokenView & { token: string }> {
   const editor = requireJam(actor, "manage API tokens");
-  if (!(await deps.repos.accounts.get(input.user_id))) {
-    throw new DomainError("NOT_FOUND", `user ${input.user_id} does not exist`, { field: "user_id" });
+  const subject = await deps.repos.accounts.get(input.user_id);
+  if (!subject) throw new DomainError("NOT_FOUND", `user ${input.user_id} does not exist`, { field: "user_id" });
+  // A token acts as its account: one Jam editor must not be able to act as another.
+  if (subject.role === "jam" && subject.id !== editor.userId) {
+    throw new DomainError("FORBIDDEN", "a token for a Jam editor can only be created by that editor", {
+      field: "user_id",
+    });
   }
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const view = await deps.repos.accounts.createToken(

@@ -4,6 +4,7 @@ import {
   type TChatRespondRequest,
   type TChatRespondResponse,
   type TOutputMeta,
+  type TThreadMemento,
 } from "@solserver/contracts";
 import type { TStoredTurn } from "@solserver/db";
 import { decideBreakpointAction, shouldFreezeSummaryAtPeak } from "@solserver/engine";
@@ -86,6 +87,30 @@ const CLOSURE_SIGNALS = new Set(["decision_made", "open_loop_resolved", "answer_
 /** Milliseconds since `start`, rounded to a tenth, for trace metadata. */
 function since(start: number): number {
   return Math.round((performance.now() - start) * 10) / 10;
+}
+
+const STORE_TRIES = 3;
+
+/** True for the CONFLICT a stale memento version raises (field "version"). */
+function isMementoConflict(error: unknown): boolean {
+  return error instanceof DomainError && error.code === "CONFLICT" && error.field === "version";
+}
+
+/** Stores the turn; on a memento version conflict recomputes the memento and tries again. */
+async function storeWithRetry<T, W>(
+  store: (write: W) => Promise<T>,
+  first: W,
+  recompute: () => Promise<W>,
+): Promise<T> {
+  let write = first;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await store(write);
+    } catch (error) {
+      if (!isMementoConflict(error) || attempt >= STORE_TRIES) throw error;
+      write = await recompute();
+    }
+  }
 }
 
 /**
@@ -220,31 +245,50 @@ export async function respondToTurn(
   );
   trace.add("store", "Turn stored", { attempts: attempts.length, proposals: proposals.length });
 
-  const turn = await deps.repos.turns.record({
-    callerId: caller.userId,
-    ownerId: caller.userId,
-    mayWriteAnyThread: caller.role === "jam",
-    requestId: input.request_id,
-    requestHash: hash,
-    threadId,
-    threadTitle: input.message.slice(0, 80),
-    userMessageId,
-    message: input.message,
-    historyMessageIds: history.map((m) => m.id),
-    modeLabel: meta.modeLabel,
-    routerDomain,
-    model: deps.model.name,
-    tokensIn: output.tokensIn,
-    tokensOut: output.tokensOut,
-    latencyMs,
-    attempts,
-    assistantText: envelope.assistant_text,
-    meta,
-    proposals,
-    // Usage counts only CFBs that exist and were actually injected into this turn.
-    usage: skip ? { used: [], ignored: [] } : usageOf(meta, (id) => existing.has(id) && injected.has(id)),
-    memento: { expectedVersion: baseline.storedVersion, payload: memento },
-    trace: trace.events,
+  // The memento write is conditional on the version read at the start. Another turn (or a
+  // memento PUT) may land on the thread while the model answers: then this turn's changes are
+  // applied again to the memento as it is now (re-read, unless the client sent its own
+  // baseline) instead of throwing the whole turn away.
+  const record = (write: { expectedVersion: number | null; payload: TThreadMemento }) =>
+    deps.repos.turns.record({
+      callerId: caller.userId,
+      ownerId: caller.userId,
+      mayWriteAnyThread: caller.role === "jam",
+      requestId: input.request_id,
+      requestHash: hash,
+      threadId,
+      threadTitle: input.message.slice(0, 80),
+      userMessageId,
+      message: input.message,
+      historyMessageIds: history.map((m) => m.id),
+      modeLabel: meta.modeLabel,
+      routerDomain,
+      model: deps.model.name,
+      tokensIn: output.tokensIn,
+      tokensOut: output.tokensOut,
+      latencyMs,
+      attempts,
+      assistantText: envelope.assistant_text,
+      meta,
+      proposals,
+      // Usage counts only CFBs that exist and were actually injected into this turn.
+      usage: skip ? { used: [], ignored: [] } : usageOf(meta, (id) => existing.has(id) && injected.has(id)),
+      memento: write,
+      trace: trace.events,
+    });
+  const turn = await storeWithRetry(record, { expectedVersion: baseline.storedVersion, payload: memento }, async () => {
+    const fresh = await resolveBaseline(deps, threadId, input.context?.thread_memento);
+    return {
+      expectedVersion: fresh.storedVersion,
+      payload: mementoAfterTurn({
+        baseline: fresh.memento,
+        proposed: output.summary,
+        mayUpdateSummary,
+        userMessageId,
+        userMessage: input.message,
+        now: deps.now(),
+      }),
+    };
   });
   if (turn === "duplicate") {
     // A concurrent retry with the same request_id stored first: answer with its result.
