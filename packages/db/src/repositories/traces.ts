@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DbClient } from "../client";
-import type { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../generated/prisma/client";
 import type { TTraceEventInput } from "./types";
 
 type Tx = Prisma.TransactionClient;
@@ -32,20 +32,15 @@ export async function writeTraceRun(tx: Tx | DbClient, run: TTraceRunWrite): Pro
     },
   });
   if (run.events.length > 0) {
-    await tx.traceEvent.createMany({
-      data: run.events.map((e, seq) => ({
-        id: randomUUID(),
-        traceRunId: id,
-        seq,
-        transmissionId: run.transmissionId,
-        actor: e.actor,
-        phase: e.phase,
-        status: e.status,
-        summary: e.summary,
-        metadata: e.metadata as Prisma.InputJsonObject,
-        createdAt: e.at,
-      })),
-    });
+    // One raw multi-row INSERT: Prisma's createMany costs ~0.5 ms per row here (JSON metadata),
+    // and every turn writes eight events. Date parameters go through the driver adapter, so
+    // they are stored exactly as Prisma stores DateTime. (PostgreSQL will need ::jsonb on the
+    // metadata parameter.)
+    const rows = run.events.map(
+      (e, seq) =>
+        Prisma.sql`(${randomUUID()}, ${id}, ${seq}, ${run.transmissionId}, ${e.actor}, ${e.phase}, ${e.status}, ${e.summary}, ${JSON.stringify(e.metadata)}, ${e.at})`,
+    );
+    await tx.$executeRaw`INSERT INTO "TraceEvent" ("id", "traceRunId", "seq", "transmissionId", "actor", "phase", "status", "summary", "metadata", "createdAt") VALUES ${Prisma.join(rows)}`;
   }
   return id;
 }
