@@ -5,7 +5,13 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { type BreakpointDecision, type BreakpointSignalKind, decideBreakpointAction } from "@solserver/engine";
+import {
+  type BreakpointDecision,
+  type BreakpointSignalKind,
+  decideBreakpointAction,
+  MUST_SIGNAL_KINDS,
+  SHOULD_SIGNAL_KINDS,
+} from "@solserver/engine";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "3" } } });
 const SECONDS = Number(values.seconds);
@@ -35,16 +41,7 @@ const SENTENCES = [
   "thanks, but what about the backups?",
 ];
 const WORDS = ["billing", "search", "deploys", "alerts", "backups", "schemas", "queues", "caches", "tokens", "exports"];
-const KINDS: BreakpointSignalKind[] = [
-  "decision_made",
-  "scope_changed",
-  "pivot",
-  "answer_provided",
-  "ack_only",
-  "open_loop_created",
-  "open_loop_resolved",
-  "risk_or_conflict",
-];
+const KINDS: BreakpointSignalKind[] = [...MUST_SIGNAL_KINDS, ...SHOULD_SIGNAL_KINDS, "ack_only"];
 
 function longMessage(): string {
   const words: string[] = [];

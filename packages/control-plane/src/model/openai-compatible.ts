@@ -1,4 +1,4 @@
-import { ZOutputEnvelope } from "@solserver/contracts";
+import { ZOutputEnvelope, ZThreadMementoShape } from "@solserver/contracts";
 import OpenAI, { APIConnectionTimeoutError, APIError } from "openai";
 import { z } from "zod";
 import { buildMessages } from "./prompt";
@@ -47,15 +47,8 @@ function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return rest;
 }
 
-/** The summary update a model may propose; bounds mirror the thread memento's shape. */
-const ZLine = z.string().trim().min(1).max(200);
-const ZSummaryUpdate = z.object({
-  arc: z.string().max(500),
-  active: z.array(ZLine).max(12),
-  parked: z.array(ZLine).max(12),
-  decisions: z.array(ZLine).max(24),
-  next: z.array(ZLine).max(12),
-});
+/** The summary update a model may propose: the memento shape's fields and bounds (extra keys dropped). */
+const ZSummaryUpdate = z.object(ZThreadMementoShape.shape);
 
 // Two response schemas, built once: the envelope alone, and the envelope plus `summary` for
 // turns that may update the thread summary (input.summary given).

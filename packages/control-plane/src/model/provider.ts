@@ -1,4 +1,4 @@
-import type { TCfbCard } from "@solserver/contracts";
+import type { TCfbCard, TThreadMementoShape } from "@solserver/contracts";
 
 // The model provider port: everything the control plane needs from a model. One call per turn
 // (a provider may make several HTTP attempts inside it); the answer is an untrusted
@@ -7,7 +7,7 @@ import type { TCfbCard } from "@solserver/contracts";
 export type TModelCfb = TCfbCard;
 
 /** The thread summary a model may propose to update (seed 000 memento shape). */
-export type TSummaryShape = { arc: string; active: string[]; parked: string[]; decisions: string[]; next: string[] };
+export type TSummaryShape = TThreadMementoShape;
 
 export type TModelInput = {
   message: string;

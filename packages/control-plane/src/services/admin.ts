@@ -108,7 +108,7 @@ export async function createAccount(deps: TServiceDeps, actor: TActor, input: z.
   }
   const { id } = await deps.createAccount({ email, name: input.name, password: input.password, role: input.role });
   await deps.repos.accounts.setRole(id, input.role, { ...auditActor(editor), action: "user.create" });
-  const account = (await deps.repos.accounts.list()).find((a) => a.id === id);
+  const account = await deps.repos.accounts.record(id);
   if (!account) throw new Error(`account ${id} vanished after creation`);
   return account;
 }

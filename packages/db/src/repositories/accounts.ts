@@ -34,15 +34,27 @@ export async function findAccountByEmail(db: DbClient, email: string): Promise<T
   return u ? { ...u, role: asRole(u.role) } : null;
 }
 
-export async function listAccounts(db: DbClient): Promise<(TAccount & { created_ts: string })[]> {
+export type TAccountRecord = TAccount & { created_ts: string };
+
+function toAccountRecord(u: {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  createdAt: Date;
+}): TAccountRecord {
+  return { id: u.id, email: u.email, name: u.name, role: asRole(u.role), created_ts: u.createdAt.toISOString() };
+}
+
+export async function listAccounts(db: DbClient): Promise<TAccountRecord[]> {
   const rows = await db.user.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-  return rows.map((u) => ({
-    id: u.id,
-    email: u.email,
-    name: u.name,
-    role: asRole(u.role),
-    created_ts: u.createdAt.toISOString(),
-  }));
+  return rows.map(toAccountRecord);
+}
+
+/** One account as the user list shows it. */
+export async function getAccountRecord(db: DbClient, userId: string): Promise<TAccountRecord | null> {
+  const u = await db.user.findUnique({ where: { id: userId } });
+  return u ? toAccountRecord(u) : null;
 }
 
 export async function setRole(

@@ -42,6 +42,7 @@ export function createRepositories(db: DbClient) {
       get: (userId: string) => accounts.getAccount(db, userId),
       byEmail: (email: string) => accounts.findAccountByEmail(db, email),
       list: () => accounts.listAccounts(db),
+      record: (userId: string) => accounts.getAccountRecord(db, userId),
       setRole: (...args: Tail<Parameters<typeof accounts.setRole>>) => accounts.setRole(db, ...args),
       byTokenHash: (tokenHash: string, now: Date) => accounts.accountForTokenHash(db, tokenHash, now),
       createToken: (...args: Tail<Parameters<typeof accounts.createToken>>) => accounts.createToken(db, ...args),
