@@ -1,4 +1,5 @@
-import type { Prisma } from "./generated/prisma/client";
+import { Prisma } from "./generated/prisma/client";
+import type { TSql } from "./sql";
 
 type Tx = Prisma.TransactionClient;
 
@@ -14,20 +15,53 @@ export const ID_FAMILIES = {
 } as const;
 export type TIdFamily = keyof typeof ID_FAMILIES;
 
+export type TIdRequest = Partial<Record<TIdFamily, number>>;
+export type TIdBatch = Record<TIdFamily, string[]>;
+
 /**
- * Reserves `count` consecutive ids of a family inside the caller's transaction, so a rolled-back
- * write also gives its ids back. The counter row is the serialisation point on PostgreSQL too.
+ * One statement that reserves ids of several families at once: a multi-row upsert on the named
+ * counters that returns each counter's new value (SQLite and PostgreSQL both accept it). Run it
+ * inside the transaction that writes the rows, so a rolled-back write also gives its ids back;
+ * the counter rows are the serialisation point on PostgreSQL too.
  */
-export async function allocateIds(tx: Tx, family: TIdFamily, count = 1): Promise<string[]> {
-  if (count === 0) return [];
+function allocationSql(wanted: [TIdFamily, number][]): Prisma.Sql {
+  const rows = wanted.map(([family, count]) => Prisma.sql`(${family}, ${count})`);
+  return Prisma.sql`INSERT INTO "IdSequence" ("name", "value") VALUES ${Prisma.join(rows)}
+    ON CONFLICT ("name") DO UPDATE SET "value" = "IdSequence"."value" + excluded."value"
+    RETURNING "name", "value"`;
+}
+
+function format(family: TIdFamily, value: number, count: number): string[] {
   const { prefix, width } = ID_FAMILIES[family];
-  const row = await tx.idSequence.upsert({
-    where: { name: family },
-    create: { name: family, value: count },
-    update: { value: { increment: count } },
-  });
-  const first = row.value - count + 1;
+  const first = value - count + 1;
   return Array.from({ length: count }, (_, i) => `${prefix}-${String(first + i).padStart(width, "0")}`);
+}
+
+async function allocate(
+  run: (statement: Prisma.Sql) => Promise<{ name: string; value: number | bigint }[]>,
+  request: TIdRequest,
+): Promise<TIdBatch> {
+  const batch = Object.fromEntries(Object.keys(ID_FAMILIES).map((f) => [f, [] as string[]])) as TIdBatch;
+  const wanted = (Object.entries(request) as [TIdFamily, number][]).filter(([, count]) => count > 0);
+  if (wanted.length === 0) return batch;
+  const rows = await run(allocationSql(wanted));
+  for (const [family, count] of wanted) {
+    const row = rows.find((r) => r.name === family);
+    if (!row) throw new Error(`could not allocate ${family} ids`);
+    batch[family] = format(family, Number(row.value), count);
+  }
+  return batch;
+}
+
+/** Reserves ids of several families in one statement, inside a hot-path transaction. */
+export function allocateIdBatch(tx: TSql, request: TIdRequest): Promise<TIdBatch> {
+  return allocate((statement) => tx.query(statement), request);
+}
+
+/** Reserves `count` consecutive ids of a family inside the caller's Prisma transaction. */
+export async function allocateIds(tx: Tx, family: TIdFamily, count = 1): Promise<string[]> {
+  const batch = await allocate((statement) => tx.$queryRaw(statement), { [family]: count });
+  return batch[family];
 }
 
 export async function allocateId(tx: Tx, family: TIdFamily): Promise<string> {

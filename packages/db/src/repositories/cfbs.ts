@@ -1,9 +1,10 @@
 import type { TCfb, TCfbDetail, TCfbListResponse } from "@solserver/contracts";
 import type { DbClient } from "../client";
-import type { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
 import { toCfb } from "../mappers";
 import { afterCursor, cursorPosition, pageOf } from "../pagination";
+import { jsonOf, type TSql } from "../sql";
 import type { TRetrievableCfb } from "./types";
 
 export type TCfbListQuery = {
@@ -53,30 +54,36 @@ export async function cfbExists(db: DbClient, cfbId: string): Promise<boolean> {
   return (await db.cfb.count({ where: { id: cfbId } })) > 0;
 }
 
-/** The CFBs among `ids` that exist, with their domain. */
-export async function existingCfbIds(db: DbClient, ids: readonly string[]): Promise<Map<string, { domain: string }>> {
+/** The CFBs among `ids` that exist, with their domain (hot path: every chat turn asks). */
+export async function existingCfbIds(sql: TSql, ids: readonly string[]): Promise<Map<string, { domain: string }>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.cfb.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, domain: true } });
+  const rows = await sql.query<{ id: string; domain: string }>(
+    Prisma.sql`SELECT "id", "domain" FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
+  );
   return new Map(rows.map((r) => [r.id, { domain: r.domain }] as const));
 }
 
 /**
- * Candidate CFBs for a turn, most recently updated first. Ranking happens in control-plane;
- * full-text candidate retrieval replaces this scan when resolve lands.
+ * Candidate CFBs for a turn, most recently updated first (hot path). Ranking happens in
+ * control-plane; full-text candidate retrieval replaces this scan when resolve lands.
  */
-export async function listRetrievableCfbs(db: DbClient, limit: number): Promise<TRetrievableCfb[]> {
-  const rows = await db.cfb.findMany({
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-    take: limit,
-    select: { id: true, domain: true, title: true, summary: true, tags: true, entities: true },
-  });
+export async function listRetrievableCfbs(sql: TSql, limit: number): Promise<TRetrievableCfb[]> {
+  const rows = await sql.query<{
+    id: string;
+    domain: string;
+    title: string;
+    summary: string;
+    tags: unknown;
+    entities: unknown;
+  }>(Prisma.sql`SELECT "id", "domain", "title", "summary", "tags", "entities" FROM "Cfb"
+    ORDER BY "updatedAt" DESC, "id" DESC LIMIT ${limit}`);
   return rows.map((r) => ({
     cfb_id: r.id,
     domain: r.domain,
     title: r.title,
     summary: r.summary,
-    tags: asStringArray(r.tags, "Cfb.tags"),
-    entities: asStringArray(r.entities, "Cfb.entities"),
+    tags: asStringArray(jsonOf(r.tags), "Cfb.tags"),
+    entities: asStringArray(jsonOf(r.entities), "Cfb.entities"),
   }));
 }
 

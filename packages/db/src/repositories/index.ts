@@ -1,4 +1,4 @@
-import type { DbClient } from "../client";
+import { type DbClient, sqlDriverOf } from "../client";
 import * as accounts from "./accounts";
 import * as audit from "./audit";
 import * as cfbWrites from "./cfb-writes";
@@ -15,19 +15,21 @@ import * as turns from "./turns";
  * object (never the Prisma client), so tests and alternative stores plug in at one seam.
  */
 export function createRepositories(db: DbClient) {
+  // Queries that run on every chat turn use the hot-path driver on the same connection (sql.ts).
+  const sql = sqlDriverOf(db);
   return {
     turns: {
-      findByRequestId: (callerId: string, requestId: string) => turns.findTurnByRequestId(db, callerId, requestId),
-      history: (threadId: string, limit: number) => turns.getThreadHistory(db, threadId, limit),
+      findByRequestId: (callerId: string, requestId: string) => turns.findTurnByRequestId(db, sql, callerId, requestId),
+      history: (threadId: string, limit: number) => turns.getThreadHistory(sql, threadId, limit),
       responseThread: (responseId: string) => turns.responseThread(db, responseId),
-      threadOwner: (threadId: string) => turns.threadOwner(db, threadId),
-      record: (turn: Parameters<typeof turns.recordTurn>[1]) => turns.recordTurn(db, turn),
+      threadOwner: (threadId: string) => turns.threadOwner(sql, threadId),
+      record: (turn: Parameters<typeof turns.recordTurn>[1]) => turns.recordTurn(sql, turn),
     },
     cfbs: {
       list: (q: cfbs.TCfbListQuery) => cfbs.listCfbs(db, q),
       get: (cfbId: string) => cfbs.getCfb(db, cfbId),
-      existingIds: (ids: readonly string[]) => cfbs.existingCfbIds(db, ids),
-      retrievable: (limit: number) => cfbs.listRetrievableCfbs(db, limit),
+      existingIds: (ids: readonly string[]) => cfbs.existingCfbIds(sql, ids),
+      retrievable: (limit: number) => cfbs.listRetrievableCfbs(sql, limit),
       create: (draft: Parameters<typeof cfbWrites.createCfb>[1], actor?: Parameters<typeof cfbWrites.createCfb>[2]) =>
         cfbWrites.createCfb(db, draft, actor),
       update: (...args: Tail<Parameters<typeof cfbWrites.updateCfb>>) => cfbWrites.updateCfb(db, ...args),
@@ -53,14 +55,14 @@ export function createRepositories(db: DbClient) {
       list: (q: Parameters<typeof audit.listAudit>[1]) => audit.listAudit(db, q),
     },
     rateLimits: {
-      hit: (...args: Tail<Parameters<typeof rateLimits.hitRateLimit>>) => rateLimits.hitRateLimit(db, ...args),
+      hit: (...args: Tail<Parameters<typeof rateLimits.hitRateLimit>>) => rateLimits.hitRateLimit(sql, ...args),
       peek: (...args: Tail<Parameters<typeof rateLimits.peekRateLimit>>) => rateLimits.peekRateLimit(db, ...args),
       refund: (key: string) => rateLimits.refundRateLimit(db, key),
       clear: (key: string) => rateLimits.clearRateLimit(db, key),
     },
     mementos: {
-      get: (threadId: string) => mementos.getMemento(db, threadId),
-      put: (...args: Tail<Parameters<typeof mementos.putMemento>>) => mementos.putMemento(db, ...args),
+      get: (threadId: string) => mementos.getMemento(sql, threadId),
+      put: (...args: Tail<Parameters<typeof mementos.putMemento>>) => mementos.putMemento(sql, ...args),
     },
     threads: {
       list: (ownerId: string | undefined, limit: number) => threads.listThreads(db, ownerId, limit),

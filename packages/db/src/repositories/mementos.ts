@@ -1,68 +1,70 @@
 import { DomainError } from "@solserver/contracts";
-import type { DbClient } from "../client";
-import type { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../generated/prisma/client";
+import { dateOf, jsonOf, type TSql, type TSqlDriver } from "../sql";
 
-type Tx = Prisma.TransactionClient;
+// Mementos are read and written on every chat turn, so they go through the hot-path driver.
 
 export type TStoredMemento = { threadId: string; version: number; payload: unknown; updatedAt: Date };
 
-export async function getMemento(db: DbClient, threadId: string): Promise<TStoredMemento | null> {
-  const row = await db.threadMemento.findUnique({ where: { threadId } });
-  return row ? { threadId: row.threadId, version: row.version, payload: row.payload, updatedAt: row.updatedAt } : null;
+type TMementoRow = { threadId: string; version: number; payload: unknown; updatedAt: unknown };
+
+export async function getMemento(sql: TSql, threadId: string): Promise<TStoredMemento | null> {
+  const [row] = await sql.query<TMementoRow>(
+    Prisma.sql`SELECT "threadId", "version", "payload", "updatedAt" FROM "ThreadMemento" WHERE "threadId" = ${threadId}`,
+  );
+  return row
+    ? {
+        threadId: row.threadId,
+        version: Number(row.version),
+        payload: jsonOf(row.payload),
+        updatedAt: dateOf(row.updatedAt),
+      }
+    : null;
+}
+
+async function conflict(tx: TSql, threadId: string, expectedVersion: number | null): Promise<DomainError> {
+  const current = await getMemento(tx, threadId);
+  const message = !current
+    ? `thread ${threadId} has no memento yet; write it without a base version`
+    : expectedVersion === null
+      ? `thread ${threadId} memento is at version ${current.version}; send that version`
+      : `thread ${threadId} memento is at version ${current.version}, not ${expectedVersion}: reload it and write again`;
+  return new DomainError("CONFLICT", message, { field: "version" });
 }
 
 /**
- * Writes a memento conditional on the version it was based on (null: there must be none yet).
- * A stale version is CONFLICT and writes nothing; returns the new version.
+ * Writes a memento conditional on the version it was based on (null: there must be none yet),
+ * inside the caller's transaction. A stale version is CONFLICT and writes nothing; returns the
+ * new version.
  */
 export async function writeMemento(
-  tx: Tx | DbClient,
+  tx: TSql,
   threadId: string,
   expectedVersion: number | null,
   payload: Record<string, unknown>,
+  now = new Date(),
 ): Promise<number> {
-  const json = payload as Prisma.InputJsonObject;
-  if (expectedVersion === null) {
-    const existing = await tx.threadMemento.findUnique({ where: { threadId }, select: { version: true } });
-    if (existing) {
-      throw new DomainError(
-        "CONFLICT",
-        `thread ${threadId} memento is at version ${existing.version}; send that version`,
-        {
-          field: "version",
-        },
-      );
-    }
-    await tx.threadMemento.create({ data: { threadId, version: 1, payload: json } });
-    return 1;
-  }
-  const moved = await tx.threadMemento.updateMany({
-    where: { threadId, version: expectedVersion },
-    data: { payload: json, version: { increment: 1 } },
-  });
-  if (moved.count !== 1) {
-    const current = await tx.threadMemento.findUnique({ where: { threadId }, select: { version: true } });
-    throw new DomainError(
-      "CONFLICT",
-      current
-        ? `thread ${threadId} memento is at version ${current.version}, not ${expectedVersion}: reload it and write again`
-        : `thread ${threadId} has no memento yet; write it without a base version`,
-      { field: "version" },
-    );
-  }
-  return expectedVersion + 1;
+  const json = JSON.stringify(payload);
+  const changed =
+    expectedVersion === null
+      ? await tx.execute(Prisma.sql`INSERT INTO "ThreadMemento" ("threadId", "version", "payload", "updatedAt")
+          VALUES (${threadId}, 1, ${json}, ${now}) ON CONFLICT ("threadId") DO NOTHING`)
+      : await tx.execute(Prisma.sql`UPDATE "ThreadMemento" SET "payload" = ${json}, "version" = "version" + 1,
+          "updatedAt" = ${now} WHERE "threadId" = ${threadId} AND "version" = ${expectedVersion}`);
+  if (changed !== 1) throw await conflict(tx, threadId, expectedVersion);
+  return (expectedVersion ?? 0) + 1;
 }
 
 /** A standalone memento write (the memento API), in its own transaction. */
 export async function putMemento(
-  db: DbClient,
+  driver: TSqlDriver,
   threadId: string,
   expectedVersion: number | null,
   payload: Record<string, unknown>,
 ): Promise<TStoredMemento> {
-  return db.$transaction(async (tx) => {
-    await writeMemento(tx, threadId, expectedVersion, payload);
-    const row = await tx.threadMemento.findUniqueOrThrow({ where: { threadId } });
-    return { threadId, version: row.version, payload: row.payload, updatedAt: row.updatedAt };
+  return driver.transaction(async (tx) => {
+    const now = new Date();
+    const version = await writeMemento(tx, threadId, expectedVersion, payload, now);
+    return { threadId, version, payload, updatedAt: now };
   });
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
+import type { TSql } from "../sql";
 import type { TTraceEventInput } from "./types";
 
 type Tx = Prisma.TransactionClient;
@@ -14,34 +15,43 @@ export type TTraceRunWrite = {
   events: TTraceEventInput[];
 };
 
-/** One run with its ordered events; used inside the transaction of the step it describes. */
-export async function writeTraceRun(tx: Tx | DbClient, run: TTraceRunWrite): Promise<string> {
+/**
+ * The statements that write one run with its ordered events: the run row, then every event in one
+ * multi-row INSERT (Prisma's createMany costs ~0.5 ms per row here, and every turn writes eight
+ * events). Dates are bound parameters, so they are stored exactly as Prisma stores DateTime.
+ * (PostgreSQL will need ::jsonb on the metadata parameter.)
+ */
+function traceRunStatements(run: TTraceRunWrite): { id: string; statements: Prisma.Sql[] } {
   const id = randomUUID();
   const first = run.events[0]?.at ?? new Date();
   const last = run.events.at(-1)?.at ?? first;
-  await tx.traceRun.create({
-    data: {
-      id,
-      kind: run.kind,
-      status: run.status,
-      threadId: run.threadId,
-      packetId: run.packetId,
-      transmissionId: run.transmissionId,
-      startedAt: first,
-      endedAt: last,
-    },
-  });
+  const statements = [
+    Prisma.sql`INSERT INTO "TraceRun" ("id", "threadId", "packetId", "transmissionId", "kind", "status", "startedAt", "endedAt")
+      VALUES (${id}, ${run.threadId}, ${run.packetId}, ${run.transmissionId}, ${run.kind}, ${run.status}, ${first}, ${last})`,
+  ];
   if (run.events.length > 0) {
-    // One raw multi-row INSERT: Prisma's createMany costs ~0.5 ms per row here (JSON metadata),
-    // and every turn writes eight events. Date parameters go through the driver adapter, so
-    // they are stored exactly as Prisma stores DateTime. (PostgreSQL will need ::jsonb on the
-    // metadata parameter.)
     const rows = run.events.map(
       (e, seq) =>
         Prisma.sql`(${randomUUID()}, ${id}, ${seq}, ${run.transmissionId}, ${e.actor}, ${e.phase}, ${e.status}, ${e.summary}, ${JSON.stringify(e.metadata)}, ${e.at})`,
     );
-    await tx.$executeRaw`INSERT INTO "TraceEvent" ("id", "traceRunId", "seq", "transmissionId", "actor", "phase", "status", "summary", "metadata", "createdAt") VALUES ${Prisma.join(rows)}`;
+    statements.push(
+      Prisma.sql`INSERT INTO "TraceEvent" ("id", "traceRunId", "seq", "transmissionId", "actor", "phase", "status", "summary", "metadata", "createdAt") VALUES ${Prisma.join(rows)}`,
+    );
   }
+  return { id, statements };
+}
+
+/** One run with its events, inside the Prisma transaction of the step it describes. */
+export async function writeTraceRun(tx: Tx | DbClient, run: TTraceRunWrite): Promise<string> {
+  const { id, statements } = traceRunStatements(run);
+  for (const statement of statements) await tx.$executeRaw(statement);
+  return id;
+}
+
+/** The same, inside a hot-path transaction (a chat turn). */
+export async function insertTraceRun(tx: TSql, run: TTraceRunWrite): Promise<string> {
+  const { id, statements } = traceRunStatements(run);
+  for (const statement of statements) await tx.execute(statement);
   return id;
 }
 

@@ -2,41 +2,44 @@ import { randomUUID } from "node:crypto";
 import { DomainError } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
-import { allocateIds } from "../ids";
+import { allocateIdBatch } from "../ids";
 import { toProposalPreview } from "../mappers";
+import { isUniqueViolation, type TSql, type TSqlDriver } from "../sql";
 import { writeMemento } from "./mementos";
-import { writeTraceRun } from "./traces";
+import { insertTraceRun } from "./traces";
 import type { THistoryMessage, TStoredTurn, TTurnWrite } from "./types";
 
-/** A turn this caller stored earlier under this idempotency key, or null. */
+/**
+ * A turn this caller stored earlier under this idempotency key, or null. The lookup runs on every
+ * turn (hot path); the proposals are read only for a replay.
+ */
 export async function findTurnByRequestId(
   db: DbClient,
+  sql: TSql,
   callerId: string,
   requestId: string,
 ): Promise<TStoredTurn | null> {
-  const packet = await db.packet.findUnique({
-    where: { callerId_requestId: { callerId, requestId } },
-    include: {
-      transmissions: {
-        orderBy: { createdAt: "asc" },
-        take: 1,
-        include: { responses: { take: 1, include: { proposals: { orderBy: { suggestionIndex: "asc" } } } } },
-      },
-    },
+  const [row] = await sql.query<{
+    threadId: string;
+    packetId: string;
+    requestHash: string;
+    transmissionId: string;
+    responseId: string;
+    attemptId: string;
+    assistantText: string;
+  }>(Prisma.sql`SELECT p."threadId" AS "threadId", p."id" AS "packetId", p."requestHash" AS "requestHash",
+      t."id" AS "transmissionId", r."id" AS "responseId", r."attemptId" AS "attemptId", r."assistantText" AS "assistantText"
+    FROM "Packet" p
+    JOIN "Transmission" t ON t."packetId" = p."id"
+    JOIN "Response" r ON r."transmissionId" = t."id"
+    WHERE p."callerId" = ${callerId} AND p."requestId" = ${requestId}
+    ORDER BY t."createdAt" ASC LIMIT 1`);
+  if (!row) return null;
+  const proposals = await db.umbraProposal.findMany({
+    where: { responseId: row.responseId },
+    orderBy: { suggestionIndex: "asc" },
   });
-  const transmission = packet?.transmissions[0];
-  const response = transmission?.responses[0];
-  if (!packet || !transmission || !response) return null;
-  return {
-    threadId: packet.threadId,
-    packetId: packet.id,
-    transmissionId: transmission.id,
-    attemptId: response.attemptId,
-    responseId: response.id,
-    assistantText: response.assistantText,
-    requestHash: packet.requestHash,
-    proposals: response.proposals.map(toProposalPreview),
-  };
+  return { ...row, proposals: proposals.map(toProposalPreview) };
 }
 
 /** The thread a response belongs to, with its owner; null when the response does not exist. */
@@ -52,173 +55,124 @@ export async function responseThread(
   return thread ? { threadId: thread.id, ownerId: thread.ownerId } : null;
 }
 
-/** Whether a thread exists, and whose it is. */
-export async function threadOwner(db: DbClient, threadId: string): Promise<{ ownerId: string | null } | null> {
-  return db.thread.findUnique({ where: { id: threadId }, select: { ownerId: true } });
+/** Whether a thread exists, and whose it is (hot path). */
+export async function threadOwner(sql: TSql, threadId: string): Promise<{ ownerId: string | null } | null> {
+  const [row] = await sql.query<{ ownerId: string | null }>(
+    Prisma.sql`SELECT "ownerId" FROM "Thread" WHERE "id" = ${threadId}`,
+  );
+  return row ?? null;
 }
 
-export async function getThreadHistory(db: DbClient, threadId: string, limit: number): Promise<THistoryMessage[]> {
-  const rows = await db.message.findMany({
-    where: { threadId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: limit,
-    select: { id: true, role: true, content: true },
-  });
+/** The thread's last `limit` messages, oldest first (hot path). */
+export async function getThreadHistory(sql: TSql, threadId: string, limit: number): Promise<THistoryMessage[]> {
+  const rows = await sql.query<{ id: string; role: string; content: string }>(
+    Prisma.sql`SELECT "id", "role", "content" FROM "Message" WHERE "threadId" = ${threadId}
+      ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
+  );
   return rows
     .reverse()
     .map((r) => ({ id: r.id, role: r.role === "assistant" ? "assistant" : "user", content: r.content }));
 }
 
+/** The attempts to store: every try at the model (n = 1..N), or one "ok" attempt when none was recorded. */
+function attemptsOf(turn: TTurnWrite): TTurnWrite["attempts"] {
+  if (turn.attempts.length > 0) return turn.attempts;
+  const { model, tokensIn, tokensOut, latencyMs } = turn;
+  return [{ n: 1, model, tokensIn, tokensOut, latencyMs, outcome: "ok", reason: null }];
+}
+
 /**
  * Writes a whole turn in one transaction: thread, both messages, packet -> transmission ->
- * attempt -> response, the validated meta, the proposals, usage events and the trace.
- * Returns "duplicate" when another request with the same request_id won the race.
+ * attempts -> response, the validated meta, the proposals, usage events, the memento (conditional
+ * on the version the turn read) and the trace. Every table gets one statement (multi-row inserts),
+ * sent through the hot-path driver. Returns "duplicate" when another request with the same
+ * request_id won the race.
  */
-export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStoredTurn | "duplicate"> {
+export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<TStoredTurn | "duplicate"> {
   try {
-    return await db.$transaction(async (tx) => {
-      // Every try at the model is a DeliveryAttempt (n = 1..N); the response is the last one's.
-      const attempts =
-        turn.attempts.length > 0
-          ? turn.attempts
-          : [
-              {
-                n: 1,
-                model: turn.model,
-                tokensIn: turn.tokensIn,
-                tokensOut: turn.tokensOut,
-                latencyMs: turn.latencyMs,
-                outcome: "ok",
-                reason: null,
-              },
-            ];
-      const [packetId, transmissionId, responseId] = [
-        ...(await allocateIds(tx, "packet")),
-        ...(await allocateIds(tx, "transmission")),
-        ...(await allocateIds(tx, "response")),
-      ] as [string, string, string];
-      const attemptIds = await allocateIds(tx, "attempt", attempts.length);
-      const attemptId = attemptIds.at(-1) as string;
-      const proposalIds = await allocateIds(tx, "proposal", turn.proposals.length);
-
-      await tx.thread.upsert({
-        where: { id: turn.threadId },
-        create: { id: turn.threadId, title: turn.threadTitle, ownerId: turn.ownerId },
-        update: {},
+    return await driver.transaction(async (tx) => {
+      const attempts = attemptsOf(turn);
+      const ids = await allocateIdBatch(tx, {
+        packet: 1,
+        transmission: 1,
+        response: 1,
+        attempt: attempts.length,
+        proposal: turn.proposals.length,
       });
-      // Re-checked here, in the write transaction: the thread may have been created by someone
+      const [packetId, transmissionId, responseId] = [ids.packet[0], ids.transmission[0], ids.response[0]] as [
+        string,
+        string,
+        string,
+      ];
+      const attemptId = ids.attempt.at(-1) as string;
+      const now = new Date();
+
+      // Creates the thread or touches it, and returns its owner in the same statement. The owner
+      // is checked here, in the write transaction: the thread may have been created by someone
       // else since the service looked (a concurrent first turn with the same thread_id).
-      const thread = await tx.thread.findUniqueOrThrow({ where: { id: turn.threadId }, select: { ownerId: true } });
-      if (!turn.mayWriteAnyThread && thread.ownerId !== turn.ownerId) {
+      const [thread] = await tx.query<{ ownerId: string | null }>(
+        Prisma.sql`INSERT INTO "Thread" ("id", "title", "ownerId", "createdAt", "updatedAt")
+          VALUES (${turn.threadId}, ${turn.threadTitle}, ${turn.ownerId}, ${now}, ${now})
+          ON CONFLICT ("id") DO UPDATE SET "updatedAt" = excluded."updatedAt" RETURNING "ownerId"`,
+      );
+      if (!turn.mayWriteAnyThread && thread?.ownerId !== turn.ownerId) {
         throw new DomainError("FORBIDDEN", `you may not access thread ${turn.threadId}`);
       }
-      const userMessageId = turn.userMessageId;
-      await tx.packet.create({
-        data: {
-          id: packetId,
-          threadId: turn.threadId,
-          callerId: turn.callerId,
-          requestId: turn.requestId,
-          requestHash: turn.requestHash,
-          message: turn.message,
-          messageWindowIds: [...turn.historyMessageIds, userMessageId],
-        },
-      });
-      await tx.transmission.create({
-        data: {
-          id: transmissionId,
-          packetId,
-          status: "done",
-          modeLabel: turn.modeLabel,
-          routerDomain: turn.routerDomain,
-        },
-      });
-      await tx.deliveryAttempt.createMany({
-        data: attempts.map((a, i) => ({
-          id: attemptIds[i] as string,
-          transmissionId,
-          step: "main",
-          n: a.n,
-          model: a.model,
-          tokensIn: a.tokensIn,
-          tokensOut: a.tokensOut,
-          latencyMs: a.latencyMs,
-          outcome: a.outcome,
-          reason: a.reason,
-        })),
-      });
-      await tx.response.create({
-        data: { id: responseId, transmissionId, attemptId, assistantText: turn.assistantText },
-      });
+      await tx.execute(Prisma.sql`INSERT INTO "Packet"
+        ("id", "threadId", "callerId", "requestId", "requestHash", "message", "messageWindowIds", "createdAt")
+        VALUES (${packetId}, ${turn.threadId}, ${turn.callerId}, ${turn.requestId}, ${turn.requestHash}, ${turn.message},
+          ${JSON.stringify([...turn.historyMessageIds, turn.userMessageId])}, ${now})`);
+      await tx.execute(Prisma.sql`INSERT INTO "Transmission" ("id", "packetId", "status", "modeLabel", "routerDomain", "createdAt")
+        VALUES (${transmissionId}, ${packetId}, 'done', ${turn.modeLabel}, ${turn.routerDomain}, ${now})`);
+      const attemptRows = attempts.map(
+        (a, i) =>
+          Prisma.sql`(${ids.attempt[i]}, ${transmissionId}, 'main', ${a.n}, ${a.model}, ${a.tokensIn}, ${a.tokensOut}, ${a.latencyMs}, ${a.outcome}, ${a.reason}, ${now})`,
+      );
+      await tx.execute(Prisma.sql`INSERT INTO "DeliveryAttempt"
+        ("id", "transmissionId", "step", "n", "model", "tokensIn", "tokensOut", "latencyMs", "outcome", "reason", "createdAt")
+        VALUES ${Prisma.join(attemptRows)}`);
+      await tx.execute(Prisma.sql`INSERT INTO "Response" ("id", "transmissionId", "attemptId", "assistantText", "createdAt")
+        VALUES (${responseId}, ${transmissionId}, ${attemptId}, ${turn.assistantText}, ${now})`);
       const meta = turn.meta;
-      await tx.responseMeta.create({
-        data: {
-          responseId,
-          modeLabel: meta.modeLabel,
-          domainHints: meta.domainHints,
-          usedCfbIds: meta.used_cfb_ids,
-          ignoredCfbIds: meta.ignored_cfb_ids,
-          assumptions: meta.assumptions,
-          unknowns: meta.unknowns,
-          missingCfbQueries: meta.missing_cfb_queries,
-          cfbSuggestions: meta.cfb_suggestions,
-          claimMap: meta.claim_map ?? Prisma.DbNull,
-        },
-      });
+      const json = (value: unknown) => JSON.stringify(value);
+      await tx.execute(Prisma.sql`INSERT INTO "ResponseMeta" ("responseId", "modeLabel", "domainHints", "usedCfbIds",
+          "ignoredCfbIds", "assumptions", "unknowns", "missingCfbQueries", "cfbSuggestions", "claimMap", "createdAt")
+        VALUES (${responseId}, ${meta.modeLabel}, ${json(meta.domainHints)}, ${json(meta.used_cfb_ids)},
+          ${json(meta.ignored_cfb_ids)}, ${json(meta.assumptions)}, ${json(meta.unknowns)}, ${json(meta.missing_cfb_queries)},
+          ${json(meta.cfb_suggestions)}, ${meta.claim_map ? json(meta.claim_map) : null}, ${now})`);
       // Both messages in one statement, the answer a millisecond after the question so that
       // history (ordered by time) never shows them the other way round.
-      const askedAt = new Date();
-      await tx.message.createMany({
-        data: [
-          {
-            id: userMessageId,
-            threadId: turn.threadId,
-            role: "user",
-            content: turn.message,
-            packetId,
-            createdAt: askedAt,
-          },
-          {
-            id: randomUUID(),
-            threadId: turn.threadId,
-            role: "assistant",
-            content: turn.assistantText,
-            packetId,
-            createdAt: new Date(askedAt.getTime() + 1),
-          },
-        ],
-      });
-      const proposals = await tx.umbraProposal.createManyAndReturn({
-        data: turn.proposals.map((p, i) => ({
-          id: proposalIds[i] as string,
-          responseId,
-          threadId: turn.threadId,
-          suggestionIndex: p.suggestionIndex,
-          op: p.op,
-          targetCfbId: p.targetCfbId,
-          warnings: p.warnings,
-          title: p.title,
-          deltaSummary: p.deltaSummary,
-          proposedCfb: p.proposedCfb,
-          rationale: p.rationale,
-          confidence: p.confidence,
-          fingerprint: p.fingerprint,
-        })),
-      });
-      proposals.sort((a, b) => a.suggestionIndex - b.suggestionIndex);
+      const answeredAt = new Date(now.getTime() + 1);
+      await tx.execute(Prisma.sql`INSERT INTO "Message" ("id", "threadId", "role", "content", "packetId", "createdAt")
+        VALUES (${turn.userMessageId}, ${turn.threadId}, 'user', ${turn.message}, ${packetId}, ${now}),
+          (${randomUUID()}, ${turn.threadId}, 'assistant', ${turn.assistantText}, ${packetId}, ${answeredAt})`);
+      if (turn.proposals.length > 0) {
+        const rows = turn.proposals.map(
+          (p, i) =>
+            Prisma.sql`(${ids.proposal[i]}, ${responseId}, ${turn.threadId}, ${p.suggestionIndex}, ${p.op}, ${p.targetCfbId},
+              ${json(p.warnings)}, ${p.title}, ${p.deltaSummary}, ${json(p.proposedCfb)}, ${p.rationale}, ${p.confidence},
+              ${p.fingerprint}, 'pending', ${now})`,
+        );
+        await tx.execute(Prisma.sql`INSERT INTO "UmbraProposal" ("id", "responseId", "threadId", "suggestionIndex", "op",
+            "targetCfbId", "warnings", "title", "deltaSummary", "proposedCfb", "rationale", "confidence", "fingerprint",
+            "status", "createdAt")
+          VALUES ${Prisma.join(rows)}`);
+      }
       const usage = [
         ...turn.usage.used.map((cfbId) => ({ cfbId, kind: "used" })),
         ...turn.usage.ignored.map((cfbId) => ({ cfbId, kind: "ignored" })),
       ];
       if (usage.length > 0) {
-        await tx.cfbUsageEvent.createMany({
-          data: usage.map((u) => ({ id: randomUUID(), responseId, routerDomain: turn.routerDomain, ...u })),
-        });
+        const rows = usage.map(
+          (u) => Prisma.sql`(${randomUUID()}, ${u.cfbId}, ${responseId}, ${turn.routerDomain}, ${u.kind}, ${now})`,
+        );
+        await tx.execute(Prisma.sql`INSERT INTO "CfbUsageEvent" ("id", "cfbId", "responseId", "routerDomain", "kind", "createdAt")
+          VALUES ${Prisma.join(rows)}`);
       }
       const mementoVersion = turn.memento
-        ? await writeMemento(tx, turn.threadId, turn.memento.expectedVersion, turn.memento.payload)
+        ? await writeMemento(tx, turn.threadId, turn.memento.expectedVersion, turn.memento.payload, now)
         : null;
-      await writeTraceRun(tx, {
+      await insertTraceRun(tx, {
         kind: "turn",
         status: "completed",
         threadId: turn.threadId,
@@ -234,17 +188,25 @@ export async function recordTurn(db: DbClient, turn: TTurnWrite): Promise<TStore
         responseId,
         assistantText: turn.assistantText,
         requestHash: turn.requestHash,
-        proposals: proposals.map(toProposalPreview),
+        proposals: turn.proposals
+          .map((p, i) => ({
+            proposal_id: ids.proposal[i] as string,
+            op: p.op,
+            target_cfb_id: p.targetCfbId,
+            title: p.title,
+            delta_summary: p.deltaSummary,
+            confidence: p.confidence,
+            warnings: p.warnings,
+            suggestionIndex: p.suggestionIndex,
+          }))
+          .sort((x, y) => x.suggestionIndex - y.suggestionIndex)
+          .map(({ suggestionIndex: _, ...preview }) => preview),
         mementoVersion,
       };
     });
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      const target = JSON.stringify(error.meta ?? {});
-      if (target.includes("requestId") || target.includes("request_id") || target.includes("callerId")) {
-        return "duplicate";
-      }
-    }
+    // The (callerId, requestId) key of Packet: a concurrent retry of this request stored first.
+    if (isUniqueViolation(error, "Packet", "requestId")) return "duplicate";
     throw error;
   }
 }

@@ -1,0 +1,134 @@
+import type {
+  ArgType,
+  SqlDriverAdapter,
+  SqlDriverAdapterFactory,
+  SqlQueryable,
+  SqlResultSet,
+} from "@prisma/driver-adapter-utils";
+import type { Prisma } from "./generated/prisma/client";
+
+/**
+ * Hot-path SQL. A Prisma model query costs 0.3-1 ms here (the query is compiled and interpreted
+ * in JS before the driver sees it), and a chat turn needs about twenty statements: that alone is
+ * four times the turn's overhead budget (docs/performance.md). These statements go straight to the
+ * driver adapter Prisma itself uses, through its public interface (`queryRaw`, `executeRaw`,
+ * `startTransaction`): the same connection, the same transaction lock, the same value encoding
+ * (dates as Prisma stores them), at about 0.02 ms per statement. Statements are `Prisma.sql`
+ * templates, so every value is a bound parameter.
+ */
+export type TSql = {
+  /** Rows as objects keyed by column name (quote aliases: `AS "packetId"`). */
+  query<T = Record<string, unknown>>(statement: Prisma.Sql): Promise<T[]>;
+  /** Rows changed. */
+  execute(statement: Prisma.Sql): Promise<number>;
+};
+
+export type TSqlDriver = TSql & {
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: TSql) => Promise<T>): Promise<T>;
+};
+
+type TAdapterSlot = { adapter: SqlDriverAdapter | null };
+
+/** Wraps Prisma's adapter factory so the connection it opens is also reachable by `createSqlDriver`. */
+export function capturingFactory(inner: SqlDriverAdapterFactory, slot: TAdapterSlot): SqlDriverAdapterFactory {
+  return {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    async connect() {
+      const adapter = await inner.connect();
+      slot.adapter = adapter;
+      return adapter;
+    },
+  };
+}
+
+function argTypeOf(value: unknown): ArgType {
+  if (value instanceof Date) return { scalarType: "datetime", arity: "scalar" };
+  switch (typeof value) {
+    case "string":
+      return { scalarType: "string", arity: "scalar" };
+    case "number":
+      return { scalarType: Number.isInteger(value) ? "int" : "float", arity: "scalar" };
+    case "bigint":
+      return { scalarType: "bigint", arity: "scalar" };
+    case "boolean":
+      return { scalarType: "boolean", arity: "scalar" };
+    default:
+      return { scalarType: "unknown", arity: "scalar" };
+  }
+}
+
+function bind(queryable: SqlQueryable, provider: string): TSql {
+  // PostgreSQL numbers its placeholders ($1); SQLite takes `?`.
+  const text = (s: Prisma.Sql) => (provider === "postgres" ? s.statement : s.sql);
+  const toQuery = (s: Prisma.Sql) => ({ sql: text(s), args: s.values, argTypes: s.values.map(argTypeOf) });
+  return {
+    async query<T>(statement: Prisma.Sql): Promise<T[]> {
+      const result: SqlResultSet = await queryable.queryRaw(toQuery(statement));
+      const names = result.columnNames;
+      return result.rows.map((row) => {
+        const record: Record<string, unknown> = {};
+        for (let i = 0; i < names.length; i++) record[names[i] as string] = row[i];
+        return record as T;
+      });
+    },
+    execute: (statement) => queryable.executeRaw(toQuery(statement)),
+  };
+}
+
+const control = (sql: string) => ({ sql, args: [], argTypes: [] });
+
+/** A driver over whatever connection Prisma opened through `slot` (connect the client first). */
+export function createSqlDriver(slot: TAdapterSlot): TSqlDriver {
+  const adapter = () => {
+    if (!slot.adapter) throw new Error("the database connection is not open yet");
+    return slot.adapter;
+  };
+  return {
+    query: (statement) => bind(adapter(), adapter().provider).query(statement),
+    execute: (statement) => bind(adapter(), adapter().provider).execute(statement),
+    async transaction(work) {
+      const connection = adapter();
+      // startTransaction takes the adapter's lock (shared with Prisma's $transaction) and BEGINs.
+      const tx = await connection.startTransaction();
+      // Drivers without "phantom" transactions expect the caller to send COMMIT / ROLLBACK, as
+      // Prisma's own transaction manager does.
+      const explicit = !tx.options.usePhantomQuery;
+      try {
+        const result = await work(bind(tx, connection.provider));
+        if (explicit) await tx.executeRaw(control("COMMIT"));
+        await tx.commit();
+        return result;
+      } catch (error) {
+        try {
+          if (explicit) await tx.executeRaw(control("ROLLBACK"));
+        } finally {
+          await tx.rollback();
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+type TDriverErrorCause = { kind?: string; table?: string; constraint?: { fields?: string[] } };
+
+/** Whether `error` is the driver's unique-constraint violation on `table`, involving `column`. */
+export function isUniqueViolation(error: unknown, table: string, column: string): boolean {
+  if (!(error instanceof Error) || error.name !== "DriverAdapterError") return false;
+  const cause = (error as Error & { cause?: TDriverErrorCause }).cause;
+  if (cause?.kind !== "UniqueConstraintViolation") return false;
+  const fields = cause.constraint?.fields ?? [];
+  return (cause.table === undefined || cause.table === table) && fields.includes(column);
+}
+
+/** A datetime column read back as the driver gives it (ISO text on SQLite). */
+export function dateOf(value: unknown): Date {
+  return value instanceof Date ? value : new Date(String(value));
+}
+
+/** A Json column read back: text on SQLite, already parsed on PostgreSQL. */
+export function jsonOf(value: unknown): unknown {
+  return typeof value === "string" ? JSON.parse(value) : value;
+}

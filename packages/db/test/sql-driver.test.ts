@@ -1,0 +1,113 @@
+// The hot-path SQL driver (sql.ts): it shares Prisma's connection and transaction lock, stores
+// values exactly as Prisma does, and commits or rolls back whole transactions.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrismaClient, type DbClient } from "../src";
+import { sqlDriverOf } from "../src/client";
+import { Prisma } from "../src/generated/prisma/client";
+import { allocateIdBatch, allocateIds } from "../src/ids";
+import { isUniqueViolation, type TSqlDriver } from "../src/sql";
+import { createTestDatabase, type TTestDatabase } from "../src/testing";
+
+let database: TTestDatabase;
+let db: DbClient;
+let sql: TSqlDriver;
+
+beforeAll(async () => {
+  database = await createTestDatabase("sql-driver");
+  db = await createPrismaClient(database.url);
+  sql = sqlDriverOf(db);
+});
+afterAll(async () => {
+  await db.$disconnect();
+  database.cleanup();
+});
+
+const thread = (id: string, at: Date) =>
+  Prisma.sql`INSERT INTO "Thread" ("id", "title", "ownerId", "createdAt", "updatedAt") VALUES (${id}, 'T', NULL, ${at}, ${at})`;
+
+describe("sql driver", () => {
+  it("stores dates and JSON as Prisma does, so Prisma reads them back unchanged", async () => {
+    const at = new Date("2026-11-22T03:04:05.678Z");
+    await sql.execute(thread("th-dates", at));
+    const row = await db.thread.findUniqueOrThrow({ where: { id: "th-dates" } });
+    expect(row.createdAt.toISOString()).toBe(at.toISOString());
+    await db.threadMemento.create({ data: { threadId: "th-dates", payload: { a: [1, "x"] } } });
+    const [raw] = await sql.query<{ payload: string }>(
+      Prisma.sql`SELECT "payload" FROM "ThreadMemento" WHERE "threadId" = ${"th-dates"}`,
+    );
+    expect(JSON.parse(raw?.payload ?? "null")).toEqual({ a: [1, "x"] });
+  });
+
+  it("rolls a whole transaction back when the work throws", async () => {
+    await expect(
+      sql.transaction(async (tx) => {
+        await tx.execute(thread("th-rollback", new Date()));
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(await db.thread.count({ where: { id: "th-rollback" } })).toBe(0);
+    // The lock was released: the next transaction runs.
+    await sql.transaction((tx) => tx.execute(thread("th-after", new Date())));
+    expect(await db.thread.count({ where: { id: "th-after" } })).toBe(1);
+  });
+
+  it("waits for an open Prisma transaction instead of writing into it", async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const prismaTx = db.$transaction(async (tx) => {
+      await tx.thread.create({ data: { id: "th-prisma", title: "P" } });
+      order.push("prisma wrote");
+      await gate;
+      throw new Error("prisma rolls back");
+    });
+    // Give the Prisma transaction time to take the lock.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const driverTx = sql.transaction(async (tx) => {
+      order.push("driver started");
+      await tx.execute(thread("th-driver", new Date()));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    order.push("prisma released");
+    release();
+    await expect(prismaTx).rejects.toThrow("prisma rolls back");
+    await driverTx;
+    expect(order).toEqual(["prisma wrote", "prisma released", "driver started"]);
+    // The driver's row survived the Prisma rollback; the Prisma row did not.
+    expect(await db.thread.count({ where: { id: { in: ["th-prisma", "th-driver"] } } })).toBe(1);
+    expect(await db.thread.count({ where: { id: "th-driver" } })).toBe(1);
+  });
+
+  it("recognises a unique violation by table and column", async () => {
+    const error = await sql.execute(thread("th-dates", new Date())).catch((e: unknown) => e);
+    expect(isUniqueViolation(error, "Thread", "id")).toBe(true);
+    expect(isUniqueViolation(error, "Packet", "id")).toBe(false);
+    expect(isUniqueViolation(error, "Thread", "requestId")).toBe(false);
+    expect(isUniqueViolation(new Error("other"), "Thread", "id")).toBe(false);
+  });
+});
+
+describe("id allocation", () => {
+  it("reserves consecutive ids of several families in one statement", async () => {
+    const first = await sql.transaction((tx) => allocateIdBatch(tx, { packet: 1, attempt: 3, proposal: 0 }));
+    expect(first.packet).toEqual(["P-0001"]);
+    expect(first.attempt).toEqual(["A-0001", "A-0002", "A-0003"]);
+    expect(first.proposal).toEqual([]);
+    const second = await sql.transaction((tx) => allocateIdBatch(tx, { attempt: 2 }));
+    expect(second.attempt).toEqual(["A-0004", "A-0005"]);
+    // The Prisma-transaction path counts on the same counters.
+    expect(await db.$transaction((tx) => allocateIds(tx, "attempt", 1))).toEqual(["A-0006"]);
+  });
+
+  it("gives ids back when the transaction rolls back", async () => {
+    await expect(
+      sql.transaction(async (tx) => {
+        await allocateIdBatch(tx, { cfb: 2 });
+        throw new Error("abandon");
+      }),
+    ).rejects.toThrow("abandon");
+    expect((await sql.transaction((tx) => allocateIdBatch(tx, { cfb: 1 }))).cfb).toEqual(["CFB-0001"]);
+  });
+});
