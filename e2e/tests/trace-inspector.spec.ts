@@ -33,6 +33,8 @@ test("a thread's trace timeline shows each turn's breakpoint decision", async ({
   const turns = page.getByTestId("turn");
   await expect(turns).toHaveCount(2);
   await expect(page.getByTestId("breakpoint-decision")).toHaveText(["SKIP", "SHOULD"]);
+  // Each delivered answer passed the output gate (seed 002): its verdict is in the turn's header.
+  await expect(page.getByTestId("gate-decision")).toHaveText(["gate ALLOW", "gate ALLOW"]);
 
   const skipTurn = page.getByRole("article", { name: "Turn 1" });
   await expect(skipTurn.getByRole("list", { name: "Trace of turn 1" })).toBeVisible();

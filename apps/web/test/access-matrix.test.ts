@@ -252,6 +252,30 @@ const TRPC_ROWS: Record<string, TRow> = {
       for (const e of items(result)) expect(e.target_type).toBe("token");
     },
   },
+  "gate.evaluate": {
+    expect: SIGNED_IN,
+    input: async () => ({
+      baseline: { output: "Hello! How can I help with your account today?", cost_usd: 1 },
+      candidate: { output: "Contact me at hi@example.com and I will follow up.", cost_usd: 1.4 },
+      label: `matrix-${next()}`,
+    }),
+    check: (result) => {
+      const decision = field(result, "decision") as { status: string; reason_codes: string[] };
+      expect(decision.status).toBe("BLOCK");
+      expect(decision.reason_codes).toEqual(["COST_BLOCK_INCREASE", "PII_BLOCK_EMAIL"]);
+      expect(typeof field(result, "evaluation_id")).toBe("string");
+    },
+  },
+  "gate.list": {
+    expect: SIGNED_IN,
+    input: async () => ({ source: "turn" }),
+    check: (result, _input, c) => {
+      // Every turn is gated, so there is something to see; a user sees only their own threads'.
+      expect(items(result).length).toBeGreaterThan(0);
+      if (c.who === "user") for (const e of items(result)) expect(e.thread_id).not.toBe(bobTurn.thread_id);
+      if (c.who === "jam") expect(items(result).some((e) => e.thread_id === bobTurn.thread_id)).toBe(true);
+    },
+  },
   "system.health": {
     expect: PUBLIC,
     input: async () => undefined,
@@ -277,7 +301,17 @@ const REST_ROWS: Record<TRestRoute, TRow> = {
     check: (result, id) => expect(field(result, "thread_id")).toBe(id),
   },
   "PUT /threads/[id]/memento": TRPC_ROWS["mementos.put"] as TRow,
+  "POST /gate/evaluate": TRPC_ROWS["gate.evaluate"] as TRow,
 };
+
+/** REST routes about a thread-owned resource (the rest need only an account). */
+const OWNED_REST: TRestRoute[] = [
+  "POST /chat/respond",
+  "GET /umbra/proposals",
+  "POST /umbra/promote",
+  "GET /threads/[id]/memento",
+  "PUT /threads/[id]/memento",
+];
 
 /** query or mutation, per procedure: queries go over GET, mutations over POST. */
 const procedureTypes = Object.fromEntries(
@@ -377,7 +411,7 @@ describe("completeness", () => {
       "mementos.put",
     ];
     for (const name of owned) expect(TRPC_ROWS[name]?.expect.userOther, name).toBe("FORBIDDEN");
-    for (const route of Object.values(REST_ROWS)) expect(route.expect.userOther).toBe("FORBIDDEN");
+    for (const route of OWNED_REST) expect(REST_ROWS[route].expect.userOther, route).toBe("FORBIDDEN");
   });
 });
 

@@ -173,6 +173,7 @@ export async function openWebServer(label: string, env: Record<string, string> =
     chat: await import("@/app/chat/respond/route"),
     proposals: await import("@/app/umbra/proposals/route"),
     promote: await import("@/app/umbra/promote/route"),
+    gate: await import("@/app/gate/evaluate/route"),
     memento: await import("@/app/threads/[id]/memento/route"),
     trpc: await import("@/app/api/trpc/[trpc]/route"),
     auth: await import("@/app/api/auth/[...all]/route"),
@@ -258,7 +259,8 @@ export type TRestRoute =
   | "GET /umbra/proposals"
   | "POST /umbra/promote"
   | "GET /threads/[id]/memento"
-  | "PUT /threads/[id]/memento";
+  | "PUT /threads/[id]/memento"
+  | "POST /gate/evaluate";
 
 /**
  * One REST call through its Next route handler. `body` is JSON-encoded unless it is a string;
@@ -279,6 +281,8 @@ export async function rest(
       return settle(await web.routes.chat.POST(jsonPost("/chat/respond", opts.body, headers)));
     case "POST /umbra/promote":
       return settle(await web.routes.promote.POST(jsonPost("/umbra/promote", opts.body, headers)));
+    case "POST /gate/evaluate":
+      return settle(await web.routes.gate.POST(jsonPost("/gate/evaluate", opts.body, headers)));
     case "GET /threads/[id]/memento": {
       // `query` carries the thread id for this route.
       const id = opts.query ?? "";

@@ -1046,7 +1046,7 @@ describe("usage events", () => {
 });
 
 /** The trace of a turn, in seed 000's orchestrator order. */
-const TURN_PHASES = ["packet", "breakpoint", "retrieval", "attempt", "model", "proposals", "memento", "store"];
+const TURN_PHASES = ["packet", "breakpoint", "retrieval", "attempt", "gate", "model", "proposals", "memento", "store"];
 
 describe("traces", () => {
   it("a turn writes one completed 'turn' run whose ordered events are keyed by the transmission", async () => {

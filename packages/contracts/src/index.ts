@@ -2,6 +2,7 @@ export * from "./admin";
 export * from "./cfb";
 export * from "./chat";
 export * from "./errors";
+export * from "./gate";
 export * from "./ids";
 export * from "./memento";
 export * from "./output-envelope";

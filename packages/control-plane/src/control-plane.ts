@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type {
   TChatRespondRequest,
+  TGateConfigInput,
   TPromoteRequest,
   ZAccountCreateRequest,
   ZAccountSetRoleRequest,
   ZAuditListRequest,
   ZCfbCreateRequest,
   ZCfbUpdateRequest,
+  ZGateEvaluateRequest,
+  ZGateEvaluationListQuery,
   ZThreadMementoWrite,
   ZTokenCreateRequest,
 } from "@solserver/contracts";
@@ -15,12 +18,14 @@ import { createPrismaClient, createRepositories, type DbClient, type TRepositori
 import type { z } from "zod";
 import { createAuth, createPasswordAccount, type TAuth } from "./auth/auth";
 import { loadServerEnv, type TServerEnv } from "./env";
+import { pipelineGateConfig } from "./gate/pipeline-config";
 import { createOfflineModel } from "./model/offline-model";
 import type { TModelProvider } from "./model/provider";
 import { createModel } from "./model/registry";
 import { actorFromBearer, actorFromSession } from "./services/actors";
 import * as admin from "./services/admin";
 import { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";
+import { evaluateGate, listGateEvaluations } from "./services/gate";
 import { getMemento, putMemento } from "./services/mementos";
 import { promoteProposal } from "./services/promote";
 import { refundSignIn, reserveSignIn } from "./services/rate-limits";
@@ -82,6 +87,10 @@ export function createControlPlane(deps: TServiceDeps) {
     audit: {
       list: (actor: TActor, input: z.output<typeof ZAuditListRequest>) => admin.listAudit(deps, actor, input),
     },
+    gate: {
+      evaluate: (actor: TActor, input: z.input<typeof ZGateEvaluateRequest>) => evaluateGate(deps, actor, input),
+      list: (actor: TActor, input: z.input<typeof ZGateEvaluationListQuery>) => listGateEvaluations(deps, actor, input),
+    },
     system: {
       /** Liveness with a real database read, for probes and start-up checks. */
       health: async () => ({ status: "ok" as const, model: deps.model.name, cfbs: await deps.repos.cfbs.count() }),
@@ -99,6 +108,8 @@ export type TOpenOptions = {
   databaseUrl: string;
   model?: TModelProvider;
   limits?: Partial<TLimits>;
+  /** Overrides of the output gate's pipeline config (thresholds, pricing, PII allowlist). */
+  gate?: TGateConfigInput;
   /** When given, accounts can be created (users.create, the setup command) and cookies resolved. */
   auth?: Omit<Parameters<typeof createAuth>[0], "prisma">;
 };
@@ -122,6 +133,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     now: () => new Date(),
     newThreadId,
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
+    gate: pipelineGateConfig(opts.gate),
     ...(auth
       ? { createAccount: (u: Parameters<typeof createPasswordAccount>[1]) => createPasswordAccount(auth, u) }
       : {}),
@@ -135,6 +147,7 @@ export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
     databaseUrl: env.DATABASE_URL,
     model: createModel(env.SOLSERVER_MODEL, env),
     limits: { chatTurnsPerMinute: env.SOLSERVER_CHAT_TURNS_PER_MINUTE },
+    gate: env.gateConfig,
     auth: { secret: env.BETTER_AUTH_SECRET, baseURL: env.SOLSERVER_BASE_URL, trustedOrigins: env.trustedOrigins },
   });
 }

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { TGateConfigInput } from "@solserver/contracts";
 import { repositoryRoot, resolveDatabaseUrl } from "@solserver/db";
 import { z } from "zod";
+import { readGateConfigFile } from "./gate/config-file";
 
 // The server environment, parsed in one place for the web app and the scripts alike. A bad
 // value stops start-up with the variable's name and the rule it breaks.
@@ -49,6 +51,11 @@ const ZServerEnv = z
     SOLSERVER_TRUSTED_ORIGINS: z.string().default(""),
     BETTER_AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
     SOLSERVER_CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1, { error: "must be at least 1" }).default(30),
+    // A YAML or JSON file overriding the output gate's thresholds, pricing and PII allowlist.
+    SOLSERVER_GATE_CONFIG: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
   })
   .superRefine((e, ctx) => {
     // The openai provider cannot start without a key and a model id.
@@ -81,6 +88,8 @@ export type TServerEnv = {
   SOLSERVER_BASE_URL: string;
   BETTER_AUTH_SECRET: string;
   SOLSERVER_CHAT_TURNS_PER_MINUTE: number;
+  /** The operator's output-gate overrides (SOLSERVER_GATE_CONFIG), already validated. */
+  gateConfig: TGateConfigInput;
   /** Origins whose cookie-authenticated requests are accepted (CSRF) and by better-auth. */
   trustedOrigins: string[];
 };
@@ -113,6 +122,16 @@ function trustedOrigins(baseURL: string, extra: string): string[] {
   return [...new Set([base.origin, ...twins, ...more])];
 }
 
+/** The gate config file's overrides (relative paths from the repository root), or none. */
+function gateConfig(file: string | undefined): TGateConfigInput {
+  if (!file) return {};
+  try {
+    return readGateConfigFile(path.resolve(repositoryRoot(), file));
+  } catch (error) {
+    throw new Error(`Invalid environment:\n  SOLSERVER_GATE_CONFIG: ${(error as Error).message}`);
+  }
+}
+
 export function loadServerEnv(env: Record<string, string | undefined> = process.env): TServerEnv {
   const parsed = ZServerEnv.safeParse(env);
   if (!parsed.success) {
@@ -132,6 +151,7 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     SOLSERVER_BASE_URL: baseURL,
     BETTER_AUTH_SECRET: authSecret(e.BETTER_AUTH_SECRET),
     SOLSERVER_CHAT_TURNS_PER_MINUTE: e.SOLSERVER_CHAT_TURNS_PER_MINUTE,
+    gateConfig: gateConfig(e.SOLSERVER_GATE_CONFIG),
     trustedOrigins: trustedOrigins(baseURL, e.SOLSERVER_TRUSTED_ORIGINS),
   };
 }

@@ -9,6 +9,7 @@ const LINKS = [
   { href: "/", label: "Dashboard" },
   { href: "/cfbs", label: "Knowledge" },
   { href: "/threads", label: "Threads" },
+  { href: "/gate", label: "Gate" },
 ] as const;
 const JAM_LINKS = [
   { href: "/admin/tokens", label: "Tokens" },

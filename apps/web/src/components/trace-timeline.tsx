@@ -47,6 +47,9 @@ export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
   const decision = decisionOf(breakpoint);
   const peak = record(breakpoint?.metadata).peakGuardrailActive === true;
   const attempts = turn.trace.filter((e) => e.phase === "attempt").length;
+  // The output gate's verdict on the attempt that was delivered (the last one judged).
+  const gateStatus = record(turn.trace.filter((e) => e.phase === "gate").at(-1)?.metadata).status;
+  const gate = typeof gateStatus === "string" ? gateStatus : null;
   const times = turn.trace.map((e) => Date.parse(e.created_ts)).filter(Number.isFinite);
   const start = times.length > 0 ? Math.min(...times) : 0;
   return (
@@ -61,6 +64,14 @@ export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
           <span className="muted">no decision</span>
         )}
         {peak ? <span className="badge warn">peak guardrail</span> : null}
+        {gate ? (
+          <span
+            className={`badge ${gate === "ALLOW" ? "ok" : gate === "WARN" ? "warn" : "bad"}`}
+            data-testid="gate-decision"
+          >
+            gate {gate}
+          </span>
+        ) : null}
         <span className="muted">
           {attempts} {attempts === 1 ? "attempt" : "attempts"}
         </span>

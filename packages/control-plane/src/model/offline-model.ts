@@ -9,7 +9,16 @@ import { isAckOnlyMessage } from "@solserver/engine";
 import { cfbVocabulary } from "../retrieval";
 import { capitalize, clip, coverage, sentences, uniqueContentWords, words } from "../text";
 import { detectStatement, isQuestion, properNouns, type TStatement, titleFromClause } from "./offline-heuristics";
-import type { TModelCfb, TModelInput, TModelOutput, TModelProvider, TSummaryShape } from "./provider";
+import {
+  ModelAttemptsFailed,
+  type TGenerateOptions,
+  type TModelAttempt,
+  type TModelCfb,
+  type TModelInput,
+  type TModelOutput,
+  type TModelProvider,
+  type TSummaryShape,
+} from "./provider";
 
 // The default model: a documented, deterministic heuristic that needs no network and no key
 // (docs/offline-model.md). It reads the message sentence by sentence:
@@ -228,14 +237,32 @@ export function offlineSummary(input: TModelInput, envelope: TOutputEnvelope): T
 export function createOfflineModel(): TModelProvider {
   return {
     name: OFFLINE_MODEL_NAME,
-    async generate(input: TModelInput): Promise<TModelOutput> {
+    async generate(input: TModelInput, options: TGenerateOptions = {}): Promise<TModelOutput> {
+      const started = performance.now();
       const envelope = offlineEnvelope(input);
-      return {
+      const output: TModelOutput = {
         envelope,
         tokensIn: countWords(input),
         tokensOut: words(envelope.assistant_text).length,
         summary: offlineSummary(input, envelope),
       };
+      const attempt: TModelAttempt = {
+        n: 1,
+        model: OFFLINE_MODEL_NAME,
+        tokensIn: output.tokensIn,
+        tokensOut: output.tokensOut,
+        latencyMs: Math.round(performance.now() - started),
+        outcome: "ok",
+        reason: null,
+      };
+      const verdict = options.judge?.({ output, attempt }) ?? { deliver: true };
+      // Deterministic: asking again would give the same answer, so one refused attempt ends it.
+      if (!verdict.deliver) {
+        throw new ModelAttemptsFailed(`the output gate blocked ${OFFLINE_MODEL_NAME}'s answer: ${verdict.reason}`, [
+          { ...attempt, outcome: "blocked", reason: verdict.reason },
+        ]);
+      }
+      return { ...output, attempts: [attempt] };
     },
   };
 }

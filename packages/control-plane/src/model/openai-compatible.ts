@@ -1,9 +1,11 @@
-import { ZOutputEnvelope, ZThreadMementoShape } from "@solserver/contracts";
+import { ZOutputEnvelope } from "@solserver/contracts";
 import OpenAI, { APIConnectionTimeoutError, APIError } from "openai";
-import { z } from "zod";
+import type { z } from "zod";
+import { ENVELOPE_SCHEMA, ENVELOPE_WITH_SUMMARY_SCHEMA, ZSummaryUpdate } from "./envelope-schema";
 import { buildMessages } from "./prompt";
 import {
   ModelAttemptsFailed,
+  type TGenerateOptions,
   type TModelAttempt,
   type TModelInput,
   type TModelOutput,
@@ -39,25 +41,6 @@ const DEFAULT_RETRY_DELAY_MS = 250;
 const DEFAULT_MAX_RETRY_DELAY_MS = 5000;
 const REASON_CHARS = 300;
 const ISSUES_IN_REASON = 3;
-
-/** A JSON Schema without the `$schema` marker, which some local servers' grammar converters reject. */
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  // io "input": the shape the model sends, i.e. what safeParse accepts (defaulted fields optional).
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-  return rest;
-}
-
-/** The summary update a model may propose: the memento shape's fields and bounds (extra keys dropped). */
-const ZSummaryUpdate = z.object(ZThreadMementoShape.shape);
-
-// Two response schemas, built once: the envelope alone, and the envelope plus `summary` for
-// turns that may update the thread summary (input.summary given).
-const ENVELOPE_SCHEMA = jsonSchemaOf(ZOutputEnvelope);
-const ENVELOPE_WITH_SUMMARY_SCHEMA = {
-  ...ENVELOPE_SCHEMA,
-  properties: { ...(ENVELOPE_SCHEMA.properties as object), summary: jsonSchemaOf(ZSummaryUpdate) },
-  required: [...(ENVELOPE_SCHEMA.required as string[]), "summary"],
-};
 
 /** One attempt's result: the attempt as recorded, the output when ok, and whether/when to retry. */
 type TTry = { attempt: TModelAttempt; output?: TModelOutput; retry: boolean; delayMs: number };
@@ -146,7 +129,7 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
   const client = new OpenAI({ baseURL: options.baseURL, apiKey, timeout: timeoutMs, maxRetries: 0 });
   const backoff = (n: number) => Math.min(maxDelay, baseDelay * 2 ** (n - 1));
 
-  async function tryOnce(n: number, input: TModelInput): Promise<TTry> {
+  async function tryOnce(n: number, input: TModelInput, options: TGenerateOptions): Promise<TTry> {
     const started = performance.now();
     // The SDK's timeout stops at the response headers; this deadline also covers the body.
     const deadline = AbortSignal.timeout(timeoutMs);
@@ -188,6 +171,11 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
       const done = attempt({ ...tokens, outcome: "ok", reason: null });
       const output: TModelOutput = { envelope: reply.envelope, ...tokens };
       if (wantSummary) output.summary = reply.summary ?? null;
+      const verdict = options.judge?.({ output, attempt: done }) ?? { deliver: true };
+      if (!verdict.deliver) {
+        // The output gate refused it: not delivered; a fresh sample may pass, so ask again now.
+        return { attempt: { ...done, outcome: "blocked", reason: verdict.reason }, retry: true, delayMs: 0 };
+      }
       return { attempt: done, output, retry: false, delayMs: 0 };
     } catch (error) {
       // Our deadline firing (before or after the headers) or the SDK's own timeout.
@@ -213,10 +201,10 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
 
   return {
     name: `openai-compatible:${model}`,
-    async generate(input: TModelInput): Promise<TModelOutput> {
+    async generate(input: TModelInput, options: TGenerateOptions = {}): Promise<TModelOutput> {
       const attempts: TModelAttempt[] = [];
       for (let n = 1; n <= maxAttempts; n++) {
-        const result = await tryOnce(n, input);
+        const result = await tryOnce(n, input, options);
         attempts.push(result.attempt);
         if (result.output) return { ...result.output, attempts };
         if (!result.retry || n === maxAttempts) break;

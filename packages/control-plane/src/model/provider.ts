@@ -27,7 +27,8 @@ export type TModelAttempt = {
   tokensIn: number | null;
   tokensOut: number | null;
   latencyMs: number;
-  outcome: "ok" | "invalid_envelope" | "http_error" | "timeout" | "network_error";
+  /** "blocked": the envelope was valid but the output gate refused it (seed 002). */
+  outcome: "ok" | "invalid_envelope" | "blocked" | "http_error" | "timeout" | "network_error";
   /** Why a failed attempt failed (status, parse problem); null when ok. */
   reason: string | null;
 };
@@ -53,8 +54,20 @@ export class ModelAttemptsFailed extends Error {
   }
 }
 
+/** The caller's verdict on an attempt that produced a valid envelope. */
+export type TAttemptVerdict = { deliver: true } | { deliver: false; reason: string };
+
+export type TGenerateOptions = {
+  /**
+   * Judges each attempt that produced an envelope (the output gate). A refused attempt is
+   * recorded with outcome "blocked" and this reason, and the provider tries again if it has
+   * attempts left; it is never returned.
+   */
+  judge?: (candidate: { output: TModelOutput; attempt: TModelAttempt }) => TAttemptVerdict;
+};
+
 export type TModelProvider = {
   /** Recorded on every DeliveryAttempt, e.g. "offline-heuristic-v1". */
   readonly name: string;
-  generate(input: TModelInput): Promise<TModelOutput>;
+  generate(input: TModelInput, options?: TGenerateOptions): Promise<TModelOutput>;
 };

@@ -1,3 +1,4 @@
+import type { TGateConfig } from "@solserver/contracts";
 import type { TRepositories } from "@solserver/db";
 import type { TModelProvider } from "../model/provider";
 
@@ -20,6 +21,8 @@ export type TServiceDeps = {
   /** Id for a thread a turn creates. */
   newThreadId: () => string;
   limits: TLimits;
+  /** The output gate every model attempt passes (seed 002; see gate/pipeline-config.ts). */
+  gate: TGateConfig;
   /** Creates a password account (better-auth), for user management; absent where no auth runs. */
   createAccount?: (u: {
     email: string;

@@ -14,8 +14,9 @@ import { assertCanSeeThread, requireSignedIn } from "./access";
 import type { TActor, TServiceDeps } from "./deps";
 import { chargeChatTurn } from "./rate-limits";
 import { createTraceLog } from "./trace-log";
+import { createAttemptGate } from "./turn-gate";
 import { mementoAfterTurn, resolveBaseline } from "./turn-memento";
-import { callModel } from "./turn-model";
+import { callModel, gateRows } from "./turn-model";
 
 const HISTORY_WINDOW = 20;
 const CANDIDATE_SCAN = 500;
@@ -172,6 +173,8 @@ export async function respondToTurn(
   // Retrieval: a skip turn injects no CFBs (the scan is the expensive part of a turn).
   t = performance.now();
   const history = input.thread_id ? await deps.repos.turns.history(threadId, HISTORY_WINDOW) : [];
+  // The output gate's baseline: the thread's previous delivered answer (seed 002).
+  const previous = input.thread_id ? await deps.repos.turns.lastResponse(threadId) : null;
   const ranked = skip ? [] : rankCfbs(input.message, await deps.repos.cfbs.retrievable(CANDIDATE_SCAN), INJECTED_CFBS);
   const routerDomain = ranked[0]?.cfb.domain ?? "general";
   trace.add(
@@ -190,13 +193,22 @@ export async function respondToTurn(
   const closureSignals = baseline.memento.signals.items
     .filter((i) => CLOSURE_SIGNALS.has(i.kind))
     .map((i) => ({ kind: i.kind, summary: i.summary }));
-  const { envelope, output, attempts, latencyMs } = await callModel(deps, trace, {
-    message: input.message,
-    history: history.map(({ role, content }) => ({ role, content })),
-    cfbs: ranked.map((r) => r.cfb),
-    closureSignals,
-    summary: mayUpdateSummary ? baseline.memento.shape : null,
-  });
+  const gate = createAttemptGate(deps.gate, previous);
+  const party = { actorId: caller.userId, threadId };
+  const { envelope, output, attempts, latencyMs } = await callModel(
+    deps,
+    trace,
+    {
+      message: input.message,
+      history: history.map(({ role, content }) => ({ role, content })),
+      cfbs: ranked.map((r) => r.cfb),
+      closureSignals,
+      summary: mayUpdateSummary ? baseline.memento.shape : null,
+    },
+    gate,
+    party,
+  );
+  const deliveredN = attempts.at(-1)?.n;
   trace.add("model", `Model ${deps.model.name} answered`, {
     latency_ms: latencyMs,
     attempts: attempts.length,
@@ -274,6 +286,7 @@ export async function respondToTurn(
       // Usage counts only CFBs that exist and were actually injected into this turn.
       usage: skip ? { used: [], ignored: [] } : usageOf(meta, (id) => existing.has(id) && injected.has(id)),
       memento: write,
+      gate: gateRows(gate, party, (n) => n === deliveredN),
       trace: trace.events,
     });
   const turn = await storeWithRetry(record, { expectedVersion: baseline.storedVersion, payload: memento }, async () => {

@@ -3,12 +3,14 @@ import * as accounts from "./accounts";
 import * as audit from "./audit";
 import * as cfbWrites from "./cfb-writes";
 import * as cfbs from "./cfbs";
+import * as gate from "./gate";
 import * as mementos from "./mementos";
 import * as proposals from "./proposals";
 import * as rateLimits from "./rate-limits";
 import * as threads from "./threads";
 import * as traces from "./traces";
 import * as turns from "./turns";
+import type { TGateEvaluationWrite } from "./types";
 
 /**
  * Everything the services may ask of the database, bound to one client. Services receive this
@@ -24,6 +26,7 @@ export function createRepositories(db: DbClient) {
       responseThread: (responseId: string) => turns.responseThread(db, responseId),
       threadOwner: (threadId: string) => turns.threadOwner(sql, threadId),
       record: (turn: Parameters<typeof turns.recordTurn>[1]) => turns.recordTurn(sql, turn),
+      lastResponse: (threadId: string) => turns.lastResponse(sql, threadId),
     },
     cfbs: {
       list: (q: cfbs.TCfbListQuery) => cfbs.listCfbs(db, q),
@@ -68,6 +71,10 @@ export function createRepositories(db: DbClient) {
       list: (ownerId: string | undefined, limit: number) => threads.listThreads(db, ownerId, limit),
       get: (threadId: string) => threads.getThreadDetail(db, threadId),
     },
+    gate: {
+      record: (rows: TGateEvaluationWrite[]) => gate.insertGateEvaluations(sql, rows),
+      list: (q: gate.TGateEvaluationQuery) => gate.listGateEvaluations(db, q),
+    },
     traces: {
       write: (run: traces.TTraceRunWrite) => traces.writeTraceRun(db, run),
       forTransmission: (transmissionId: string) => traces.listTraceEventsForTransmission(db, transmissionId),
@@ -82,6 +89,7 @@ export type TRepositories = ReturnType<typeof createRepositories>;
 export type { TAccount, TRole, TTokenView } from "./accounts";
 export type { TAuditEventView, TAuditWrite } from "./audit";
 export type { TCfbListQuery } from "./cfbs";
+export type { TGateEvaluationQuery } from "./gate";
 export type { TStoredMemento } from "./mementos";
 export type { TPromotionResult, TPromotionWrite, TProposalListQuery } from "./proposals";
 export type { TRateDecision } from "./rate-limits";

@@ -4,10 +4,11 @@ import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
 import { allocateIdBatch } from "../ids";
 import { toProposalPreview } from "../mappers";
-import { isUniqueViolation, type TSql, type TSqlDriver } from "../sql";
+import { isUniqueViolation, jsonOf, type TSql, type TSqlDriver } from "../sql";
+import { insertGateEvaluations } from "./gate";
 import { writeMemento } from "./mementos";
 import { insertTraceRun } from "./traces";
-import type { THistoryMessage, TStoredTurn, TTurnWrite } from "./types";
+import type { THistoryMessage, TPreviousResponse, TStoredTurn, TTurnWrite } from "./types";
 
 /**
  * A turn this caller stored earlier under this idempotency key, or null. The lookup runs on every
@@ -72,6 +73,60 @@ export async function getThreadHistory(sql: TSql, threadId: string, limit: numbe
   return rows
     .reverse()
     .map((r) => ({ id: r.id, role: r.role === "assistant" ? "assistant" : "user", content: r.content }));
+}
+
+/**
+ * The thread's latest delivered response with the attempt that produced it and its meta: the
+ * output gate's baseline for the next turn (hot path). Null for a thread without one. The latest
+ * packet is found through the (threadId, createdAt) index first, so the cost does not grow with
+ * the thread (every stored packet has its response: a turn is written in one transaction).
+ */
+export async function lastResponse(sql: TSql, threadId: string): Promise<TPreviousResponse | null> {
+  const [row] = await sql.query<{
+    responseId: string;
+    assistantText: string;
+    model: string;
+    tokensIn: number | null;
+    tokensOut: number | null;
+    latencyMs: number | null;
+    modeLabel: string | null;
+    domainHints: unknown;
+    usedCfbIds: unknown;
+    ignoredCfbIds: unknown;
+    assumptions: unknown;
+    unknowns: unknown;
+    missingCfbQueries: unknown;
+    cfbSuggestions: unknown;
+    claimMap: unknown;
+  }>(Prisma.sql`SELECT r."id" AS "responseId", r."assistantText" AS "assistantText", a."model" AS "model",
+      a."tokensIn" AS "tokensIn", a."tokensOut" AS "tokensOut", a."latencyMs" AS "latencyMs",
+      m."modeLabel" AS "modeLabel", m."domainHints" AS "domainHints", m."usedCfbIds" AS "usedCfbIds",
+      m."ignoredCfbIds" AS "ignoredCfbIds", m."assumptions" AS "assumptions", m."unknowns" AS "unknowns",
+      m."missingCfbQueries" AS "missingCfbQueries", m."cfbSuggestions" AS "cfbSuggestions", m."claimMap" AS "claimMap"
+    FROM (SELECT "id" FROM "Packet" WHERE "threadId" = ${threadId} ORDER BY "createdAt" DESC, "id" DESC LIMIT 1) p
+    JOIN "Transmission" t ON t."packetId" = p."id"
+    JOIN "Response" r ON r."transmissionId" = t."id"
+    JOIN "DeliveryAttempt" a ON a."id" = r."attemptId"
+    LEFT JOIN "ResponseMeta" m ON m."responseId" = r."id"
+    ORDER BY r."createdAt" DESC, r."id" DESC LIMIT 1`);
+  if (!row) return null;
+  const { responseId, assistantText, model, tokensIn, tokensOut, latencyMs } = row;
+  // The envelope as the model sent it (meta keys as in OutputEnvelope), for a like-for-like size.
+  const meta =
+    row.modeLabel === null
+      ? null
+      : {
+          modeLabel: row.modeLabel,
+          domainHints: jsonOf(row.domainHints),
+          used_cfb_ids: jsonOf(row.usedCfbIds),
+          ignored_cfb_ids: jsonOf(row.ignoredCfbIds),
+          assumptions: jsonOf(row.assumptions),
+          unknowns: jsonOf(row.unknowns),
+          missing_cfb_queries: jsonOf(row.missingCfbQueries),
+          cfb_suggestions: jsonOf(row.cfbSuggestions),
+          ...(row.claimMap === null ? {} : { claim_map: jsonOf(row.claimMap) }),
+        };
+  return { responseId, assistantText, meta, model, tokensIn, tokensOut, latencyMs };
 }
 
 /** The attempts to store: every try at the model (n = 1..N), or one "ok" attempt when none was recorded. */
@@ -169,6 +224,11 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
         await tx.execute(Prisma.sql`INSERT INTO "CfbUsageEvent" ("id", "cfbId", "responseId", "routerDomain", "kind", "createdAt")
           VALUES ${Prisma.join(rows)}`);
       }
+      await insertGateEvaluations(
+        tx,
+        turn.gate.map((g) => ({ ...g, source: "turn", transmissionId })),
+        now,
+      );
       const mementoVersion = turn.memento
         ? await writeMemento(tx, turn.threadId, turn.memento.expectedVersion, turn.memento.payload, now)
         : null;

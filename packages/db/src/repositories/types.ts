@@ -1,4 +1,11 @@
-import type { TCfbCard, TCfbOp, TOutputMeta, TProposalPreview, TProposalWarning } from "@solserver/contracts";
+import type {
+  TCfbCard,
+  TCfbOp,
+  TGateDecision,
+  TOutputMeta,
+  TProposalPreview,
+  TProposalWarning,
+} from "@solserver/contracts";
 
 // Plain-data shapes the repositories take and give: no Prisma types cross this boundary.
 
@@ -62,6 +69,8 @@ export type TTurnWrite = {
     outcome: string;
     reason: string | null;
   }[];
+  /** The output gate's decision on each attempt (stored with the turn's transmission id). */
+  gate: Omit<TGateEvaluationWrite, "transmissionId" | "source">[];
   /** The thread's memento after this turn, written conditional on the version the turn read. */
   memento: { expectedVersion: number | null; payload: Record<string, unknown> } | null;
 };
@@ -82,3 +91,27 @@ export type TStoredTurn = {
 export type THistoryMessage = { id: string; role: "user" | "assistant"; content: string };
 
 export type TRetrievableCfb = TCfbCard;
+
+/** A BreakPoint gate decision to store (seed 002), from a turn's attempt or from gate.evaluate. */
+export type TGateEvaluationWrite = {
+  source: "turn" | "api";
+  actorId: string | null;
+  label: string | null;
+  threadId: string | null;
+  transmissionId: string | null;
+  attemptN: number | null;
+  delivered: boolean | null;
+  decision: TGateDecision;
+};
+
+/** The latest delivered response of a thread: the output gate's baseline for the next turn. */
+export type TPreviousResponse = {
+  responseId: string;
+  assistantText: string;
+  /** The stored meta under OutputEnvelope's keys; null when the response has none. */
+  meta: Record<string, unknown> | null;
+  model: string;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  latencyMs: number | null;
+};

@@ -2,6 +2,7 @@ import { createCallerFactory, router } from "./init";
 import { auditRouter, meRouter, tokensRouter, usersRouter } from "./routers/admin";
 import { cfbsRouter } from "./routers/cfbs";
 import { chatRouter } from "./routers/chat";
+import { gateRouter } from "./routers/gate";
 import { mementosRouter } from "./routers/mementos";
 import { promotionRouter } from "./routers/promotion";
 import { proposalsRouter } from "./routers/proposals";
@@ -19,6 +20,7 @@ export const appRouter = router({
   tokens: tokensRouter,
   users: usersRouter,
   audit: auditRouter,
+  gate: gateRouter,
   system: systemRouter,
 });
 

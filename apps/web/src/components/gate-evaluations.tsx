@@ -1,0 +1,199 @@
+"use client";
+import type { TGateEvaluationView, TGateStatus } from "@solserver/contracts";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { type FormEvent, useState } from "react";
+import { useTRPC, useTRPCClient } from "@/lib/trpc";
+import { formatTs } from "./format";
+import { QueryError } from "./require-session";
+import { ErrorAlert, LoadMore } from "./ui";
+
+const PAGE = 25;
+const STATUSES = ["ALLOW", "WARN", "BLOCK"] as const;
+const BADGE: Record<TGateStatus, string> = { ALLOW: "ok", WARN: "warn", BLOCK: "bad" };
+
+/** The decision as a coloured badge (the word is the information; colour only helps). */
+export function GateBadge({ status }: { status: TGateStatus }) {
+  return <span className={`badge ${BADGE[status]}`}>{status}</span>;
+}
+
+/** ✓ / ✗ per policy, as the `breakpoint` CLI prints them. */
+function PolicyLines({ policies }: { policies: TGateEvaluationView["policies"] }) {
+  return (
+    <ul className="plain">
+      {policies.map((p) => (
+        <li key={p.policy}>
+          <span aria-hidden="true">{p.status === "ALLOW" ? "✓" : "✗"}</span>
+          <span className="visually-hidden">{p.status}:</span> {p.title}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Origin({ e }: { e: TGateEvaluationView }) {
+  if (e.source === "api") return <span>{e.label ?? <span className="muted">API comparison</span>}</span>;
+  return (
+    <span>
+      {e.thread_id ? <Link href={`/threads/${e.thread_id}`}>{e.thread_id}</Link> : "turn"}{" "}
+      <span className="muted">
+        attempt {e.attempt_n} · {e.delivered ? "delivered" : "not delivered"}
+      </span>
+    </span>
+  );
+}
+
+/** Compare two outputs by hand: the CLI's `evaluate`, stored like any other evaluation. */
+function CompareForm({ onDone }: { onDone: () => Promise<unknown> }) {
+  const trpc = useTRPC();
+  const [baseline, setBaseline] = useState("");
+  const [candidate, setCandidate] = useState("");
+  const [mode, setMode] = useState<"lite" | "full">("lite");
+  const [strict, setStrict] = useState(false);
+  const evaluate = useMutation(trpc.gate.evaluate.mutationOptions({ onSuccess: onDone }));
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    evaluate.mutate({
+      baseline: { output: baseline },
+      candidate: { output: candidate },
+      mode,
+      strict,
+      label: "dashboard",
+    });
+  }
+  const decision = evaluate.data?.decision;
+  return (
+    <form className="panel stack" onSubmit={submit} aria-labelledby="compare-heading">
+      <h2 id="compare-heading">Compare two outputs</h2>
+      <div className="row wrap">
+        <label className="stack grow">
+          <span>Baseline output (known good)</span>
+          <textarea rows={4} value={baseline} onChange={(e) => setBaseline(e.target.value)} />
+        </label>
+        <label className="stack grow">
+          <span>Candidate output</span>
+          <textarea rows={4} value={candidate} onChange={(e) => setCandidate(e.target.value)} />
+        </label>
+      </div>
+      <div className="row">
+        <label className="row">
+          <span className="muted">Mode</span>
+          <select className="inline" value={mode} onChange={(e) => setMode(e.target.value as "lite" | "full")}>
+            <option value="lite">lite</option>
+            <option value="full">full</option>
+          </select>
+        </label>
+        <label className="row">
+          <input type="checkbox" checked={strict} onChange={(e) => setStrict(e.target.checked)} />
+          <span>strict (WARN blocks)</span>
+        </label>
+        <button type="submit" disabled={evaluate.isPending}>
+          {evaluate.isPending ? "Evaluating…" : "Evaluate"}
+        </button>
+      </div>
+      <ErrorAlert what="Could not evaluate" error={evaluate.error} />
+      {decision ? (
+        <div className="stack" data-testid="gate-result" aria-live="polite">
+          <p>
+            Final decision: <GateBadge status={decision.status} />
+          </p>
+          <PolicyLines policies={decision.policies} />
+          {decision.reasons.length > 0 ? (
+            <ul>
+              {decision.reasons.map((r) => (
+                <li key={r}>{r}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+/** Recent output-gate decisions (turn attempts and API comparisons), newest first, with reasons. */
+export function GateEvaluations() {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<TGateStatus | "">("");
+  const input = { limit: PAGE, ...(status ? { status } : {}) };
+  // Paged by hand, like the audit log: the strict input schema refuses tRPC's `direction`.
+  const query = useInfiniteQuery({
+    queryKey: trpc.gate.list.infiniteQueryKey(input),
+    queryFn: ({ pageParam }) => client.gate.list.query({ ...input, ...(pageParam ? { cursor: pageParam } : {}) }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.gate.list.infiniteQueryKey() });
+  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <div className="stack">
+      <section className="panel stack" aria-labelledby="gate-heading">
+        <div className="row" style={{ justifyContent: "space-between" }}>
+          <h2 id="gate-heading">Output gate</h2>
+          <label className="row">
+            <span className="muted">Decision</span>
+            <select className="inline" value={status} onChange={(e) => setStatus(e.target.value as TGateStatus | "")}>
+              <option value="">all</option>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <p className="muted">
+          Every model attempt is checked before it is delivered: PII and the output contract block, cost, drift and
+          latency against the thread's previous answer warn.
+        </p>
+        {query.error && !query.data ? <QueryError error={query.error} what="gate evaluations" /> : null}
+        {query.isPending ? <p className="muted">Loading evaluations…</p> : null}
+        {query.isSuccess && items.length === 0 ? <p className="muted">No evaluations yet.</p> : null}
+        {items.length > 0 ? (
+          <div className="table-wrap">
+            <table className="data" data-testid="gate-list">
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>Decision</th>
+                  <th>What</th>
+                  <th>Policies</th>
+                  <th>Reasons</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((e) => (
+                  <tr key={e.evaluation_id} data-status={e.status}>
+                    <td className="nowrap">{formatTs(e.created_ts)}</td>
+                    <td>
+                      <GateBadge status={e.status} />
+                      <div className="muted">
+                        {e.mode}
+                        {e.strict ? " · strict" : ""}
+                      </div>
+                    </td>
+                    <td>
+                      <Origin e={e} />
+                    </td>
+                    <td>
+                      <PolicyLines policies={e.policies} />
+                    </td>
+                    <td className="details">
+                      {e.reasons.length > 0 ? e.reasons.join(" ") : <span className="muted">none</span>}
+                      {e.reason_codes.length > 0 ? <div className="muted">{e.reason_codes.join(", ")}</div> : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        <ErrorAlert what="Could not load more" error={query.data ? query.error : null} />
+        <LoadMore query={query} />
+      </section>
+      <CompareForm onDone={refresh} />
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { expect, test } from "@playwright/test";
+import { DEMO_USER, signIn, unique } from "./helpers";
+
+// The output gate page: a user's own turns appear with the gate's verdict per attempt, and two
+// outputs compared by hand give the seed's Test 3 decision with its reasons.
+
+test("the gate page lists turn decisions and compares two outputs", async ({ page }) => {
+  await signIn(page, DEMO_USER.email, DEMO_USER.password);
+  await page.goto("/");
+  const replies = page.getByTestId("assistant-reply");
+  await page.getByLabel(/^Message/).fill(`Which queue handles ${unique()} exports?`);
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(replies).toHaveCount(1);
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Gate" }).click();
+  await expect(page).toHaveURL(/\/gate$/);
+  const list = page.getByTestId("gate-list");
+  const allowed = list.locator('tr[data-status="ALLOW"]').first();
+  await expect(allowed).toContainText("attempt 1 · delivered");
+  await expect(allowed).toContainText("✓ No PII detected: No issues.");
+
+  await page.getByLabel("Baseline output (known good)").fill("Hello! How can I help with your account today?");
+  await page.getByLabel("Candidate output").fill("Contact me at hi@example.com and I will follow up.");
+  await page.getByRole("button", { name: "Evaluate" }).click();
+  const result = page.getByTestId("gate-result");
+  await expect(result).toContainText("Final decision: BLOCK");
+  await expect(result).toContainText("PII detected: EMAIL(1). Total matches: 1.");
+
+  // The comparison is stored and listed, and the BLOCK filter keeps it.
+  await page.getByLabel("Decision").selectOption("BLOCK");
+  await expect(list.locator("tr[data-status]").first()).toContainText("dashboard");
+  await expect(list.locator('tr[data-status="ALLOW"]')).toHaveCount(0);
+});

@@ -1,0 +1,63 @@
+import type { TGateDecision, TGateStatus } from "@solserver/contracts";
+import { REPORT_ORDER } from "@solserver/gate";
+import { describeExitCode, type TExitCode } from "./exit-codes";
+
+/** Width of the box-drawing header and footer (inner width + 2 borders). */
+const BOX_WIDTH = 52;
+
+/** ✓ ALLOW, ! WARN (review), ✗ BLOCK: the mark in front of each policy line. */
+export const STATUS_MARK: Record<TGateStatus, string> = { ALLOW: "✓", WARN: "!", BLOCK: "✗" };
+
+/** A three-line box with a centred title. */
+export function boxHeader(title: string): string[] {
+  const inner = Math.max(BOX_WIDTH - 2, title.length + 2);
+  const left = Math.floor((inner - title.length) / 2);
+  const right = inner - title.length - left;
+  return [`╔${"═".repeat(inner)}╗`, `║${" ".repeat(left)}${title}${" ".repeat(right)}║`, `╚${"═".repeat(inner)}╝`];
+}
+
+export function footerRule(): string {
+  return "═".repeat(BOX_WIDTH);
+}
+
+export function strictLine(strict: boolean): string {
+  return `Strict: ${strict ? "yes (WARN counts as BLOCK)" : "no"}`;
+}
+
+export interface TTextReportContext {
+  baselineFile: string;
+  candidateFile: string;
+  configFile?: string | undefined;
+  exitCode: TExitCode;
+}
+
+function describeFile(file: string, model: string | null): string {
+  return model === null ? file : `${file} (${model})`;
+}
+
+/**
+ * The seed's text report: header box, mode, final decision, one ✓ / ! / ✗ line per policy that
+ * ran (its title), the summary of reasons, and the exit code.
+ */
+export function renderTextReport(decision: TGateDecision, ctx: TTextReportContext): string {
+  const { metadata } = decision;
+  const lines: string[] = [...boxHeader("BreakPoint Evaluation")];
+  lines.push(`Mode: ${metadata.mode}`);
+  lines.push(strictLine(metadata.strict));
+  lines.push(`Baseline: ${describeFile(ctx.baselineFile, metadata.baseline_model)}`);
+  lines.push(`Candidate: ${describeFile(ctx.candidateFile, metadata.candidate_model)}`);
+  if (ctx.configFile !== undefined) lines.push(`Config: ${ctx.configFile}`);
+  lines.push("", `Final Decision: ${decision.status}`, "", "Policy Results:");
+  // The seed's report lists PII, cost, drift (the decision itself is in evaluation order).
+  const shown = [...decision.policies].sort((a, b) => REPORT_ORDER.indexOf(a.policy) - REPORT_ORDER.indexOf(b.policy));
+  for (const policy of shown) lines.push(`${STATUS_MARK[policy.status]} ${policy.title}`);
+  if (decision.policies.length === 0) lines.push("(no policy ran)");
+  lines.push("", "Summary:");
+  if (decision.reasons.length === 0) lines.push("- All policies passed.");
+  for (const reason of decision.reasons) lines.push(`- ${reason}`);
+  const promoted =
+    metadata.strict && decision.status === "BLOCK" && !decision.policies.some((p) => p.status === "BLOCK");
+  if (promoted) lines.push("- Strict mode: WARN promoted to BLOCK.");
+  lines.push("", `Exit Code: ${ctx.exitCode} (${describeExitCode(ctx.exitCode)})`, footerRule());
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,75 @@
+import { type SpawnSyncReturns, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export const PACKAGE_DIR = path.resolve(import.meta.dirname, "..");
+export const BIN = path.join(PACKAGE_DIR, "bin", "breakpoint.mjs");
+export const FIXTURES = path.join(PACKAGE_DIR, "test", "fixtures");
+
+/** The seed's records (test/fixtures): one baseline and a candidate per decision. */
+export const SEED = {
+  baseline: path.join(FIXTURES, "baseline.json"),
+  allow: path.join(FIXTURES, "candidate_allow.json"),
+  warn: path.join(FIXTURES, "candidate_warn.json"),
+  block: path.join(FIXTURES, "candidate_block.json"),
+} as const;
+
+/**
+ * Build dist/breakpoint.mjs with the package's own build script (CI runs vitest on a fresh clone
+ * with no prior build). The script writes a temp file and renames it, so test files building at
+ * the same time are safe.
+ */
+export function buildCli(): void {
+  const result = spawnSync(process.execPath, [path.join(PACKAGE_DIR, "scripts", "build.mjs")], {
+    cwd: PACKAGE_DIR,
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`build failed (${result.status}): ${result.stderr}${result.stdout}`);
+}
+
+export interface TCliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stderr split into its non-empty lines. */
+  errLines: string[];
+}
+
+/** Run the real bin (node bin/breakpoint.mjs ...) and collect its output. */
+export function runCli(args: readonly string[], options: { cwd?: string; bin?: string } = {}): TCliRun {
+  const result: SpawnSyncReturns<string> = spawnSync(process.execPath, [options.bin ?? BIN, ...args], {
+    cwd: options.cwd ?? PACKAGE_DIR,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", BREAKPOINT_DEBUG: "" },
+  });
+  if (result.error) throw result.error;
+  return {
+    code: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    errLines: result.stderr.split("\n").filter((l) => l.trim() !== ""),
+  };
+}
+
+/** A fresh temp directory, removed by the returned cleanup. */
+export function makeTempDir(prefix = "breakpoint-test-"): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Write `content` (JSON-encoded unless a string) to dir/name, creating parent directories. */
+export function writeFile(dir: string, name: string, content: unknown): string {
+  const file = path.join(dir, name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`);
+  return file;
+}
+
+/** Copy a seed fixture to dir/name. */
+export function copyFixture(from: string, dir: string, name: string): string {
+  const file = path.join(dir, name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  copyFileSync(from, file);
+  return file;
+}

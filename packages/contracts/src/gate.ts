@@ -1,0 +1,199 @@
+import { z } from "zod";
+
+// The BreakPoint output gate (seed 002): a candidate model output compared with a known-good
+// baseline by independent policies, aggregated to ALLOW / WARN / BLOCK. These are the shapes the
+// gate library, the `breakpoint` CLI, the turn pipeline and the dashboard share.
+
+export const ZGateStatus = z.enum(["ALLOW", "WARN", "BLOCK"]);
+export type TGateStatus = z.infer<typeof ZGateStatus>;
+
+export const ZGateMode = z.enum(["lite", "full"]);
+export type TGateMode = z.infer<typeof ZGateMode>;
+
+export const GATE_POLICIES = ["cost", "pii", "drift", "latency", "output_contract"] as const;
+export const ZGatePolicyName = z.enum(GATE_POLICIES);
+export type TGatePolicyName = z.infer<typeof ZGatePolicyName>;
+
+export const PII_TYPES = ["EMAIL", "PHONE", "CREDIT_CARD"] as const;
+export const ZPiiType = z.enum(PII_TYPES);
+export type TPiiType = z.infer<typeof ZPiiType>;
+
+const count = z.number().int().nonnegative();
+
+/**
+ * One side of a comparison, as the seed's JSON files hold it. `output` is required; the rest
+ * feeds the cost and latency policies. Unknown fields are kept (and ignored): teams store their
+ * own metadata next to the output.
+ */
+export const ZGateRecord = z.looseObject({
+  output: z.string({ error: "output must be a string (the model's text output)" }),
+  cost_usd: z.number().nonnegative().optional(),
+  tokens_in: count.optional(),
+  tokens_out: count.optional(),
+  tokens_total: count.optional(),
+  latency_ms: z.number().nonnegative().optional(),
+  model: z.string().optional(),
+});
+export type TGateRecord = z.infer<typeof ZGateRecord>;
+
+const pct = z.number().nonnegative();
+
+/** Prices per 1,000 tokens; `per_1k` prices `tokens_total` when in/out are not given. */
+export const ZModelPrice = z.strictObject({
+  input_per_1k: z.number().nonnegative(),
+  output_per_1k: z.number().nonnegative(),
+  per_1k: z.number().nonnegative().optional(),
+});
+export type TModelPrice = z.infer<typeof ZModelPrice>;
+
+/**
+ * How far a policy may go. "block": its BLOCK stands; "warn": a BLOCK is reported as WARN (the
+ * turn pipeline uses this for cost and drift, which compare different questions); "off": the
+ * policy does not run.
+ */
+export const ZPolicyEnforcement = z.enum(["block", "warn", "off"]);
+export type TPolicyEnforcement = z.infer<typeof ZPolicyEnforcement>;
+
+const enforce = ZPolicyEnforcement.default("block");
+
+/** A JSON value type name for the output contract's `types` map. */
+export const ZJsonTypeName = z.enum(["string", "number", "integer", "boolean", "object", "array", "null"]);
+
+/**
+ * Every threshold of every policy, with the seed's defaults. A config file (YAML or JSON) holds
+ * any subset; missing keys take these defaults.
+ */
+export const ZGateConfig = z.strictObject({
+  cost: z
+    .strictObject({
+      enforce,
+      warn_increase_pct: pct.default(20),
+      block_increase_pct: pct.default(40),
+      /** Model name -> prices, merged over the built-in table. */
+      pricing: z.record(z.string(), ZModelPrice).default({}),
+    })
+    .prefault({}),
+  pii: z
+    .strictObject({
+      enforce,
+      types: z.array(ZPiiType).default([...PII_TYPES]),
+      /**
+       * Values never reported: an exact value (case-insensitive; phones and cards compared by
+       * digits), or `*suffix` for any value ending with it (e.g. `*@example.com`). No regexes:
+       * the scan stays linear whatever the config says.
+       */
+      allowlist: z.array(z.string().min(1)).default([]),
+    })
+    .prefault({}),
+  drift: z
+    .strictObject({
+      enforce,
+      warn_length_delta_pct: pct.default(35),
+      block_length_delta_pct: pct.default(70),
+      warn_short_ratio: z.number().min(0).max(1).default(0.35),
+      /** Full mode: WARN when similarity falls below this. */
+      warn_similarity: z.number().min(0).max(1).default(0.15),
+      similarity: z.enum(["token_jaccard", "char_ngram_jaccard"]).default("token_jaccard"),
+      ngram: z.number().int().min(1).max(10).default(3),
+    })
+    .prefault({}),
+  latency: z
+    .strictObject({
+      enforce,
+      warn_increase_pct: pct.default(50),
+      block_increase_pct: pct.default(100),
+    })
+    .prefault({}),
+  output_contract: z
+    .strictObject({
+      enforce,
+      /** Whether the output must parse as JSON at all (implied by any rule below). */
+      json: z.boolean().default(false),
+      required_keys: z.array(z.string().min(1)).default([]),
+      types: z.record(z.string(), ZJsonTypeName).default({}),
+      /** A JSON Schema (draft 2020-12 or 7) the parsed output must satisfy. */
+      json_schema: z.record(z.string(), z.unknown()).optional(),
+    })
+    .prefault({}),
+});
+export type TGateConfig = z.infer<typeof ZGateConfig>;
+export type TGateConfigInput = z.input<typeof ZGateConfig>;
+
+export const ZPolicyResult = z.object({
+  policy: ZGatePolicyName,
+  status: ZGateStatus,
+  /** The ✓ / ✗ line of the text report, e.g. "Cost: Delta +40.00%." */
+  title: z.string(),
+  reasons: z.array(z.string()),
+  codes: z.array(z.string()),
+  details: z.record(z.string(), z.unknown()),
+});
+export type TPolicyResult = z.infer<typeof ZPolicyResult>;
+
+export const ZGateDecision = z.object({
+  status: ZGateStatus,
+  reasons: z.array(z.string()),
+  reason_codes: z.array(z.string()),
+  /** cost_delta_pct, cost_delta_usd, length_delta_pct, similarity, latency_delta_pct, pii_matches ... */
+  metrics: z.record(z.string(), z.number()),
+  metadata: z.object({
+    mode: ZGateMode,
+    strict: z.boolean(),
+    baseline_model: z.string().nullable(),
+    candidate_model: z.string().nullable(),
+    /** Policies that ran, in report order. */
+    policies: z.array(ZGatePolicyName),
+  }),
+  policies: z.array(ZPolicyResult),
+});
+export type TGateDecision = z.infer<typeof ZGateDecision>;
+
+/** `gate.evaluate` over the API: the CLI's comparison, stored and listed in the dashboard. */
+export const ZGateEvaluateRequest = z.strictObject({
+  baseline: ZGateRecord,
+  candidate: ZGateRecord,
+  mode: ZGateMode.default("lite"),
+  strict: z.boolean().default(false),
+  config: ZGateConfig.optional(),
+  /** A name for the comparison in the dashboard, e.g. "support-bot: gpt-4.1 -> gpt-5". */
+  label: z.string().trim().min(1).max(120).optional(),
+});
+export type TGateEvaluateRequest = z.input<typeof ZGateEvaluateRequest>;
+
+export const ZGateEvaluationSource = z.enum(["turn", "api"]);
+
+/** A stored evaluation, as the dashboard lists it. */
+export const ZGateEvaluationView = z.object({
+  evaluation_id: z.string(),
+  source: ZGateEvaluationSource,
+  label: z.string().nullable(),
+  status: ZGateStatus,
+  mode: ZGateMode,
+  strict: z.boolean(),
+  reasons: z.array(z.string()),
+  reason_codes: z.array(z.string()),
+  metrics: z.record(z.string(), z.number()),
+  policies: z.array(ZPolicyResult),
+  thread_id: z.string().nullable(),
+  transmission_id: z.string().nullable(),
+  attempt_n: z.number().int().nullable(),
+  /** Whether the attempt it judged was delivered (turn evaluations only). */
+  delivered: z.boolean().nullable(),
+  created_ts: z.string(),
+});
+export type TGateEvaluationView = z.infer<typeof ZGateEvaluationView>;
+
+export const ZGateEvaluationList = z.object({
+  items: z.array(ZGateEvaluationView),
+  next_cursor: z.string().nullable(),
+});
+
+export const ZGateEvaluationListQuery = z.strictObject({
+  status: ZGateStatus.optional(),
+  source: ZGateEvaluationSource.optional(),
+  cursor: z.string().optional(),
+  limit: z.number().int().min(1).max(100).default(25),
+});
+
+export const ZGateEvaluateResponse = z.object({ evaluation_id: z.string(), decision: ZGateDecision });
+export type TGateEvaluateResponse = z.infer<typeof ZGateEvaluateResponse>;

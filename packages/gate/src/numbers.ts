@@ -1,0 +1,35 @@
+// Number helpers shared by the policies. Thresholds are compared on rounded percentages because
+// binary floating point does not represent the seed's decimal examples exactly:
+// (1.4 - 1.0) / 1.0 * 100 is 39.99999999999999 in IEEE 754, yet the seed calls it 40% and BLOCKs.
+
+/** Precision (decimal places) at which percentages and ratios are compared with thresholds. */
+export const COMPARE_DECIMALS = 6;
+
+/** Rounds half away from zero (Math.round alone rounds -0.5 up to -0, which reads oddly). */
+export function roundTo(value: number, decimals: number): number {
+  if (!Number.isFinite(value)) return value;
+  const factor = 10 ** decimals;
+  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * factor)) / factor;
+  return rounded === 0 ? 0 : rounded; // never -0
+}
+
+/**
+ * Relative change from `base` to `value` in percent, rounded for threshold comparison.
+ * base 0: value 0 is no change (0); anything above 0 is an unbounded increase (+Infinity).
+ */
+export function percentChange(base: number, value: number): number {
+  if (base === 0) return value === 0 ? 0 : Number.POSITIVE_INFINITY;
+  return roundTo(((value - base) / base) * 100, COMPARE_DECIMALS);
+}
+
+/** "+40.00" / "-12.50" / "+inf": the signed figure of a policy title. */
+export function signed(value: number, decimals: number): string {
+  if (value === Number.POSITIVE_INFINITY) return "+inf";
+  const rounded = roundTo(value, decimals);
+  return `${rounded >= 0 ? "+" : "-"}${Math.abs(rounded).toFixed(decimals)}`;
+}
+
+/** A threshold as people wrote it: 40 -> "40", 37.5 -> "37.5". */
+export function threshold(value: number): string {
+  return String(value);
+}

@@ -1,0 +1,106 @@
+// Drift policy (seed "Policy 3"): the candidate's output changed shape compared with the
+// baseline: empty, much longer or shorter, or (full mode) about something else entirely.
+//
+// Lengths are JavaScript string lengths (UTF-16 code units), the same figure `output.length`
+// gives anywhere in this codebase. For ASCII text this equals the seed's character count; text
+// with astral-plane characters (most emoji) counts 2 per such character.
+
+import type { TGateConfig, TGateMode, TGateRecord, TGateStatus, TPolicyResult } from "@solserver/contracts";
+import { GATE_CODES } from "../codes";
+import { COMPARE_DECIMALS, roundTo, signed, threshold } from "../numbers";
+import { applyEnforcement, type Metrics, policyResult, worst } from "../result";
+import { similarity } from "../similarity";
+
+export function evaluateDriftPolicy(
+  baseline: TGateRecord,
+  candidate: TGateRecord,
+  config: TGateConfig["drift"],
+  mode: TGateMode = "lite",
+): TPolicyResult {
+  const baseLen = baseline.output.length;
+  const candLen = candidate.output.length;
+  const metrics: Metrics = { baseline_length: baseLen, candidate_length: candLen };
+
+  if (candidate.output.trim().length === 0) {
+    // Nothing to compare: an empty (or whitespace-only) answer is always a regression.
+    return applyEnforcement(
+      policyResult(
+        "drift",
+        "BLOCK",
+        "Output drift: Empty output.",
+        ["Candidate output is empty."],
+        [GATE_CODES.DRIFT_BLOCK_EMPTY_OUTPUT],
+        { metrics },
+      ),
+      config.enforce,
+    );
+  }
+
+  let status: TGateStatus = "ALLOW";
+  const reasons: string[] = [];
+  const codes: string[] = [];
+
+  // Signed change in percent. An empty baseline with a non-empty candidate is an unbounded
+  // expansion (+Infinity): it BLOCKs, like any expansion past the BLOCK threshold.
+  const signedPct =
+    baseLen === 0 ? Number.POSITIVE_INFINITY : roundTo(((candLen - baseLen) / baseLen) * 100, COMPARE_DECIMALS);
+  const deltaPct = Math.abs(signedPct);
+  if (Number.isFinite(deltaPct)) metrics.length_delta_pct = roundTo(deltaPct, 2);
+  const direction = candLen >= baseLen ? "expanded" : "compressed";
+  const describe = (limit: number) =>
+    Number.isFinite(deltaPct)
+      ? `Output length ${direction} by ${deltaPct.toFixed(2)}% (>=${threshold(limit)}%).`
+      : `Output length expanded from 0 to ${candLen} characters (unbounded change, >=${threshold(limit)}%).`;
+
+  if (deltaPct >= config.block_length_delta_pct) {
+    status = worst(status, "BLOCK");
+    reasons.push(describe(config.block_length_delta_pct));
+    codes.push(GATE_CODES.DRIFT_BLOCK_LENGTH_DELTA);
+  } else if (deltaPct >= config.warn_length_delta_pct) {
+    status = worst(status, "WARN");
+    reasons.push(describe(config.warn_length_delta_pct));
+    codes.push(GATE_CODES.DRIFT_WARN_LENGTH_DELTA);
+  }
+
+  if (baseLen > 0) {
+    const shortRatio = roundTo(candLen / baseLen, COMPARE_DECIMALS);
+    metrics.short_ratio = roundTo(shortRatio, 4);
+    if (shortRatio < config.warn_short_ratio) {
+      // Only ever a WARN: with the default thresholds a ratio under 0.35 is also a length delta
+      // over 65%, so this mostly adds the explicit "much shorter" finding next to it.
+      status = worst(status, "WARN");
+      reasons.push(
+        `Output is much shorter than the baseline: ${candLen} vs ${baseLen} characters (ratio ${shortRatio.toFixed(2)} < ${threshold(config.warn_short_ratio)}).`,
+      );
+      codes.push(GATE_CODES.DRIFT_WARN_SHORT_OUTPUT);
+    }
+  }
+
+  let sim: number | null = null;
+  if (mode === "full") {
+    sim = roundTo(similarity(baseline.output, candidate.output, config.similarity, config.ngram), COMPARE_DECIMALS);
+    metrics.similarity = roundTo(sim, 4);
+    if (sim < config.warn_similarity) {
+      status = worst(status, "WARN");
+      reasons.push(
+        `Output similarity ${sim.toFixed(2)} is below ${threshold(config.warn_similarity)} (${config.similarity}).`,
+      );
+      codes.push(GATE_CODES.DRIFT_WARN_LOW_SIMILARITY);
+    }
+  }
+
+  let title = "Output drift: No issues.";
+  if (status !== "ALLOW") {
+    title =
+      codes.length === 1 && codes[0] === GATE_CODES.DRIFT_WARN_LOW_SIMILARITY && sim !== null
+        ? `Output drift: Similarity ${sim.toFixed(2)}.`
+        : `Output drift: Length delta ${signed(signedPct, 2)}%.`;
+  }
+  const details: Record<string, unknown> = {
+    length_delta_pct: Number.isFinite(deltaPct) ? deltaPct : null,
+    direction,
+    metrics,
+  };
+  if (sim !== null) details.similarity_kind = config.similarity;
+  return applyEnforcement(policyResult("drift", status, title, reasons, codes, details), config.enforce);
+}

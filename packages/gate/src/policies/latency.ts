@@ -1,0 +1,46 @@
+// Latency policy (seed "Policy 4", full mode): the candidate answers noticeably slower.
+
+import type { TGateConfig, TGateRecord, TGateStatus, TPolicyResult } from "@solserver/contracts";
+import { GATE_CODES } from "../codes";
+import { percentChange, roundTo, signed, threshold } from "../numbers";
+import { applyEnforcement, type Metrics, policyResult, skippedResult } from "../result";
+
+export function evaluateLatencyPolicy(
+  baseline: TGateRecord,
+  candidate: TGateRecord,
+  config: TGateConfig["latency"],
+): TPolicyResult {
+  if (baseline.latency_ms === undefined || candidate.latency_ms === undefined) {
+    return skippedResult("latency", "Latency: not evaluated (no latency data).", "no latency data");
+  }
+  const base = baseline.latency_ms;
+  const cand = candidate.latency_ms;
+  // Same arithmetic as cost: rounded before comparing; a 0 ms baseline makes any slower
+  // candidate an unbounded increase.
+  const increasePct = percentChange(base, cand);
+  const metrics: Metrics = { baseline_latency_ms: base, candidate_latency_ms: cand };
+  if (Number.isFinite(increasePct)) metrics.latency_delta_pct = roundTo(increasePct, 2);
+
+  let status: TGateStatus = "ALLOW";
+  let crossed = 0;
+  if (increasePct >= config.block_increase_pct) {
+    status = "BLOCK";
+    crossed = config.block_increase_pct;
+  } else if (increasePct >= config.warn_increase_pct) {
+    status = "WARN";
+    crossed = config.warn_increase_pct;
+  }
+  const reasons: string[] = [];
+  const codes: string[] = [];
+  if (status !== "ALLOW") {
+    reasons.push(
+      Number.isFinite(increasePct)
+        ? `Latency increased by ${increasePct.toFixed(1)}% (>=${threshold(crossed)}%).`
+        : `Latency increased from 0 to ${cand} ms (unbounded increase, >=${threshold(crossed)}%).`,
+    );
+    codes.push(status === "BLOCK" ? GATE_CODES.LATENCY_BLOCK_INCREASE : GATE_CODES.LATENCY_WARN_INCREASE);
+  }
+  const details = { increase_pct: Number.isFinite(increasePct) ? increasePct : null, metrics };
+  const title = `Latency: Delta ${signed(increasePct, 2)}%.`;
+  return applyEnforcement(policyResult("latency", status, title, reasons, codes, details), config.enforce);
+}

@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import { luhnValid, scanPii } from "../src/index";
+
+const values = (text: string, types?: Parameters<typeof scanPii>[1]) => scanPii(text, types).map((m) => m.value);
+const typed = (text: string) => scanPii(text).map((m) => `${m.type}:${m.value}`);
+
+describe("EMAIL", () => {
+  it("finds ordinary addresses, with their index", () => {
+    expect(scanPii("Contact me at hi@example.com and I will follow up.")).toEqual([
+      { type: "EMAIL", value: "hi@example.com", index: 14 },
+    ]);
+    expect(values("john.doe@example.com, ops+oncall@example.com; a_b%c-d@sub.example.co.uk")).toEqual([
+      "john.doe@example.com",
+      "ops+oncall@example.com",
+      "a_b%c-d@sub.example.co.uk",
+    ]);
+  });
+
+  it("stops at sentence punctuation and trims leading dots", () => {
+    expect(values("Mail hi@example.com.")).toEqual(["hi@example.com"]);
+    expect(values("(hi@example.com)")).toEqual(["hi@example.com"]);
+    expect(values("...hi@example.com")).toEqual(["hi@example.com"]);
+    expect(values("<mailto:Hi@Example.COM>")).toEqual(["Hi@Example.COM"]);
+  });
+
+  it("rejects what is not an address", () => {
+    for (const text of [
+      "user@localhost",
+      "a@b.c",
+      "@example.com",
+      "x@-bad.com",
+      "x@bad-.com",
+      "x@example.c0m",
+      "x@.com",
+      "twitter @handle",
+      "a @ b.com",
+    ]) {
+      expect(values(text), text).toEqual([]);
+    }
+  });
+
+  it("caps the local part at 64 characters (the last 64 are reported)", () => {
+    const m = scanPii(`${"a".repeat(100)}@example.com`);
+    expect(m).toHaveLength(1);
+    expect(m[0]?.value).toBe(`${"a".repeat(64)}@example.com`);
+  });
+});
+
+describe("PHONE (US formats)", () => {
+  it.each([
+    "415-555-1212",
+    "(415) 555-1212",
+    "(415)555-1212",
+    "415.555.1212",
+    "415 555 1212",
+    "+1 415 555 1212",
+    "+1-415-555-1212",
+    "+1 (415) 555-1212",
+    "+14155551212",
+    "1-415-555-1212",
+    "1 (415) 555-1212",
+  ])("finds %s", (phone) => {
+    expect(scanPii(`Call ${phone} today.`)).toEqual([{ type: "PHONE", value: phone, index: 5 }]);
+    expect(values(phone)).toEqual([phone]);
+  });
+
+  it("finds several in one text", () => {
+    expect(values("call 415-555-1212 during business hours and 212-555-0100 after hours")).toEqual([
+      "415-555-1212",
+      "212-555-0100",
+    ]);
+    expect(values("415-555-1212 212-555-0100, 415.555.1212")).toEqual(["415-555-1212", "212-555-0100", "415.555.1212"]);
+  });
+
+  it("does not match digits inside longer digit runs", () => {
+    for (const text of [
+      "4155551212", // ten bare digits: order numbers look like this
+      "94155551212",
+      "415-555-12123",
+      "9415-555-1212",
+      "12-415-555-1212",
+      "415-555-1212-99",
+      "415.555.1212.5",
+      "ID x415-555-1212",
+      "415-555-1212abc",
+      "+44 20 7946 0958",
+      "+2 415 555 1212", // an international number whose tail looks American
+      "+27 415 555 1212",
+      "415--555-1212",
+      "41-5555-1212",
+      "2024-01-15 10:30:00",
+      "v1.415.555",
+    ]) {
+      expect(values(text, { types: ["PHONE"] }), text).toEqual([]);
+    }
+  });
+});
+
+describe("CREDIT_CARD", () => {
+  it.each([
+    ["Visa", "4111111111111111"],
+    ["Visa, spaced", "4111 1111 1111 1111"],
+    ["Visa, dashed", "4111-1111-1111-1111"],
+    ["Visa 13 digits", "4222222222222"],
+    ["Mastercard", "5555555555554444"],
+    ["Mastercard 2-series (2221)", "2221000000000009"],
+    ["Mastercard 2-series (2720)", "2720 9900 0000 0007"],
+    ["Amex 4-6-5", "3782 822463 10005"],
+    ["Amex", "371449635398431"],
+    ["Discover", "6011111111111117"],
+    ["Discover 19 digits", "6011 0009 9013 9424 116"],
+    ["Visa 19 digits", "4000000000000000006"],
+  ])("finds %s", (_label, card) => {
+    expect(luhnValid(card.replace(/[ -]/g, ""))).toBe(true);
+    expect(scanPii(`Card: ${card}.`)).toEqual([{ type: "CREDIT_CARD", value: card, index: 6 }]);
+  });
+
+  it("finds a card followed by a CVV-like group", () => {
+    expect(values("4111 1111 1111 1111 123", { types: ["CREDIT_CARD"] })).toEqual(["4111 1111 1111 1111"]);
+  });
+
+  it("does not match Luhn failures", () => {
+    expect(luhnValid("4111111111111112")).toBe(false);
+    expect(values("4111111111111112 and 4111 1111 1111 1112")).toEqual([]);
+  });
+
+  it("does not match 13-digit millisecond timestamps (nor 16/19-digit micro/nano ones)", () => {
+    expect(luhnValid("1732233600000")).toBe(false); // (so also the Luhn-valid ones below)
+    for (const ts of ["1732233600003", "1700000000004", "1732233600000004", "1732233600000000003"]) {
+      expect(luhnValid(ts), ts).toBe(true);
+      expect(values(`created_at=${ts}`.replace("=", " ")), ts).toEqual([]);
+    }
+    expect(values('{"ts": 1732233600003}')).toEqual([]);
+  });
+
+  it("does not match digits inside words or longer numbers", () => {
+    for (const text of [
+      "order12345678903",
+      "ABC4111111111111XYZ",
+      "4111111111111111XYZ",
+      "x_4111111111111111",
+      "14111111111111111111", // 20 digits
+      "4".repeat(40),
+      "41111111111111110000",
+    ]) {
+      expect(values(text, { types: ["CREDIT_CARD"] }), text).toEqual([]);
+    }
+    expect(luhnValid("12345678903")).toBe(true); // order12345678903 is Luhn-valid: only the word rule stops it
+  });
+
+  it("requires a 4-digit first group and consistent separators when grouped", () => {
+    expect(values("411 1111 1111 1111 1", { types: ["CREDIT_CARD"] })).toEqual([]);
+    expect(values("4111 1111-1111 1111", { types: ["CREDIT_CARD"] })).toEqual([]);
+    expect(values("4111  1111 1111 1111", { types: ["CREDIT_CARD"] })).toEqual([]);
+  });
+});
+
+describe("mixed text and options", () => {
+  it("reports each value once, in order, the longest at a position", () => {
+    expect(typed("mail 415-555-1212@example.com or card 4111111111111111 or 212-555-0100")).toEqual([
+      "EMAIL:415-555-1212@example.com",
+      "CREDIT_CARD:4111111111111111",
+      "PHONE:212-555-0100",
+    ]);
+  });
+
+  it("scans only the requested types", () => {
+    const text = "a@example.com 415-555-1212 4111111111111111";
+    expect(typed(text)).toHaveLength(3);
+    expect(scanPii(text, { types: ["PHONE"] }).map((m) => m.type)).toEqual(["PHONE"]);
+    expect(scanPii(text, { types: [] })).toEqual([]);
+  });
+
+  it("allowlist: exact values are case-insensitive; phones and cards compare by digits", () => {
+    const text =
+      "Write Support@Example.com or ops@example.com, call (415) 555-1212 or 212-555-0100, card 4111 1111 1111 1111";
+    const allowlist = ["support@example.com", "+1 415 555 1212", "4111-1111-1111-1111"];
+    expect(typed(text)).toHaveLength(5);
+    expect(scanPii(text, { allowlist }).map((m) => m.value)).toEqual(["ops@example.com", "212-555-0100"]);
+  });
+
+  it("allowlist: *suffix matches values ending with it", () => {
+    const text = "a@example.com b@corp.example.com c@other.org 415-555-1212 212-555-0100";
+    expect(values(text)).toHaveLength(5);
+    expect(scanPii(text, { allowlist: ["*@example.com"] }).map((m) => m.value)).toEqual([
+      "b@corp.example.com",
+      "c@other.org",
+      "415-555-1212",
+      "212-555-0100",
+    ]);
+    expect(scanPii(text, { allowlist: ["*example.com", "*1212"] }).map((m) => m.value)).toEqual([
+      "c@other.org",
+      "212-555-0100",
+    ]);
+    expect(scanPii(text, { allowlist: ["*"] })).toEqual([]);
+  });
+
+  it("empty text has nothing", () => {
+    expect(scanPii("")).toEqual([]);
+  });
+});
