@@ -17,7 +17,8 @@ test("the gate page lists turn decisions and compares two outputs", async ({ pag
   const list = page.getByTestId("gate-list");
   const allowed = list.locator('tr[data-status="ALLOW"]').first();
   await expect(allowed).toContainText("attempt 1 · delivered");
-  await expect(allowed).toContainText("✓ No PII detected: No issues.");
+  await expect(allowed).toContainText("No PII detected: No issues.");
+  await expect(allowed).toContainText("Output contract: No issues.");
 
   await page.getByLabel("Baseline output (known good)").fill("Hello! How can I help with your account today?");
   await page.getByLabel("Candidate output").fill("Contact me at hi@example.com and I will follow up.");

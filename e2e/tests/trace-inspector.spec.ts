@@ -34,7 +34,11 @@ test("a thread's trace timeline shows each turn's breakpoint decision", async ({
   await expect(turns).toHaveCount(2);
   await expect(page.getByTestId("breakpoint-decision")).toHaveText(["SKIP", "SHOULD"]);
   // Each delivered answer passed the output gate (seed 002): its verdict is in the turn's header.
-  await expect(page.getByTestId("gate-decision")).toHaveText(["gate ALLOW", "gate ALLOW"]);
+  // The first answer is its own baseline; the second is compared with it and is much longer, so
+  // drift warns (it only warns in the pipeline: the answer was delivered).
+  await expect(page.getByTestId("gate-decision")).toHaveText(["gate ALLOW", "gate WARN"]);
+  const gateEvent = page.getByRole("article", { name: "Turn 2" }).locator('li[data-phase="gate"]');
+  await expect(gateEvent).toContainText("Output gate WARN on attempt 1: Output length expanded by");
 
   const skipTurn = page.getByRole("article", { name: "Turn 1" });
   await expect(skipTurn.getByRole("list", { name: "Trace of turn 1" })).toBeVisible();

@@ -145,8 +145,8 @@ export function GateEvaluations() {
           </label>
         </div>
         <p className="muted">
-          Every model attempt is checked before it is delivered: PII and the output contract block, cost, drift and
-          latency against the thread's previous answer warn.
+          Every model attempt is checked before it is delivered: PII and the output contract block; cost and drift
+          against the thread's previous answer warn.
         </p>
         {query.error && !query.data ? <QueryError error={query.error} what="gate evaluations" /> : null}
         {query.isPending ? <p className="muted">Loading evaluations…</p> : null}
