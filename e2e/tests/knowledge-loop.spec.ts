@@ -27,9 +27,12 @@ test("a stated decision becomes a proposal that a person approves into a CFB", a
   const preview = chat.getByRole("article").filter({ hasText: "Run the nightly export at 2am UTC" });
   await expect(preview).toContainText("create");
   await expect(preview).toContainText("confidence 0.80");
-  // The same proposal is waiting in the review queue.
+  // The same proposal is waiting in the review queue, with resolve's verdict: nothing in the
+  // knowledge base covers it, so a new CFB.
   const queue = page.getByTestId("proposal-queue");
-  await expect(queue.getByRole("article").filter({ hasText: "Run the nightly export at 2am UTC" })).toBeVisible();
+  const queued = queue.getByRole("article").filter({ hasText: "Run the nightly export at 2am UTC" });
+  await expect(queued).toBeVisible();
+  await expect(queued.getByTestId("resolve-decision")).toHaveText("resolve: new CFB");
 
   await preview.getByRole("button", { name: "Approve" }).click();
   const outcome = preview.getByRole("status");

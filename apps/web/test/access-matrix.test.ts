@@ -10,6 +10,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { TActor } from "@solserver/control-plane";
+import { createRepositories } from "@solserver/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInnerContext } from "@/server/trpc/init";
 import { appRouter, createCaller } from "@/server/trpc/root";
@@ -97,6 +98,29 @@ const target = (c: TCallContext) => (c.who === "userOther" ? bobTurn : aliceTurn
 const ownerOf = (c: TCallContext) => (c.who === "userOther" ? bob : alice);
 const field = (value: unknown, key: string) => (value as Record<string, unknown>)[key];
 const items = (value: unknown) => field(value, "items") as Record<string, unknown>[];
+
+/** A fresh open promotion trigger (a missing query counted past a threshold of 1); its id. */
+async function openTrigger(): Promise<string> {
+  const key = `matrix query ${next()}`;
+  await createRepositories(web.db).triggers.count(
+    [{ kind: "missing_query", routerDomain: "general", key, label: key }],
+    {
+      missing_query: 1,
+      proposal_fingerprint: 1,
+      feedback_tag: 1,
+      unknown_type: 1,
+      cfb_ignored: 1,
+      cfb_used: 1,
+    },
+  );
+  const open = await createRepositories(web.db).triggers.list(
+    { missing_query: 1, proposal_fingerprint: 1, feedback_tag: 1, unknown_type: 1, cfb_ignored: 1, cfb_used: 1 },
+    100,
+  );
+  const found = open.find((t) => t.key === key);
+  if (!found) throw new Error("trigger was not raised");
+  return found.trigger_id;
+}
 
 // ---- tRPC procedures ---------------------------------------------------------------------------
 const TRPC_ROWS: Record<string, TRow> = {
@@ -252,6 +276,30 @@ const TRPC_ROWS: Record<string, TRow> = {
       for (const e of items(result)) expect(e.target_type).toBe("token");
     },
   },
+  "feedback.give": {
+    expect: OWNED,
+    input: async (c) => ({ response_id: target(c).response_id, polarity: "negative", tag: "outdated" }),
+    check: (result) => {
+      expect(typeof field(result, "feedback_id")).toBe("string");
+      expect(typeof field(result, "trigger_raised")).toBe("boolean");
+    },
+  },
+  "triggers.list": {
+    expect: JAM_ONLY,
+    input: async () => {
+      await openTrigger();
+      return { limit: 100 };
+    },
+    check: (result) => expect(items(result).length).toBeGreaterThan(0),
+  },
+  "triggers.dismiss": {
+    expect: JAM_ONLY,
+    input: async () => ({ trigger_id: await openTrigger() }),
+    check: (result, input) => {
+      expect(field(result, "trigger_id")).toBe(field(input, "trigger_id"));
+      expect(field(result, "dismissed")).toBe(true);
+    },
+  },
   "gate.evaluate": {
     expect: SIGNED_IN,
     input: async () => ({
@@ -403,6 +451,7 @@ describe("completeness", () => {
   it("rows about thread-owned resources include a user on another user's resource", () => {
     const owned = [
       "chat.respond",
+      "feedback.give",
       "proposals.list",
       "proposals.get",
       "promotion.promote",

@@ -1046,7 +1046,18 @@ describe("usage events", () => {
 });
 
 /** The trace of a turn, in seed 000's orchestrator order. */
-const TURN_PHASES = ["packet", "breakpoint", "retrieval", "attempt", "gate", "model", "proposals", "memento", "store"];
+const TURN_PHASES = [
+  "packet",
+  "breakpoint",
+  "retrieval",
+  "attempt",
+  "gate",
+  "model",
+  "proposals",
+  "resolve",
+  "memento",
+  "store",
+];
 
 describe("traces", () => {
   it("a turn writes one completed 'turn' run whose ordered events are keyed by the transmission", async () => {
@@ -1078,7 +1089,7 @@ describe("traces", () => {
     // A promotion appends its own run, keyed to the same transmission.
     await caller.promotion.promote({ proposal_id: proposalId, action: "reject" });
     const all = await main.repos.traces.forTransmission(turn.transmission_id);
-    expect(all.map((e) => e.phase)).toEqual([...TURN_PHASES, "promotion", "promotion"]);
+    expect(all.map((e) => e.phase)).toEqual([...TURN_PHASES, "promotion", "resolve", "promotion"]);
     const runs = await main.db.traceRun.findMany({
       where: { transmissionId: turn.transmission_id },
       orderBy: { startedAt: "asc" },

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ZCfbId, ZIsoDate, ZPromotionId, ZProposalId, ZResponseId, ZThreadId } from "./ids";
 import { ZCfbOp } from "./output-envelope";
 import { ZEditor, ZPromoteAction } from "./promotion-enums";
+import { ZResolveDecisionView } from "./resolve";
 
 export const ZProposalStatus = z.enum(["pending", "approved", "rejected"]);
 export type TProposalStatus = z.infer<typeof ZProposalStatus>;
@@ -55,6 +56,8 @@ export const ZProposal = ZProposalPreview.extend({
       created_ts: ZIsoDate,
     })
     .nullable(),
+  /** Resolve's latest decision (seed 001 §6): at promotion when taken, else at creation. */
+  resolve: ZResolveDecisionView.nullable(),
 });
 export type TProposal = z.infer<typeof ZProposal>;
 

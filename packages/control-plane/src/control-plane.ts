@@ -3,15 +3,19 @@ import type {
   TChatRespondRequest,
   TGateConfigInput,
   TPromoteRequest,
+  TRepetitionKind,
   ZAccountCreateRequest,
   ZAccountSetRoleRequest,
   ZAuditListRequest,
   ZCfbCreateRequest,
   ZCfbUpdateRequest,
+  ZFeedbackRequest,
   ZGateEvaluateRequest,
   ZGateEvaluationListQuery,
   ZThreadMementoWrite,
   ZTokenCreateRequest,
+  ZTriggerDismissRequest,
+  ZTriggerListRequest,
 } from "@solserver/contracts";
 import { ZCfbListRequest, ZProposalListRequest } from "@solserver/contracts";
 import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "@solserver/db";
@@ -25,11 +29,13 @@ import { createModel } from "./model/registry";
 import { actorFromBearer, actorFromSession } from "./services/actors";
 import * as admin from "./services/admin";
 import { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";
+import { dismissTrigger, giveFeedback, listTriggers } from "./services/feedback";
 import { evaluateGate, listGateEvaluations } from "./services/gate";
 import { getMemento, putMemento } from "./services/mementos";
 import { promoteProposal } from "./services/promote";
 import { refundSignIn, reserveSignIn } from "./services/rate-limits";
 import { getCfb, getProposal, listCfbs, listProposals } from "./services/read";
+import { DEFAULT_REPETITION_THRESHOLDS } from "./services/resolve";
 import { respondToTurn } from "./services/respond";
 
 /**
@@ -87,6 +93,13 @@ export function createControlPlane(deps: TServiceDeps) {
     audit: {
       list: (actor: TActor, input: z.output<typeof ZAuditListRequest>) => admin.listAudit(deps, actor, input),
     },
+    feedback: {
+      give: (actor: TActor, input: z.input<typeof ZFeedbackRequest>) => giveFeedback(deps, actor, input),
+    },
+    triggers: {
+      list: (actor: TActor, input: z.input<typeof ZTriggerListRequest>) => listTriggers(deps, actor, input),
+      dismiss: (actor: TActor, input: z.input<typeof ZTriggerDismissRequest>) => dismissTrigger(deps, actor, input),
+    },
     gate: {
       evaluate: (actor: TActor, input: z.input<typeof ZGateEvaluateRequest>) => evaluateGate(deps, actor, input),
       list: (actor: TActor, input: z.input<typeof ZGateEvaluationListQuery>) => listGateEvaluations(deps, actor, input),
@@ -110,6 +123,8 @@ export type TOpenOptions = {
   limits?: Partial<TLimits>;
   /** Overrides of the output gate's pipeline config (thresholds, pricing, PII allowlist). */
   gate?: TGateConfigInput;
+  /** Overrides of the repetition thresholds that raise promotion triggers. */
+  repetitionThresholds?: Partial<Record<TRepetitionKind, number>>;
   /** When given, accounts can be created (users.create, the setup command) and cookies resolved. */
   auth?: Omit<Parameters<typeof createAuth>[0], "prisma">;
 };
@@ -134,6 +149,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     newThreadId,
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
     gate: pipelineGateConfig(opts.gate),
+    repetitionThresholds: { ...DEFAULT_REPETITION_THRESHOLDS, ...opts.repetitionThresholds },
     ...(auth
       ? { createAccount: (u: Parameters<typeof createPasswordAccount>[1]) => createPasswordAccount(auth, u) }
       : {}),
@@ -148,6 +164,7 @@ export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
     model: createModel(env.SOLSERVER_MODEL, env),
     limits: { chatTurnsPerMinute: env.SOLSERVER_CHAT_TURNS_PER_MINUTE },
     gate: env.gateConfig,
+    repetitionThresholds: env.repetitionThresholds,
     auth: { secret: env.BETTER_AUTH_SECRET, baseURL: env.SOLSERVER_BASE_URL, trustedOrigins: env.trustedOrigins },
   });
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { TGateConfigInput } from "@solserver/contracts";
+import { REPETITION_KINDS, type TGateConfigInput, type TRepetitionKind, ZRepetitionKind } from "@solserver/contracts";
 import { repositoryRoot, resolveDatabaseUrl } from "@solserver/db";
 import { z } from "zod";
 import { readGateConfigFile } from "./gate/config-file";
@@ -51,6 +51,30 @@ const ZServerEnv = z
     SOLSERVER_TRUSTED_ORIGINS: z.string().default(""),
     BETTER_AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
     SOLSERVER_CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1, { error: "must be at least 1" }).default(30),
+    // Repetition thresholds as "kind=count" pairs, e.g. "missing_query=3,cfb_ignored=5".
+    SOLSERVER_REPETITION_THRESHOLDS: z
+      .string()
+      .default("")
+      .transform((value, ctx) => {
+        const out: Partial<Record<TRepetitionKind, number>> = {};
+        for (const pair of value
+          .split(",")
+          .map((p) => p.trim())
+          .filter(Boolean)) {
+          const [kind, count] = pair.split("=").map((p) => p.trim());
+          const parsedKind = ZRepetitionKind.safeParse(kind);
+          const n = Number(count);
+          if (!parsedKind.success || !Number.isInteger(n) || n < 1) {
+            ctx.addIssue({
+              code: "custom",
+              message: `"${pair}" must be kind=count with kind one of ${REPETITION_KINDS.join(", ")} and count a whole number >= 1`,
+            });
+            return z.NEVER;
+          }
+          out[parsedKind.data] = n;
+        }
+        return out;
+      }),
     // A YAML or JSON file overriding the output gate's thresholds, pricing and PII allowlist.
     SOLSERVER_GATE_CONFIG: z
       .string()
@@ -88,6 +112,8 @@ export type TServerEnv = {
   SOLSERVER_BASE_URL: string;
   BETTER_AUTH_SECRET: string;
   SOLSERVER_CHAT_TURNS_PER_MINUTE: number;
+  /** Repetition thresholds over the defaults (SOLSERVER_REPETITION_THRESHOLDS). */
+  repetitionThresholds: Partial<Record<TRepetitionKind, number>>;
   /** The operator's output-gate overrides (SOLSERVER_GATE_CONFIG), already validated. */
   gateConfig: TGateConfigInput;
   /** Origins whose cookie-authenticated requests are accepted (CSRF) and by better-auth. */
@@ -152,6 +178,7 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     BETTER_AUTH_SECRET: authSecret(e.BETTER_AUTH_SECRET),
     SOLSERVER_CHAT_TURNS_PER_MINUTE: e.SOLSERVER_CHAT_TURNS_PER_MINUTE,
     gateConfig: gateConfig(e.SOLSERVER_GATE_CONFIG),
+    repetitionThresholds: e.SOLSERVER_REPETITION_THRESHOLDS,
     trustedOrigins: trustedOrigins(baseURL, e.SOLSERVER_TRUSTED_ORIGINS),
   };
 }

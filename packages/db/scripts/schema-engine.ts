@@ -28,7 +28,16 @@ const LOCK_CONTENT =
 // Tables created by raw SQL in migrations (e.g. an FTS5 table and its shadow tables) must be
 // listed here, otherwise every diff proposes to drop them.
 export const SCHEMA_FILTER: SchemaFilter = {
-  externalTables: [],
+  // The CFB full-text index (migration 20261122024230_cfb_fts, packages/db/src/fts.ts).
+  externalTables: [
+    "CfbFts",
+    "CfbFts_config",
+    "CfbFts_data",
+    "CfbFts_docsize",
+    "CfbFts_idx",
+    "CfbFtsVocab",
+    "CfbFtsStats",
+  ],
   externalEnums: [],
 };
 

@@ -1,4 +1,5 @@
 export { createPrismaClient, type DbClient } from "./client";
 export { databaseFilePath, defaultDatabaseUrl, repositoryRoot, resolveDatabaseUrl } from "./database-url";
+export { createSqliteCandidateSearch, ftsHealth, type TCandidateSearch } from "./fts";
 export { migrateDatabase } from "./migrations";
 export * from "./repositories";

@@ -1,6 +1,6 @@
-import type { TCfb, TCfbKind, TProposal, TProposalPreview } from "@solserver/contracts";
-import { ZEditor, ZPromoteAction, ZProposalWarning, ZProposedCfb } from "@solserver/contracts";
-import type { Cfb, PromotionEvent, UmbraProposal } from "./generated/prisma/client";
+import type { TCfb, TCfbKind, TProposal, TProposalPreview, TResolveDecisionView } from "@solserver/contracts";
+import { ZEditor, ZPromoteAction, ZProposalWarning, ZProposedCfb, ZResolveOutcome } from "@solserver/contracts";
+import type { Cfb, PromotionEvent, UmbraProposal, UmbraResolveDecision } from "./generated/prisma/client";
 import { asStringArray } from "./json";
 
 // Row -> wire shape. Explicit field by field, so a new column never leaks by accident.
@@ -38,8 +38,11 @@ export function toProposalPreview(row: UmbraProposal): TProposalPreview {
   };
 }
 
-export function toProposal(row: UmbraProposal & { promotion: PromotionEvent | null }): TProposal {
+export function toProposal(
+  row: UmbraProposal & { promotion: PromotionEvent | null; resolveDecision?: UmbraResolveDecision[] },
+): TProposal {
   const promotion = row.promotion;
+  const latest = row.resolveDecision?.[0];
   return {
     ...toProposalPreview(row),
     response_id: row.responseId,
@@ -59,5 +62,28 @@ export function toProposal(row: UmbraProposal & { promotion: PromotionEvent | nu
           created_ts: promotion.createdAt.toISOString(),
         }
       : null,
+    resolve: latest ? toResolveDecisionView(latest) : null,
+  };
+}
+
+/** A stored resolve decision as the API shows it. */
+export function toResolveDecisionView(r: UmbraResolveDecision): TResolveDecisionView {
+  const outcome = ZResolveOutcome.parse({
+    decision: r.decision,
+    target_cfb_id: r.targetCfbId,
+    merge_cfb_ids: r.mergeCfbIds === null ? [] : asStringArray(r.mergeCfbIds, "UmbraResolveDecision.mergeCfbIds"),
+    scores: r.scores,
+    reason_codes: r.reasonCodes,
+    hysteresis_applied: r.hysteresis,
+  });
+  const op = r.modelOp === "update" || r.modelOp === "merge" ? r.modelOp : "create";
+  return {
+    ...outcome,
+    decision_id: r.id,
+    stage: r.stage === "promotion" ? "promotion" : "created",
+    model_op: op,
+    model_target_cfb_id: r.modelTargetCfbId,
+    disagreement: r.disagreement,
+    created_ts: r.createdAt.toISOString(),
   };
 }

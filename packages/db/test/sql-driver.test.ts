@@ -86,6 +86,27 @@ describe("sql driver", () => {
     expect(isUniqueViolation(error, "Packet", "id")).toBe(false);
     expect(isUniqueViolation(error, "Thread", "requestId")).toBe(false);
     expect(isUniqueViolation(new Error("other"), "Thread", "id")).toBe(false);
+    // The same through the adapter's error shape (used when the native connection is absent).
+    const adapterError = Object.assign(new Error("UniqueConstraintViolation"), {
+      name: "DriverAdapterError",
+      cause: { kind: "UniqueConstraintViolation", table: "Packet", constraint: { fields: ["callerId", "requestId"] } },
+    });
+    expect(isUniqueViolation(adapterError, "Packet", "requestId")).toBe(true);
+    expect(isUniqueViolation(adapterError, "Packet", "id")).toBe(false);
+  });
+
+  it("reuses prepared statements and binds values as Prisma does", async () => {
+    const at = new Date("2026-11-22T05:06:07.089Z");
+    await sql.execute(thread("th-native", at));
+    // Read back through Prisma: the native path stored the date in Prisma's format.
+    expect((await db.thread.findUniqueOrThrow({ where: { id: "th-native" } })).updatedAt.toISOString()).toBe(
+      at.toISOString(),
+    );
+    const [row] = await sql.query<{ n: number; flag: number }>(
+      Prisma.sql`SELECT COUNT(*) AS "n", ${true} AS "flag" FROM "Thread" WHERE "id" = ${"th-native"}`,
+    );
+    // Plain numbers (not BigInt) and booleans bound as 1.
+    expect(row).toEqual({ n: 1, flag: 1 });
   });
 });
 

@@ -7,7 +7,13 @@ import { describe, expect, it } from "vitest";
 const PACKAGES = ["engine", "gate", "resolve", "checkpoint"].map((p) => `packages/${p}`);
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 // Modules a pure package may import: its own files, the contracts, and these libraries.
-const ALLOWED = [/^\.{1,2}\//, /^@solserver\/(contracts|engine)$/, /^zod$/, /^@cfworker\/json-schema$/];
+const ALLOWED = [
+  /^\.{1,2}\//,
+  /^@solserver\/(contracts|engine)$/,
+  /^zod$/,
+  /^@cfworker\/json-schema$/,
+  /^@noble\/hashes(\/.*)?$/,
+];
 
 /** Source files, tests excluded (they may use vitest and fast-check). */
 function sources(dir: string): string[] {

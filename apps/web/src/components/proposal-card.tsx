@@ -10,6 +10,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { ProposalEditor } from "./proposal-editor";
 import { useMe } from "./require-session";
+import { ResolveSummary } from "./resolve-summary";
 import { ErrorAlert } from "./ui";
 import { usePromote } from "./use-promote";
 
@@ -21,7 +22,7 @@ const WARNING_TEXT: Record<string, string> = {
 
 type Props = {
   /** A chat turn's preview, or a queue item (which also carries the proposed CFB). */
-  proposal: TProposalPreview & { proposed_cfb?: TProposal["proposed_cfb"] };
+  proposal: TProposalPreview & { proposed_cfb?: TProposal["proposed_cfb"]; resolve?: TProposal["resolve"] };
   status: TProposalStatus;
   /** Set when the proposal was decided: the CFB it produced. */
   finalCfbId?: string | null;
@@ -66,6 +67,7 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
           ))}
         </div>
       ) : null}
+      {proposal.resolve ? <ResolveSummary resolve={proposal.resolve} /> : null}
       {effectiveStatus === "pending" ? (
         editing && canEdit ? (
           <ProposalEditor

@@ -2,13 +2,16 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { PromotionTriggers } from "./promotion-triggers";
 import { ProposalCard } from "./proposal-card";
+import { useMe } from "./require-session";
 import { ErrorAlert, LoadMore } from "./ui";
 
 const STATUSES = ["pending", "approved", "rejected"] as const;
 
 export function ProposalQueue() {
   const trpc = useTRPC();
+  const me = useMe();
   const [status, setStatus] = useState<(typeof STATUSES)[number]>("pending");
   const query = useInfiniteQuery(
     trpc.proposals.list.infiniteQueryOptions(
@@ -21,6 +24,7 @@ export function ProposalQueue() {
   return (
     <section className="panel" aria-labelledby="queue-heading">
       <h2 id="queue-heading">Review queue</h2>
+      {me.data?.role === "jam" ? <PromotionTriggers /> : null}
       <fieldset className="tabs" aria-label="Proposal status">
         {STATUSES.map((s) => (
           <button key={s} type="button" aria-pressed={status === s} onClick={() => setStatus(s)}>

@@ -1,4 +1,4 @@
-import type { TGateConfig } from "@solserver/contracts";
+import type { TGateConfig, TRepetitionKind } from "@solserver/contracts";
 import type { TRepositories } from "@solserver/db";
 import type { TModelProvider } from "../model/provider";
 
@@ -23,6 +23,8 @@ export type TServiceDeps = {
   limits: TLimits;
   /** The output gate every model attempt passes (seed 002; see gate/pipeline-config.ts). */
   gate: TGateConfig;
+  /** Counts at which a repetition raises a promotion trigger (seed 001 §5.2). */
+  repetitionThresholds: Record<TRepetitionKind, number>;
   /** Creates a password account (better-auth), for user management; absent where no auth runs. */
   createAccount?: (u: {
     email: string;

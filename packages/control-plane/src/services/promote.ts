@@ -11,6 +11,7 @@ import {
 import { parseInput } from "../parse";
 import { assertCanSeeThread, auditActor, requireSignedIn } from "./access";
 import type { TActor, TServiceDeps } from "./deps";
+import { resolveProposal } from "./resolve";
 import { createTraceLog } from "./trace-log";
 
 /** Proposals the model was at least this sure of become `heuristic` CFBs; below, `umbra`. */
@@ -117,7 +118,23 @@ export async function promoteProposal(
   const trace = createTraceLog(deps.now);
   trace.add("promotion", `Promotion requested: ${input.action} ${proposal.proposal_id}`, { editor: caller.role });
   const draft = input.action === "reject" ? null : draftFromProposal(proposal, input.editorial_overrides);
+  // Resolved again: CFBs may have been created or edited since the proposal was.
+  const resolved = await resolveProposal(deps, {
+    op: proposal.op,
+    targetCfbId: proposal.target_cfb_id,
+    deltaSummary: proposal.delta_summary,
+    proposedCfb: proposal.proposed_cfb,
+    fingerprint: proposal.fingerprint,
+  });
+  trace.add("resolve", `Resolve at promotion: ${resolved.outcome.decision}`, {
+    decision: resolved.outcome.decision,
+    target_cfb_id: resolved.outcome.target_cfb_id,
+    top_score: resolved.outcome.scores[0]?.score ?? null,
+    reason_codes: resolved.outcome.reason_codes,
+    disagreement: resolved.disagreement,
+  });
   const result = await deps.repos.proposals.applyPromotion({
+    resolve: { ...resolved, fingerprint: proposal.fingerprint },
     proposalId: proposal.proposal_id,
     action: input.action,
     editor: caller.role,

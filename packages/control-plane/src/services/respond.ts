@@ -13,6 +13,7 @@ import { rankCfbs } from "../retrieval";
 import { assertCanSeeThread, requireSignedIn } from "./access";
 import type { TActor, TServiceDeps } from "./deps";
 import { chargeChatTurn } from "./rate-limits";
+import { resolveProposal, turnRepetitions } from "./resolve";
 import { createTraceLog } from "./trace-log";
 import { createAttemptGate } from "./turn-gate";
 import { mementoAfterTurn, resolveBaseline } from "./turn-memento";
@@ -236,6 +237,30 @@ export async function respondToTurn(
     skip ? "skipped" : "completed",
   );
 
+  // Resolve (seed 001 §6): each new proposal against the knowledge base, stored with it.
+  t = performance.now();
+  for (const p of proposals) p.resolve = await resolveProposal(deps, p);
+  trace.add(
+    "resolve",
+    proposals.length === 0 ? "Nothing to resolve" : `Resolved ${proposals.length} proposal(s)`,
+    {
+      decisions: proposals.map((p) => ({
+        suggestion: p.suggestionIndex,
+        decision: p.resolve?.outcome.decision,
+        target_cfb_id: p.resolve?.outcome.target_cfb_id ?? null,
+        top_score: p.resolve?.outcome.scores[0]?.score ?? null,
+        reason_codes: p.resolve?.outcome.reason_codes,
+        disagreement: p.resolve?.disagreement ?? null,
+      })),
+      duration_ms: since(t),
+    },
+    proposals.length === 0 ? "skipped" : "completed",
+  );
+
+  // Usage counts only CFBs that exist and were actually injected into this turn.
+  const usage = skip ? { used: [], ignored: [] } : usageOf(meta, (id) => existing.has(id) && injected.has(id));
+  const cfbTitles = new Map(ranked.map((r) => [r.cfb.cfb_id, r.cfb.title] as const));
+
   // Summary and affect (seed 000 step 8; affect on the user's message only).
   const memento = mementoAfterTurn({
     baseline: baseline.memento,
@@ -283,8 +308,14 @@ export async function respondToTurn(
       assistantText: envelope.assistant_text,
       meta,
       proposals,
-      // Usage counts only CFBs that exist and were actually injected into this turn.
-      usage: skip ? { used: [], ignored: [] } : usageOf(meta, (id) => existing.has(id) && injected.has(id)),
+      usage,
+      // Repetitions (seed 001 §5.2) are counted for turns that did the work, not for acks.
+      repetitions: skip
+        ? undefined
+        : {
+            hits: turnRepetitions({ routerDomain, meta, usage, titles: cfbTitles, proposals }),
+            thresholds: deps.repetitionThresholds,
+          },
       memento: write,
       gate: gateRows(gate, party, (n) => n === deliveredN),
       trace: trace.events,

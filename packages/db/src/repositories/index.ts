@@ -1,12 +1,18 @@
+import type { TCfbDraft, TRepetitionKind } from "@solserver/contracts";
 import { type DbClient, sqlDriverOf } from "../client";
+import { createSqliteCandidateSearch } from "../fts";
 import * as accounts from "./accounts";
 import * as audit from "./audit";
+import * as cfbImport from "./cfb-import";
 import * as cfbWrites from "./cfb-writes";
 import * as cfbs from "./cfbs";
+import * as feedback from "./feedback";
 import * as gate from "./gate";
 import * as mementos from "./mementos";
 import * as proposals from "./proposals";
 import * as rateLimits from "./rate-limits";
+import * as repetitions from "./repetitions";
+import * as resolve from "./resolve";
 import * as threads from "./threads";
 import * as traces from "./traces";
 import * as turns from "./turns";
@@ -19,6 +25,7 @@ import type { TGateEvaluationWrite } from "./types";
 export function createRepositories(db: DbClient) {
   // Queries that run on every chat turn use the hot-path driver on the same connection (sql.ts).
   const sql = sqlDriverOf(db);
+  const search = createSqliteCandidateSearch(sql);
   return {
     turns: {
       findByRequestId: (callerId: string, requestId: string) => turns.findTurnByRequestId(db, sql, callerId, requestId),
@@ -33,10 +40,14 @@ export function createRepositories(db: DbClient) {
       get: (cfbId: string) => cfbs.getCfb(db, cfbId),
       existingIds: (ids: readonly string[]) => cfbs.existingCfbIds(sql, ids),
       retrievable: (limit: number) => cfbs.listRetrievableCfbs(sql, limit),
+      /** Full-text candidates for resolve (SQLite FTS5; see fts.ts for the interface). */
+      candidates: search.candidates,
       create: (draft: Parameters<typeof cfbWrites.createCfb>[1], actor?: Parameters<typeof cfbWrites.createCfb>[2]) =>
         cfbWrites.createCfb(db, draft, actor),
       update: (...args: Tail<Parameters<typeof cfbWrites.updateCfb>>) => cfbWrites.updateCfb(db, ...args),
       count: () => cfbWrites.countCfbs(db),
+      /** Many CFBs in one transaction (imports, benchmarks); ids in draft order. */
+      import: (drafts: readonly TCfbDraft[]) => cfbImport.importCfbs(sql, drafts),
     },
     proposals: {
       list: (q: proposals.TProposalListQuery) => proposals.listProposals(db, q),
@@ -70,6 +81,22 @@ export function createRepositories(db: DbClient) {
     threads: {
       list: (ownerId: string | undefined, limit: number) => threads.listThreads(db, ownerId, limit),
       get: (threadId: string) => threads.getThreadDetail(db, threadId),
+    },
+    resolve: {
+      previous: (fingerprint: string) => resolve.previousResolveDecision(sql, fingerprint),
+      list: (proposalId: string) => resolve.listResolveDecisions(db, proposalId),
+    },
+    feedback: {
+      record: (w: feedback.TFeedbackWrite) => feedback.recordFeedback(sql, w),
+      responseDomain: (responseId: string) => feedback.responseDomain(sql, responseId),
+      count: (responseId: string) => feedback.feedbackCount(db, responseId),
+    },
+    triggers: {
+      list: (thresholds: Record<TRepetitionKind, number>, limit: number) =>
+        repetitions.listPromotionTriggers(db, thresholds, limit),
+      dismiss: (triggerId: string) => repetitions.dismissPromotionTrigger(db, triggerId),
+      count: (...args: Tail<Parameters<typeof repetitions.countRepetitions>>) =>
+        sql.transaction((tx) => repetitions.countRepetitions(tx, ...args)),
     },
     gate: {
       record: (rows: TGateEvaluationWrite[]) => gate.insertGateEvaluations(sql, rows),

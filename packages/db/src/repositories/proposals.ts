@@ -7,8 +7,12 @@ import { toProposal } from "../mappers";
 import { afterCursor, cursorPosition, pageOf } from "../pagination";
 import { type TAuditWrite, writeAudit } from "./audit";
 import { insertCfb } from "./cfb-writes";
+import { resolveDecisionStatement } from "./resolve";
 import { writeTraceRun } from "./traces";
-import type { TTraceEventInput } from "./types";
+import type { TResolveDecisionWrite, TTraceEventInput } from "./types";
+
+/** The latest resolve decision of a proposal (at promotion if taken, else at creation). */
+const LATEST_DECISION = { orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }], take: 1 };
 
 export type TProposalListQuery = {
   status: "pending" | "approved" | "rejected" | "all";
@@ -32,7 +36,7 @@ export async function listProposals(db: DbClient, q: TProposalListQuery): Promis
   const [rows, grouped] = await Promise.all([
     db.umbraProposal.findMany({
       where: cursor ? { AND: [filter, afterCursor("createdAt", cursor)] } : filter,
-      include: { promotion: true },
+      include: { promotion: true, resolveDecision: LATEST_DECISION },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: q.limit + 1,
     }),
@@ -51,7 +55,10 @@ export async function listProposals(db: DbClient, q: TProposalListQuery): Promis
 }
 
 export async function getProposal(db: DbClient, proposalId: string): Promise<TProposal | null> {
-  const row = await db.umbraProposal.findUnique({ where: { id: proposalId }, include: { promotion: true } });
+  const row = await db.umbraProposal.findUnique({
+    where: { id: proposalId },
+    include: { promotion: true, resolveDecision: LATEST_DECISION },
+  });
   return row ? toProposal(row) : null;
 }
 
@@ -64,6 +71,8 @@ export type TPromotionWrite = {
   cfbDraft: TCfbDraft | null;
   overrides: Record<string, unknown> | null;
   trace: TTraceEventInput[];
+  /** Resolve taken again at promotion time (the knowledge base may have moved since). */
+  resolve?: Omit<TResolveDecisionWrite, "proposalId" | "stage">;
 };
 
 export type TPromotionResult = { promotionId: string; cfb: TCfb | null };
@@ -130,6 +139,11 @@ export async function applyPromotion(db: DbClient, w: TPromotionWrite): Promise<
         targetId: cfb.cfb_id,
         details: { proposal_id: w.proposalId },
       });
+    }
+    if (w.resolve) {
+      await tx.$executeRaw(
+        resolveDecisionStatement([{ ...w.resolve, proposalId: w.proposalId, stage: "promotion" }], new Date()),
+      );
     }
     await writeTraceRun(tx, {
       kind: "promotion",

@@ -7,6 +7,8 @@ import { toProposalPreview } from "../mappers";
 import { isUniqueViolation, jsonOf, type TSql, type TSqlDriver } from "../sql";
 import { insertGateEvaluations } from "./gate";
 import { writeMemento } from "./mementos";
+import { countRepetitions } from "./repetitions";
+import { insertResolveDecisions } from "./resolve";
 import { insertTraceRun } from "./traces";
 import type { THistoryMessage, TPreviousResponse, TStoredTurn, TTurnWrite } from "./types";
 
@@ -213,6 +215,24 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
             "status", "createdAt")
           VALUES ${Prisma.join(rows)}`);
       }
+      // Resolve's decision on each new proposal (seed 001 §6), taken before this transaction.
+      await insertResolveDecisions(
+        tx,
+        turn.proposals.flatMap((p, i) =>
+          p.resolve
+            ? [
+                {
+                  ...p.resolve,
+                  proposalId: ids.proposal[i] as string,
+                  stage: "created" as const,
+                  fingerprint: p.fingerprint,
+                },
+              ]
+            : [],
+        ),
+        now,
+      );
+      if (turn.repetitions) await countRepetitions(tx, turn.repetitions.hits, turn.repetitions.thresholds, now);
       const usage = [
         ...turn.usage.used.map((cfbId) => ({ cfbId, kind: "used" })),
         ...turn.usage.ignored.map((cfbId) => ({ cfbId, kind: "ignored" })),

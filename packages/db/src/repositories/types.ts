@@ -5,6 +5,8 @@ import type {
   TOutputMeta,
   TProposalPreview,
   TProposalWarning,
+  TRepetitionKind,
+  TResolveOutcome,
 } from "@solserver/contracts";
 
 // Plain-data shapes the repositories take and give: no Prisma types cross this boundary.
@@ -29,6 +31,8 @@ export type TNewProposal = {
   confidence: number;
   fingerprint: string;
   warnings: TProposalWarning[];
+  /** Resolve's decision as the proposal is created (stored with it). */
+  resolve?: Omit<TResolveDecisionWrite, "proposalId" | "stage" | "fingerprint">;
 };
 
 export type TTurnWrite = {
@@ -69,6 +73,8 @@ export type TTurnWrite = {
     outcome: string;
     reason: string | null;
   }[];
+  /** Repetitions this turn observed, counted in the same transaction (seed 001 §5.2). */
+  repetitions?: { hits: TRepetitionHit[]; thresholds: Record<TRepetitionKind, number> };
   /** The output gate's decision on each attempt (stored with the turn's transmission id). */
   gate: Omit<TGateEvaluationWrite, "transmissionId" | "source">[];
   /** The thread's memento after this turn, written conditional on the version the turn read. */
@@ -115,3 +121,17 @@ export type TPreviousResponse = {
   tokensOut: number | null;
   latencyMs: number | null;
 };
+
+/** A resolve decision to store (seed 001 §6), for a proposal at creation or at promotion. */
+export type TResolveDecisionWrite = {
+  proposalId: string;
+  stage: "created" | "promotion";
+  fingerprint: string;
+  outcome: TResolveOutcome;
+  modelOp: string;
+  modelTargetCfbId: string | null;
+  disagreement: string | null;
+};
+
+/** One observation of a repeated thing (seed 001 §5.2). */
+export type TRepetitionHit = { kind: TRepetitionKind; routerDomain: string; key: string; label: string };

@@ -2,6 +2,7 @@ import { createCallerFactory, router } from "./init";
 import { auditRouter, meRouter, tokensRouter, usersRouter } from "./routers/admin";
 import { cfbsRouter } from "./routers/cfbs";
 import { chatRouter } from "./routers/chat";
+import { feedbackRouter, triggersRouter } from "./routers/feedback";
 import { gateRouter } from "./routers/gate";
 import { mementosRouter } from "./routers/mementos";
 import { promotionRouter } from "./routers/promotion";
@@ -21,6 +22,8 @@ export const appRouter = router({
   users: usersRouter,
   audit: auditRouter,
   gate: gateRouter,
+  feedback: feedbackRouter,
+  triggers: triggersRouter,
   system: systemRouter,
 });
 

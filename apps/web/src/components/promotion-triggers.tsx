@@ -1,0 +1,59 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "@/lib/trpc";
+import { formatTs } from "./format";
+import { ErrorAlert } from "./ui";
+
+const KIND_TEXT: Record<string, string> = {
+  missing_query: "asked, no CFB",
+  proposal_fingerprint: "same proposal",
+  feedback_tag: "feedback tag",
+  unknown_type: "unknowns",
+  cfb_ignored: "CFB ignored",
+  cfb_used: "CFB used",
+};
+
+/**
+ * Repetitions past their threshold (seed 001 §5.2), in the review queue for Jam editors: what
+ * keeps coming back, how often, and what to do about it.
+ */
+export function PromotionTriggers() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const triggers = useQuery(trpc.triggers.list.queryOptions({ limit: 20 }));
+  const dismiss = useMutation(
+    trpc.triggers.dismiss.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.triggers.list.queryKey() }),
+    }),
+  );
+  const items = triggers.data?.items ?? [];
+  if (triggers.isSuccess && items.length === 0) return null;
+  return (
+    <section className="stack" aria-labelledby="triggers-heading" data-testid="promotion-triggers">
+      <h3 id="triggers-heading">Promotion triggers</h3>
+      <ErrorAlert what="Could not load promotion triggers" error={triggers.error} />
+      <ul className="plain stack">
+        {items.map((t) => (
+          <li key={t.trigger_id} className="card" data-kind={t.kind}>
+            <div className="row">
+              <span className="badge warn">
+                {KIND_TEXT[t.kind] ?? t.kind} ×{t.count}
+              </span>
+              <span className="muted">{t.router_domain}</span>
+              <span className="muted">last {formatTs(t.last_seen_ts)}</span>
+            </div>
+            <p>{t.suggestion}</p>
+            <button
+              type="button"
+              disabled={dismiss.isPending}
+              onClick={() => dismiss.mutate({ trigger_id: t.trigger_id })}
+            >
+              Dismiss
+            </button>
+          </li>
+        ))}
+      </ul>
+      <ErrorAlert what="Could not dismiss" error={dismiss.error} />
+    </section>
+  );
+}

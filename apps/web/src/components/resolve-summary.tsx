@@ -1,0 +1,73 @@
+"use client";
+import type { TResolveDecisionView } from "@solserver/contracts";
+import Link from "next/link";
+
+const DECISION_TEXT: Record<TResolveDecisionView["decision"], string> = {
+  update: "update",
+  review: "needs review",
+  create: "new CFB",
+  merge: "merge",
+};
+
+/**
+ * Resolve's verdict on a proposal (seed 001 §6): the decision, its target, the model's own
+ * suggestion when they disagree, and the scores with their components, so the decision explains
+ * itself.
+ */
+export function ResolveSummary({ resolve }: { resolve: TResolveDecisionView }) {
+  const top = resolve.scores[0];
+  return (
+    <div className="stack resolve" data-testid="resolve-summary">
+      <div className="row">
+        <span className={`badge resolve-${resolve.decision}`} data-testid="resolve-decision">
+          resolve: {DECISION_TEXT[resolve.decision]}
+        </span>
+        {resolve.target_cfb_id ? <Link href={`/cfbs/${resolve.target_cfb_id}`}>{resolve.target_cfb_id}</Link> : null}
+        {resolve.merge_cfb_ids.length > 1 ? (
+          <span className="muted">with {resolve.merge_cfb_ids.slice(1).join(", ")}</span>
+        ) : null}
+        {top ? <span className="muted">score {top.score.toFixed(2)}</span> : null}
+        <span className="muted">{resolve.stage === "promotion" ? "at promotion" : "at creation"}</span>
+      </div>
+      {resolve.disagreement ? (
+        <p className="badge warn" data-testid="resolve-disagreement">
+          {resolve.disagreement}
+        </p>
+      ) : null}
+      {resolve.scores.length > 0 ? (
+        <details>
+          <summary>Scores and reasons</summary>
+          <p className="muted">{resolve.reason_codes.join(", ")}</p>
+          <table className="data">
+            <thead>
+              <tr>
+                <th>CFB</th>
+                <th>score</th>
+                <th>text (bm25)</th>
+                <th>tags</th>
+                <th>entities</th>
+                <th>title</th>
+              </tr>
+            </thead>
+            <tbody>
+              {resolve.scores.slice(0, 5).map((s) => (
+                <tr key={s.cfb_id}>
+                  <td>
+                    <Link href={`/cfbs/${s.cfb_id}`}>{s.cfb_id}</Link>
+                  </td>
+                  <td>{s.score.toFixed(2)}</td>
+                  <td>{s.components.bm25_norm.toFixed(2)}</td>
+                  <td>{s.components.tag_overlap.toFixed(2)}</td>
+                  <td>{s.components.entity_overlap.toFixed(2)}</td>
+                  <td>{s.components.title_similarity.toFixed(2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      ) : (
+        <p className="muted">{resolve.reason_codes.join(", ")}</p>
+      )}
+    </div>
+  );
+}

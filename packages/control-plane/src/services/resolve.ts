@@ -1,0 +1,101 @@
+import type { TOutputMeta, TRepetitionKind, TResolveDecisionKind, TResolveProposal } from "@solserver/contracts";
+import type { TNewProposal, TRepetitionHit } from "@solserver/db";
+import { buildCandidateQuery, decide, disagreement, normalizeText, scoreCandidates } from "@solserver/resolve";
+import type { TServiceDeps } from "./deps";
+
+const CANDIDATES = 20;
+
+/** What resolve reads of a stored or new proposal. */
+export type TResolvable = Pick<TNewProposal, "op" | "targetCfbId" | "deltaSummary" | "proposedCfb" | "fingerprint">;
+
+function asResolveProposal(p: TResolvable): TResolveProposal {
+  return {
+    title: p.proposedCfb.title,
+    delta_summary: p.deltaSummary,
+    tags: p.proposedCfb.tags,
+    entities: p.proposedCfb.entities,
+    domain: p.proposedCfb.domain,
+    op: p.op,
+    target_cfb_id: p.targetCfbId,
+  };
+}
+
+/**
+ * Umbra resolve for one proposal (seed 001 §6): full-text candidates from the index, the
+ * composite score, the bands against the previous decision for the same fingerprint (the +0.05
+ * hysteresis), and how the decision compares with what the model itself proposed.
+ */
+export async function resolveProposal(
+  deps: TServiceDeps,
+  p: TResolvable,
+): Promise<NonNullable<TNewProposal["resolve"]>> {
+  const proposal = asResolveProposal(p);
+  const candidates = await deps.repos.cfbs.candidates(buildCandidateQuery(proposal), { limit: CANDIDATES });
+  const previous = await deps.repos.resolve.previous(p.fingerprint);
+  const outcome = decide(
+    scoreCandidates(proposal, candidates),
+    previous ? { decision: previous.decision as TResolveDecisionKind } : null,
+  );
+  return {
+    outcome,
+    modelOp: p.op,
+    modelTargetCfbId: p.targetCfbId,
+    disagreement: disagreement(outcome, proposal),
+  };
+}
+
+/** Seed 001 §5.2's repetition thresholds: how many times before a promotion trigger is raised. */
+export const DEFAULT_REPETITION_THRESHOLDS: Record<TRepetitionKind, number> = {
+  missing_query: 3,
+  proposal_fingerprint: 3,
+  feedback_tag: 3,
+  unknown_type: 5,
+  cfb_ignored: 5,
+  cfb_used: 10,
+};
+
+/**
+ * The type of an unknown (seed 001 §5.2's "derived classifier"), deterministic: one the user
+ * must answer, a question the knowledge base could not answer, or anything else the model
+ * could not resolve.
+ */
+export function unknownType(u: TOutputMeta["unknowns"][number]): string {
+  if (u.needs_user_input) return "needs_user_input";
+  if (/\?\s*$/.test(u.text) || /^no knowledge block answers/i.test(u.text)) return "unanswered_question";
+  return "unresolved";
+}
+
+/** A missing-knowledge query as a counter key: normalised text without trailing punctuation. */
+export function missingQueryKey(query: string): string {
+  return normalizeText(query).replace(/[\s?.!]+$/u, "");
+}
+
+/** Everything a turn repeated: CFB usage, coverage gaps, proposal fingerprints. */
+export function turnRepetitions(args: {
+  routerDomain: string;
+  meta: TOutputMeta;
+  usage: { used: string[]; ignored: string[] };
+  titles: ReadonlyMap<string, string>;
+  proposals: readonly TNewProposal[];
+}): TRepetitionHit[] {
+  const { routerDomain, meta } = args;
+  const cfbLabel = (id: string) => (args.titles.has(id) ? `${id} "${args.titles.get(id)}"` : id);
+  return [
+    ...args.usage.used.map((id) => ({ kind: "cfb_used" as const, routerDomain, key: id, label: cfbLabel(id) })),
+    ...args.usage.ignored.map((id) => ({ kind: "cfb_ignored" as const, routerDomain, key: id, label: cfbLabel(id) })),
+    ...meta.missing_cfb_queries
+      .map((q) => ({ q, key: missingQueryKey(q) }))
+      .filter(({ key }) => key.length > 0)
+      .map(({ q, key }) => ({ kind: "missing_query" as const, routerDomain, key, label: q.trim() })),
+    ...meta.unknowns.map((u) => {
+      const type = unknownType(u);
+      return { kind: "unknown_type" as const, routerDomain, key: type, label: type };
+    }),
+    ...args.proposals.map((p) => ({
+      kind: "proposal_fingerprint" as const,
+      routerDomain,
+      key: p.fingerprint,
+      label: p.title,
+    })),
+  ];
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import { type TPromotionTrigger, type TRepetitionKind, ZRepetitionKind } from "@solserver/contracts";
+import type { DbClient } from "../client";
+import { Prisma } from "../generated/prisma/client";
+import { dateOf, type TSql } from "../sql";
+import type { TRepetitionHit } from "./types";
+
+/** What a reviewer should do when a repetition crosses its threshold. */
+const SUGGESTIONS: Record<TRepetitionKind, (label: string, count: number) => string> = {
+  missing_query: (label, count) => `Asked ${count} times with no CFB to answer it: write a CFB for "${label}".`,
+  unknown_type: (label, count) => `${count} answers left a "${label}" unknown: look for the knowledge they lacked.`,
+  proposal_fingerprint: (label, count) =>
+    `The same proposal came up ${count} times: decide "${label}" once (approve, edit or reject).`,
+  cfb_used: (label, count) => `${label} was used ${count} times: confirm it is still right (trust, TTL).`,
+  cfb_ignored: (label, count) => `${label} was injected and ignored ${count} times: fix its tags or retire it.`,
+  feedback_tag: (label, count) => `Feedback tagged "${label}" ${count} times: review the CFBs involved.`,
+};
+
+type TCounterRow = {
+  id: string;
+  kind: string;
+  routerDomain: string;
+  key: string;
+  label: string;
+  count: number;
+  firstSeenAt: unknown;
+  lastSeenAt: unknown;
+  triggeredAt: unknown;
+};
+
+/**
+ * Counts the hits (one statement for all, repeated keys summed first) and raises a trigger on
+ * every counter that has just reached its kind's threshold. Runs inside the caller's transaction.
+ * Returns the counters that crossed now.
+ */
+export async function countRepetitions(
+  tx: TSql,
+  hits: readonly TRepetitionHit[],
+  thresholds: Record<TRepetitionKind, number>,
+  now = new Date(),
+): Promise<{ kind: TRepetitionKind; key: string; count: number }[]> {
+  const merged = new Map<string, TRepetitionHit & { n: number }>();
+  for (const hit of hits) {
+    const id = JSON.stringify([hit.kind, hit.routerDomain, hit.key]);
+    const seen = merged.get(id);
+    if (seen) seen.n++;
+    else merged.set(id, { ...hit, n: 1 });
+  }
+  if (merged.size === 0) return [];
+  const values = [...merged.values()].map(
+    (h) => Prisma.sql`(${randomUUID()}, ${h.kind}, ${h.routerDomain}, ${h.key}, ${h.label}, ${h.n}, ${now}, ${now})`,
+  );
+  const rows = await tx.query<TCounterRow>(Prisma.sql`INSERT INTO "RepetitionCounter"
+      ("id", "kind", "routerDomain", "key", "label", "count", "firstSeenAt", "lastSeenAt")
+    VALUES ${Prisma.join(values)}
+    ON CONFLICT ("kind", "routerDomain", "key") DO UPDATE SET
+      "count" = "RepetitionCounter"."count" + excluded."count", "lastSeenAt" = excluded."lastSeenAt"
+    RETURNING "id", "kind", "key", "count", "triggeredAt"`);
+  const crossed = rows.filter((r) => {
+    const kind = ZRepetitionKind.parse(r.kind);
+    return r.triggeredAt === null && Number(r.count) >= thresholds[kind];
+  });
+  if (crossed.length > 0) {
+    await tx.execute(
+      Prisma.sql`UPDATE "RepetitionCounter" SET "triggeredAt" = ${now} WHERE "id" IN (${Prisma.join(crossed.map((r) => r.id))})`,
+    );
+  }
+  return crossed.map((r) => ({ kind: ZRepetitionKind.parse(r.kind), key: r.key, count: Number(r.count) }));
+}
+
+/** Open promotion triggers (raised, not dismissed), most recently seen first. */
+export async function listPromotionTriggers(
+  db: DbClient,
+  thresholds: Record<TRepetitionKind, number>,
+  limit: number,
+): Promise<TPromotionTrigger[]> {
+  const rows = await db.repetitionCounter.findMany({
+    where: { triggeredAt: { not: null }, dismissedAt: null },
+    orderBy: [{ lastSeenAt: "desc" }, { id: "desc" }],
+    take: limit,
+  });
+  return rows.map((r) => {
+    const kind = ZRepetitionKind.parse(r.kind);
+    return {
+      trigger_id: r.id,
+      kind,
+      router_domain: r.routerDomain,
+      key: r.key,
+      label: r.label,
+      count: r.count,
+      threshold: thresholds[kind],
+      suggestion: SUGGESTIONS[kind](r.label, r.count),
+      first_seen_ts: dateOf(r.firstSeenAt).toISOString(),
+      last_seen_ts: dateOf(r.lastSeenAt).toISOString(),
+    };
+  });
+}
+
+/** Dismisses an open trigger; false when there is no such open trigger. */
+export async function dismissPromotionTrigger(db: DbClient, triggerId: string, now = new Date()): Promise<boolean> {
+  const { count } = await db.repetitionCounter.updateMany({
+    where: { id: triggerId, triggeredAt: { not: null }, dismissedAt: null },
+    data: { dismissedAt: now },
+  });
+  return count === 1;
+}

@@ -1,0 +1,44 @@
+import { randomUUID } from "node:crypto";
+import type { TResolveDecisionView } from "@solserver/contracts";
+import type { DbClient } from "../client";
+import { Prisma } from "../generated/prisma/client";
+import { toResolveDecisionView } from "../mappers";
+import type { TSql } from "../sql";
+import type { TResolveDecisionWrite } from "./types";
+
+/** One multi-row INSERT for resolve decisions; run in the transaction that writes their proposals. */
+export function resolveDecisionStatement(rows: TResolveDecisionWrite[], now: Date): Prisma.Sql {
+  const json = (value: unknown) => JSON.stringify(value);
+  const values = rows.map(
+    (r) => Prisma.sql`(${randomUUID()}, ${r.proposalId}, ${r.stage}, ${r.fingerprint}, ${r.outcome.decision},
+      ${r.outcome.target_cfb_id}, ${r.outcome.merge_cfb_ids.length > 0 ? json(r.outcome.merge_cfb_ids) : null},
+      ${json(r.outcome.scores)}, ${json(r.outcome.reason_codes)}, ${r.outcome.hysteresis_applied}, ${r.modelOp},
+      ${r.modelTargetCfbId}, ${r.disagreement}, ${now})`,
+  );
+  return Prisma.sql`INSERT INTO "UmbraResolveDecision" ("id", "proposalId", "stage", "fingerprint", "decision",
+      "targetCfbId", "mergeCfbIds", "scores", "reasonCodes", "hysteresis", "modelOp", "modelTargetCfbId",
+      "disagreement", "createdAt")
+    VALUES ${Prisma.join(values)}`;
+}
+
+export async function insertResolveDecisions(tx: TSql, rows: TResolveDecisionWrite[], now = new Date()): Promise<void> {
+  if (rows.length > 0) await tx.execute(resolveDecisionStatement(rows, now));
+}
+
+/** The latest decision taken for proposals with this fingerprint (the hysteresis' "previous"). */
+export async function previousResolveDecision(sql: TSql, fingerprint: string): Promise<{ decision: string } | null> {
+  const [row] = await sql.query<{ decision: string }>(
+    Prisma.sql`SELECT "decision" FROM "UmbraResolveDecision" WHERE "fingerprint" = ${fingerprint}
+      ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`,
+  );
+  return row ?? null;
+}
+
+/** A proposal's decisions, newest first (the one at promotion, then the one at creation). */
+export async function listResolveDecisions(db: DbClient, proposalId: string): Promise<TResolveDecisionView[]> {
+  const rows = await db.umbraResolveDecision.findMany({
+    where: { proposalId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  return rows.map(toResolveDecisionView);
+}

@@ -1,0 +1,154 @@
+// The CFB full-text index (migration *_cfb_fts): kept in sync by triggers on create, update and
+// delete, still in sync after every later migration (Prisma's table rewrites drop triggers), and
+// searched with user text that can never become FTS5 syntax.
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "../src";
+import { sqlDriverOf } from "../src/client";
+import { createSqliteCandidateSearch, ftsHealth } from "../src/fts";
+import { defaultMigrationsDir, migrateDatabase } from "../src/migrations";
+import { createTestDatabase, type TTestDatabase } from "../src/testing";
+
+let database: TTestDatabase;
+let db: DbClient;
+let repos: TRepositories;
+
+const draft = (title: string, summary: string, tags: string[] = [], entities: string[] = []) => ({
+  domain: "ops",
+  kind: "authoritative" as const,
+  confidence: 0.9,
+  title,
+  summary,
+  text: null,
+  tags,
+  entities,
+  trust_tier: "user_approved" as const,
+  source_refs: [],
+});
+
+beforeAll(async () => {
+  database = await createTestDatabase("fts");
+  db = await createPrismaClient(database.url);
+  repos = createRepositories(db);
+});
+afterAll(async () => {
+  await db.$disconnect();
+  database.cleanup();
+});
+
+const search = (terms: string[]) => createSqliteCandidateSearch(sqlDriverOf(db)).candidates({ terms });
+const ids = async (terms: string[]) => (await search(terms)).map((c) => c.cfb_id);
+
+describe("sync by triggers", () => {
+  it("indexes a created CFB, follows its edits and forgets it when deleted", async () => {
+    const created = await repos.cfbs.create(
+      draft("Credential rotation", "Rotate credentials every 90 days.", ["security"]),
+    );
+    expect(await ids(["rotation"])).toEqual([created.cfb_id]);
+    expect(await ids(["security"])).toEqual([created.cfb_id]);
+    expect((await ftsHealth(sqlDriverOf(db))).ok).toBe(true);
+
+    await db.cfb.update({
+      where: { id: created.cfb_id },
+      data: { title: "Key renewal", summary: "Renew keys monthly." },
+    });
+    expect(await ids(["rotation"])).toEqual([]);
+    expect(await ids(["renewal"])).toEqual([created.cfb_id]);
+    // A change outside the indexed columns leaves the index alone and healthy.
+    await db.cfb.update({ where: { id: created.cfb_id }, data: { lastAccessedAt: new Date() } });
+    expect((await ftsHealth(sqlDriverOf(db))).ok).toBe(true);
+
+    await db.cfb.delete({ where: { id: created.cfb_id } });
+    expect(await ids(["renewal"])).toEqual([]);
+    expect(await ftsHealth(sqlDriverOf(db))).toMatchObject({ ok: true, cfbs: 0, indexed: 0, counted: 0 });
+  });
+
+  it("ranks by bm25 and gives every candidate the query's reference score", async () => {
+    const a = await repos.cfbs.create(
+      draft("Export budget", "Exports have a monthly budget of 500 dollars.", ["exports"]),
+    );
+    const b = await repos.cfbs.create(draft("Deploy schedule", "Deploys happen on Tuesdays.", ["deploys"]));
+    await repos.cfbs.create(draft("Unrelated", "Lunch is at noon."));
+    const found = await search(["export", "budget", "exports", "monthly"]);
+    expect(found[0]?.cfb_id).toBe(a.cfb_id);
+    expect(found.map((c) => c.cfb_id)).not.toContain(b.cfb_id);
+    expect(found[0]?.bm25).toBeGreaterThan(0);
+    expect(new Set(found.map((c) => c.bm25_reference)).size).toBe(1);
+    // A term no CFB holds raises the reference (the proposal says something new), not the score.
+    const withNovel = await search(["export", "budget", "exports", "monthly", "quokka"]);
+    expect(withNovel[0]?.bm25).toBeCloseTo(found[0]?.bm25 as number, 6);
+    expect(withNovel[0]?.bm25_reference).toBeGreaterThan(found[0]?.bm25_reference as number);
+  });
+
+  it("indexes a bulk import like single creates (rows, revisions, stats, index, count)", async () => {
+    const before = await db.cfb.count();
+    const drafts = Array.from({ length: 1200 }, (_, i) =>
+      draft(`Imported ${i}`, `Bulk block number ${i} about zebu${i}.`),
+    );
+    const imported = await repos.cfbs.import(drafts);
+    expect(imported).toHaveLength(1200);
+    expect(new Set(imported).size).toBe(1200);
+    expect(await db.cfb.count()).toBe(before + 1200);
+    // Every CFB, imported or created, has its first revision and a stats row.
+    expect(await db.cfbRevision.count({ where: { version: 1 } })).toBe(before + 1200);
+    expect(await db.cfbStats.count()).toBe(before + 1200);
+    expect(await ftsHealth(sqlDriverOf(db))).toMatchObject({ ok: true, cfbs: before + 1200 });
+    const detail = await repos.cfbs.get(imported[5] as string);
+    expect(detail).toMatchObject({
+      title: "Imported 5",
+      version: 1,
+      revisions: [{ version: 1, change_kind: "create" }],
+    });
+    expect((await search(["zebu3"])).map((c) => c.cfb_id)).toEqual([imported[3]]);
+    // "block" is in every imported CFB (over a tenth of the index): left out as too common.
+    expect(await search(["block"])).toEqual([]);
+  });
+
+  it("treats FTS5 syntax in terms as plain strings", async () => {
+    for (const terms of [['"AND (OR'], ["NEAR("], ["title:foo*"], ["^x"], ['"'], ["a OR b"], ["-"], [""]]) {
+      await expect(search(terms)).resolves.toBeInstanceOf(Array);
+    }
+    expect(await search([])).toEqual([]);
+  });
+});
+
+describe("after every migration", () => {
+  const tmp = mkdtempSync(path.join(tmpdir(), "solserver-fts-migrations-"));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it("the index matches the CFB table after each migration from the FTS one on", { timeout: 60_000 }, async () => {
+    const all = readdirSync(defaultMigrationsDir(), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    const ftsAt = all.findIndex((name) => name.endsWith("_cfb_fts"));
+    expect(ftsAt).toBeGreaterThan(0);
+    const dir = path.join(tmp, "migrations");
+    mkdirSync(dir);
+    cpSync(path.join(defaultMigrationsDir(), "migration_lock.toml"), path.join(dir, "migration_lock.toml"));
+    const url = `file:${path.join(tmp, "stepwise.db")}`;
+    // Up to the migration before the index, with CFBs already there: the index must pick them up.
+    for (const name of all.slice(0, ftsAt))
+      cpSync(path.join(defaultMigrationsDir(), name), path.join(dir, name), { recursive: true });
+    await migrateDatabase(url, { migrationsDir: dir });
+    const client = await createPrismaClient(url);
+    try {
+      const r = createRepositories(client);
+      await r.cfbs.create(draft("Before the index", "Written before full-text search existed.", ["legacy"]));
+      for (const name of all.slice(ftsAt)) {
+        cpSync(path.join(defaultMigrationsDir(), name), path.join(dir, name), { recursive: true });
+        await migrateDatabase(url, { migrationsDir: dir });
+        await r.cfbs.create(draft(`After ${name}`, "Written after this migration.", ["fresh"]));
+        const health = await ftsHealth(sqlDriverOf(client));
+        expect(health, name).toMatchObject({ ok: true });
+        expect(await createSqliteCandidateSearch(sqlDriverOf(client)).candidates({ terms: ["legacy"] })).toHaveLength(
+          1,
+        );
+      }
+    } finally {
+      await client.$disconnect();
+    }
+  });
+});
