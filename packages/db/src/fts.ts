@@ -26,6 +26,24 @@ export function fts5Idf(docs: number, withTerm: number): number {
 // the index is big enough for the share to mean something.
 const MAX_DF_SHARE = 0.1;
 const MIN_DOCS_FOR_CUT = 200;
+// The search ORs the proposal's most specific terms (rarest first) while their posting lists
+// add up to at most this many entries: FTS5 computes bm25 for every row the OR matches before
+// the LIMIT, so a query over common words costs tens of milliseconds at 100k CFBs. The rarest
+// term is always searched.
+const POSTINGS_BUDGET = 1000;
+// Term counts read from fts5vocab walk the term's whole posting list; they are kept per search
+// and read again once the number of CFBs has moved (by more than this share in an index of
+// MIN_DOCS_FOR_STALE or more: idf barely moves below that, and the counts only weigh terms,
+// they never decide which CFBs exist). Edits that keep the count can leave a kept count off by
+// a few documents until then.
+const DF_STALE_SHARE = 0.01;
+const MIN_DOCS_FOR_STALE = 1000;
+
+// bm25_norm saturates at 1 from this share of the full-evidence score on: a candidate holding
+// nearly all of the query's evidence is a full text match, and what separates two such
+// candidates above it is wording, not subject (two CFBs that say the same thing then tie, which
+// is what the merge band looks for). Calibrated on the evaluation set (docs/resolve.md).
+const REFERENCE_SHARE = 0.9;
 
 /** A term as an FTS5 string: every term is quoted, so no user text is ever query syntax. */
 function quoted(term: string): string {
@@ -42,6 +60,33 @@ type TCandidateRow = {
 };
 
 export function createSqliteCandidateSearch(sql: TSql): TCandidateSearch {
+  const dfCache = new Map<string, { df: number; docs: number }>();
+
+  async function documentFrequencies(terms: string[], docs: number): Promise<Map<string, number>> {
+    // A small index is read exactly; a big one tolerates a 1% drift in size.
+    const fresh = (e: { docs: number }) =>
+      e.docs === docs || (docs >= MIN_DOCS_FOR_STALE && Math.abs(e.docs - docs) <= docs * DF_STALE_SHARE);
+    const missing = terms.filter((t) => {
+      const e = dfCache.get(t);
+      return !e || !fresh(e);
+    });
+    if (missing.length > 0) {
+      const rows = await sql.query<{ term: string; doc: number }>(
+        Prisma.sql`SELECT "term", "doc" FROM "CfbFtsVocab" WHERE "term" IN (${Prisma.join(missing)})`,
+      );
+      const found = new Map(rows.map((r) => [r.term, Number(r.doc)]));
+      if (dfCache.size > 50_000) dfCache.clear();
+      // A term no CFB holds is not remembered: it is exactly the one the next CFB may bring.
+      for (const t of missing) {
+        const n = found.get(t) ?? 0;
+        if (n > 0) dfCache.set(t, { df: n, docs });
+        else dfCache.delete(t);
+      }
+    }
+    // Every term is now either kept (fresh) or was just read; a term read as 0 is kept as none.
+    return new Map(terms.map((t) => [t, dfCache.get(t)?.df ?? 0]));
+  }
+
   return {
     async candidates(query, opts = {}) {
       const terms = [...new Set(query.terms.map((t) => t.trim().toLowerCase()).filter(Boolean))];
@@ -49,25 +94,37 @@ export function createSqliteCandidateSearch(sql: TSql): TCandidateSearch {
       const [stats] = await sql.query<{ docs: number }>(Prisma.sql`SELECT "docs" FROM "CfbFtsStats" WHERE "id" = 1`);
       const docs = Number(stats?.docs ?? 0);
       if (docs === 0) return [];
-      const vocab = await sql.query<{ term: string; doc: number }>(
-        Prisma.sql`SELECT "term", "doc" FROM "CfbFtsVocab" WHERE "term" IN (${Prisma.join(terms)})`,
-      );
-      const df = new Map(vocab.map((v) => [v.term, Number(v.doc)]));
-      const tooCommon = (t: string) => docs >= MIN_DOCS_FOR_CUT && (df.get(t) ?? 0) > docs * MAX_DF_SHARE;
-      const searched = terms.filter((t) => !tooCommon(t));
-      // The reference: a CFB of average length holding every searched term once. A term no CFB
-      // holds still counts (as the rarest known term would): the proposal says something the
-      // knowledge base does not, which must lower every candidate's normalised score.
-      const reference = searched.reduce((sum, t) => sum + fts5Idf(docs, Math.max(1, df.get(t) ?? 0)), 0);
-      const matchable = searched.filter((t) => (df.get(t) ?? 0) > 0);
-      if (matchable.length === 0) return [];
-      const match = matchable.map(quoted).join(" OR ");
+      const df = await documentFrequencies(terms, docs);
+      const tooCommon = (n: number) => docs >= MIN_DOCS_FOR_CUT && n > docs * MAX_DF_SHARE;
+      // Terms the index holds, rarest first, within the postings budget.
+      const known = terms
+        .map((t) => ({ t, n: df.get(t) ?? 0 }))
+        .filter(({ n }) => n > 0 && !tooCommon(n))
+        .sort((a, b) => a.n - b.n);
+      const searched: string[] = [];
+      let postings = 0;
+      for (const { t, n } of known) {
+        if (searched.length > 0 && postings + n > POSTINGS_BUDGET) break;
+        searched.push(t);
+        postings += n;
+      }
+      if (searched.length === 0) return [];
+      // The reference: REFERENCE_SHARE of what a CFB of average length holding every searched
+      // term once would score. Only terms the index holds count: a word no CFB uses ("thirty",
+      // "nobody") is wording, not evidence that the proposal is about something else; a
+      // proposal about something else shares few of the words the knowledge base does use, and
+      // scores low on those. docs/resolve.md has the evaluation behind both choices.
+      const reference = REFERENCE_SHARE * searched.reduce((sum, t) => sum + fts5Idf(docs, df.get(t) ?? 0), 0);
       const rows = await sql.query<TCandidateRow>(
+        // Ranked inside the subquery, joined after the LIMIT: only the returned candidates are
+        // read from Cfb, not every row the OR matched.
         Prisma.sql`SELECT c."id" AS "id", c."title" AS "title", c."summary" AS "summary", c."tags" AS "tags",
-            c."entities" AS "entities", -bm25("CfbFts") AS "bm25"
-          FROM "CfbFts" JOIN "Cfb" c ON c.rowid = "CfbFts".rowid
-          WHERE "CfbFts" MATCH ${match}
-          ORDER BY bm25("CfbFts") LIMIT ${opts.limit ?? DEFAULT_LIMIT}`,
+            c."entities" AS "entities", f."score" AS "bm25"
+          FROM (SELECT rowid AS "rid", -bm25("CfbFts") AS "score" FROM "CfbFts"
+                WHERE "CfbFts" MATCH ${searched.map(quoted).join(" OR ")}
+                ORDER BY bm25("CfbFts") LIMIT ${opts.limit ?? DEFAULT_LIMIT}) f
+          JOIN "Cfb" c ON c.rowid = f."rid"
+          ORDER BY f."score" DESC, c."id" ASC`,
       );
       return rows.map((r) => ({
         cfb_id: r.id,
