@@ -282,10 +282,10 @@ describe("POST /umbra/promote", () => {
     expect(json).toMatchObject({
       error: { code: "BAD_INPUT", field: "action", message: expect.stringMatching(/^action: /) },
     });
-    // A known action this build does not perform is refused by name, also as 400.
+    // approve_update of a create proposal that resolve matched to no CFB: nothing to update, 400.
     const update = await promote({ proposal_id: turn.proposalId, action: "approve_update" });
     expect(update.res.status).toBe(400);
-    expect(update.json).toMatchObject({ error: { code: "UNSUPPORTED", field: "action" } });
+    expect(update.json).toMatchObject({ error: { code: "BAD_INPUT", field: "action" } });
     expect(await rowCounts(db)).toEqual(before);
   });
 

@@ -731,11 +731,12 @@ describe("bad input is refused with the field named, and nothing is written", ()
       message: /^response_id: proposal UP-\d+ belongs to R-\d+, not R-9999$/,
     },
     {
-      name: "approve_update (not available yet)",
+      name: "approve_update of a create proposal resolve matched to nothing",
       input: () => ({ proposal_id: pendingProposal.proposalId, action: "approve_update" }),
-      domainCode: "UNSUPPORTED",
+      domainCode: "BAD_INPUT",
       field: "action",
-      message: /not available yet/,
+      message:
+        /^action: proposal UP-\d+ names no CFB to update and resolve found none close enough; use approve_create or reject$/,
     },
     {
       name: "edit_then_approve from a user, even the owner (Jam-only)",

@@ -63,12 +63,21 @@ export type TCfbListResponse = z.infer<typeof ZCfbListResponse>;
 
 export const ZCfbGetRequest = z.object({ cfb_id: ZCfbId });
 
+/** One field a revision changed, against the revision before it. */
+export const ZCfbFieldChange = z.object({ field: z.string(), before: z.unknown(), after: z.unknown() });
+
 export const ZCfbRevision = z.object({
   version: z.number().int().positive(),
   change_kind: z.string(),
   promotion_id: z.string().nullable(),
   created_ts: ZIsoDate,
+  /** What this revision changed against the previous one (empty for the first). */
+  changes: z.array(ZCfbFieldChange),
 });
 
-export const ZCfbDetail = ZCfb.extend({ revisions: z.array(ZCfbRevision) });
+export const ZCfbDetail = ZCfb.extend({
+  revisions: z.array(ZCfbRevision),
+  /** Set when this CFB was merged into another: the survivor that now holds its knowledge. */
+  merged_into_cfb_id: z.string().nullable(),
+});
 export type TCfbDetail = z.infer<typeof ZCfbDetail>;

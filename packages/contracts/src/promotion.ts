@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZCfb } from "./cfb";
+import { ZCfb, ZCfbKind } from "./cfb";
 import { ZCfbId, ZPromotionId, ZProposalId, ZResponseId } from "./ids";
 import { ZPromoteAction } from "./promotion-enums";
 
@@ -12,6 +12,8 @@ export const ZEditorialOverrides = z
     title_edit: z.string().trim().min(1).max(200).optional(),
     summary_edit: z.string().trim().min(1).max(2000).optional(),
     text_edit: z.string().max(20000).optional(),
+    kind: ZCfbKind.optional(),
+    confidence: z.number().min(0).max(1).optional(),
   })
   .strict();
 export type TEditorialOverrides = z.infer<typeof ZEditorialOverrides>;
@@ -23,6 +25,11 @@ export const ZPromoteRequest = z
     response_id: ZResponseId.optional(),
     action: ZPromoteAction,
     editorial_overrides: ZEditorialOverrides.optional(),
+    /**
+     * For an update or merge: the version of the target CFB the person reviewed. When the CFB
+     * has moved since, the promotion is CONFLICT and writes nothing.
+     */
+    expected_cfb_version: z.number().int().min(1).optional(),
   })
   .strict();
 export type TPromoteRequest = z.infer<typeof ZPromoteRequest>;
@@ -34,5 +41,7 @@ export const ZPromoteResponse = z.object({
   status: z.enum(["approved", "rejected"]),
   final_cfb_id: ZCfbId.nullable(),
   cfb: ZCfb.nullable(),
+  /** A merge: the CFB folded into `final_cfb_id` (its id now resolves to the survivor). */
+  merged_cfb_id: ZCfbId.nullable(),
 });
 export type TPromoteResponse = z.infer<typeof ZPromoteResponse>;

@@ -124,6 +124,7 @@ export function createSqliteCandidateSearch(sql: TSql): TCandidateSearch {
                 WHERE "CfbFts" MATCH ${searched.map(quoted).join(" OR ")}
                 ORDER BY bm25("CfbFts") LIMIT ${opts.limit ?? DEFAULT_LIMIT}) f
           JOIN "Cfb" c ON c.rowid = f."rid"
+          WHERE c."mergedIntoId" IS NULL
           ORDER BY f."score" DESC, c."id" ASC`,
       );
       return rows.map((r) => ({

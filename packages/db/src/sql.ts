@@ -85,7 +85,10 @@ const STATEMENT_CACHE_LIMIT = 256;
 
 function prepared(connection: TNativeConnection, sql: string): TNativeStatement {
   let cache = statementCaches.get(connection);
-  if (!cache) statementCaches.set(connection, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    statementCaches.set(connection, cache);
+  }
   let statement = cache.get(sql);
   if (!statement) {
     statement = connection.prepare(sql);

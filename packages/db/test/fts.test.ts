@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "../src";
 import { sqlDriverOf } from "../src/client";
 import { createSqliteCandidateSearch, ftsHealth } from "../src/fts";
+import { Prisma } from "../src/generated/prisma/client";
 import { defaultMigrationsDir, migrateDatabase } from "../src/migrations";
 import { createTestDatabase, type TTestDatabase } from "../src/testing";
 
@@ -139,16 +140,20 @@ describe("after every migration", () => {
     const client = await createPrismaClient(url);
     try {
       const r = createRepositories(client);
-      await r.cfbs.create(draft("Before the index", "Written before full-text search existed.", ["legacy"]));
+      // Raw-SQL bulk import names its columns, so it works against every schema version on the
+      // way (the generated client knows only the latest).
+      await r.cfbs.import([draft("Before the index", "Written before full-text search existed.", ["legacy"])]);
       for (const name of all.slice(ftsAt)) {
         cpSync(path.join(defaultMigrationsDir(), name), path.join(dir, name), { recursive: true });
         await migrateDatabase(url, { migrationsDir: dir });
-        await r.cfbs.create(draft(`After ${name}`, "Written after this migration.", ["fresh"]));
+        await r.cfbs.import([draft(`After ${name}`, "Written after this migration.", ["fresh"])]);
         const health = await ftsHealth(sqlDriverOf(client));
         expect(health, name).toMatchObject({ ok: true });
-        expect(await createSqliteCandidateSearch(sqlDriverOf(client)).candidates({ terms: ["legacy"] })).toHaveLength(
-          1,
+        // The index itself (not the latest search code, which may need later columns).
+        const [hit] = await sqlDriverOf(client).query<{ n: number }>(
+          Prisma.sql`SELECT COUNT(*) AS "n" FROM "CfbFts" WHERE "CfbFts" MATCH ${'"legacy"'}`,
         );
+        expect(Number(hit?.n), name).toBe(1);
       }
     } finally {
       await client.$disconnect();

@@ -36,9 +36,14 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
   const effectiveStatus = decided?.status ?? status;
   const cfbId = decided?.final_cfb_id ?? finalCfbId ?? null;
   const approvable = canApproveAsNew(proposal);
+  const act = (action: "approve_create" | "approve_update" | "reject") =>
+    promote.mutate({ proposal_id: proposal.proposal_id, action });
+  // An update lands on the proposal's own target, or on the CFB resolve matched it to.
+  const updateTarget =
+    (!approvable ? proposal.target_cfb_id : null) ??
+    (proposal.resolve && proposal.resolve.decision !== "create" ? proposal.resolve.target_cfb_id : null);
   // The server refuses edit_then_approve from anyone but a Jam editor; the button follows suit.
-  const canEdit = me.data?.role === "jam" && approvable;
-  const act = (action: "approve_create" | "reject") => promote.mutate({ proposal_id: proposal.proposal_id, action });
+  const canEdit = me.data?.role === "jam" && (approvable || updateTarget !== null);
   const editThenApprove = (editorial_overrides: TEditorialOverrides) =>
     promote.mutate(
       { proposal_id: proposal.proposal_id, action: "edit_then_approve", editorial_overrides },
@@ -91,9 +96,17 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
               >
                 Approve
               </button>
-            ) : (
-              <span className="muted">Updating {proposal.target_cfb_id} in place is not available yet.</span>
-            )}
+            ) : null}
+            {updateTarget ? (
+              <button
+                type="button"
+                className={approvable ? undefined : "approve"}
+                disabled={promote.isPending}
+                onClick={() => act("approve_update")}
+              >
+                {proposal.resolve?.decision === "merge" ? "Approve merge into" : "Approve update of"} {updateTarget}
+              </button>
+            ) : null}
             {canEdit ? (
               <button
                 type="button"

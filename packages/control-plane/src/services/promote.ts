@@ -1,11 +1,14 @@
 import {
   canApproveAsNew,
   DomainError,
+  type TCfb,
+  type TCfbDetail,
   type TCfbDraft,
   type TEditorialOverrides,
   type TPromoteRequest,
   type TPromoteResponse,
   type TProposal,
+  type TResolveOutcome,
   ZCfbDraft,
 } from "@solserver/contracts";
 import { parseInput } from "../parse";
@@ -39,11 +42,11 @@ function applyTagEdits(tags: readonly string[], overrides: TEditorialOverrides |
  */
 export function draftFromProposal(proposal: TProposal, overrides?: TEditorialOverrides): TCfbDraft {
   const p = proposal.proposed_cfb;
-  const kind = proposal.confidence >= HEURISTIC_MIN_CONFIDENCE ? "heuristic" : "umbra";
+  const kind = overrides?.kind ?? (proposal.confidence >= HEURISTIC_MIN_CONFIDENCE ? "heuristic" : "umbra");
   return parseInput(ZCfbDraft, {
     domain: p.domain,
     kind,
-    confidence: APPROVED_CONFIDENCE[kind],
+    confidence: overrides?.confidence ?? APPROVED_CONFIDENCE[kind === "authoritative" ? "heuristic" : kind],
     title: overrides?.title_edit ?? p.title,
     summary: overrides?.summary_edit ?? p.summary,
     text: overrides?.text_edit ?? null,
@@ -51,6 +54,42 @@ export function draftFromProposal(proposal: TProposal, overrides?: TEditorialOve
     entities: p.entities,
     trust_tier: "user_approved",
     source_refs: [`thread:${proposal.thread_id}#response:${proposal.response_id}`, `proposal:${proposal.proposal_id}`],
+  });
+}
+
+const union = (a: readonly string[], b: readonly string[]) => {
+  const seen = new Set(a.map((x) => x.toLowerCase()));
+  return [...a, ...b.filter((x) => !seen.has(x.toLowerCase()) && seen.add(x.toLowerCase()))];
+};
+
+/**
+ * The CFB an approved update becomes: the target as it is, with the proposal's restatement as
+ * its summary, the union of tags, entities and sources (a merged CFB's too), and the editor's
+ * overrides on top. The title and full text stay the target's unless the editor changes them.
+ */
+export function updateDraft(
+  target: TCfb,
+  proposal: TProposal,
+  overrides: TEditorialOverrides | undefined,
+  merged: TCfb | null,
+): TCfbDraft {
+  const p = proposal.proposed_cfb;
+  const tags = union(union(target.tags, merged?.tags ?? []), p.tags);
+  return parseInput(ZCfbDraft, {
+    domain: target.domain,
+    kind: overrides?.kind ?? target.kind,
+    confidence: overrides?.confidence ?? target.confidence,
+    title: overrides?.title_edit ?? target.title,
+    summary: overrides?.summary_edit ?? p.summary,
+    text: overrides?.text_edit ?? target.text,
+    tags: applyTagEdits(tags, overrides).slice(0, 32),
+    entities: union(union(target.entities, merged?.entities ?? []), p.entities).slice(0, 32),
+    trust_tier: "user_approved",
+    source_refs: union(union(target.source_refs, merged?.source_refs ?? []), [
+      `thread:${proposal.thread_id}#response:${proposal.response_id}`,
+      `proposal:${proposal.proposal_id}`,
+      ...(merged ? [`merged:${merged.cfb_id}`] : []),
+    ]).slice(0, 32),
   });
 }
 
@@ -77,21 +116,10 @@ async function checkPromotion(deps: TServiceDeps, actor: TActor, input: TPromote
       field: "proposal_id",
     });
   }
-  // approve_update needs resolve and revision diffs (issues 6 and 7): refused by name, not faked.
-  if (input.action === "approve_update") {
+  if (input.action === "approve_create" && !canApproveAsNew(proposal)) {
     throw new DomainError(
-      "UNSUPPORTED",
-      `action: "approve_update" is not available yet; use approve_create, edit_then_approve or reject`,
-      {
-        field: "action",
-      },
-    );
-  }
-  const creates = input.action === "approve_create" || input.action === "edit_then_approve";
-  if (creates && !canApproveAsNew(proposal)) {
-    throw new DomainError(
-      "UNSUPPORTED",
-      `action: ${input.action} does not apply to ${proposal.op} proposal ${proposal.proposal_id} of ${proposal.target_cfb_id}; approve_update is not available yet, so reject it or leave it pending`,
+      "BAD_INPUT",
+      `action: approve_create does not apply to ${proposal.op} proposal ${proposal.proposal_id} of ${proposal.target_cfb_id}; use approve_update (or edit_then_approve), or reject it`,
       { field: "action" },
     );
   }
@@ -108,6 +136,40 @@ async function checkPromotion(deps: TServiceDeps, actor: TActor, input: TPromote
   return proposal;
 }
 
+/** Follows merges: the CFB an id resolves to now (a merged CFB resolves to its survivor). */
+async function liveCfb(deps: TServiceDeps, cfbId: string): Promise<TCfbDetail | null> {
+  let cfb = await deps.repos.cfbs.get(cfbId);
+  for (let hops = 0; cfb?.merged_into_cfb_id && hops < 8; hops++)
+    cfb = await deps.repos.cfbs.get(cfb.merged_into_cfb_id);
+  return cfb;
+}
+
+/**
+ * Where an update lands: the proposal's own target when it names an existing CFB, else resolve's
+ * (update, review or merge); with resolve's merge pair around that target, the other CFB of the
+ * pair is folded into it. NOT_FOUND-free: no target at all is BAD_INPUT.
+ */
+async function updateTarget(
+  deps: TServiceDeps,
+  proposal: TProposal,
+  resolved: TResolveOutcome,
+): Promise<{ target: TCfbDetail; merged: TCfbDetail | null }> {
+  const named = proposal.warnings.includes("target_cfb_missing") ? null : proposal.target_cfb_id;
+  const targetId = named ?? (resolved.decision === "create" ? null : resolved.target_cfb_id);
+  const target = targetId ? await liveCfb(deps, targetId) : null;
+  if (!target) {
+    throw new DomainError(
+      "BAD_INPUT",
+      `action: proposal ${proposal.proposal_id} names no CFB to update and resolve found none close enough; use approve_create or reject`,
+      { field: "action" },
+    );
+  }
+  const pair = resolved.decision === "merge" ? resolved.merge_cfb_ids : [];
+  const otherId = pair.includes(target.cfb_id) ? pair.find((id) => id !== target.cfb_id) : undefined;
+  const merged = otherId ? await liveCfb(deps, otherId) : null;
+  return { target, merged: merged && merged.cfb_id !== target.cfb_id ? merged : null };
+}
+
 export async function promoteProposal(
   deps: TServiceDeps,
   actor: TActor,
@@ -117,8 +179,7 @@ export async function promoteProposal(
   const caller = requireSignedIn(actor);
   const trace = createTraceLog(deps.now);
   trace.add("promotion", `Promotion requested: ${input.action} ${proposal.proposal_id}`, { editor: caller.role });
-  const draft = input.action === "reject" ? null : draftFromProposal(proposal, input.editorial_overrides);
-  // Resolved again: CFBs may have been created or edited since the proposal was.
+  // Resolved again: CFBs may have been created, edited or merged since the proposal was.
   const resolved = await resolveProposal(deps, {
     op: proposal.op,
     targetCfbId: proposal.target_cfb_id,
@@ -133,13 +194,43 @@ export async function promoteProposal(
     reason_codes: resolved.outcome.reason_codes,
     disagreement: resolved.disagreement,
   });
+  // An update: approve_update, or an edit of a proposal that cannot stand as a new CFB.
+  const updates =
+    input.action === "approve_update" || (input.action === "edit_then_approve" && !canApproveAsNew(proposal));
+  let cfbDraft: TCfbDraft | null = null;
+  let cfbUpdate: { cfbId: string; expectedVersion: number; draft: TCfbDraft; mergedId: string | null } | null = null;
+  if (updates) {
+    const { target, merged } = await updateTarget(deps, proposal, resolved.outcome);
+    if (input.expected_cfb_version !== undefined && input.expected_cfb_version !== target.version) {
+      throw new DomainError(
+        "CONFLICT",
+        `CFB ${target.cfb_id} is at version ${target.version}, not ${input.expected_cfb_version}; review it again`,
+        { field: "expected_cfb_version" },
+      );
+    }
+    cfbUpdate = {
+      cfbId: target.cfb_id,
+      // The write is conditional on the version read here: an edit in between is CONFLICT.
+      expectedVersion: target.version,
+      draft: updateDraft(target, proposal, input.editorial_overrides, merged),
+      mergedId: merged?.cfb_id ?? null,
+    };
+    trace.add("promotion", merged ? `Merge ${merged.cfb_id} into ${target.cfb_id}` : `Update ${target.cfb_id}`, {
+      target_cfb_id: target.cfb_id,
+      base_version: target.version,
+      merged_cfb_id: merged?.cfb_id ?? null,
+    });
+  } else if (input.action !== "reject") {
+    cfbDraft = draftFromProposal(proposal, input.editorial_overrides);
+  }
   const result = await deps.repos.proposals.applyPromotion({
     resolve: { ...resolved, fingerprint: proposal.fingerprint },
     proposalId: proposal.proposal_id,
     action: input.action,
     editor: caller.role,
     audit: auditActor(caller),
-    cfbDraft: draft,
+    cfbDraft,
+    cfbUpdate,
     overrides: input.editorial_overrides ?? null,
     trace: trace.events,
   });
@@ -147,8 +238,9 @@ export async function promoteProposal(
     promotion_id: result.promotionId,
     proposal_id: proposal.proposal_id,
     action: input.action,
-    status: draft ? "approved" : "rejected",
+    status: input.action === "reject" ? "rejected" : "approved",
     final_cfb_id: result.cfb?.cfb_id ?? null,
     cfb: result.cfb,
+    merged_cfb_id: result.mergedCfbId,
   };
 }

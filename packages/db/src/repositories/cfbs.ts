@@ -1,7 +1,7 @@
 import type { TCfb, TCfbDetail, TCfbListResponse } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
-import { asStringArray } from "../json";
+import { asObject, asStringArray } from "../json";
 import { toCfb } from "../mappers";
 import { afterCursor, cursorPosition, pageOf } from "../pagination";
 import { jsonOf, type TSql } from "../sql";
@@ -33,21 +33,32 @@ export async function listCfbs(db: DbClient, q: TCfbListQuery): Promise<TCfbList
   return { items: page.map(toCfb), next_cursor: nextCursor };
 }
 
+/** Field by field, what `after` changed against `before` (both CFB snapshots). */
+function changesBetween(before: Record<string, unknown> | null, after: Record<string, unknown>) {
+  if (!before) return [];
+  const ignored = new Set(["version", "updated_ts", "created_ts", "last_accessed_ts"]);
+  return Object.keys(after)
+    .filter((field) => !ignored.has(field) && JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+    .map((field) => ({ field, before: before[field] ?? null, after: after[field] ?? null }));
+}
+
 export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | null> {
   const row = await db.cfb.findUnique({
     where: { id: cfbId },
-    include: { revisions: { orderBy: { version: "desc" } } },
+    include: { revisions: { orderBy: { version: "asc" } } },
   });
   if (!row) return null;
-  return {
-    ...toCfb(row),
-    revisions: row.revisions.map((r) => ({
-      version: r.version,
-      change_kind: r.changeKind,
-      promotion_id: r.promotionEventId,
-      created_ts: r.createdAt.toISOString(),
-    })),
-  };
+  const revisions = row.revisions.map((r, i) => ({
+    version: r.version,
+    change_kind: r.changeKind,
+    promotion_id: r.promotionEventId,
+    created_ts: r.createdAt.toISOString(),
+    changes: changesBetween(
+      i === 0 ? null : asObject(row.revisions[i - 1]?.snapshot, "CfbRevision.snapshot"),
+      asObject(r.snapshot, "CfbRevision.snapshot"),
+    ),
+  }));
+  return { ...toCfb(row), revisions: revisions.reverse(), merged_into_cfb_id: row.mergedIntoId };
 }
 
 export async function cfbExists(db: DbClient, cfbId: string): Promise<boolean> {
@@ -76,7 +87,7 @@ export async function listRetrievableCfbs(sql: TSql, limit: number): Promise<TRe
     tags: unknown;
     entities: unknown;
   }>(Prisma.sql`SELECT "id", "domain", "title", "summary", "tags", "entities" FROM "Cfb"
-    ORDER BY "updatedAt" DESC, "id" DESC LIMIT ${limit}`);
+    WHERE "mergedIntoId" IS NULL ORDER BY "updatedAt" DESC, "id" DESC LIMIT ${limit}`);
   return rows.map((r) => ({
     cfb_id: r.id,
     domain: r.domain,

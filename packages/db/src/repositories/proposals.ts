@@ -1,15 +1,18 @@
+import { randomUUID } from "node:crypto";
 import type { TCfb, TCfbDraft, TPromoteAction, TProposal, TProposalListResponse } from "@solserver/contracts";
 import { DomainError } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 import { allocateId } from "../ids";
-import { toProposal } from "../mappers";
+import { toCfb, toProposal } from "../mappers";
 import { afterCursor, cursorPosition, pageOf } from "../pagination";
 import { type TAuditWrite, writeAudit } from "./audit";
 import { insertCfb } from "./cfb-writes";
 import { resolveDecisionStatement } from "./resolve";
 import { writeTraceRun } from "./traces";
 import type { TResolveDecisionWrite, TTraceEventInput } from "./types";
+
+type Tx = Prisma.TransactionClient;
 
 /** The latest resolve decision of a proposal (at promotion if taken, else at creation). */
 const LATEST_DECISION = { orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }], take: 1 };
@@ -67,15 +70,70 @@ export type TPromotionWrite = {
   action: TPromoteAction;
   editor: "user" | "jam";
   audit: Omit<TAuditWrite, "targetType" | "targetId" | "details" | "action">;
-  /** The CFB to create, or null when the action writes no CFB (reject). */
+  /** The CFB to create, or null when the action writes no CFB (reject) or updates one. */
   cfbDraft: TCfbDraft | null;
+  /**
+   * An existing CFB to rewrite instead (approve_update, or an edit of an update proposal),
+   * conditional on the version the person reviewed; with `mergedId`, that CFB is folded into it.
+   */
+  cfbUpdate?: { cfbId: string; expectedVersion: number; draft: TCfbDraft; mergedId: string | null } | null;
   overrides: Record<string, unknown> | null;
   trace: TTraceEventInput[];
   /** Resolve taken again at promotion time (the knowledge base may have moved since). */
   resolve?: Omit<TResolveDecisionWrite, "proposalId" | "stage">;
 };
 
-export type TPromotionResult = { promotionId: string; cfb: TCfb | null };
+export type TPromotionResult = { promotionId: string; cfb: TCfb | null; mergedCfbId: string | null };
+
+/** What changed in a CFB since `expectedVersion`: field names, for the CONFLICT message. */
+async function changedSince(tx: Tx, cfbId: string, expectedVersion: number, current: TCfb): Promise<string[]> {
+  const base = await tx.cfbRevision.findUnique({ where: { cfbId_version: { cfbId, version: expectedVersion } } });
+  if (!base) return [];
+  const before = base.snapshot as Record<string, unknown>;
+  const after = current as unknown as Record<string, unknown>;
+  return ["title", "summary", "text", "tags", "entities", "kind", "confidence", "domain"].filter(
+    (f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]),
+  );
+}
+
+/**
+ * Rewrites a CFB from a promotion: version + 1 conditional on the reviewed version, a revision
+ * linked to the promotion. A stale version is CONFLICT naming what changed; nothing is written
+ * (the caller's transaction rolls back).
+ */
+async function rewriteCfb(
+  tx: Tx,
+  cfbId: string,
+  expectedVersion: number,
+  data: Prisma.CfbUpdateManyMutationInput,
+  changeKind: "update" | "merge",
+  promotionId: string,
+): Promise<TCfb> {
+  const moved = await tx.cfb.updateMany({
+    where: { id: cfbId, version: expectedVersion, mergedIntoId: null },
+    data: { ...data, version: { increment: 1 } },
+  });
+  const row = await tx.cfb.findUnique({ where: { id: cfbId } });
+  if (!row) throw new DomainError("NOT_FOUND", `CFB ${cfbId} does not exist`, { field: "expected_cfb_version" });
+  if (moved.count !== 1) {
+    if (row.mergedIntoId) {
+      throw new DomainError("CONFLICT", `CFB ${cfbId} was merged into ${row.mergedIntoId} meanwhile`, {
+        field: "expected_cfb_version",
+      });
+    }
+    const changed = await changedSince(tx, cfbId, expectedVersion, toCfb(row));
+    throw new DomainError(
+      "CONFLICT",
+      `CFB ${cfbId} is at version ${row.version}, not ${expectedVersion}${changed.length ? `: ${changed.join(", ")} changed` : ""}; review it again`,
+      { field: "expected_cfb_version" },
+    );
+  }
+  const cfb = toCfb(row);
+  await tx.cfbRevision.create({
+    data: { id: randomUUID(), cfbId, version: cfb.version, snapshot: cfb, changeKind, promotionEventId: promotionId },
+  });
+  return cfb;
+}
 
 /**
  * Records a person's decision on a pending proposal, in one transaction. The status flip is
@@ -86,7 +144,7 @@ export async function applyPromotion(db: DbClient, w: TPromotionWrite): Promise<
   return db.$transaction(async (tx) => {
     // Write first: a SQLite transaction that reads before it writes cannot wait for another
     // process's write lock (it fails at once), so the conditional status flip comes first.
-    const status = w.cfbDraft ? "approved" : "rejected";
+    const status = w.action === "reject" ? "rejected" : "approved";
     const flipped = await tx.umbraProposal.updateMany({
       where: { id: w.proposalId, status: "pending" },
       data: { status, decidedAt: new Date() },
@@ -108,7 +166,36 @@ export async function applyPromotion(db: DbClient, w: TPromotionWrite): Promise<
       },
     });
     const promotionId = await allocateId(tx, "promotion");
-    const cfb = w.cfbDraft ? await insertCfb(tx, w.cfbDraft, promotionId) : null;
+    let cfb = w.cfbDraft ? await insertCfb(tx, w.cfbDraft, promotionId) : null;
+    const update = w.cfbUpdate ?? null;
+    if (update) {
+      const d = update.draft;
+      cfb = await rewriteCfb(
+        tx,
+        update.cfbId,
+        update.expectedVersion,
+        {
+          domain: d.domain,
+          kind: d.kind,
+          confidence: d.confidence,
+          title: d.title,
+          summary: d.summary,
+          text: d.text,
+          tags: d.tags,
+          entities: d.entities,
+          trustTier: d.trust_tier,
+          sourceRefs: d.source_refs,
+        },
+        update.mergedId ? "merge" : "update",
+        promotionId,
+      );
+      if (update.mergedId) {
+        // The merged CFB keeps its row and history and points to the survivor.
+        const merged = await tx.cfb.findUnique({ where: { id: update.mergedId } });
+        if (!merged) throw new DomainError("NOT_FOUND", `CFB ${update.mergedId} does not exist`);
+        await rewriteCfb(tx, merged.id, merged.version, { mergedIntoId: update.cfbId }, "merge", promotionId);
+      }
+    }
     const transmission = proposal.response.transmission;
     await tx.promotionEvent.create({
       data: {
@@ -134,7 +221,7 @@ export async function applyPromotion(db: DbClient, w: TPromotionWrite): Promise<
     if (cfb) {
       await writeAudit(tx, {
         ...w.audit,
-        action: "cfb.create",
+        action: update ? (update.mergedId ? "cfb.merge" : "cfb.update") : "cfb.create",
         targetType: "cfb",
         targetId: cfb.cfb_id,
         details: { proposal_id: w.proposalId },
@@ -163,6 +250,6 @@ export async function applyPromotion(db: DbClient, w: TPromotionWrite): Promise<
         },
       ],
     });
-    return { promotionId, cfb };
+    return { promotionId, cfb, mergedCfbId: update?.mergedId ?? null };
   });
 }

@@ -1,0 +1,5 @@
+-- AlterTable
+ALTER TABLE "Cfb" ADD COLUMN "mergedIntoId" TEXT;
+
+-- CreateIndex
+CREATE INDEX "Cfb_mergedIntoId_idx" ON "Cfb"("mergedIntoId");
