@@ -9,6 +9,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { REPETITION_KINDS, type TRepetitionKind } from "@solserver/contracts";
 import type { TActor } from "@solserver/control-plane";
 import { createRepositories } from "@solserver/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -100,23 +101,13 @@ const field = (value: unknown, key: string) => (value as Record<string, unknown>
 const items = (value: unknown) => field(value, "items") as Record<string, unknown>[];
 
 /** A fresh open promotion trigger (a missing query counted past a threshold of 1); its id. */
+const EVERY_ONCE = Object.fromEntries(REPETITION_KINDS.map((k) => [k, 1])) as Record<TRepetitionKind, number>;
+
 async function openTrigger(): Promise<string> {
   const key = `matrix query ${next()}`;
-  await createRepositories(web.db).triggers.count(
-    [{ kind: "missing_query", routerDomain: "general", key, label: key }],
-    {
-      missing_query: 1,
-      proposal_fingerprint: 1,
-      feedback_tag: 1,
-      unknown_type: 1,
-      cfb_ignored: 1,
-      cfb_used: 1,
-    },
-  );
-  const open = await createRepositories(web.db).triggers.list(
-    { missing_query: 1, proposal_fingerprint: 1, feedback_tag: 1, unknown_type: 1, cfb_ignored: 1, cfb_used: 1 },
-    100,
-  );
+  const repos = createRepositories(web.db);
+  await repos.triggers.count([{ kind: "missing_query", routerDomain: "general", key, label: key }], EVERY_ONCE);
+  const open = await repos.triggers.list(EVERY_ONCE, 100);
   const found = open.find((t) => t.key === key);
   if (!found) throw new Error("trigger was not raised");
   return found.trigger_id;

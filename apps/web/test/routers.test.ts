@@ -1042,7 +1042,11 @@ describe("usage events", () => {
       message: "How often do vault tokens rotate?",
     });
     const events = await main.db.cfbUsageEvent.findMany({ where: { responseId: turn.response_id } });
-    expect(events.map((e) => [e.cfbId, e.kind])).toEqual([[cfb.cfb_id, "used"]]);
+    // One "injected" event for being in the prompt, and one "used" (never also "ignored").
+    expect(events.map((e) => [e.cfbId, e.kind]).sort()).toEqual([
+      [cfb.cfb_id, "injected"],
+      [cfb.cfb_id, "used"],
+    ]);
   });
 });
 

@@ -90,6 +90,7 @@ export const REPETITION_KINDS = [
   "unknown_type",
   "feedback_tag",
   "proposal_fingerprint",
+  "cfb_stale",
 ] as const;
 export const ZRepetitionKind = z.enum(REPETITION_KINDS);
 export type TRepetitionKind = z.infer<typeof ZRepetitionKind>;

@@ -52,6 +52,8 @@ export const DEFAULT_REPETITION_THRESHOLDS: Record<TRepetitionKind, number> = {
   unknown_type: 5,
   cfb_ignored: 5,
   cfb_used: 10,
+  // A stale CFB with review_on_use is flagged the first time it is used.
+  cfb_stale: 1,
 };
 
 /**
@@ -77,6 +79,8 @@ export function turnRepetitions(args: {
   usage: { used: string[]; ignored: string[] };
   titles: ReadonlyMap<string, string>;
   proposals: readonly TNewProposal[];
+  /** Used CFBs past their TTL whose review_on_use asks for a review. */
+  staleUsed?: readonly string[];
 }): TRepetitionHit[] {
   const { routerDomain, meta } = args;
   const cfbLabel = (id: string) => (args.titles.has(id) ? `${id} "${args.titles.get(id)}"` : id);
@@ -91,6 +95,7 @@ export function turnRepetitions(args: {
       const type = unknownType(u);
       return { kind: "unknown_type" as const, routerDomain, key: type, label: type };
     }),
+    ...(args.staleUsed ?? []).map((id) => ({ kind: "cfb_stale" as const, routerDomain, key: id, label: cfbLabel(id) })),
     ...args.proposals.map((p) => ({
       kind: "proposal_fingerprint" as const,
       routerDomain,

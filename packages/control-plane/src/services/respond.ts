@@ -176,7 +176,9 @@ export async function respondToTurn(
   const history = input.thread_id ? await deps.repos.turns.history(threadId, HISTORY_WINDOW) : [];
   // The output gate's baseline: the thread's previous delivered answer (seed 002).
   const previous = input.thread_id ? await deps.repos.turns.lastResponse(threadId) : null;
-  const ranked = skip ? [] : rankCfbs(input.message, await deps.repos.cfbs.retrievable(CANDIDATE_SCAN), INJECTED_CFBS);
+  const ranked = skip
+    ? []
+    : rankCfbs(input.message, await deps.repos.cfbs.retrievable(CANDIDATE_SCAN, deps.now()), INJECTED_CFBS);
   const routerDomain = ranked[0]?.cfb.domain ?? "general";
   trace.add(
     "retrieval",
@@ -258,8 +260,18 @@ export async function respondToTurn(
   );
 
   // Usage counts only CFBs that exist and were actually injected into this turn.
-  const usage = skip ? { used: [], ignored: [] } : usageOf(meta, (id) => existing.has(id) && injected.has(id));
+  const usage = skip
+    ? { used: [], ignored: [], injected: [], hadUnknown: false }
+    : {
+        ...usageOf(meta, (id) => existing.has(id) && injected.has(id)),
+        injected: [...injected],
+        hadUnknown: meta.unknowns.length > 0,
+      };
   const cfbTitles = new Map(ranked.map((r) => [r.cfb.cfb_id, r.cfb.title] as const));
+  // Stale CFBs that asked for review on use, and were used (seed 001 §9.5).
+  const staleUsed = ranked
+    .filter((r) => r.cfb.signals?.stale && r.cfb.signals.reviewOnUse && usage.used.includes(r.cfb.cfb_id))
+    .map((r) => r.cfb.cfb_id);
 
   // Summary and affect (seed 000 step 8; affect on the user's message only).
   const memento = mementoAfterTurn({
@@ -313,7 +325,7 @@ export async function respondToTurn(
       repetitions: skip
         ? undefined
         : {
-            hits: turnRepetitions({ routerDomain, meta, usage, titles: cfbTitles, proposals }),
+            hits: turnRepetitions({ routerDomain, meta, usage, titles: cfbTitles, proposals, staleUsed }),
             thresholds: deps.repetitionThresholds,
           },
       memento: write,

@@ -4,7 +4,7 @@ import { Prisma } from "../generated/prisma/client";
 import { asObject, asStringArray } from "../json";
 import { toCfb } from "../mappers";
 import { afterCursor, cursorPosition, pageOf } from "../pagination";
-import { jsonOf, type TSql } from "../sql";
+import { dateOf, jsonOf, type TSql } from "../sql";
 import type { TRetrievableCfb } from "./types";
 
 export type TCfbListQuery = {
@@ -75,10 +75,10 @@ export async function existingCfbIds(sql: TSql, ids: readonly string[]): Promise
 }
 
 /**
- * Candidate CFBs for a turn, most recently updated first (hot path). Ranking happens in
- * control-plane; full-text candidate retrieval replaces this scan when resolve lands.
+ * Candidate CFBs for a turn, most recently updated first (hot path), with the signals retrieval
+ * weighs (stats, staleness). Ranking happens in control-plane.
  */
-export async function listRetrievableCfbs(sql: TSql, limit: number): Promise<TRetrievableCfb[]> {
+export async function listRetrievableCfbs(sql: TSql, limit: number, now = new Date()): Promise<TRetrievableCfb[]> {
   const rows = await sql.query<{
     id: string;
     domain: string;
@@ -86,8 +86,18 @@ export async function listRetrievableCfbs(sql: TSql, limit: number): Promise<TRe
     summary: string;
     tags: unknown;
     entities: unknown;
-  }>(Prisma.sql`SELECT "id", "domain", "title", "summary", "tags", "entities" FROM "Cfb"
-    WHERE "mergedIntoId" IS NULL ORDER BY "updatedAt" DESC, "id" DESC LIMIT ${limit}`);
+    updatedAt: unknown;
+    ttlDays: number;
+    reviewOnUse: number | boolean;
+    hotness: number | null;
+    used: number | null;
+    ignored: number | null;
+  }>(Prisma.sql`SELECT c."id" AS "id", c."domain" AS "domain", c."title" AS "title", c."summary" AS "summary",
+      c."tags" AS "tags", c."entities" AS "entities", c."updatedAt" AS "updatedAt", c."ttlDays" AS "ttlDays",
+      c."reviewOnUse" AS "reviewOnUse", s."hotness" AS "hotness", s."usedByModel30d" AS "used",
+      s."ignoredByModel30d" AS "ignored"
+    FROM "Cfb" c LEFT JOIN "CfbStats" s ON s."cfbId" = c."id"
+    WHERE c."mergedIntoId" IS NULL ORDER BY c."updatedAt" DESC, c."id" DESC LIMIT ${limit}`);
   return rows.map((r) => ({
     cfb_id: r.id,
     domain: r.domain,
@@ -95,6 +105,13 @@ export async function listRetrievableCfbs(sql: TSql, limit: number): Promise<TRe
     summary: r.summary,
     tags: asStringArray(jsonOf(r.tags), "Cfb.tags"),
     entities: asStringArray(jsonOf(r.entities), "Cfb.entities"),
+    signals: {
+      hotness: Number(r.hotness ?? 0),
+      used30d: Number(r.used ?? 0),
+      ignored30d: Number(r.ignored ?? 0),
+      stale: dateOf(r.updatedAt).getTime() + Number(r.ttlDays) * 86_400_000 < now.getTime(),
+      reviewOnUse: Boolean(r.reviewOnUse),
+    },
   }));
 }
 

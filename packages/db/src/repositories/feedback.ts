@@ -3,6 +3,7 @@ import type { TRepetitionKind } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
 import type { TSql, TSqlDriver } from "../sql";
+import { countFeedback } from "./cfb-stats";
 import { countRepetitions } from "./repetitions";
 
 export type TFeedbackWrite = {
@@ -35,6 +36,7 @@ export async function recordFeedback(
     const now = new Date();
     await tx.execute(Prisma.sql`INSERT INTO "HumanFeedback" ("id", "responseId", "cfbId", "polarity", "tag", "comment", "createdAt")
       VALUES (${id}, ${w.responseId}, ${w.cfbId}, ${w.polarity}, ${w.tag}, ${w.comment}, ${now})`);
+    if (w.cfbId) await countFeedback(tx, w.cfbId, w.polarity, now);
     const crossed = w.tag
       ? await countRepetitions(
           tx,

@@ -4,6 +4,7 @@ import { createSqliteCandidateSearch } from "../fts";
 import * as accounts from "./accounts";
 import * as audit from "./audit";
 import * as cfbImport from "./cfb-import";
+import * as cfbStats from "./cfb-stats";
 import * as cfbWrites from "./cfb-writes";
 import * as cfbs from "./cfbs";
 import * as feedback from "./feedback";
@@ -39,7 +40,7 @@ export function createRepositories(db: DbClient) {
       list: (q: cfbs.TCfbListQuery) => cfbs.listCfbs(db, q),
       get: (cfbId: string) => cfbs.getCfb(db, cfbId),
       existingIds: (ids: readonly string[]) => cfbs.existingCfbIds(sql, ids),
-      retrievable: (limit: number) => cfbs.listRetrievableCfbs(sql, limit),
+      retrievable: (limit: number, now?: Date) => cfbs.listRetrievableCfbs(sql, limit, now),
       /** Full-text candidates for resolve (SQLite FTS5; see fts.ts for the interface). */
       candidates: search.candidates,
       create: (draft: Parameters<typeof cfbWrites.createCfb>[1], actor?: Parameters<typeof cfbWrites.createCfb>[2]) =>
@@ -85,6 +86,10 @@ export function createRepositories(db: DbClient) {
     resolve: {
       previous: (fingerprint: string) => resolve.previousResolveDecision(sql, fingerprint),
       list: (proposalId: string) => resolve.listResolveDecisions(db, proposalId),
+    },
+    stats: {
+      /** Recomputes every CFB's stats from the last 30 days of events (see cfb-stats.ts). */
+      rebuild: (now?: Date) => cfbStats.rebuildCfbStats(sql, now),
     },
     feedback: {
       record: (w: feedback.TFeedbackWrite) => feedback.recordFeedback(sql, w),

@@ -5,6 +5,7 @@ import { Prisma } from "../generated/prisma/client";
 import { allocateIdBatch } from "../ids";
 import { toProposalPreview } from "../mappers";
 import { isUniqueViolation, jsonOf, type TSql, type TSqlDriver } from "../sql";
+import { countTurnUsage } from "./cfb-stats";
 import { insertGateEvaluations } from "./gate";
 import { writeMemento } from "./mementos";
 import { countRepetitions } from "./repetitions";
@@ -234,9 +235,20 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
       );
       if (turn.repetitions) await countRepetitions(tx, turn.repetitions.hits, turn.repetitions.thresholds, now);
       const usage = [
+        ...(turn.usage.injected ?? []).map((cfbId) => ({ cfbId, kind: "injected" })),
         ...turn.usage.used.map((cfbId) => ({ cfbId, kind: "used" })),
         ...turn.usage.ignored.map((cfbId) => ({ cfbId, kind: "ignored" })),
       ];
+      await countTurnUsage(
+        tx,
+        {
+          injected: turn.usage.injected ?? [],
+          used: turn.usage.used,
+          ignored: turn.usage.ignored,
+          hadUnknown: turn.usage.hadUnknown ?? false,
+        },
+        now,
+      );
       if (usage.length > 0) {
         const rows = usage.map(
           (u) => Prisma.sql`(${randomUUID()}, ${u.cfbId}, ${responseId}, ${turn.routerDomain}, ${u.kind}, ${now})`,

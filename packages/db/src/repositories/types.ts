@@ -61,7 +61,7 @@ export type TTurnWrite = {
   meta: TOutputMeta;
   proposals: TNewProposal[];
   /** CFB ids (existing ones only) the model used / was given but ignored. */
-  usage: { used: string[]; ignored: string[] };
+  usage: { used: string[]; ignored: string[]; injected?: string[]; hadUnknown?: boolean };
   trace: TTraceEventInput[];
   /** Every model attempt, in order (n = 1..N); the response belongs to the last one. */
   attempts: {
@@ -96,7 +96,19 @@ export type TStoredTurn = {
 
 export type THistoryMessage = { id: string; role: "user" | "assistant"; content: string };
 
-export type TRetrievableCfb = TCfbCard;
+/** What retrieval weighs besides the text (seed 001 §9.5): stats and staleness. */
+export type TRetrievalSignals = {
+  /** hotness in [0, 1) (cfb-stats.ts). */
+  hotness: number;
+  used30d: number;
+  ignored30d: number;
+  /** Past its TTL (last updated more than ttl_days ago). */
+  stale: boolean;
+  /** A stale CFB that is used must be flagged for review. */
+  reviewOnUse: boolean;
+};
+
+export type TRetrievableCfb = TCfbCard & { signals?: TRetrievalSignals };
 
 /** A BreakPoint gate decision to store (seed 002), from a turn's attempt or from gate.evaluate. */
 export type TGateEvaluationWrite = {
