@@ -10,6 +10,7 @@ import * as cfbs from "./cfbs";
 import * as feedback from "./feedback";
 import * as gate from "./gate";
 import * as mementos from "./mementos";
+import * as promotionWrite from "./promotion-write";
 import * as proposals from "./proposals";
 import * as rateLimits from "./rate-limits";
 import * as repetitions from "./repetitions";
@@ -53,7 +54,7 @@ export function createRepositories(db: DbClient) {
     proposals: {
       list: (q: proposals.TProposalListQuery) => proposals.listProposals(db, q),
       get: (proposalId: string) => proposals.getProposal(db, proposalId),
-      applyPromotion: (w: proposals.TPromotionWrite) => proposals.applyPromotion(db, w),
+      applyPromotion: (w: promotionWrite.TPromotionWrite) => promotionWrite.applyPromotion(sql, w),
     },
     accounts: {
       get: (userId: string) => accounts.getAccount(db, userId),
