@@ -235,7 +235,9 @@ describe("GET /umbra/proposals", () => {
     { query: "?limit=101", field: "limit", message: /^limit: / },
     { query: "?status=maybe", field: "status", message: /^status: / },
     { query: "?response_id=9", field: "response_id", message: /^response_id: must be a response id like R-0001$/ },
-    { query: "?sort=newest", field: "sort", message: /^sort: is not a known field$/ },
+    { query: "?order=newest", field: "order", message: /^order: is not a known field$/ },
+    { query: "?sort=random", field: "sort", message: /^sort: / },
+    { query: "?min_confidence=2", field: "min_confidence", message: /^min_confidence: / },
   ];
 
   it.each(badQueries)("$query -> 400 naming the parameter", async ({ query, field, message }) => {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZCfbId, ZIsoDate, ZPromotionId, ZProposalId, ZResponseId, ZThreadId } from "./ids";
 import { ZCfbOp } from "./output-envelope";
 import { ZEditor, ZPromoteAction } from "./promotion-enums";
-import { ZResolveDecisionView } from "./resolve";
+import { ZResolveDecisionKind, ZResolveDecisionView } from "./resolve";
 
 export const ZProposalStatus = z.enum(["pending", "approved", "rejected"]);
 export type TProposalStatus = z.infer<typeof ZProposalStatus>;
@@ -61,16 +61,28 @@ export const ZProposal = ZProposalPreview.extend({
 });
 export type TProposal = z.infer<typeof ZProposal>;
 
+export const ZProposalSort = z.enum(["newest", "oldest", "confidence"]);
+
 export const ZProposalListRequest = z.object({
   /** Default: `all` when listing one response's proposals, else the `pending` review queue. */
   status: z.enum(["pending", "approved", "rejected", "all"]).optional(),
   response_id: ZResponseId.optional(),
+  /** Resolve's latest decision for the proposal. */
+  decision: ZResolveDecisionKind.optional(),
+  /** The proposed CFB's domain. */
+  domain: z.string().trim().min(1).max(64).optional(),
+  /** Only proposals the model was at least this sure of. */
+  min_confidence: z.number().min(0).max(1).optional(),
+  thread_id: ZThreadId.optional(),
+  /** newest first (default), oldest first, or most confident first. */
+  sort: ZProposalSort.default("newest"),
   cursor: ZProposalId.optional(),
   limit: z.number().int().min(1).max(100).default(25),
 });
 
 /** GET /umbra/proposals: the same request from a query string (numbers arrive as text). */
 export const ZProposalListQuery = ZProposalListRequest.extend({
+  min_confidence: z.coerce.number().min(0).max(1).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
 }).strict();
 export type TProposalListRequest = z.input<typeof ZProposalListRequest>;

@@ -13,3 +13,39 @@ export async function createTestDatabase(label = "test"): Promise<TTestDatabase>
   await migrateDatabase(url);
   return { url, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * Benchmarks and tests: fills the queue with `count` more proposals, copies of the existing ones
+ * (same responses and threads, new ids and suggestion indexes) spread over statuses, decisions,
+ * domains, confidences and a year of creation times. Deterministic.
+ */
+export async function cloneProposals(db: import("./client").DbClient, count: number): Promise<number> {
+  const { sqlDriverOf } = await import("./client");
+  const { Prisma } = await import("./generated/prisma/client");
+  const driver = sqlDriverOf(db);
+  const sources = await driver.query<Record<string, unknown>>(Prisma.sql`SELECT * FROM "UmbraProposal"`);
+  if (sources.length === 0) throw new Error("cloneProposals: no proposal to copy; record a turn first");
+  const statuses = ["pending", "pending", "pending", "approved", "rejected"];
+  const decisions = ["create", "update", "review", "merge", null];
+  const domains = ["ops", "security", "data", "product", "solserver"];
+  const start = Date.UTC(2025, 10, 22);
+  const CHUNK = 400;
+  await driver.transaction(async (tx) => {
+    for (let from = 0; from < count; from += CHUNK) {
+      const rows = [];
+      for (let i = from; i < Math.min(count, from + CHUNK); i++) {
+        const s = sources[i % sources.length] as Record<string, unknown>;
+        rows.push(
+          Prisma.sql`(${`UP-${9_000_000 + i}`}, ${s.responseId}, ${s.threadId}, ${1000 + i}, ${s.op},
+            ${s.targetCfbId}, ${s.warnings}, ${`${s.title} #${i}`}, ${s.deltaSummary}, ${s.proposedCfb}, ${s.rationale},
+            ${((i * 37) % 100) / 100}, ${s.fingerprint}, ${statuses[i % statuses.length]}, ${domains[i % domains.length]},
+            ${decisions[(i >> 1) % decisions.length] ?? null}, ${new Date(start + ((i * 7919) % 31_536_000) * 1000)})`,
+        );
+      }
+      await tx.execute(Prisma.sql`INSERT INTO "UmbraProposal" ("id", "responseId", "threadId", "suggestionIndex", "op",
+          "targetCfbId", "warnings", "title", "deltaSummary", "proposedCfb", "rationale", "confidence", "fingerprint",
+          "status", "domain", "latestDecision", "createdAt") VALUES ${Prisma.join(rows)}`);
+    }
+  });
+  return count;
+}

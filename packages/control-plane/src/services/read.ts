@@ -32,6 +32,11 @@ export async function listProposals(
     status: input.status ?? (input.response_id ? "all" : "pending"),
     ownerId: caller.role === "jam" ? undefined : caller.userId,
     responseId: input.response_id,
+    decision: input.decision,
+    domain: input.domain,
+    minConfidence: input.min_confidence,
+    threadId: input.thread_id,
+    sort: input.sort,
     cursor: input.cursor,
     limit: input.limit,
   });

@@ -52,7 +52,7 @@ export function createRepositories(db: DbClient) {
       import: (drafts: readonly TCfbDraft[]) => cfbImport.importCfbs(sql, drafts),
     },
     proposals: {
-      list: (q: proposals.TProposalListQuery) => proposals.listProposals(db, q),
+      list: (q: proposals.TProposalListQuery) => proposals.listProposals(db, sql, q),
       get: (proposalId: string) => proposals.getProposal(db, proposalId),
       applyPromotion: (w: promotionWrite.TPromotionWrite) => promotionWrite.applyPromotion(sql, w),
     },

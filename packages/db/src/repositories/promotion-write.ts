@@ -171,7 +171,9 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
   return driver.transaction(async (tx) => {
     const now = new Date();
     const status = w.action === "reject" ? "rejected" : "approved";
-    const flipped = await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "status" = ${status}, "decidedAt" = ${now}
+    const decision = w.resolve?.outcome.decision ?? null;
+    const flipped = await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "status" = ${status}, "decidedAt" = ${now},
+        "latestDecision" = COALESCE(${decision}, "latestDecision")
       WHERE "id" = ${w.proposalId} AND "status" = 'pending'`);
     if (flipped !== 1) {
       const [current] = await tx.query<{ status: string }>(

@@ -1,8 +1,9 @@
-import type { TProposal, TProposalListResponse } from "@solserver/contracts";
+import { DomainError, type TProposal, type TProposalListResponse } from "@solserver/contracts";
 import type { DbClient } from "../client";
-import type { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../generated/prisma/client";
 import { toProposal } from "../mappers";
-import { afterCursor, cursorPosition, pageOf } from "../pagination";
+import { pageOf } from "../pagination";
+import type { TSql } from "../sql";
 
 /** The latest resolve decision of a proposal (at promotion if taken, else at creation). */
 const LATEST_DECISION = { orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }], take: 1 };
@@ -12,36 +13,95 @@ export type TProposalListQuery = {
   /** Only proposals of threads this account owns; undefined for every proposal (Jam). */
   ownerId?: string | undefined;
   responseId?: string | undefined;
+  decision?: string | undefined;
+  domain?: string | undefined;
+  minConfidence?: number | undefined;
+  threadId?: string | undefined;
+  sort?: "newest" | "oldest" | "confidence" | undefined;
   cursor?: string | undefined;
   limit: number;
 };
 
-export async function listProposals(db: DbClient, q: TProposalListQuery): Promise<TProposalListResponse> {
-  const visible: Prisma.UmbraProposalWhereInput = q.ownerId === undefined ? {} : { thread: { ownerId: q.ownerId } };
-  const filter: Prisma.UmbraProposalWhereInput = {
-    ...visible,
-    ...(q.status === "all" ? {} : { status: q.status }),
-    ...(q.responseId ? { responseId: q.responseId } : {}),
-  };
-  const cursor = await cursorPosition(q.cursor, "proposal", (id) =>
-    db.umbraProposal.findUnique({ where: { id }, select: { createdAt: true } }),
-  );
-  const [rows, grouped] = await Promise.all([
-    db.umbraProposal.findMany({
-      where: cursor ? { AND: [filter, afterCursor("createdAt", cursor)] } : filter,
-      include: { promotion: true, resolveDecision: LATEST_DECISION },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: q.limit + 1,
-    }),
-    db.umbraProposal.groupBy({
-      by: ["status"],
-      where: { ...visible, ...(q.responseId ? { responseId: q.responseId } : {}) },
-      _count: { _all: true },
-    }),
+// Each sort as ORDER BY columns with one direction: the keyset condition is then a single
+// row-value comparison, which SQLite (and PostgreSQL) answer from an index at any page depth.
+// An OR of comparisons, as an ORM writes it, is not: it scanned 100k rows per page.
+const SORTS = {
+  newest: { columns: Prisma.sql`p."createdAt", p."id"`, order: Prisma.sql`p."createdAt" DESC, p."id" DESC`, op: "<" },
+  oldest: { columns: Prisma.sql`p."createdAt", p."id"`, order: Prisma.sql`p."createdAt" ASC, p."id" ASC`, op: ">" },
+  confidence: {
+    columns: Prisma.sql`p."confidence", p."createdAt", p."id"`,
+    order: Prisma.sql`p."confidence" DESC, p."createdAt" DESC, p."id" DESC`,
+    op: "<",
+  },
+} as const;
+
+/**
+ * The review queue: filters on status, resolve's decision, domain, confidence and thread (each
+ * backed by an index that leads with the status), three sorts, keyset pagination whatever the
+ * sort (the cursor is the last id of the previous page), and counts per status. The page's ids
+ * come from one statement through the hot-path driver; the proposals themselves (with their
+ * promotion and latest resolve decision) from Prisma.
+ */
+export async function listProposals(db: DbClient, sql: TSql, q: TProposalListQuery): Promise<TProposalListResponse> {
+  const sortName = q.sort ?? "newest";
+  const sort = SORTS[sortName];
+  // Who may see what: a user only the proposals of threads they own.
+  const from =
+    q.ownerId === undefined
+      ? Prisma.sql`"UmbraProposal" p`
+      : Prisma.sql`"UmbraProposal" p JOIN "Thread" t ON t."id" = p."threadId" AND t."ownerId" = ${q.ownerId}`;
+  const scope = [...(q.responseId ? [Prisma.sql`p."responseId" = ${q.responseId}`] : [])];
+  const filters = [
+    ...scope,
+    ...(q.status === "all" ? [] : [Prisma.sql`p."status" = ${q.status}`]),
+    ...(q.decision ? [Prisma.sql`p."latestDecision" = ${q.decision}`] : []),
+    ...(q.domain ? [Prisma.sql`p."domain" = ${q.domain}`] : []),
+    // Unary + keeps SQLite from choosing the confidence index for a range and then sorting
+    // every match by date: unless the queue is sorted by confidence, the date index leads.
+    ...(q.minConfidence !== undefined
+      ? [
+          sortName === "confidence"
+            ? Prisma.sql`p."confidence" >= ${q.minConfidence}`
+            : Prisma.sql`+p."confidence" >= ${q.minConfidence}`,
+        ]
+      : []),
+    ...(q.threadId ? [Prisma.sql`p."threadId" = ${q.threadId}`] : []),
+  ];
+  if (q.cursor !== undefined) {
+    const [c] = await sql.query<{ id: string; createdAt: unknown; confidence: number }>(
+      Prisma.sql`SELECT "id", "createdAt", "confidence" FROM "UmbraProposal" WHERE "id" = ${q.cursor}`,
+    );
+    if (!c) throw new DomainError("NOT_FOUND", `cursor: proposal ${q.cursor} does not exist`, { field: "cursor" });
+    // Compared as stored (dates as Prisma's text), so the row value matches the index's order.
+    const values =
+      sortName === "confidence"
+        ? Prisma.sql`(${c.confidence}, ${c.createdAt}, ${c.id})`
+        : Prisma.sql`(${c.createdAt}, ${c.id})`;
+    filters.push(Prisma.sql`(${sort.columns}) ${Prisma.raw(sort.op)} ${values}`);
+  }
+  const where = (parts: Prisma.Sql[]) =>
+    parts.length > 0 ? Prisma.sql`WHERE ${Prisma.join(parts, " AND ")}` : Prisma.empty;
+  const [idRows, grouped] = await Promise.all([
+    sql.query<{ id: string }>(
+      Prisma.sql`SELECT p."id" AS "id" FROM ${from} ${where(filters)} ORDER BY ${sort.order} LIMIT ${q.limit + 1}`,
+    ),
+    sql.query<{ status: string; n: number }>(
+      Prisma.sql`SELECT p."status" AS "status", COUNT(*) AS "n" FROM ${from} ${where(scope)} GROUP BY p."status"`,
+    ),
   ]);
+  const ids = idRows.map((r) => r.id);
+  const found = await db.umbraProposal.findMany({
+    where: { id: { in: ids } },
+    include: { promotion: true, resolveDecision: LATEST_DECISION },
+  });
+  const byId = new Map(found.map((r) => [r.id, r]));
+  const rows = ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [row] : [];
+  });
   const counts = { pending: 0, approved: 0, rejected: 0 };
   for (const g of grouped) {
-    if (g.status === "pending" || g.status === "approved" || g.status === "rejected") counts[g.status] = g._count._all;
+    if (g.status === "pending" || g.status === "approved" || g.status === "rejected") counts[g.status] = Number(g.n);
   }
   const { page, nextCursor } = pageOf(rows, q.limit);
   return { items: page.map(toProposal), next_cursor: nextCursor, counts };

@@ -209,11 +209,11 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
           (p, i) =>
             Prisma.sql`(${ids.proposal[i]}, ${responseId}, ${turn.threadId}, ${p.suggestionIndex}, ${p.op}, ${p.targetCfbId},
               ${json(p.warnings)}, ${p.title}, ${p.deltaSummary}, ${json(p.proposedCfb)}, ${p.rationale}, ${p.confidence},
-              ${p.fingerprint}, 'pending', ${now})`,
+              ${p.fingerprint}, 'pending', ${p.proposedCfb.domain}, ${p.resolve?.outcome.decision ?? null}, ${now})`,
         );
         await tx.execute(Prisma.sql`INSERT INTO "UmbraProposal" ("id", "responseId", "threadId", "suggestionIndex", "op",
             "targetCfbId", "warnings", "title", "deltaSummary", "proposedCfb", "rationale", "confidence", "fingerprint",
-            "status", "createdAt")
+            "status", "domain", "latestDecision", "createdAt")
           VALUES ${Prisma.join(rows)}`);
       }
       // Resolve's decision on each new proposal (seed 001 §6), taken before this transaction.
