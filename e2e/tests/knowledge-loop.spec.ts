@@ -33,6 +33,12 @@ test("a stated decision becomes a proposal that a person approves into a CFB", a
   const queued = queue.getByRole("article").filter({ hasText: "Run the nightly export at 2am UTC" });
   await expect(queued).toBeVisible();
   await expect(queued.getByTestId("resolve-decision")).toHaveText("resolve: new CFB");
+  // The queue's resolve filter: gone under "update", back under "create".
+  const filters = page.getByTestId("queue-filters");
+  await filters.getByLabel("Resolve").selectOption("update");
+  await expect(queued).toHaveCount(0);
+  await filters.getByLabel("Resolve").selectOption("create");
+  await expect(queued).toBeVisible();
 
   await preview.getByRole("button", { name: "Approve" }).click();
   const outcome = preview.getByRole("status");

@@ -140,6 +140,17 @@ export function createSqliteCandidateSearch(sql: TSql): TCandidateSearch {
   };
 }
 
+/**
+ * A person's search words as an FTS5 query: every word must match, the last one as a prefix
+ * (the person may still be typing it). Words are letters and digits only, each quoted, so no
+ * text is ever FTS5 syntax. Null when the text holds no word.
+ */
+export function ftsAllWordsQuery(text: string): string | null {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (words.length === 0) return null;
+  return words.map((w, i) => (i === words.length - 1 ? `${quoted(w)}*` : quoted(w))).join(" AND ");
+}
+
 /** Index health: CFB rows against indexed rows and the kept count (tests, after migrations). */
 export async function ftsHealth(sql: TSql): Promise<{ cfbs: number; indexed: number; counted: number; ok: boolean }> {
   const [row] = await sql.query<{ cfbs: number; indexed: number; counted: number }>(

@@ -118,6 +118,27 @@ describe("sync by triggers", () => {
   });
 });
 
+describe("browse search (cfbs.list with a query)", () => {
+  it("matches every word, the last as a prefix, never as FTS syntax, and pages newest first", async () => {
+    const one = await repos.cfbs.create(
+      draft("Nightly export schedule", "The nightly export runs at 2am UTC.", ["exports"]),
+    );
+    const two = await repos.cfbs.create(draft("Weekly export", "Exports of the week run on Sundays.", ["exports"]));
+    const titles = async (query: string) => (await repos.cfbs.list({ query, limit: 50 })).items.map((c) => c.cfb_id);
+    expect(await titles("nightly exp")).toEqual([one.cfb_id]);
+    expect(await titles("export")).toEqual(expect.arrayContaining([one.cfb_id, two.cfb_id]));
+    expect(await titles("nightly weekly")).toEqual([]);
+    for (const query of ['"AND (OR', "NEAR(", "title:foo*", "^x", "-", "%_"]) {
+      await expect(repos.cfbs.list({ query, limit: 5 })).resolves.toHaveProperty("items");
+    }
+    // Newest first, across pages, each once.
+    const first = await repos.cfbs.list({ query: "export", limit: 1 });
+    expect(first.items[0]?.cfb_id).toBe(two.cfb_id);
+    const second = await repos.cfbs.list({ query: "export", limit: 1, cursor: first.next_cursor as string });
+    expect(second.items[0]?.cfb_id).toBe(one.cfb_id);
+  });
+});
+
 describe("after every migration", () => {
   const tmp = mkdtempSync(path.join(tmpdir(), "solserver-fts-migrations-"));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));

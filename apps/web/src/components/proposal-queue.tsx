@@ -8,14 +8,27 @@ import { useMe } from "./require-session";
 import { ErrorAlert, LoadMore } from "./ui";
 
 const STATUSES = ["pending", "approved", "rejected"] as const;
+const DECISIONS = ["update", "review", "create", "merge"] as const;
+const SORTS = { newest: "newest first", oldest: "oldest first", confidence: "most confident first" } as const;
+type TDecision = (typeof DECISIONS)[number];
+type TSort = keyof typeof SORTS;
 
 export function ProposalQueue() {
   const trpc = useTRPC();
   const me = useMe();
   const [status, setStatus] = useState<(typeof STATUSES)[number]>("pending");
+  const [decision, setDecision] = useState<TDecision | "">("");
+  const [sort, setSort] = useState<TSort>("newest");
+  const [minConfidence, setMinConfidence] = useState("");
   const query = useInfiniteQuery(
     trpc.proposals.list.infiniteQueryOptions(
-      { status, limit: 20 },
+      {
+        status,
+        sort,
+        limit: 20,
+        ...(decision ? { decision } : {}),
+        ...(minConfidence ? { min_confidence: Number(minConfidence) } : {}),
+      },
       { getNextPageParam: (page) => page.next_cursor ?? undefined },
     ),
   );
@@ -32,6 +45,37 @@ export function ProposalQueue() {
           </button>
         ))}
       </fieldset>
+      <div className="row wrap" data-testid="queue-filters">
+        <label className="row">
+          <span className="muted">Resolve</span>
+          <select className="inline" value={decision} onChange={(e) => setDecision(e.target.value as TDecision | "")}>
+            <option value="">any decision</option>
+            {DECISIONS.map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="row">
+          <span className="muted">Confidence</span>
+          <select className="inline" value={minConfidence} onChange={(e) => setMinConfidence(e.target.value)}>
+            <option value="">any</option>
+            <option value="0.5">≥ 0.5</option>
+            <option value="0.8">≥ 0.8</option>
+          </select>
+        </label>
+        <label className="row">
+          <span className="muted">Sort</span>
+          <select className="inline" value={sort} onChange={(e) => setSort(e.target.value as TSort)}>
+            {(Object.keys(SORTS) as TSort[]).map((k) => (
+              <option key={k} value={k}>
+                {SORTS[k]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
       {query.isPending ? <p className="muted">Loading proposals…</p> : null}
       <ErrorAlert what="Could not load proposals" error={query.error} />
       {query.isSuccess && items.length === 0 ? (

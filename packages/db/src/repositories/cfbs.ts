@@ -1,9 +1,10 @@
-import type { TCfb, TCfbDetail, TCfbListResponse } from "@solserver/contracts";
+import { DomainError, type TCfb, type TCfbDetail, type TCfbListResponse } from "@solserver/contracts";
 import type { DbClient } from "../client";
+import { ftsAllWordsQuery } from "../fts";
 import { Prisma } from "../generated/prisma/client";
 import { asObject, asStringArray } from "../json";
 import { toCfb } from "../mappers";
-import { afterCursor, cursorPosition, pageOf } from "../pagination";
+import { pageOf } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
 import type { TRetrievableCfb } from "./types";
 
@@ -14,20 +15,38 @@ export type TCfbListQuery = {
   limit: number;
 };
 
-export async function listCfbs(db: DbClient, q: TCfbListQuery): Promise<TCfbListResponse> {
-  const filter: Prisma.CfbWhereInput = {
-    ...(q.domain ? { domain: q.domain } : {}),
-    ...(q.query ? { OR: [{ title: { contains: q.query } }, { summary: { contains: q.query } }] } : {}),
-  };
-  const cursor = await cursorPosition(q.cursor, "CFB", (id) =>
-    db.cfb.findUnique({ where: { id }, select: { createdAt: true } }),
-  );
-  const rows = await db.cfb.findMany({
-    // Newest first by creation time, which never changes: an id cursor stays a valid position
-    // even when the CFB it names is edited between two page requests.
-    where: cursor ? { AND: [filter, afterCursor("createdAt", cursor)] } : filter,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: q.limit + 1,
+/**
+ * Browsing and searching CFBs, newest first. A text query searches the full-text index (title,
+ * summary, text, tags, entities): every word must match, the last one as a prefix ("nightly
+ * exp" finds "nightly export"), and query syntax in the text is never interpreted. Merged CFBs
+ * are left out. Keyset pagination on the creation time, which never changes: an id cursor stays
+ * a valid position even when the CFB it names is edited between two page requests.
+ */
+export async function listCfbs(db: DbClient, sql: TSql, q: TCfbListQuery): Promise<TCfbListResponse> {
+  const filters: Prisma.Sql[] = [Prisma.sql`c."mergedIntoId" IS NULL`];
+  if (q.domain) filters.push(Prisma.sql`c."domain" = ${q.domain}`);
+  if (q.query) {
+    const match = ftsAllWordsQuery(q.query);
+    if (match === null) return { items: [], next_cursor: null };
+    filters.push(Prisma.sql`c.rowid IN (SELECT rowid FROM "CfbFts" WHERE "CfbFts" MATCH ${match})`);
+  }
+  if (q.cursor !== undefined) {
+    const [c] = await sql.query<{ id: string; createdAt: unknown }>(
+      Prisma.sql`SELECT "id", "createdAt" FROM "Cfb" WHERE "id" = ${q.cursor}`,
+    );
+    if (!c) throw new DomainError("NOT_FOUND", `cursor: CFB ${q.cursor} does not exist`, { field: "cursor" });
+    filters.push(Prisma.sql`(c."createdAt", c."id") < (${c.createdAt}, ${c.id})`);
+  }
+  const ids = (
+    await sql.query<{ id: string }>(
+      Prisma.sql`SELECT c."id" AS "id" FROM "Cfb" c WHERE ${Prisma.join(filters, " AND ")}
+        ORDER BY c."createdAt" DESC, c."id" DESC LIMIT ${q.limit + 1}`,
+    )
+  ).map((r) => r.id);
+  const found = new Map((await db.cfb.findMany({ where: { id: { in: ids } } })).map((r) => [r.id, r]));
+  const rows = ids.flatMap((id) => {
+    const row = found.get(id);
+    return row ? [row] : [];
   });
   const { page, nextCursor } = pageOf(rows, q.limit);
   return { items: page.map(toCfb), next_cursor: nextCursor };

@@ -38,7 +38,7 @@ export function createRepositories(db: DbClient) {
       lastResponse: (threadId: string) => turns.lastResponse(sql, threadId),
     },
     cfbs: {
-      list: (q: cfbs.TCfbListQuery) => cfbs.listCfbs(db, q),
+      list: (q: cfbs.TCfbListQuery) => cfbs.listCfbs(db, sql, q),
       get: (cfbId: string) => cfbs.getCfb(db, cfbId),
       existingIds: (ids: readonly string[]) => cfbs.existingCfbIds(sql, ids),
       retrievable: (limit: number, now?: Date) => cfbs.listRetrievableCfbs(sql, limit, now),
