@@ -109,3 +109,29 @@ test("sending again after a lost answer replays the turn instead of storing it t
   await page.reload();
   await expect(page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: title })).toHaveCount(1);
 });
+
+test("restating an approved CFB proposes an update; approving it shows what changed on the CFB", async ({ page }) => {
+  await page.goto("/");
+  const chat = page.getByRole("region", { name: "Chat" });
+  await send(page, "We decided to archive the audit logs every Friday.");
+  const first = chat.getByRole("article").filter({ hasText: "Archive the audit logs every Friday" }).last();
+  await first.getByRole("button", { name: "Approve", exact: true }).click();
+  const outcome = first.getByRole("status");
+  await expect(outcome).toContainText(/Approved as CFB-\d{4}/);
+  const cfbId = (await outcome.getByRole("link").textContent()) ?? "";
+
+  // The same knowledge again: resolve matches it to the CFB just written.
+  await send(page, "We decided to archive the audit logs every Friday evening.");
+  const again = chat.getByRole("article").filter({ hasText: "every Friday evening" }).last();
+  const update = again.getByRole("button", { name: `Approve update of ${cfbId}` });
+  await expect(update).toBeVisible();
+  await update.click();
+  await expect(again.getByRole("status")).toContainText(`Approved as ${cfbId}`);
+
+  await page.goto(`/cfbs/${cfbId}`);
+  const history = page.getByTestId("cfb-history");
+  await expect(history).toContainText("v2 update");
+  const changes = history.getByRole("table", { name: "Changes in v2" });
+  await expect(changes).toContainText("summary");
+  await expect(changes.locator("ins").first()).toBeVisible();
+});

@@ -1,7 +1,16 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useTRPC } from "@/lib/trpc";
 import { QueryError } from "./require-session";
+
+/** A field's value as one line of text (lists joined, empty shown as a dash). */
+function shown(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "—";
+  if (Array.isArray(value)) return value.length > 0 ? value.join(", ") : "—";
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
 
 export function CfbDetail({ cfbId }: { cfbId: string }) {
   const trpc = useTRPC();
@@ -16,6 +25,12 @@ export function CfbDetail({ cfbId }: { cfbId: string }) {
         <span className="muted">{cfb.cfb_id}</span>
         <span className="muted">v{cfb.version}</span>
       </div>
+      {cfb.merged_into_cfb_id ? (
+        <p className="badge warn" role="status">
+          Merged into <Link href={`/cfbs/${cfb.merged_into_cfb_id}`}>{cfb.merged_into_cfb_id}</Link>: it holds this
+          knowledge now.
+        </p>
+      ) : null}
       <h1 style={{ margin: 0 }}>{cfb.title}</h1>
       <p>{cfb.summary}</p>
       {cfb.text ? <p className="reply">{cfb.text}</p> : null}
@@ -36,11 +51,39 @@ export function CfbDetail({ cfbId }: { cfbId: string }) {
         <dd>{new Date(cfb.updated_ts).toLocaleString()}</dd>
       </dl>
       <h2>History</h2>
-      <ol>
+      <ol className="plain stack" data-testid="cfb-history">
         {cfb.revisions.map((r) => (
           <li key={r.version}>
-            v{r.version} {r.change_kind} · {new Date(r.created_ts).toLocaleString()}
-            {r.promotion_id ? ` · ${r.promotion_id}` : ""}
+            <div>
+              v{r.version} {r.change_kind} · {new Date(r.created_ts).toLocaleString()}
+              {r.promotion_id ? ` · ${r.promotion_id}` : ""}
+            </div>
+            {r.changes.length > 0 ? (
+              <table className="data diff" aria-label={`Changes in v${r.version}`}>
+                <thead>
+                  <tr>
+                    <th>Field</th>
+                    <th>Before</th>
+                    <th>After</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {r.changes.map((c) => (
+                    <tr key={c.field}>
+                      <td>
+                        <code>{c.field}</code>
+                      </td>
+                      <td>
+                        <del>{shown(c.before)}</del>
+                      </td>
+                      <td>
+                        <ins>{shown(c.after)}</ins>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : null}
           </li>
         ))}
       </ol>
