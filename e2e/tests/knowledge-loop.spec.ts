@@ -67,7 +67,9 @@ test("a rejected proposal leaves the queue and no CFB is written", async ({ page
   const pendingTab = page.getByRole("button", { name: /^pending/ });
   const before = Number((await pendingTab.textContent())?.match(/\((\d+)\)/)?.[1]);
 
-  await card.getByRole("button", { name: "Reject" }).click();
+  // Reviewed from the keyboard: focus the card, R rejects.
+  await card.focus();
+  await page.keyboard.press("r");
   await expect(queue.getByRole("article").filter({ hasText: title })).toHaveCount(0);
   await expect(pendingTab).toHaveText(`pending (${before - 1})`);
 

@@ -7,7 +7,7 @@ import {
   type TProposalStatus,
 } from "@solserver/contracts";
 import Link from "next/link";
-import { useState } from "react";
+import { type KeyboardEvent, useState } from "react";
 import { ProposalEditor } from "./proposal-editor";
 import { useMe } from "./require-session";
 import { ResolveSummary } from "./resolve-summary";
@@ -49,11 +49,31 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
       { proposal_id: proposal.proposal_id, action: "edit_then_approve", editorial_overrides },
       { onSuccess: () => setEditing(false) },
     );
+  // Keyboard review: with the card focused, A approves (as new, else as an update of the matched
+  // CFB), E opens the editor (Jam editors), R rejects. Keys typed inside the editor's fields
+  // are left alone.
+  function onKeyDown(event: KeyboardEvent<HTMLElement>) {
+    if (effectiveStatus !== "pending" || editing || promote.isPending) return;
+    if (event.target instanceof HTMLElement && /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) return;
+    if (event.metaKey || event.ctrlKey || event.altKey) return;
+    const key = event.key.toLowerCase();
+    if (key === "a" && (approvable || updateTarget)) act(approvable ? "approve_create" : "approve_update");
+    else if (key === "r") act("reject");
+    else if (key === "e" && canEdit) {
+      promote.reset();
+      setEditing(true);
+    } else return;
+    event.preventDefault();
+  }
   return (
     <article
       className="card"
       data-testid={`proposal-${proposal.proposal_id}`}
       aria-label={`Proposal ${proposal.proposal_id}`}
+      aria-keyshortcuts={effectiveStatus === "pending" ? "A R E" : undefined}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: the card is the keyboard target of its review shortcuts
+      tabIndex={0}
+      onKeyDown={onKeyDown}
     >
       <div className="row">
         <span className="badge">{proposal.op}</span>

@@ -76,6 +76,9 @@ export function ProposalQueue() {
           </select>
         </label>
       </div>
+      <p className="muted">
+        Keys: focus a proposal, then <kbd>A</kbd> approve · <kbd>E</kbd> edit (Jam) · <kbd>R</kbd> reject.
+      </p>
       {query.isPending ? <p className="muted">Loading proposals…</p> : null}
       <ErrorAlert what="Could not load proposals" error={query.error} />
       {query.isSuccess && items.length === 0 ? (
