@@ -262,7 +262,8 @@ export function createOfflineModel(): TModelProvider {
           { ...attempt, outcome: "blocked", reason: verdict.reason },
         ]);
       }
-      return { ...output, attempts: [attempt] };
+      // The output itself stays deterministic: the caller records the attempt with its own timing.
+      return output;
     },
   };
 }
