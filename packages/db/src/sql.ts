@@ -11,10 +11,11 @@ import type { Prisma } from "./generated/prisma/client";
  * Hot-path SQL. A Prisma model query costs 0.3-1 ms here (the query is compiled and interpreted
  * in JS before the driver sees it), and a chat turn needs about twenty statements: that alone is
  * four times the turn's overhead budget (docs/performance.md). These statements go straight to the
- * driver adapter Prisma itself uses, through its public interface (`queryRaw`, `executeRaw`,
- * `startTransaction`): the same connection, the same transaction lock, the same value encoding
- * (dates as Prisma stores them), at about 0.02 ms per statement. Statements are `Prisma.sql`
- * templates, so every value is a bound parameter.
+ * driver adapter Prisma itself uses: transactions through its interface (`startTransaction`: the
+ * same transaction lock as `$transaction`), statements through `queryRaw` / `executeRaw` or, on
+ * SQLite, the adapter's own connection with cached prepared statements (bindNative below); the
+ * same connection, the same value encoding (dates as Prisma stores them), about 0.02 ms per
+ * statement. Statements are `Prisma.sql` templates, so every value is a bound parameter.
  */
 export type TSql = {
   /** Rows as objects keyed by column name (quote aliases: `AS "packetId"`). */
