@@ -33,3 +33,16 @@ export function signed(value: number, decimals: number): string {
 export function threshold(value: number): string {
   return String(value);
 }
+
+/**
+ * Where an increase falls against a policy's warn and block thresholds (each inclusive), and the
+ * threshold it crossed (0 when none), for the reason text.
+ */
+export function increaseBand(
+  increasePct: number,
+  thresholds: { warn_increase_pct: number; block_increase_pct: number },
+): { status: "ALLOW" | "WARN" | "BLOCK"; crossed: number } {
+  if (increasePct >= thresholds.block_increase_pct) return { status: "BLOCK", crossed: thresholds.block_increase_pct };
+  if (increasePct >= thresholds.warn_increase_pct) return { status: "WARN", crossed: thresholds.warn_increase_pct };
+  return { status: "ALLOW", crossed: 0 };
+}

@@ -28,7 +28,7 @@ function cfbColumns(d: TCfbDraft) {
  * Writes a new CFB with its first revision and an empty stats row, inside the caller's
  * transaction: a CFB never exists without its history.
  */
-export async function insertCfb(tx: Tx, d: TCfbDraft, promotionId: string | null): Promise<TCfb> {
+async function insertCfb(tx: Tx, d: TCfbDraft, promotionId: string | null): Promise<TCfb> {
   const cfbId = await allocateId(tx, "cfb");
   const row = await tx.cfb.create({
     data: { id: cfbId, ...cfbColumns(d) },

@@ -80,10 +80,6 @@ export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | 
   return { ...toCfb(row), revisions: revisions.reverse(), merged_into_cfb_id: row.mergedIntoId };
 }
 
-export async function cfbExists(db: DbClient, cfbId: string): Promise<boolean> {
-  return (await db.cfb.count({ where: { id: cfbId } })) > 0;
-}
-
 /** The CFBs among `ids` that exist, with their domain (hot path: every chat turn asks). */
 export async function existingCfbIds(sql: TSql, ids: readonly string[]): Promise<Map<string, { domain: string }>> {
   if (ids.length === 0) return new Map();

@@ -109,7 +109,8 @@ export function createRepositories(db: DbClient) {
       list: (q: gate.TGateEvaluationQuery) => gate.listGateEvaluations(db, q),
     },
     traces: {
-      write: (run: traces.TTraceRunWrite) => traces.writeTraceRun(db, run),
+      /** A run on its own (a turn that failed before anything else was stored), in one transaction. */
+      write: (run: traces.TTraceRunWrite) => sql.transaction((tx) => traces.insertTraceRun(tx, run)),
       forTransmission: (transmissionId: string) => traces.listTraceEventsForTransmission(db, transmissionId),
     },
   };

@@ -7,7 +7,7 @@ import type { TSql } from "../sql";
 import type { TResolveDecisionWrite } from "./types";
 
 /** One multi-row INSERT for resolve decisions; run in the transaction that writes their proposals. */
-export function resolveDecisionStatement(rows: TResolveDecisionWrite[], now: Date): Prisma.Sql {
+function resolveDecisionStatement(rows: TResolveDecisionWrite[], now: Date): Prisma.Sql {
   const json = (value: unknown) => JSON.stringify(value);
   const values = rows.map(
     (r) => Prisma.sql`(${randomUUID()}, ${r.proposalId}, ${r.stage}, ${r.fingerprint}, ${r.outcome.decision},

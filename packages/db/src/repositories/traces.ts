@@ -4,8 +4,6 @@ import { Prisma } from "../generated/prisma/client";
 import type { TSql } from "../sql";
 import type { TTraceEventInput } from "./types";
 
-type Tx = Prisma.TransactionClient;
-
 export type TTraceRunWrite = {
   kind: "turn" | "promotion";
   status: "completed" | "failed";
@@ -41,14 +39,7 @@ function traceRunStatements(run: TTraceRunWrite): { id: string; statements: Pris
   return { id, statements };
 }
 
-/** One run with its events, inside the Prisma transaction of the step it describes. */
-export async function writeTraceRun(tx: Tx | DbClient, run: TTraceRunWrite): Promise<string> {
-  const { id, statements } = traceRunStatements(run);
-  for (const statement of statements) await tx.$executeRaw(statement);
-  return id;
-}
-
-/** The same, inside a hot-path transaction (a chat turn). */
+/** One run with its events, inside the hot-path transaction of the step it describes. */
 export async function insertTraceRun(tx: TSql, run: TTraceRunWrite): Promise<string> {
   const { id, statements } = traceRunStatements(run);
   for (const statement of statements) await tx.execute(statement);

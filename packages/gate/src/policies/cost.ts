@@ -2,7 +2,7 @@
 
 import type { TGateConfig, TGateRecord, TPolicyResult } from "@solserver/contracts";
 import { GATE_CODES } from "../codes";
-import { percentChange, roundTo, signed, threshold } from "../numbers";
+import { increaseBand, percentChange, roundTo, signed, threshold } from "../numbers";
 import { mergePricing, resolveCost } from "../pricing";
 import { applyEnforcement, type Metrics, policyResult, skippedResult } from "../result";
 
@@ -32,15 +32,7 @@ export function evaluateCostPolicy(
   // Infinity is not a JSON number (nor a contracts metric): an unbounded increase has no cost_delta_pct.
   if (Number.isFinite(increasePct)) metrics.cost_delta_pct = roundTo(increasePct, 2);
 
-  let status: "ALLOW" | "WARN" | "BLOCK" = "ALLOW";
-  let crossed = 0;
-  if (increasePct >= config.block_increase_pct) {
-    status = "BLOCK";
-    crossed = config.block_increase_pct;
-  } else if (increasePct >= config.warn_increase_pct) {
-    status = "WARN";
-    crossed = config.warn_increase_pct;
-  }
+  const { status, crossed } = increaseBand(increasePct, config);
 
   const reasons: string[] = [];
   const codes: string[] = [];

@@ -1,8 +1,8 @@
 // Latency policy (seed "Policy 4", full mode): the candidate answers noticeably slower.
 
-import type { TGateConfig, TGateRecord, TGateStatus, TPolicyResult } from "@solserver/contracts";
+import type { TGateConfig, TGateRecord, TPolicyResult } from "@solserver/contracts";
 import { GATE_CODES } from "../codes";
-import { percentChange, roundTo, signed, threshold } from "../numbers";
+import { increaseBand, percentChange, roundTo, signed, threshold } from "../numbers";
 import { applyEnforcement, type Metrics, policyResult, skippedResult } from "../result";
 
 export function evaluateLatencyPolicy(
@@ -21,15 +21,7 @@ export function evaluateLatencyPolicy(
   const metrics: Metrics = { baseline_latency_ms: base, candidate_latency_ms: cand };
   if (Number.isFinite(increasePct)) metrics.latency_delta_pct = roundTo(increasePct, 2);
 
-  let status: TGateStatus = "ALLOW";
-  let crossed = 0;
-  if (increasePct >= config.block_increase_pct) {
-    status = "BLOCK";
-    crossed = config.block_increase_pct;
-  } else if (increasePct >= config.warn_increase_pct) {
-    status = "WARN";
-    crossed = config.warn_increase_pct;
-  }
+  const { status, crossed } = increaseBand(increasePct, config);
   const reasons: string[] = [];
   const codes: string[] = [];
   if (status !== "ALLOW") {
