@@ -113,6 +113,17 @@ async function openTrigger(): Promise<string> {
   return found.trigger_id;
 }
 
+/** Once: a CFB a Jam editor created by approving a proposal of Bob's; the CFB and the proposal. */
+let bobsCfb: { cfb_id: string; proposal_id: string } | undefined;
+async function cfbFromBobsProposal() {
+  if (bobsCfb) return bobsCfb;
+  const { proposal_id } = await freshTurn(bob);
+  const res = await web.controlPlane.promotion.promote(jam.actor, { proposal_id, action: "approve_create" });
+  if (!res.final_cfb_id) throw new Error("approve_create wrote no CFB");
+  bobsCfb = { cfb_id: res.final_cfb_id, proposal_id };
+  return bobsCfb;
+}
+
 // ---- tRPC procedures ---------------------------------------------------------------------------
 const TRPC_ROWS: Record<string, TRow> = {
   "chat.respond": {
@@ -136,6 +147,14 @@ const TRPC_ROWS: Record<string, TRow> = {
     input: async (c) => ({ proposal_id: target(c).proposal_id }),
     check: (result, input) => expect(field(result, "proposal_id")).toBe(field(input, "proposal_id")),
   },
+  "proposals.review": {
+    expect: OWNED,
+    input: async (c) => ({ proposal_id: target(c).proposal_id }),
+    check: (result, input) => {
+      expect(field(field(result, "proposal"), "proposal_id")).toBe(field(input, "proposal_id"));
+      expect(typeof field(field(result, "source"), "user_message")).toBe("string");
+    },
+  },
   "promotion.promote": {
     expect: OWNED,
     input: async (c) => ({ proposal_id: (await freshTurn(ownerOf(c))).proposal_id, action: "reject" }),
@@ -153,6 +172,21 @@ const TRPC_ROWS: Record<string, TRow> = {
     expect: SIGNED_IN,
     input: async () => ({ cfb_id: seededCfb }),
     check: (result) => expect(field(result, "cfb_id")).toBe(seededCfb),
+  },
+  "cfbs.activity": {
+    expect: SIGNED_IN,
+    input: async () => ({ cfb_id: (await cfbFromBobsProposal()).cfb_id, days: 7 }),
+    check: (result, input, c) => {
+      expect(field(result, "cfb_id")).toBe(field(input, "cfb_id"));
+      expect(field(result, "stats")).toMatchObject({ usage_30d: expect.any(Number) });
+      expect(field(result, "usage_by_day")).toHaveLength(7);
+      // The CFB is shared knowledge; the proposal behind it came from Bob's thread: Jam only.
+      const bobs = (field(result, "proposals") as Record<string, unknown>[]).find(
+        (p) => p.proposal_id === bobsCfb?.proposal_id,
+      );
+      if (c.who === "jam") expect(bobs).toMatchObject({ relation: "promoted_into", action: "approve_create" });
+      else expect(bobs).toBeUndefined();
+    },
   },
   "cfbs.create": {
     expect: JAM_ONLY,
@@ -445,6 +479,7 @@ describe("completeness", () => {
       "feedback.give",
       "proposals.list",
       "proposals.get",
+      "proposals.review",
       "promotion.promote",
       "threads.get",
       "mementos.get",

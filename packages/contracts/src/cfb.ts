@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DomainError } from "./errors";
 import { ZCfbId, ZIsoDate } from "./ids";
 
 export const ZCfbKind = z.enum(["authoritative", "heuristic", "umbra"]);
@@ -65,6 +66,25 @@ export const ZCfbGetRequest = z.object({ cfb_id: ZCfbId });
 
 /** One field a revision changed, against the revision before it. */
 export const ZCfbFieldChange = z.object({ field: z.string(), before: z.unknown(), after: z.unknown() });
+export type TCfbFieldChange = z.infer<typeof ZCfbFieldChange>;
+
+/** Bookkeeping fields every write moves: not part of what a revision or a promotion changes. */
+const UNCOMPARED_FIELDS = new Set(["cfb_id", "version", "created_ts", "updated_ts", "last_accessed_ts"]);
+
+/**
+ * Field by field, what `after` changes against `before` (CFB snapshots, or a CFB and the draft
+ * that would replace it), in `after`'s field order. Shared by revision history and the preview
+ * of a promotion, so both show a change the same way.
+ */
+export function cfbFieldChanges(
+  before: Readonly<Record<string, unknown>> | null,
+  after: Readonly<Record<string, unknown>>,
+): TCfbFieldChange[] {
+  if (!before) return [];
+  return Object.keys(after)
+    .filter((field) => !UNCOMPARED_FIELDS.has(field) && JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+    .map((field) => ({ field, before: before[field] ?? null, after: after[field] ?? null }));
+}
 
 export const ZCfbRevision = z.object({
   version: z.number().int().positive(),
@@ -81,3 +101,22 @@ export const ZCfbDetail = ZCfb.extend({
   merged_into_cfb_id: z.string().nullable(),
 });
 export type TCfbDetail = z.infer<typeof ZCfbDetail>;
+
+/**
+ * A write based on a version the CFB has moved past: CONFLICT naming the fields that changed
+ * since, so the person knows what to look at again. One wording for every place that checks.
+ */
+export function cfbVersionConflict(
+  cfbId: string,
+  current: number,
+  expected: number,
+  changedFields: readonly string[],
+  field = "expected_cfb_version",
+): DomainError {
+  const changed = changedFields.length > 0 ? `: ${changedFields.join(", ")} changed` : "";
+  return new DomainError(
+    "CONFLICT",
+    `CFB ${cfbId} is at version ${current}, not ${expected}${changed}; review it again`,
+    { field },
+  );
+}

@@ -1,5 +1,6 @@
 export * from "./admin";
 export * from "./cfb";
+export * from "./cfb-activity";
 export * from "./chat";
 export * from "./errors";
 export * from "./feedback";

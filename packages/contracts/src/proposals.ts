@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { ZCfb, ZCfbDraft, ZCfbFieldChange } from "./cfb";
 import { ZCfbId, ZIsoDate, ZPromotionId, ZProposalId, ZResponseId, ZThreadId } from "./ids";
 import { ZCfbOp } from "./output-envelope";
+import { ZEditorialOverrides } from "./promotion";
 import { ZEditor, ZPromoteAction } from "./promotion-enums";
 import { ZResolveDecisionKind, ZResolveDecisionView } from "./resolve";
 
@@ -108,3 +110,49 @@ export function canApproveAsNew(proposal: Pick<TProposalPreview, "op" | "warning
     proposal.warnings.includes("target_cfb_required")
   );
 }
+
+/**
+ * The proposal page's request: the proposal, and optionally a Jam editor's overrides to preview
+ * (the diff then shows what edit_then_approve would write).
+ */
+export const ZProposalReviewRequest = z
+  .object({ proposal_id: ZProposalId, editorial_overrides: ZEditorialOverrides.optional() })
+  .strict();
+export type TProposalReviewRequest = z.infer<typeof ZProposalReviewRequest>;
+
+/** Where a proposal came from: the user's message, the answer that carried it, its thread. */
+export const ZProposalSource = z.object({
+  thread_id: ZThreadId,
+  thread_title: z.string(),
+  response_id: ZResponseId,
+  user_message: z.string(),
+  assistant_text: z.string(),
+  created_ts: ZIsoDate,
+});
+
+/** What approving an update would write: the target as it is now, the CFB after, and the diff. */
+export const ZUpdatePreview = z.object({
+  target: ZCfb,
+  /** A merge: the CFB resolve pairs with the target, folded into it on approval. */
+  merged: ZCfb.nullable(),
+  after: ZCfbDraft,
+  changes: z.array(ZCfbFieldChange),
+});
+export type TUpdatePreview = z.infer<typeof ZUpdatePreview>;
+
+/**
+ * The proposal page (seed 001 §3, §6): the proposal with resolve's decision, its source, and a
+ * preview of each approval open to it, computed by the same code the promotion runs and against
+ * the CFBs as they are now. `update` is null with `update_unavailable` saying why when no CFB
+ * could be updated; both previews are null once the proposal was decided.
+ */
+export const ZProposalReview = z.object({
+  proposal: ZProposal,
+  source: ZProposalSource,
+  preview: z.object({
+    create: ZCfbDraft.nullable(),
+    update: ZUpdatePreview.nullable(),
+    update_unavailable: z.string().nullable(),
+  }),
+});
+export type TProposalReview = z.infer<typeof ZProposalReview>;

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type {
+  TCfbActivityRequest,
   TChatRespondRequest,
   TGateConfigInput,
   TPromoteRequest,
+  TProposalReviewRequest,
   TRepetitionKind,
   ZAccountCreateRequest,
   ZAccountSetRoleRequest,
@@ -28,11 +30,13 @@ import type { TModelProvider } from "./model/provider";
 import { createModel } from "./model/registry";
 import { actorFromBearer, actorFromSession } from "./services/actors";
 import * as admin from "./services/admin";
+import { getCfbActivity } from "./services/cfb-activity";
 import { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";
 import { dismissTrigger, giveFeedback, listTriggers } from "./services/feedback";
 import { evaluateGate, listGateEvaluations } from "./services/gate";
 import { getMemento, putMemento } from "./services/mementos";
 import { promoteProposal } from "./services/promote";
+import { reviewProposal } from "./services/proposal-review";
 import { refundSignIn, reserveSignIn } from "./services/rate-limits";
 import { getCfb, getProposal, listCfbs, listProposals } from "./services/read";
 import { DEFAULT_REPETITION_THRESHOLDS } from "./services/resolve";
@@ -60,6 +64,7 @@ export function createControlPlane(deps: TServiceDeps) {
       list: (actor: TActor, input: z.input<typeof ZProposalListRequest>) =>
         listProposals(deps, actor, ZProposalListRequest.parse(input)),
       get: (actor: TActor, proposalId: string) => getProposal(deps, actor, proposalId),
+      review: (actor: TActor, input: TProposalReviewRequest) => reviewProposal(deps, actor, input),
     },
     promotion: {
       promote: (actor: TActor, input: TPromoteRequest) => promoteProposal(deps, actor, input),
@@ -68,6 +73,7 @@ export function createControlPlane(deps: TServiceDeps) {
       list: (actor: TActor, input: z.input<typeof ZCfbListRequest>) =>
         listCfbs(deps, actor, ZCfbListRequest.parse(input)),
       get: (actor: TActor, cfbId: string) => getCfb(deps, actor, cfbId),
+      activity: (actor: TActor, input: TCfbActivityRequest) => getCfbActivity(deps, actor, input),
       create: (actor: TActor, input: z.output<typeof ZCfbCreateRequest>) => admin.createCfb(deps, actor, input),
       update: (actor: TActor, input: z.output<typeof ZCfbUpdateRequest>) => admin.updateCfb(deps, actor, input),
     },

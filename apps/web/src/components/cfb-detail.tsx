@@ -2,15 +2,9 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/lib/trpc";
+import { CfbActivity } from "./cfb-activity";
+import { FieldDiff, shown } from "./field-diff";
 import { QueryError } from "./require-session";
-
-/** A field's value as one line of text (lists joined, empty shown as a dash). */
-function shown(value: unknown): string {
-  if (value === null || value === undefined || value === "") return "—";
-  if (Array.isArray(value)) return value.length > 0 ? value.join(", ") : "—";
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
-}
 
 export function CfbDetail({ cfbId }: { cfbId: string }) {
   const trpc = useTRPC();
@@ -46,10 +40,24 @@ export function CfbDetail({ cfbId }: { cfbId: string }) {
         <dt>Entities</dt>
         <dd>{cfb.entities.join(", ") || "—"}</dd>
         <dt>Sources</dt>
-        <dd>{cfb.source_refs.join(", ") || "—"}</dd>
+        <dd data-testid="cfb-sources">
+          {cfb.source_refs.length === 0
+            ? "—"
+            : cfb.source_refs.map((ref, i) => {
+                // A promotion records its proposal as "proposal:UP-0007": link it to its page.
+                const proposal = /^proposal:(UP-\d+)$/.exec(ref)?.[1];
+                return (
+                  <span key={ref}>
+                    {i > 0 ? ", " : ""}
+                    {proposal ? <Link href={`/proposals/${proposal}`}>{ref}</Link> : ref}
+                  </span>
+                );
+              })}
+        </dd>
         <dt>Updated</dt>
         <dd>{new Date(cfb.updated_ts).toLocaleString()}</dd>
       </dl>
+      <CfbActivity cfbId={cfb.cfb_id} />
       <h2>History</h2>
       <ol className="plain stack" data-testid="cfb-history">
         {cfb.revisions.map((r) => (
@@ -59,30 +67,30 @@ export function CfbDetail({ cfbId }: { cfbId: string }) {
               {r.promotion_id ? ` · ${r.promotion_id}` : ""}
             </div>
             {r.changes.length > 0 ? (
-              <table className="data diff" aria-label={`Changes in v${r.version}`}>
-                <thead>
-                  <tr>
-                    <th>Field</th>
-                    <th>Before</th>
-                    <th>After</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {r.changes.map((c) => (
-                    <tr key={c.field}>
-                      <td>
-                        <code>{c.field}</code>
-                      </td>
-                      <td>
-                        <del>{shown(c.before)}</del>
-                      </td>
-                      <td>
-                        <ins>{shown(c.after)}</ins>
-                      </td>
+              <div className="table-wrap">
+                <table className="data diff" aria-label={`Changes in v${r.version}`}>
+                  <thead>
+                    <tr>
+                      <th>Field</th>
+                      <th>Before</th>
+                      <th>After</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {r.changes.map((c) => (
+                      <tr key={c.field}>
+                        <td>
+                          <code>{c.field}</code>
+                        </td>
+                        <td>{shown(c.before)}</td>
+                        <td>
+                          <FieldDiff before={c.before} after={c.after} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             ) : null}
           </li>
         ))}

@@ -11,6 +11,7 @@ import { type KeyboardEvent, useState } from "react";
 import { ProposalEditor } from "./proposal-editor";
 import { useMe } from "./require-session";
 import { ResolveSummary } from "./resolve-summary";
+import { reviewKey } from "./review-keys";
 import { ErrorAlert } from "./ui";
 import { usePromote } from "./use-promote";
 
@@ -54,12 +55,10 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
   // are left alone.
   function onKeyDown(event: KeyboardEvent<HTMLElement>) {
     if (effectiveStatus !== "pending" || editing || promote.isPending) return;
-    if (event.target instanceof HTMLElement && /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) return;
-    if (event.metaKey || event.ctrlKey || event.altKey) return;
-    const key = event.key.toLowerCase();
-    if (key === "a" && (approvable || updateTarget)) act(approvable ? "approve_create" : "approve_update");
-    else if (key === "r") act("reject");
-    else if (key === "e" && canEdit) {
+    const key = reviewKey(event);
+    if (key === "approve" && (approvable || updateTarget)) act(approvable ? "approve_create" : "approve_update");
+    else if (key === "reject") act("reject");
+    else if (key === "edit" && canEdit) {
       promote.reset();
       setEditing(true);
     } else return;
@@ -81,7 +80,9 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
         {proposal.target_cfb_id ? <span className="muted">→ {proposal.target_cfb_id}</span> : null}
         <span className="muted">confidence {proposal.confidence.toFixed(2)}</span>
       </div>
-      <h3>{proposal.title}</h3>
+      <h3>
+        <Link href={`/proposals/${proposal.proposal_id}`}>{proposal.title}</Link>
+      </h3>
       <p className="muted">{proposal.delta_summary}</p>
       {proposal.warnings.length > 0 ? (
         <div className="row">

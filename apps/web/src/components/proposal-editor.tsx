@@ -1,5 +1,5 @@
 "use client";
-import type { TEditorialOverrides, TProposal } from "@solserver/contracts";
+import { type TCfbKind, type TEditorialOverrides, type TProposal, ZCfbKind } from "@solserver/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
@@ -8,6 +8,7 @@ type TProposed = TProposal["proposed_cfb"];
 
 const TITLE_MAX = 200;
 const SUMMARY_MAX = 2000;
+const TEXT_MAX = 20000;
 const TAG_MAX = 64;
 const TAGS_MAX = 32;
 
@@ -23,16 +24,30 @@ export function splitTags(text: string): string[] {
   ];
 }
 
+/** What the editor's fields hold (text as typed). */
+export type TEditorForm = {
+  title: string;
+  summary: string;
+  text: string;
+  kind: "" | TCfbKind;
+  confidence: string;
+  tagsAdd: string;
+  tagsRemove: string;
+};
+
+/** The values the form starts from: the proposal's, and the full text the CFB has now (updates). */
+export type TEditorOriginal = Pick<TProposed, "title" | "summary" | "tags"> & { text: string | null };
+
 /** The overrides a Jam editor's form amounts to: only the fields that changed. */
-export function editorialOverrides(
-  original: Pick<TProposed, "title" | "summary">,
-  form: { title: string; summary: string; tagsAdd: string; tagsRemove: string },
-): TEditorialOverrides {
+export function editorialOverrides(original: TEditorOriginal, form: TEditorForm): TEditorialOverrides {
   const overrides: TEditorialOverrides = {};
   const title = form.title.trim();
   const summary = form.summary.trim();
   if (title !== original.title.trim()) overrides.title_edit = title;
   if (summary !== original.summary.trim()) overrides.summary_edit = summary;
+  if (form.text.trim() !== (original.text ?? "").trim()) overrides.text_edit = form.text.trim();
+  if (form.kind) overrides.kind = form.kind;
+  if (form.confidence.trim()) overrides.confidence = Number(form.confidence);
   const add = splitTags(form.tagsAdd);
   const remove = splitTags(form.tagsRemove);
   if (add.length > 0) overrides.tags_add = add;
@@ -40,11 +55,17 @@ export function editorialOverrides(
   return overrides;
 }
 
-function problem(form: { title: string; summary: string; tagsAdd: string; tagsRemove: string }): string | null {
+/** The first rule the form breaks, in words, or null. */
+export function editorProblem(form: TEditorForm): string | null {
   if (!form.title.trim()) return "Title must not be empty.";
   if (form.title.trim().length > TITLE_MAX) return `Title must be at most ${TITLE_MAX} characters.`;
   if (!form.summary.trim()) return "Summary must not be empty.";
   if (form.summary.trim().length > SUMMARY_MAX) return `Summary must be at most ${SUMMARY_MAX} characters.`;
+  if (form.text.length > TEXT_MAX) return `Full text must be at most ${TEXT_MAX} characters.`;
+  if (form.confidence.trim()) {
+    const c = Number(form.confidence);
+    if (!Number.isFinite(c) || c < 0 || c > 1) return "Confidence must be a number from 0 to 1.";
+  }
   for (const [label, text] of [
     ["Tags to add", form.tagsAdd],
     ["Tags to remove", form.tagsRemove],
@@ -61,13 +82,17 @@ type TEditorProps = {
   proposalId: string;
   /** The proposed CFB when the caller already has it (queue items); else it is fetched. */
   proposed: TProposed | undefined;
+  /** The full text the approved CFB would start from (an update's target text), if any. */
+  currentText?: string | null;
   pending: boolean;
   onCancel: () => void;
   onSubmit: (overrides: TEditorialOverrides) => void;
+  /** Called with the overrides as the form changes, when they are valid (a live preview). */
+  onChange?: (overrides: TEditorialOverrides) => void;
 };
 
 /** A Jam editor's changes to a proposal before it becomes a CFB (edit_then_approve). */
-export function ProposalEditor({ proposalId, proposed, pending, onCancel, onSubmit }: TEditorProps) {
+export function ProposalEditor({ proposalId, proposed, ...rest }: TEditorProps) {
   const trpc = useTRPC();
   const fetched = useQuery(
     trpc.proposals.get.queryOptions({ proposal_id: proposalId }, { enabled: proposed === undefined }),
@@ -82,58 +107,96 @@ export function ProposalEditor({ proposalId, proposed, pending, onCancel, onSubm
       <p className="muted">Loading the proposal…</p>
     );
   }
-  return (
-    <EditorForm
-      key={proposalId}
-      original={original}
-      pending={pending}
-      onCancel={onCancel}
-      onSubmit={onSubmit}
-      proposalId={proposalId}
-    />
-  );
+  return <EditorForm key={proposalId} proposalId={proposalId} original={original} {...rest} />;
 }
 
 function EditorForm({
   proposalId,
   original,
+  currentText = null,
   pending,
   onCancel,
   onSubmit,
+  onChange,
 }: Omit<TEditorProps, "proposed"> & { original: TProposed }) {
-  const [title, setTitle] = useState(original.title);
-  const [summary, setSummary] = useState(original.summary);
-  const [tagsAdd, setTagsAdd] = useState("");
-  const [tagsRemove, setTagsRemove] = useState("");
+  const [form, setForm] = useState<TEditorForm>({
+    title: original.title,
+    summary: original.summary,
+    text: currentText ?? "",
+    kind: "",
+    confidence: "",
+    tagsAdd: "",
+    tagsRemove: "",
+  });
   const [error, setError] = useState<string | null>(null);
+  const base = { ...original, text: currentText };
+
+  function set<K extends keyof TEditorForm>(key: K, value: TEditorForm[K]) {
+    const next = { ...form, [key]: value };
+    setForm(next);
+    if (onChange && editorProblem(next) === null) onChange(editorialOverrides(base, next));
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const form = { title, summary, tagsAdd, tagsRemove };
-    const wrong = problem(form);
+    const wrong = editorProblem(form);
     setError(wrong);
-    if (!wrong) onSubmit(editorialOverrides(original, form));
+    if (!wrong) onSubmit(editorialOverrides(base, form));
   }
 
   return (
     <form className="stack editor" onSubmit={submit} aria-label={`Edit proposal ${proposalId}`}>
       <label className="field">
         <span>Title</span>
-        <input type="text" value={title} maxLength={TITLE_MAX} onChange={(e) => setTitle(e.target.value)} />
+        <input type="text" value={form.title} maxLength={TITLE_MAX} onChange={(e) => set("title", e.target.value)} />
       </label>
       <label className="field">
         <span>Summary</span>
-        <textarea rows={3} value={summary} maxLength={SUMMARY_MAX} onChange={(e) => setSummary(e.target.value)} />
+        <textarea
+          rows={3}
+          value={form.summary}
+          maxLength={SUMMARY_MAX}
+          onChange={(e) => set("summary", e.target.value)}
+        />
+      </label>
+      <label className="field">
+        <span>Full text (optional)</span>
+        <textarea rows={4} value={form.text} maxLength={TEXT_MAX} onChange={(e) => set("text", e.target.value)} />
       </label>
       <p className="muted">Current tags: {original.tags.length > 0 ? original.tags.join(", ") : "none"}</p>
-      <label className="field">
-        <span>Tags to add (comma-separated)</span>
-        <input type="text" value={tagsAdd} onChange={(e) => setTagsAdd(e.target.value)} />
-      </label>
-      <label className="field">
-        <span>Tags to remove (comma-separated)</span>
-        <input type="text" value={tagsRemove} onChange={(e) => setTagsRemove(e.target.value)} />
-      </label>
+      <div className="row form-row">
+        <label className="field">
+          <span>Tags to add (comma-separated)</span>
+          <input type="text" value={form.tagsAdd} onChange={(e) => set("tagsAdd", e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Tags to remove (comma-separated)</span>
+          <input type="text" value={form.tagsRemove} onChange={(e) => set("tagsRemove", e.target.value)} />
+        </label>
+      </div>
+      <div className="row form-row">
+        <label className="field">
+          <span>Kind</span>
+          <select value={form.kind} onChange={(e) => set("kind", e.target.value as TEditorForm["kind"])}>
+            <option value="">keep (decided on approval)</option>
+            {ZCfbKind.options.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Confidence (0–1, optional)</span>
+          <input
+            type="text"
+            inputMode="decimal"
+            value={form.confidence}
+            placeholder="keep"
+            onChange={(e) => set("confidence", e.target.value)}
+          />
+        </label>
+      </div>
       {error ? (
         <p className="error" role="alert">
           {error}

@@ -14,7 +14,7 @@ const DECISION_TEXT: Record<TResolveDecisionView["decision"], string> = {
  * suggestion when they disagree, and the scores with their components, so the decision explains
  * itself.
  */
-export function ResolveSummary({ resolve }: { resolve: TResolveDecisionView }) {
+export function ResolveSummary({ resolve, open = false }: { resolve: TResolveDecisionView; open?: boolean }) {
   const top = resolve.scores[0];
   return (
     <div className="stack resolve" data-testid="resolve-summary">
@@ -35,35 +35,37 @@ export function ResolveSummary({ resolve }: { resolve: TResolveDecisionView }) {
         </p>
       ) : null}
       {resolve.scores.length > 0 ? (
-        <details>
+        <details open={open}>
           <summary>Scores and reasons</summary>
           <p className="muted">{resolve.reason_codes.join(", ")}</p>
-          <table className="data">
-            <thead>
-              <tr>
-                <th>CFB</th>
-                <th>score</th>
-                <th>text (bm25)</th>
-                <th>tags</th>
-                <th>entities</th>
-                <th>title</th>
-              </tr>
-            </thead>
-            <tbody>
-              {resolve.scores.slice(0, 5).map((s) => (
-                <tr key={s.cfb_id}>
-                  <td>
-                    <Link href={`/cfbs/${s.cfb_id}`}>{s.cfb_id}</Link>
-                  </td>
-                  <td>{s.score.toFixed(2)}</td>
-                  <td>{s.components.bm25_norm.toFixed(2)}</td>
-                  <td>{s.components.tag_overlap.toFixed(2)}</td>
-                  <td>{s.components.entity_overlap.toFixed(2)}</td>
-                  <td>{s.components.title_similarity.toFixed(2)}</td>
+          <div className="table-wrap">
+            <table className="data">
+              <thead>
+                <tr>
+                  <th>CFB</th>
+                  <th>score</th>
+                  <th>text (bm25)</th>
+                  <th>tags</th>
+                  <th>entities</th>
+                  <th>title</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {resolve.scores.slice(0, 5).map((s) => (
+                  <tr key={s.cfb_id}>
+                    <td>
+                      <Link href={`/cfbs/${s.cfb_id}`}>{s.cfb_id}</Link>
+                    </td>
+                    <td>{s.score.toFixed(2)}</td>
+                    <td>{s.components.bm25_norm.toFixed(2)}</td>
+                    <td>{s.components.tag_overlap.toFixed(2)}</td>
+                    <td>{s.components.entity_overlap.toFixed(2)}</td>
+                    <td>{s.components.title_similarity.toFixed(2)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </details>
       ) : (
         <p className="muted">{resolve.reason_codes.join(", ")}</p>

@@ -1,5 +1,6 @@
 import {
   canApproveAsNew,
+  cfbVersionConflict,
   DomainError,
   type TCfb,
   type TCfbDetail,
@@ -147,27 +148,57 @@ async function liveCfb(deps: TServiceDeps, cfbId: string): Promise<TCfbDetail | 
 /**
  * Where an update lands: the proposal's own target when it names an existing CFB, else resolve's
  * (update, review or merge); with resolve's merge pair around that target, the other CFB of the
- * pair is folded into it. NOT_FOUND-free: no target at all is BAD_INPUT.
+ * pair is folded into it. Null when there is no CFB to update.
  */
 async function updateTarget(
   deps: TServiceDeps,
   proposal: TProposal,
   resolved: TResolveOutcome,
-): Promise<{ target: TCfbDetail; merged: TCfbDetail | null }> {
+): Promise<{ target: TCfbDetail; merged: TCfbDetail | null } | null> {
   const named = proposal.warnings.includes("target_cfb_missing") ? null : proposal.target_cfb_id;
   const targetId = named ?? (resolved.decision === "create" ? null : resolved.target_cfb_id);
   const target = targetId ? await liveCfb(deps, targetId) : null;
-  if (!target) {
-    throw new DomainError(
-      "BAD_INPUT",
-      `action: proposal ${proposal.proposal_id} names no CFB to update and resolve found none close enough; use approve_create or reject`,
-      { field: "action" },
-    );
-  }
+  if (!target) return null;
   const pair = resolved.decision === "merge" ? resolved.merge_cfb_ids : [];
   const otherId = pair.includes(target.cfb_id) ? pair.find((id) => id !== target.cfb_id) : undefined;
   const merged = otherId ? await liveCfb(deps, otherId) : null;
   return { target, merged: merged && merged.cfb_id !== target.cfb_id ? merged : null };
+}
+
+/** What approving a proposal as an update would write: its target now, and the draft after. */
+export type TUpdatePlan = { target: TCfbDetail; merged: TCfbDetail | null; draft: TCfbDraft };
+
+export async function planUpdate(
+  deps: TServiceDeps,
+  proposal: TProposal,
+  resolved: TResolveOutcome,
+  overrides: TEditorialOverrides | undefined,
+): Promise<TUpdatePlan | null> {
+  const found = await updateTarget(deps, proposal, resolved);
+  return found && { ...found, draft: updateDraft(found.target, proposal, overrides, found.merged) };
+}
+
+/** Resolve again at review or promotion: CFBs may have been created, edited or merged since. */
+export function resolveAgain(deps: TServiceDeps, proposal: TProposal) {
+  return resolveProposal(deps, {
+    op: proposal.op,
+    targetCfbId: proposal.target_cfb_id,
+    deltaSummary: proposal.delta_summary,
+    proposedCfb: proposal.proposed_cfb,
+    fingerprint: proposal.fingerprint,
+  });
+}
+
+/** The fields of a CFB that revisions after `version` changed, in the order they first did. */
+function fieldsChangedSince(cfb: TCfbDetail, version: number): string[] {
+  return [
+    ...new Set(
+      cfb.revisions
+        .filter((r) => r.version > version)
+        .sort((a, b) => a.version - b.version)
+        .flatMap((r) => r.changes.map((c) => c.field)),
+    ),
+  ];
 }
 
 export async function promoteProposal(
@@ -179,14 +210,7 @@ export async function promoteProposal(
   const caller = requireSignedIn(actor);
   const trace = createTraceLog(deps.now);
   trace.add("promotion", `Promotion requested: ${input.action} ${proposal.proposal_id}`, { editor: caller.role });
-  // Resolved again: CFBs may have been created, edited or merged since the proposal was.
-  const resolved = await resolveProposal(deps, {
-    op: proposal.op,
-    targetCfbId: proposal.target_cfb_id,
-    deltaSummary: proposal.delta_summary,
-    proposedCfb: proposal.proposed_cfb,
-    fingerprint: proposal.fingerprint,
-  });
+  const resolved = await resolveAgain(deps, proposal);
   trace.add("resolve", `Resolve at promotion: ${resolved.outcome.decision}`, {
     decision: resolved.outcome.decision,
     target_cfb_id: resolved.outcome.target_cfb_id,
@@ -200,19 +224,24 @@ export async function promoteProposal(
   let cfbDraft: TCfbDraft | null = null;
   let cfbUpdate: { cfbId: string; expectedVersion: number; draft: TCfbDraft; mergedId: string | null } | null = null;
   if (updates) {
-    const { target, merged } = await updateTarget(deps, proposal, resolved.outcome);
-    if (input.expected_cfb_version !== undefined && input.expected_cfb_version !== target.version) {
+    const plan = await planUpdate(deps, proposal, resolved.outcome, input.editorial_overrides);
+    if (!plan) {
       throw new DomainError(
-        "CONFLICT",
-        `CFB ${target.cfb_id} is at version ${target.version}, not ${input.expected_cfb_version}; review it again`,
-        { field: "expected_cfb_version" },
+        "BAD_INPUT",
+        `action: proposal ${proposal.proposal_id} names no CFB to update and resolve found none close enough; use approve_create or reject`,
+        { field: "action" },
       );
+    }
+    const { target, merged } = plan;
+    if (input.expected_cfb_version !== undefined && input.expected_cfb_version !== target.version) {
+      const changed = fieldsChangedSince(target, input.expected_cfb_version);
+      throw cfbVersionConflict(target.cfb_id, target.version, input.expected_cfb_version, changed);
     }
     cfbUpdate = {
       cfbId: target.cfb_id,
       // The write is conditional on the version read here: an edit in between is CONFLICT.
       expectedVersion: target.version,
-      draft: updateDraft(target, proposal, input.editorial_overrides, merged),
+      draft: plan.draft,
       mergedId: merged?.cfb_id ?? null,
     };
     trace.add("promotion", merged ? `Merge ${merged.cfb_id} into ${target.cfb_id}` : `Update ${target.cfb_id}`, {

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { DomainError, type TCfb, type TCfbDraft } from "@solserver/contracts";
+import { cfbFieldChanges, cfbVersionConflict, DomainError, type TCfb, type TCfbDraft } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 import { allocateId } from "../ids";
+import { asObject } from "../json";
 import { toCfb } from "../mappers";
 import { type TAuditWrite, writeAudit } from "./audit";
 
@@ -72,12 +73,14 @@ export async function updateCfb(
     const row = await tx.cfb.findUnique({ where: { id: cfbId } });
     if (!row) throw new DomainError("NOT_FOUND", `CFB ${cfbId} does not exist`, { field: "cfb_id" });
     if (moved.count !== 1) {
-      throw new DomainError(
-        "CONFLICT",
-        `CFB ${cfbId} is at version ${row.version}, not ${expectedVersion}: reload and edit again`,
-        {
-          field: "version",
-        },
+      const base = await tx.cfbRevision.findUnique({ where: { cfbId_version: { cfbId, version: expectedVersion } } });
+      const changed = base ? cfbFieldChanges(asObject(base.snapshot, "CfbRevision.snapshot"), toCfb(row)) : [];
+      throw cfbVersionConflict(
+        cfbId,
+        row.version,
+        expectedVersion,
+        changed.map((c) => c.field),
+        "version",
       );
     }
     const cfb = toCfb(row);

@@ -1,4 +1,4 @@
-import { DomainError, type TCfb, type TCfbDetail, type TCfbListResponse } from "@solserver/contracts";
+import { cfbFieldChanges, DomainError, type TCfb, type TCfbDetail, type TCfbListResponse } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import { ftsAllWordsQuery } from "../fts";
 import { Prisma } from "../generated/prisma/client";
@@ -52,15 +52,6 @@ export async function listCfbs(db: DbClient, sql: TSql, q: TCfbListQuery): Promi
   return { items: page.map(toCfb), next_cursor: nextCursor };
 }
 
-/** Field by field, what `after` changed against `before` (both CFB snapshots). */
-function changesBetween(before: Record<string, unknown> | null, after: Record<string, unknown>) {
-  if (!before) return [];
-  const ignored = new Set(["version", "updated_ts", "created_ts", "last_accessed_ts"]);
-  return Object.keys(after)
-    .filter((field) => !ignored.has(field) && JSON.stringify(before[field]) !== JSON.stringify(after[field]))
-    .map((field) => ({ field, before: before[field] ?? null, after: after[field] ?? null }));
-}
-
 export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | null> {
   const row = await db.cfb.findUnique({
     where: { id: cfbId },
@@ -72,7 +63,7 @@ export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | 
     change_kind: r.changeKind,
     promotion_id: r.promotionEventId,
     created_ts: r.createdAt.toISOString(),
-    changes: changesBetween(
+    changes: cfbFieldChanges(
       i === 0 ? null : asObject(row.revisions[i - 1]?.snapshot, "CfbRevision.snapshot"),
       asObject(r.snapshot, "CfbRevision.snapshot"),
     ),

@@ -3,6 +3,7 @@ import { type DbClient, sqlDriverOf } from "../client";
 import { createSqliteCandidateSearch } from "../fts";
 import * as accounts from "./accounts";
 import * as audit from "./audit";
+import * as cfbActivity from "./cfb-activity";
 import * as cfbImport from "./cfb-import";
 import * as cfbStats from "./cfb-stats";
 import * as cfbWrites from "./cfb-writes";
@@ -33,6 +34,7 @@ export function createRepositories(db: DbClient) {
       findByRequestId: (callerId: string, requestId: string) => turns.findTurnByRequestId(db, sql, callerId, requestId),
       history: (threadId: string, limit: number) => turns.getThreadHistory(sql, threadId, limit),
       responseThread: (responseId: string) => turns.responseThread(db, responseId),
+      responseSource: (responseId: string) => turns.responseSource(db, responseId),
       threadOwner: (threadId: string) => turns.threadOwner(sql, threadId),
       record: (turn: Parameters<typeof turns.recordTurn>[1]) => turns.recordTurn(sql, turn),
       lastResponse: (threadId: string) => turns.lastResponse(sql, threadId),
@@ -40,6 +42,7 @@ export function createRepositories(db: DbClient) {
     cfbs: {
       list: (q: cfbs.TCfbListQuery) => cfbs.listCfbs(db, sql, q),
       get: (cfbId: string) => cfbs.getCfb(db, cfbId),
+      activity: (q: cfbActivity.TCfbActivityQuery) => cfbActivity.getCfbActivity(db, sql, q),
       existingIds: (ids: readonly string[]) => cfbs.existingCfbIds(sql, ids),
       retrievable: (limit: number, now?: Date) => cfbs.listRetrievableCfbs(sql, limit, now),
       /** Full-text candidates for resolve (SQLite FTS5; see fts.ts for the interface). */
@@ -122,6 +125,7 @@ type Tail<T extends unknown[]> = T extends [unknown, ...infer R] ? R : never;
 export type TRepositories = ReturnType<typeof createRepositories>;
 export type { TAccount, TRole, TTokenView } from "./accounts";
 export type { TAuditEventView, TAuditWrite } from "./audit";
+export type { TCfbActivityQuery, TCfbActivityRows, TUsageDayCount } from "./cfb-activity";
 export type { TCfbListQuery } from "./cfbs";
 export type { TGateEvaluationQuery } from "./gate";
 export type { TStoredMemento } from "./mementos";

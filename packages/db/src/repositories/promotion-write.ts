@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { DomainError, type TCfb, type TCfbDraft, type TCfbKind } from "@solserver/contracts";
+import {
+  cfbFieldChanges,
+  cfbVersionConflict,
+  DomainError,
+  type TCfb,
+  type TCfbDraft,
+  type TCfbKind,
+} from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { allocateIdBatch } from "../ids";
 import { asStringArray } from "../json";
@@ -93,11 +100,7 @@ async function changedSince(tx: TSql, cfbId: string, expectedVersion: number, cu
     Prisma.sql`SELECT "snapshot" FROM "CfbRevision" WHERE "cfbId" = ${cfbId} AND "version" = ${expectedVersion}`,
   );
   if (!base) return [];
-  const before = jsonOf(base.snapshot) as Record<string, unknown>;
-  const after = current as unknown as Record<string, unknown>;
-  return ["title", "summary", "text", "tags", "entities", "kind", "confidence", "domain"].filter(
-    (f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]),
-  );
+  return cfbFieldChanges(jsonOf(base.snapshot) as Record<string, unknown>, current).map((c) => c.field);
 }
 
 /**
@@ -124,11 +127,11 @@ async function rewriteCfb(
         field: "expected_cfb_version",
       });
     }
-    const changed = await changedSince(tx, cfbId, expectedVersion, cfbOf(row));
-    throw new DomainError(
-      "CONFLICT",
-      `CFB ${cfbId} is at version ${row.version}, not ${expectedVersion}${changed.length ? `: ${changed.join(", ")} changed` : ""}; review it again`,
-      { field: "expected_cfb_version" },
+    throw cfbVersionConflict(
+      cfbId,
+      row.version,
+      expectedVersion,
+      await changedSince(tx, cfbId, expectedVersion, cfbOf(row)),
     );
   }
   const cfb = cfbOf(row);

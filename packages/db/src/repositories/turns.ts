@@ -11,7 +11,7 @@ import { writeMemento } from "./mementos";
 import { countRepetitions } from "./repetitions";
 import { insertResolveDecisions } from "./resolve";
 import { insertTraceRun } from "./traces";
-import type { THistoryMessage, TPreviousResponse, TStoredTurn, TTurnWrite } from "./types";
+import type { THistoryMessage, TPreviousResponse, TResponseSource, TStoredTurn, TTurnWrite } from "./types";
 
 /**
  * A turn this caller stored earlier under this idempotency key, or null. The lookup runs on every
@@ -57,6 +57,33 @@ export async function responseThread(
   });
   const thread = row?.transmission.packet.thread;
   return thread ? { threadId: thread.id, ownerId: thread.ownerId } : null;
+}
+
+/**
+ * What a response answered: the user's message, the answer's text and its thread (the proposal
+ * page shows where a proposal came from). Null when the response does not exist.
+ */
+export async function responseSource(db: DbClient, responseId: string): Promise<TResponseSource | null> {
+  const row = await db.response.findUnique({
+    where: { id: responseId },
+    select: {
+      assistantText: true,
+      createdAt: true,
+      transmission: {
+        select: { packet: { select: { message: true, thread: { select: { id: true, title: true } } } } },
+      },
+    },
+  });
+  if (!row) return null;
+  const { packet } = row.transmission;
+  return {
+    thread_id: packet.thread.id,
+    thread_title: packet.thread.title,
+    response_id: responseId,
+    user_message: packet.message,
+    assistant_text: row.assistantText,
+    created_ts: row.createdAt.toISOString(),
+  };
 }
 
 /** Whether a thread exists, and whose it is (hot path). */

@@ -147,3 +147,13 @@ export type TResolveDecisionWrite = {
 
 /** One observation of a repeated thing (seed 001 §5.2). */
 export type TRepetitionHit = { kind: TRepetitionKind; routerDomain: string; key: string; label: string };
+
+/** A proposal's origin as the proposal page shows it (the contract's ZProposalSource). */
+export type TResponseSource = {
+  thread_id: string;
+  thread_title: string;
+  response_id: string;
+  user_message: string;
+  assistant_text: string;
+  created_ts: string;
+};

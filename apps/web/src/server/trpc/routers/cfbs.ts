@@ -1,5 +1,7 @@
 import {
   ZCfb,
+  ZCfbActivity,
+  ZCfbActivityRequest,
   ZCfbCreateRequest,
   ZCfbDetail,
   ZCfbGetRequest,
@@ -18,6 +20,11 @@ export const cfbsRouter = router({
     .input(ZCfbGetRequest)
     .output(ZCfbDetail)
     .query(({ ctx, input }) => ctx.controlPlane.cfbs.get(ctx.actor, input.cfb_id)),
+  /** Stats, usage per day and the proposals that touched the CFB (a user's own threads' only). */
+  activity: signedInProcedure
+    .input(ZCfbActivityRequest)
+    .output(ZCfbActivity)
+    .query(({ ctx, input }) => ctx.controlPlane.cfbs.activity(ctx.actor, input)),
   /** Jam editors author knowledge directly. */
   create: jamProcedure
     .input(ZCfbCreateRequest)

@@ -1,4 +1,11 @@
-import { ZProposal, ZProposalGetRequest, ZProposalListRequest, ZProposalListResponse } from "@solserver/contracts";
+import {
+  ZProposal,
+  ZProposalGetRequest,
+  ZProposalListRequest,
+  ZProposalListResponse,
+  ZProposalReview,
+  ZProposalReviewRequest,
+} from "@solserver/contracts";
 import { router, signedInProcedure } from "../init";
 
 export const proposalsRouter = router({
@@ -11,4 +18,12 @@ export const proposalsRouter = router({
     .input(ZProposalGetRequest)
     .output(ZProposal)
     .query(({ ctx, input }) => ctx.controlPlane.proposals.get(ctx.actor, input.proposal_id)),
+  /**
+   * The proposal page: the proposal, its source, and what each approval would write now (with a
+   * Jam editor's overrides when given). Reads only.
+   */
+  review: signedInProcedure
+    .input(ZProposalReviewRequest)
+    .output(ZProposalReview)
+    .query(({ ctx, input }) => ctx.controlPlane.proposals.review(ctx.actor, input)),
 });

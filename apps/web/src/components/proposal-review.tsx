@@ -1,0 +1,325 @@
+"use client";
+import type { TEditorialOverrides } from "@solserver/contracts";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useDeferredValue, useEffect, useState } from "react";
+import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
+import { trpcCode } from "@/lib/trpc-errors";
+import { CfbSideBySide } from "./field-diff";
+import { formatTs } from "./format";
+import { ProposalEditor } from "./proposal-editor";
+import { QueryError, useMe } from "./require-session";
+import { ResolveSummary } from "./resolve-summary";
+import { reviewKey } from "./review-keys";
+import { ErrorAlert } from "./ui";
+import { usePromote } from "./use-promote";
+
+const WARNING_TEXT: Record<string, string> = {
+  target_cfb_missing: "the model named a CFB that does not exist",
+  target_cfb_required: "an update without a target CFB",
+  confidence_clamped: "the model's confidence was out of range",
+};
+
+type TAction = "approve_create" | "approve_update" | "reject";
+type TProposalReview = TRouterOutputs["proposals"]["review"];
+
+/**
+ * The proposal page: everything a reviewer needs to decide in one place (the proposal, resolve's
+ * verdict with its component scores, the CFB it would change side by side with the result, where
+ * it came from and why the model proposed it) and the decision itself, by button or key.
+ */
+export function ProposalReview({ proposalId }: { proposalId: string }) {
+  const trpc = useTRPC();
+  const me = useMe();
+  const promote = usePromote();
+  const [editing, setEditing] = useState(false);
+  const [overrides, setOverrides] = useState<TEditorialOverrides | undefined>(undefined);
+  // The diff follows the editor as the person types, without a request per key stroke.
+  const previewOverrides = useDeferredValue(editing ? overrides : undefined);
+  const query = useQuery(
+    trpc.proposals.review.queryOptions(
+      { proposal_id: proposalId, ...(previewOverrides ? { editorial_overrides: previewOverrides } : {}) },
+      { retry: false, placeholderData: keepPreviousData },
+    ),
+  );
+  const review = query.data;
+  const pending = review?.proposal.status === "pending" && !promote.data;
+  const approvable = review?.preview.create ?? null;
+  const update = review?.preview.update ?? null;
+  const canEdit = me.data?.role === "jam" && (approvable !== null || update !== null);
+
+  const act = (action: TAction) =>
+    promote.mutate({
+      proposal_id: proposalId,
+      action,
+      // The version the page showed: if the CFB moves before the click, the answer is CONFLICT.
+      ...(action === "approve_update" && update ? { expected_cfb_version: update.target.version } : {}),
+    });
+  const startEditing = () => {
+    promote.reset();
+    setOverrides(undefined);
+    setEditing(true);
+  };
+
+  // Keyboard review anywhere on the page: A approve, E edit (Jam editors), R reject.
+  useEffect(() => {
+    if (!pending || editing) return;
+    function onKey(event: KeyboardEvent) {
+      if (promote.isPending) return;
+      const key = reviewKey(event);
+      if (key === "approve" && (approvable || update)) act(approvable ? "approve_create" : "approve_update");
+      else if (key === "reject") act("reject");
+      else if (key === "edit" && canEdit) startEditing();
+      else return;
+      event.preventDefault();
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  const breadcrumb = (
+    <nav className="muted" aria-label="Breadcrumb">
+      <Link href="/">Review queue</Link> › {proposalId}
+    </nav>
+  );
+  if (!review) {
+    return (
+      <div className="stack">
+        {breadcrumb}
+        {query.error ? (
+          <QueryError error={query.error} what={`proposal ${proposalId}`} />
+        ) : (
+          <p className="muted">Loading proposal {proposalId}…</p>
+        )}
+      </div>
+    );
+  }
+  const { proposal, source } = review;
+  const decided = promote.data;
+  const status = decided?.status ?? proposal.status;
+  const finalCfbId = decided?.final_cfb_id ?? proposal.promotion?.final_cfb_id ?? null;
+  const isConflict = trpcCode(promote.error) === "CONFLICT";
+
+  return (
+    <div className="stack" data-testid="proposal-review">
+      {breadcrumb}
+      <section className="panel stack" aria-labelledby="proposal-heading">
+        <div className="row">
+          <span className="badge">{proposal.op}</span>
+          <span className={`badge ${status === "approved" ? "ok" : status === "rejected" ? "bad" : "warn"}`}>
+            {status}
+          </span>
+          <span className="muted">{proposal.proposal_id}</span>
+          <span className="muted">model confidence {proposal.confidence.toFixed(2)}</span>
+          <span className="muted">proposed {formatTs(proposal.created_ts)}</span>
+        </div>
+        <h1 id="proposal-heading" className="page-title">
+          {proposal.title}
+        </h1>
+        <p>{proposal.delta_summary}</p>
+        {proposal.warnings.length > 0 ? (
+          <div className="row">
+            {proposal.warnings.map((w) => (
+              <span key={w} className="badge warn">
+                {WARNING_TEXT[w] ?? w}
+              </span>
+            ))}
+          </div>
+        ) : null}
+        <dl className="meta">
+          <dt>Why the model proposed it</dt>
+          <dd>{proposal.rationale ?? "The model gave no rationale."}</dd>
+          <dt>Tags</dt>
+          <dd>{proposal.proposed_cfb.tags.join(", ") || "—"}</dd>
+          <dt>Entities</dt>
+          <dd>{proposal.proposed_cfb.entities.join(", ") || "—"}</dd>
+          <dt>Domain</dt>
+          <dd>{proposal.proposed_cfb.domain}</dd>
+        </dl>
+        {proposal.resolve ? <ResolveSummary resolve={proposal.resolve} open /> : null}
+        {pending ? (
+          <Decision
+            editing={editing}
+            approvable={approvable !== null}
+            update={update}
+            canEdit={canEdit}
+            busy={promote.isPending}
+            onAct={act}
+            onEdit={startEditing}
+          />
+        ) : (
+          <p role="status" className="ok">
+            {status === "approved" ? "Approved" : "Rejected"}
+            {(decided?.action ?? proposal.promotion?.action) === "edit_then_approve" ? " with edits" : ""}
+            {finalCfbId ? (
+              <>
+                {" "}
+                as <Link href={`/cfbs/${finalCfbId}`}>{finalCfbId}</Link>
+              </>
+            ) : null}
+            {proposal.promotion && !decided
+              ? ` by a ${proposal.promotion.editor === "jam" ? "Jam editor" : "user"}`
+              : ""}
+            {proposal.decided_ts && !decided ? ` on ${formatTs(proposal.decided_ts)}` : ""}.
+          </p>
+        )}
+        {isConflict ? (
+          <div className="stack conflict" role="alert">
+            <p className="error">{promote.error?.message}</p>
+            <p>The CFB changed while you were reviewing. Look at the new version below, then decide again.</p>
+            <div className="row">
+              <button
+                type="button"
+                onClick={async () => {
+                  await query.refetch();
+                  promote.reset();
+                }}
+              >
+                Show the current version
+              </button>
+            </div>
+          </div>
+        ) : (
+          <ErrorAlert what="Could not decide" error={promote.error} />
+        )}
+        {editing && pending ? (
+          <ProposalEditor
+            proposalId={proposal.proposal_id}
+            proposed={proposal.proposed_cfb}
+            currentText={update?.target.text ?? null}
+            pending={promote.isPending}
+            onChange={setOverrides}
+            onCancel={() => {
+              setEditing(false);
+              promote.reset();
+            }}
+            onSubmit={(editorial_overrides) =>
+              promote.mutate(
+                {
+                  proposal_id: proposal.proposal_id,
+                  action: "edit_then_approve",
+                  editorial_overrides,
+                  ...(update && !approvable ? { expected_cfb_version: update.target.version } : {}),
+                },
+                { onSuccess: () => setEditing(false) },
+              )
+            }
+          />
+        ) : null}
+      </section>
+      {pending ? <Preview review={review} editing={editing} stale={query.isPlaceholderData} /> : null}
+      <section className="panel stack" aria-labelledby="source-heading">
+        <h2 id="source-heading">Where it came from</h2>
+        <p className="muted">
+          Thread <Link href={`/threads/${source.thread_id}`}>{source.thread_title}</Link> · response{" "}
+          {source.response_id} · {formatTs(source.created_ts)}
+        </p>
+        <div>
+          <div className="muted">The user asked</div>
+          <p className="message">{source.user_message}</p>
+        </div>
+        <div>
+          <div className="muted">The assistant answered</div>
+          <p className="reply">{source.assistant_text}</p>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function Decision({
+  editing,
+  approvable,
+  update,
+  canEdit,
+  busy,
+  onAct,
+  onEdit,
+}: {
+  editing: boolean;
+  approvable: boolean;
+  update: TProposalReview["preview"]["update"];
+  canEdit: boolean;
+  busy: boolean;
+  onAct: (action: TAction) => void;
+  onEdit: () => void;
+}) {
+  if (editing) return null;
+  return (
+    <div className="stack">
+      <div className="row">
+        {approvable ? (
+          <button type="button" className="approve" disabled={busy} onClick={() => onAct("approve_create")}>
+            Approve as a new CFB
+          </button>
+        ) : null}
+        {update ? (
+          <button
+            type="button"
+            className={approvable ? undefined : "approve"}
+            disabled={busy}
+            onClick={() => onAct("approve_update")}
+          >
+            {update.merged ? "Approve merge into" : "Approve update of"} {update.target.cfb_id}
+          </button>
+        ) : null}
+        {canEdit ? (
+          <button type="button" disabled={busy} onClick={onEdit}>
+            Edit &amp; approve
+          </button>
+        ) : null}
+        <button type="button" className="reject" disabled={busy} onClick={() => onAct("reject")}>
+          Reject
+        </button>
+      </div>
+      <p className="muted">
+        Keys: <kbd>A</kbd> approve{approvable ? " as new" : ""} ·{" "}
+        {canEdit ? (
+          <>
+            <kbd>E</kbd> edit ·{" "}
+          </>
+        ) : null}
+        <kbd>R</kbd> reject.
+      </p>
+    </div>
+  );
+}
+
+/** What approving would write: the target CFB now beside the result, or the new CFB. */
+function Preview({ review, editing, stale }: { review: TProposalReview; editing: boolean; stale: boolean }) {
+  const { create, update, update_unavailable } = review.preview;
+  return (
+    <section className="panel stack" aria-labelledby="preview-heading" aria-busy={stale}>
+      <h2 id="preview-heading">What would change{editing ? " (with your edits)" : ""}</h2>
+      {update ? (
+        <>
+          <p className="muted">
+            Approving as an update rewrites <Link href={`/cfbs/${update.target.cfb_id}`}>{update.target.cfb_id}</Link>{" "}
+            (version {update.target.version}); {update.changes.length} field
+            {update.changes.length === 1 ? "" : "s"} change.
+            {update.merged ? ` ${update.merged.cfb_id} "${update.merged.title}" is merged into it.` : ""}
+          </p>
+          <div className="table-wrap">
+            <CfbSideBySide
+              before={update.target}
+              beforeLabel={`Now (v${update.target.version})`}
+              after={update.after}
+              afterLabel="After approval"
+              changed={new Set(update.changes.map((c) => c.field))}
+            />
+          </div>
+        </>
+      ) : update_unavailable ? (
+        <p className="muted">Not an update: {update_unavailable}.</p>
+      ) : null}
+      {create ? (
+        <>
+          <p className="muted">{update ? "Or, approved" : "Approved"} as a new CFB, it would read:</p>
+          <div className="table-wrap">
+            <CfbSideBySide before={null} after={create} afterLabel="New CFB" />
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}

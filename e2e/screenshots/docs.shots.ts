@@ -1,0 +1,46 @@
+import path from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { JAM, signIn } from "../tests/helpers";
+
+const OUT = path.resolve(import.meta.dirname, "../../docs/screenshots");
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+async function send(page: Page, message: string) {
+  await page.getByLabel(/^Message/).fill(message);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+test("review queue, proposal page and CFB page", async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await signIn(page, JAM.email, JAM.password);
+  // Knowledge, then a restatement of it: an update proposal with something to compare.
+  await page.goto("/");
+  await send(page, "We decided to rotate the on-call pager every Tuesday.");
+  const chat = page.getByRole("region", { name: "Chat" });
+  const first = chat.getByRole("article").filter({ hasText: "Rotate the on-call pager every Tuesday" }).last();
+  await first.getByRole("button", { name: "Approve", exact: true }).click();
+  await expect(first.getByRole("status")).toContainText("Approved as");
+  const cfbId = (await first.getByRole("status").getByRole("link").textContent()) ?? "";
+  await send(page, "We decided to rotate the on-call pager every Tuesday at noon, with a handover note.");
+  const queued = page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "handover note" });
+  await expect(queued).toBeVisible();
+
+  await page.getByRole("region", { name: "Review queue" }).screenshot({ path: `${OUT}/review-queue.png` });
+
+  await queued.getByRole("heading").getByRole("link").click();
+  await expect(page.getByRole("region", { name: "What would change" })).toBeVisible();
+  await page.screenshot({ path: `${OUT}/proposal-page.png`, fullPage: true });
+
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: `${OUT}/proposal-page-phone.png`, fullPage: true });
+
+  // Approved, the CFB's page shows the revision's diff and the proposals that touched it.
+  await page.setViewportSize(DESKTOP);
+  await page.keyboard.press("a");
+  await expect(page.getByRole("status").filter({ hasText: "Approved" })).toBeVisible();
+  await page.goto(`/cfbs/${cfbId}`);
+  await expect(page.getByTestId("cfb-proposals")).toBeVisible();
+  await expect(page.getByTestId("cfb-history")).toContainText("v2 update");
+  await page.screenshot({ path: `${OUT}/cfb-page.png`, fullPage: true });
+});

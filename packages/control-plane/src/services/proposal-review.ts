@@ -1,0 +1,58 @@
+import {
+  canApproveAsNew,
+  cfbFieldChanges,
+  DomainError,
+  type TCfbDetail,
+  type TProposalReview,
+  type TProposalReviewRequest,
+} from "@solserver/contracts";
+import { requireJam } from "./access";
+import type { TActor, TServiceDeps } from "./deps";
+import { draftFromProposal, planUpdate, resolveAgain } from "./promote";
+import { getProposal } from "./read";
+
+/** A CFB as the wire shows it, without its history (the preview's before and merge partner). */
+function current({ revisions: _revisions, merged_into_cfb_id: _merged, ...cfb }: TCfbDetail) {
+  return cfb;
+}
+
+/**
+ * The proposal page (seed 001 §3, §6): the proposal, where it came from, and what each approval
+ * open to it would write now. The previews run the promotion's own code (resolve again, the
+ * update target, the draft) without writing anything, so what the page shows is what lands,
+ * unless the CFB moves first (then the promotion, sent with the version shown, is CONFLICT).
+ */
+export async function reviewProposal(
+  deps: TServiceDeps,
+  actor: TActor,
+  input: TProposalReviewRequest,
+): Promise<TProposalReview> {
+  const proposal = await getProposal(deps, actor, input.proposal_id);
+  // Overrides are edit_then_approve's, which only Jam editors may send; so is their preview.
+  if (input.editorial_overrides !== undefined) requireJam(actor, "preview editorial overrides");
+  const source = await deps.repos.turns.responseSource(proposal.response_id);
+  if (!source)
+    throw new DomainError("NOT_FOUND", `response ${proposal.response_id} does not exist`, { field: "proposal_id" });
+  if (proposal.status !== "pending") {
+    return { proposal, source, preview: { create: null, update: null, update_unavailable: null } };
+  }
+  const overrides = input.editorial_overrides;
+  const resolved = await resolveAgain(deps, proposal);
+  const plan = await planUpdate(deps, proposal, resolved.outcome, overrides);
+  return {
+    proposal,
+    source,
+    preview: {
+      create: canApproveAsNew(proposal) ? draftFromProposal(proposal, overrides) : null,
+      update: plan && {
+        target: current(plan.target),
+        merged: plan.merged && current(plan.merged),
+        after: plan.draft,
+        changes: cfbFieldChanges(plan.target, plan.draft),
+      },
+      update_unavailable: plan
+        ? null
+        : "no CFB to update: the proposal names none that exists and resolve found none close enough",
+    },
+  };
+}
