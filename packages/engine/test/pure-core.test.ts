@@ -13,6 +13,8 @@ const ALLOWED = [
   /^zod$/,
   /^@cfworker\/json-schema$/,
   /^@noble\/hashes(\/.*)?$/,
+  /^yaml$/,
+  /^jsep$/,
 ];
 
 /** Source files, tests excluded (they may use vitest and fast-check). */

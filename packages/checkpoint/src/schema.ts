@@ -1,0 +1,72 @@
+// The workflow definition's shape (zod). Rules that need the whole definition (phase references,
+// duplicates, conditions, templates) live in validate.ts, so both kinds of problem are listed.
+
+import { z } from "zod";
+
+export const CHECKPOINT_ACTIONS = ["continue", "repeat_phase", "skip_phases", "abort"] as const;
+export type TCheckpointAction = (typeof CHECKPOINT_ACTIONS)[number];
+
+export const PHASE_ID_PATTERN = /^[a-z][a-z0-9_-]*$/;
+export const DEFAULT_MAX_ITERATIONS = 5;
+export const DEFAULT_GAP_RETRIES = 2;
+
+const ZPhaseId = z.string().regex(PHASE_ID_PATTERN, {
+  error: 'must start with a lowercase letter, then lowercase letters, digits, "_" or "-"',
+});
+
+export const ZOnSelect = z.strictObject({
+  action: z.enum(CHECKPOINT_ACTIONS, {
+    error: (issue) => (issue.input === undefined ? "is required" : `unknown action ${JSON.stringify(issue.input)}`),
+  }),
+  /** repeat_phase only: "current" or the id of this or an earlier phase. */
+  target: z.string().min(1).optional(),
+  /** skip_phases only: the phase ids to add to the skip list. */
+  phases: z.array(z.string()).min(1, { error: "must name at least one phase" }).optional(),
+});
+
+export const ZCheckpointOption = z.strictObject({
+  label: z.string().min(1, { error: "must not be empty" }).max(200),
+  with_feedback: z.boolean().optional(),
+  on_select: ZOnSelect,
+});
+
+/** Either `{ approval_required: true }` or a custom checkpoint (prompt and options). */
+export const ZCheckpoint = z.strictObject({
+  approval_required: z.boolean().optional(),
+  condition: z.string().optional(),
+  prompt: z.string().min(1, { error: "must not be empty" }).optional(),
+  show_files: z.array(z.string()).optional(),
+  options: z.array(ZCheckpointOption).min(1, { error: "must offer at least one option" }).optional(),
+});
+
+export const ZGapCheck = z.strictObject({
+  /** When true after the phase ran, the phase is run again (at most max_retries times). */
+  condition: z.string(),
+  max_retries: z.int().min(0).max(20).default(DEFAULT_GAP_RETRIES),
+});
+
+export const ZPhase = z.strictObject({
+  id: ZPhaseId,
+  title: z.string().optional(),
+  /** An opaque step name the host executes; a phase without one is only a checkpoint. */
+  run: z.string().min(1).optional(),
+  gap_check: ZGapCheck.optional(),
+  checkpoint: ZCheckpoint.optional(),
+});
+
+export const ZWorkflow = z.strictObject({
+  name: z.string().min(1, { error: "must not be empty" }),
+  description: z.string().optional(),
+  variables: z.record(z.string(), z.json()).default({}),
+  /** Per phase: how many times it may run in one workflow run (repeats included). */
+  max_iterations: z.int().min(1).max(1000).default(DEFAULT_MAX_ITERATIONS),
+  phases: z.array(ZPhase).min(1, { error: "must list at least one phase" }),
+});
+
+export type TOnSelect = z.output<typeof ZOnSelect>;
+export type TCheckpointOption = z.output<typeof ZCheckpointOption>;
+export type TCheckpoint = z.output<typeof ZCheckpoint>;
+export type TGapCheck = z.output<typeof ZGapCheck>;
+export type TPhase = z.output<typeof ZPhase>;
+/** A loaded, validated workflow definition (defaults applied). */
+export type TWorkflow = z.output<typeof ZWorkflow>;
