@@ -9,6 +9,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { loadWorkflowOrThrow, startRun } from "@solserver/checkpoint";
 import { REPETITION_KINDS, type TRepetitionKind } from "@solserver/contracts";
 import type { TActor } from "@solserver/control-plane";
 import { createRepositories } from "@solserver/db";
@@ -122,6 +123,33 @@ async function cfbFromBobsProposal() {
   if (!res.final_cfb_id) throw new Error("approve_create wrote no CFB");
   bobsCfb = { cfb_id: res.final_cfb_id, proposal_id };
   return bobsCfb;
+}
+
+/** A one-phase workflow of its own name that pauses for approval (no two runs of a name at once). */
+const approvalWorkflow = () =>
+  `name: matrix-${next()}\nphases:\n  - id: only\n    checkpoint:\n      approval_required: true\n`;
+
+/** A fresh run paused at its checkpoint; its id and version. */
+async function pausedRun(): Promise<{ run_id: string; version: number }> {
+  const run = await web.controlPlane.workflows.start(jam.actor, { definition: approvalWorkflow() });
+  if (run.status !== "awaiting_decision") throw new Error(`run is ${run.status}`);
+  return { run_id: run.run_id, version: run.version };
+}
+
+/** A run left `running` with a phase to run (as when the server stopped mid-phase); its id. */
+async function stalledRun(): Promise<string> {
+  const definition = `name: matrix-${next()}\nphases:\n  - id: stats\n    run: umbra.recompute_stats\n`;
+  const state = startRun(loadWorkflowOrThrow(definition), { now: new Date() });
+  const row = await createRepositories(web.db).workflows.create({
+    name: state.workflow,
+    definition,
+    status: state.status,
+    state,
+    startedById: null,
+    startedVia: "api",
+    exclusive: false,
+  });
+  return row.id;
 }
 
 // ---- tRPC procedures ---------------------------------------------------------------------------
@@ -307,6 +335,43 @@ const TRPC_ROWS: Record<string, TRow> = {
     check: (result) => {
       expect(typeof field(result, "feedback_id")).toBe("string");
       expect(typeof field(result, "trigger_raised")).toBe("boolean");
+    },
+  },
+  "workflows.start": {
+    expect: JAM_ONLY,
+    input: async () => ({ definition: approvalWorkflow() }),
+    check: (result) => {
+      expect(field(result, "status")).toBe("awaiting_decision");
+      expect(field(field(result, "checkpoint"), "prompt")).toBe("Continue with next phase?");
+    },
+  },
+  "workflows.decide": {
+    expect: JAM_ONLY,
+    input: async () => ({ ...(await pausedRun()), label: "Continue" }),
+    check: (result, input) => {
+      expect(field(result, "run_id")).toBe(field(input, "run_id"));
+      expect(field(result, "status")).toBe("done");
+    },
+  },
+  "workflows.get": {
+    expect: JAM_ONLY,
+    input: async () => ({ run_id: (await pausedRun()).run_id }),
+    check: (result, input) => expect(field(result, "run_id")).toBe(field(input, "run_id")),
+  },
+  "workflows.list": {
+    expect: JAM_ONLY,
+    input: async () => {
+      await pausedRun();
+      return { status: "awaiting_decision", limit: 100 };
+    },
+    check: (result) => expect(items(result).length).toBeGreaterThan(0),
+  },
+  "workflows.resume": {
+    expect: JAM_ONLY,
+    input: async () => ({ run_id: await stalledRun() }),
+    check: (result, input) => {
+      expect(field(result, "run_id")).toBe(field(input, "run_id"));
+      expect(field(result, "status")).toBe("done");
     },
   },
   "triggers.list": {

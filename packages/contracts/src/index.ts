@@ -14,3 +14,4 @@ export * from "./proposals";
 export * from "./resolve";
 export * from "./system";
 export * from "./threads";
+export * from "./workflows";

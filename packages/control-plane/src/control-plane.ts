@@ -6,6 +6,8 @@ import type {
   TPromoteRequest,
   TProposalReviewRequest,
   TRepetitionKind,
+  TWorkflowDecideRequest,
+  TWorkflowStartRequest,
   ZAccountCreateRequest,
   ZAccountSetRoleRequest,
   ZAuditListRequest,
@@ -19,7 +21,7 @@ import type {
   ZTriggerDismissRequest,
   ZTriggerListRequest,
 } from "@solserver/contracts";
-import { ZCfbListRequest, ZProposalListRequest } from "@solserver/contracts";
+import { ZCfbListRequest, ZProposalListRequest, ZWorkflowRunListRequest } from "@solserver/contracts";
 import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "@solserver/db";
 import type { z } from "zod";
 import { createAuth, createPasswordAccount, type TAuth } from "./auth/auth";
@@ -41,6 +43,14 @@ import { refundSignIn, reserveSignIn } from "./services/rate-limits";
 import { getCfb, getProposal, listCfbs, listProposals } from "./services/read";
 import { DEFAULT_REPETITION_THRESHOLDS } from "./services/resolve";
 import { respondToTurn } from "./services/respond";
+import {
+  decideWorkflow,
+  getWorkflowRun,
+  listWorkflowRuns,
+  resumeWorkflow,
+  startWorkflow,
+  type TStartedVia,
+} from "./services/workflows";
 
 /**
  * The application services, bound to their dependencies. Transports call only these, passing
@@ -76,6 +86,14 @@ export function createControlPlane(deps: TServiceDeps) {
       activity: (actor: TActor, input: TCfbActivityRequest) => getCfbActivity(deps, actor, input),
       create: (actor: TActor, input: z.output<typeof ZCfbCreateRequest>) => admin.createCfb(deps, actor, input),
       update: (actor: TActor, input: z.output<typeof ZCfbUpdateRequest>) => admin.updateCfb(deps, actor, input),
+    },
+    workflows: {
+      start: (actor: TActor, input: TWorkflowStartRequest, via?: TStartedVia) => startWorkflow(deps, actor, input, via),
+      decide: (actor: TActor, input: TWorkflowDecideRequest) => decideWorkflow(deps, actor, input),
+      resume: (actor: TActor, runId: string) => resumeWorkflow(deps, actor, runId),
+      get: (actor: TActor, runId: string) => getWorkflowRun(deps, actor, runId),
+      list: (actor: TActor, input: z.input<typeof ZWorkflowRunListRequest>) =>
+        listWorkflowRuns(deps, actor, ZWorkflowRunListRequest.parse(input)),
     },
     mementos: {
       get: (actor: TActor, threadId: string) => getMemento(deps, actor, threadId),

@@ -20,6 +20,7 @@ import * as threads from "./threads";
 import * as traces from "./traces";
 import * as turns from "./turns";
 import type { TGateEvaluationWrite } from "./types";
+import * as workflows from "./workflows";
 
 /**
  * Everything the services may ask of the database, bound to one client. Services receive this
@@ -111,6 +112,13 @@ export function createRepositories(db: DbClient) {
       record: (rows: TGateEvaluationWrite[]) => gate.insertGateEvaluations(sql, rows),
       list: (q: gate.TGateEvaluationQuery) => gate.listGateEvaluations(db, q),
     },
+    workflows: {
+      create: (w: Parameters<typeof workflows.createWorkflowRun>[1]) => workflows.createWorkflowRun(db, w),
+      get: (runId: string) => workflows.getWorkflowRun(db, runId),
+      list: (q: Parameters<typeof workflows.listWorkflowRuns>[1]) => workflows.listWorkflowRuns(db, q),
+      save: (...args: Tail<Parameters<typeof workflows.saveWorkflowRun>>) => workflows.saveWorkflowRun(db, ...args),
+      artifacts: (runId: string, paths: readonly string[]) => workflows.workflowArtifacts(db, runId, paths),
+    },
     traces: {
       /** A run on its own (a turn that failed before anything else was stored), in one transaction. */
       write: (run: traces.TTraceRunWrite) => sql.transaction((tx) => traces.insertTraceRun(tx, run)),
@@ -133,3 +141,4 @@ export type { TPromotionResult, TPromotionWrite, TProposalListQuery } from "./pr
 export type { TRateDecision } from "./rate-limits";
 export type { TTraceEventView, TTraceRunWrite } from "./traces";
 export * from "./types";
+export type { TWorkflowArtifactWrite, TWorkflowRunRow } from "./workflows";

@@ -9,6 +9,7 @@ import { promotionRouter } from "./routers/promotion";
 import { proposalsRouter } from "./routers/proposals";
 import { systemRouter } from "./routers/system";
 import { threadsRouter } from "./routers/threads";
+import { workflowsRouter } from "./routers/workflows";
 
 export const appRouter = router({
   chat: chatRouter,
@@ -24,6 +25,7 @@ export const appRouter = router({
   gate: gateRouter,
   feedback: feedbackRouter,
   triggers: triggersRouter,
+  workflows: workflowsRouter,
   system: systemRouter,
 });
 

@@ -1,0 +1,166 @@
+import type { TRunState } from "@solserver/checkpoint";
+import { canApproveAsNew, isDomainError, type TProposal } from "@solserver/contracts";
+import type { TSignedIn } from "../services/access";
+import type { TServiceDeps } from "../services/deps";
+import { promoteProposal, resolveAgain } from "../services/promote";
+import type { TStep } from "./driver";
+
+// The Umbra beat's steps (packages/checkpoint/examples/umbra-beat.yaml): collect the promotion
+// triggers, resolve every pending proposal again and plan what to promote, (a person reviews the
+// plan at the checkpoint), promote exactly that plan, recompute the stats.
+
+/** At most this many pending proposals are planned per beat; the rest wait for the next one. */
+export const BEAT_MAX_PROPOSALS = 200;
+/** A new CFB is promoted by the beat only when the model was at least this sure. */
+export const BEAT_CREATE_MIN_CONFIDENCE = 0.8;
+
+type TPlanned = {
+  proposal_id: string;
+  title: string;
+  action: "approve_create" | "approve_update";
+  target_cfb_id: string | null;
+};
+type TLeft = { proposal_id: string; title: string; reason: string };
+
+/**
+ * What the beat would promote for one proposal, or why a person must look at it: resolve's
+ * confident update or merge becomes approve_update; a new CFB the model was sure of (and nothing
+ * close exists) becomes approve_create; anything resolve left for review stays in the queue.
+ */
+export function beatAction(
+  proposal: TProposal,
+  resolved: { decision: string; target_cfb_id: string | null },
+): { action: TPlanned["action"]; target: string | null } | { reason: string } {
+  if (resolved.decision === "update" || resolved.decision === "merge") {
+    return resolved.target_cfb_id
+      ? { action: "approve_update", target: resolved.target_cfb_id }
+      : { reason: "no target" };
+  }
+  if (resolved.decision === "create") {
+    if (!canApproveAsNew(proposal)) return { reason: `an ${proposal.op} that resolve found nothing to apply to` };
+    if (proposal.confidence < BEAT_CREATE_MIN_CONFIDENCE)
+      return { reason: `model confidence ${proposal.confidence.toFixed(2)} < ${BEAT_CREATE_MIN_CONFIDENCE}` };
+    return { action: "approve_create", target: null };
+  }
+  return { reason: "resolve asks for a person's review" };
+}
+
+async function pendingProposals(deps: TServiceDeps): Promise<TProposal[]> {
+  const found: TProposal[] = [];
+  let cursor: string | undefined;
+  while (found.length < BEAT_MAX_PROPOSALS) {
+    const page = await deps.repos.proposals.list({ status: "pending", sort: "oldest", cursor, limit: 100 });
+    found.push(...page.items);
+    if (!page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  return found.slice(0, BEAT_MAX_PROPOSALS);
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();
+
+function summaryMarkdown(
+  planned: TPlanned[],
+  left: TLeft[],
+  triggers: { label: string; count: number; kind: string }[],
+) {
+  const lines = [
+    "# Umbra beat: review before promotion",
+    "",
+    `${planned.length} proposal${planned.length === 1 ? "" : "s"} would be promoted; ${left.length} stay${left.length === 1 ? "s" : ""} in the queue for a person.`,
+    "",
+    "## Would be promoted",
+    "",
+  ];
+  if (planned.length === 0) lines.push("Nothing.");
+  else {
+    lines.push("| proposal | title | action | CFB |", "| --- | --- | --- | --- |");
+    for (const p of planned)
+      lines.push(`| ${p.proposal_id} | ${cell(p.title)} | ${p.action} | ${p.target_cfb_id ?? "new"} |`);
+  }
+  lines.push("", "## Left for review", "");
+  if (left.length === 0) lines.push("Nothing.");
+  else {
+    lines.push("| proposal | title | why |", "| --- | --- | --- |");
+    for (const p of left) lines.push(`| ${p.proposal_id} | ${cell(p.title)} | ${cell(p.reason)} |`);
+  }
+  lines.push("", "## Open promotion triggers", "");
+  if (triggers.length === 0) lines.push("None.");
+  else for (const t of triggers) lines.push(`- ${cell(t.label)} (${t.kind}, ${t.count}×)`);
+  return `${lines.join("\n")}\n`;
+}
+
+function planOf(state: TRunState): TPlanned[] {
+  const plan = (state.context as Record<string, unknown>).plan;
+  return Array.isArray(plan) ? (plan as TPlanned[]) : [];
+}
+
+function variable(state: TRunState, name: string, fallback: string): string {
+  const value = state.variables[name];
+  return typeof value === "string" && value ? value : fallback;
+}
+
+/** The beat's steps, acting as `actor` (the Jam editor who started or resumed the run). */
+export function umbraBeatSteps(deps: TServiceDeps, actor: TSignedIn): Record<string, TStep> {
+  return {
+    "umbra.collect_triggers": async () => {
+      const triggers = await deps.repos.triggers.list(deps.repetitionThresholds, 50);
+      return {
+        data: {
+          trigger_count: triggers.length,
+          triggers: triggers.slice(0, 20).map((t) => ({ kind: t.kind, label: t.label, count: t.count })),
+        },
+      };
+    },
+    "umbra.resolve_pending": async ({ state }) => {
+      const planned: TPlanned[] = [];
+      const left: TLeft[] = [];
+      for (const proposal of await pendingProposals(deps)) {
+        const { outcome } = await resolveAgain(deps, proposal);
+        const verdict = beatAction(proposal, outcome);
+        if ("action" in verdict)
+          planned.push({
+            proposal_id: proposal.proposal_id,
+            title: proposal.title,
+            action: verdict.action,
+            target_cfb_id: verdict.target,
+          });
+        else left.push({ proposal_id: proposal.proposal_id, title: proposal.title, reason: verdict.reason });
+      }
+      const triggers = ((state.context as Record<string, unknown>).triggers ?? []) as {
+        label: string;
+        count: number;
+        kind: string;
+      }[];
+      return {
+        data: { plan: planned, planned_count: planned.length, left_count: left.length },
+        variables: { pending_count: planned.length + left.length },
+        artifacts: [
+          {
+            path: variable(state, "summary_file", "beat-summary.md"),
+            content: summaryMarkdown(planned, left, triggers),
+          },
+        ],
+      };
+    },
+    "umbra.promote_approved": async ({ state }) => {
+      const promoted: { proposal_id: string; cfb_id: string | null }[] = [];
+      const skipped: { proposal_id: string; reason: string }[] = [];
+      // Exactly the plan the person reviewed; a proposal decided or changed since is skipped.
+      for (const p of planOf(state)) {
+        try {
+          const result = await promoteProposal(deps, actor, { proposal_id: p.proposal_id, action: p.action });
+          promoted.push({ proposal_id: p.proposal_id, cfb_id: result.final_cfb_id });
+        } catch (error) {
+          if (!isDomainError(error)) throw error;
+          skipped.push({ proposal_id: p.proposal_id, reason: error.message });
+        }
+      }
+      return { data: { promoted, skipped, promoted_count: promoted.length } };
+    },
+    "umbra.recompute_stats": async () => {
+      const rebuilt = await deps.repos.stats.rebuild(deps.now());
+      return { data: { stats_rebuilt: rebuilt } };
+    },
+  };
+}

@@ -1,0 +1,306 @@
+// Checkpoint workflows on the server (seed 003), on a real SQLite file: the Umbra beat pauses for
+// review with its summary, and each decision (continue, repeat, skip with feedback, abort) does
+// what the seed says; a paused run resumes from another process; stale and racing decisions are
+// CONFLICT with exactly one landing; two beats never run at once; bad definitions are refused
+// before anything runs.
+import { isDomainError, type TCfbDraft } from "@solserver/contracts";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openControlPlane } from "../src/control-plane";
+import type { TModelProvider } from "../src/model/provider";
+import { openTestControlPlane, type TTestActor } from "../src/testing";
+
+type TSuggestion = {
+  op: "create" | "update";
+  title: string;
+  delta_summary: string;
+  tags: string[];
+  entities: string[];
+  confidence: number;
+  target_cfb_id?: string;
+};
+let next: TSuggestion[] = [];
+const scripted: TModelProvider = {
+  name: "scripted",
+  async generate() {
+    return {
+      envelope: {
+        assistant_text: "Noted.",
+        meta: {
+          modeLabel: "System",
+          domainHints: [],
+          used_cfb_ids: [],
+          ignored_cfb_ids: [],
+          unknowns: [],
+          cfb_suggestions: next,
+        },
+      },
+      tokensIn: 1,
+      tokensOut: 1,
+    };
+  },
+};
+
+const cfb = (title: string, summary: string, tags: string[]): TCfbDraft => ({
+  domain: "ops",
+  kind: "authoritative",
+  confidence: 0.9,
+  title,
+  summary,
+  text: null,
+  tags,
+  entities: [],
+  trust_tier: "repo_adr",
+  source_refs: [],
+});
+
+let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
+let user: TTestActor;
+let jam: TTestActor;
+let n = 0;
+async function propose(s: TSuggestion): Promise<string> {
+  next = [s];
+  const res = await opened.controlPlane.chat.respond(user, { request_id: `wf-${++n}`, message: "We decided." });
+  return res.ui_hints.proposal_previews[0]?.proposal_id as string;
+}
+const beat = () => opened.controlPlane.workflows.start(jam, { workflow: "umbra-beat" });
+const status = async (id: string) => (await opened.controlPlane.proposals.get(jam, id)).status;
+
+/** Fresh pending work for each beat: an update resolve is sure of, a sure create, an unsure one. */
+let work: { update: string; create: string; unsure: string; target: string };
+beforeEach(async () => {
+  // Earlier tests' proposals are decided, so each beat sees only its own three.
+  for (const item of (await opened.controlPlane.proposals.list(jam, { status: "pending", limit: 100 })).items)
+    await opened.controlPlane.promotion.promote(jam, { proposal_id: item.proposal_id, action: "reject" });
+  const k = ++n;
+  const target = await opened.repos.cfbs.create(cfb(`Backup window ${k}`, "Backups run at 1am.", [`backup${k}`]));
+  work = {
+    target: target.cfb_id,
+    update: await propose({
+      op: "update",
+      target_cfb_id: target.cfb_id,
+      title: `Backup window ${k}`,
+      delta_summary: "Backups run at 1am and finish by 3am.",
+      tags: [`backup${k}`],
+      entities: [],
+      confidence: 0.9,
+    }),
+    create: await propose({
+      op: "create",
+      title: `Zanzibar rota ${k}`,
+      delta_summary: `Quokka${k} owns the zanzibar rota.`,
+      tags: [`zanzibar${k}`],
+      entities: [],
+      confidence: 0.9,
+    }),
+    unsure: await propose({
+      op: "create",
+      title: `Maybe lunch ${k}`,
+      delta_summary: `Perhaps lunch moves to noon${k}.`,
+      tags: [`lunch${k}`],
+      entities: [],
+      confidence: 0.3,
+    }),
+  };
+});
+
+beforeAll(async () => {
+  opened = await openTestControlPlane({ label: "workflows", model: scripted, limits: { chatTurnsPerMinute: 1000 } });
+  user = await opened.account("user");
+  jam = await opened.account("jam");
+});
+afterAll(async () => opened?.close());
+
+describe("the Umbra beat", () => {
+  it("pauses for review with the summary, and Continue promotes exactly the plan, then recomputes stats", async () => {
+    const run = await beat();
+    expect(run.status).toBe("awaiting_decision");
+    expect(run.checkpoint?.prompt).toBe("Review 3 proposals before promoting?");
+    const file = run.checkpoint?.files[0];
+    expect(file?.path).toBe("out/umbra/beat-summary.md");
+    expect(file?.content).toContain("# Umbra beat: review before promotion");
+    expect(file?.content).toMatch(new RegExp(`\\| ${work.update} \\| .* \\| approve_update \\| ${work.target} \\|`));
+    expect(file?.content).toMatch(new RegExp(`\\| ${work.create} \\| .* \\| approve_create \\| new \\|`));
+    expect(file?.content).toMatch(new RegExp(`\\| ${work.unsure} \\| .* \\| model confidence 0.30 < 0.8 \\|`));
+    expect(run.phases.map((p) => [p.id, p.state])).toEqual([
+      ["collect_triggers", "done"],
+      ["resolve_pending", "done"],
+      ["review", "current"],
+      ["promote", "upcoming"],
+      ["recompute_stats", "upcoming"],
+    ]);
+    // Nothing is promoted before the person decides.
+    expect(await status(work.update)).toBe("pending");
+
+    const done = await opened.controlPlane.workflows.decide(jam, {
+      run_id: run.run_id,
+      version: run.version,
+      label: "Continue",
+    });
+    expect(done.status).toBe("done");
+    expect(done.exit_code).toBe(0);
+    expect(done.decisions).toEqual([{ phase: "review", decision: "continue", timestamp: expect.any(String) }]);
+    expect(await status(work.update)).toBe("approved");
+    expect(await status(work.create)).toBe("approved");
+    expect(await status(work.unsure)).toBe("pending");
+    const updated = await opened.repos.cfbs.get(work.target);
+    expect(updated?.version).toBe(2);
+    expect(updated?.summary).toBe("Backups run at 1am and finish by 3am.");
+    expect(done.phases.every((p) => p.state === "done")).toBe(true);
+    expect(done.log.map((l) => l.message).join("\n")).toMatch(/recompute_stats/);
+  });
+
+  it("Skip promotion with feedback skips it, records the feedback in the seed's shape, promotes nothing", async () => {
+    const run = await beat();
+    const done = await opened.controlPlane.workflows.decide(jam, {
+      run_id: run.run_id,
+      version: run.version,
+      label: "Skip promotion",
+      feedback: "Audit week: nothing lands",
+    });
+    expect(done.status).toBe("done");
+    expect(done.decisions).toEqual([
+      {
+        phase: "review",
+        decision: "skip_phases",
+        skipped: ["promote"],
+        feedback: "Audit week: nothing lands",
+        timestamp: expect.any(String),
+      },
+    ]);
+    expect(done.phases.find((p) => p.id === "promote")?.state).toBe("skipped");
+    expect(done.phases.find((p) => p.id === "recompute_stats")?.state).toBe("done");
+    for (const id of [work.update, work.create, work.unsure]) expect(await status(id)).toBe("pending");
+  });
+
+  it("Repeat resolve plans again (iteration 2) and pauses again; Abort ends with exit code 2, nothing promoted", async () => {
+    const run = await beat();
+    const again = await opened.controlPlane.workflows.decide(jam, {
+      run_id: run.run_id,
+      version: run.version,
+      label: "Repeat resolve",
+    });
+    expect(again.status).toBe("awaiting_decision");
+    expect(again.phases.find((p) => p.id === "resolve_pending")?.iterations).toBe(2);
+    expect(again.decisions[0]).toMatchObject({ decision: "repeat_phase", target: "resolve_pending" });
+    const aborted = await opened.controlPlane.workflows.decide(jam, {
+      run_id: run.run_id,
+      version: again.version,
+      label: "Abort",
+    });
+    expect(aborted.status).toBe("aborted");
+    expect(aborted.exit_code).toBe(2);
+    expect(aborted.decisions.map((d) => d.decision)).toEqual(["repeat_phase", "abort"]);
+    expect(await status(work.update)).toBe("pending");
+  });
+
+  it("a paused run resumes in another process (a restart), from where it stopped", async () => {
+    const run = await beat();
+    const restarted = await openControlPlane({ databaseUrl: opened.database.url, model: scripted });
+    try {
+      const done = await restarted.controlPlane.workflows.decide(jam, {
+        run_id: run.run_id,
+        version: run.version,
+        label: "Continue",
+      });
+      expect(done.status).toBe("done");
+      expect(done.phases.find((p) => p.id === "collect_triggers")?.iterations).toBe(1);
+      expect(await status(work.create)).toBe("approved");
+    } finally {
+      await restarted.db.$disconnect();
+    }
+  });
+
+  it("a decision on a run that moved is CONFLICT; of two at once exactly one lands", async () => {
+    const run = await beat();
+    const stale = await opened.controlPlane.workflows
+      .decide(jam, { run_id: run.run_id, version: run.version - 1, label: "Continue" })
+      .catch((e: unknown) => e);
+    expect(isDomainError(stale) && stale.code).toBe("CONFLICT");
+    const results = await Promise.allSettled([
+      opened.controlPlane.workflows.decide(jam, { run_id: run.run_id, version: run.version, label: "Continue" }),
+      opened.controlPlane.workflows.decide(jam, { run_id: run.run_id, version: run.version, label: "Abort" }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(isDomainError(refused.reason) && refused.reason.code).toBe("CONFLICT");
+    const final = await opened.controlPlane.workflows.get(jam, run.run_id);
+    expect(final.decisions).toHaveLength(1);
+  });
+
+  it("never runs twice at once: a second beat while one waits is CONFLICT naming it", async () => {
+    const run = await beat();
+    const second = await beat().catch((e: unknown) => e);
+    expect(isDomainError(second) && second.code).toBe("CONFLICT");
+    expect((second as Error).message).toContain(run.run_id);
+    await opened.controlPlane.workflows.decide(jam, { run_id: run.run_id, version: run.version, label: "Abort" });
+    const third = await beat();
+    expect(third.status).toBe("awaiting_decision");
+    await opened.controlPlane.workflows.decide(jam, { run_id: third.run_id, version: third.version, label: "Abort" });
+  });
+});
+
+describe("definitions and decisions", () => {
+  it("refuses, before anything runs, unknown steps and conditions that do not parse, naming each", async () => {
+    const definition = [
+      "name: broken",
+      "phases:",
+      "  - id: one",
+      "    run: shell.exec",
+      "  - id: two",
+      "    checkpoint:",
+      '      condition: "context.x >"',
+      "      prompt: Go?",
+      "      options:",
+      "        - label: Go",
+      "          on_select: { action: continue }",
+    ].join("\n");
+    const error = await opened.controlPlane.workflows.start(jam, { definition }).catch((e: unknown) => e);
+    expect(isDomainError(error) && error.code).toBe("BAD_INPUT");
+    expect((error as Error).message).toMatch(/condition/);
+    expect((error as Error).message).toBe(
+      "definition: phases[1].checkpoint.condition: cannot parse: Expected expression after > at character 11",
+    );
+    const unknown = await opened.controlPlane.workflows
+      .start(jam, { definition: "name: x\nphases:\n  - id: one\n    run: shell.exec\n" })
+      .catch((e: unknown) => e);
+    expect(isDomainError(unknown) && unknown.code).toBe("BAD_INPUT");
+    expect((unknown as Error).message).toBe('definition: phases.one.run: unknown step "shell.exec"');
+    expect((await opened.controlPlane.workflows.list(jam, { limit: 100 })).items.some((r) => r.name === "x")).toBe(
+      false,
+    );
+  });
+
+  it("an unknown option, or feedback on an option without it, is BAD_INPUT and the run stays paused", async () => {
+    const definition = "name: approve-me\nphases:\n  - id: only\n    checkpoint:\n      approval_required: true\n";
+    const run = await opened.controlPlane.workflows.start(jam, { definition });
+    expect(run.checkpoint?.options.map((o) => o.label)).toEqual(["Continue", "Abort"]);
+    const unknown = await opened.controlPlane.workflows
+      .decide(jam, { run_id: run.run_id, version: run.version, label: "Maybe" })
+      .catch((e: unknown) => e);
+    expect(isDomainError(unknown) && unknown.code).toBe("BAD_INPUT");
+    expect(isDomainError(unknown) && unknown.field).toBe("label");
+    const feedback = await opened.controlPlane.workflows
+      .decide(jam, { run_id: run.run_id, version: run.version, label: "Continue", feedback: "sure" })
+      .catch((e: unknown) => e);
+    expect(isDomainError(feedback) && feedback.field).toBe("feedback");
+    const still = await opened.controlPlane.workflows.get(jam, run.run_id);
+    expect([still.status, still.version]).toEqual(["awaiting_decision", run.version]);
+    const done = await opened.controlPlane.workflows.decide(jam, {
+      run_id: run.run_id,
+      version: run.version,
+      label: "Continue",
+    });
+    expect(done.status).toBe("done");
+  });
+
+  it("is Jam editors' work: a user may not start, decide or list runs", async () => {
+    for (const call of [
+      () => opened.controlPlane.workflows.start(user, { workflow: "umbra-beat" }),
+      () => opened.controlPlane.workflows.list(user, { limit: 5 }),
+      () => opened.controlPlane.workflows.decide(user, { run_id: "WR-0001", version: 1, label: "Continue" }),
+    ]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(isDomainError(error) && error.code).toBe("FORBIDDEN");
+    }
+  });
+});
