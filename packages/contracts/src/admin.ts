@@ -85,6 +85,6 @@ export const ZMe = z.object({
   email: z.string(),
   name: z.string(),
   role: ZRole,
-  via: z.enum(["cookie", "token"]),
+  via: z.enum(["cookie", "token", "cli"]),
 });
 export type TMe = z.infer<typeof ZMe>;

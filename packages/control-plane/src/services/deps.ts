@@ -40,4 +40,4 @@ export type TServiceDeps = {
  */
 export type TActor =
   | { kind: "anonymous" }
-  | { kind: "user"; userId: string; email: string; role: "user" | "jam"; via: "cookie" | "token" };
+  | { kind: "user"; userId: string; email: string; role: "user" | "jam"; via: "cookie" | "token" | "cli" };

@@ -8,7 +8,7 @@ type Tx = Prisma.TransactionClient;
 export type TAuditWrite = {
   actorUserId: string | null;
   actorEmail: string;
-  via: "cookie" | "token" | "system";
+  via: "cookie" | "token" | "cli" | "system";
   action: string;
   targetType: "proposal" | "cfb" | "token" | "user";
   targetId: string;
