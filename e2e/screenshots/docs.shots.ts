@@ -44,3 +44,26 @@ test("review queue, proposal page and CFB page", async ({ page }) => {
   await expect(page.getByTestId("cfb-history")).toContainText("v2 update");
   await page.screenshot({ path: `${OUT}/cfb-page.png`, fullPage: true });
 });
+
+test("checkpoints inbox", async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await signIn(page, JAM.email, JAM.password);
+  // Pending proposals, so the beat's summary has something to list.
+  await page.goto("/");
+  await send(page, "We decided to archive the staging logs every Friday.");
+  await expect(
+    page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "staging logs" }),
+  ).toBeVisible();
+  await page.getByRole("link", { name: "Checkpoints" }).click();
+  await page.getByRole("button", { name: "Start the Umbra beat" }).click();
+  const card = page.getByRole("region", { name: "Checkpoints inbox" }).getByRole("article");
+  await expect(card.getByRole("heading", { name: /Review \d+ proposals before promoting\?/ })).toBeVisible();
+  await card.getByRole("radio", { name: "Skip promotion" }).check();
+  await card.getByLabel(/^Feedback/).fill("Not this week: the audit is on");
+  await page.screenshot({ path: `${OUT}/checkpoints-inbox.png`, fullPage: true });
+
+  // End the beat: none is left under way.
+  await card.getByRole("radio", { name: "Abort" }).check();
+  await card.getByRole("button", { name: "Confirm Abort" }).click();
+  await expect(card).toHaveCount(0);
+});

@@ -12,6 +12,7 @@ const LINKS = [
   { href: "/gate", label: "Gate" },
 ] as const;
 const JAM_LINKS = [
+  { href: "/workflows", label: "Checkpoints" },
   { href: "/admin/tokens", label: "Tokens" },
   { href: "/admin/users", label: "Users" },
   { href: "/admin/audit", label: "Audit" },

@@ -1,0 +1,195 @@
+"use client";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { useTRPC } from "@/lib/trpc";
+import { trpcCode } from "@/lib/trpc-errors";
+import { formatTs } from "./format";
+import { QueryError } from "./require-session";
+import { ErrorAlert } from "./ui";
+import { WorkflowFile } from "./workflow-file";
+import {
+  INBOX_INPUT,
+  PhaseLine,
+  statusText,
+  type TWorkflowRunView,
+  useRefreshWorkflows,
+  WorkflowStatusBadge,
+} from "./workflow-parts";
+
+type TCheckpoint = NonNullable<TWorkflowRunView["checkpoint"]>;
+
+function outcome(run: TWorkflowRunView, label: string): string {
+  const where =
+    run.status === "awaiting_decision"
+      ? "it waits at its next checkpoint"
+      : run.status === "failed"
+        ? `it failed: ${run.error ?? "no message"}`
+        : `it is ${statusText(run.status)}${run.exit_code === null ? "" : ` (exit code ${run.exit_code})`}`;
+  return `${run.run_id}: “${label}” decided; ${where}.`;
+}
+
+/**
+ * One run waiting at a checkpoint: what it asks, the files it shows, and the decision. The
+ * decision carries the version shown here; a run that moved on meanwhile is a conflict.
+ */
+function CheckpointCard({
+  run,
+  checkpoint,
+  onDecided,
+  onConflict,
+}: {
+  run: TWorkflowRunView;
+  checkpoint: TCheckpoint;
+  onDecided: (notice: string) => void;
+  onConflict: (message: string) => void;
+}) {
+  const trpc = useTRPC();
+  const refresh = useRefreshWorkflows();
+  const id = useId();
+  const [label, setLabel] = useState<string | null>(null);
+  const [feedback, setFeedback] = useState("");
+  const decide = useMutation(
+    trpc.workflows.decide.mutationOptions({
+      onSuccess: async (next, input) => {
+        onDecided(outcome(next, input.label));
+        await refresh();
+      },
+      onError: async (error) => {
+        if (trpcCode(error) !== "CONFLICT") return;
+        onConflict(error.message);
+        await refresh();
+      },
+    }),
+  );
+  const option = checkpoint.options.find((o) => o.label === label);
+  const phase = run.phases.find((p) => p.id === checkpoint.phase_id);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!option) return;
+    const text = feedback.trim();
+    decide.mutate({
+      run_id: run.run_id,
+      version: run.version,
+      label: option.label,
+      ...(option.with_feedback && text ? { feedback: text } : {}),
+    });
+  }
+
+  return (
+    <article
+      className="card stack workflow-checkpoint"
+      id={`checkpoint-${run.run_id}`}
+      aria-labelledby={`${id}-prompt`}
+      data-run-id={run.run_id}
+    >
+      <div className="row">
+        <WorkflowStatusBadge status={run.status} />
+        <strong>{run.name}</strong>
+        <span className="muted">{run.run_id}</span>
+        <span className="muted">phase {phase?.title ?? checkpoint.phase_id}</span>
+        <span className="muted">
+          started by {run.started_by ?? "unknown"} via {run.started_via}, {formatTs(run.created_ts)}
+        </span>
+      </div>
+      <h3 id={`${id}-prompt`}>{checkpoint.prompt}</h3>
+      <PhaseLine phases={run.phases} />
+      {checkpoint.files.map((file) => (
+        <WorkflowFile key={file.path} file={file} />
+      ))}
+      <form className="stack" onSubmit={submit}>
+        <fieldset className="workflow-options" disabled={decide.isPending}>
+          <legend>Your decision</legend>
+          <div className="row">
+            {checkpoint.options.map((o) => (
+              <label key={o.label} className="row workflow-option">
+                <input
+                  type="radio"
+                  name={`${id}-option`}
+                  value={o.label}
+                  checked={label === o.label}
+                  onChange={() => setLabel(o.label)}
+                />
+                <span>{o.label}</span>
+                {o.with_feedback ? <span className="muted">(with feedback)</span> : null}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {option?.with_feedback ? (
+          <label className="field">
+            <span>Feedback for “{option.label}” (optional)</span>
+            <textarea
+              rows={3}
+              maxLength={10_000}
+              value={feedback}
+              disabled={decide.isPending}
+              onChange={(e) => setFeedback(e.target.value)}
+            />
+          </label>
+        ) : null}
+        <div className="row">
+          <button type="submit" className="primary" disabled={!option || decide.isPending}>
+            {decide.isPending ? "Deciding…" : option ? `Confirm ${option.label}` : "Choose an option"}
+          </button>
+        </div>
+        <ErrorAlert what="Could not decide" error={trpcCode(decide.error) === "CONFLICT" ? null : decide.error} />
+      </form>
+    </article>
+  );
+}
+
+/** Runs waiting for a person's decision, each with its checkpoint. */
+export function WorkflowInbox() {
+  const trpc = useTRPC();
+  const inbox = useQuery(trpc.workflows.list.queryOptions(INBOX_INPUT));
+  const [notice, setNotice] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<string | null>(null);
+  const waiting = (inbox.data?.items ?? []).flatMap((run) =>
+    run.checkpoint ? [{ run, checkpoint: run.checkpoint }] : [],
+  );
+  return (
+    <section className="panel stack" aria-labelledby="inbox-heading" data-testid="checkpoint-inbox">
+      <h2 id="inbox-heading">Checkpoints inbox</h2>
+      <div role="status" className="workflow-live">
+        {notice ? <p className="ok">{notice}</p> : null}
+      </div>
+      {conflict ? (
+        <div className="stack conflict" role="alert">
+          <p>
+            <strong>This run moved on…</strong>
+          </p>
+          <p className="error">{conflict}</p>
+          <p>The inbox now shows where each run stands: look at it again before you decide.</p>
+          <div className="row">
+            <button type="button" onClick={() => setConflict(null)}>
+              Dismiss
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {inbox.error && !inbox.data ? <QueryError error={inbox.error} what="the checkpoints inbox" /> : null}
+      <ErrorAlert what="Could not refresh the inbox" error={inbox.data ? inbox.error : null} />
+      {inbox.isPending ? <p className="muted">Loading checkpoints…</p> : null}
+      {inbox.isSuccess && waiting.length === 0 ? (
+        <p className="muted">No run is waiting for a decision. Start the Umbra beat to review pending proposals.</p>
+      ) : null}
+      {waiting.map(({ run, checkpoint }) => (
+        // Keyed by version too: a run back at a checkpoint starts with a fresh choice.
+        <CheckpointCard
+          key={`${run.run_id}@${run.version}`}
+          run={run}
+          checkpoint={checkpoint}
+          onDecided={(text) => {
+            setConflict(null);
+            setNotice(text);
+          }}
+          onConflict={(message) => {
+            setNotice(null);
+            setConflict(message);
+          }}
+        />
+      ))}
+    </section>
+  );
+}

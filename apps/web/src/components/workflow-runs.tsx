@@ -1,0 +1,164 @@
+"use client";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/lib/trpc";
+import { formatTs } from "./format";
+import { QueryError } from "./require-session";
+import { ErrorAlert } from "./ui";
+import {
+  PhaseLine,
+  RECENT_INPUT,
+  type TWorkflowRunView,
+  useRefreshWorkflows,
+  WorkflowStatusBadge,
+} from "./workflow-parts";
+
+const COLUMNS = 7;
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The decisions taken at the run's checkpoints, in the seed's record fields. */
+function Decisions({ run }: { run: TWorkflowRunView }) {
+  if (run.decisions.length === 0) return <p className="muted">No decision yet.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="data workflow-decisions">
+        <caption className="visually-hidden">Decisions in {run.run_id}</caption>
+        <thead>
+          <tr>
+            <th>Phase</th>
+            <th>Decision</th>
+            <th>Skipped / target</th>
+            <th>Feedback</th>
+            <th>When</th>
+          </tr>
+        </thead>
+        <tbody>
+          {run.decisions.map((d) => (
+            <tr key={`${d.timestamp} ${d.phase} ${d.decision}`} data-decision={d.decision}>
+              <td>{d.phase}</td>
+              <td>{d.decision}</td>
+              <td>
+                {d.skipped?.length ? `skipped: ${d.skipped.join(", ")}` : null}
+                {d.target ? `target: ${d.target}` : null}
+                {!d.skipped?.length && !d.target ? <span className="muted">—</span> : null}
+              </td>
+              <td className="message">{d.feedback ?? <span className="muted">—</span>}</td>
+              <td className="nowrap">{formatTs(d.timestamp)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Log({ run }: { run: TWorkflowRunView }) {
+  if (run.log.length === 0) return <p className="muted">The run logged nothing.</p>;
+  return (
+    <ol className="plain workflow-log">
+      {run.log.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the log only grows, so a line's index is its identity
+        <li key={i} data-level={line.level}>
+          <span className="muted">{line.timestamp ? formatTs(line.timestamp) : "—"}</span>{" "}
+          <span className={`workflow-log-level level-${line.level}`}>{line.level}</span> {line.message}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** One run: a summary row, then a row that opens on its decisions, error and log. */
+function RunRows({ run }: { run: TWorkflowRunView }) {
+  const trpc = useTRPC();
+  const refresh = useRefreshWorkflows();
+  const resume = useMutation(trpc.workflows.resume.mutationOptions({ onSettled: refresh }));
+  return (
+    <tbody id={`run-${run.run_id}`} data-run-id={run.run_id} data-status={run.status}>
+      <tr>
+        <td className="nowrap">{run.run_id}</td>
+        <td className="nowrap">{run.name}</td>
+        <td className="nowrap">
+          <div className="stack workflow-status">
+            <WorkflowStatusBadge status={run.status} />
+            {run.status === "running" ? (
+              <button type="button" onClick={() => resume.mutate({ run_id: run.run_id })} disabled={resume.isPending}>
+                {resume.isPending ? "Resuming…" : "Resume"}
+              </button>
+            ) : null}
+          </div>
+        </td>
+        <td>
+          <PhaseLine phases={run.phases} />
+        </td>
+        <td data-testid="exit-code">{run.exit_code ?? <span className="muted">—</span>}</td>
+        <td>
+          {run.started_by ?? <span className="muted">unknown</span>}
+          <div className="muted">
+            via {run.started_via} · {formatTs(run.created_ts)}
+          </div>
+        </td>
+        <td className="nowrap">{formatTs(run.finished_ts)}</td>
+      </tr>
+      <tr className="workflow-run-more">
+        <td colSpan={COLUMNS}>
+          <ErrorAlert what={`Could not resume ${run.run_id}`} error={resume.error} />
+          <details>
+            <summary>
+              {run.run_id}: {plural(run.decisions.length, "decision")}, {plural(run.log.length, "log line")}
+              {run.error ? ", an error" : ""}
+            </summary>
+            <div className="stack workflow-run-body">
+              {run.error ? (
+                <p className="error">
+                  <strong>Error:</strong> {run.error}
+                </p>
+              ) : null}
+              <h3>Decisions</h3>
+              <Decisions run={run} />
+              <h3>Log</h3>
+              <Log run={run} />
+            </div>
+          </details>
+        </td>
+      </tr>
+    </tbody>
+  );
+}
+
+/** The latest runs, whatever their status, newest first. */
+export function WorkflowRuns() {
+  const trpc = useTRPC();
+  const runs = useQuery(trpc.workflows.list.queryOptions(RECENT_INPUT));
+  const items = runs.data?.items ?? [];
+  return (
+    <section className="panel stack" aria-labelledby="runs-heading" data-testid="workflow-runs">
+      <h2 id="runs-heading">Recent runs</h2>
+      {runs.error && !runs.data ? <QueryError error={runs.error} what="the recent workflow runs" /> : null}
+      {runs.isPending ? <p className="muted">Loading runs…</p> : null}
+      {runs.isSuccess && items.length === 0 ? <p className="muted">No workflow has run yet.</p> : null}
+      <ErrorAlert what="Could not refresh the runs" error={runs.data ? runs.error : null} />
+      {items.length > 0 ? (
+        <div className="table-wrap">
+          <table className="data workflow-runs">
+            <thead>
+              <tr>
+                <th>Run</th>
+                <th>Workflow</th>
+                <th>Status</th>
+                <th>Phases</th>
+                <th>Exit code</th>
+                <th>Started by</th>
+                <th>Finished</th>
+              </tr>
+            </thead>
+            {items.map((run) => (
+              <RunRows key={run.run_id} run={run} />
+            ))}
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}

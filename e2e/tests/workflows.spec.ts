@@ -1,0 +1,126 @@
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { DEMO_USER, JAM, signIn } from "./helpers";
+
+// The checkpoints page in a real browser: a Jam editor starts the Umbra beat, reviews its summary
+// at the checkpoint and decides; the recent runs show how it ended. The database is shared with
+// the other spec files, so counts are matched loosely. Every test ends the beat it starts: a
+// second start while one is under way is CONFLICT.
+
+const PROMPT = /Review \d+ proposals before promoting\?/;
+
+async function openCheckpoints(page: Page): Promise<void> {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Checkpoints" }).click();
+  await expect(page).toHaveURL(/\/workflows$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Checkpoints");
+}
+
+/** Starts the beat from the page; its run id and its card in the inbox. */
+async function startBeat(page: Page): Promise<{ runId: string; card: Locator }> {
+  await page.getByRole("button", { name: "Start the Umbra beat" }).click();
+  const started = page.getByRole("status").filter({ hasText: /Started WR-\d+/ });
+  await expect(started).toContainText("it stopped at its checkpoint");
+  const runId = (await started.getByRole("link").textContent()) ?? "";
+  const card = page
+    .getByRole("region", { name: "Checkpoints inbox" })
+    .getByRole("article", { name: PROMPT })
+    .filter({ hasText: runId });
+  await expect(card).toBeVisible();
+  return { runId, card };
+}
+
+function recentRun(page: Page, runId: string): Locator {
+  return page.getByRole("region", { name: "Recent runs" }).locator(`tbody[data-run-id="${runId}"]`);
+}
+
+test.describe("as a Jam editor", () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, JAM.email, JAM.password);
+  });
+
+  test("the Umbra beat stops for review; skipping promotion with feedback ends it done", async ({ page }) => {
+    // A pending proposal, so the summary has something to list.
+    await page.goto("/");
+    await page.getByLabel(/^Message/).fill("We decided to archive the staging logs every Friday.");
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(
+      page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "staging logs" }).first(),
+    ).toBeVisible();
+
+    await openCheckpoints(page);
+    const { runId, card } = await startBeat(page);
+    await expect(card).toContainText("umbra-beat");
+    await expect(card).toContainText(`started by ${JAM.email} via dashboard`);
+    await expect(card.getByRole("heading", { name: PROMPT })).toBeVisible();
+    // The summary file, rendered: a heading and tables, not Markdown source.
+    const file = card.getByRole("region", { name: "File out/umbra/beat-summary.md" });
+    await expect(file.getByRole("heading", { name: "Umbra beat: review before promotion" })).toBeVisible();
+    await expect(file.getByRole("table").first()).toBeVisible();
+    await expect(file).not.toContainText("| ---");
+
+    // Skip promotion takes feedback; the button names the decision.
+    await expect(card.getByLabel(/^Feedback/)).toHaveCount(0);
+    await card.getByRole("radio", { name: "Skip promotion" }).check();
+    await card.getByLabel(/^Feedback/).fill("Not this week: the audit is on");
+    await card.getByRole("button", { name: "Confirm Skip promotion" }).click();
+
+    const inbox = page.getByRole("region", { name: "Checkpoints inbox" });
+    await expect(inbox.getByRole("status")).toContainText(
+      `${runId}: “Skip promotion” decided; it is done (exit code 0)`,
+    );
+    await expect(inbox.getByRole("article").filter({ hasText: runId })).toHaveCount(0);
+    await expect(inbox).toContainText("No run is waiting for a decision.");
+
+    const run = recentRun(page, runId);
+    await expect(run.getByText("done", { exact: true })).toBeVisible();
+    await expect(run.getByTestId("exit-code")).toHaveText("0");
+    await expect(
+      run.getByRole("list", { name: "Phases" }).getByRole("listitem").filter({ hasText: "promote" }),
+    ).toHaveText(/skipped: promote/);
+    await run.locator("summary").click();
+    const decision = run
+      .getByRole("table", { name: `Decisions in ${runId}` })
+      .getByRole("row")
+      .nth(1);
+    await expect(decision).toContainText("review");
+    await expect(decision).toContainText("skip_phases");
+    await expect(decision).toContainText("skipped: promote");
+    await expect(decision).toContainText("Not this week: the audit is on");
+  });
+
+  test("a second start names the open run; aborting ends the beat with exit code 2", async ({ page }) => {
+    await page.goto("/");
+    await openCheckpoints(page);
+    const { runId, card } = await startBeat(page);
+
+    // One beat at a time: the conflict links to the open run.
+    await page.getByRole("button", { name: "Start the Umbra beat" }).click();
+    const conflict = page.getByRole("alert").filter({ hasText: "already under way" });
+    await expect(conflict).toContainText(runId);
+    await expect(conflict.getByRole("link", { name: `Go to ${runId}` })).toHaveAttribute(
+      "href",
+      `#checkpoint-${runId}`,
+    );
+
+    await card.getByRole("radio", { name: "Abort" }).check();
+    await expect(card.getByLabel(/^Feedback/)).toHaveCount(0);
+    await card.getByRole("button", { name: "Confirm Abort" }).click();
+    await expect(card).toHaveCount(0);
+
+    const run = recentRun(page, runId);
+    await expect(run.getByText("aborted", { exact: true })).toBeVisible();
+    await expect(run.getByTestId("exit-code")).toHaveText("2");
+    await run.locator("summary").click();
+    await expect(run.getByRole("table", { name: `Decisions in ${runId}` })).toContainText("abort");
+  });
+});
+
+test("the demo user has no checkpoints: no nav link, and the page says so", async ({ page }) => {
+  await signIn(page, DEMO_USER.email, DEMO_USER.password);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Gate" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Checkpoints" })).toHaveCount(
+    0,
+  );
+  await page.goto("/workflows");
+  await expect(page.getByRole("heading", { name: "You don’t have access" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Start the Umbra beat" })).toHaveCount(0);
+});
