@@ -6,6 +6,7 @@ export {
   SHOULD_SIGNAL_KINDS,
   shouldFreezeSummaryAtPeak,
 } from "./breakpoint";
+export * from "./context";
 export {
   affectRollup,
   boundShape,

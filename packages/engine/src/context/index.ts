@@ -1,0 +1,56 @@
+// The context engine's public API (ADR 004): the catalog schema, the registry (data only), the
+// engine (the single flow authority) and its state / directive contracts.
+export {
+  CATALOG_ID_PATTERN,
+  DEFAULT_STEP_MINUTES,
+  FINDING_PATTERN,
+  parseCatalog,
+  REPORT,
+  type TAnswer,
+  type TCatalog,
+  type TConstraint,
+  type TStep,
+  type TSystem,
+  ZCatalog,
+} from "./catalog-schema";
+export { contextTurn, startContext } from "./engine";
+export { classifyMessage, MAX_ANALYSED_CHARS, type TClassification } from "./intent";
+export {
+  buildStepContext,
+  detectSystem,
+  getConstraints,
+  getProcedure,
+  getStep,
+  getSystem,
+  type TStepContext,
+  type TSystemMatch,
+} from "./registry";
+export { RV_SERVICE_CATALOG } from "./rv-catalog";
+export {
+  AUTHORIZATION_KEY,
+  CONTEXT_MODES,
+  CONTEXT_STATE_VERSION,
+  CONTEXT_SUBMODES,
+  ContextEngineError,
+  DIRECTIVE_KINDS,
+  EVENT_TYPES,
+  INTENTS,
+  MAX_REASKS,
+  parseContextState,
+  type TContextEvent,
+  type TContextEventType,
+  type TContextEventValue,
+  type TContextMode,
+  type TContextState,
+  type TContextSubmode,
+  type TContextTurn,
+  type TDirective,
+  type TDirectiveKind,
+  type TDirectiveRegistry,
+  type TIntent,
+  type TLabor,
+  type TReport,
+  type TTopicKind,
+  ZContextState,
+  ZReport,
+} from "./state";
