@@ -1,7 +1,10 @@
 // Test support: a control plane with accounts on a fresh, migrated SQLite file.
+
+import type { TCfbSuggestion } from "@solserver/contracts";
 import { createTestDatabase } from "@solserver/db/testing";
 import { createPasswordAccount } from "./auth/auth";
 import { openControlPlane, type TOpenOptions } from "./control-plane";
+import type { TModelProvider } from "./model/provider";
 import type { TActor } from "./services/deps";
 
 export type TTestActor = Extract<TActor, { kind: "user" }>;
@@ -42,6 +45,39 @@ export async function openTestControlPlane(opts: Omit<TOpenOptions, "databaseUrl
     close: async () => {
       await opened.db.$disconnect();
       database.cleanup();
+    },
+  };
+}
+
+/** What a scripted model answers on its next turn (set by the test before each turn). */
+export type TScriptedAnswer = { suggestions: TCfbSuggestion[]; text?: string; missing?: string[] };
+
+/**
+ * A model that answers whatever the test scripted: the suggestions (and missing queries) the
+ * turn under test needs, in a valid envelope, so tests drive proposals without the offline
+ * model's sentence heuristics.
+ */
+export function scriptedModel(next: () => TScriptedAnswer): TModelProvider {
+  return {
+    name: "scripted",
+    async generate() {
+      const answer = next();
+      return {
+        envelope: {
+          assistant_text: answer.text ?? "Noted.",
+          meta: {
+            modeLabel: "System",
+            domainHints: [],
+            used_cfb_ids: [],
+            ignored_cfb_ids: [],
+            unknowns: [],
+            ...(answer.missing ? { missing_cfb_queries: answer.missing } : {}),
+            cfb_suggestions: answer.suggestions,
+          },
+        },
+        tokensIn: 1,
+        tokensOut: 1,
+      };
     },
   };
 }

@@ -4,8 +4,7 @@
 // what changed and nothing written, and of two racing editors exactly one lands.
 import { isDomainError, type TCfbDraft } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TModelProvider } from "../src/model/provider";
-import { openTestControlPlane, type TTestActor } from "../src/testing";
+import { openTestControlPlane, scriptedModel, type TTestActor } from "../src/testing";
 
 type TSuggestion = {
   op: "create" | "update" | "merge";
@@ -16,26 +15,7 @@ type TSuggestion = {
   target_cfb_id?: string;
 };
 let next: TSuggestion[] = [];
-const scripted: TModelProvider = {
-  name: "scripted",
-  async generate() {
-    return {
-      envelope: {
-        assistant_text: "Noted.",
-        meta: {
-          modeLabel: "System",
-          domainHints: [],
-          used_cfb_ids: [],
-          ignored_cfb_ids: [],
-          unknowns: [],
-          cfb_suggestions: next.map((s) => ({ ...s, confidence: 0.8 })),
-        },
-      },
-      tokensIn: 1,
-      tokensOut: 1,
-    };
-  },
-};
+const scripted = scriptedModel(() => ({ suggestions: next.map((s) => ({ ...s, confidence: 0.8 })) }));
 
 const cfb = (title: string, summary: string, tags: string[], entities: string[]): TCfbDraft => ({
   domain: "security",

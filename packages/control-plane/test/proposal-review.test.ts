@@ -4,8 +4,7 @@
 // when the CFB moved after they looked.
 import { isDomainError, type TCfbDraft } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TModelProvider } from "../src/model/provider";
-import { openTestControlPlane, type TTestActor } from "../src/testing";
+import { openTestControlPlane, scriptedModel, type TTestActor } from "../src/testing";
 
 type TSuggestion = {
   op: "create" | "update" | "merge";
@@ -16,26 +15,10 @@ type TSuggestion = {
   target_cfb_id?: string;
 };
 let next: TSuggestion[] = [];
-const scripted: TModelProvider = {
-  name: "scripted",
-  async generate() {
-    return {
-      envelope: {
-        assistant_text: "Noted: the freeze moves.",
-        meta: {
-          modeLabel: "System",
-          domainHints: [],
-          used_cfb_ids: [],
-          ignored_cfb_ids: [],
-          unknowns: [],
-          cfb_suggestions: next.map((s) => ({ ...s, confidence: 0.8, rationale: "The user restated the policy." })),
-        },
-      },
-      tokensIn: 1,
-      tokensOut: 1,
-    };
-  },
-};
+const scripted = scriptedModel(() => ({
+  text: "Noted: the freeze moves.",
+  suggestions: next.map((s) => ({ ...s, confidence: 0.8, rationale: "The user restated the policy." })),
+}));
 
 const cfb = (title: string, summary: string, tags: string[]): TCfbDraft => ({
   domain: "ops",

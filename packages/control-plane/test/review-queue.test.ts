@@ -1,38 +1,20 @@
 // The review queue (issue 7): filters on resolve's decision, domain, confidence and thread, three
 // sorts, and keyset pagination that returns every proposal exactly once whatever the sort.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TModelProvider } from "../src/model/provider";
-import { openTestControlPlane, type TTestActor } from "../src/testing";
+import { openTestControlPlane, scriptedModel, type TTestActor } from "../src/testing";
 
 type TS = { title: string; confidence: number; domainHint: string };
 let next: TS[] = [];
-const scripted: TModelProvider = {
-  name: "scripted",
-  async generate() {
-    return {
-      envelope: {
-        assistant_text: "Noted.",
-        meta: {
-          modeLabel: "System",
-          domainHints: [],
-          used_cfb_ids: [],
-          ignored_cfb_ids: [],
-          unknowns: [],
-          cfb_suggestions: next.map((s) => ({
-            op: "create",
-            title: s.title,
-            delta_summary: `${s.title} is now the rule.`,
-            tags: [s.domainHint],
-            entities: [],
-            confidence: s.confidence,
-          })),
-        },
-      },
-      tokensIn: 1,
-      tokensOut: 1,
-    };
-  },
-};
+const scripted = scriptedModel(() => ({
+  suggestions: next.map((s) => ({
+    op: "create" as const,
+    title: s.title,
+    delta_summary: `${s.title} is now the rule.`,
+    tags: [s.domainHint],
+    entities: [],
+    confidence: s.confidence,
+  })),
+}));
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let user: TTestActor;

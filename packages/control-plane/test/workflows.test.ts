@@ -6,8 +6,7 @@
 import { isDomainError, type TCfbDraft } from "@solserver/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openControlPlane } from "../src/control-plane";
-import type { TModelProvider } from "../src/model/provider";
-import { openTestControlPlane, type TTestActor } from "../src/testing";
+import { openTestControlPlane, scriptedModel, type TTestActor } from "../src/testing";
 
 type TSuggestion = {
   op: "create" | "update";
@@ -19,26 +18,7 @@ type TSuggestion = {
   target_cfb_id?: string;
 };
 let next: TSuggestion[] = [];
-const scripted: TModelProvider = {
-  name: "scripted",
-  async generate() {
-    return {
-      envelope: {
-        assistant_text: "Noted.",
-        meta: {
-          modeLabel: "System",
-          domainHints: [],
-          used_cfb_ids: [],
-          ignored_cfb_ids: [],
-          unknowns: [],
-          cfb_suggestions: next,
-        },
-      },
-      tokensIn: 1,
-      tokensOut: 1,
-    };
-  },
-};
+const scripted = scriptedModel(() => ({ suggestions: next }));
 
 const cfb = (title: string, summary: string, tags: string[]): TCfbDraft => ({
   domain: "ops",

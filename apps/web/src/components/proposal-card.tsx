@@ -9,17 +9,12 @@ import {
 import Link from "next/link";
 import { type KeyboardEvent, useState } from "react";
 import { ProposalEditor } from "./proposal-editor";
+import { ProposalWarnings } from "./proposal-warnings";
 import { useMe } from "./require-session";
 import { ResolveSummary } from "./resolve-summary";
 import { reviewKey } from "./review-keys";
 import { ErrorAlert } from "./ui";
 import { usePromote } from "./use-promote";
-
-const WARNING_TEXT: Record<string, string> = {
-  target_cfb_missing: "names a CFB that does not exist",
-  target_cfb_required: "update without a target CFB",
-  confidence_clamped: "model confidence was out of range",
-};
 
 type Props = {
   /** A chat turn's preview, or a queue item (which also carries the proposed CFB). */
@@ -84,15 +79,7 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
         <Link href={`/proposals/${proposal.proposal_id}`}>{proposal.title}</Link>
       </h3>
       <p className="muted">{proposal.delta_summary}</p>
-      {proposal.warnings.length > 0 ? (
-        <div className="row">
-          {proposal.warnings.map((w) => (
-            <span key={w} className="badge warn">
-              {WARNING_TEXT[w] ?? w}
-            </span>
-          ))}
-        </div>
-      ) : null}
+      <ProposalWarnings warnings={proposal.warnings} />
       {proposal.resolve ? <ResolveSummary resolve={proposal.resolve} /> : null}
       {effectiveStatus === "pending" ? (
         editing && canEdit ? (

@@ -8,17 +8,12 @@ import { trpcCode } from "@/lib/trpc-errors";
 import { CfbSideBySide } from "./field-diff";
 import { formatTs } from "./format";
 import { ProposalEditor } from "./proposal-editor";
+import { ProposalWarnings } from "./proposal-warnings";
 import { QueryError, useMe } from "./require-session";
 import { ResolveSummary } from "./resolve-summary";
 import { reviewKey } from "./review-keys";
 import { ErrorAlert } from "./ui";
 import { usePromote } from "./use-promote";
-
-const WARNING_TEXT: Record<string, string> = {
-  target_cfb_missing: "the model named a CFB that does not exist",
-  target_cfb_required: "an update without a target CFB",
-  confidence_clamped: "the model's confidence was out of range",
-};
 
 type TAction = "approve_create" | "approve_update" | "reject";
 type TProposalReview = TRouterOutputs["proposals"]["review"];
@@ -117,15 +112,7 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
           {proposal.title}
         </h1>
         <p>{proposal.delta_summary}</p>
-        {proposal.warnings.length > 0 ? (
-          <div className="row">
-            {proposal.warnings.map((w) => (
-              <span key={w} className="badge warn">
-                {WARNING_TEXT[w] ?? w}
-              </span>
-            ))}
-          </div>
-        ) : null}
+        <ProposalWarnings warnings={proposal.warnings} />
         <dl className="meta">
           <dt>Why the model proposed it</dt>
           <dd>{proposal.rationale ?? "The model gave no rationale."}</dd>
