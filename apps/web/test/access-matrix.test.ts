@@ -68,6 +68,9 @@ const headers: Record<"cookie" | "token", { alice: THeaders; jam: THeaders }> = 
 type TTurn = { thread_id: string; response_id: string; proposal_id: string; title: string; message: string };
 let aliceTurn: TTurn;
 let bobTurn: TTurn;
+/** Threads in procedure mode (seed 004), Alice's and Bob's. */
+let aliceDiagnosis: string;
+let bobDiagnosis: string;
 let seededCfb: string;
 let jamTokenId: string;
 /** Data of resources; an error may only show what the caller already sent. */
@@ -93,6 +96,19 @@ async function freshTurn(owner: TWebAccount): Promise<TTurn> {
     secrets.add(secret);
   }
   return fresh;
+}
+
+/** A fresh water-pump diagnosis of `owner`: its thread id. */
+async function freshDiagnosis(owner: TWebAccount): Promise<string> {
+  const message = `Pump${next()} makes no noise: the water pump won't run`;
+  const turn = await web.controlPlane.chat.respond(owner.actor, {
+    request_id: `matrix-diagnosis-${next()}`,
+    message,
+    procedure: "water_pump",
+  });
+  secrets.add(turn.thread_id);
+  secrets.add(message);
+  return turn.thread_id;
 }
 
 /** Alice's resource for herself and for a Jam editor; Bob's for Alice acting on another's. */
@@ -272,6 +288,23 @@ const TRPC_ROWS: Record<string, TRow> = {
     },
     check: (result, input) => expect(field(result, "version")).toBe((field(input, "version") as number) + 1),
   },
+  "procedures.catalog": {
+    expect: SIGNED_IN,
+    input: async () => undefined,
+    check: (result) => {
+      const systems = field(result, "systems") as { system_id: string }[];
+      expect(systems.map((x) => x.system_id)).toEqual(["water_pump", "roof_ac", "furnace", "slide_out"]);
+    },
+  },
+  "procedures.get": {
+    expect: OWNED,
+    input: async (c) => ({ thread_id: c.who === "userOther" ? bobDiagnosis : aliceDiagnosis }),
+    check: (result) => {
+      expect(field(result, "system_id")).toBe("water_pump");
+      expect(field(result, "active_step")).toMatchObject({ id: "fuse" });
+      expect(field(result, "version")).toBeGreaterThanOrEqual(1);
+    },
+  },
   "me.get": {
     expect: SIGNED_IN,
     input: async () => undefined,
@@ -439,6 +472,11 @@ const REST_ROWS: Record<TRestRoute, TRow> = {
     check: (result, id) => expect(field(result, "thread_id")).toBe(id),
   },
   "PUT /threads/[id]/memento": TRPC_ROWS["mementos.put"] as TRow,
+  "GET /threads/[id]/procedure": {
+    ...(TRPC_ROWS["procedures.get"] as TRow),
+    input: async (c) => (c.who === "userOther" ? bobDiagnosis : aliceDiagnosis),
+  },
+  "GET /procedures": TRPC_ROWS["procedures.catalog"] as TRow,
   "POST /gate/evaluate": TRPC_ROWS["gate.evaluate"] as TRow,
 };
 
@@ -449,6 +487,7 @@ const OWNED_REST: TRestRoute[] = [
   "POST /umbra/promote",
   "GET /threads/[id]/memento",
   "PUT /threads/[id]/memento",
+  "GET /threads/[id]/procedure",
 ];
 
 /** query or mutation, per procedure: queries go over GET, mutations over POST. */
@@ -504,6 +543,8 @@ beforeAll(async () => {
   for (const h of [aliceToken.authorization, jamToken.token]) secrets.add(String(h).replace("Bearer ", ""));
   aliceTurn = await freshTurn(alice);
   bobTurn = await freshTurn(bob);
+  aliceDiagnosis = await freshDiagnosis(alice);
+  bobDiagnosis = await freshDiagnosis(bob);
   const cfb = await web.controlPlane.cfbs.create(jam.actor, cfbDraft({ title: "Matrix seeded knowledge" }));
   seededCfb = cfb.cfb_id;
 });
@@ -549,6 +590,7 @@ describe("completeness", () => {
       "threads.get",
       "mementos.get",
       "mementos.put",
+      "procedures.get",
     ];
     for (const name of owned) expect(TRPC_ROWS[name]?.expect.userOther, name).toBe("FORBIDDEN");
     for (const route of OWNED_REST) expect(REST_ROWS[route].expect.userOther, route).toBe("FORBIDDEN");

@@ -175,6 +175,8 @@ export async function openWebServer(label: string, env: Record<string, string> =
     promote: await import("@/app/umbra/promote/route"),
     gate: await import("@/app/gate/evaluate/route"),
     memento: await import("@/app/threads/[id]/memento/route"),
+    procedure: await import("@/app/threads/[id]/procedure/route"),
+    procedures: await import("@/app/procedures/route"),
     trpc: await import("@/app/api/trpc/[trpc]/route"),
     auth: await import("@/app/api/auth/[...all]/route"),
   };
@@ -260,6 +262,8 @@ export type TRestRoute =
   | "POST /umbra/promote"
   | "GET /threads/[id]/memento"
   | "PUT /threads/[id]/memento"
+  | "GET /threads/[id]/procedure"
+  | "GET /procedures"
   | "POST /gate/evaluate";
 
 /**
@@ -288,6 +292,14 @@ export async function rest(
       const id = opts.query ?? "";
       const req = new Request(`${BASE_URL}/threads/${id}/memento`, { headers });
       return settle(await web.routes.memento.GET(req, { params: Promise.resolve({ id }) }));
+    }
+    case "GET /procedures":
+      return settle(await web.routes.procedures.GET(new Request(`${BASE_URL}/procedures`, { headers })));
+    case "GET /threads/[id]/procedure": {
+      // `query` carries the thread id for this route.
+      const id = opts.query ?? "";
+      const req = new Request(`${BASE_URL}/threads/${id}/procedure`, { headers });
+      return settle(await web.routes.procedure.GET(req, { params: Promise.resolve({ id }) }));
     }
     case "PUT /threads/[id]/memento": {
       // `body` is { thread_id, version, memento }: the id goes in the path, the version in If-Match.

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZAttemptId, ZPacketId, ZRequestId, ZResponseId, ZThreadId, ZTransmissionId } from "./ids";
 import { ThreadMementoSignalKind, ZThreadMemento } from "./memento";
+import { ZProcedureChoice, ZProcedureView } from "./procedure";
 import { ZProposalPreview } from "./proposals";
 
 export const MAX_MESSAGE_CHARS = 8000;
@@ -20,6 +21,10 @@ export const ZChatRespondRequest = z
     // The client's thread memento v0.2 (seed 000 packet.context.thread_memento): when given it
     // is the turn's baseline (its signals drive the breakpoint decision); else the stored one.
     context: z.object({ thread_memento: ZThreadMemento.optional() }).strict().optional(),
+    // Procedure mode (issue 9): a system id binds the thread to its diagnostic procedure, "auto"
+    // detects it from the thread's first message, "none" (the default) keeps a plain chat. A
+    // thread already bound keeps its procedure whatever later turns send.
+    procedure: ZProcedureChoice.optional(),
   })
   .strict();
 export type TChatRespondRequest = z.infer<typeof ZChatRespondRequest>;
@@ -41,6 +46,8 @@ export const ZChatRespondResponse = z.object({
   }),
   /** The thread memento's version after the turn: the ETag for memento writes. */
   thread_memento_version: z.number().int().positive().nullable(),
+  /** The thread's diagnosis after this turn; null for a thread not in procedure mode. */
+  procedure: ZProcedureView.nullable(),
   ui_hints: z.object({
     has_proposals: z.boolean(),
     proposal_previews: z.array(ZProposalPreview),

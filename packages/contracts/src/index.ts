@@ -8,6 +8,7 @@ export * from "./gate";
 export * from "./ids";
 export * from "./memento";
 export * from "./output-envelope";
+export * from "./procedure";
 export * from "./promotion";
 export * from "./promotion-enums";
 export * from "./proposals";

@@ -23,6 +23,7 @@ import type {
 } from "@solserver/contracts";
 import { ZCfbListRequest, ZProposalListRequest, ZWorkflowRunListRequest } from "@solserver/contracts";
 import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "@solserver/db";
+import { RV_SERVICE_CATALOG, type TCatalog } from "@solserver/engine";
 import type { z } from "zod";
 import { createAuth, createPasswordAccount, type TAuth } from "./auth/auth";
 import { loadServerEnv, type TServerEnv } from "./env";
@@ -37,6 +38,7 @@ import { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./
 import { dismissTrigger, giveFeedback, listTriggers } from "./services/feedback";
 import { evaluateGate, listGateEvaluations } from "./services/gate";
 import { getMemento, putMemento } from "./services/mementos";
+import { getProcedureCatalog, getThreadProcedure } from "./services/procedures";
 import { promoteProposal } from "./services/promote";
 import { reviewProposal } from "./services/proposal-review";
 import { refundSignIn, reserveSignIn } from "./services/rate-limits";
@@ -95,6 +97,10 @@ export function createControlPlane(deps: TServiceDeps) {
       list: (actor: TActor, input: z.input<typeof ZWorkflowRunListRequest>) =>
         listWorkflowRuns(deps, actor, ZWorkflowRunListRequest.parse(input)),
     },
+    procedures: {
+      catalog: (actor: TActor) => getProcedureCatalog(deps, actor),
+      get: (actor: TActor, threadId: string) => getThreadProcedure(deps, actor, threadId),
+    },
     mementos: {
       get: (actor: TActor, threadId: string) => getMemento(deps, actor, threadId),
       put: (actor: TActor, input: z.output<typeof ZThreadMementoWrite>) => putMemento(deps, actor, input),
@@ -149,6 +155,8 @@ export type TOpenOptions = {
   gate?: TGateConfigInput;
   /** Overrides of the repetition thresholds that raise promotion triggers. */
   repetitionThresholds?: Partial<Record<TRepetitionKind, number>>;
+  /** The procedure catalog; the shipped RV service catalog when not given. */
+  catalog?: TCatalog;
   /** When given, accounts can be created (users.create, the setup command) and cookies resolved. */
   auth?: Omit<Parameters<typeof createAuth>[0], "prisma">;
 };
@@ -174,6 +182,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
     gate: pipelineGateConfig(opts.gate),
     repetitionThresholds: { ...DEFAULT_REPETITION_THRESHOLDS, ...opts.repetitionThresholds },
+    catalog: opts.catalog ?? RV_SERVICE_CATALOG,
     ...(auth
       ? { createAccount: (u: Parameters<typeof createPasswordAccount>[1]) => createPasswordAccount(auth, u) }
       : {}),
@@ -189,6 +198,7 @@ export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
     limits: { chatTurnsPerMinute: env.SOLSERVER_CHAT_TURNS_PER_MINUTE },
     gate: env.gateConfig,
     repetitionThresholds: env.repetitionThresholds,
+    catalog: env.catalog,
     auth: { secret: env.BETTER_AUTH_SECRET, baseURL: env.SOLSERVER_BASE_URL, trustedOrigins: env.trustedOrigins },
   });
 }

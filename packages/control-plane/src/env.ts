@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { REPETITION_KINDS, type TGateConfigInput, type TRepetitionKind, ZRepetitionKind } from "@solserver/contracts";
 import { repositoryRoot, resolveDatabaseUrl } from "@solserver/db";
+import { RV_SERVICE_CATALOG, type TCatalog } from "@solserver/engine";
 import { z } from "zod";
-import { readGateConfigFile } from "./gate/config-file";
+import { readCatalogFile, readGateConfigFile } from "./config/config-file";
 
 // The server environment, parsed in one place for the web app and the scripts alike. A bad
 // value stops start-up with the variable's name and the rule it breaks.
@@ -80,6 +81,11 @@ const ZServerEnv = z
       .string()
       .optional()
       .transform((v) => v?.trim() || undefined),
+    // A YAML or JSON procedure catalog for procedure mode; unset: the shipped RV service catalog.
+    SOLSERVER_PROCEDURE_CATALOG: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
   })
   .superRefine((e, ctx) => {
     // The openai provider cannot start without a key and a model id.
@@ -118,6 +124,8 @@ export type TServerEnv = {
   gateConfig: TGateConfigInput;
   /** Origins whose cookie-authenticated requests are accepted (CSRF) and by better-auth. */
   trustedOrigins: string[];
+  /** The procedure catalog (SOLSERVER_PROCEDURE_CATALOG, validated), or the shipped RV catalog. */
+  catalog: TCatalog;
 };
 
 /**
@@ -148,13 +156,12 @@ function trustedOrigins(baseURL: string, extra: string): string[] {
   return [...new Set([base.origin, ...twins, ...more])];
 }
 
-/** The gate config file's overrides (relative paths from the repository root), or none. */
-function gateConfig(file: string | undefined): TGateConfigInput {
-  if (!file) return {};
+/** A config file named by `variable` (relative paths from the repository root), read by `read`. */
+function configFile<T>(variable: string, file: string, read: (file: string) => T): T {
   try {
-    return readGateConfigFile(path.resolve(repositoryRoot(), file));
+    return read(path.resolve(repositoryRoot(), file));
   } catch (error) {
-    throw new Error(`Invalid environment:\n  SOLSERVER_GATE_CONFIG: ${(error as Error).message}`);
+    throw new Error(`Invalid environment:\n  ${variable}: ${(error as Error).message}`);
   }
 }
 
@@ -177,7 +184,12 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     SOLSERVER_BASE_URL: baseURL,
     BETTER_AUTH_SECRET: authSecret(e.BETTER_AUTH_SECRET),
     SOLSERVER_CHAT_TURNS_PER_MINUTE: e.SOLSERVER_CHAT_TURNS_PER_MINUTE,
-    gateConfig: gateConfig(e.SOLSERVER_GATE_CONFIG),
+    gateConfig: e.SOLSERVER_GATE_CONFIG
+      ? configFile("SOLSERVER_GATE_CONFIG", e.SOLSERVER_GATE_CONFIG, readGateConfigFile)
+      : {},
+    catalog: e.SOLSERVER_PROCEDURE_CATALOG
+      ? configFile("SOLSERVER_PROCEDURE_CATALOG", e.SOLSERVER_PROCEDURE_CATALOG, readCatalogFile)
+      : RV_SERVICE_CATALOG,
     repetitionThresholds: e.SOLSERVER_REPETITION_THRESHOLDS,
     trustedOrigins: trustedOrigins(baseURL, e.SOLSERVER_TRUSTED_ORIGINS),
   };

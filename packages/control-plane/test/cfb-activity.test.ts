@@ -4,6 +4,7 @@
 // (relation and action), who sees which proposals (a user their own threads', a Jam editor
 // every one), and the refusals: NOT_FOUND for an unknown CFB, BAD_INPUT for a window out of range.
 import { isDomainError, type TCfbDraft } from "@solserver/contracts";
+import { RV_SERVICE_CATALOG } from "@solserver/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createControlPlane, newThreadId } from "../src/control-plane";
 import { pipelineGateConfig } from "../src/gate/pipeline-config";
@@ -92,6 +93,7 @@ function at(now: Date) {
     limits: { ...DEFAULT_LIMITS, chatTurnsPerMinute: 1000 },
     gate: pipelineGateConfig(),
     repetitionThresholds: DEFAULT_REPETITION_THRESHOLDS,
+    catalog: RV_SERVICE_CATALOG,
   });
 }
 

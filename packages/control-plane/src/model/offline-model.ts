@@ -9,6 +9,7 @@ import { isAckOnlyMessage } from "@solserver/engine";
 import { cfbVocabulary } from "../retrieval";
 import { capitalize, clip, coverage, sentences, uniqueContentWords, words } from "../text";
 import { detectStatement, isQuestion, properNouns, type TStatement, titleFromClause } from "./offline-heuristics";
+import { procedureReply } from "./procedure-text";
 import {
   ModelAttemptsFailed,
   type TGenerateOptions,
@@ -29,6 +30,7 @@ import {
 //    else `create`;
 //  - any other sentence cites a CFB only when one clearly covers it.
 // CFBs it cites are `used_cfb_ids`; injected CFBs it did not cite are `ignored_cfb_ids`.
+// In procedure mode it follows the context engine's directive instead (procedure-text.ts).
 
 export const OFFLINE_MODEL_NAME = "offline-heuristic-v1";
 const ANSWER_COVERAGE = 0.5;
@@ -130,6 +132,9 @@ export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
     lines.push(line);
   };
   let onlyAcks = true;
+  // Procedure mode: the context engine's directive is the answer (procedure-text.ts); the message
+  // is read only for knowledge the technician states, never to answer questions from CFBs.
+  const procedure = input.procedure ?? null;
 
   for (const sentence of sentences(input.message)) {
     // The breakpoint engine's own definition of an acknowledgement (seed 000).
@@ -156,6 +161,7 @@ export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
       );
       continue;
     }
+    if (procedure !== null) continue;
     const match = bestCfb(sentence, cfbs, vocab);
     if (isQuestion(sentence)) {
       if (match && match.score >= ANSWER_COVERAGE) {
@@ -181,6 +187,7 @@ export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
     }
   }
   lines.push(...overflow);
+  if (procedure !== null) lines.unshift(procedureReply(procedure));
 
   if (lines.length === 0) {
     lines.push(
@@ -193,7 +200,7 @@ export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
   return {
     assistant_text: clip(lines.join("\n"), L.assistantText),
     meta: {
-      modeLabel: "Offline",
+      modeLabel: procedure === null ? "Offline" : "Procedure",
       domainHints: domains.length > 0 ? domains : ["general"],
       used_cfb_ids: used.slice(0, L.cfbIds),
       ignored_cfb_ids: cfbs

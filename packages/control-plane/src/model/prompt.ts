@@ -44,6 +44,39 @@ function summarySection(summary: TModelInput["summary"]): string {
   ].join("\n");
 }
 
+/**
+ * Procedure mode (seed 004): the context engine's directive for this turn. The engine is the only
+ * flow authority, so the model is told to word the directive, never to choose a step itself.
+ */
+function procedureSection(procedure: TModelInput["procedure"]): string | null {
+  if (!procedure) return null;
+  if (procedure.kind === "choose_system") {
+    return [
+      "## Diagnostic procedure",
+      "The user wants a guided diagnosis, but their message names no system this desk has a procedure for. Ask which system it is, listing these (and nothing else):",
+      ...procedure.systems.map((s) => `- ${s.name} (e.g. "${s.keywords[0] ?? s.id}")`),
+    ].join("\n");
+  }
+  const d = procedure.directive;
+  const data = {
+    kind: d.kind,
+    step_id: d.step_id ?? null,
+    registry: d.registry,
+    options: d.options ?? [],
+    ...(d.diagnosis ? { diagnosis: d.diagnosis } : {}),
+    ...(d.replan ? { replan: d.replan } : {}),
+    ...(d.report ? { report: d.report } : {}),
+  };
+  return [
+    `## Diagnostic procedure: ${procedure.system} (${procedure.procedure}), mode ${procedure.mode}`,
+    "A context engine runs this diagnosis and has already decided what happens this turn. Carry out its directive in assistant_text, in your own words, for the technician: ask exactly the step it names (offer its options), or answer the clarification from the registry text only, or write the report from the report data. Never choose another step, never ask a completed step again, never skip ahead. Every Safety and Warranty line below is binding.",
+    `Directive: ${d.text}`,
+    ...d.constraints,
+    `Directive data: ${JSON.stringify(data)}`,
+    'Set "meta.modeLabel" to "Procedure".',
+  ].join("\n");
+}
+
 /** The system message: instructions, then this turn's context. */
 export function buildSystemPrompt(input: TModelInput): string {
   const cfbs =
@@ -64,6 +97,7 @@ export function buildSystemPrompt(input: TModelInput): string {
   return [
     SYSTEM_INSTRUCTIONS,
     `## Injected CFBs (best match first)\n${cfbs}`,
+    procedureSection(input.procedure),
     closureSignalsSection(input.closureSignals),
     summarySection(input.summary),
   ]

@@ -1,4 +1,5 @@
 import type { TCfbCard, TThreadMementoShape } from "@solserver/contracts";
+import type { TContextEvent, TContextMode, TDirective } from "@solserver/engine";
 
 // The model provider port: everything the control plane needs from a model. One call per turn
 // (a provider may make several HTTP attempts inside it); the answer is an untrusted
@@ -18,7 +19,26 @@ export type TModelInput = {
   closureSignals?: { kind: string; summary?: string | undefined }[];
   /** The current thread summary, when the turn may update it; absent when it is frozen or skipped. */
   summary?: TSummaryShape | null;
+  /** Procedure mode (seed 004): the context engine's directive, which the answer must carry out. */
+  procedure?: TModelProcedure | null;
 };
+
+/**
+ * What the context engine decided for this turn of a procedure thread ("directive": the model
+ * words it, it does not choose the step), or, when "auto" found no system in the first message,
+ * a request to ask the technician which system it is ("choose_system").
+ */
+export type TModelProcedure =
+  | {
+      kind: "directive";
+      system: string;
+      procedure: string;
+      mode: TContextMode;
+      directive: TDirective;
+      /** The engine's events of this turn (complaint, findings noted, loop guard, …). */
+      events: TContextEvent[];
+    }
+  | { kind: "choose_system"; systems: { id: string; name: string; keywords: string[] }[] };
 
 /** One try at the model: recorded as a DeliveryAttempt (n = 1..N) whatever its outcome. */
 export type TModelAttempt = {

@@ -1,5 +1,6 @@
 import type { TGateConfig, TRepetitionKind } from "@solserver/contracts";
 import type { TRepositories } from "@solserver/db";
+import type { TCatalog } from "@solserver/engine";
 import type { TModelProvider } from "../model/provider";
 
 export type TLimits = {
@@ -23,6 +24,8 @@ export type TServiceDeps = {
   limits: TLimits;
   /** The output gate every model attempt passes (seed 002; see gate/pipeline-config.ts). */
   gate: TGateConfig;
+  /** The procedure catalog of procedure mode (seed 004): data only, the context engine decides. */
+  catalog: TCatalog;
   /** Counts at which a repetition raises a promotion trigger (seed 001 §5.2). */
   repetitionThresholds: Record<TRepetitionKind, number>;
   /** Creates a password account (better-auth), for user management; absent where no auth runs. */

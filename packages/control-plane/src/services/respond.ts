@@ -4,14 +4,17 @@ import {
   type TChatRespondRequest,
   type TChatRespondResponse,
   type TOutputMeta,
+  type TProcedureView,
   type TThreadMemento,
 } from "@solserver/contracts";
 import type { TStoredTurn } from "@solserver/db";
 import { decideBreakpointAction, shouldFreezeSummaryAtPeak } from "@solserver/engine";
+import { checkProcedureChoice, plannedView, planProcedure } from "../procedures/procedure-turn";
 import { deriveProposals } from "../proposals/derive";
 import { rankCfbs } from "../retrieval";
 import { assertCanSeeThread, requireSignedIn } from "./access";
 import type { TActor, TServiceDeps } from "./deps";
+import { threadProcedureView } from "./procedures";
 import { chargeChatTurn } from "./rate-limits";
 import { resolveProposal, turnRepetitions } from "./resolve";
 import { createTraceLog } from "./trace-log";
@@ -26,14 +29,24 @@ const INJECTED_CFBS = 8;
 function requestHash(input: TChatRespondRequest): string {
   return createHash("sha256")
     .update(
-      JSON.stringify({ thread_id: input.thread_id ?? null, message: input.message, context: input.context ?? null }),
+      JSON.stringify({
+        thread_id: input.thread_id ?? null,
+        message: input.message,
+        context: input.context ?? null,
+        ...(input.procedure === undefined ? {} : { procedure: input.procedure }),
+      }),
     )
     .digest("hex");
 }
 
 type TBreakpointView = TChatRespondResponse["breakpoint"];
 
-function toResponse(turn: TStoredTurn, replayed: boolean, breakpoint: TBreakpointView): TChatRespondResponse {
+function toResponse(
+  turn: TStoredTurn,
+  replayed: boolean,
+  breakpoint: TBreakpointView,
+  procedure: TProcedureView | null,
+): TChatRespondResponse {
   return {
     thread_id: turn.threadId,
     packet_id: turn.packetId,
@@ -44,6 +57,7 @@ function toResponse(turn: TStoredTurn, replayed: boolean, breakpoint: TBreakpoin
     replayed,
     breakpoint,
     thread_memento_version: turn.mementoVersion ?? null,
+    procedure,
     ui_hints: { has_proposals: turn.proposals.length > 0, proposal_previews: turn.proposals },
   };
 }
@@ -67,11 +81,12 @@ async function replay(
   const meta = (events.find((e) => e.phase === "breakpoint")?.metadata ?? {}) as Record<string, unknown>;
   const decision = meta.decision === "must" || meta.decision === "skip" ? meta.decision : "should";
   const memento = await deps.repos.mementos.get(stored.threadId);
-  return toResponse({ ...stored, mementoVersion: memento?.version ?? null }, true, {
-    decision,
-    peak_guardrail_active: meta.peakGuardrailActive === true,
-    signal_kinds: [],
-  });
+  return toResponse(
+    { ...stored, mementoVersion: memento?.version ?? null },
+    true,
+    { decision, peak_guardrail_active: meta.peakGuardrailActive === true, signal_kinds: [] },
+    await threadProcedureView(deps, stored.threadId),
+  );
 }
 
 /**
@@ -137,6 +152,7 @@ export async function respondToTurn(
     const thread = await deps.repos.turns.threadOwner(input.thread_id);
     if (thread) assertCanSeeThread(caller, thread.ownerId, `thread ${input.thread_id}`);
   }
+  checkProcedureChoice(deps.catalog, input.procedure);
   // Retries above are free; only turns that reach the model count against the budget.
   await chargeChatTurn(deps, caller.userId);
 
@@ -170,6 +186,15 @@ export async function respondToTurn(
   });
   const skip = decision === "skip";
   const mayUpdateSummary = !skip && !peakGuardrailActive;
+
+  // Procedure mode (seed 004): the context engine decides the flow before the model answers; a
+  // bound thread runs it on every turn, acknowledgements included ("yes" answers a step).
+  const procedure = await planProcedure(deps, trace, {
+    threadId,
+    existing: input.thread_id !== undefined,
+    choice: input.procedure,
+    message: input.message,
+  });
 
   // Retrieval: a skip turn injects no CFBs (the scan is the expensive part of a turn).
   t = performance.now();
@@ -207,6 +232,7 @@ export async function respondToTurn(
       cfbs: ranked.map((r) => r.cfb),
       closureSignals,
       summary: mayUpdateSummary ? baseline.memento.shape : null,
+      procedure: procedure.kind === "none" ? null : procedure.model,
     },
     gate,
     party,
@@ -329,6 +355,7 @@ export async function respondToTurn(
             thresholds: deps.repetitionThresholds,
           },
       memento: write,
+      procedure: procedure.kind === "engine" ? procedure.write : null,
       gate: gateRows(gate, party, (n) => n === deliveredN),
       trace: trace.events,
     });
@@ -352,5 +379,10 @@ export async function respondToTurn(
     if (!winner) throw new Error("request_id conflict without a stored turn");
     return replay(deps, winner, input, hash);
   }
-  return toResponse(turn, false, { decision, peak_guardrail_active: peakGuardrailActive, signal_kinds: signalKinds });
+  return toResponse(
+    turn,
+    false,
+    { decision, peak_guardrail_active: peakGuardrailActive, signal_kinds: signalKinds },
+    plannedView(deps, procedure, turn.procedureVersion),
+  );
 }

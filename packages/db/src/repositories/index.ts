@@ -8,6 +8,7 @@ import * as cfbImport from "./cfb-import";
 import * as cfbStats from "./cfb-stats";
 import * as cfbWrites from "./cfb-writes";
 import * as cfbs from "./cfbs";
+import * as contexts from "./contexts";
 import * as feedback from "./feedback";
 import * as gate from "./gate";
 import * as mementos from "./mementos";
@@ -84,6 +85,12 @@ export function createRepositories(db: DbClient) {
       get: (threadId: string) => mementos.getMemento(sql, threadId),
       put: (...args: Tail<Parameters<typeof mementos.putMemento>>) => mementos.putMemento(sql, ...args),
     },
+    contexts: {
+      /** A thread's procedure binding and stored engine state; null when the thread is not bound. */
+      get: (threadId: string) => contexts.getContext(sql, threadId),
+      /** The user messages of a bound thread since its binding (to rebuild a lost state). */
+      messages: (threadId: string, since: Date) => contexts.procedureMessages(sql, threadId, since),
+    },
     threads: {
       list: (ownerId: string | undefined, limit: number) => threads.listThreads(db, ownerId, limit),
       get: (threadId: string) => threads.getThreadDetail(db, threadId),
@@ -135,6 +142,7 @@ export type { TAccount, TRole, TTokenView } from "./accounts";
 export type { TAuditEventView, TAuditWrite } from "./audit";
 export type { TCfbActivityQuery, TCfbActivityRows, TUsageDayCount } from "./cfb-activity";
 export type { TCfbListQuery } from "./cfbs";
+export type { TContextWrite, TStoredContext } from "./contexts";
 export type { TGateEvaluationQuery } from "./gate";
 export type { TStoredMemento } from "./mementos";
 export type { TPromotionResult, TPromotionWrite, TProposalListQuery } from "./proposals";

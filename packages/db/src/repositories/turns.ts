@@ -6,6 +6,7 @@ import { allocateIdBatch } from "../ids";
 import { toProposalPreview } from "../mappers";
 import { isUniqueViolation, jsonOf, type TSql, type TSqlDriver } from "../sql";
 import { countTurnUsage } from "./cfb-stats";
+import { writeContext } from "./contexts";
 import { insertGateEvaluations } from "./gate";
 import { writeMemento } from "./mementos";
 import { countRepetitions } from "./repetitions";
@@ -291,6 +292,7 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
       const mementoVersion = turn.memento
         ? await writeMemento(tx, turn.threadId, turn.memento.expectedVersion, turn.memento.payload, now)
         : null;
+      const procedureVersion = turn.procedure ? await writeContext(tx, turn.threadId, turn.procedure, now) : null;
       await insertTraceRun(tx, {
         kind: "turn",
         status: "completed",
@@ -321,6 +323,7 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
           .sort((x, y) => x.suggestionIndex - y.suggestionIndex)
           .map(({ suggestionIndex: _, ...preview }) => preview),
         mementoVersion,
+        procedureVersion,
       };
     });
   } catch (error) {

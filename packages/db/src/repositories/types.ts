@@ -8,6 +8,7 @@ import type {
   TRepetitionKind,
   TResolveOutcome,
 } from "@solserver/contracts";
+import type { TContextWrite } from "./contexts";
 
 // Plain-data shapes the repositories take and give: no Prisma types cross this boundary.
 
@@ -79,6 +80,8 @@ export type TTurnWrite = {
   gate: Omit<TGateEvaluationWrite, "transmissionId" | "source">[];
   /** The thread's memento after this turn, written conditional on the version the turn read. */
   memento: { expectedVersion: number | null; payload: Record<string, unknown> } | null;
+  /** Procedure mode: the binding (when this turn binds the thread) and the context engine's state. */
+  procedure?: TContextWrite | null;
 };
 
 export type TStoredTurn = {
@@ -92,6 +95,8 @@ export type TStoredTurn = {
   proposals: TProposalPreview[];
   /** Memento version after the turn (null when the turn wrote none). */
   mementoVersion?: number | null;
+  /** The procedure state's version after the turn (absent when the turn wrote none). */
+  procedureVersion?: { version: number; updatedAt: Date } | null;
 };
 
 export type THistoryMessage = { id: string; role: "user" | "assistant"; content: string };

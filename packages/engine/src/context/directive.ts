@@ -90,9 +90,17 @@ export function rephraseStep(ctx: TDirectiveContext, step: TStep): TDirective {
   return stepDirective(ctx, "rephrase", step, text, true);
 }
 
-export function rephraseAuthorization(ctx: TDirectiveContext, decisive: TStep | null, correction: string): TDirective {
+export function rephraseAuthorization(
+  ctx: TDirectiveContext,
+  decisive: TStep | null,
+  cause: string,
+  correction: string,
+): TDirective {
   const text = `The reply did not say whether the repair is authorized. Rephrase: proposed correction "${correction}". Ask for a plain yes or no.`;
-  return caseDirective(ctx, "rephrase", decisive, text, { options: AUTHORIZATION_OPTIONS });
+  return {
+    ...caseDirective(ctx, "rephrase", decisive, text, { options: AUTHORIZATION_OPTIONS }),
+    diagnosis: { cause, correction },
+  };
 }
 
 const TOPIC_FIELD = { locate: "locate", explain: "explain", howto: "howto" } as const;
@@ -111,7 +119,10 @@ export function answerClarification(
     returnTo === "step"
       ? `Then return to the active step and re-ask it: "${step.question}"`
       : "Then ask again for authorization to proceed with the repair (yes or no).";
-  const directive = stepDirective(ctx, "answer_clarification", step, join(answer, back), returnTo === "step");
+  const directive = {
+    ...stepDirective(ctx, "answer_clarification", step, join(answer, back), returnTo === "step"),
+    topic: kind,
+  };
   return returnTo === "step"
     ? directive
     : { ...directive, constraints: getConstraints(ctx.catalog, ctx.system.id), options: AUTHORIZATION_OPTIONS };
@@ -129,7 +140,10 @@ export function requestAuthorization(
     `The diagnosis is complete. Cause: ${cause} Proposed correction: ${correction}`,
     "Ask the technician for authorization to proceed with the repair (yes or no). Do not start new diagnostic steps.",
   );
-  return caseDirective(ctx, "request_authorization", decisive, text, { options: AUTHORIZATION_OPTIONS });
+  return {
+    ...caseDirective(ctx, "request_authorization", decisive, text, { options: AUTHORIZATION_OPTIONS }),
+    diagnosis: { cause, correction },
+  };
 }
 
 export function finalReport(ctx: TDirectiveContext, decisive: TStep | null, report: TReport): TDirective {

@@ -174,7 +174,8 @@ function settle(ctx: TCtx, s: TContextState, outcome: TOutcome, lead: string): T
       said === undefined
         ? ""
         : ` The technician said earlier: "${labelOf(said)}" (${said.finding}); ask them to confirm it with this check.`;
-    return askStep(ctx, outcome.step, `${lead}${hint}`);
+    const directive = askStep(ctx, outcome.step, `${lead}${hint}`);
+    return said === undefined ? directive : { ...directive, earlier: labelOf(said) };
   }
   if (outcome.kind === "report") {
     setMode(ctx, s, "authorization");
@@ -228,7 +229,14 @@ function replanTurn(ctx: TCtx, s: TContextState, c: TClassification): TDirective
     .join(" ");
   const directive = settle(ctx, s, after(ctx, s, first.step, first.answer), lead);
   if (s.mode === "diagnostic") s.submode = "replan";
-  return directive.kind === "escalate" ? directive : { ...directive, kind: "replan" };
+  const replan = {
+    step_id: first.step.id,
+    question: first.step.question,
+    from: before ? labelOf(before) : null,
+    to: labelOf(first.answer),
+    set_aside: setAside,
+  };
+  return directive.kind === "escalate" ? { ...directive, replan } : { ...directive, kind: "replan", replan };
 }
 
 /** An unclear reply: more information once, never twice in a row; then rephrase; then escalate. */
@@ -244,11 +252,8 @@ function unclearTurn(ctx: TCtx, s: TContextState, step: TStep | null, moreInfoBe
   if (reasks >= 2 || moreInfoBefore) {
     ctx.events.push({ type: "loop_guard", detail: { rule: "no_more_info_twice", step: key, reasks } });
     if (step !== null) return rephraseStep(ctx, step);
-    return rephraseAuthorization(
-      ctx,
-      decisiveFinding(ctx.system, s)?.step ?? null,
-      correctionOf(decisiveFinding(ctx.system, s)),
-    );
+    const decisive = decisiveFinding(ctx.system, s);
+    return rephraseAuthorization(ctx, decisive?.step ?? null, causeOf(decisive), correctionOf(decisive));
   }
   s.guard.more_info_asked_last = true;
   if (step !== null) return askMoreInfo(ctx, step);
@@ -292,7 +297,8 @@ function diagnosticTurn(ctx: TCtx, s: TContextState, message: string, moreInfoBe
   if (c.intent === "ANSWER" && c.answer !== null) {
     noteAll(s, c.fresh);
     complete(ctx, s, active, c.answer, "answer");
-    return settle(ctx, s, after(ctx, s, active, c.answer), `Recorded ${c.answer.finding}.`);
+    const directive = settle(ctx, s, after(ctx, s, active, c.answer), `Recorded ${c.answer.finding}.`);
+    return { ...directive, recorded: labelOf(c.answer) };
   }
   if (c.topic !== null) {
     noteAll(s, c.fresh);
@@ -315,7 +321,7 @@ function authorizationTurn(ctx: TCtx, s: TContextState, message: string, moreInf
     noteAll(s, c.fresh);
     s.report = buildReport(ctx.system, s, c.answer.id === "yes", null);
     setMode(ctx, s, "final_report");
-    return finalReport(ctx, decisive?.step ?? null, s.report);
+    return { ...finalReport(ctx, decisive?.step ?? null, s.report), recorded: c.answer.id };
   }
   if (c.topic !== null && decisive !== null) {
     noteAll(s, c.fresh);

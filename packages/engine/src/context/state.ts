@@ -116,6 +116,18 @@ export type TDirective = {
   /** The answer choices, when the technician is asked something. */
   options?: string[];
   report?: TReport;
+  // Structured facts behind the instruction text, for renderers that do not read prose (the
+  // offline model, the dashboard). The engine has decided them; they change no flow.
+  /** answer_clarification: which registry text answers the question. */
+  topic?: TTopicKind;
+  /** The label of the answer recorded this turn ("Fuse intact / breaker on"). */
+  recorded?: string;
+  /** ask_step: what the technician said earlier about this step, to be confirmed by the check. */
+  earlier?: string;
+  /** replan: the corrected step and its answer before and after. */
+  replan?: { step_id: string; question: string; from: string | null; to: string; set_aside: string[] };
+  /** Authorization requests: the cause and the proposed correction. */
+  diagnosis?: { cause: string; correction: string };
 };
 
 export type TContextEventValue = string | number | boolean | null | string[];

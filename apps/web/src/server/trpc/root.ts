@@ -5,6 +5,7 @@ import { chatRouter } from "./routers/chat";
 import { feedbackRouter, triggersRouter } from "./routers/feedback";
 import { gateRouter } from "./routers/gate";
 import { mementosRouter } from "./routers/mementos";
+import { proceduresRouter } from "./routers/procedures";
 import { promotionRouter } from "./routers/promotion";
 import { proposalsRouter } from "./routers/proposals";
 import { systemRouter } from "./routers/system";
@@ -18,6 +19,7 @@ export const appRouter = router({
   cfbs: cfbsRouter,
   threads: threadsRouter,
   mementos: mementosRouter,
+  procedures: proceduresRouter,
   me: meRouter,
   tokens: tokensRouter,
   users: usersRouter,

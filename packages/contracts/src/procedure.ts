@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { ZThreadId } from "./ids";
+
+// Procedure mode (issue 9, seed 004): a thread bound to a diagnostic procedure is steered by the
+// context engine. These are the API's views of it; the engine's own state lives in
+// packages/engine (context/state.ts) and is stored as JSON with the thread.
+
+/** A system id of the procedure catalog ("water_pump"). */
+export const ZSystemId = z
+  .string()
+  .trim()
+  .regex(/^[a-z][a-z0-9_]*$/, { error: 'must be a system id of the procedure catalog, e.g. "water_pump"' })
+  .max(64, { error: "must be at most 64 characters" });
+
+/**
+ * How a turn picks its procedure: a system id binds the thread to that system's procedure;
+ * "auto" detects the system from the thread's first message; "none" keeps it a plain chat.
+ */
+export const ZProcedureChoice = z.union([z.enum(["auto", "none"]), ZSystemId]);
+export type TProcedureChoice = z.infer<typeof ZProcedureChoice>;
+
+const ZLabor = z.object({
+  draft_minutes: z.number().int(),
+  lines: z.array(z.object({ step: z.string(), minutes: z.number().int() })),
+});
+
+/** The final report: what the diagnosis found and what was done about it. */
+export const ZProcedureReport = z.object({
+  complaint: z.string(),
+  cause: z.string(),
+  correction: z.string(),
+  steps_performed: z.array(z.object({ step: z.string(), question: z.string(), finding: z.string() })),
+  evidence: z.record(z.string(), z.string()),
+  labor: ZLabor,
+  authorized: z.boolean().nullable(),
+  escalation: z.literal("warranty").nullable(),
+});
+export type TProcedureReport = z.infer<typeof ZProcedureReport>;
+
+/** Where a thread's diagnosis stands: returned with every procedure turn and by procedures.get. */
+export const ZProcedureView = z.object({
+  system_id: z.string(),
+  system_title: z.string(),
+  procedure_id: z.string(),
+  procedure_title: z.string(),
+  mode: z.enum(["diagnostic", "authorization", "final_report"]),
+  submode: z.enum(["main", "locate", "explain", "howto", "replan"]),
+  /** The step being asked, with its question; null once the diagnosis is complete. */
+  active_step: z.object({ id: z.string(), question: z.string(), options: z.array(z.string()) }).nullable(),
+  /** What this turn's directive told the model to do (ask_step, replan, final_report, ...). */
+  directive_kind: z.string().nullable(),
+  completed_steps: z.array(z.object({ id: z.string(), question: z.string(), finding: z.string().nullable() })),
+  /** Steps of the procedure, in catalog order (branches included): for progress displays. */
+  total_steps: z.number().int(),
+  evidence: z.record(z.string(), z.string()),
+  labor: ZLabor,
+  report: ZProcedureReport.nullable(),
+  /** The stored state's version: it grows by one with every turn; 0 when it is not stored. */
+  version: z.number().int().min(0),
+  /**
+   * "stored": read from the database; "rebuilt": the stored state was missing or no longer fits
+   * the catalog, so it was rebuilt by replaying the thread's messages through the engine.
+   */
+  state_source: z.enum(["stored", "rebuilt"]),
+  updated_ts: z.string(),
+});
+export type TProcedureView = z.infer<typeof ZProcedureView>;
+
+export const ZProcedureGetRequest = z.object({ thread_id: ZThreadId }).strict();
+
+/** The catalog's systems, for pickers: what a technician can choose for a new thread. */
+export const ZProcedureCatalog = z.object({
+  catalog_id: z.string(),
+  title: z.string(),
+  systems: z.array(
+    z.object({
+      system_id: z.string(),
+      title: z.string(),
+      procedure_id: z.string(),
+      procedure_title: z.string(),
+      steps: z.number().int(),
+      /** What a first message should mention for "auto" to pick this system. */
+      keywords: z.array(z.string()),
+    }),
+  ),
+});
+export type TProcedureCatalog = z.infer<typeof ZProcedureCatalog>;

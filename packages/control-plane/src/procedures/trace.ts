@@ -1,0 +1,34 @@
+import type { TContextEvent, TDirective } from "@solserver/engine";
+
+// The context engine's events as trace lines (phase "context"): what it decided and why, in words
+// a person reading a turn's timeline follows without the engine's source at hand.
+
+const str = (value: unknown) => (Array.isArray(value) ? value.join(", ") : String(value ?? "—"));
+
+export function eventSummary(event: TContextEvent): string {
+  const d = event.detail;
+  switch (event.type) {
+    case "intent":
+      return d.intent === "COMPLAINT"
+        ? `Complaint recorded${Array.isArray(d.noted) && d.noted.length > 0 ? `; noted ${str(d.noted)}` : ""}`
+        : `Intent ${str(d.intent)}${d.step ? ` at step ${str(d.step)}` : ""}${d.answer ? ` (answer ${str(d.answer)})` : ""}`;
+    case "step_completed":
+      return `Step ${str(d.step)} completed: ${str(d.finding)} (+${str(d.minutes)} min labor draft)`;
+    case "replan":
+      return `Replan: ${str(d.step)} was ${str(d.from)}, now ${str(d.to)}; rolled back ${str(d.rolled_back)}`;
+    case "topic_push":
+      return `Sub-topic ${str(d.kind)} opened on step ${str(d.step)}`;
+    case "topic_pop":
+      return `Sub-topic ${str(d.kind)} closed: back to the main line`;
+    case "mode_change":
+      return `Mode ${str(d.from)} → ${str(d.to)}`;
+    case "loop_guard":
+      return `Loop guard: ${str(d.rule)} on ${str(d.step)} (${str(d.reasks)} unclear replies)`;
+    case "escalate":
+      return `Escalated (${str(d.reason)}) at ${str(d.step)}`;
+  }
+}
+
+export function directiveSummary(directive: TDirective): string {
+  return `Directive ${directive.kind}${directive.step_id ? ` (step ${directive.step_id})` : ""}`;
+}

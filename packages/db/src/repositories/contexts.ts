@@ -1,0 +1,111 @@
+import { DomainError } from "@solserver/contracts";
+import { Prisma } from "../generated/prisma/client";
+import { dateOf, jsonOf, type TSql } from "../sql";
+
+// Procedure mode (seed 004): a thread's binding to a catalog system (on Thread) and the context
+// engine's state (ConversationContext), read on every turn of a bound thread (hot path) and
+// written in the turn's transaction, conditional on the version the turn read.
+
+/** A thread's procedure: its binding and, unless lost, the stored engine state. */
+export type TStoredContext = {
+  threadId: string;
+  systemId: string;
+  boundAt: Date;
+  /** Null when the thread is bound but its state is missing (rebuilt from the messages). */
+  stored: { systemId: string; version: number; state: unknown; updatedAt: Date } | null;
+};
+
+/** What a turn writes for a procedure thread (see recordTurn). */
+export type TContextWrite = {
+  /** The system to bind the thread to when this turn binds it; null for a thread bound already. */
+  bind: string | null;
+  systemId: string;
+  /** The version the turn read; null when there was no stored state (new binding or a rebuild). */
+  expectedVersion: number | null;
+  state: Record<string, unknown>;
+};
+
+type TContextRow = {
+  systemId: string | null;
+  boundAt: unknown;
+  storedSystemId: string | null;
+  version: number | null;
+  state: unknown;
+  updatedAt: unknown;
+};
+
+/** The thread's procedure, or null for a thread that does not exist or is not bound. */
+export async function getContext(sql: TSql, threadId: string): Promise<TStoredContext | null> {
+  const [row] = await sql.query<TContextRow>(
+    Prisma.sql`SELECT t."procedureSystemId" AS "systemId", t."procedureBoundAt" AS "boundAt",
+        c."systemId" AS "storedSystemId", c."version" AS "version", c."state" AS "state", c."updatedAt" AS "updatedAt"
+      FROM "Thread" t LEFT JOIN "ConversationContext" c ON c."threadId" = t."id"
+      WHERE t."id" = ${threadId}`,
+  );
+  if (!row || row.systemId === null || row.boundAt === null) return null;
+  return {
+    threadId,
+    systemId: row.systemId,
+    boundAt: dateOf(row.boundAt),
+    stored:
+      row.version === null || row.storedSystemId === null
+        ? null
+        : {
+            systemId: row.storedSystemId,
+            version: Number(row.version),
+            state: jsonOf(row.state),
+            updatedAt: dateOf(row.updatedAt),
+          },
+  };
+}
+
+/**
+ * The user's messages of a procedure thread from its binding on, oldest first: what the context
+ * engine replays to rebuild a lost state.
+ */
+export async function procedureMessages(sql: TSql, threadId: string, since: Date): Promise<string[]> {
+  const rows = await sql.query<{ content: string }>(
+    Prisma.sql`SELECT "content" FROM "Message" WHERE "threadId" = ${threadId} AND "role" = 'user' AND "createdAt" >= ${since}
+      ORDER BY "createdAt" ASC, "id" ASC`,
+  );
+  return rows.map((r) => r.content);
+}
+
+function conflict(threadId: string, message: string): DomainError {
+  return new DomainError(
+    "CONFLICT",
+    `thread ${threadId}: ${message}; the diagnosis moved on while this turn ran, send the message again`,
+    { field: "procedure_version" },
+  );
+}
+
+/**
+ * Binds the thread (when the turn binds it) and writes the engine state conditional on the
+ * version the turn read, inside the turn's transaction. A thread bound meanwhile by another turn,
+ * or a stale version, is CONFLICT (field "procedure_version") and the whole turn rolls back.
+ * Returns the new version.
+ */
+export async function writeContext(
+  tx: TSql,
+  threadId: string,
+  write: TContextWrite,
+  at: Date,
+): Promise<{ version: number; updatedAt: Date }> {
+  if (write.bind !== null) {
+    const bound = await tx.execute(
+      Prisma.sql`UPDATE "Thread" SET "procedureSystemId" = ${write.bind}, "procedureBoundAt" = ${at}
+        WHERE "id" = ${threadId} AND "procedureSystemId" IS NULL`,
+    );
+    if (bound !== 1) throw conflict(threadId, "another turn bound this thread to a procedure first");
+  }
+  const json = JSON.stringify(write.state);
+  const changed =
+    write.expectedVersion === null
+      ? await tx.execute(Prisma.sql`INSERT INTO "ConversationContext" ("threadId", "systemId", "version", "state", "createdAt", "updatedAt")
+          VALUES (${threadId}, ${write.systemId}, 1, ${json}, ${at}, ${at}) ON CONFLICT ("threadId") DO NOTHING`)
+      : await tx.execute(Prisma.sql`UPDATE "ConversationContext" SET "state" = ${json}, "systemId" = ${write.systemId},
+          "version" = "version" + 1, "updatedAt" = ${at}
+          WHERE "threadId" = ${threadId} AND "version" = ${write.expectedVersion}`);
+  if (changed !== 1) throw conflict(threadId, "its procedure state changed since this turn read it");
+  return { version: (write.expectedVersion ?? 0) + 1, updatedAt: at };
+}
