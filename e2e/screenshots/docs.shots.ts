@@ -67,3 +67,30 @@ test("checkpoints inbox", async ({ page }) => {
   await card.getByRole("button", { name: "Confirm Abort" }).click();
   await expect(card).toHaveCount(0);
 });
+
+test("procedure mode: a diagnosis and its final report", async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await signIn(page, JAM.email, JAM.password);
+  await page.goto("/");
+  await page.getByLabel("Guided diagnosis").selectOption("water_pump");
+  const replies = page.getByTestId("assistant-reply");
+  const turns = [
+    "The water pump won't run and there is no water at the faucet",
+    "where is the fuse panel?",
+    "the fuse is good",
+  ];
+  for (const [i, message] of turns.entries()) {
+    await send(page, message);
+    await expect(replies).toHaveCount(i + 1);
+  }
+  await page.getByRole("region", { name: "Chat" }).screenshot({ path: `${OUT}/procedure-chat.png` });
+  for (const [i, message] of ["about 12 volts", "no, it does not run", "yes"].entries()) {
+    await send(page, message);
+    await expect(replies).toHaveCount(turns.length + i + 1);
+  }
+  await expect(page.getByTestId("procedure-report")).toBeVisible();
+  const label = (await page.locator('label[for="chat-message"]').textContent()) ?? "";
+  await page.goto(`/threads/${label.match(/\(thread ([^)]+)\)/)?.[1]}`);
+  await expect(page.getByTestId("procedure-report")).toBeVisible();
+  await page.getByTestId("procedure-panel").screenshot({ path: `${OUT}/procedure-report.png` });
+});

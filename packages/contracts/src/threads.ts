@@ -6,6 +6,8 @@ export const ZThreadSummary = z.object({
   title: z.string(),
   owner_email: z.string().nullable(),
   updated_ts: ZIsoDate,
+  /** The catalog system a procedure thread is bound to (seed 004); null for a plain chat. */
+  procedure_system_id: z.string().nullable(),
 });
 export const ZThreadListRequest = z.object({ limit: z.number().int().min(1).max(100).default(50) }).strict();
 export const ZThreadList = z.object({ items: z.array(ZThreadSummary) });

@@ -171,6 +171,17 @@ describe("catalog validation", () => {
       'systems.0.procedure.steps.0.answers: duplicate answer id "yes"',
     ],
     [
+      "two answers offered with the same label",
+      (c) => {
+        const [first, second] = step(c, 0).answers;
+        if (first && second) {
+          first.label = "Plugged in";
+          second.label = "plugged  IN";
+        }
+      },
+      'systems.0.procedure.steps.0.answers: two answers are offered as "plugged in": labels must differ',
+    ],
+    [
       "a duplicate system id",
       (c) => {
         c.systems.push(structuredClone(lamp(c)));

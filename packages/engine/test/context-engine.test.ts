@@ -770,3 +770,55 @@ describe("properties", () => {
     );
   });
 });
+
+describe("structured directive facts (for renderers that do not read the instruction text)", () => {
+  it("ask_step after an answer names the recorded answer's label", () => {
+    const turn = last(drive("water_pump", ["water pump is dead", "fuse is good"]));
+    expect(turn.directive).toMatchObject({
+      kind: "ask_step",
+      step_id: "voltage_at_pump",
+      recorded: "Fuse intact / breaker on",
+    });
+  });
+
+  it("a clarification names its topic; a complaint turn has no recorded answer", () => {
+    const [complaint, locate] = drive("water_pump", ["water pump is dead", "where is the fuse panel?"]);
+    expect(complaint?.directive.recorded).toBeUndefined();
+    expect(locate?.directive).toMatchObject({ kind: "answer_clarification", topic: "locate", step_id: "fuse" });
+  });
+
+  it("an authorization request carries the cause and correction; its rephrase too", () => {
+    const turns = drive("water_pump", ["water pump is dead", "the fuse is blown", "hmm", "hmm"]);
+    const [, request, , rephrase] = turns;
+    expect(request?.directive.kind).toBe("request_authorization");
+    expect(request?.directive.diagnosis?.cause).toMatch(/fuse/i);
+    expect(request?.directive.diagnosis?.correction).toMatch(/Replace the fuse/);
+    expect(rephrase?.directive.kind).toBe("rephrase");
+    expect(rephrase?.directive.diagnosis).toEqual(request?.directive.diagnosis);
+  });
+
+  it("a replan names the corrected step, both answers and the steps set aside", () => {
+    const turn = last(
+      drive("water_pump", ["water pump is dead", "fuse is good", "12 volts", "actually the fuse was blown"]),
+    );
+    expect(turn.directive.replan).toEqual({
+      step_id: "fuse",
+      question: getStepQuestion("water_pump", "fuse"),
+      from: "Fuse intact / breaker on",
+      to: "Fuse blown / breaker tripped",
+      set_aside: ["voltage_at_pump"],
+    });
+  });
+
+  it("ask_step for a step the technician spoke to earlier names what they said", () => {
+    const turn = last(drive("water_pump", ["water pump runs but no water", "fuse is good", "12 volts"]));
+    expect(turn.directive.step_id).toBe("pump_runs");
+    expect(turn.directive.earlier).toBe("Runs, but little or no water (sputters)");
+  });
+});
+
+function getStepQuestion(systemId: string, stepId: string): string {
+  const step = catalog.systems.find((s) => s.id === systemId)?.procedure.steps.find((s) => s.id === stepId);
+  if (step === undefined) throw new Error(`no step ${stepId}`);
+  return step.question;
+}

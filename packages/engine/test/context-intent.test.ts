@@ -270,3 +270,28 @@ describe("registry data functions", () => {
     expect(getConstraints(catalog, "nope")).toEqual([]);
   });
 });
+
+describe("offered options", () => {
+  // The dashboard's option buttons send an answer's label verbatim: it must answer its own step,
+  // whatever the patterns say ("Filters clean, 15–20 °F drop" matches no pattern of its answer).
+  const cases = catalog.systems.flatMap((system) =>
+    system.procedure.steps.flatMap((step) =>
+      step.answers.map((answer) => ({ system, step: step.id, answer: answer.id, label: answer.label ?? answer.id })),
+    ),
+  );
+
+  it.each(cases)('$system.id / $step: "$label" answers $answer', ({ system, step, answer, label }) => {
+    const state = { ...startContext(catalog, system.id), active_step: step, complaint: "it is acting up" };
+    const c = classifyMessage(system, state, label);
+    expect(c.intent).toBe("ANSWER");
+    expect(c.answer?.id).toBe(answer);
+  });
+
+  it("a label only counts word for word: more words around it are classified as usual", () => {
+    const state = pumpState();
+    const c = classifyMessage(pump, state, "Fuse blown / breaker tripped, where is the panel?");
+    expect(c.answer?.id).toBe("blown");
+    const unclear = classifyMessage(pump, state, "maybe Fuse intact or not, no idea");
+    expect(unclear.intent).not.toBe("ANSWER");
+  });
+});

@@ -1,9 +1,32 @@
 "use client";
-import type { TChatRespondResponse } from "@solserver/contracts";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { TChatRespondResponse, TProcedureChoice, TProcedureView } from "@solserver/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { ProcedurePanel } from "./procedure-panel";
 import { ProposalCard } from "./proposal-card";
+
+/** Procedure mode for a new thread: the catalog's systems, detection, or a plain chat. */
+function ProcedurePicker({ value, onChange }: { value: TProcedureChoice; onChange: (v: TProcedureChoice) => void }) {
+  const trpc = useTRPC();
+  const catalog = useQuery(trpc.procedures.catalog.queryOptions());
+  return (
+    <div className="row">
+      <label htmlFor="chat-procedure" className="muted">
+        Guided diagnosis
+      </label>
+      <select id="chat-procedure" value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="none">None: plain chat</option>
+        <option value="auto">Detect the system from my message</option>
+        {catalog.data?.systems.map((s) => (
+          <option key={s.system_id} value={s.system_id}>
+            {s.title} ({s.steps} steps)
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 export function ChatPanel() {
   const trpc = useTRPC();
@@ -11,6 +34,9 @@ export function ChatPanel() {
   const [message, setMessage] = useState("");
   const [threadId, setThreadId] = useState<string | undefined>(undefined);
   const [turns, setTurns] = useState<{ message: string; response: TChatRespondResponse }[]>([]);
+  // Procedure mode: chosen before the first message; once the server binds the thread, its view.
+  const [procedureChoice, setProcedureChoice] = useState<TProcedureChoice>("none");
+  const [procedure, setProcedure] = useState<TProcedureView | null>(null);
   // The request_id of a send that has not succeeded yet. Sending the same message to the same
   // thread again (after a timeout or a lost answer) reuses it, so the server replays instead of
   // storing the turn twice.
@@ -21,19 +47,30 @@ export function ChatPanel() {
         setUnconfirmed(null);
         setThreadId(response.thread_id);
         setTurns((prev) => [...prev, { message: variables.message, response }]);
+        if (response.procedure) setProcedure(response.procedure);
         setMessage("");
         await queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() });
       },
     }),
   );
 
+  function send(text: string) {
+    if (text.trim().length === 0) return;
+    const retry = unconfirmed && unconfirmed.message === text && unconfirmed.threadId === threadId;
+    const requestId = retry ? unconfirmed.id : crypto.randomUUID();
+    if (!retry) setUnconfirmed({ id: requestId, message: text, ...(threadId ? { threadId } : {}) });
+    respond.mutate({
+      message: text,
+      request_id: requestId,
+      ...(threadId ? { thread_id: threadId } : {}),
+      // A bound thread keeps its procedure; the choice matters until the server binds one.
+      ...(procedure === null && procedureChoice !== "none" ? { procedure: procedureChoice } : {}),
+    });
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (message.trim().length === 0) return;
-    const retry = unconfirmed && unconfirmed.message === message && unconfirmed.threadId === threadId;
-    const requestId = retry ? unconfirmed.id : crypto.randomUUID();
-    if (!retry) setUnconfirmed({ id: requestId, message, ...(threadId ? { threadId } : {}) });
-    respond.mutate({ message, request_id: requestId, ...(threadId ? { thread_id: threadId } : {}) });
+    send(message);
   }
 
   return (
@@ -47,16 +84,26 @@ export function ChatPanel() {
               setThreadId(undefined);
               setTurns([]);
               setUnconfirmed(null);
+              setProcedure(null);
             }}
           >
             New thread
           </button>
         ) : null}
       </div>
-      <p className="muted">
-        Say what you decided (&ldquo;we decided to &hellip;&rdquo;, &ldquo;remember that &hellip;&rdquo;) or ask a
-        question. Answers come from the knowledge base; new knowledge is proposed for review.
-      </p>
+      {procedure ? (
+        <p className="muted">
+          A guided diagnosis: answer the active step, ask where, how or why, or correct an earlier answer
+          (&ldquo;actually the fuse was blown&rdquo;). The context engine picks every next step.
+        </p>
+      ) : (
+        <p className="muted">
+          Say what you decided (&ldquo;we decided to &hellip;&rdquo;, &ldquo;remember that &hellip;&rdquo;) or ask a
+          question. Answers come from the knowledge base; new knowledge is proposed for review. Pick a system under
+          Guided diagnosis to be walked through a repair procedure.
+        </p>
+      )}
+      {procedure === null ? <ProcedurePicker value={procedureChoice} onChange={setProcedureChoice} /> : null}
       {turns.map((t) => (
         <div key={t.response.response_id} className="stack">
           <div className="muted">You: {t.message}</div>
@@ -68,6 +115,7 @@ export function ChatPanel() {
           ))}
         </div>
       ))}
+      {procedure ? <ProcedurePanel view={procedure} onAnswer={send} busy={respond.isPending} /> : null}
       <form onSubmit={submit} className="stack">
         <label htmlFor="chat-message" className="muted">
           Message{threadId ? ` (thread ${threadId})` : ""}

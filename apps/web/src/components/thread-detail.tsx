@@ -3,8 +3,18 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
+import { ProcedurePanel } from "./procedure-panel";
 import { QueryError } from "./require-session";
 import { TraceTimeline } from "./trace-timeline";
+
+/** A procedure thread's diagnosis (seed 004): the context engine's state and the final report. */
+function ThreadProcedure({ threadId }: { threadId: string }) {
+  const trpc = useTRPC();
+  const query = useQuery(trpc.procedures.get.queryOptions({ thread_id: threadId }));
+  if (query.isPending) return <p className="muted">Loading the diagnosis…</p>;
+  if (query.error) return <QueryError error={query.error} what="the diagnosis" />;
+  return <ProcedurePanel view={query.data} />;
+}
 
 /** One thread: its messages, then each turn with a timeline of the trace its pipeline wrote. */
 export function ThreadDetail({ threadId }: { threadId: string }) {
@@ -40,6 +50,7 @@ export function ThreadDetail({ threadId }: { threadId: string }) {
           ))}
         </ol>
       </section>
+      {thread.procedure_system_id ? <ThreadProcedure threadId={thread.thread_id} /> : null}
       <section className="panel stack" aria-labelledby="turns-heading">
         <h2 id="turns-heading">Turns and traces</h2>
         {thread.turns.length === 0 ? <p className="muted">No turns recorded.</p> : null}

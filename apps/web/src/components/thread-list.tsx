@@ -26,6 +26,7 @@ export function ThreadList() {
               <div className="row">
                 <Link href={`/threads/${encodeURIComponent(t.thread_id)}`}>{t.title || t.thread_id}</Link>
                 {jam ? <span className="badge">{t.owner_email ?? "no owner"}</span> : null}
+                {t.procedure_system_id ? <span className="badge">diagnosis: {t.procedure_system_id}</span> : null}
               </div>
               <p className="muted">
                 {t.thread_id} · updated {formatTs(t.updated_ts)}

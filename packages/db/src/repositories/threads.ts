@@ -1,7 +1,13 @@
 import type { TThreadDetail } from "@solserver/contracts";
 import type { DbClient } from "../client";
 
-export type TThreadSummaryView = { thread_id: string; title: string; owner_email: string | null; updated_ts: string };
+export type TThreadSummaryView = {
+  thread_id: string;
+  title: string;
+  owner_email: string | null;
+  updated_ts: string;
+  procedure_system_id: string | null;
+};
 
 /** Threads newest first: one owner's, or every thread when `ownerId` is undefined. */
 export async function listThreads(
@@ -20,6 +26,7 @@ export async function listThreads(
     title: t.title,
     owner_email: t.owner?.email ?? null,
     updated_ts: t.updatedAt.toISOString(),
+    procedure_system_id: t.procedureSystemId,
   }));
 }
 
@@ -48,6 +55,7 @@ export async function getThreadDetail(
     owner_id: t.ownerId,
     owner_email: t.owner?.email ?? null,
     updated_ts: t.updatedAt.toISOString(),
+    procedure_system_id: t.procedureSystemId,
     messages: t.messages.map((m) => ({
       id: m.id,
       role: m.role === "assistant" ? "assistant" : "user",

@@ -128,6 +128,9 @@ function stepIssues(step: TStep, index: number, order: ReadonlyMap<string, numbe
   const patterns = step.answers.flatMap((a) => a.patterns.map(normalisePhrase));
   for (const p of duplicates(patterns))
     add(["answers"], `pattern ${JSON.stringify(p)} belongs to more than one answer`);
+  // An offered option repeated word for word is that answer (intent.ts), so labels must differ.
+  for (const l of duplicates(step.answers.map((a) => normalisePhrase(a.label ?? a.id))))
+    add(["answers"], `two answers are offered as ${JSON.stringify(l)}: labels must differ`);
   step.answers.forEach((answer, a) => {
     const problem = checkNext(answer.next, index, order);
     if (problem) add(["answers", a, "next"], problem);

@@ -9,6 +9,8 @@
 // answer the step being asked, never another one).
 //
 // Priority, first match wins:
+//   0. ANSWER: the message is one of the active step's offered options, word for word (its label,
+//      as the dashboard's option buttons send it)
 //   1. NEW_EVIDENCE contradicting a completed step's finding, when the message carries a
 //      correction marker ("actually", "wait", …) or does not answer the active step → replan
 //   2. ANSWER: an evidence clause states exactly one answer of the active step
@@ -23,7 +25,7 @@
 import { findingKey, findingValue, type TAnswer, type TStep, type TSystem } from "./catalog-schema";
 import { matchAnswers, type TMatchCandidate } from "./match";
 import { evidenceValue, type TContextState, type TIntent, type TTopicKind } from "./state";
-import { containsPhrase, phraseStarts, type TClause, toClauses, toTokens } from "./text";
+import { containsPhrase, normalisePhrase, phraseStarts, type TClause, toClauses, toTokens } from "./text";
 
 /** Clarification phrases, by topic. Written as a technician types them; normalised like messages. */
 export const CLARIFICATION_PHRASES: Readonly<Record<TTopicKind, readonly string[]>> = {
@@ -284,6 +286,13 @@ export function notedFinding(state: TContextState, stepId: string): string | nul
   return null;
 }
 
+/** The active answer whose offered label the message repeats word for word, if exactly one. */
+function chosenOption(answers: readonly TAnswer[], message: string): TAnswer | null {
+  const said = normalisePhrase(message.slice(0, MAX_ANALYSED_CHARS));
+  const chosen = answers.filter((answer) => normalisePhrase(answer.label ?? answer.id) === said);
+  return chosen.length === 1 ? (chosen[0] ?? null) : null;
+}
+
 /** Classifies one technician message against the state (see the priority table above). */
 export function classifyMessage(system: TSystem, state: TContextState, message: string): TClassification {
   const steps = system.procedure.steps;
@@ -303,6 +312,9 @@ export function classifyMessage(system: TSystem, state: TContextState, message: 
       : state.mode === "diagnostic"
         ? (steps.find((s) => s.id === state.active_step)?.answers ?? [])
         : [];
+  const option = chosenOption(activeAnswers, message);
+  if (option !== null)
+    return { intent: "ANSWER", topic: null, answer: option, ambiguous: [], contradictions: [], correction, fresh: [] };
   const candidates = answerCandidates(ACTIVE_GROUP, activeAnswers, 0, false);
   steps.forEach((step, index) => {
     if (step.id !== state.active_step) candidates.push(...answerCandidates(index, step.answers, 1 + index, true));
