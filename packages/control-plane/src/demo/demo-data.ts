@@ -61,7 +61,7 @@ export const DEMO_CFBS: TCfbDraft[] = [
 ];
 
 /** Conversations replayed through the real turn pipeline, one thread each. */
-export const DEMO_THREADS: { threadId: string; messages: string[] }[] = [
+export const DEMO_THREADS: { threadId: string; messages: string[]; procedure?: string }[] = [
   {
     threadId: "demo-search",
     messages: [
@@ -79,5 +79,20 @@ export const DEMO_THREADS: { threadId: string; messages: string[] }[] = [
   {
     threadId: "demo-team",
     messages: ["Remember that Jam editors review pending proposals every Monday morning."],
+  },
+  {
+    // A finished guided diagnosis (procedure mode, seed 004): open it at /threads/demo-water-pump.
+    threadId: "demo-water-pump",
+    procedure: "water_pump",
+    messages: [
+      "Customer reports the water pump runs but only sputters, hardly any water at the kitchen faucet",
+      "fuse is fine",
+      "where do I measure the voltage?",
+      "12.6 volts at the connector",
+      "it runs but no water comes out, just sputters",
+      "the tank is full",
+      "the strainer is clogged with debris",
+      "yes",
+    ],
   },
 ];

@@ -41,6 +41,7 @@ export async function seedDemo(repos: TRepositories, controlPlane: TControlPlane
         thread_id: thread.threadId,
         request_id: `demo:${thread.threadId}:${i}`,
         message,
+        ...(thread.procedure ? { procedure: thread.procedure } : {}),
       });
       if (response.replayed) continue;
       turns++;

@@ -264,6 +264,12 @@ export const WATER_PUMP: TCatalog["systems"][number] = {
               "weak flow",
               "little water",
               "nothing comes out",
+              // "runs but only sputters": longer than the "pump runs" of a normal run, so it wins.
+              "runs but only sputters",
+              "runs but sputters",
+              "runs but just sputters",
+              "hardly any water",
+              "barely any water",
             ],
             finding: "pump_runs=no_water",
             next: "tank_level",
