@@ -1,28 +1,23 @@
 import path from "node:path";
-import { expect, type Page, test } from "@playwright/test";
-import { JAM, signIn } from "../tests/helpers";
+import { expect, test } from "@playwright/test";
+import { chatThreadId, JAM, sendChat, signIn } from "../tests/helpers";
 
 const OUT = path.resolve(import.meta.dirname, "../../docs/screenshots");
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-async function send(page: Page, message: string) {
-  await page.getByLabel(/^Message/).fill(message);
-  await page.getByRole("button", { name: "Send" }).click();
-}
 
 test("review queue, proposal page and CFB page", async ({ page }) => {
   await page.setViewportSize(DESKTOP);
   await signIn(page, JAM.email, JAM.password);
   // Knowledge, then a restatement of it: an update proposal with something to compare.
   await page.goto("/");
-  await send(page, "We decided to rotate the on-call pager every Tuesday.");
+  await sendChat(page, "We decided to rotate the on-call pager every Tuesday.");
   const chat = page.getByRole("region", { name: "Chat" });
   const first = chat.getByRole("article").filter({ hasText: "Rotate the on-call pager every Tuesday" }).last();
   await first.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(first.getByRole("status")).toContainText("Approved as");
   const cfbId = (await first.getByRole("status").getByRole("link").textContent()) ?? "";
-  await send(page, "We decided to rotate the on-call pager every Tuesday at noon, with a handover note.");
+  await sendChat(page, "We decided to rotate the on-call pager every Tuesday at noon, with a handover note.");
   const queued = page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "handover note" });
   await expect(queued).toBeVisible();
 
@@ -50,7 +45,7 @@ test("checkpoints inbox", async ({ page }) => {
   await signIn(page, JAM.email, JAM.password);
   // Pending proposals, so the beat's summary has something to list.
   await page.goto("/");
-  await send(page, "We decided to archive the staging logs every Friday.");
+  await sendChat(page, "We decided to archive the staging logs every Friday.");
   await expect(
     page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "staging logs" }),
   ).toBeVisible();
@@ -80,17 +75,16 @@ test("procedure mode: a diagnosis and its final report", async ({ page }) => {
     "the fuse is good",
   ];
   for (const [i, message] of turns.entries()) {
-    await send(page, message);
+    await sendChat(page, message);
     await expect(replies).toHaveCount(i + 1);
   }
   await page.getByRole("region", { name: "Chat" }).screenshot({ path: `${OUT}/procedure-chat.png` });
   for (const [i, message] of ["about 12 volts", "no, it does not run", "yes"].entries()) {
-    await send(page, message);
+    await sendChat(page, message);
     await expect(replies).toHaveCount(turns.length + i + 1);
   }
   await expect(page.getByTestId("procedure-report")).toBeVisible();
-  const label = (await page.locator('label[for="chat-message"]').textContent()) ?? "";
-  await page.goto(`/threads/${label.match(/\(thread ([^)]+)\)/)?.[1]}`);
+  await page.goto(`/threads/${await chatThreadId(page)}`);
   await expect(page.getByTestId("procedure-report")).toBeVisible();
   await page.getByTestId("procedure-panel").screenshot({ path: `${OUT}/procedure-report.png` });
 });

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { DEMO_USER, JAM, signIn, signOut, unique } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { DEMO_USER, JAM, sendChat, signIn, signOut, unique } from "./helpers";
 
 // Accounts and roles in a real browser: who sees which proposals, what only a Jam editor can do,
 // and API tokens from creation to revocation. Every test makes its own names, so they do not
@@ -8,11 +8,6 @@ import { DEMO_USER, JAM, signIn, signOut, unique } from "./helpers";
 // Seed proposals of the demo user's threads that no test decides.
 const DEMO_PROPOSAL = "Every model release needs a passing breakpoint gate in CI";
 const OTHER_DEMO_PROPOSAL = "Use SQLite FTS5 with bm25 ranking for CFB retrieval";
-
-async function send(page: Page, message: string) {
-  await page.getByLabel(/^Message/).fill(message);
-  await page.getByRole("button", { name: "Send" }).click();
-}
 
 test("an anonymous visitor is sent to sign in and comes back to the page they asked for", async ({ page }) => {
   await page.goto("/");
@@ -104,7 +99,7 @@ test("a Jam editor sees every pending proposal and edits one before approving it
   // The demo user's proposals are in the Jam editor's queue too.
   await expect(queue.getByRole("article").filter({ hasText: DEMO_PROPOSAL })).toBeVisible();
 
-  await send(page, `We decided to name the ${word} archive after ${place} ${keeper}.`);
+  await sendChat(page, `We decided to name the ${word} archive after ${place} ${keeper}.`);
   const title = `Name the ${word} archive after ${place} ${keeper}`;
   await expect(page.getByTestId("assistant-reply").last()).toContainText(title);
   const card = queue.getByRole("article").filter({ hasText: title });

@@ -49,3 +49,25 @@ export async function signInRequest(
 export function unique(): string {
   return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 }
+
+/** Types a message into the dashboard's chat and sends it. */
+export async function sendChat(page: Page, message: string): Promise<void> {
+  await page.getByLabel(/^Message/).fill(message);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+/** Sends a chat message and waits until its answer is shown. */
+export async function sendChatAndWait(page: Page, message: string): Promise<void> {
+  const replies = page.getByTestId("assistant-reply");
+  const before = await replies.count();
+  await sendChat(page, message);
+  await expect(replies).toHaveCount(before + 1);
+}
+
+/** The id of the chat's current thread, as its message label shows it ("Message (thread th-…)"). */
+export async function chatThreadId(page: Page): Promise<string> {
+  const label = (await page.locator('label[for="chat-message"]').textContent()) ?? "";
+  const threadId = label.match(/\(thread ([^)]+)\)/)?.[1];
+  expect(threadId, label).toBeTruthy();
+  return threadId as string;
+}

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { DEMO_USER, signIn } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { DEMO_USER, sendChat, signIn } from "./helpers";
 
 // The first loop in a real browser: a chat turn proposes knowledge, a person approves it and
 // finds the new CFB; another proposal is rejected and leaves the queue. The person is the demo
@@ -9,14 +9,9 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, DEMO_USER.email, DEMO_USER.password);
 });
 
-async function send(page: Page, message: string) {
-  await page.getByLabel(/^Message/).fill(message);
-  await page.getByRole("button", { name: "Send" }).click();
-}
-
 test("a stated decision becomes a proposal that a person approves into a CFB", async ({ page }) => {
   await page.goto("/");
-  await send(page, "We decided to run the nightly export at 2am UTC.");
+  await sendChat(page, "We decided to run the nightly export at 2am UTC.");
 
   const reply = page.getByTestId("assistant-reply").last();
   await expect(reply).toContainText(
@@ -85,7 +80,7 @@ test("a rejected proposal leaves the queue and no CFB is written", async ({ page
 
 test("a question no CFB covers is answered with an honest unknown", async ({ page }) => {
   await page.goto("/");
-  await send(page, "What is our on-call rotation for weekends?");
+  await sendChat(page, "What is our on-call rotation for weekends?");
   await expect(page.getByTestId("assistant-reply").last()).toContainText(
     'I don\'t have knowledge that answers "What is our on-call rotation for weekends?"',
   );
@@ -101,7 +96,7 @@ test("sending again after a lost answer replays the turn instead of storing it t
     await route.abort("connectionreset"); // ... but the answer never reaches the browser
   });
   const title = "We archive closed incidents after 90 days";
-  await send(page, "Remember that we archive closed incidents after 90 days.");
+  await sendChat(page, "Remember that we archive closed incidents after 90 days.");
   await expect(page.getByRole("region", { name: "Chat" }).getByRole("alert")).toBeVisible();
 
   await page.getByRole("button", { name: "Send" }).click();
@@ -115,7 +110,7 @@ test("sending again after a lost answer replays the turn instead of storing it t
 test("restating an approved CFB proposes an update; approving it shows what changed on the CFB", async ({ page }) => {
   await page.goto("/");
   const chat = page.getByRole("region", { name: "Chat" });
-  await send(page, "We decided to archive the audit logs every Friday.");
+  await sendChat(page, "We decided to archive the audit logs every Friday.");
   const first = chat.getByRole("article").filter({ hasText: "Archive the audit logs every Friday" }).last();
   await first.getByRole("button", { name: "Approve", exact: true }).click();
   const outcome = first.getByRole("status");
@@ -123,7 +118,7 @@ test("restating an approved CFB proposes an update; approving it shows what chan
   const cfbId = (await outcome.getByRole("link").textContent()) ?? "";
 
   // The same knowledge again: resolve matches it to the CFB just written.
-  await send(page, "We decided to archive the audit logs every Friday evening.");
+  await sendChat(page, "We decided to archive the audit logs every Friday evening.");
   const again = chat.getByRole("article").filter({ hasText: "every Friday evening" }).last();
   const update = again.getByRole("button", { name: `Approve update of ${cfbId}` });
   await expect(update).toBeVisible();

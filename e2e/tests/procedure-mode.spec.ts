@@ -1,24 +1,16 @@
-import { expect, type Page, test } from "@playwright/test";
-import { DEMO_USER, signIn } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { chatThreadId, DEMO_USER, sendChatAndWait, signIn } from "./helpers";
 
 // Procedure mode (seed 004) in the browser: a technician picks the water pump, describes the
 // problem, asks where the fuse panel is, answers by typing and by the option buttons, authorizes
 // the repair and sees the final report, in the chat and on the thread's page.
-
-async function send(page: Page, message: string) {
-  const replies = page.getByTestId("assistant-reply");
-  const before = await replies.count();
-  await page.getByLabel(/^Message/).fill(message);
-  await page.getByRole("button", { name: "Send" }).click();
-  await expect(replies).toHaveCount(before + 1);
-}
 
 test("a short water-pump diagnosis: active step, clarification, options, final report", async ({ page }) => {
   await signIn(page, DEMO_USER.email, DEMO_USER.password);
   await page.goto("/");
   await page.getByLabel("Guided diagnosis").selectOption("water_pump");
 
-  await send(page, "Customer says the water pump won't run and there is no water at the faucet");
+  await sendChatAndWait(page, "Customer says the water pump won't run and there is no water at the faucet");
   const panel = page.getByTestId("procedure-panel");
   await expect(panel.getByRole("heading", { name: "12 V fresh-water pump" })).toBeVisible();
   await expect(page.getByTestId("procedure-mode")).toHaveText("Diagnosing");
@@ -27,7 +19,7 @@ test("a short water-pump diagnosis: active step, clarification, options, final r
   await expect(page.getByLabel("Guided diagnosis")).toHaveCount(0);
 
   // A clarification is answered from the catalog, then the same step is asked again.
-  await send(page, "where is the fuse panel?");
+  await sendChatAndWait(page, "where is the fuse panel?");
   await expect(page.getByTestId("assistant-reply").last()).toContainText("distribution centre");
   await expect(page.getByTestId("procedure-mode")).toHaveText("Diagnosing · locate");
   await expect(page.getByTestId("procedure-active-step")).toContainText("Is the water pump fuse");
@@ -38,8 +30,8 @@ test("a short water-pump diagnosis: active step, clarification, options, final r
   await expect(replies).toHaveCount(3);
   await expect(page.getByTestId("procedure-active-step")).toContainText("battery voltage at the pump connector");
 
-  await send(page, "12 volts at the connector");
-  await send(page, "no, the pump does not run");
+  await sendChatAndWait(page, "12 volts at the connector");
+  await sendChatAndWait(page, "no, the pump does not run");
   await expect(page.getByTestId("procedure-mode")).toHaveText("Awaiting authorization");
   await expect(replies.last()).toContainText("Do you authorize the repair?");
 
@@ -52,19 +44,14 @@ test("a short water-pump diagnosis: active step, clarification, options, final r
   await expect(report).toContainText("Repair authorized");
 
   // The thread's page shows the same diagnosis with its report.
-  const label = (await page.locator('label[for="chat-message"]').textContent()) ?? "";
-  const threadId = label.match(/\(thread ([^)]+)\)/)?.[1];
-  expect(threadId, label).toBeTruthy();
+  const threadId = await chatThreadId(page);
   await page.goto(`/threads/${threadId}`);
   await expect(page.getByTestId("procedure-report")).toContainText("Replace the water pump");
   await expect(page.getByTestId("procedure-report-steps").getByRole("listitem")).toHaveCount(3);
   // Each turn's trace shows the context engine's directive.
   await expect(page.locator('li[data-phase="context"]').first()).toBeVisible();
   await page.goto("/threads");
-  await expect(
-    page
-      .getByTestId("thread-list")
-      .getByRole("listitem")
-      .filter({ hasText: threadId as string }),
-  ).toContainText("diagnosis: water_pump");
+  await expect(page.getByTestId("thread-list").getByRole("listitem").filter({ hasText: threadId })).toContainText(
+    "diagnosis: water_pump",
+  );
 });

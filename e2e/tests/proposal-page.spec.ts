@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { JAM, origin, signIn } from "./helpers";
+import { JAM, origin, sendChat, signIn } from "./helpers";
 
 // The proposal page in a real browser, as a Jam editor: the proposal, resolve's verdict, the CFB
 // it would change side by side with the result, where it came from; keyboard review; a conflict
@@ -10,15 +10,10 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, JAM.email, JAM.password);
 });
 
-async function send(page: Page, message: string) {
-  await page.getByLabel(/^Message/).fill(message);
-  await page.getByRole("button", { name: "Send" }).click();
-}
-
 /** States a decision, approves it as a new CFB from the chat; the CFB's id. */
 async function knowledge(page: Page, message: string, title: string): Promise<string> {
   await page.goto("/");
-  await send(page, message);
+  await sendChat(page, message);
   const chat = page.getByRole("region", { name: "Chat" });
   const card = chat.getByRole("article").filter({ hasText: title }).last();
   await card.getByRole("button", { name: "Approve", exact: true }).click();
@@ -29,7 +24,7 @@ async function knowledge(page: Page, message: string, title: string): Promise<st
 
 /** Restates it so that resolve matches it to `cfbId`, and opens the proposal's page from the queue. */
 async function openUpdateProposal(page: Page, message: string, hasText: string): Promise<void> {
-  await send(page, message);
+  await sendChat(page, message);
   const queued = page.getByTestId("proposal-queue").getByRole("article").filter({ hasText }).first();
   await expect(queued).toBeVisible();
   await queued.getByRole("heading").getByRole("link").click();

@@ -1,32 +1,19 @@
-import { expect, type Page, test } from "@playwright/test";
-import { DEMO_USER, signIn } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { chatThreadId, DEMO_USER, sendChatAndWait, signIn } from "./helpers";
 
 // The trace inspector: two turns sent in one chat thread show, on the thread's page, a timeline
 // each with the breakpoint decision. An acknowledgement is SKIP (no retrieval); a plain
 // statement without MUST signals is SHOULD.
 
-async function send(page: Page, message: string) {
-  const replies = page.getByTestId("assistant-reply");
-  const before = await replies.count();
-  await page.getByLabel(/^Message/).fill(message);
-  await page.getByRole("button", { name: "Send" }).click();
-  await expect(replies).toHaveCount(before + 1);
-}
-
 test("a thread's trace timeline shows each turn's breakpoint decision", async ({ page }) => {
   await signIn(page, DEMO_USER.email, DEMO_USER.password);
   await page.goto("/");
-  await send(page, "ok thanks");
-  await send(page, "We decided to pin Node 20.");
-  const label = (await page.locator('label[for="chat-message"]').textContent()) ?? "";
-  const threadId = label.match(/\(thread ([^)]+)\)/)?.[1];
-  expect(threadId, label).toBeTruthy();
+  await sendChatAndWait(page, "ok thanks");
+  await sendChatAndWait(page, "We decided to pin Node 20.");
+  const threadId = await chatThreadId(page);
 
   await page.goto("/threads");
-  const item = page
-    .getByTestId("thread-list")
-    .getByRole("listitem")
-    .filter({ hasText: threadId as string });
+  const item = page.getByTestId("thread-list").getByRole("listitem").filter({ hasText: threadId });
   await item.getByRole("link").click();
   await expect(page).toHaveURL(new RegExp(`/threads/${threadId}$`));
 

@@ -22,8 +22,8 @@ export const ZChatRespondRequest = z
     // is the turn's baseline (its signals drive the breakpoint decision); else the stored one.
     context: z.object({ thread_memento: ZThreadMemento.optional() }).strict().optional(),
     // Procedure mode (issue 9): a system id binds the thread to its diagnostic procedure, "auto"
-    // detects it from the thread's first message, "none" (the default) keeps a plain chat. A
-    // thread already bound keeps its procedure whatever later turns send.
+    // detects it from this message, "none" (the default) keeps a plain chat. A thread already
+    // bound keeps its procedure whatever later turns send.
     procedure: ZProcedureChoice.optional(),
   })
   .strict();

@@ -13,8 +13,9 @@ export const ZSystemId = z
   .max(64, { error: "must be at most 64 characters" });
 
 /**
- * How a turn picks its procedure: a system id binds the thread to that system's procedure;
- * "auto" detects the system from the thread's first message; "none" keeps it a plain chat.
+ * How a turn picks its procedure, while the thread is not bound to one: a system id binds it to
+ * that system's procedure; "auto" detects the system from this message (nothing detected: the
+ * thread stays unbound and the model asks which system); "none" keeps it a plain chat.
  */
 export const ZProcedureChoice = z.union([z.enum(["auto", "none"]), ZSystemId]);
 export type TProcedureChoice = z.infer<typeof ZProcedureChoice>;
@@ -55,7 +56,7 @@ export const ZProcedureView = z.object({
   evidence: z.record(z.string(), z.string()),
   labor: ZLabor,
   report: ZProcedureReport.nullable(),
-  /** The stored state's version: it grows by one with every turn; 0 when it is not stored. */
+  /** The state's version: the number of the diagnosis's turns so far (one more with every turn). */
   version: z.number().int().min(0),
   /**
    * "stored": read from the database; "rebuilt": the stored state was missing or no longer fits

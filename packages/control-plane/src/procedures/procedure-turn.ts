@@ -148,10 +148,10 @@ export async function planProcedure(
         reason: loaded.reason,
       });
     }
-    let state = loaded.state;
     let result: TContextTurn;
+    let replayed = loaded.replayed;
     try {
-      result = contextTurn(deps.catalog, state, turn.message);
+      result = contextTurn(deps.catalog, loaded.state, turn.message);
     } catch (error) {
       if (!(error instanceof ContextEngineError)) throw error;
       // The stored state names steps the catalog no longer has: rebuild it and go again.
@@ -161,15 +161,22 @@ export async function planProcedure(
         replayed: rebuilt.replayed,
         reason: error.message,
       });
-      state = rebuilt.state;
-      result = contextTurn(deps.catalog, state, turn.message);
+      replayed = rebuilt.replayed;
+      result = contextTurn(deps.catalog, rebuilt.state, turn.message);
     }
     traceTurn(trace, result, started);
-    const write = { bind: null, systemId: loaded.context.systemId, expectedVersion: loaded.expectedVersion };
+    const write: TContextWrite = {
+      bind: null,
+      systemId: loaded.context.systemId,
+      expectedVersion: loaded.expectedVersion,
+      // With the stored state lost, this turn is the diagnosis's (replayed + 1)th.
+      insertVersion: replayed + 1,
+      state: result.state,
+    };
     return {
       kind: "engine",
       turn: result,
-      write: { ...write, state: result.state },
+      write,
       model: modelDirective(deps.catalog, result),
     };
   }
@@ -197,7 +204,7 @@ export async function planProcedure(
   return {
     kind: "engine",
     turn: result,
-    write: { bind: systemId, systemId, expectedVersion: null, state: result.state },
+    write: { bind: systemId, systemId, expectedVersion: null, insertVersion: 1, state: result.state },
     model: modelDirective(deps.catalog, result),
   };
 }

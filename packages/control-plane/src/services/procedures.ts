@@ -12,8 +12,8 @@ export function getProcedureCatalog(deps: TServiceDeps, actor: TActor): TProcedu
 
 /**
  * Where a thread's diagnosis stands. NOT_FOUND for a thread that does not exist or is not in
- * procedure mode; a state that was lost is rebuilt from the messages for this answer (version 0,
- * "rebuilt") and stored by the thread's next turn.
+ * procedure mode; a state that was lost is rebuilt from the messages for this answer ("rebuilt",
+ * its version the number of turns replayed) and stored by the thread's next turn.
  */
 export async function getThreadProcedure(deps: TServiceDeps, actor: TActor, threadId: string): Promise<TProcedureView> {
   const caller = requireSignedIn(actor);
@@ -32,7 +32,8 @@ export async function threadProcedureView(deps: TServiceDeps, threadId: string):
   if (loaded === null) return null;
   const stored = loaded.source === "stored" ? loaded.context.stored : null;
   return procedureView(deps.catalog, loaded.state, {
-    version: stored?.version ?? 0,
+    // Rebuilt: the number of turns replayed, the version the state would have had.
+    version: stored?.version ?? loaded.replayed,
     updatedAt: stored?.updatedAt ?? loaded.context.boundAt,
     source: loaded.source,
   });

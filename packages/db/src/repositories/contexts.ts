@@ -22,6 +22,11 @@ export type TContextWrite = {
   systemId: string;
   /** The version the turn read; null when there was no stored state (new binding or a rebuild). */
   expectedVersion: number | null;
+  /**
+   * With no stored state: the version to insert, the number of the diagnosis's turns including
+   * this one (1 for a new binding), so a lost-and-rebuilt state never reuses an earlier version.
+   */
+  insertVersion: number;
   state: Record<string, unknown>;
 };
 
@@ -102,10 +107,10 @@ export async function writeContext(
   const changed =
     write.expectedVersion === null
       ? await tx.execute(Prisma.sql`INSERT INTO "ConversationContext" ("threadId", "systemId", "version", "state", "createdAt", "updatedAt")
-          VALUES (${threadId}, ${write.systemId}, 1, ${json}, ${at}, ${at}) ON CONFLICT ("threadId") DO NOTHING`)
+          VALUES (${threadId}, ${write.systemId}, ${write.insertVersion}, ${json}, ${at}, ${at}) ON CONFLICT ("threadId") DO NOTHING`)
       : await tx.execute(Prisma.sql`UPDATE "ConversationContext" SET "state" = ${json}, "systemId" = ${write.systemId},
           "version" = "version" + 1, "updatedAt" = ${at}
           WHERE "threadId" = ${threadId} AND "version" = ${write.expectedVersion}`);
   if (changed !== 1) throw conflict(threadId, "its procedure state changed since this turn read it");
-  return { version: (write.expectedVersion ?? 0) + 1, updatedAt: at };
+  return { version: write.expectedVersion === null ? write.insertVersion : write.expectedVersion + 1, updatedAt: at };
 }
