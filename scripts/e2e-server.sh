@@ -6,5 +6,7 @@ cd "$ROOT"
 db="$ROOT/.data/e2e.db"
 rm -f "$db" "$db-wal" "$db-shm"
 export DATABASE_URL="file:$db"
+# Streamed answers arrive slowly enough for a browser test to watch them grow.
+export SOLSERVER_OFFLINE_STREAM_DELAY_MS="${SOLSERVER_OFFLINE_STREAM_DELAY_MS:-40}"
 pnpm --silent db:seed
 exec pnpm --filter @solserver/web start

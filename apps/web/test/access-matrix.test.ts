@@ -407,6 +407,20 @@ const TRPC_ROWS: Record<string, TRow> = {
       expect(field(result, "status")).toBe("done");
     },
   },
+  "workflows.schedule": {
+    expect: JAM_ONLY,
+    input: async () => ({}),
+    check: (result) => expect(field(result, "workflow")).toBe("umbra-beat"),
+  },
+  "workflows.setSchedule": {
+    expect: JAM_ONLY,
+    // Off, so the matrix never leaves a due beat behind.
+    input: async () => ({ enabled: false, cadence: "weekly", time_of_day: "05:45", weekday: 2 }),
+    check: (result) => {
+      expect(field(result, "time_of_day")).toBe("05:45");
+      expect(field(result, "next_run_ts")).toBeNull();
+    },
+  },
   "triggers.list": {
     expect: JAM_ONLY,
     input: async () => {
@@ -457,6 +471,7 @@ const TRPC_ROWS: Record<string, TRow> = {
 // ---- REST routes (every route.ts under src/app except better-auth's and tRPC's) ----------------
 const REST_ROWS: Record<TRestRoute, TRow> = {
   "POST /chat/respond": TRPC_ROWS["chat.respond"] as TRow,
+  "POST /chat/respond/stream": TRPC_ROWS["chat.respond"] as TRow,
   "GET /umbra/proposals": {
     ...(TRPC_ROWS["proposals.list"] as TRow),
     input: async (c) => `?response_id=${target(c).response_id}`,
@@ -483,6 +498,7 @@ const REST_ROWS: Record<TRestRoute, TRow> = {
 /** REST routes about a thread-owned resource (the rest need only an account). */
 const OWNED_REST: TRestRoute[] = [
   "POST /chat/respond",
+  "POST /chat/respond/stream",
   "GET /umbra/proposals",
   "POST /umbra/promote",
   "GET /threads/[id]/memento",

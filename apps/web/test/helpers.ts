@@ -171,6 +171,7 @@ export async function openWebServer(label: string, env: Record<string, string> =
   const server = await getServer();
   const routes = {
     chat: await import("@/app/chat/respond/route"),
+    chatStream: await import("@/app/chat/respond/stream/route"),
     proposals: await import("@/app/umbra/proposals/route"),
     promote: await import("@/app/umbra/promote/route"),
     gate: await import("@/app/gate/evaluate/route"),
@@ -245,9 +246,40 @@ export type TWebServer = Awaited<ReturnType<typeof openWebServer>>;
 
 export type THttpResult = { status: number; headers: Headers; text: string; json: unknown };
 
+/** The events of a server-sent event stream's text, in order. */
+export function sseEvents(text: string): { event: string; data: unknown }[] {
+  return text
+    .split("\n\n")
+    .filter((block) => block.trim() !== "")
+    .map((block) => {
+      const lines = block.split("\n");
+      const event = lines.find((l) => l.startsWith("event: "))?.slice(7) ?? "message";
+      const data = lines
+        .filter((l) => l.startsWith("data: "))
+        .map((l) => l.slice(6))
+        .join("\n");
+      return { event, data: JSON.parse(data) as unknown };
+    });
+}
+
+/**
+ * A route's answer, read whole. For an event stream `json` is what a JSON route would have
+ * answered: the `final` event's data, or `{ error }` from an `error` event.
+ */
 async function settle(res: Response): Promise<THttpResult> {
   const text = await res.text();
   let json: unknown = null;
+  if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    const events = sseEvents(text);
+    const final = events.find((e) => e.event === "final");
+    const error = events.find((e) => e.event === "error");
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      json: final?.data ?? (error ? { error: error.data } : null),
+    };
+  }
   try {
     json = JSON.parse(text);
   } catch {
@@ -258,6 +290,7 @@ async function settle(res: Response): Promise<THttpResult> {
 
 export type TRestRoute =
   | "POST /chat/respond"
+  | "POST /chat/respond/stream"
   | "GET /umbra/proposals"
   | "POST /umbra/promote"
   | "GET /threads/[id]/memento"
@@ -283,6 +316,8 @@ export async function rest(
       );
     case "POST /chat/respond":
       return settle(await web.routes.chat.POST(jsonPost("/chat/respond", opts.body, headers)));
+    case "POST /chat/respond/stream":
+      return settle(await web.routes.chatStream.POST(jsonPost("/chat/respond/stream", opts.body, headers)));
     case "POST /umbra/promote":
       return settle(await web.routes.promote.POST(jsonPost("/umbra/promote", opts.body, headers)));
     case "POST /gate/evaluate":

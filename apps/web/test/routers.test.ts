@@ -1054,10 +1054,12 @@ describe("usage events", () => {
 const TURN_PHASES = [
   "packet",
   "breakpoint",
+  "selector",
   "retrieval",
   "attempt",
   "gate",
   "model",
+  "claims",
   "proposals",
   "resolve",
   "memento",

@@ -39,6 +39,16 @@ export {
   type TStartOptions,
 } from "./runner";
 export {
+  describeSchedule,
+  nextOccurrence,
+  SCHEDULE_CADENCES,
+  scheduleProblems,
+  TIME_OF_DAY_PATTERN,
+  type TScheduleCadence,
+  type TScheduleSpec,
+  WEEKDAY_NAMES,
+} from "./schedule";
+export {
   CHECKPOINT_ACTIONS,
   DEFAULT_GAP_RETRIES,
   DEFAULT_MAX_ITERATIONS,

@@ -13,6 +13,8 @@ export * from "./promotion";
 export * from "./promotion-enums";
 export * from "./proposals";
 export * from "./resolve";
+export * from "./routing";
+export * from "./schedules";
 export * from "./system";
 export * from "./threads";
 export * from "./workflows";

@@ -91,6 +91,7 @@ export const REPETITION_KINDS = [
   "feedback_tag",
   "proposal_fingerprint",
   "cfb_stale",
+  "domain_mismatch",
 ] as const;
 export const ZRepetitionKind = z.enum(REPETITION_KINDS);
 export type TRepetitionKind = z.infer<typeof ZRepetitionKind>;

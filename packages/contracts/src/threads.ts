@@ -1,5 +1,14 @@
 import { z } from "zod";
 import { ZIsoDate, ZThreadId } from "./ids";
+import { ZClaimMapEntry } from "./output-envelope";
+
+/** A delivered answer's claim-map check: in a strict domain it passed; elsewhere findings are warnings. */
+export const ZClaimCheck = z.object({
+  strict: z.boolean(),
+  domain: z.string(),
+  findings: z.array(z.object({ code: z.string(), claim_id: z.string().nullable(), detail: z.string() })),
+});
+export type TClaimCheckView = z.infer<typeof ZClaimCheck>;
 
 export const ZThreadSummary = z.object({
   thread_id: ZThreadId,
@@ -27,7 +36,23 @@ export const ZThreadDetail = ZThreadSummary.extend({
     z.object({ id: z.string(), role: z.enum(["user", "assistant"]), content: z.string(), created_ts: ZIsoDate }),
   ),
   turns: z.array(
-    z.object({ packet_id: z.string(), transmission_id: z.string().nullable(), trace: z.array(ZTraceEvent) }),
+    z.object({
+      packet_id: z.string(),
+      transmission_id: z.string().nullable(),
+      /** The selector step's route for this turn (seed 001 §7.1). */
+      router_domain: z.string().nullable(),
+      mode_label: z.string().nullable(),
+      /** The delivered answer with its claim map and the claim-map check (seed 001 §4). */
+      answer: z
+        .object({
+          response_id: z.string(),
+          assistant_text: z.string(),
+          claim_map: z.array(ZClaimMapEntry).nullable(),
+          claim_check: ZClaimCheck.nullable(),
+        })
+        .nullable(),
+      trace: z.array(ZTraceEvent),
+    }),
   ),
 });
 export type TThreadDetail = z.infer<typeof ZThreadDetail>;

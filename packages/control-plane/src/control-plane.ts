@@ -6,6 +6,7 @@ import type {
   TPromoteRequest,
   TProposalReviewRequest,
   TRepetitionKind,
+  TRoutingConfig,
   TWorkflowDecideRequest,
   TWorkflowStartRequest,
   ZAccountCreateRequest,
@@ -16,6 +17,8 @@ import type {
   ZFeedbackRequest,
   ZGateEvaluateRequest,
   ZGateEvaluationListQuery,
+  ZScheduleGetRequest,
+  ZScheduleUpdateRequest,
   ZThreadMementoWrite,
   ZTokenCreateRequest,
   ZTriggerDismissRequest,
@@ -31,6 +34,7 @@ import { pipelineGateConfig } from "./gate/pipeline-config";
 import { createOfflineModel } from "./model/offline-model";
 import type { TModelProvider } from "./model/provider";
 import { createModel } from "./model/registry";
+import { DEFAULT_ROUTING } from "./routing/default-routing";
 import { actorFromBearer, actorFromSession } from "./services/actors";
 import * as admin from "./services/admin";
 import { getCfbActivity } from "./services/cfb-activity";
@@ -45,6 +49,8 @@ import { refundSignIn, reserveSignIn } from "./services/rate-limits";
 import { getCfb, getProposal, listCfbs, listProposals } from "./services/read";
 import { DEFAULT_REPETITION_THRESHOLDS } from "./services/resolve";
 import { respondToTurn } from "./services/respond";
+import { getSchedule, tickSchedules, updateSchedule } from "./services/schedules";
+import type { TStreamEvent } from "./services/turn-stream";
 import {
   decideWorkflow,
   getWorkflowRun,
@@ -71,6 +77,9 @@ export function createControlPlane(deps: TServiceDeps) {
     me: (actor: TActor) => admin.me(deps, actor),
     chat: {
       respond: (actor: TActor, input: TChatRespondRequest) => respondToTurn(deps, actor, input),
+      /** The same turn, with the answer's text sent to `send` as the model writes it (see turn-stream.ts). */
+      respondStreaming: (actor: TActor, input: TChatRespondRequest, send: (event: TStreamEvent) => void) =>
+        respondToTurn(deps, actor, input, { send }),
     },
     proposals: {
       list: (actor: TActor, input: z.input<typeof ZProposalListRequest>) =>
@@ -96,6 +105,12 @@ export function createControlPlane(deps: TServiceDeps) {
       get: (actor: TActor, runId: string) => getWorkflowRun(deps, actor, runId),
       list: (actor: TActor, input: z.input<typeof ZWorkflowRunListRequest>) =>
         listWorkflowRuns(deps, actor, ZWorkflowRunListRequest.parse(input)),
+    },
+    schedules: {
+      get: (actor: TActor, input: z.input<typeof ZScheduleGetRequest>) => getSchedule(deps, actor, input),
+      update: (actor: TActor, input: z.input<typeof ZScheduleUpdateRequest>) => updateSchedule(deps, actor, input),
+      /** Starts every due scheduled workflow (the server's timer, `pnpm workflow tick`); no actor. */
+      tick: (now?: Date) => tickSchedules(deps, now),
     },
     procedures: {
       catalog: (actor: TActor) => getProcedureCatalog(deps, actor),
@@ -157,6 +172,8 @@ export type TOpenOptions = {
   repetitionThresholds?: Partial<Record<TRepetitionKind, number>>;
   /** The procedure catalog; the shipped RV service catalog when not given. */
   catalog?: TCatalog;
+  /** The selector step's routing config; the shipped domains when not given. */
+  routing?: TRoutingConfig;
   /** When given, accounts can be created (users.create, the setup command) and cookies resolved. */
   auth?: Omit<Parameters<typeof createAuth>[0], "prisma">;
 };
@@ -183,6 +200,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     gate: pipelineGateConfig(opts.gate),
     repetitionThresholds: { ...DEFAULT_REPETITION_THRESHOLDS, ...opts.repetitionThresholds },
     catalog: opts.catalog ?? RV_SERVICE_CATALOG,
+    routing: opts.routing ?? DEFAULT_ROUTING,
     ...(auth
       ? { createAccount: (u: Parameters<typeof createPasswordAccount>[1]) => createPasswordAccount(auth, u) }
       : {}),
@@ -199,6 +217,7 @@ export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
     gate: env.gateConfig,
     repetitionThresholds: env.repetitionThresholds,
     catalog: env.catalog,
+    routing: env.routing,
     auth: { secret: env.BETTER_AUTH_SECRET, baseURL: env.SOLSERVER_BASE_URL, trustedOrigins: env.trustedOrigins },
   });
 }

@@ -1,11 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { REPETITION_KINDS, type TGateConfigInput, type TRepetitionKind, ZRepetitionKind } from "@solserver/contracts";
+import {
+  REPETITION_KINDS,
+  type TGateConfigInput,
+  type TRepetitionKind,
+  type TRoutingConfig,
+  ZRepetitionKind,
+} from "@solserver/contracts";
 import { repositoryRoot, resolveDatabaseUrl } from "@solserver/db";
 import { RV_SERVICE_CATALOG, type TCatalog } from "@solserver/engine";
 import { z } from "zod";
-import { readCatalogFile, readGateConfigFile } from "./config/config-file";
+import { readCatalogFile, readGateConfigFile, readRoutingFile } from "./config/config-file";
+import { DEFAULT_ROUTING } from "./routing/default-routing";
 
 // The server environment, parsed in one place for the web app and the scripts alike. A bad
 // value stops start-up with the variable's name and the rule it breaks.
@@ -45,6 +52,14 @@ const ZServerEnv = z
       .min(1, { error: "must be between 1 and 5" })
       .max(5, { error: "must be between 1 and 5" })
       .default(3),
+    // The offline model computes an answer at once; streamed, it pauses this long between chunks
+    // of a few words so that a reader sees it arrive (0: no pause).
+    SOLSERVER_OFFLINE_STREAM_DELAY_MS: z.coerce
+      .number()
+      .int()
+      .min(0, { error: "must be between 0 and 1000 (milliseconds)" })
+      .max(1000, { error: "must be between 0 and 1000 (milliseconds)" })
+      .default(15),
     // Where people open the dashboard. https makes session cookies Secure.
     SOLSERVER_BASE_URL: z.url({ error: "must be a URL such as http://localhost:3000" }).optional(),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -81,11 +96,25 @@ const ZServerEnv = z
       .string()
       .optional()
       .transform((v) => v?.trim() || undefined),
+    // A YAML or JSON routing config for the selector step; unset: the shipped domains.
+    SOLSERVER_ROUTING_CONFIG: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
     // A YAML or JSON procedure catalog for procedure mode; unset: the shipped RV service catalog.
     SOLSERVER_PROCEDURE_CATALOG: z
       .string()
       .optional()
       .transform((v) => v?.trim() || undefined),
+    // How often the web server ticks workflow schedules (the Umbra beat); 0 turns its timer off
+    // (for deployments that run `pnpm workflow tick` from cron instead).
+    SOLSERVER_SCHEDULER_INTERVAL_MS: z.coerce
+      .number()
+      .int({ error: "must be a whole number of milliseconds (0 turns the scheduler off)" })
+      .min(0, { error: "must be 0 (off) or at least 1000 (milliseconds)" })
+      .max(86_400_000, { error: "must be at most 86400000 (a day)" })
+      .refine((ms) => ms === 0 || ms >= 1000, { error: "must be 0 (off) or at least 1000 (milliseconds)" })
+      .default(60_000),
   })
   .superRefine((e, ctx) => {
     // The openai provider cannot start without a key and a model id.
@@ -115,6 +144,7 @@ export type TServerEnv = {
   SOLSERVER_OPENAI_MODEL: string | null;
   SOLSERVER_MODEL_TIMEOUT_MS: number;
   SOLSERVER_MODEL_MAX_ATTEMPTS: number;
+  SOLSERVER_OFFLINE_STREAM_DELAY_MS: number;
   SOLSERVER_BASE_URL: string;
   BETTER_AUTH_SECRET: string;
   SOLSERVER_CHAT_TURNS_PER_MINUTE: number;
@@ -126,6 +156,10 @@ export type TServerEnv = {
   trustedOrigins: string[];
   /** The procedure catalog (SOLSERVER_PROCEDURE_CATALOG, validated), or the shipped RV catalog. */
   catalog: TCatalog;
+  /** The selector step's routing config (SOLSERVER_ROUTING_CONFIG, validated), or the shipped one. */
+  routing: TRoutingConfig;
+  /** How often the web server ticks workflow schedules; 0: its timer is off. */
+  SOLSERVER_SCHEDULER_INTERVAL_MS: number;
 };
 
 /**
@@ -181,16 +215,21 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     SOLSERVER_OPENAI_MODEL: e.SOLSERVER_OPENAI_MODEL ?? null,
     SOLSERVER_MODEL_TIMEOUT_MS: e.SOLSERVER_MODEL_TIMEOUT_MS,
     SOLSERVER_MODEL_MAX_ATTEMPTS: e.SOLSERVER_MODEL_MAX_ATTEMPTS,
+    SOLSERVER_OFFLINE_STREAM_DELAY_MS: e.SOLSERVER_OFFLINE_STREAM_DELAY_MS,
     SOLSERVER_BASE_URL: baseURL,
     BETTER_AUTH_SECRET: authSecret(e.BETTER_AUTH_SECRET),
     SOLSERVER_CHAT_TURNS_PER_MINUTE: e.SOLSERVER_CHAT_TURNS_PER_MINUTE,
     gateConfig: e.SOLSERVER_GATE_CONFIG
       ? configFile("SOLSERVER_GATE_CONFIG", e.SOLSERVER_GATE_CONFIG, readGateConfigFile)
       : {},
+    routing: e.SOLSERVER_ROUTING_CONFIG
+      ? configFile("SOLSERVER_ROUTING_CONFIG", e.SOLSERVER_ROUTING_CONFIG, readRoutingFile)
+      : DEFAULT_ROUTING,
     catalog: e.SOLSERVER_PROCEDURE_CATALOG
       ? configFile("SOLSERVER_PROCEDURE_CATALOG", e.SOLSERVER_PROCEDURE_CATALOG, readCatalogFile)
       : RV_SERVICE_CATALOG,
     repetitionThresholds: e.SOLSERVER_REPETITION_THRESHOLDS,
     trustedOrigins: trustedOrigins(baseURL, e.SOLSERVER_TRUSTED_ORIGINS),
+    SOLSERVER_SCHEDULER_INTERVAL_MS: e.SOLSERVER_SCHEDULER_INTERVAL_MS,
   };
 }

@@ -30,3 +30,6 @@ export { rankCfbs } from "./retrieval";
 export { canSeeThread, requireJam, requireSignedIn } from "./services/access";
 export { hashToken, TOKEN_PREFIX } from "./services/admin";
 export { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";
+export { SCHEDULE_RUNS_SHOWN, type TTickItem, type TTickReport } from "./services/schedules";
+export type { TStreamEvent } from "./services/turn-stream";
+export { startScheduler, type TSchedulerOptions, tickLines } from "./workflows/scheduler";

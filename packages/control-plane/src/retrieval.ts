@@ -31,21 +31,37 @@ export function retrievalBoost(signals: TRetrievalSignals | undefined): number {
   );
 }
 
+/** The routed domain's CFBs weigh this much more (scope "boost"); shared CFBs are domain "general". */
+export const DOMAIN_BOOST = 1.25;
+export const SHARED_DOMAIN = "general";
+
+/** The turn's route as retrieval uses it: scope "domain" keeps only its own and shared CFBs. */
+export type TRetrievalScope = { domain: string; scope: "domain" | "boost" };
+
 /**
  * Ranks CFBs for a message by the share of the message's content words each one covers, with a
  * small bonus for tag and entity hits (curated labels are stronger evidence than prose). Ties
- * break on cfb_id so the order is deterministic; the boosts above then weigh in usage and age.
+ * break on cfb_id so the order is deterministic; the boosts above then weigh in usage and age,
+ * and the route (selector step) scopes or boosts by domain.
  */
-export function rankCfbs(message: string, cfbs: readonly TRetrievableCfb[], limit: number): TRankedCfb[] {
+export function rankCfbs(
+  message: string,
+  cfbs: readonly TRetrievableCfb[],
+  limit: number,
+  route?: TRetrievalScope,
+): TRankedCfb[] {
   const query = uniqueContentWords(message);
   if (query.length === 0) return [];
   const ranked: TRankedCfb[] = [];
   for (const cfb of cfbs) {
+    const own = route === undefined || cfb.domain === route.domain;
+    if (route?.scope === "domain" && !own && cfb.domain !== SHARED_DOMAIN) continue;
     const base = coverage(query, cfbVocabulary(cfb));
     if (base === 0) continue;
     const labels = new Set(uniqueContentWords([...cfb.tags, ...cfb.entities].join(" ")));
     const bonus = 0.1 * coverage(query, labels);
-    ranked.push({ cfb, score: Math.min(1, base + bonus) * retrievalBoost(cfb.signals) });
+    const domainBoost = route !== undefined && own ? DOMAIN_BOOST : 1;
+    ranked.push({ cfb, score: Math.min(1, base + bonus) * retrievalBoost(cfb.signals) * domainBoost });
   }
   ranked.sort((a, b) => b.score - a.score || a.cfb.cfb_id.localeCompare(b.cfb.cfb_id, "en", { numeric: true }));
   return ranked.slice(0, limit);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createControlPlane, newThreadId } from "../src/control-plane";
 import { pipelineGateConfig } from "../src/gate/pipeline-config";
 import type { TModelProvider } from "../src/model/provider";
+import { DEFAULT_ROUTING } from "../src/routing/default-routing";
 import { usageByDay, usageWindow } from "../src/services/cfb-activity";
 import { DEFAULT_LIMITS } from "../src/services/deps";
 import { DEFAULT_REPETITION_THRESHOLDS } from "../src/services/resolve";
@@ -94,6 +95,7 @@ function at(now: Date) {
     gate: pipelineGateConfig(),
     repetitionThresholds: DEFAULT_REPETITION_THRESHOLDS,
     catalog: RV_SERVICE_CATALOG,
+    routing: DEFAULT_ROUTING,
   });
 }
 

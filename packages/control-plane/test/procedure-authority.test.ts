@@ -53,6 +53,9 @@ const ALLOWED = new Set([
   "TContextMode",
   "TDirective",
   "TReport",
+  // the selector step's router (seed 001 §7.1): picks a domain, not a step
+  "routeTurn",
+  "TRoute",
   // the breakpoint engine and memento operations (seed 000), not flow of a diagnosis
   "decideBreakpointAction",
   "shouldFreezeSummaryAtPeak",
@@ -123,7 +126,7 @@ describe("a turn's decisions are exactly the engine's", () => {
     tech = await opened.account("user");
     // Knowledge that matches the technician's question: a second authority would answer from it.
     await opened.repos.cfbs.create({
-      domain: "rv",
+      domain: "rv_service",
       kind: "authoritative",
       confidence: 0.9,
       title: "Where is the fuse panel",

@@ -103,7 +103,7 @@ describe("output gate on every model attempt", () => {
     expect(res.ui_hints.proposal_previews.map((p) => p.title)).toEqual(["Escalations go through the support portal"]);
 
     const attempts = await opened.db.deliveryAttempt.findMany({
-      where: { transmissionId: res.transmission_id },
+      where: { transmissionId: res.transmission_id, step: "main" },
       orderBy: { n: "asc" },
     });
     expect(attempts.map((a) => [a.n, a.outcome])).toEqual([

@@ -165,13 +165,16 @@ describe("model attempts", () => {
     const t = await turn("Remember that backups run nightly.");
     const attempts = await opened.db.deliveryAttempt.findMany({
       where: { transmissionId: t.transmission_id },
-      orderBy: { n: "asc" },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
-    expect(attempts.map((a) => [a.n, a.outcome, a.reason])).toEqual([
-      [1, "invalid_envelope", "not JSON"],
-      [2, "ok", null],
+    // The selector step (seed 001 §7.1) comes first, then every try at the main model.
+    expect(attempts.map((a) => [a.step, a.n, a.outcome, a.reason])).toEqual([
+      ["selector", 1, "ok", null],
+      ["main", 1, "invalid_envelope", "not JSON"],
+      ["main", 2, "ok", null],
     ]);
-    expect(t.attempt_id).toBe(attempts[1]?.id);
+    expect(attempts[0]?.model).toBe("router-v1");
+    expect(t.attempt_id).toBe(attempts[2]?.id);
   });
 });
 

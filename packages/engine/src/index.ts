@@ -23,3 +23,12 @@ export {
   type TMementoShape,
   type TMementoSignalItem,
 } from "./memento";
+export {
+  ROUTE_WEIGHTS,
+  routeTurn,
+  type TDomainScore,
+  type TRoute,
+  type TRouteInput,
+  type TRoutingConfig,
+  type TRoutingDomain,
+} from "./router/route";

@@ -1,7 +1,8 @@
 "use client";
-import type { TChatRespondResponse, TProcedureChoice, TProcedureView } from "@solserver/contracts";
+import type { TChatRespondRequest, TChatRespondResponse, TProcedureChoice, TProcedureView } from "@solserver/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { streamTurn } from "@/lib/stream-turn";
 import { useTRPC } from "@/lib/trpc";
 import { ProcedurePanel } from "./procedure-panel";
 import { ProposalCard } from "./proposal-card";
@@ -41,24 +42,37 @@ export function ChatPanel() {
   // thread again (after a timeout or a lost answer) reuses it, so the server replays instead of
   // storing the turn twice.
   const [unconfirmed, setUnconfirmed] = useState<{ id: string; message: string; threadId?: string } | null>(null);
-  const respond = useMutation(
-    trpc.chat.respond.mutationOptions({
-      onSuccess: async (response, variables) => {
-        setUnconfirmed(null);
-        setThreadId(response.thread_id);
-        setTurns((prev) => [...prev, { message: variables.message, response }]);
-        if (response.procedure) setProcedure(response.procedure);
-        setMessage("");
-        await queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() });
-      },
-    }),
-  );
+  // The answer as it streams in: which attempt is writing and its text so far (see stream-turn.ts).
+  const [streaming, setStreaming] = useState<{ message: string; n: number; text: string } | null>(null);
+  const respond = useMutation({
+    mutationFn: (input: TChatRespondRequest) =>
+      streamTurn(input, {
+        onDelta: (n, text) =>
+          setStreaming((prev) => ({
+            message: input.message,
+            n,
+            text: prev !== null && prev.n === n ? prev.text + text : text,
+          })),
+        // An attempt the gate refused: what it showed is not the answer.
+        onRetract: (n) => setStreaming((prev) => (prev !== null && prev.n === n ? { ...prev, text: "" } : prev)),
+      }),
+    onSuccess: async (response, variables) => {
+      setUnconfirmed(null);
+      setThreadId(response.thread_id);
+      setTurns((prev) => [...prev, { message: variables.message, response }]);
+      if (response.procedure) setProcedure(response.procedure);
+      setMessage("");
+      await queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() });
+    },
+    onSettled: () => setStreaming(null),
+  });
 
   function send(text: string) {
     if (text.trim().length === 0) return;
     const retry = unconfirmed && unconfirmed.message === text && unconfirmed.threadId === threadId;
     const requestId = retry ? unconfirmed.id : crypto.randomUUID();
     if (!retry) setUnconfirmed({ id: requestId, message: text, ...(threadId ? { threadId } : {}) });
+    setStreaming({ message: text, n: 0, text: "" });
     respond.mutate({
       message: text,
       request_id: requestId,
@@ -115,6 +129,14 @@ export function ChatPanel() {
           ))}
         </div>
       ))}
+      {streaming ? (
+        <div className="stack" aria-live="polite">
+          <div className="muted">You: {streaming.message}</div>
+          <div className="reply" data-testid="streaming-reply" aria-busy="true">
+            {streaming.text === "" ? <span className="muted">…</span> : streaming.text}
+          </div>
+        </div>
+      ) : null}
       {procedure ? <ProcedurePanel view={procedure} onAnswer={send} busy={respond.isPending} /> : null}
       <form onSubmit={submit} className="stack">
         <label htmlFor="chat-message" className="muted">

@@ -1,4 +1,5 @@
 import type { TThreadDetail } from "@solserver/contracts";
+import { ClaimsView } from "./claims-view";
 
 // As the tRPC client infers it: an `unknown` field comes out optional.
 type TraceEvent = Omit<TThreadDetail["turns"][number]["trace"][number], "metadata"> & { metadata?: unknown };
@@ -72,6 +73,11 @@ export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
             gate {gate}
           </span>
         ) : null}
+        {turn.router_domain ? (
+          <span className="badge" data-testid="router-domain" title={`modeLabel ${turn.mode_label ?? ""}`}>
+            {turn.router_domain}
+          </span>
+        ) : null}
         <span className="muted">
           {attempts} {attempts === 1 ? "attempt" : "attempts"}
         </span>
@@ -80,6 +86,7 @@ export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
           {turn.transmission_id ? ` · ${turn.transmission_id}` : ""}
         </span>
       </p>
+      {turn.answer ? <ClaimsView answer={turn.answer} /> : null}
       {turn.trace.length === 0 ? (
         <p className="muted">No trace events.</p>
       ) : (

@@ -6,6 +6,7 @@ import { ErrorAlert } from "./ui";
 import { WorkflowInbox } from "./workflow-inbox";
 import { INBOX_INPUT, runAnchor, type TWorkflowRunView, useRefreshWorkflows } from "./workflow-parts";
 import { WorkflowRuns } from "./workflow-runs";
+import { WorkflowSchedule } from "./workflow-schedule";
 
 function started(run: TWorkflowRunView): string {
   if (run.status === "awaiting_decision") return "it stopped at its checkpoint: decide in the inbox below.";
@@ -62,7 +63,7 @@ function StartBeat() {
   );
 }
 
-/** The checkpoints page: start the Umbra beat, decide at waiting checkpoints, look at recent runs. */
+/** The checkpoints page: start the Umbra beat, decide at waiting checkpoints, schedule it, look at recent runs. */
 export function WorkflowDashboard() {
   return (
     <div className="stack">
@@ -77,6 +78,7 @@ export function WorkflowDashboard() {
         <StartBeat />
       </section>
       <WorkflowInbox />
+      <WorkflowSchedule />
       <WorkflowRuns />
     </div>
   );

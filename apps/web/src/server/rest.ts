@@ -29,28 +29,49 @@ export async function runRest<S extends z.ZodType>(
   handler: (ctx: TRestContext) => Promise<TRestResult<z.input<S>>>,
 ): Promise<Response> {
   try {
-    const server = await getServer();
-    const { actor, crossSiteWrite } = await identify(req, server);
-    // Every REST route needs an account: say so before reading (or rejecting) the body.
-    requireSignedIn(actor);
-    if (crossSiteWrite) {
-      throw new DomainError("FORBIDDEN", "cross-site request refused: send it from the dashboard's own origin");
-    }
-    const { body, headers } = await handler({ controlPlane: server.controlPlane, actor, req });
+    const ctx = await restContext(req);
+    const { body, headers } = await handler(ctx);
     return Response.json(output.parse(body), { status: 200, ...(headers ? { headers } : {}) });
   } catch (error) {
-    if (isDomainError(error)) {
-      const retry =
-        error.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(error.retryAfterSeconds) };
-      return errorResponse(
-        DOMAIN_TO_HTTP[error.code],
-        { code: error.code, message: error.message, field: error.field ?? null },
-        retry,
-      );
-    }
-    console.error("REST call failed:", error);
-    return errorResponse(500, { code: "INTERNAL", message: MASKED_MESSAGE, field: null });
+    return restError(error);
   }
+}
+
+/**
+ * Who calls a REST route, checked the same way for every route: the caller (API token or session
+ * cookie) must have an account, and a cookie-authenticated write must come from our own origin.
+ */
+export async function restContext(req: Request): Promise<TRestContext> {
+  const server = await getServer();
+  const { actor, crossSiteWrite } = await identify(req, server);
+  // Every REST route needs an account: say so before reading (or rejecting) the body.
+  requireSignedIn(actor);
+  if (crossSiteWrite) {
+    throw new DomainError("FORBIDDEN", "cross-site request refused: send it from the dashboard's own origin");
+  }
+  return { controlPlane: server.controlPlane, actor, req };
+}
+
+/** The REST error body for anything a route throws: domain errors by code, the rest masked. */
+export function restErrorBody(error: unknown): {
+  status: number;
+  error: TRestError["error"];
+  headers?: Record<string, string>;
+} {
+  if (isDomainError(error)) {
+    return {
+      status: DOMAIN_TO_HTTP[error.code],
+      error: { code: error.code, message: error.message, field: error.field ?? null },
+      ...(error.retryAfterSeconds === undefined ? {} : { headers: { "Retry-After": String(error.retryAfterSeconds) } }),
+    };
+  }
+  console.error("REST call failed:", error);
+  return { status: 500, error: { code: "INTERNAL", message: MASKED_MESSAGE, field: null } };
+}
+
+export function restError(error: unknown): Response {
+  const { status, error: body, headers } = restErrorBody(error);
+  return errorResponse(status, body, headers);
 }
 
 /** The JSON body of a request (size-capped), parsed against `schema`; names the field that breaks a rule. */

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type TGateConfigInput, ZGateConfig } from "@solserver/contracts";
+import { type TGateConfigInput, type TRoutingConfig, ZGateConfig, ZRoutingConfig } from "@solserver/contracts";
 import { type TCatalog, ZCatalog } from "@solserver/engine";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
@@ -49,4 +49,9 @@ export function readGateConfigFile(file: string): TGateConfigInput {
 /** Reads a procedure catalog (packages/engine/src/context/CATALOG.md) and validates it whole. */
 export function readCatalogFile(file: string): TCatalog {
   return readConfigFile(file, ZCatalog, "procedure catalog").data;
+}
+
+/** Reads a routing config (docs/routing.md): the selector step's domains, strictness and scope. */
+export function readRoutingFile(file: string): TRoutingConfig {
+  return readConfigFile(file, ZRoutingConfig, "routing config").data;
 }

@@ -241,12 +241,41 @@ export function offlineSummary(input: TModelInput, envelope: TOutputEnvelope): T
   };
 }
 
-export function createOfflineModel(): TModelProvider {
+/** Cuts text into pieces of a few words each (whitespace kept), the offline model's stream chunks. */
+export function streamChunks(text: string, wordsPerChunk = 3): string[] {
+  const pieces = text.match(/\s*\S+/g) ?? [];
+  const chunks: string[] = [];
+  for (let i = 0; i < pieces.length; i += wordsPerChunk) chunks.push(pieces.slice(i, i + wordsPerChunk).join(""));
+  const rest = text.slice(chunks.join("").length);
+  if (rest !== "") chunks.push(rest);
+  return chunks;
+}
+
+export type TOfflineModelOptions = {
+  /**
+   * Pause between streamed chunks when the caller streams (`onText`): the answer is computed at
+   * once, so without a pause a client would see it arrive in one piece. 0 streams without waiting.
+   */
+  streamChunkDelayMs?: number;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createOfflineModel(opts: TOfflineModelOptions = {}): TModelProvider {
+  const delayMs = opts.streamChunkDelayMs ?? 0;
   return {
     name: OFFLINE_MODEL_NAME,
     async generate(input: TModelInput, options: TGenerateOptions = {}): Promise<TModelOutput> {
       const started = performance.now();
       const envelope = offlineEnvelope(input);
+      if (options.onText) {
+        let text = "";
+        for (const chunk of streamChunks(envelope.assistant_text)) {
+          if (delayMs > 0) await sleep(delayMs);
+          text += chunk;
+          options.onText({ n: 1, text });
+        }
+      }
       const output: TModelOutput = {
         envelope,
         tokensIn: countWords(input),
@@ -262,7 +291,7 @@ export function createOfflineModel(): TModelProvider {
         outcome: "ok",
         reason: null,
       };
-      const verdict = options.judge?.({ output, attempt }) ?? { deliver: true };
+      const verdict = (await options.judge?.({ output, attempt })) ?? { deliver: true };
       // Deterministic: asking again would give the same answer, so one refused attempt ends it.
       if (!verdict.deliver) {
         throw new ModelAttemptsFailed(`the output gate blocked ${OFFLINE_MODEL_NAME}'s answer: ${verdict.reason}`, [

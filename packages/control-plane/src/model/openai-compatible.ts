@@ -12,6 +12,7 @@ import {
   type TModelProvider,
   type TSummaryShape,
 } from "./provider";
+import { assistantTextStream } from "./stream-text";
 
 // A model behind the chat-completions protocol: OpenAI itself, vLLM, Ollama, llama.cpp server
 // (docs/model-providers.md). One generate() call makes up to `maxAttempts` HTTP requests; the
@@ -90,33 +91,44 @@ function describe(issues: readonly z.core.$ZodIssue[], prefix = ""): string {
 }
 
 /** Parses and validates the message content; the envelope (and summary) or why it is unusable. */
+/** What one answer came back with, streamed or not. */
+type TRawReply = { content: string | null; refusal: string | null; finishReason: string | null };
+
+function rawReplyOf(completion: OpenAI.Chat.Completions.ChatCompletion): TRawReply {
+  const choice = completion.choices?.[0];
+  return {
+    content: choice?.message?.content ?? null,
+    refusal: choice?.message?.refusal ?? null,
+    finishReason: choice?.finish_reason ?? null,
+  };
+}
+
 function readReply(
-  completion: OpenAI.Chat.Completions.ChatCompletion,
+  raw: TRawReply,
   wantSummary: boolean,
 ): { ok: true; envelope: unknown; summary?: TSummaryShape | null } | { ok: false; reason: string } {
-  const choice = completion.choices?.[0];
-  const content = choice?.message?.content;
+  const content = raw.content;
   if (typeof content !== "string" || content.trim() === "") {
-    const refusal = choice?.message?.refusal;
+    const refusal = raw.refusal;
     return {
       ok: false,
-      reason: refusal ? `refused: ${refusal}` : `no message content (finish_reason ${choice?.finish_reason ?? "none"})`,
+      reason: refusal ? `refused: ${refusal}` : `no message content (finish_reason ${raw.finishReason ?? "none"})`,
     };
   }
   let json: unknown;
   try {
     json = JSON.parse(unfence(content));
   } catch (error) {
-    const truncated = choice?.finish_reason === "length" ? " (truncated: finish_reason length)" : "";
+    const truncated = raw.finishReason === "length" ? " (truncated: finish_reason length)" : "";
     return { ok: false, reason: `unparseable JSON${truncated}: ${(error as Error).message}` };
   }
   const parsed = ZOutputEnvelope.safeParse(json);
   if (!parsed.success) return { ok: false, reason: `schema: ${describe(parsed.error.issues)}` };
   if (!wantSummary) return { ok: true, envelope: parsed.data };
   // A missing summary means "no update proposed"; a present but malformed one fails the attempt.
-  const raw = (json as { summary?: unknown }).summary;
-  if (raw === undefined || raw === null) return { ok: true, envelope: parsed.data, summary: null };
-  const summary = ZSummaryUpdate.safeParse(raw);
+  const given = (json as { summary?: unknown }).summary;
+  if (given === undefined || given === null) return { ok: true, envelope: parsed.data, summary: null };
+  const summary = ZSummaryUpdate.safeParse(given);
   if (!summary.success) return { ok: false, reason: `schema: ${describe(summary.error.issues, "summary")}` };
   return { ok: true, envelope: parsed.data, summary: summary.data };
 }
@@ -128,6 +140,47 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
   // maxRetries 0: we retry ourselves so each try is an attempt of its own.
   const client = new OpenAI({ baseURL: options.baseURL, apiKey, timeout: timeoutMs, maxRetries: 0 });
   const backoff = (n: number) => Math.min(maxDelay, baseDelay * 2 ** (n - 1));
+
+  type TRequest = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+  type TTokens = { tokensIn: number | null; tokensOut: number | null };
+  const tokensOf = (usage: OpenAI.Completions.CompletionUsage | null | undefined): TTokens => ({
+    tokensIn: usage?.prompt_tokens ?? null,
+    tokensOut: usage?.completion_tokens ?? null,
+  });
+
+  async function wholeReply(request: TRequest, signal: AbortSignal): Promise<{ raw: TRawReply; tokens: TTokens }> {
+    const completion = await client.chat.completions.create(request, { signal });
+    return { raw: rawReplyOf(completion), tokens: tokensOf(completion.usage) };
+  }
+
+  /** The same request streamed (server-sent chunks); assistant_text is reported as it grows. */
+  async function streamReply(
+    request: TRequest,
+    signal: AbortSignal,
+    onText: (text: string) => void,
+  ): Promise<{ raw: TRawReply; tokens: TTokens }> {
+    const stream = await client.chat.completions.create(
+      { ...request, stream: true, stream_options: { include_usage: true } },
+      { signal },
+    );
+    const text = assistantTextStream(onText);
+    let content = "";
+    let refusal = "";
+    let finishReason: string | null = null;
+    let usage: OpenAI.Completions.CompletionUsage | null = null;
+    for await (const chunk of stream) {
+      const choice = chunk.choices?.[0];
+      const delta = choice?.delta?.content;
+      if (delta) {
+        content += delta;
+        text.write(delta);
+      }
+      if (choice?.delta?.refusal) refusal += choice.delta.refusal;
+      if (choice?.finish_reason) finishReason = choice.finish_reason;
+      if (chunk.usage) usage = chunk.usage;
+    }
+    return { raw: { content, refusal: refusal || null, finishReason }, tokens: tokensOf(usage) };
+  }
 
   async function tryOnce(n: number, input: TModelInput, options: TGenerateOptions): Promise<TTry> {
     const started = performance.now();
@@ -143,26 +196,23 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
     });
     try {
       const wantSummary = input.summary != null;
-      const completion = await client.chat.completions.create(
-        {
-          model,
-          messages: buildMessages(input),
-          response_format: {
-            type: "json_schema",
-            json_schema: {
-              name: "OutputEnvelope",
-              schema: wantSummary ? ENVELOPE_WITH_SUMMARY_SCHEMA : ENVELOPE_SCHEMA,
-              strict: false,
-            },
+      const request = {
+        model,
+        messages: buildMessages(input),
+        response_format: {
+          type: "json_schema" as const,
+          json_schema: {
+            name: "OutputEnvelope",
+            schema: wantSummary ? ENVELOPE_WITH_SUMMARY_SCHEMA : ENVELOPE_SCHEMA,
+            strict: false,
           },
         },
-        { signal: deadline },
-      );
-      const tokens = {
-        tokensIn: completion.usage?.prompt_tokens ?? null,
-        tokensOut: completion.usage?.completion_tokens ?? null,
       };
-      const reply = readReply(completion, wantSummary);
+      const onText = options.onText;
+      const { raw, tokens } = onText
+        ? await streamReply(request, deadline, (text) => onText({ n, text }))
+        : await wholeReply(request, deadline);
+      const reply = readReply(raw, wantSummary);
       if (!reply.ok) {
         // The model answered but not usably: ask again at once.
         const reason = redact(reply.reason, apiKey);
@@ -171,7 +221,7 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
       const done = attempt({ ...tokens, outcome: "ok", reason: null });
       const output: TModelOutput = { envelope: reply.envelope, ...tokens };
       if (wantSummary) output.summary = reply.summary ?? null;
-      const verdict = options.judge?.({ output, attempt: done }) ?? { deliver: true };
+      const verdict = (await options.judge?.({ output, attempt: done })) ?? { deliver: true };
       if (!verdict.deliver) {
         // The output gate refused it: not delivered; a fresh sample may pass, so ask again now.
         return { attempt: { ...done, outcome: "blocked", reason: verdict.reason }, retry: true, delayMs: 0 };

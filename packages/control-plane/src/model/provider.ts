@@ -83,7 +83,13 @@ export type TGenerateOptions = {
    * recorded with outcome "blocked" and this reason, and the provider tries again if it has
    * attempts left; it is never returned.
    */
-  judge?: (candidate: { output: TModelOutput; attempt: TModelAttempt }) => TAttemptVerdict;
+  judge?: (candidate: { output: TModelOutput; attempt: TModelAttempt }) => TAttemptVerdict | Promise<TAttemptVerdict>;
+  /**
+   * Streaming: called as attempt `n` generates its assistant_text, with the whole text so far
+   * (it only grows within an attempt; a new `n` starts over). What reaches a client is the
+   * caller's decision: an attempt may still be refused by the judge after its text streamed.
+   */
+  onText?: (progress: { n: number; text: string }) => void;
 };
 
 export type TModelProvider = {

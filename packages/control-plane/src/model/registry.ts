@@ -11,13 +11,14 @@ export type TModelConfig = Pick<
   | "SOLSERVER_OPENAI_MODEL"
   | "SOLSERVER_MODEL_TIMEOUT_MS"
   | "SOLSERVER_MODEL_MAX_ATTEMPTS"
+  | "SOLSERVER_OFFLINE_STREAM_DELAY_MS"
 >;
 
 /** The provider named by SOLSERVER_MODEL; `config` is required for every provider but "offline". */
 export function createModel(name: TServerEnv["SOLSERVER_MODEL"], config?: TModelConfig): TModelProvider {
   switch (name) {
     case "offline":
-      return createOfflineModel();
+      return createOfflineModel({ streamChunkDelayMs: config?.SOLSERVER_OFFLINE_STREAM_DELAY_MS ?? 0 });
     case "openai": {
       // loadServerEnv already refuses openai without these; this guards direct callers.
       if (!config?.OPENAI_API_KEY || !config.SOLSERVER_OPENAI_MODEL) {

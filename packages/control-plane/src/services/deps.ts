@@ -1,4 +1,4 @@
-import type { TGateConfig, TRepetitionKind } from "@solserver/contracts";
+import type { TGateConfig, TRepetitionKind, TRoutingConfig } from "@solserver/contracts";
 import type { TRepositories } from "@solserver/db";
 import type { TCatalog } from "@solserver/engine";
 import type { TModelProvider } from "../model/provider";
@@ -24,6 +24,8 @@ export type TServiceDeps = {
   limits: TLimits;
   /** The output gate every model attempt passes (seed 002; see gate/pipeline-config.ts). */
   gate: TGateConfig;
+  /** The selector step's domains (seed 001 §7.1): router_domain, modeLabel, strictness, scope. */
+  routing: TRoutingConfig;
   /** The procedure catalog of procedure mode (seed 004): data only, the context engine decides. */
   catalog: TCatalog;
   /** Counts at which a repetition raises a promotion trigger (seed 001 §5.2). */

@@ -54,6 +54,8 @@ export const DEFAULT_REPETITION_THRESHOLDS: Record<TRepetitionKind, number> = {
   cfb_used: 10,
   // A stale CFB with review_on_use is flagged the first time it is used.
   cfb_stale: 1,
+  // Answers that keep naming another domain than the route: a routing rule to tune.
+  domain_mismatch: 3,
 };
 
 /**

@@ -18,9 +18,12 @@ import { threadProcedureView } from "./procedures";
 import { chargeChatTurn } from "./rate-limits";
 import { resolveProposal, turnRepetitions } from "./resolve";
 import { createTraceLog } from "./trace-log";
+import { createClaimJudge, traceClaims } from "./turn-claims";
 import { createAttemptGate } from "./turn-gate";
 import { mementoAfterTurn, resolveBaseline } from "./turn-memento";
 import { callModel, gateRows } from "./turn-model";
+import { domainMismatch, selectRoute } from "./turn-selector";
+import { createStreamGuard, type TStreamEvent } from "./turn-stream";
 
 const HISTORY_WINDOW = 20;
 const CANDIDATE_SCAN = 500;
@@ -141,6 +144,7 @@ export async function respondToTurn(
   deps: TServiceDeps,
   actor: TActor,
   input: TChatRespondRequest,
+  stream?: { send: (event: TStreamEvent) => void },
 ): Promise<TChatRespondResponse> {
   const caller = requireSignedIn(actor);
   const hash = requestHash(input);
@@ -196,21 +200,36 @@ export async function respondToTurn(
     message: input.message,
   });
 
-  // Retrieval: a skip turn injects no CFBs (the scan is the expensive part of a turn).
+  // The selector step (seed 001 §7.1): router_domain and modeLabel for this turn.
+  const selection = await selectRoute(deps, trace, {
+    threadId,
+    existing: input.thread_id !== undefined,
+    message: input.message,
+    procedureSystem: procedure.kind === "engine" ? procedure.turn.state.system_id : null,
+  });
+  const route = selection.route;
+  const routerDomain = route.domain;
+
+  // Retrieval, scoped and boosted by the route: a skip turn injects no CFBs (the scan is the
+  // expensive part of a turn).
   t = performance.now();
   const history = input.thread_id ? await deps.repos.turns.history(threadId, HISTORY_WINDOW) : [];
   // The output gate's baseline: the thread's previous delivered answer (seed 002).
   const previous = input.thread_id ? await deps.repos.turns.lastResponse(threadId) : null;
   const ranked = skip
     ? []
-    : rankCfbs(input.message, await deps.repos.cfbs.retrievable(CANDIDATE_SCAN, deps.now()), INJECTED_CFBS);
-  const routerDomain = ranked[0]?.cfb.domain ?? "general";
+    : rankCfbs(input.message, await deps.repos.cfbs.retrievable(CANDIDATE_SCAN, deps.now()), INJECTED_CFBS, route);
   trace.add(
     "retrieval",
     skip ? "Skipped: acknowledgement turn" : `Injected ${ranked.length} CFB(s)`,
     {
-      cfbs: ranked.map((r) => ({ cfb_id: r.cfb.cfb_id, score: Math.round(r.score * 1000) / 1000 })),
+      cfbs: ranked.map((r) => ({
+        cfb_id: r.cfb.cfb_id,
+        domain: r.cfb.domain,
+        score: Math.round(r.score * 1000) / 1000,
+      })),
       router_domain: routerDomain,
+      scope: route.scope,
       duration_ms: since(t),
     },
     skip ? "skipped" : "completed",
@@ -223,6 +242,10 @@ export async function respondToTurn(
     .map((i) => ({ kind: i.kind, summary: i.summary }));
   const gate = createAttemptGate(deps.gate, previous);
   const party = { actorId: caller.userId, threadId };
+  // Streaming: the model's text goes out as it is written, through the PII hold-back guard.
+  const guard = stream ? createStreamGuard(stream.send, deps.gate.pii) : null;
+  // Claim-map enforcement after the gate (seed 001 §4): refuses attempts in strict domains.
+  const claims = createClaimJudge(deps, route, new Set(ranked.map((r) => r.cfb.cfb_id)));
   const { envelope, output, attempts, latencyMs } = await callModel(
     deps,
     trace,
@@ -236,8 +259,11 @@ export async function respondToTurn(
     },
     gate,
     party,
+    { ...(guard ? { onText: guard.onText } : {}), judge: claims.judge },
   );
   const deliveredN = attempts.at(-1)?.n;
+  guard?.settle(deliveredN ?? null, "this attempt was not delivered");
+  const claimCheck = deliveredN === undefined ? undefined : claims.checks.get(deliveredN);
   trace.add("model", `Model ${deps.model.name} answered`, {
     latency_ms: latencyMs,
     attempts: attempts.length,
@@ -245,6 +271,7 @@ export async function respondToTurn(
     tokens_out: output.tokensOut,
     duration_ms: since(t),
   });
+  traceClaims(trace, claims.checks);
 
   // Proposals: none from a skip turn.
   const meta = envelope.meta;
@@ -299,6 +326,11 @@ export async function respondToTurn(
     .filter((r) => r.cfb.signals?.stale && r.cfb.signals.reviewOnUse && usage.used.includes(r.cfb.cfb_id))
     .map((r) => r.cfb.cfb_id);
 
+  // The answer's domainHints against the route: repeated mismatches suggest a routing rule.
+  const mismatch = domainMismatch(route, meta, input.message);
+  if (mismatch)
+    trace.add("selector", `Domain mismatch: ${mismatch.label}`, { router_domain: routerDomain, hinted: mismatch.key });
+
   // Summary and affect (seed 000 step 8; affect on the user's message only).
   const memento = mementoAfterTurn({
     baseline: baseline.memento,
@@ -336,8 +368,10 @@ export async function respondToTurn(
       userMessageId,
       message: input.message,
       historyMessageIds: history.map((m) => m.id),
-      modeLabel: meta.modeLabel,
+      modeLabel: route.mode_label,
       routerDomain,
+      selector: selection.attempt,
+      claimCheck: claimCheck ?? null,
       model: deps.model.name,
       tokensIn: output.tokensIn,
       tokensOut: output.tokensOut,
@@ -351,7 +385,10 @@ export async function respondToTurn(
       repetitions: skip
         ? undefined
         : {
-            hits: turnRepetitions({ routerDomain, meta, usage, titles: cfbTitles, proposals, staleUsed }),
+            hits: [
+              ...turnRepetitions({ routerDomain, meta, usage, titles: cfbTitles, proposals, staleUsed }),
+              ...(mismatch ? [mismatch] : []),
+            ],
             thresholds: deps.repetitionThresholds,
           },
       memento: write,

@@ -1,5 +1,11 @@
 import { DomainError, type TGateDecision, type TOutputEnvelope, ZOutputEnvelope } from "@solserver/contracts";
-import { ModelAttemptsFailed, type TModelAttempt, type TModelInput, type TModelOutput } from "../model/provider";
+import {
+  ModelAttemptsFailed,
+  type TGenerateOptions,
+  type TModelAttempt,
+  type TModelInput,
+  type TModelOutput,
+} from "../model/provider";
 import { describeIssues } from "../parse";
 import type { TServiceDeps } from "./deps";
 import type { createTraceLog } from "./trace-log";
@@ -51,7 +57,19 @@ export async function callModel(
   modelInput: TModelInput,
   gate: TAttemptGate,
   party: TTurnParty,
+  options: {
+    onText?: TGenerateOptions["onText"];
+    /** A second judge after the output gate (the claim-map check); it sees only what the gate let through. */
+    judge?: NonNullable<TGenerateOptions["judge"]>;
+  } = {},
 ): Promise<TModelAnswer> {
+  const { onText } = options;
+  const judged = new Set<number>();
+  const judge: NonNullable<TGenerateOptions["judge"]> = async (candidate) => {
+    judged.add(candidate.attempt.n);
+    const verdict = gate.judge(candidate);
+    return verdict.deliver && options.judge ? options.judge(candidate) : verdict;
+  };
   const traceAttempts = (attempts: readonly TModelAttempt[]) => {
     for (const a of attempts) {
       trace.add(
@@ -90,7 +108,7 @@ export async function callModel(
   const started = performance.now();
   let output: TModelOutput;
   try {
-    output = await deps.model.generate(modelInput, { judge: gate.judge });
+    output = await deps.model.generate(modelInput, { judge, ...(onText ? { onText } : {}) });
   } catch (error) {
     const tried = error instanceof ModelAttemptsFailed ? error.attempts : [];
     traceAttempts(tried);
@@ -131,8 +149,8 @@ export async function callModel(
   }
   // A provider that ignores the judge still has its (valid) answer judged before anyone sees it.
   const last = attempts.at(-1);
-  if (last && !gate.decisions.has(last.n)) {
-    const verdict = gate.judge({ output, attempt: last });
+  if (last && !judged.has(last.n)) {
+    const verdict = await judge({ output, attempt: last });
     if (!verdict.deliver) attempts[attempts.length - 1] = { ...last, outcome: "blocked", reason: verdict.reason };
   }
   traceAttempts(attempts);

@@ -30,7 +30,8 @@ import type { TActor, TServiceDeps } from "./deps";
 
 const SHIPPED: Record<NonNullable<TWorkflowStartRequest["workflow"]>, string> = { "umbra-beat": UMBRA_BEAT_YAML };
 
-export type TStartedVia = "dashboard" | "api" | "cli";
+/** How a run was started; "schedule" is a tick of the workflow's schedule (services/schedules.ts). */
+export type TStartedVia = "dashboard" | "api" | "cli" | "schedule";
 
 /** A definition's YAML as a workflow, or BAD_INPUT listing every problem and unknown step. */
 export function loadDefinition(yaml: string, steps: Readonly<Record<string, TStep>>): TWorkflow {

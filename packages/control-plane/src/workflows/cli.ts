@@ -7,11 +7,13 @@ import { Command, CommanderError } from "commander";
 import { openControlPlane } from "../control-plane";
 import type { TActor } from "../services/deps";
 import { driveRun } from "./driver";
+import { tickCommand } from "./tick-command";
 
 // `pnpm workflow`: run a checkpoint workflow from a terminal or a CI job. A definition whose
 // phases run server steps (the Umbra beat) runs through the control plane on the database, as a
 // stored run the dashboard shows; one without steps runs here, in memory. Checkpoints are asked
 // in the terminal (arrow keys), or answered up front with --answer for non-interactive use.
+// `tick` starts the scheduled workflows that are due (tick-command.ts), for cron.
 
 export const WORKFLOW_EXIT = {
   /** The run finished. */
@@ -321,6 +323,12 @@ export async function runWorkflowCli(argv: readonly string[], io: TCliIo): Promi
         for (const line of loaded.errors) io.err(`  ${line}`);
         code = WORKFLOW_EXIT.INVALID;
       }
+    });
+  program
+    .command("tick")
+    .description("start every scheduled workflow that is due, once (for cron; the web server also ticks by itself)")
+    .action(async () => {
+      code = await tickCommand(io);
     });
   try {
     await program.parseAsync([...argv], { from: "user" });

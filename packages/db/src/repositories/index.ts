@@ -17,6 +17,7 @@ import * as proposals from "./proposals";
 import * as rateLimits from "./rate-limits";
 import * as repetitions from "./repetitions";
 import * as resolve from "./resolve";
+import * as schedules from "./schedules";
 import * as threads from "./threads";
 import * as traces from "./traces";
 import * as turns from "./turns";
@@ -40,6 +41,8 @@ export function createRepositories(db: DbClient) {
       threadOwner: (threadId: string) => turns.threadOwner(sql, threadId),
       record: (turn: Parameters<typeof turns.recordTurn>[1]) => turns.recordTurn(sql, turn),
       lastResponse: (threadId: string) => turns.lastResponse(sql, threadId),
+      /** The thread's previous router_domain and its recent answers' domainHints (the selector's input). */
+      routingHistory: (threadId: string, limit: number) => turns.routingHistory(sql, threadId, limit),
     },
     cfbs: {
       list: (q: cfbs.TCfbListQuery) => cfbs.listCfbs(db, sql, q),
@@ -126,6 +129,16 @@ export function createRepositories(db: DbClient) {
       save: (...args: Tail<Parameters<typeof workflows.saveWorkflowRun>>) => workflows.saveWorkflowRun(db, ...args),
       artifacts: (runId: string, paths: readonly string[]) => workflows.workflowArtifacts(db, runId, paths),
     },
+    schedules: {
+      list: () => schedules.listSchedules(db),
+      /** A schedule with its run-as account and latest occurrences; null when never set. */
+      get: (workflow: string, runLimit = 20) => schedules.getSchedule(db, workflow, runLimit),
+      upsert: (w: schedules.TScheduleWrite) => schedules.upsertSchedule(db, w),
+      /** Atomically claims a due occurrence (see schedules.ts); its id, or null when lost. */
+      claim: (c: Parameters<typeof schedules.claimOccurrence>[1]) => schedules.claimOccurrence(db, c),
+      finish: (...args: Tail<Parameters<typeof schedules.finishOccurrence>>) => schedules.finishOccurrence(db, ...args),
+      openRun: (workflow: string) => schedules.openWorkflowRun(db, workflow),
+    },
     traces: {
       /** A run on its own (a turn that failed before anything else was stored), in one transaction. */
       write: (run: traces.TTraceRunWrite) => sql.transaction((tx) => traces.insertTraceRun(tx, run)),
@@ -147,6 +160,13 @@ export type { TGateEvaluationQuery } from "./gate";
 export type { TStoredMemento } from "./mementos";
 export type { TPromotionResult, TPromotionWrite, TProposalListQuery } from "./proposals";
 export type { TRateDecision } from "./rate-limits";
+export {
+  INTERRUPTED_DETAIL,
+  type TScheduleDetail,
+  type TScheduleRow,
+  type TScheduleRunRow,
+  type TScheduleWrite,
+} from "./schedules";
 export type { TTraceEventView, TTraceRunWrite } from "./traces";
 export * from "./types";
 export type { TWorkflowArtifactWrite, TWorkflowRunRow } from "./workflows";

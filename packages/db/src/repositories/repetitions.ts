@@ -14,6 +14,8 @@ const SUGGESTIONS: Record<TRepetitionKind, (label: string, count: number) => str
   cfb_used: (label, count) => `${label} was used ${count} times: confirm it is still right (trust, TTL).`,
   cfb_ignored: (label, count) => `${label} was injected and ignored ${count} times: fix its tags or retire it.`,
   feedback_tag: (label, count) => `Feedback tagged "${label}" ${count} times: review the CFBs involved.`,
+  domain_mismatch: (label, count) =>
+    `Answers ${label}, ${count} times: tune the routing rules (add the messages' words to the answered domain's keywords, or narrow the routed one's; docs/routing.md).`,
   cfb_stale: (label, count) =>
     `${label} is past its review date and was used ${count === 1 ? "again" : `${count} times`}: review it (and renew or retire it).`,
 };

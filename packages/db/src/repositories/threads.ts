@@ -1,4 +1,4 @@
-import type { TThreadDetail } from "@solserver/contracts";
+import type { TClaimCheckView, TClaimMapEntry, TThreadDetail } from "@solserver/contracts";
 import type { DbClient } from "../client";
 
 export type TThreadSummaryView = {
@@ -40,7 +40,23 @@ export async function getThreadDetail(
     include: {
       owner: { select: { email: true } },
       messages: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
-      packets: { orderBy: { createdAt: "asc" }, include: { transmissions: { take: 1, select: { id: true } } } },
+      packets: {
+        orderBy: { createdAt: "asc" },
+        include: {
+          transmissions: {
+            take: 1,
+            select: {
+              id: true,
+              routerDomain: true,
+              modeLabel: true,
+              responses: {
+                take: 1,
+                select: { id: true, assistantText: true, meta: { select: { claimMap: true, claimCheck: true } } },
+              },
+            },
+          },
+        },
+      },
     },
   });
   if (!t) return null;
@@ -63,10 +79,23 @@ export async function getThreadDetail(
       created_ts: m.createdAt.toISOString(),
     })),
     turns: t.packets.map((p) => {
-      const transmissionId = p.transmissions[0]?.id ?? null;
+      const transmission = p.transmissions[0];
+      const transmissionId = transmission?.id ?? null;
+      const response = transmission?.responses[0];
       return {
         packet_id: p.id,
         transmission_id: transmissionId,
+        router_domain: transmission?.routerDomain ?? null,
+        mode_label: transmission?.modeLabel ?? null,
+        answer: response
+          ? {
+              response_id: response.id,
+              assistant_text: response.assistantText,
+              // Stored as validated by ZOutputEnvelope when the turn was written.
+              claim_map: (response.meta?.claimMap ?? null) as TClaimMapEntry[] | null,
+              claim_check: (response.meta?.claimCheck ?? null) as TClaimCheckView | null,
+            }
+          : null,
         trace: events
           .filter((e) => e.transmissionId === transmissionId)
           .map((e) => ({

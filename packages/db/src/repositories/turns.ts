@@ -160,6 +160,30 @@ export async function lastResponse(sql: TSql, threadId: string): Promise<TPrevio
   return { responseId, assistantText, meta, model, tokensIn, tokensOut, latencyMs };
 }
 
+/**
+ * Where the thread's recent turns were routed (the selector step's input): the latest turn's
+ * router_domain and the domainHints of the last `limit` answers, newest first (hot path).
+ */
+export async function routingHistory(
+  sql: TSql,
+  threadId: string,
+  limit: number,
+): Promise<{ previousDomain: string | null; hintHistory: string[][] }> {
+  const rows = await sql.query<{ routerDomain: string; domainHints: unknown }>(
+    Prisma.sql`SELECT t."routerDomain" AS "routerDomain", m."domainHints" AS "domainHints"
+      FROM (SELECT "id", "createdAt" FROM "Packet" WHERE "threadId" = ${threadId} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}) p
+      JOIN "Transmission" t ON t."packetId" = p."id"
+      JOIN "Response" r ON r."transmissionId" = t."id"
+      LEFT JOIN "ResponseMeta" m ON m."responseId" = r."id"
+      ORDER BY p."createdAt" DESC, p."id" DESC`,
+  );
+  const hints = (value: unknown) => {
+    const parsed = value === null || value === undefined ? [] : jsonOf(value);
+    return Array.isArray(parsed) ? parsed.filter((h): h is string => typeof h === "string") : [];
+  };
+  return { previousDomain: rows[0]?.routerDomain ?? null, hintHistory: rows.map((r) => hints(r.domainHints)) };
+}
+
 /** The attempts to store: every try at the model (n = 1..N), or one "ok" attempt when none was recorded. */
 function attemptsOf(turn: TTurnWrite): TTurnWrite["attempts"] {
   if (turn.attempts.length > 0) return turn.attempts;
@@ -178,11 +202,13 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
   try {
     return await driver.transaction(async (tx) => {
       const attempts = attemptsOf(turn);
+      // The selector step (seed 001 §7.1) is an attempt of its own, before the main ones.
+      const selectorRows = turn.selector ? 1 : 0;
       const ids = await allocateIdBatch(tx, {
         packet: 1,
         transmission: 1,
         response: 1,
-        attempt: attempts.length,
+        attempt: selectorRows + attempts.length,
         proposal: turn.proposals.length,
       });
       const [packetId, transmissionId, responseId] = [ids.packet[0], ids.transmission[0], ids.response[0]] as [
@@ -212,8 +238,14 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
         VALUES (${transmissionId}, ${packetId}, 'done', ${turn.modeLabel}, ${turn.routerDomain}, ${now})`);
       const attemptRows = attempts.map(
         (a, i) =>
-          Prisma.sql`(${ids.attempt[i]}, ${transmissionId}, 'main', ${a.n}, ${a.model}, ${a.tokensIn}, ${a.tokensOut}, ${a.latencyMs}, ${a.outcome}, ${a.reason}, ${now})`,
+          Prisma.sql`(${ids.attempt[selectorRows + i]}, ${transmissionId}, 'main', ${a.n}, ${a.model}, ${a.tokensIn}, ${a.tokensOut}, ${a.latencyMs}, ${a.outcome}, ${a.reason}, ${now})`,
       );
+      if (turn.selector) {
+        const sel = turn.selector;
+        attemptRows.unshift(
+          Prisma.sql`(${ids.attempt[0]}, ${transmissionId}, 'selector', 1, ${sel.model}, NULL, NULL, ${sel.latencyMs}, ${sel.outcome}, ${sel.reason}, ${now})`,
+        );
+      }
       await tx.execute(Prisma.sql`INSERT INTO "DeliveryAttempt"
         ("id", "transmissionId", "step", "n", "model", "tokensIn", "tokensOut", "latencyMs", "outcome", "reason", "createdAt")
         VALUES ${Prisma.join(attemptRows)}`);
@@ -222,10 +254,11 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
       const meta = turn.meta;
       const json = (value: unknown) => JSON.stringify(value);
       await tx.execute(Prisma.sql`INSERT INTO "ResponseMeta" ("responseId", "modeLabel", "domainHints", "usedCfbIds",
-          "ignoredCfbIds", "assumptions", "unknowns", "missingCfbQueries", "cfbSuggestions", "claimMap", "createdAt")
+          "ignoredCfbIds", "assumptions", "unknowns", "missingCfbQueries", "cfbSuggestions", "claimMap", "claimCheck", "createdAt")
         VALUES (${responseId}, ${meta.modeLabel}, ${json(meta.domainHints)}, ${json(meta.used_cfb_ids)},
           ${json(meta.ignored_cfb_ids)}, ${json(meta.assumptions)}, ${json(meta.unknowns)}, ${json(meta.missing_cfb_queries)},
-          ${json(meta.cfb_suggestions)}, ${meta.claim_map ? json(meta.claim_map) : null}, ${now})`);
+          ${json(meta.cfb_suggestions)}, ${meta.claim_map ? json(meta.claim_map) : null},
+          ${turn.claimCheck ? json(turn.claimCheck) : null}, ${now})`);
       // Both messages in one statement, the answer a millisecond after the question so that
       // history (ordered by time) never shows them the other way round.
       const answeredAt = new Date(now.getTime() + 1);

@@ -80,6 +80,10 @@ export type TTurnWrite = {
   gate: Omit<TGateEvaluationWrite, "transmissionId" | "source">[];
   /** The thread's memento after this turn, written conditional on the version the turn read. */
   memento: { expectedVersion: number | null; payload: Record<string, unknown> } | null;
+  /** The selector step's attempt (seed 001 §7.1): the deterministic router, stored with step "selector". */
+  selector?: { model: string; latencyMs: number; outcome: string; reason: string | null };
+  /** The delivered answer's claim-map check ({ strict, domain, findings }), stored with its meta. */
+  claimCheck?: Record<string, unknown> | null;
   /** Procedure mode: the binding (when this turn binds the thread) and the context engine's state. */
   procedure?: TContextWrite | null;
 };

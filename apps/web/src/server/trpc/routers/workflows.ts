@@ -1,4 +1,7 @@
 import {
+  ZScheduleGetRequest,
+  ZScheduleUpdateRequest,
+  ZScheduleView,
   ZWorkflowDecideRequest,
   ZWorkflowRun,
   ZWorkflowRunGetRequest,
@@ -39,4 +42,14 @@ export const workflowsRouter = router({
     .input(ZWorkflowRunGetRequest)
     .output(ZWorkflowRun)
     .mutation(({ ctx, input }) => ctx.controlPlane.workflows.resume(ctx.actor, input.run_id)),
+  /** The workflow's schedule (the Umbra beat daily or weekly), its next run and latest occurrences. */
+  schedule: jamProcedure
+    .input(ZScheduleGetRequest)
+    .output(ZScheduleView)
+    .query(({ ctx, input }) => ctx.controlPlane.schedules.get(ctx.actor, input)),
+  /** Saves the schedule; scheduled runs then act as the editor who saved it. */
+  setSchedule: jamProcedure
+    .input(ZScheduleUpdateRequest)
+    .output(ZScheduleView)
+    .mutation(({ ctx, input }) => ctx.controlPlane.schedules.update(ctx.actor, input)),
 });

@@ -1,0 +1,46 @@
+import { JSONParser } from "@streamparser/json";
+
+// A streamed OutputEnvelope arrives as JSON text, piece by piece. This follows the pieces with an
+// incremental JSON parser (linear in the text, nothing parsed twice) and reports the value of
+// `assistant_text` as it grows, before the envelope is complete. The envelope itself is parsed
+// and validated once it is whole, as for an answer that was not streamed.
+
+export type TAssistantTextStream = { write(piece: string): void };
+
+/**
+ * Feeds envelope JSON to `onText(textSoFar)`. Text before the JSON (a ``` fence some local models
+ * add) is skipped; JSON the parser cannot read ends the stream quietly: the complete answer is
+ * judged on its own later, and a client then simply sees it arrive at the end.
+ */
+export function assistantTextStream(onText: (text: string) => void): TAssistantTextStream {
+  const parser = new JSONParser({ paths: ["$.assistant_text"], emitPartialValues: true, keepStack: false });
+  let last = "";
+  parser.onValue = ({ value }) => {
+    if (typeof value !== "string" || value === last) return;
+    last = value;
+    onText(value);
+  };
+  parser.onError = () => {};
+  let broken = false;
+  let started = false;
+  let lead = "";
+  return {
+    write(piece: string) {
+      if (broken) return;
+      let text = piece;
+      if (!started) {
+        // Hold the start until the first "{": a fence line (```json) or blank lines go before it.
+        lead += piece;
+        const at = lead.indexOf("{");
+        if (at < 0) return;
+        started = true;
+        text = lead.slice(at);
+      }
+      try {
+        parser.write(text);
+      } catch {
+        broken = true;
+      }
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { resolveDatabaseUrl } from "@solserver/db";
+import { openControlPlane } from "../control-plane";
+import type { TCliIo } from "./cli";
+import { tickLines } from "./scheduler";
+
+// `pnpm workflow tick`: one tick of the workflow schedules, for deployments that prefer cron to the
+// web server's timer (SOLSERVER_SCHEDULER_INTERVAL_MS=0). Both can run at once: the schedule's
+// atomic claim lets exactly one of them start an occurrence.
+
+/** Ticks once and prints what happened; 0 whatever the outcome (it is recorded with the schedule). */
+export async function tickCommand(io: TCliIo): Promise<number> {
+  const env = io.env ?? process.env;
+  const { controlPlane, db } = await openControlPlane({ databaseUrl: resolveDatabaseUrl(env.DATABASE_URL) });
+  try {
+    const report = await controlPlane.schedules.tick();
+    for (const line of tickLines(report)) io.out(line);
+    return 0;
+  } finally {
+    await db.$disconnect();
+  }
+}

@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import type { DbClient } from "../client";
+
+// Workflow schedules (the Umbra beat daily or weekly) and the occurrences ticks handled. The claim
+// is the whole concurrency story: a tick moves `nextRunAt` on only if it still holds the due value
+// it read, in one conditional UPDATE, so of two ticks (two server processes, or the server and a
+// cron `pnpm workflow tick`) exactly one owns an occurrence. The unique (workflow, dueAt) of the
+// occurrence row is the second guard.
+
+export type TScheduleRow = {
+  workflow: string;
+  enabled: boolean;
+  cadence: string;
+  timeOfDay: string;
+  weekday: number | null;
+  nextRunAt: Date | null;
+  runAsId: string | null;
+  updatedAt: Date;
+};
+
+export type TScheduleRunRow = {
+  id: string;
+  dueAt: Date;
+  startedAt: Date;
+  outcome: string;
+  runId: string | null;
+  detail: string | null;
+  /** The started run's status now; null when there is none (or it was deleted). */
+  runStatus: string | null;
+};
+
+export type TScheduleDetail = TScheduleRow & { runAsEmail: string | null; runs: TScheduleRunRow[] };
+
+export type TScheduleWrite = {
+  workflow: string;
+  enabled: boolean;
+  cadence: string;
+  timeOfDay: string;
+  weekday: number | null;
+  nextRunAt: Date | null;
+  runAsId: string;
+};
+
+/**
+ * What an occurrence row says between its claim and the tick's result: if the process dies while
+ * the run starts, this is what stays, instead of a claimed occurrence with no trace.
+ */
+export const INTERRUPTED_DETAIL = "the tick stopped before it recorded what it started; look at the recent runs";
+
+const scheduleSelect = {
+  workflow: true,
+  enabled: true,
+  cadence: true,
+  timeOfDay: true,
+  weekday: true,
+  nextRunAt: true,
+  runAsId: true,
+  updatedAt: true,
+} as const;
+
+/** Every schedule (one per scheduled workflow: a handful of rows). */
+export async function listSchedules(db: DbClient): Promise<TScheduleRow[]> {
+  return db.workflowSchedule.findMany({ select: scheduleSelect, orderBy: { workflow: "asc" } });
+}
+
+/** One schedule with who it runs as and its latest occurrences, newest first; null when never set. */
+export async function getSchedule(db: DbClient, workflow: string, runLimit: number): Promise<TScheduleDetail | null> {
+  const row = await db.workflowSchedule.findUnique({
+    where: { workflow },
+    select: {
+      ...scheduleSelect,
+      runs: { orderBy: [{ dueAt: "desc" }, { id: "desc" }], take: runLimit },
+    },
+  });
+  if (!row) return null;
+  const { runs, ...schedule } = row;
+  const runIds = runs.flatMap((r) => (r.runId ? [r.runId] : []));
+  const [account, started] = await Promise.all([
+    schedule.runAsId
+      ? db.user.findUnique({ where: { id: schedule.runAsId }, select: { email: true } })
+      : Promise.resolve(null),
+    runIds.length > 0
+      ? db.workflowRun.findMany({ where: { id: { in: runIds } }, select: { id: true, status: true } })
+      : Promise.resolve([]),
+  ]);
+  const statuses = new Map(started.map((r) => [r.id, r.status]));
+  return {
+    ...schedule,
+    runAsEmail: account?.email ?? null,
+    runs: runs.map((r) => ({
+      id: r.id,
+      dueAt: r.dueAt,
+      startedAt: r.startedAt,
+      outcome: r.outcome,
+      runId: r.runId,
+      detail: r.detail,
+      runStatus: r.runId ? (statuses.get(r.runId) ?? null) : null,
+    })),
+  };
+}
+
+/** Creates or replaces a schedule's settings (one row, one statement). */
+export async function upsertSchedule(db: DbClient, w: TScheduleWrite): Promise<void> {
+  const { workflow, ...settings } = w;
+  await db.workflowSchedule.upsert({ where: { workflow }, create: w, update: settings });
+}
+
+/**
+ * Claims the occurrence due at `dueAt` and records it, in one transaction: the UPDATE moves
+ * `nextRunAt` to `nextRunAt` only while the schedule is enabled, still due at `dueAt` and due by
+ * `now`. It writes first, so a second process waits for the lock and then sees the moved value
+ * (count 0). The occurrence row starts as interrupted (see INTERRUPTED_DETAIL) and `finishOccurrence`
+ * writes the outcome. Returns the occurrence's id, or null when another tick claimed it first.
+ */
+export async function claimOccurrence(
+  db: DbClient,
+  c: { workflow: string; dueAt: Date; nextRunAt: Date | null; now: Date },
+): Promise<string | null> {
+  return db.$transaction(async (tx) => {
+    const moved = await tx.workflowSchedule.updateMany({
+      where: { workflow: c.workflow, enabled: true, nextRunAt: { equals: c.dueAt, lte: c.now } },
+      data: { nextRunAt: c.nextRunAt },
+    });
+    if (moved.count !== 1) return null;
+    // Already handled (the same due time set again by hand): keep the move, start nothing twice.
+    const handled = await tx.workflowScheduleRun.findUnique({
+      where: { workflow_dueAt: { workflow: c.workflow, dueAt: c.dueAt } },
+      select: { id: true },
+    });
+    if (handled) return null;
+    const id = randomUUID();
+    await tx.workflowScheduleRun.create({
+      data: {
+        id,
+        workflow: c.workflow,
+        dueAt: c.dueAt,
+        startedAt: c.now,
+        outcome: "failed",
+        detail: INTERRUPTED_DETAIL,
+      },
+    });
+    return id;
+  });
+}
+
+/** What the tick did with a claimed occurrence. */
+export async function finishOccurrence(
+  db: DbClient,
+  id: string,
+  w: { outcome: string; runId: string | null; detail: string | null },
+): Promise<void> {
+  await db.workflowScheduleRun.update({ where: { id }, data: w });
+}
+
+/** The run of this workflow still under way (running, or waiting at a checkpoint), if any. */
+export async function openWorkflowRun(db: DbClient, name: string): Promise<{ id: string; status: string } | null> {
+  return db.workflowRun.findFirst({
+    where: { name, status: { in: ["running", "awaiting_decision"] } },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, status: true },
+  });
+}
