@@ -97,6 +97,14 @@ describe("editing the schedule", () => {
     expect(next.getTime()).toBeGreaterThan(before);
     expect(next.getTime() - before).toBeLessThanOrEqual(7 * DAY);
     expect(await schedule()).toEqual(saved);
+    // Scheduled runs act as whoever saved it last: the edit is audited with what it set.
+    const audit = await cp().audit.list(jam, { target_type: "schedule", limit: 10 });
+    expect(audit.items[0]).toMatchObject({
+      actor_email: jam.email,
+      action: "schedule.update",
+      target_id: "umbra-beat",
+      details: { enabled: true, cadence: "weekly", time_of_day: "04:15", weekday: 3, next_run_ts: saved.next_run_ts },
+    });
   });
 
   it("disabling keeps the settings and clears the next run", async () => {

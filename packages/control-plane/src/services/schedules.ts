@@ -11,7 +11,7 @@ import {
 } from "@solserver/contracts";
 import type { TScheduleDetail, TScheduleRow } from "@solserver/db";
 import { parseInput } from "../parse";
-import { requireJam } from "./access";
+import { auditActor, requireJam } from "./access";
 import type { TActor, TServiceDeps } from "./deps";
 import { startWorkflow } from "./workflows";
 
@@ -77,15 +77,18 @@ export async function updateSchedule(deps: TServiceDeps, actor: TActor, input: u
   const caller = requireJam(actor, "edit workflow schedules");
   const s = parseInput(ZScheduleUpdateRequest, input);
   const spec: TScheduleSpec = { cadence: s.cadence, time_of_day: s.time_of_day, weekday: s.weekday ?? null };
-  await deps.repos.schedules.upsert({
-    workflow: s.workflow,
-    enabled: s.enabled,
-    cadence: s.cadence,
-    timeOfDay: s.time_of_day,
-    weekday: spec.weekday ?? null,
-    nextRunAt: s.enabled ? nextOccurrence(spec, deps.now()) : null,
-    runAsId: caller.userId,
-  });
+  await deps.repos.schedules.upsert(
+    {
+      workflow: s.workflow,
+      enabled: s.enabled,
+      cadence: s.cadence,
+      timeOfDay: s.time_of_day,
+      weekday: spec.weekday ?? null,
+      nextRunAt: s.enabled ? nextOccurrence(spec, deps.now()) : null,
+      runAsId: caller.userId,
+    },
+    auditActor(caller),
+  );
   return view(deps, s.workflow);
 }
 

@@ -10,7 +10,7 @@ export type TAuditWrite = {
   actorEmail: string;
   via: "cookie" | "token" | "cli" | "system";
   action: string;
-  targetType: "proposal" | "cfb" | "token" | "user";
+  targetType: "proposal" | "cfb" | "token" | "user" | "schedule";
   targetId: string;
   details: Record<string, unknown>;
 };

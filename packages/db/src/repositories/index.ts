@@ -133,7 +133,7 @@ export function createRepositories(db: DbClient) {
       list: () => schedules.listSchedules(db),
       /** A schedule with its run-as account and latest occurrences; null when never set. */
       get: (workflow: string, runLimit = 20) => schedules.getSchedule(db, workflow, runLimit),
-      upsert: (w: schedules.TScheduleWrite) => schedules.upsertSchedule(db, w),
+      upsert: (...args: Tail<Parameters<typeof schedules.upsertSchedule>>) => schedules.upsertSchedule(db, ...args),
       /** Atomically claims a due occurrence (see schedules.ts); its id, or null when lost. */
       claim: (c: Parameters<typeof schedules.claimOccurrence>[1]) => schedules.claimOccurrence(db, c),
       finish: (...args: Tail<Parameters<typeof schedules.finishOccurrence>>) => schedules.finishOccurrence(db, ...args),

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DbClient } from "../client";
+import { type TAuditWrite, writeAudit } from "./audit";
 
 // Workflow schedules (the Umbra beat daily or weekly) and the occurrences ticks handled. The claim
 // is the whole concurrency story: a tick moves `nextRunAt` on only if it still holds the due value
@@ -100,9 +101,32 @@ export async function getSchedule(db: DbClient, workflow: string, runLimit: numb
 }
 
 /** Creates or replaces a schedule's settings (one row, one statement). */
-export async function upsertSchedule(db: DbClient, w: TScheduleWrite): Promise<void> {
+/**
+ * Saves a schedule and its audit event in one transaction: scheduled runs act as the editor who
+ * saved it last, so who changed it when is on record (/admin/audit).
+ */
+export async function upsertSchedule(
+  db: DbClient,
+  w: TScheduleWrite,
+  audit: Omit<TAuditWrite, "targetType" | "targetId" | "details" | "action">,
+): Promise<void> {
   const { workflow, ...settings } = w;
-  await db.workflowSchedule.upsert({ where: { workflow }, create: w, update: settings });
+  await db.$transaction(async (tx) => {
+    await tx.workflowSchedule.upsert({ where: { workflow }, create: w, update: settings });
+    await writeAudit(tx, {
+      ...audit,
+      action: "schedule.update",
+      targetType: "schedule",
+      targetId: workflow,
+      details: {
+        enabled: w.enabled,
+        cadence: w.cadence,
+        time_of_day: w.timeOfDay,
+        weekday: w.weekday,
+        next_run_ts: w.nextRunAt?.toISOString() ?? null,
+      },
+    });
+  });
 }
 
 /**
