@@ -7,7 +7,7 @@ import { QueryError } from "./require-session";
 import { ErrorAlert, LoadMore } from "./ui";
 
 const PAGE = 50;
-const TARGETS = ["proposal", "cfb", "token", "user"] as const;
+const TARGETS = ["proposal", "cfb", "token", "user", "schedule"] as const;
 type TTarget = (typeof TARGETS)[number];
 
 function detailsText(details: unknown): string {
@@ -20,7 +20,7 @@ function detailsText(details: unknown): string {
   }
 }
 
-/** Jam editors: who did what to which CFB, proposal, token or account, newest first. */
+/** Jam editors: who did what to which CFB, proposal, token, account or schedule, newest first. */
 export function AdminAudit() {
   const trpc = useTRPC();
   const client = useTRPCClient();
