@@ -32,15 +32,8 @@ export type TScheduleRunRow = {
 
 export type TScheduleDetail = TScheduleRow & { runAsEmail: string | null; runs: TScheduleRunRow[] };
 
-export type TScheduleWrite = {
-  workflow: string;
-  enabled: boolean;
-  cadence: string;
-  timeOfDay: string;
-  weekday: number | null;
-  nextRunAt: Date | null;
-  runAsId: string;
-};
+/** A schedule as an editor saves it: scheduled runs act as that editor. */
+export type TScheduleWrite = Omit<TScheduleRow, "updatedAt" | "runAsId"> & { runAsId: string };
 
 /**
  * What an occurrence row says between its claim and the tick's result: if the process dies while
