@@ -17,8 +17,9 @@ if (!Number.isInteger(TURNS) || TURNS < 10) {
 
 const offline = createOfflineModel();
 let modelMs = 0;
-// The output gate's judge runs inside generate() (it judges each attempt); its time is server
-// work, so it is taken out of the model's time and counts as overhead.
+// The output gate's and the claim-map check's judge runs inside generate() (it judges each
+// attempt, and may await a lookup); its time is server work, so it is taken out of the model's
+// time and counts as overhead.
 const timedModel: TModelProvider = {
   name: offline.name,
   async generate(input, options = {}) {
@@ -26,10 +27,10 @@ const timedModel: TModelProvider = {
     const judge = options.judge;
     const timedOptions = judge
       ? {
-          judge: (candidate: Parameters<typeof judge>[0]) => {
+          judge: async (candidate: Parameters<typeof judge>[0]) => {
             const started = performance.now();
             try {
-              return judge(candidate);
+              return await judge(candidate);
             } finally {
               judgeMs += performance.now() - started;
             }

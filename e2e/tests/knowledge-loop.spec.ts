@@ -89,7 +89,7 @@ test("a question no CFB covers is answered with an honest unknown", async ({ pag
 test("sending again after a lost answer replays the turn instead of storing it twice", async ({ page }) => {
   await page.goto("/");
   let lost = false;
-  await page.route("**/api/trpc/chat.respond**", async (route) => {
+  await page.route("**/chat/respond/stream", async (route) => {
     if (lost) return route.continue();
     lost = true;
     await route.fetch(); // the server stores the turn ...

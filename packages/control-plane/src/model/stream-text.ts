@@ -13,7 +13,13 @@ export type TAssistantTextStream = { write(piece: string): void };
  * judged on its own later, and a client then simply sees it arrive at the end.
  */
 export function assistantTextStream(onText: (text: string) => void): TAssistantTextStream {
-  const parser = new JSONParser({ paths: ["$.assistant_text"], emitPartialValues: true, keepStack: false });
+  // Partial values need partial tokens too: without them a string is only reported once closed.
+  const parser = new JSONParser({
+    paths: ["$.assistant_text"],
+    emitPartialTokens: true,
+    emitPartialValues: true,
+    keepStack: false,
+  });
   let last = "";
   parser.onValue = ({ value }) => {
     if (typeof value !== "string" || value === last) return;

@@ -20,6 +20,12 @@ const HOLDBACK = 40;
 /** Characters before the released boundary that are scanned again with each new piece. */
 const OVERLAP = 128;
 
+/** Just after the last whitespace at or before `limit` (0 when there is none, or limit < 0). */
+function wordBoundary(text: string, limit: number): number {
+  if (limit <= 0) return 0;
+  return Math.max(text.lastIndexOf(" ", limit), text.lastIndexOf("\n", limit)) + 1;
+}
+
 export type TStreamGuard = {
   /** The provider's progress: attempt `n`'s assistant_text so far. */
   onText(progress: { n: number; text: string }): void;
@@ -45,13 +51,21 @@ export function createStreamGuard(send: (event: TStreamEvent) => void, pii: TGat
       current = n;
       if (withheld.has(n) || retracted.has(n)) return;
       const sent = sentBy.get(n) ?? 0;
-      const limit = text.length - HOLDBACK;
-      const boundary = Math.max(text.lastIndexOf(" ", limit), text.lastIndexOf("\n", limit)) + 1;
-      if (limit <= 0 || boundary <= sent) return;
-      const scanned = text.slice(Math.max(0, sent - OVERLAP));
-      if (pii.enforce !== "off" && scanPii(scanned, { types: pii.types, allowlist: pii.allowlist }).length > 0) {
-        withheld.add(n);
-        return;
+      let boundary = wordBoundary(text, text.length - HOLDBACK);
+      if (boundary <= sent) return;
+      if (pii.enforce !== "off") {
+        const from = Math.max(0, sent - OVERLAP);
+        for (const match of scanPii(text.slice(from), { types: pii.types, allowlist: pii.allowlist })) {
+          const start = from + match.index;
+          // A value that reaches the end of what was written may still be growing (help@example.co
+          // becomes an allowlisted help@example.com): release nothing from its start on, yet.
+          if (start + match.value.length >= text.length) boundary = Math.min(boundary, wordBoundary(text, start));
+          else {
+            withheld.add(n);
+            return;
+          }
+        }
+        if (boundary <= sent) return;
       }
       send({ type: "delta", n, text: text.slice(sent, boundary) });
       sentBy.set(n, boundary);
