@@ -213,6 +213,11 @@ describe("POST /chat/respond/stream", () => {
     const last = call.events.at(-1);
     expect(last?.event).toBe("error");
     expect(last?.data).toMatchObject({ code: "UPSTREAM", message: expect.stringContaining("PII detected") });
+    // What was shown of the refused attempt is retracted before the error.
+    expect(call.events.at(-2)).toMatchObject({
+      event: "retract",
+      data: { n: 1, reason: "this attempt was not delivered" },
+    });
     expect(JSON.stringify(call.events)).not.toContain("1212");
     expect(await web.db.packet.count({ where: { requestId: id } })).toBe(0);
   });

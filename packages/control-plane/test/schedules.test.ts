@@ -194,6 +194,7 @@ describe("editing the schedule", () => {
 describe("ticks", () => {
   it("a due tick starts the beat as the editor, paused at its checkpoint, and records it", async () => {
     const due = await dailyDue("06:30");
+    const savedAt = (await schedule()).updated_ts;
     const report = await cp().schedules.tick(due);
     expect(report.handled).toHaveLength(1);
     const [item] = report.handled;
@@ -205,6 +206,8 @@ describe("ticks", () => {
     expect(run.checkpoint?.prompt).toMatch(/^Review \d+ proposals before promoting\?$/);
 
     expect((await schedule()).next_run_ts).toBe(item?.next_run_ts);
+    // A tick is not a save: the schedule still says when an editor last saved it.
+    expect((await schedule()).updated_ts).toBe(savedAt);
     expect(await occurrence(due)).toEqual({
       due_ts: due.toISOString(),
       started_ts: due.toISOString(),

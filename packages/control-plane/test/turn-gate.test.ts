@@ -136,6 +136,18 @@ describe("output gate on every model attempt", () => {
     expect(gateEvents[0]?.summary).toMatch(/^Output gate BLOCK on attempt 1: PII detected/);
   });
 
+  it("blocks a phone or card number at the start of a line (a \\n escape in the envelope's JSON)", async () => {
+    serve(envelope("Call the owner:\n415-555-1212 today, or pay with\n4111111111111111 please."), CLEAN);
+    const res = await turn("Who do I call about the outage?");
+    expect(res.assistant_text).toBe("Sure, open a ticket in the support portal.");
+    const [first] = await opened.db.deliveryAttempt.findMany({
+      where: { transmissionId: res.transmission_id, step: "main" },
+      orderBy: { n: "asc" },
+    });
+    expect(first?.outcome).toBe("blocked");
+    expect(first?.reason).toContain("PHONE(1), CREDIT_CARD(1)");
+  });
+
   it("fails the turn with the gate's reasons when every attempt is blocked, storing nothing but the decisions", async () => {
     serve(LEAK);
     const packetsBefore = await opened.db.packet.count();

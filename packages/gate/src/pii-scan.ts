@@ -77,6 +77,24 @@ function isWordChar(c: number): boolean {
   return isDigit(c) || isAsciiLetter(c) || c === UNDERSCORE;
 }
 
+const BACKSLASH = 92;
+/** The letters of JSON's one-letter escapes: \n \t \r \b \f. */
+const ESCAPE_LETTERS: ReadonlySet<number> = new Set([110, 116, 114, 98, 102]);
+
+/**
+ * Whether the character before `i` is a word character of the text itself. In JSON text (the
+ * pipeline judges whole envelopes) a newline before a number is written "\n415-555-1212": the
+ * "n" of an escape (an odd run of backslashes before it) separates like the newline it stands for.
+ */
+function wordCharBefore(text: string, i: number): boolean {
+  const prev = codeAt(text, i - 1);
+  if (!isWordChar(prev)) return false;
+  if (!ESCAPE_LETTERS.has(prev)) return true;
+  let slashes = 0;
+  while (codeAt(text, i - 2 - slashes) === BACKSLASH) slashes++;
+  return slashes % 2 === 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // EMAIL: local part [A-Za-z0-9._%+-]{1,64}, '@', labels of [A-Za-z0-9-] (1..63, no leading or
 // trailing '-') joined by '.', at least two labels, the last one (TLD) >= 2 letters; the whole
@@ -165,7 +183,7 @@ function scanPhones(text: string, out: PiiMatch[]): void {
     if (!(isDigit(c) || c === PLUS || c === OPEN_PAREN)) continue;
     if (i > 0) {
       const prev = codeAt(text, i - 1);
-      if (isWordChar(prev) || prev === PLUS) continue;
+      if (wordCharBefore(text, i) || prev === PLUS) continue;
       // "12-415-555-1212": a dash or dot right after a digit continues a longer number.
       if ((prev === DASH || prev === DOT) && i >= 2 && isDigit(codeAt(text, i - 2))) continue;
       // "+27 415 555 1212": the tail of an international number, not a US phone.
@@ -246,7 +264,7 @@ function scanCards(text: string, out: PiiMatch[]): void {
   const ends: number[] = [];
   for (let i = 0; i < n; i++) {
     if (!isDigit(codeAt(text, i))) continue;
-    if (i > 0 && isWordChar(codeAt(text, i - 1))) {
+    if (i > 0 && wordCharBefore(text, i)) {
       // Inside a word or a longer number: skip the rest of this word in one go.
       while (i + 1 < n && isWordChar(codeAt(text, i + 1))) i++;
       continue;

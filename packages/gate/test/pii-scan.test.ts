@@ -199,3 +199,25 @@ describe("mixed text and options", () => {
     expect(scanPii("")).toEqual([]);
   });
 });
+
+describe("JSON text (the pipeline judges whole envelopes)", () => {
+  // In JSON a newline or tab before a number is written \n or \t: the letter belongs to the
+  // escape, not to a word, so the number is still found.
+  it("finds phones and cards right after an escaped newline or tab", () => {
+    const json = JSON.stringify({
+      assistant_text: "Call the owner:\n415-555-1212 today, or pay with\t4111111111111111.",
+    });
+    expect(typed(json)).toEqual(["PHONE:415-555-1212", "CREDIT_CARD:4111111111111111"]);
+    expect(typed(JSON.stringify("x\r(415) 555-1212\f4111 1111 1111 1111\b5555555555554444"))).toEqual([
+      "PHONE:(415) 555-1212",
+      "CREDIT_CARD:4111 1111 1111 1111",
+      "CREDIT_CARD:5555555555554444",
+    ]);
+  });
+
+  it("an escaped backslash before the letter leaves it a letter of a word", () => {
+    // The text is \n415…: a backslash, then the word "n415-555-1212".
+    expect(typed(JSON.stringify("\\n415-555-1212 and \\n4111111111111111"))).toEqual([]);
+    expect(typed("plain n415-555-1212 and t4111111111111111")).toEqual([]);
+  });
+});

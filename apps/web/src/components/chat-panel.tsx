@@ -38,10 +38,10 @@ export function ChatPanel() {
   // Procedure mode: chosen before the first message; once the server binds the thread, its view.
   const [procedureChoice, setProcedureChoice] = useState<TProcedureChoice>("none");
   const [procedure, setProcedure] = useState<TProcedureView | null>(null);
-  // The request_id of a send that has not succeeded yet. Sending the same message to the same
-  // thread again (after a timeout or a lost answer) reuses it, so the server replays instead of
-  // storing the turn twice.
-  const [unconfirmed, setUnconfirmed] = useState<{ id: string; message: string; threadId?: string } | null>(null);
+  // The request_id of a send that has not succeeded yet. Sending the same request again (the same
+  // message, thread and procedure choice, after a timeout or a lost answer) reuses it, so the
+  // server replays instead of storing the turn twice; anything else is a new request.
+  const [unconfirmed, setUnconfirmed] = useState<{ id: string; body: string } | null>(null);
   // The answer as it streams in: which attempt is writing and its text so far (see stream-turn.ts).
   const [streaming, setStreaming] = useState<{ message: string; n: number; text: string } | null>(null);
   const respond = useMutation({
@@ -61,7 +61,8 @@ export function ChatPanel() {
       setThreadId(response.thread_id);
       setTurns((prev) => [...prev, { message: variables.message, response }]);
       if (response.procedure) setProcedure(response.procedure);
-      setMessage("");
+      // Clear the box only if it still holds what was sent (an option button sends other text).
+      setMessage((current) => (current === variables.message ? "" : current));
       await queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() });
     },
     onSettled: () => setStreaming(null),
@@ -69,17 +70,17 @@ export function ChatPanel() {
 
   function send(text: string) {
     if (text.trim().length === 0) return;
-    const retry = unconfirmed && unconfirmed.message === text && unconfirmed.threadId === threadId;
-    const requestId = retry ? unconfirmed.id : crypto.randomUUID();
-    if (!retry) setUnconfirmed({ id: requestId, message: text, ...(threadId ? { threadId } : {}) });
-    setStreaming({ message: text, n: 0, text: "" });
-    respond.mutate({
+    const request = {
       message: text,
-      request_id: requestId,
       ...(threadId ? { thread_id: threadId } : {}),
       // A bound thread keeps its procedure; the choice matters until the server binds one.
       ...(procedure === null && procedureChoice !== "none" ? { procedure: procedureChoice } : {}),
-    });
+    };
+    const body = JSON.stringify(request);
+    const requestId = unconfirmed?.body === body ? unconfirmed.id : crypto.randomUUID();
+    setUnconfirmed({ id: requestId, body });
+    setStreaming({ message: text, n: 0, text: "" });
+    respond.mutate({ ...request, request_id: requestId });
   }
 
   function submit(event: FormEvent) {
@@ -94,6 +95,8 @@ export function ChatPanel() {
         {threadId ? (
           <button
             type="button"
+            // Not while a turn is on its way: its answer would land in the new thread.
+            disabled={respond.isPending}
             onClick={() => {
               setThreadId(undefined);
               setTurns([]);

@@ -66,7 +66,8 @@ export async function streamTurn(
     if (done) break;
     parser.feed(value);
   }
+  // The answer is stored once `final` arrived: a failure after it (the memento) does not undo that.
+  if (final !== null) return final;
   if (failure) throw failure;
-  if (final === null) throw new TurnStreamError("the answer stopped before it was complete", "INTERNAL", null, 200);
-  return final;
+  throw new TurnStreamError("the answer stopped before it was complete", "INTERNAL", null, 200);
 }

@@ -43,6 +43,17 @@ const DEFAULT_MAX_RETRY_DELAY_MS = 5000;
 const REASON_CHARS = 300;
 const ISSUES_IN_REASON = 3;
 
+/** Wraps an error of the caller's judge, so that it passes the attempt's own error handling. */
+class JudgeFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super("the judge failed");
+  }
+}
+
+async function judgeOf(options: TGenerateOptions, output: TModelOutput, attempt: TModelAttempt) {
+  return (await options.judge?.({ output, attempt })) ?? { deliver: true as const };
+}
+
 /** One attempt's result: the attempt as recorded, the output when ok, and whether/when to retry. */
 type TTry = { attempt: TModelAttempt; output?: TModelOutput; retry: boolean; delayMs: number };
 
@@ -221,13 +232,18 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
       const done = attempt({ ...tokens, outcome: "ok", reason: null });
       const output: TModelOutput = { envelope: reply.envelope, ...tokens };
       if (wantSummary) output.summary = reply.summary ?? null;
-      const verdict = (await options.judge?.({ output, attempt: done })) ?? { deliver: true };
+      // The judge is our own code (the gate, the claim check and its lookup): its failure is not
+      // the model's, so it must not be recorded as a network error and retried.
+      const verdict = await judgeOf(options, output, done).catch((cause: unknown) => {
+        throw new JudgeFailed(cause);
+      });
       if (!verdict.deliver) {
         // The output gate refused it: not delivered; a fresh sample may pass, so ask again now.
         return { attempt: { ...done, outcome: "blocked", reason: verdict.reason }, retry: true, delayMs: 0 };
       }
       return { attempt: done, output, retry: false, delayMs: 0 };
     } catch (error) {
+      if (error instanceof JudgeFailed) throw error.cause;
       // Our deadline firing (before or after the headers) or the SDK's own timeout.
       if (deadline.aborted || error instanceof APIConnectionTimeoutError) {
         const reason = `no complete answer within ${timeoutMs} ms`;

@@ -29,18 +29,17 @@ export function assistantTextStream(onText: (text: string) => void): TAssistantT
   parser.onError = () => {};
   let broken = false;
   let started = false;
-  let lead = "";
   return {
     write(piece: string) {
       if (broken) return;
       let text = piece;
       if (!started) {
         // Hold the start until the first "{": a fence line (```json) or blank lines go before it.
-        lead += piece;
-        const at = lead.indexOf("{");
+        // Only the new piece is searched: a long reply with no JSON costs linear time.
+        const at = piece.indexOf("{");
         if (at < 0) return;
         started = true;
-        text = lead.slice(at);
+        text = piece.slice(at);
       }
       try {
         parser.write(text);

@@ -246,7 +246,7 @@ export async function respondToTurn(
   const guard = stream ? createStreamGuard(stream.send, deps.gate.pii) : null;
   // Claim-map enforcement after the gate (seed 001 §4): refuses attempts in strict domains.
   const claims = createClaimJudge(deps, route, new Set(ranked.map((r) => r.cfb.cfb_id)));
-  const { envelope, output, attempts, latencyMs } = await callModel(
+  const answer = await callModel(
     deps,
     trace,
     {
@@ -260,7 +260,12 @@ export async function respondToTurn(
     gate,
     party,
     { ...(guard ? { onText: guard.onText } : {}), judge: claims.judge },
-  );
+  ).catch((error: unknown) => {
+    // Every attempt refused: what was shown of them is not an answer (the stream's error follows).
+    guard?.settle(null, "this attempt was not delivered");
+    throw error;
+  });
+  const { envelope, output, attempts, latencyMs } = answer;
   const deliveredN = attempts.at(-1)?.n;
   guard?.settle(deliveredN ?? null, "this attempt was not delivered");
   const claimCheck = deliveredN === undefined ? undefined : claims.checks.get(deliveredN);

@@ -143,7 +143,10 @@ async function startOccurrence(deps: TServiceDeps, row: TScheduleRow): Promise<T
       const id = error.message.match(/WR-\d+/)?.[0];
       return { outcome: "skipped_overlap", runId: null, detail: id ? `${id} was still under way` : error.message };
     }
-    return { outcome: "failed", runId: null, detail: error instanceof Error ? error.message : String(error) };
+    // Domain errors are written for people; anything else may carry internals: logged, not shown.
+    if (isDomainError(error)) return { outcome: "failed", runId: null, detail: error.message };
+    console.error(`scheduled ${row.workflow} failed to start:`, error);
+    return { outcome: "failed", runId: null, detail: "the run could not start (internal error; see the server log)" };
   }
 }
 

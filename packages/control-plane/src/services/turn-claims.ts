@@ -71,10 +71,12 @@ export function createClaimJudge(
       const findings = checkClaims(meta, { injected, existing });
       checks.set(attempt.n, { strict: route.strict, domain: route.domain, findings });
       if (!route.strict || findings.length === 0) return { deliver: true as const };
+      // Codes and claim ids only: the reason ends up in the error a person sees, and the refused
+      // answer's own words must not reach them (the details are in the "claims" trace event).
       const listed = findings
         .slice(0, FINDINGS_IN_REASON)
-        .map((f) => `${f.code}${f.claim_id ? ` ${f.claim_id}` : ""}: ${f.detail}`)
-        .join("; ");
+        .map((f) => `${f.code}${f.claim_id ? ` (${f.claim_id})` : ""}`)
+        .join(", ");
       const more = findings.length > FINDINGS_IN_REASON ? ` (+${findings.length - FINDINGS_IN_REASON} more)` : "";
       return {
         deliver: false as const,

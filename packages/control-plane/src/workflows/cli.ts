@@ -2,9 +2,9 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { decide, loadWorkflow, startRun, type TRunState, type TWorkflow, UMBRA_BEAT_YAML } from "@solserver/checkpoint";
 import { isDomainError, SHIPPED_WORKFLOWS, type TWorkflowRun } from "@solserver/contracts";
-import { resolveDatabaseUrl } from "@solserver/db";
 import { Command, CommanderError } from "commander";
-import { openControlPlane } from "../control-plane";
+import { openControlPlaneFromEnv } from "../control-plane";
+import { loadServerEnv } from "../env";
 import type { TActor } from "../services/deps";
 import { driveRun } from "./driver";
 import { tickCommand } from "./tick-command";
@@ -149,7 +149,9 @@ async function serverRunner(
   as: string,
   env: Record<string, string | undefined>,
 ): Promise<TRunner & { close: () => Promise<void> }> {
-  const opened = await openControlPlane({ databaseUrl: resolveDatabaseUrl(env.DATABASE_URL) });
+  // The server's own configuration (thresholds, gate, routing, catalog): a run started here must
+  // behave as one started from the dashboard.
+  const opened = await openControlPlaneFromEnv(loadServerEnv(env));
   const close = () => opened.db.$disconnect();
   try {
     const account = await opened.repos.accounts.byEmail(as);

@@ -1,5 +1,5 @@
-import { resolveDatabaseUrl } from "@solserver/db";
-import { openControlPlane } from "../control-plane";
+import { openControlPlaneFromEnv } from "../control-plane";
+import { loadServerEnv } from "../env";
 import type { TCliIo } from "./cli";
 import { tickLines } from "./scheduler";
 
@@ -10,7 +10,9 @@ import { tickLines } from "./scheduler";
 /** Ticks once and prints what happened; 0 whatever the outcome (it is recorded with the schedule). */
 export async function tickCommand(io: TCliIo): Promise<number> {
   const env = io.env ?? process.env;
-  const { controlPlane, db } = await openControlPlane({ databaseUrl: resolveDatabaseUrl(env.DATABASE_URL) });
+  // The server's own configuration, so that a beat cron starts collects the same triggers (the
+  // repetition thresholds) as one the web server's timer starts.
+  const { controlPlane, db } = await openControlPlaneFromEnv(loadServerEnv(env));
   try {
     const report = await controlPlane.schedules.tick();
     for (const line of tickLines(report)) io.out(line);

@@ -93,7 +93,6 @@ export async function getSchedule(db: DbClient, workflow: string, runLimit: numb
   };
 }
 
-/** Creates or replaces a schedule's settings (one row, one statement). */
 /**
  * Saves a schedule and its audit event in one transaction: scheduled runs act as the editor who
  * saved it last, so who changed it when is on record (/admin/audit).
@@ -104,8 +103,10 @@ export async function upsertSchedule(
   audit: Omit<TAuditWrite, "targetType" | "targetId" | "details" | "action">,
 ): Promise<void> {
   const { workflow, ...settings } = w;
+  // Set here, not by @updatedAt: a tick's claim also updates the row and must not look like a save.
+  const saved = { ...settings, updatedAt: new Date() };
   await db.$transaction(async (tx) => {
-    await tx.workflowSchedule.upsert({ where: { workflow }, create: w, update: settings });
+    await tx.workflowSchedule.upsert({ where: { workflow }, create: { workflow, ...saved }, update: saved });
     await writeAudit(tx, {
       ...audit,
       action: "schedule.update",

@@ -24,9 +24,14 @@ export async function POST(req: Request) {
         ),
       );
       send("final", ZChatRespondResponse.parse(response));
-      // Seed 000's flow ends with the updated thread memento: sent after the answer, with its version.
-      if (response.thread_memento_version !== null)
+      // Seed 000's flow ends with the updated thread memento: sent after the answer, with its
+      // version. The turn is stored by now; a failed read only leaves this event out.
+      if (response.thread_memento_version === null) return;
+      try {
         send("memento", ZThreadMementoRecord.parse(await controlPlane.mementos.get(actor, response.thread_id)));
+      } catch (error) {
+        console.error("memento after a streamed turn:", error);
+      }
     });
   } catch (error) {
     return restError(error);
