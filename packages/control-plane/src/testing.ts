@@ -1,6 +1,6 @@
 // Test support: a control plane with accounts on a fresh, migrated SQLite file.
 
-import type { TCfbSuggestion } from "@solserver/contracts";
+import type { TCfbDraft, TCfbSuggestion } from "@solserver/contracts";
 import { createTestDatabase } from "@solserver/db/testing";
 import { createPasswordAccount } from "./auth/auth";
 import { openControlPlane, type TOpenOptions } from "./control-plane";
@@ -79,5 +79,20 @@ export function scriptedModel(next: () => TScriptedAnswer): TModelProvider {
         tokensOut: 1,
       };
     },
+  };
+}
+
+/** A CFB draft for tests: an authoritative "ops" fact with no text, tags or entities unless given. */
+export function testCfb(fields: Pick<TCfbDraft, "title" | "summary"> & Partial<TCfbDraft>): TCfbDraft {
+  return {
+    domain: "ops",
+    kind: "authoritative",
+    confidence: 0.9,
+    text: null,
+    tags: [],
+    entities: [],
+    trust_tier: "user_approved",
+    source_refs: [],
+    ...fields,
   };
 }

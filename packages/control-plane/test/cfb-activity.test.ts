@@ -13,7 +13,7 @@ import { DEFAULT_ROUTING } from "../src/routing/default-routing";
 import { usageByDay, usageWindow } from "../src/services/cfb-activity";
 import { DEFAULT_LIMITS } from "../src/services/deps";
 import { DEFAULT_REPETITION_THRESHOLDS } from "../src/services/resolve";
-import { openTestControlPlane, type TTestActor } from "../src/testing";
+import { openTestControlPlane, type TTestActor, testCfb } from "../src/testing";
 
 type TSuggestion = {
   op: "create" | "update" | "merge";
@@ -49,18 +49,8 @@ const scripted: TModelProvider = {
   },
 };
 
-const cfb = (title: string, summary: string): TCfbDraft => ({
-  domain: "ops",
-  kind: "authoritative",
-  confidence: 0.9,
-  title,
-  summary,
-  text: null,
-  tags: [],
-  entities: [],
-  trust_tier: "user_approved",
-  source_refs: ["file:runbook.md"],
-});
+const cfb = (title: string, summary: string): TCfbDraft =>
+  testCfb({ title, summary, source_refs: ["file:runbook.md"] });
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let user: TTestActor;

@@ -9,7 +9,7 @@ import { contextTurn, RV_SERVICE_CATALOG, startContext, type TContextState } fro
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOfflineModel } from "../src/model/offline-model";
 import type { TModelInput, TModelProvider } from "../src/model/provider";
-import { openTestControlPlane, type TTestActor } from "../src/testing";
+import { openTestControlPlane, type TTestActor, testCfb } from "../src/testing";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const SOURCES = ["packages/control-plane/src", "packages/db/src", "apps/web/src"];
@@ -125,18 +125,14 @@ describe("a turn's decisions are exactly the engine's", () => {
     opened = await openTestControlPlane({ label: "authority", model, limits: { chatTurnsPerMinute: 1000 } });
     tech = await opened.account("user");
     // Knowledge that matches the technician's question: a second authority would answer from it.
-    await opened.repos.cfbs.create({
-      domain: "rv_service",
-      kind: "authoritative",
-      confidence: 0.9,
-      title: "Where is the fuse panel",
-      summary: "The fuse panel is in the garage of the main office.",
-      text: null,
-      tags: ["fuse", "panel"],
-      entities: [],
-      trust_tier: "repo_adr",
-      source_refs: [],
-    });
+    await opened.repos.cfbs.create(
+      testCfb({
+        domain: "rv_service",
+        title: "Where is the fuse panel",
+        summary: "The fuse panel is in the garage of the main office.",
+        tags: ["fuse", "panel"],
+      }),
+    );
   });
   afterAll(async () => opened?.close());
 

@@ -4,7 +4,7 @@
 // what changed and nothing written, and of two racing editors exactly one lands.
 import { isDomainError, type TCfbDraft } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestControlPlane, scriptedModel, type TTestActor } from "../src/testing";
+import { openTestControlPlane, scriptedModel, type TTestActor, testCfb } from "../src/testing";
 
 type TSuggestion = {
   op: "create" | "update" | "merge";
@@ -17,18 +17,17 @@ type TSuggestion = {
 let next: TSuggestion[] = [];
 const scripted = scriptedModel(() => ({ suggestions: next.map((s) => ({ ...s, confidence: 0.8 })) }));
 
-const cfb = (title: string, summary: string, tags: string[], entities: string[]): TCfbDraft => ({
-  domain: "security",
-  kind: "authoritative",
-  confidence: 0.9,
-  title,
-  summary,
-  text: "Full text kept.",
-  tags,
-  entities,
-  trust_tier: "repo_adr",
-  source_refs: ["file:ADR-7.md"],
-});
+const cfb = (title: string, summary: string, tags: string[], entities: string[]): TCfbDraft =>
+  testCfb({
+    domain: "security",
+    title,
+    summary,
+    text: "Full text kept.",
+    tags,
+    entities,
+    trust_tier: "repo_adr",
+    source_refs: ["file:ADR-7.md"],
+  });
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let user: TTestActor;

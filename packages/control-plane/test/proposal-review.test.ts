@@ -4,7 +4,7 @@
 // when the CFB moved after they looked.
 import { isDomainError, type TCfbDraft } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestControlPlane, scriptedModel, type TTestActor } from "../src/testing";
+import { openTestControlPlane, scriptedModel, type TTestActor, testCfb } from "../src/testing";
 
 type TSuggestion = {
   op: "create" | "update" | "merge";
@@ -20,18 +20,8 @@ const scripted = scriptedModel(() => ({
   suggestions: next.map((s) => ({ ...s, confidence: 0.8, rationale: "The user restated the policy." })),
 }));
 
-const cfb = (title: string, summary: string, tags: string[]): TCfbDraft => ({
-  domain: "ops",
-  kind: "authoritative",
-  confidence: 0.9,
-  title,
-  summary,
-  text: "Full text kept.",
-  tags,
-  entities: [],
-  trust_tier: "repo_adr",
-  source_refs: ["file:ADR-9.md"],
-});
+const cfb = (title: string, summary: string, tags: string[]): TCfbDraft =>
+  testCfb({ title, summary, text: "Full text kept.", tags, trust_tier: "repo_adr", source_refs: ["file:ADR-9.md"] });
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let user: TTestActor;

@@ -5,7 +5,7 @@
 import { isDomainError, type TCfbDraft } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TModelProvider } from "../src/model/provider";
-import { openTestControlPlane, type TTestActor } from "../src/testing";
+import { openTestControlPlane, type TTestActor, testCfb } from "../src/testing";
 
 type TSuggestion = {
   op: "create" | "update";
@@ -41,18 +41,8 @@ const scripted: TModelProvider = {
   },
 };
 
-const cfb = (title: string, summary: string, tags: string[], entities: string[]): TCfbDraft => ({
-  domain: "security",
-  kind: "authoritative",
-  confidence: 0.9,
-  title,
-  summary,
-  text: null,
-  tags,
-  entities,
-  trust_tier: "user_approved",
-  source_refs: [],
-});
+const cfb = (title: string, summary: string, tags: string[], entities: string[]): TCfbDraft =>
+  testCfb({ domain: "security", title, summary, tags, entities });
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let user: TTestActor;

@@ -1,7 +1,7 @@
 // The review queue (issue 7): filters on resolve's decision, domain, confidence and thread, three
 // sorts, and keyset pagination that returns every proposal exactly once whatever the sort.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestControlPlane, scriptedModel, type TTestActor } from "../src/testing";
+import { openTestControlPlane, scriptedModel, type TTestActor, testCfb } from "../src/testing";
 
 type TS = { title: string; confidence: number; domainHint: string };
 let next: TS[] = [];
@@ -24,18 +24,13 @@ let n = 0;
 beforeAll(async () => {
   opened = await openTestControlPlane({ label: "review-queue", model: scripted, limits: { chatTurnsPerMinute: 1000 } });
   user = await opened.account("user");
-  await opened.repos.cfbs.create({
-    domain: "ops",
-    kind: "authoritative",
-    confidence: 0.9,
-    title: "Quarterly budget review",
-    summary: "Quarterly budget review is now the rule.",
-    text: null,
-    tags: ["finance"],
-    entities: [],
-    trust_tier: "user_approved",
-    source_refs: [],
-  });
+  await opened.repos.cfbs.create(
+    testCfb({
+      title: "Quarterly budget review",
+      summary: "Quarterly budget review is now the rule.",
+      tags: ["finance"],
+    }),
+  );
   // 3 threads x 4 turns x 1 proposal: confidences 0.1 .. 0.9, one restating the CFB above.
   for (let t = 0; t < 3; t++) {
     let threadId: string | undefined;

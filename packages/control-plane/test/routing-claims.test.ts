@@ -21,7 +21,7 @@ import { loadServerEnv } from "../src/env";
 import { ModelAttemptsFailed, type TModelAttempt, type TModelInput, type TModelProvider } from "../src/model/provider";
 import { DOMAIN_BOOST } from "../src/retrieval";
 import { DEFAULT_ROUTING } from "../src/routing/default-routing";
-import { openTestControlPlane, type TTestActor } from "../src/testing";
+import { openTestControlPlane, type TTestActor, testCfb } from "../src/testing";
 
 // ---- the scripted provider -----------------------------------------------------------------------
 
@@ -96,18 +96,8 @@ const claim = (id: string, support: TClaimMapEntry["support"], text = `Claim ${i
   support,
 });
 
-const cfbDraft = (domain: string, title: string, summary: string, tags: string[] = []): TCfbDraft => ({
-  domain,
-  kind: "authoritative",
-  confidence: 0.9,
-  title,
-  summary,
-  text: null,
-  tags,
-  entities: [],
-  trust_tier: "repo_adr",
-  source_refs: ["file:routing-test.md"],
-});
+const cfbDraft = (domain: string, title: string, summary: string, tags: string[] = []): TCfbDraft =>
+  testCfb({ domain, title, summary, tags, trust_tier: "repo_adr", source_refs: ["file:routing-test.md"] });
 
 // ---- the control plane under test --------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import type { TCfbDraft } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TModelProvider } from "../src/model/provider";
 import { BOOSTS, rankCfbs, retrievalBoost } from "../src/retrieval";
-import { openTestControlPlane, type TTestActor } from "../src/testing";
+import { openTestControlPlane, type TTestActor, testCfb } from "../src/testing";
 
 let answer: { used: string[]; ignored: string[]; unknown: boolean } = { used: [], ignored: [], unknown: false };
 const scripted: TModelProvider = {
@@ -31,18 +31,7 @@ const scripted: TModelProvider = {
   },
 };
 
-const cfb = (title: string, summary: string): TCfbDraft => ({
-  domain: "ops",
-  kind: "authoritative",
-  confidence: 0.9,
-  title,
-  summary,
-  text: null,
-  tags: [],
-  entities: [],
-  trust_tier: "user_approved",
-  source_refs: [],
-});
+const cfb = (title: string, summary: string): TCfbDraft => testCfb({ title, summary });
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let user: TTestActor;

@@ -6,7 +6,7 @@
 import { isDomainError, type TCfbDraft } from "@solserver/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openControlPlane } from "../src/control-plane";
-import { openTestControlPlane, scriptedModel, type TTestActor } from "../src/testing";
+import { openTestControlPlane, scriptedModel, type TTestActor, testCfb } from "../src/testing";
 
 type TSuggestion = {
   op: "create" | "update";
@@ -20,18 +20,8 @@ type TSuggestion = {
 let next: TSuggestion[] = [];
 const scripted = scriptedModel(() => ({ suggestions: next }));
 
-const cfb = (title: string, summary: string, tags: string[]): TCfbDraft => ({
-  domain: "ops",
-  kind: "authoritative",
-  confidence: 0.9,
-  title,
-  summary,
-  text: null,
-  tags,
-  entities: [],
-  trust_tier: "repo_adr",
-  source_refs: [],
-});
+const cfb = (title: string, summary: string, tags: string[]): TCfbDraft =>
+  testCfb({ title, summary, tags, trust_tier: "repo_adr" });
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let user: TTestActor;
