@@ -11,6 +11,11 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { expect } from "vitest";
 import type { TInnerContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
+import { BASE_URL, type THeaders } from "./http-client";
+
+// The calls over HTTP (REST routes, tRPC through its route handler, server-sent events) live in
+// http-client.ts; they are re-exported here so suites import everything test-related from one place.
+export * from "./http-client";
 
 export type TSignedInActor = Extract<TActor, { kind: "user" }>;
 export const ANONYMOUS: TActor = { kind: "anonymous" };
@@ -133,8 +138,6 @@ export function only<T>(items: readonly T[]): T {
 
 // ---- the web server as Next runs it ------------------------------------------------------------
 
-/** SOLSERVER_BASE_URL of the test server: its origin (and the 127.0.0.1 twin) is trusted. */
-export const BASE_URL = "http://localhost:3000";
 export const FOREIGN_ORIGIN = "https://evil.example";
 const AUTH_SECRET = "web-test-secret-web-test-secret-0123456789";
 
@@ -144,9 +147,6 @@ export type TWebAccount = {
   email: string;
   password: string;
 };
-
-/** Headers of a request: `Cookie` (a browser session) and/or `Authorization`, `Origin` and others. */
-export type THeaders = Record<string, string>;
 
 /**
  * The web server of this test file: a fresh migrated SQLite file, the environment pointed at it
@@ -243,168 +243,3 @@ export async function openWebServer(label: string, env: Record<string, string> =
   };
 }
 export type TWebServer = Awaited<ReturnType<typeof openWebServer>>;
-
-export type THttpResult = { status: number; headers: Headers; text: string; json: unknown };
-
-/** The events of a server-sent event stream's text, in order. */
-export function sseEvents(text: string): { event: string; data: unknown }[] {
-  return text
-    .split("\n\n")
-    .filter((block) => block.trim() !== "")
-    .map((block) => {
-      const lines = block.split("\n");
-      const event = lines.find((l) => l.startsWith("event: "))?.slice(7) ?? "message";
-      const data = lines
-        .filter((l) => l.startsWith("data: "))
-        .map((l) => l.slice(6))
-        .join("\n");
-      return { event, data: JSON.parse(data) as unknown };
-    });
-}
-
-/**
- * A route's answer, read whole. For an event stream `json` is what a JSON route would have
- * answered: the `final` event's data, or `{ error }` from an `error` event.
- */
-async function settle(res: Response): Promise<THttpResult> {
-  const text = await res.text();
-  let json: unknown = null;
-  if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    const events = sseEvents(text);
-    const final = events.find((e) => e.event === "final");
-    const error = events.find((e) => e.event === "error");
-    return {
-      status: res.status,
-      headers: res.headers,
-      text,
-      json: final?.data ?? (error ? { error: error.data } : null),
-    };
-  }
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  return { status: res.status, headers: res.headers, text, json };
-}
-
-export type TRestRoute =
-  | "POST /chat/respond"
-  | "POST /chat/respond/stream"
-  | "GET /umbra/proposals"
-  | "POST /umbra/promote"
-  | "GET /threads/[id]/memento"
-  | "PUT /threads/[id]/memento"
-  | "GET /threads/[id]/procedure"
-  | "GET /procedures"
-  | "POST /gate/evaluate";
-
-/**
- * One REST call through its Next route handler. `body` is JSON-encoded unless it is a string;
- * for GET, `query` is the query string (with its "?").
- */
-export async function rest(
-  web: TWebServer,
-  route: TRestRoute,
-  opts: { headers?: THeaders; body?: unknown; query?: string } = {},
-): Promise<THttpResult> {
-  const headers = opts.headers ?? {};
-  switch (route) {
-    case "GET /umbra/proposals":
-      return settle(
-        await web.routes.proposals.GET(new Request(`${BASE_URL}/umbra/proposals${opts.query ?? ""}`, { headers })),
-      );
-    case "POST /chat/respond":
-      return settle(await web.routes.chat.POST(jsonPost("/chat/respond", opts.body, headers)));
-    case "POST /chat/respond/stream":
-      return settle(await web.routes.chatStream.POST(jsonPost("/chat/respond/stream", opts.body, headers)));
-    case "POST /umbra/promote":
-      return settle(await web.routes.promote.POST(jsonPost("/umbra/promote", opts.body, headers)));
-    case "POST /gate/evaluate":
-      return settle(await web.routes.gate.POST(jsonPost("/gate/evaluate", opts.body, headers)));
-    case "GET /threads/[id]/memento": {
-      // `query` carries the thread id for this route.
-      const id = opts.query ?? "";
-      const req = new Request(`${BASE_URL}/threads/${id}/memento`, { headers });
-      return settle(await web.routes.memento.GET(req, { params: Promise.resolve({ id }) }));
-    }
-    case "GET /procedures":
-      return settle(await web.routes.procedures.GET(new Request(`${BASE_URL}/procedures`, { headers })));
-    case "GET /threads/[id]/procedure": {
-      // `query` carries the thread id for this route.
-      const id = opts.query ?? "";
-      const req = new Request(`${BASE_URL}/threads/${id}/procedure`, { headers });
-      return settle(await web.routes.procedure.GET(req, { params: Promise.resolve({ id }) }));
-    }
-    case "PUT /threads/[id]/memento": {
-      // `body` is { thread_id, version, memento }: the id goes in the path, the version in If-Match.
-      const { thread_id: id, version, memento } = opts.body as { thread_id: string; version: number; memento: unknown };
-      const req = new Request(`${BASE_URL}/threads/${id}/memento`, {
-        method: "PUT",
-        headers: { "content-type": "application/json", "if-match": `"${version}"`, ...headers },
-        body: JSON.stringify(memento),
-      });
-      return settle(await web.routes.memento.PUT(req, { params: Promise.resolve({ id }) }));
-    }
-  }
-}
-
-/** A JSON POST to `path` on the test server. */
-export function jsonPost(path: string, body: unknown, headers: THeaders = {}): Request {
-  return new Request(`${BASE_URL}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-}
-
-/**
- * One tRPC call over HTTP through the app's route handler (context from the request: token,
- * cookie or nobody; body cap; Retry-After). Queries are GETs, mutations POSTs.
- */
-export async function trpcHttp(
-  web: TWebServer,
-  path: string,
-  type: "query" | "mutation",
-  input: unknown,
-  headers: THeaders = {},
-): Promise<THttpResult> {
-  const url = `${BASE_URL}/api/trpc/${path}`;
-  if (type === "query") {
-    const query = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`;
-    return settle(await web.routes.trpc.GET(new Request(`${url}${query}`, { headers })));
-  }
-  return settle(
-    await web.routes.trpc.POST(
-      new Request(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-        body: typeof input === "string" ? input : JSON.stringify(input ?? null),
-      }),
-    ),
-  );
-}
-
-/** The `{ error: { code, message, field } }` of a REST answer. */
-export function restError(result: THttpResult): { code: string; message: string; field: string | null } {
-  const error = (result.json as { error?: { code: string; message: string; field: string | null } } | null)?.error;
-  if (!error) throw new Error(`expected a REST error body, got ${result.text}`);
-  return error;
-}
-
-/** The `error` of a tRPC HTTP answer: its message and data (code, httpStatus, domainCode, field ...). */
-export function trpcHttpError(result: THttpResult): {
-  message: string;
-  data: { code: string; httpStatus: number; domainCode?: string | null; field?: string | null };
-} {
-  const error = (result.json as { error?: ReturnType<typeof trpcHttpError> } | null)?.error;
-  if (!error) throw new Error(`expected a tRPC error body, got ${result.text}`);
-  return error;
-}
-
-/** The `result.data` of a successful tRPC HTTP answer. */
-export function trpcHttpData<T = Record<string, unknown>>(result: THttpResult): T {
-  const data = (result.json as { result?: { data: T } } | null)?.result;
-  if (!data) throw new Error(`expected a tRPC result, got ${result.status} ${result.text}`);
-  return data.data;
-}

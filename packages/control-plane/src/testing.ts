@@ -1,6 +1,6 @@
 // Test support: a control plane with accounts on a fresh, migrated SQLite file.
 
-import type { TCfbDraft, TCfbSuggestion } from "@solserver/contracts";
+import type { TCfbDraft, TCfbSuggestion, TOutputMeta } from "@solserver/contracts";
 import { createTestDatabase } from "@solserver/db/testing";
 import { createPasswordAccount } from "./auth/auth";
 import { openControlPlane, type TOpenOptions } from "./control-plane";
@@ -49,6 +49,22 @@ export async function openTestControlPlane(opts: Omit<TOpenOptions, "databaseUrl
   };
 }
 
+/** A valid OutputEnvelope with this text: empty meta lists, overridden by `meta`. */
+export function testEnvelope(text: string, meta: Partial<TOutputMeta> = {}) {
+  return {
+    assistant_text: text,
+    meta: {
+      modeLabel: "System",
+      domainHints: [],
+      used_cfb_ids: [],
+      ignored_cfb_ids: [],
+      unknowns: [],
+      cfb_suggestions: [],
+      ...meta,
+    },
+  };
+}
+
 /** What a scripted model answers on its next turn (set by the test before each turn). */
 export type TScriptedAnswer = { suggestions: TCfbSuggestion[]; text?: string; missing?: string[] };
 
@@ -63,18 +79,10 @@ export function scriptedModel(next: () => TScriptedAnswer): TModelProvider {
     async generate() {
       const answer = next();
       return {
-        envelope: {
-          assistant_text: answer.text ?? "Noted.",
-          meta: {
-            modeLabel: "System",
-            domainHints: [],
-            used_cfb_ids: [],
-            ignored_cfb_ids: [],
-            unknowns: [],
-            ...(answer.missing ? { missing_cfb_queries: answer.missing } : {}),
-            cfb_suggestions: answer.suggestions,
-          },
-        },
+        envelope: testEnvelope(answer.text ?? "Noted.", {
+          ...(answer.missing ? { missing_cfb_queries: answer.missing } : {}),
+          cfb_suggestions: answer.suggestions,
+        }),
         tokensIn: 1,
         tokensOut: 1,
       };

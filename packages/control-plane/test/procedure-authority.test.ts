@@ -41,6 +41,8 @@ const ALLOWED = new Set([
   "detectSystem",
   "getSystem",
   "getStep",
+  "optionsOf",
+  "recordedAnswer",
   "parseContextState",
   "ContextEngineError",
   "RV_SERVICE_CATALOG",

@@ -21,7 +21,7 @@ import { loadServerEnv } from "../src/env";
 import { ModelAttemptsFailed, type TModelAttempt, type TModelInput, type TModelProvider } from "../src/model/provider";
 import { DOMAIN_BOOST } from "../src/retrieval";
 import { DEFAULT_ROUTING } from "../src/routing/default-routing";
-import { openTestControlPlane, type TTestActor, testCfb } from "../src/testing";
+import { openTestControlPlane, type TTestActor, testCfb, testEnvelope } from "../src/testing";
 
 // ---- the scripted provider -----------------------------------------------------------------------
 
@@ -32,19 +32,7 @@ type TScript = (input: TModelInput, n: number) => TScriptedMeta;
 
 /** An envelope with this text and meta; claim_map [] unless given (or explicitly removed). */
 function envelope({ text = "Here is what I know.", ...meta }: TScriptedMeta = {}) {
-  return {
-    assistant_text: text,
-    meta: {
-      modeLabel: "System",
-      domainHints: [],
-      used_cfb_ids: [],
-      ignored_cfb_ids: [],
-      unknowns: [],
-      cfb_suggestions: [],
-      claim_map: [],
-      ...meta,
-    },
-  };
+  return testEnvelope(text, { claim_map: [], ...meta });
 }
 
 /** A provider answering `script`, judging each attempt like a real one; records what it was given. */

@@ -114,6 +114,14 @@ function modelDirective(catalog: TCatalog, turn: TContextTurn): TModelProcedure 
   };
 }
 
+function traceRebuild(trace: TTrace, systemId: string, replayed: number, reason: string): void {
+  trace.add("context", `State rebuilt from ${replayed} message(s): ${reason}`, {
+    system_id: systemId,
+    replayed,
+    reason,
+  });
+}
+
 function traceTurn(trace: TTrace, turn: TContextTurn, started: number): void {
   for (const event of turn.events) trace.add("context", eventSummary(event), { type: event.type, ...event.detail });
   trace.add("context", directiveSummary(turn.directive), {
@@ -141,13 +149,7 @@ export async function planProcedure(
   const started = performance.now();
   const loaded = turn.existing ? await loadState(deps, turn.threadId) : null;
   if (loaded !== null) {
-    if (loaded.source === "rebuilt") {
-      trace.add("context", `State rebuilt from ${loaded.replayed} message(s): ${loaded.reason}`, {
-        system_id: loaded.context.systemId,
-        replayed: loaded.replayed,
-        reason: loaded.reason,
-      });
-    }
+    if (loaded.source === "rebuilt") traceRebuild(trace, loaded.context.systemId, loaded.replayed, loaded.reason ?? "");
     let result: TContextTurn;
     let replayed = loaded.replayed;
     try {
@@ -156,11 +158,7 @@ export async function planProcedure(
       if (!(error instanceof ContextEngineError)) throw error;
       // The stored state names steps the catalog no longer has: rebuild it and go again.
       const rebuilt = await rebuild(deps, loaded.context);
-      trace.add("context", `State rebuilt from ${rebuilt.replayed} message(s): ${error.message}`, {
-        system_id: loaded.context.systemId,
-        replayed: rebuilt.replayed,
-        reason: error.message,
-      });
+      traceRebuild(trace, loaded.context.systemId, rebuilt.replayed, error.message);
       replayed = rebuilt.replayed;
       result = contextTurn(deps.catalog, rebuilt.state, turn.message);
     }

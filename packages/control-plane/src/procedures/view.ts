@@ -1,18 +1,19 @@
 import type { TProcedureCatalog, TProcedureView } from "@solserver/contracts";
-import { getStep, getSystem, type TCatalog, type TContextState } from "@solserver/engine";
+import { getStep, getSystem, optionsOf, recordedAnswer, type TCatalog, type TContextState } from "@solserver/engine";
 
 // What the API and the dashboard show of a procedure thread: read off the engine's state and the
 // catalog's text. Nothing here decides flow; it only describes what the engine decided.
 
 /** The answer labels of a step, as the technician is offered them. */
-function optionsOf(catalog: TCatalog, systemId: string, stepId: string): string[] {
-  return getStep(catalog, systemId, stepId)?.answers.map((a) => a.label ?? a.id) ?? [];
+function optionsOfStep(catalog: TCatalog, systemId: string, stepId: string): string[] {
+  const step = getStep(catalog, systemId, stepId);
+  return step === null ? [] : optionsOf(step);
 }
 
-/** The finding a completed step recorded (the evidence under its key), or null. */
+/** The finding a completed step recorded, or null. */
 function findingOf(catalog: TCatalog, state: TContextState, stepId: string): string | null {
-  const key = getStep(catalog, state.system_id, stepId)?.answers[0]?.finding.split("=")[0];
-  return key !== undefined && Object.hasOwn(state.evidence, key) ? `${key}=${state.evidence[key]}` : null;
+  const step = getStep(catalog, state.system_id, stepId);
+  return step === null ? null : (recordedAnswer(step, state.evidence)?.finding ?? null);
 }
 
 export type TStateSource = { version: number; updatedAt: Date; source: TProcedureView["state_source"] };
@@ -33,7 +34,7 @@ export function procedureView(catalog: TCatalog, state: TContextState, at: TStat
         : {
             id: activeStep.id,
             question: activeStep.question,
-            options: optionsOf(catalog, state.system_id, activeStep.id),
+            options: optionsOfStep(catalog, state.system_id, activeStep.id),
           },
     directive_kind: state.guard.last_directive_kind,
     completed_steps: state.completed.map((id) => ({

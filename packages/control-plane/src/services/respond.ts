@@ -1,20 +1,17 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import {
   DomainError,
   type TChatRespondRequest,
   type TChatRespondResponse,
   type TOutputMeta,
-  type TProcedureView,
   type TThreadMemento,
 } from "@solserver/contracts";
-import type { TStoredTurn } from "@solserver/db";
 import { decideBreakpointAction, shouldFreezeSummaryAtPeak } from "@solserver/engine";
 import { checkProcedureChoice, plannedView, planProcedure } from "../procedures/procedure-turn";
 import { deriveProposals } from "../proposals/derive";
 import { rankCfbs } from "../retrieval";
 import { assertCanSeeThread, requireSignedIn } from "./access";
 import type { TActor, TServiceDeps } from "./deps";
-import { threadProcedureView } from "./procedures";
 import { chargeChatTurn } from "./rate-limits";
 import { resolveProposal, turnRepetitions } from "./resolve";
 import { createTraceLog } from "./trace-log";
@@ -22,75 +19,13 @@ import { createClaimJudge, traceClaims } from "./turn-claims";
 import { createAttemptGate } from "./turn-gate";
 import { mementoAfterTurn, resolveBaseline } from "./turn-memento";
 import { callModel, gateRows } from "./turn-model";
+import { replay, requestHash, toResponse } from "./turn-response";
 import { domainMismatch, selectRoute } from "./turn-selector";
 import { createStreamGuard, type TStreamEvent } from "./turn-stream";
 
 const HISTORY_WINDOW = 20;
 const CANDIDATE_SCAN = 500;
 const INJECTED_CFBS = 8;
-
-function requestHash(input: TChatRespondRequest): string {
-  return createHash("sha256")
-    .update(
-      JSON.stringify({
-        thread_id: input.thread_id ?? null,
-        message: input.message,
-        context: input.context ?? null,
-        ...(input.procedure === undefined ? {} : { procedure: input.procedure }),
-      }),
-    )
-    .digest("hex");
-}
-
-type TBreakpointView = TChatRespondResponse["breakpoint"];
-
-function toResponse(
-  turn: TStoredTurn,
-  replayed: boolean,
-  breakpoint: TBreakpointView,
-  procedure: TProcedureView | null,
-): TChatRespondResponse {
-  return {
-    thread_id: turn.threadId,
-    packet_id: turn.packetId,
-    transmission_id: turn.transmissionId,
-    attempt_id: turn.attemptId,
-    response_id: turn.responseId,
-    assistant_text: turn.assistantText,
-    replayed,
-    breakpoint,
-    thread_memento_version: turn.mementoVersion ?? null,
-    procedure,
-    ui_hints: { has_proposals: turn.proposals.length > 0, proposal_previews: turn.proposals },
-  };
-}
-
-/**
- * A stored turn for this request_id, or CONFLICT when the key was used for another request. The
- * breakpoint verdict comes from the turn's trace; the memento version is the thread's current one.
- */
-async function replay(
-  deps: TServiceDeps,
-  stored: TStoredTurn,
-  input: TChatRespondRequest,
-  hash: string,
-): Promise<TChatRespondResponse> {
-  if (stored.requestHash !== hash) {
-    throw new DomainError("CONFLICT", `request_id "${input.request_id}" was already used for a different request`, {
-      field: "request_id",
-    });
-  }
-  const events = await deps.repos.traces.forTransmission(stored.transmissionId);
-  const meta = (events.find((e) => e.phase === "breakpoint")?.metadata ?? {}) as Record<string, unknown>;
-  const decision = meta.decision === "must" || meta.decision === "skip" ? meta.decision : "should";
-  const memento = await deps.repos.mementos.get(stored.threadId);
-  return toResponse(
-    { ...stored, mementoVersion: memento?.version ?? null },
-    true,
-    { decision, peak_guardrail_active: meta.peakGuardrailActive === true, signal_kinds: [] },
-    await threadProcedureView(deps, stored.threadId),
-  );
-}
 
 /**
  * Usage events for a turn: each CFB at most once, "used" winning over "ignored" when the model

@@ -13,6 +13,7 @@ export {
   type TSystem,
   ZCatalog,
 } from "./catalog-schema";
+export { optionsOf } from "./directive";
 export { contextTurn, startContext } from "./engine";
 export { classifyMessage, MAX_ANALYSED_CHARS, type TClassification } from "./intent";
 export {
@@ -25,6 +26,7 @@ export {
   type TStepContext,
   type TSystemMatch,
 } from "./registry";
+export { recordedAnswer } from "./report";
 export { RV_SERVICE_CATALOG } from "./rv-catalog";
 export {
   AUTHORIZATION_KEY,
