@@ -32,3 +32,22 @@ export const ZRequestId = z
   .regex(/^[\x21-\x7e]+$/, { error: "must be printable ASCII without spaces" });
 
 export const ZIsoDate = z.iso.datetime({ offset: true });
+
+const NUMBERED_ID = /^([A-Za-z]+)-(\d+)$/;
+
+/**
+ * Ids in numeric order: CFB-9999 before CFB-10000 (as text, "CFB-10000" < "CFB-9999"). Ids of one
+ * family compare by their number (leading zeros ignored), anything else as plain text; a total
+ * order, so sorting with it is deterministic.
+ */
+export function compareIds(a: string, b: string): number {
+  const ma = NUMBERED_ID.exec(a);
+  const mb = NUMBERED_ID.exec(b);
+  if (ma && mb && ma[1] === mb[1]) {
+    const na = (ma[2] as string).replace(/^0+(?=\d)/, "");
+    const nb = (mb[2] as string).replace(/^0+(?=\d)/, "");
+    if (na.length !== nb.length) return na.length - nb.length;
+    if (na !== nb) return na < nb ? -1 : 1;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}

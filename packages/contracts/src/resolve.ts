@@ -20,14 +20,13 @@ export type TResolveProposal = {
   target_cfb_id?: string | null;
 };
 
-/** The words a candidate search looks for: plain lowercase tokens, never query syntax. */
+/** What the candidate search looks for: analysed terms (packages/resolve analyzeTerms), never query syntax. */
 export type TCandidateQuery = { terms: string[] };
 
 /**
- * A candidate as the full-text search returns it. `bm25` is the raw relevance made positive
- * (higher is better); `bm25_reference` is the score a CFB of average length containing every
- * query term once would get in the same index, so `bm25 / bm25_reference` is comparable across
- * queries and corpus sizes (see docs/resolve.md).
+ * A candidate as the candidate search returns it: the CFB's text and labels, which resolve scores
+ * itself (the search only decides which CFBs are worth scoring), and, when semantic matching is on,
+ * the cosine similarity of the proposal's and the CFB's embeddings.
  */
 export type TResolveCandidate = {
   cfb_id: string;
@@ -35,23 +34,57 @@ export type TResolveCandidate = {
   summary: string;
   tags: readonly string[];
   entities: readonly string[];
-  bm25: number;
-  bm25_reference: number;
+  semantic_similarity?: number | null;
 };
 
-export const ZScoreComponents = z.object({
-  bm25_norm: z.number().min(0).max(1),
-  tag_overlap: z.number().min(0).max(1),
-  entity_overlap: z.number().min(0).max(1),
-  title_similarity: z.number().min(0).max(1),
+/** Why a candidate was held back from an update, or which signal carried it (docs/resolve.md). */
+export const CANDIDATE_FLAGS = ["NEW_FACTS", "CONTRADICTS", "LANGUAGE_DIFFERS", "SEMANTIC_MATCH"] as const;
+export const ZCandidateFlag = z.enum(CANDIDATE_FLAGS);
+export type TCandidateFlag = z.infer<typeof ZCandidateFlag>;
+
+const unit = z.number().min(0).max(1);
+
+const ZScoreComponentsNow = z.object({
+  /**
+   * How much the two texts say the same: min(1, Dice of analysed terms / 0.7), or the semantic
+   * similarity when higher. Null across languages with too few numbers and names to compare.
+   */
+  text_similarity: unit.nullable(),
+  /** Jaccard of the labels' terms; null when either side has no tags (no evidence either way). */
+  tag_overlap: unit.nullable(),
+  /** Jaccard of the entities' terms; null when either side has none. */
+  entity_overlap: unit.nullable(),
+  title_similarity: unit,
+  /** Cosine similarity of the embeddings (semantic matching on), else null. */
+  semantic_similarity: z.number().min(-1).max(1).nullable(),
+  /** Share of the proposal's terms in sentences the CFB does not support: the facts it adds. */
+  new_share: unit,
 });
-export type TScoreComponents = z.infer<typeof ZScoreComponents>;
+
+/**
+ * Decisions stored before the candidate index (2026-11) have `bm25_norm` where `text_similarity`
+ * is now, no `semantic_similarity` or `new_share`, and 0 for missing labels; they are read as such.
+ */
+export const ZScoreComponents = z.preprocess((value) => {
+  if (typeof value !== "object" || value === null || "text_similarity" in value) return value;
+  const legacy = value as Record<string, unknown>;
+  return {
+    text_similarity: legacy.bm25_norm,
+    tag_overlap: legacy.tag_overlap,
+    entity_overlap: legacy.entity_overlap,
+    title_similarity: legacy.title_similarity,
+    semantic_similarity: null,
+    new_share: 0,
+  };
+}, ZScoreComponentsNow);
+export type TScoreComponents = z.infer<typeof ZScoreComponentsNow>;
 
 export const ZScoredCandidate = z.object({
   cfb_id: z.string(),
-  /** 0.50·bm25_norm + 0.25·tag_overlap + 0.20·entity_overlap + 0.05·title_similarity */
-  score: z.number().min(0).max(1),
+  /** The weighted mean of the components present: 0.50 text, 0.25 tags, 0.20 entities, 0.05 title. */
+  score: unit,
   components: ZScoreComponents,
+  flags: z.array(ZCandidateFlag).default([]),
 });
 export type TScoredCandidate = z.infer<typeof ZScoredCandidate>;
 

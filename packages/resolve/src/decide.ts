@@ -1,11 +1,14 @@
 // The seed's bands (001 §6.3) turned into a decision: update / review / create, a merge
 // suggestion for two near-identical CFBs, and a +0.05 buffer against flipping create↔update.
-// docs/resolve.md has the rules as a table; test/decide.test.ts checks every edge.
+// On top of the bands, three things only a person can settle hold an update back to review: a
+// proposal that adds facts the CFB lacks (NEW_FACTS), one that says the CFB's practice changed
+// (CONTRADICTS, also from below the review band), and a restatement in another language
+// (LANGUAGE_DIFFERS). docs/resolve.md has the rules as a table; test/decide.test.ts checks every edge.
 import type { TResolveDecisionKind, TResolveOutcome, TScoredCandidate } from "@solserver/contracts";
 import { orderReasonCodes, REASON_THRESHOLDS, type TResolveReasonCode } from "./reason-codes";
 import { compareScored, scoreUnits } from "./score";
 
-export const BANDS = { low: 0.55, high: 0.75, mergeGap: 0.06, hysteresis: 0.05 } as const;
+export const BANDS = { low: 0.55, high: 0.75, mergeGap: 0.06, hysteresis: 0.05, contradiction: 0.45 } as const;
 /** How many scored candidates an outcome keeps, best first. */
 export const OUTCOME_SCORES = 10;
 
@@ -15,6 +18,15 @@ const HIGH = scoreUnits(BANDS.high);
 const LOW = scoreUnits(BANDS.low);
 const MERGE_GAP = scoreUnits(BANDS.mergeGap);
 const BUFFER = scoreUnits(BANDS.hysteresis);
+const CONTRADICTION_FLOOR = scoreUnits(BANDS.contradiction);
+
+export type TDecideOptions = {
+  /**
+   * Whether two CFBs state the same facts (text/text-match.ts sameFacts): a merge is suggested
+   * only for such a pair. Without it, no pair is a merge.
+   */
+  sameFacts?: (a: string, b: string) => boolean;
+};
 
 function band(s1: number): TResolveReasonCode {
   if (s1 > HIGH) return "SCORE_HIGH";
@@ -27,57 +39,93 @@ function bandDecision(s1: number): "update" | "review" | "create" {
   return s1 >= LOW ? "review" : "create";
 }
 
-type TDecided = Pick<TResolveOutcome, "decision" | "target_cfb_id" | "merge_cfb_ids" | "hysteresis_applied">;
+type TDecided = Pick<TResolveOutcome, "decision" | "target_cfb_id" | "merge_cfb_ids" | "hysteresis_applied"> & {
+  codes: TResolveReasonCode[];
+};
+
+const create = (codes: TResolveReasonCode[] = [], held = false): TDecided => ({
+  decision: "create",
+  target_cfb_id: null,
+  merge_cfb_ids: [],
+  hysteresis_applied: held,
+  codes,
+});
+const toward = (
+  decision: "update" | "review",
+  top: TScoredCandidate,
+  codes: TResolveReasonCode[] = [],
+  held = false,
+): TDecided => ({ decision, target_cfb_id: top.cfb_id, merge_cfb_ids: [], hysteresis_applied: held, codes });
+
+/** The flags that hold an update (or a merge) back to review, as reason codes. */
+function holds(top: TScoredCandidate): TResolveReasonCode[] {
+  return top.flags.filter((f): f is "NEW_FACTS" | "CONTRADICTS" | "LANGUAGE_DIFFERS" => f !== "SEMANTIC_MATCH");
+}
 
 function decideRanked(
-  top: TScoredCandidate | undefined,
-  second: TScoredCandidate | undefined,
+  ranked: readonly TScoredCandidate[],
   previous: TResolveDecisionKind | undefined,
+  opts: TDecideOptions,
 ): TDecided {
-  if (!top) return { decision: "create", target_cfb_id: null, merge_cfb_ids: [], hysteresis_applied: false };
+  const [top, second] = ranked;
+  if (!top) return create(["NO_CANDIDATES"]);
   const s1 = scoreUnits(top.score);
   const s2 = second ? scoreUnits(second.score) : 0;
-  // Merge first: two CFBs both above the high band and this close are one CFB written twice,
-  // whatever was decided before (the buffer only guards create↔update).
-  if (second && s1 > HIGH && s2 > HIGH && s1 - s2 < MERGE_GAP) {
-    return {
-      decision: "merge",
-      target_cfb_id: top.cfb_id,
-      merge_cfb_ids: [top.cfb_id, second.cfb_id],
-      hysteresis_applied: false,
-    };
+  const held = holds(top);
+
+  // A proposal saying the CFB it is about no longer holds is for a person to settle, even when
+  // the changed wording keeps its score under the review band.
+  if (top.flags.includes("CONTRADICTS") && s1 >= CONTRADICTION_FLOOR) return toward("review", top, held);
+
+  // Merge first: two CFBs both above the high band, this close, and stating the same facts are
+  // one CFB written twice, whatever was decided before (the buffer only guards create↔update).
+  // Two that are close but state different facts (EU vs US region) are two CFBs: no merge.
+  const pairClose = second !== undefined && s1 > HIGH && s2 > HIGH && s1 - s2 < MERGE_GAP;
+  const pairCodes: TResolveReasonCode[] = [];
+  if (pairClose && second) {
+    if (opts.sameFacts?.(top.cfb_id, second.cfb_id)) {
+      // Facts the proposal adds go into the merged CFB: only a contradiction or another
+      // language holds a merge back.
+      const mergeHolds = held.filter((h) => h !== "NEW_FACTS");
+      if (mergeHolds.length > 0) return toward("review", top, mergeHolds);
+      return {
+        decision: "merge",
+        target_cfb_id: top.cfb_id,
+        merge_cfb_ids: [top.cfb_id, second.cfb_id],
+        hysteresis_applied: false,
+        codes: ["NEAR_DUPLICATE_PAIR"],
+      };
+    }
+    pairCodes.push("DISTINCT_PAIR");
   }
+
   const bands = bandDecision(s1);
   // The buffer: a fingerprint decided "create" last time needs s1 > 0.80 to become an update,
   // one decided "update" needs s1 < 0.50 to become a create. A score wobbling around one edge
   // then does not flip the decision back and forth between runs.
-  if (previous === "create" && bands === "update" && s1 <= HIGH + BUFFER)
-    return { decision: "create", target_cfb_id: null, merge_cfb_ids: [], hysteresis_applied: true };
+  if (previous === "create" && bands === "update" && s1 <= HIGH + BUFFER) return create(pairCodes, true);
   if (previous === "update" && bands === "create" && s1 >= LOW - BUFFER)
-    return { decision: "update", target_cfb_id: top.cfb_id, merge_cfb_ids: [], hysteresis_applied: true };
+    return held.length > 0 ? toward("review", top, held) : toward("update", top, pairCodes, true);
+  if (bands === "update" && held.length > 0) return toward("review", top, [...pairCodes, ...held]);
   // review names the best candidate too, for the reviewer to compare with.
-  return {
-    decision: bands,
-    target_cfb_id: bands === "create" ? null : top.cfb_id,
-    merge_cfb_ids: [],
-    hysteresis_applied: false,
-  };
+  return bands === "create" ? create(pairCodes) : toward(bands, top, pairCodes);
 }
 
 function reasonCodes(ranked: readonly TScoredCandidate[], decided: TDecided): TResolveReasonCode[] {
   const [top] = ranked;
-  const codes: TResolveReasonCode[] = [band(top ? scoreUnits(top.score) : 0)];
-  if (!top) return orderReasonCodes([...codes, "NO_CANDIDATES"]);
-  if (decided.decision === "merge") codes.push("NEAR_DUPLICATE_PAIR");
+  const codes: TResolveReasonCode[] = [band(top ? scoreUnits(top.score) : 0), ...decided.codes];
+  if (!top) return orderReasonCodes(codes);
   if (decided.hysteresis_applied) codes.push("HYSTERESIS_HOLD");
   const c = top.components;
-  if (c.bm25_norm > 0 && ranked.every((s) => s.components.bm25_norm <= c.bm25_norm)) codes.push("BM25_TOP");
-  if (c.tag_overlap >= REASON_THRESHOLDS.overlap && c.entity_overlap >= REASON_THRESHOLDS.overlap)
-    codes.push("HIGH_TAG_ENTITY_MATCH");
-  if (c.tag_overlap >= REASON_THRESHOLDS.overlap && c.bm25_norm < REASON_THRESHOLDS.lowText)
-    codes.push("TAG_ONLY_MATCH");
+  if (top.flags.includes("SEMANTIC_MATCH")) codes.push("SEMANTIC_MATCH");
+  const text = c.text_similarity ?? 0;
+  if (text > 0 && ranked.every((s) => (s.components.text_similarity ?? 0) <= text)) codes.push("TEXT_TOP");
+  const tag = c.tag_overlap ?? 0;
+  const entity = c.entity_overlap ?? 0;
+  if (tag >= REASON_THRESHOLDS.overlap && entity >= REASON_THRESHOLDS.overlap) codes.push("HIGH_TAG_ENTITY_MATCH");
+  if (tag >= REASON_THRESHOLDS.overlap && text < REASON_THRESHOLDS.lowText) codes.push("TAG_ONLY_MATCH");
   if (c.title_similarity >= REASON_THRESHOLDS.title) codes.push("TITLE_MATCH");
-  if (c.bm25_norm < REASON_THRESHOLDS.lowText) codes.push("LOW_TEXT_MATCH");
+  if (text < REASON_THRESHOLDS.lowText) codes.push("LOW_TEXT_MATCH");
   return orderReasonCodes(codes);
 }
 
@@ -89,14 +137,21 @@ function reasonCodes(ranked: readonly TScoredCandidate[], decided: TDecided): TR
 export function decide(
   scores: readonly TScoredCandidate[],
   previous?: { decision: TResolveDecisionKind } | null,
+  opts: TDecideOptions = {},
 ): TResolveOutcome {
   const ranked = [...scores].sort(compareScored);
-  const decided = decideRanked(ranked[0], ranked[1], previous?.decision);
+  const decided = decideRanked(ranked, previous?.decision, opts);
   return {
-    ...decided,
-    scores: ranked
-      .slice(0, OUTCOME_SCORES)
-      .map((s) => ({ cfb_id: s.cfb_id, score: s.score, components: { ...s.components } })),
+    decision: decided.decision,
+    target_cfb_id: decided.target_cfb_id,
+    merge_cfb_ids: decided.merge_cfb_ids,
+    hysteresis_applied: decided.hysteresis_applied,
+    scores: ranked.slice(0, OUTCOME_SCORES).map((s) => ({
+      cfb_id: s.cfb_id,
+      score: s.score,
+      components: { ...s.components },
+      flags: [...s.flags],
+    })),
     reason_codes: reasonCodes(ranked, decided),
   };
 }

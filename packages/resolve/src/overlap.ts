@@ -1,9 +1,9 @@
 // The set-overlap components of the composite score (seed 001 §6.2). Jaccard (|A∩B| / |A∪B|)
 // everywhere: symmetric, in [0, 1], 1 only for equal sets, and it grows when one more item is
-// shared, which keeps the score monotonic in each component.
-import { normalizeText } from "./normalize";
-import { STOPWORDS } from "./stopwords";
-import { tokenize } from "./tokenize";
+// shared, which keeps the score monotonic in each component. Labels and titles are compared as
+// analysed terms (text/analyze.ts), so "Upgrades" and "upgrade", "k8s" and "kubernetes",
+// "on-call" and "On call" are the same label.
+import { termSet } from "./text/analyze";
 
 /** |A∩B| / |A∪B|; 0 when both are empty (nothing shared is no evidence of a match). */
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
@@ -13,30 +13,51 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return shared / (a.size + b.size - shared);
 }
 
-function normalizedSet(items: readonly string[]): Set<string> {
-  return new Set(items.map(normalizeText).filter((x) => x.length > 0));
-}
-
-/** Jaccard of the normalized tag sets ("Billing " and "billing" are one tag). */
-export function tagOverlap(a: readonly string[], b: readonly string[]): number {
-  return jaccard(normalizedSet(a), normalizedSet(b));
-}
-
-/** Jaccard of the normalized entity sets (lower-cased, trimmed, inner whitespace collapsed). */
-export function entityOverlap(a: readonly string[], b: readonly string[]): number {
-  return jaccard(normalizedSet(a), normalizedSet(b));
-}
-
-function contentWords(title: string): Set<string> {
-  return new Set(tokenize(title).filter((t) => !STOPWORDS.has(t)));
+/** A label as letters and digits only: "Pager Duty", "pagerduty" and "Pager-Duty" are one. */
+function squashed(label: string): string {
+  return label.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
 /**
- * Token Jaccard of the titles' content words (tokenize() minus stopwords). Chosen over character
- * trigram Dice because it counts the same words the index matched (same folding), ignores word
- * order and function words ("Reset the password" = "Password reset"), and does not reward
- * titles that merely share a stem-like fragment. Titles of stopwords only score 0.
+ * Two labels name the same thing when they are equal once squashed ("Pager Duty" / "PagerDuty")
+ * or share at least half their analysed terms ("Amazon EKS" / "EKS", "GH Actions" / "GitHub
+ * Actions", "incident-management" / "incidents", "k8s" / "Kubernetes").
+ */
+function sameLabel(a: { squashed: string; terms: Set<string> }, b: { squashed: string; terms: Set<string> }): boolean {
+  return (a.squashed.length > 0 && a.squashed === b.squashed) || (a.terms.size > 0 && jaccard(a.terms, b.terms) >= 0.5);
+}
+
+/**
+ * Jaccard of two label lists where labels naming the same thing (sameLabel) count as shared:
+ * matched pairs / (|A| + |B| − matched), each label matched at most once. Null when either side
+ * has none: a proposal without tags (or a CFB without entities) says nothing either way, and the
+ * score leaves the component out instead of counting it as a mismatch.
+ */
+export function labelOverlap(a: readonly string[], b: readonly string[]): number | null {
+  const prepare = (labels: readonly string[]) =>
+    [...new Set(labels.map((l) => l.trim()).filter((l) => l.length > 0))].map((l) => ({
+      squashed: squashed(l),
+      terms: termSet(l),
+    }));
+  const la = prepare(a);
+  const lb = prepare(b);
+  if (la.length === 0 || lb.length === 0) return null;
+  const used = new Set<number>();
+  let matched = 0;
+  for (const x of la) {
+    const j = lb.findIndex((y, i) => !used.has(i) && sameLabel(x, y));
+    if (j >= 0) {
+      used.add(j);
+      matched += 1;
+    }
+  }
+  return matched / (la.length + lb.length - matched);
+}
+
+/**
+ * Jaccard of the titles' analysed terms (content words, stemmed). Ignores word order and function
+ * words ("Reset the password" = "Password reset"); titles of stopwords only score 0.
  */
 export function titleSimilarity(a: string, b: string): number {
-  return jaccard(contentWords(a), contentWords(b));
+  return jaccard(termSet(a), termSet(b));
 }

@@ -1,22 +1,21 @@
-// Candidate query (seed 001 §6.1): the words the full-text search looks for, built from the
-// proposal's title, entities, tags and the key words of its delta_summary. Every term comes out
-// of tokenize(), so it is a plain index token and never FTS5 syntax (quotes, parentheses, `*`,
-// `^`, `col:`, AND/OR/NOT/NEAR): the db quotes each term too, this is the second fence.
+// Candidate query (seed 001 §6.1): the terms the candidate index looks for, built from the
+// proposal's title, entities, tags and the key words of its delta_summary. Every term is an
+// analysed term (text/analyze.ts: index tokens, stemmed), the same the index holds for each CFB,
+// so it is plain data and never query syntax.
 import type { TCandidateQuery, TResolveProposal } from "@solserver/contracts";
 import { STOPWORDS } from "./stopwords";
-import { rawWords, tokenize } from "./tokenize";
+import { analyzeTerms } from "./text/analyze";
+import { isNameLike, rawWords, tokenize } from "./tokenize";
 
-export const DEFAULT_MAX_TERMS = 24;
-/** Title, entity and tag words: a single letter or digit says nothing on its own. */
-const MIN_NAME_TERM = 2;
+/**
+ * At most this many terms: every term of a proposal of ordinary length. The index adds up the
+ * postings of each, so the bound keeps a pasted essay from costing more than a proposal does.
+ */
+export const MAX_QUERY_TERMS = 64;
 /** Summary words are many; short ones are mostly function words the list misses. */
 const MIN_SUMMARY_TERM = 3;
 
 const length = (token: string) => [...token].length;
-
-function nameTerms(texts: readonly string[]): string[] {
-  return texts.flatMap(tokenize).filter((t) => !STOPWORDS.has(t) && length(t) >= MIN_NAME_TERM);
-}
 
 /**
  * The summary's most informative tokens: non-stopwords of 3+ characters, each once. Those that
@@ -28,7 +27,7 @@ export function summaryKeyTerms(summary: string): string[] {
   const { source, words } = rawWords(summary);
   const seen = new Map<string, { first: number; count: number; capitalised: boolean }>();
   words.forEach(({ word, index }, position) => {
-    const capitalised = /^.+\p{Lu}/u.test(word) || (/^\p{Lu}/u.test(word) && !startsSentence(source, index));
+    const capitalised = isNameLike(source, word, index);
     for (const token of tokenize(word)) {
       if (STOPWORDS.has(token) || length(token) < MIN_SUMMARY_TERM) continue;
       const entry = seen.get(token);
@@ -44,27 +43,17 @@ export function summaryKeyTerms(summary: string): string[] {
     .map(([token]) => token);
 }
 
-/** At the text's start or after `.`, `!`, `?` or `:` (spaces and quotes between are skipped). */
-function startsSentence(source: string, index: number): boolean {
-  for (let i = index - 1; i >= 0; i--) {
-    const c = source[i] as string;
-    if (/[\s"'“”‘’([]/u.test(c)) continue;
-    return /[.!?:]/.test(c);
-  }
-  return true;
-}
-
 /**
  * Terms in priority order title > entities > tags > summary key words, each once, at most
  * `maxTerms`. May be empty (a proposal of stopwords only): the search then returns nothing.
  */
-export function buildCandidateQuery(p: TResolveProposal, maxTerms: number = DEFAULT_MAX_TERMS): TCandidateQuery {
+export function buildCandidateQuery(p: TResolveProposal, maxTerms: number = MAX_QUERY_TERMS): TCandidateQuery {
   if (!Number.isInteger(maxTerms) || maxTerms < 0) throw new RangeError("maxTerms must be a non-negative integer");
   const ordered = [
-    ...nameTerms([p.title]),
-    ...nameTerms(p.entities),
-    ...nameTerms(p.tags),
-    ...summaryKeyTerms(p.delta_summary),
+    ...analyzeTerms(p.title),
+    ...p.entities.flatMap(analyzeTerms),
+    ...p.tags.flatMap(analyzeTerms),
+    ...summaryKeyTerms(p.delta_summary).flatMap(analyzeTerms),
   ];
   return { terms: [...new Set(ordered)].slice(0, maxTerms) };
 }

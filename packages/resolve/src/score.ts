@@ -1,9 +1,44 @@
-// Composite score (seed 001 §6.2): 0.50·bm25_norm + 0.25·tag_overlap + 0.20·entity_overlap
-// + 0.05·title_similarity, every component in [0, 1] so the score is too.
-import type { TResolveCandidate, TResolveProposal, TScoredCandidate } from "@solserver/contracts";
-import { entityOverlap, tagOverlap, titleSimilarity } from "./overlap";
+// Composite score (seed 001 §6.2): 0.50 text + 0.25 tags + 0.20 entities + 0.05 title, every
+// component in [0, 1]. What changed from the first version, and why (docs/resolve.md has the
+// evaluation behind each):
+// - the text component compares the two texts themselves (analysed terms, Dice, calibrated so a
+//   restatement in other words is a full match) instead of bm25 against the corpus: it means the
+//   same among 50 CFBs and 100,000, and labels are no longer counted twice (as search terms and
+//   as overlaps);
+// - a label component is left out, and the weights of the others scaled up, when either side has
+//   no labels of that kind: a proposal without tags is not evidence against a CFB with tags, so
+//   a strong text match reaches update on its own;
+// - with semantic matching on, the text component is the better of the lexical match and the
+//   embeddings' similarity (scaled so unrelated texts score 0).
+import type {
+  TCandidateFlag,
+  TResolveCandidate,
+  TResolveProposal,
+  TScoreComponents,
+  TScoredCandidate,
+} from "@solserver/contracts";
+import { compareIds } from "@solserver/contracts";
+import { labelOverlap, titleSimilarity } from "./overlap";
+import { matchText } from "./text/text-match";
+import type { TTextProfile } from "./text/profile";
 
-export const WEIGHTS = { bm25: 0.5, tag: 0.25, entity: 0.2, title: 0.05 } as const;
+export const WEIGHTS = { text: 0.5, tag: 0.25, entity: 0.2, title: 0.05 } as const;
+
+/** A proposal adds facts (NEW_FACTS) when this share of its terms is in sentences the CFB does not support. */
+export const NEW_FACTS_SHARE = 0.2;
+
+/**
+ * Embedding cosine similarity mapped to [0, 1]: SEMANTIC_SCALE.none and below is 0 (what
+ * unrelated texts score with the embedders measured), SEMANTIC_SCALE.full and above 1 (a
+ * restatement). Calibrated on the tuning half of the evaluation set (docs/resolve.md).
+ */
+export const SEMANTIC_SCALE = { none: 0.6, full: 0.9 } as const;
+
+export function semanticComponent(cosine: number | null | undefined): number | null {
+  if (cosine === null || cosine === undefined || !Number.isFinite(cosine)) return null;
+  const { none, full } = SEMANTIC_SCALE;
+  return Math.min(1, Math.max(0, (cosine - none) / (full - none)));
+}
 
 /** Scores are kept to 4 decimals: the bands are written to 4 decimals, and rounding once here
  * means a float sum like 0.7500000000000001 cannot cross a band edge it does not really cross. */
@@ -19,29 +54,37 @@ export function scoreUnits(score: number): number {
   return Number.isFinite(score) ? Math.round(score * SCALE) : score === Number.POSITIVE_INFINITY ? SCALE : 0;
 }
 
-/**
- * bm25 relative to the query's reference (a CFB of average length holding every query term once,
- * see docs/resolve.md): min(1, max(0, bm25 / reference)). 0 when the reference is not a positive
- * finite number (no usable query) or bm25 is not a number.
- */
-export function bm25Norm(bm25: number, reference: number): number {
-  if (!Number.isFinite(reference) || reference <= 0 || Number.isNaN(bm25)) return 0;
-  return Math.min(1, Math.max(0, bm25 / reference));
+/** The weighted mean of the components present (a null label component is left out). */
+export function compositeScore(c: TScoreComponents): number {
+  const parts: [number, number | null][] = [
+    [WEIGHTS.text, c.text_similarity],
+    [WEIGHTS.tag, c.tag_overlap],
+    [WEIGHTS.entity, c.entity_overlap],
+    [WEIGHTS.title, c.title_similarity],
+  ];
+  let weight = 0;
+  let sum = 0;
+  for (const [w, v] of parts) {
+    if (v === null) continue;
+    weight += w;
+    sum += w * v;
+  }
+  return weight === 0 ? 0 : Math.min(1, round4(sum / weight));
 }
 
 /**
- * Best first: score (in ten-thousandths) descending, then cfb_id ascending, then the raw score and
+ * Best first: score (in ten-thousandths) descending, then cfb_id in numeric order, then the
  * components descending. A total order on everything a scored candidate holds, so sorting gives
  * the same list whatever order the candidates came in.
  */
 export function compareScored(a: TScoredCandidate, b: TScoredCandidate): number {
   return (
     scoreUnits(b.score) - scoreUnits(a.score) ||
-    (a.cfb_id < b.cfb_id ? -1 : a.cfb_id > b.cfb_id ? 1 : 0) ||
+    compareIds(a.cfb_id, b.cfb_id) ||
     desc(a.score, b.score) ||
-    desc(a.components.bm25_norm, b.components.bm25_norm) ||
-    desc(a.components.tag_overlap, b.components.tag_overlap) ||
-    desc(a.components.entity_overlap, b.components.entity_overlap) ||
+    desc(a.components.text_similarity ?? -1, b.components.text_similarity ?? -1) ||
+    desc(a.components.tag_overlap ?? -1, b.components.tag_overlap ?? -1) ||
+    desc(a.components.entity_overlap ?? -1, b.components.entity_overlap ?? -1) ||
     desc(a.components.title_similarity, b.components.title_similarity)
   );
 }
@@ -52,29 +95,31 @@ function desc(a: number, b: number): number {
 }
 
 /**
- * Every candidate scored against the proposal, best first (see compareScored). A CFB the search
- * returned twice counts once, with its best score. Components are kept unrounded; the score is
- * their weighted sum rounded to 4 decimals.
+ * One candidate against the proposal, given both texts' profiles. The score never depends on
+ * `detail`; without it new_share is 0 and only LANGUAGE_DIFFERS / SEMANTIC_MATCH can be flagged.
  */
-export function scoreCandidates(p: TResolveProposal, candidates: readonly TResolveCandidate[]): TScoredCandidate[] {
-  const scored = candidates.map((c): TScoredCandidate => {
-    const components = {
-      bm25_norm: bm25Norm(c.bm25, c.bm25_reference),
-      tag_overlap: tagOverlap(p.tags, c.tags),
-      entity_overlap: entityOverlap(p.entities, c.entities),
-      title_similarity: titleSimilarity(p.title, c.title),
-    };
-    const sum =
-      WEIGHTS.bm25 * components.bm25_norm +
-      WEIGHTS.tag * components.tag_overlap +
-      WEIGHTS.entity * components.entity_overlap +
-      WEIGHTS.title * components.title_similarity;
-    return { cfb_id: c.cfb_id, score: Math.min(1, round4(sum)), components };
-  });
-  const seen = new Set<string>();
-  return scored.sort(compareScored).filter((s) => {
-    if (seen.has(s.cfb_id)) return false; // sorted best first: the first one seen is the best
-    seen.add(s.cfb_id);
-    return true;
-  });
+export function scoreCandidate(
+  p: TResolveProposal,
+  pText: TTextProfile,
+  c: TResolveCandidate,
+  cText: TTextProfile,
+  detail = true,
+): TScoredCandidate {
+  const lexical = matchText(pText, cText, detail);
+  const semantic = semanticComponent(c.semantic_similarity);
+  const text = semantic === null ? lexical.text : Math.max(lexical.text ?? 0, semantic);
+  const components: TScoreComponents = {
+    text_similarity: text,
+    tag_overlap: labelOverlap(p.tags, c.tags),
+    entity_overlap: labelOverlap(p.entities, c.entities),
+    title_similarity: titleSimilarity(p.title, c.title),
+    semantic_similarity: c.semantic_similarity ?? null,
+    new_share: lexical.newShare,
+  };
+  const flags: TCandidateFlag[] = [];
+  if (lexical.newShare >= NEW_FACTS_SHARE) flags.push("NEW_FACTS");
+  if (lexical.contradicts) flags.push("CONTRADICTS");
+  if (lexical.languageDiffers) flags.push("LANGUAGE_DIFFERS");
+  if (semantic !== null && semantic > (lexical.text ?? 0)) flags.push("SEMANTIC_MATCH");
+  return { cfb_id: c.cfb_id, score: compositeScore(components), components, flags };
 }

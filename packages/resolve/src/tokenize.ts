@@ -80,3 +80,41 @@ export function rawWords(text: string): { source: string; words: { word: string;
   const source = text.replace(DIACRITIC_MARKS, "");
   return { source, words: [...source.matchAll(TOKEN)].map((m) => ({ word: m[0], index: m.index })) };
 }
+
+const SKIPPED_BEFORE_WORD = new Set([" ", "\t", "\n", "\r", '"', "'", "“", "”", "‘", "’", "(", "["]);
+const SENTENCE_END = new Set([".", "!", "?", ":"]);
+const UPPER_AFTER_FIRST = /^.+\p{Lu}/u;
+const UPPER_FIRST = /^\p{Lu}/u;
+
+/** At the text's start or after `.`, `!`, `?` or `:` (spaces and quotes between are skipped). */
+function startsSentence(source: string, index: number): boolean {
+  for (let i = index - 1; i >= 0; i--) {
+    const c = source[i] as string;
+    if (SKIPPED_BEFORE_WORD.has(c) || /\s/.test(c)) continue;
+    return SENTENCE_END.has(c);
+  }
+  return true;
+}
+
+/**
+ * A word written as a name: an upper-case letter after its first ("gRPC", "YubiKey", "API"), or
+ * a capital that does not merely start a sentence ("Postgres" mid-sentence). `word` is one of
+ * rawWords(text).words, `source` its source.
+ */
+export function isNameLike(source: string, word: string, index: number): boolean {
+  // Fast path: an all-lower-case ASCII word is never a name.
+  let lower = true;
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code >= 65 && code <= 90) {
+      lower = false;
+      break;
+    }
+    if (code > 127) {
+      lower = false;
+      break;
+    }
+  }
+  if (lower) return false;
+  return UPPER_AFTER_FIRST.test(word) || (UPPER_FIRST.test(word) && !startsSentence(source, index));
+}

@@ -1,0 +1,95 @@
+// A text as resolve compares it: its analysed terms, the same per sentence, its specifics
+// (numbers and names: what differs between two near-identical but distinct CFBs, and what stays
+// the same across languages), its language and its change language. Computed once per text.
+import { isNameLike, rawWords, tokenize } from "../tokenize";
+import { analyzeToken } from "./analyze";
+import { changeCuesOf, type TChangeCue } from "./change-cues";
+import { languageOf, type TLanguageGuess } from "./language";
+
+export type TTextProfile = {
+  /** Distinct analysed terms of the title and the body. */
+  terms: ReadonlySet<string>;
+  /** The body's sentences, each as its distinct analysed terms (empty ones left out). */
+  sentences: readonly ReadonlySet<string>[];
+  /** Numbers and names (folded tokens): "90", "frankfurt", "yubikey", "sha256". */
+  specifics: ReadonlySet<string>;
+  language: TLanguageGuess | null;
+  cues: ReadonlySet<TChangeCue>;
+};
+
+/** Sentence ends: . ! ? ; followed by a space or the end ("99.9%", "02:00" and "v1.2" stay whole). */
+function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    const end = c === "." || c === "!" || c === "?" || c === ";" || c === "\n";
+    if (end && (i + 1 === text.length || SPACE.test(text[i + 1] as string))) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out.filter((s) => s.trim().length > 0);
+}
+
+type TWord = { token: string; specific: boolean };
+
+const ASCII = /^[\x00-\x7f]*$/;
+const HAS_DIGIT = /\p{N}/u;
+const DIGITS = /^\p{N}+$/u;
+const SPACE = /\s/;
+
+/** One pass over a sentence: each word's index token, and whether it is a number or a name. */
+function wordsOf(sentence: string): TWord[] {
+  const { source, words } = rawWords(sentence);
+  return words.map(({ word, index }) => {
+    // rawWords cuts exactly where tokenize() does: a word folds to one token (ASCII: lower case).
+    const token = ASCII.test(word) ? word.toLowerCase() : (tokenize(word)[0] ?? word.toLowerCase());
+    return { token, specific: HAS_DIGIT.test(word) || isNameLike(source, word, index) };
+  });
+}
+
+function termsOf(words: readonly TWord[]): Set<string> {
+  const terms = new Set<string>();
+  for (const { token } of words) {
+    const term = analyzeToken(token);
+    if (term !== null) terms.add(term);
+  }
+  return terms;
+}
+
+/**
+ * The profile of a text. Terms and language are computed at once (every candidate needs them);
+ * sentences, specifics and change cues when first read (only the best few candidates need them).
+ */
+export function textProfile(title: string, body: string): TTextProfile {
+  const titleWords = wordsOf(title);
+  const bodySentences = splitSentences(body).map(wordsOf);
+  const terms = termsOf(titleWords);
+  for (const sentence of bodySentences) for (const t of termsOf(sentence)) terms.add(t);
+  const tokens = [...titleWords, ...bodySentences.flat()].map((w) => w.token);
+  let sentences: ReadonlySet<string>[] | undefined;
+  let specifics: Set<string> | undefined;
+  let cues: Set<TChangeCue> | undefined;
+  return {
+    terms,
+    language: languageOf(tokens),
+    get sentences() {
+      sentences ??= bodySentences.map(termsOf).filter((s) => s.size > 0);
+      return sentences;
+    },
+    get specifics() {
+      if (!specifics) {
+        specifics = new Set<string>();
+        for (const { token, specific } of [...titleWords, ...bodySentences.flat()])
+          if (specific && (token.length >= 2 || DIGITS.test(token))) specifics.add(token);
+      }
+      return specifics;
+    },
+    get cues() {
+      cues ??= changeCuesOf(bodySentences.flat().map((w) => w.token));
+      return cues;
+    },
+  };
+}
