@@ -1,8 +1,11 @@
 // The Umbra resolve evaluation (seed 001 §6), shared by `pnpm bench:resolve-eval` (a report) and
 // packages/resolve/test/evaluation.test.ts (the accuracy bar): a small team knowledge base is
-// imported into a fresh SQLite file, then every labelled proposal goes through the real pipeline
-// (buildCandidateQuery → the FTS5 candidate search → scoreCandidates → decide, no previous
-// decision) and its decision is compared with the label a careful reviewer gave it.
+// imported into a fresh SQLite file, optionally inside thousands of noise CFBs written with the
+// set's own vocabulary (lib/realistic-corpus.ts), then every labelled proposal goes through the
+// real pipeline (the service's candidates: the candidate index, plus nearest neighbours in hybrid
+// mode → resolveOutcome, no previous decision) and its decision is compared with the label a
+// careful reviewer gave it. Cases carry a split: the tuning half shaped the algorithm, the
+// held-out half is the figure reported.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import {
@@ -12,9 +15,11 @@ import {
   type TResolveProposal,
   type TScoredCandidate,
 } from "@solserver/contracts";
+import { resolveCandidates, type TSemanticSearch } from "@solserver/control-plane";
 import { createPrismaClient, createRepositories } from "@solserver/db";
 import { createTestDatabase } from "@solserver/db/testing";
-import { buildCandidateQuery, decide, scoreCandidates } from "@solserver/resolve";
+import { buildCandidateQuery, resolveOutcome } from "@solserver/resolve";
+import { realisticNoise, type TSourceText } from "./lib/realistic-corpus";
 
 export const DEFAULT_FIXTURE = path.join(import.meta.dirname, "fixtures", "resolve-eval.json");
 /** Candidates asked of the search for each proposal. */
@@ -29,9 +34,11 @@ export type TEvalCorpusEntry = {
   entities: string[];
 };
 
+export type TEvalSplit = "tune" | "holdout";
 export type TEvalCase = {
   id: string;
   category: string;
+  split: TEvalSplit;
   proposal: TResolveProposal;
   /** `target` (update, review) and `targets` (merge) are corpus keys. */
   expected: { decision: TResolveDecisionKind; target?: string; targets?: string[] };
@@ -41,7 +48,12 @@ export type TEvalCase = {
 export type TEvalFixture = { corpus: TEvalCorpusEntry[]; cases: TEvalCase[] };
 
 /** A scored candidate with its corpus key instead of the generated CFB id. */
-export type TEvalScore = { key: string; score: number; components: TScoredCandidate["components"] };
+export type TEvalScore = {
+  key: string;
+  score: number;
+  components: TScoredCandidate["components"];
+  flags: TScoredCandidate["flags"];
+};
 
 export type TCaseResult = {
   id: string;
@@ -51,6 +63,8 @@ export type TCaseResult = {
   correct: boolean;
   /** The decision class was right but it named the wrong CFB(s). */
   wrong_target: boolean;
+  /** An update or merge of a CFB the label does not name, or a create of a restated CFB. */
+  harmful: boolean;
   terms: string[];
   top: TEvalScore[];
   reason_codes: string[];
@@ -62,6 +76,9 @@ type TConfusion = Record<TResolveDecisionKind, Record<TResolveDecisionKind, numb
 
 export type TEvaluation = {
   corpus: number;
+  /** Noise CFBs around the corpus. */
+  noise: number;
+  split: TEvalSplit | "all";
   cases: number;
   correct: number;
   accuracy: number;
@@ -71,7 +88,10 @@ export type TEvaluation = {
   /** confusion[expected][actual]: counts by decision class only (a wrong target is on the diagonal). */
   confusion: TConfusion;
   misses: TCaseResult[];
+  harmful: number;
   results: TCaseResult[];
+  /** Per-case resolve time (candidates + decision), ms. */
+  latency: { p50: number; p99: number };
   /** Wall time of the whole evaluation, and of the import alone. */
   ms: { total: number; import: number };
 };
@@ -88,6 +108,7 @@ export function loadFixture(file: string = DEFAULT_FIXTURE): TEvalFixture {
     if ((wants === "update" || wants === "review") && !c.expected.target)
       throw new Error(`resolve-eval: ${c.id}: ${wants} needs a target`);
     if (wants === "merge" && c.expected.targets?.length !== 2) throw new Error(`resolve-eval: ${c.id}: merge needs 2`);
+    if (c.split !== "tune" && c.split !== "holdout") throw new Error(`resolve-eval: ${c.id}: split must be tune or holdout`);
   }
   return fixture;
 }
@@ -122,6 +143,37 @@ function isCorrect(expected: TEvalCase["expected"], actual: TCaseResult["actual"
   }
 }
 
+/**
+ * Harmful: a CFB changed that the label does not name (an update or merge of an unrelated CFB,
+ * or of the wrong member of a pair), or a new CFB for a proposal that restates one (a duplicate).
+ */
+function isHarmful(c: TEvalCase, actual: TCaseResult["actual"]): boolean {
+  const named = new Set([c.expected.target, ...(c.expected.targets ?? [])].filter((k) => k !== undefined));
+  if (actual.decision === "update" || actual.decision === "merge")
+    return [actual.target, ...actual.merge].some((k) => k !== null && !named.has(k));
+  return actual.decision === "create" && c.expected.decision === "update" && c.category === "near_duplicate";
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return Math.round((sorted[i] as number) * 100) / 100;
+}
+
+/** The evaluation set's texts as noise sources: its CFBs lend their prose, its proposals their words. */
+export function noiseSources(fixture: TEvalFixture): { prose: TSourceText[]; others: TSourceText[] } {
+  return {
+    prose: fixture.corpus.map((c) => ({ domain: c.domain, title: c.title, summary: c.summary, tags: c.tags, entities: c.entities })),
+    others: fixture.cases.map((c) => ({
+      domain: c.proposal.domain,
+      title: c.proposal.title,
+      summary: c.proposal.delta_summary,
+      tags: [...c.proposal.tags],
+      entities: [...c.proposal.entities],
+    })),
+  };
+}
+
 function emptyConfusion(): TConfusion {
   const row = () => Object.fromEntries(RESOLVE_DECISIONS.map((d) => [d, 0])) as Record<TResolveDecisionKind, number>;
   return Object.fromEntries(RESOLVE_DECISIONS.map((d) => [d, row()])) as TConfusion;
@@ -133,28 +185,51 @@ const tally = (total: number, correct: number): TTally => ({
   accuracy: total === 0 ? 1 : correct / total,
 });
 
-/** Runs every case of the fixture against a fresh temp database; the database is removed after. */
-export async function runEvaluation(opts: { fixture?: string; topScores?: number } = {}): Promise<TEvaluation> {
+export type TEvalOptions = {
+  fixture?: string;
+  topScores?: number;
+  /** Noise CFBs imported around the corpus (half before it, half after). */
+  noise?: number;
+  split?: TEvalSplit | "all";
+  /** Hybrid mode: nearest neighbours and their similarity from this semantic search. */
+  semantic?: (repos: ReturnType<typeof createRepositories>) => Promise<TSemanticSearch>;
+  /** Called with progress lines (imports take seconds at 100k). */
+  progress?: (line: string) => void;
+};
+
+/** Runs the cases of the fixture against a fresh temp database; the database is removed after. */
+export async function runEvaluation(opts: TEvalOptions = {}): Promise<TEvaluation> {
   const started = performance.now();
   const fixture = loadFixture(opts.fixture);
   const topScores = opts.topScores ?? 3;
+  const split = opts.split ?? "all";
+  const noiseCount = opts.noise ?? 0;
+  const sources = noiseSources(fixture);
+  const noise = noiseCount > 0 ? realisticNoise(noiseCount, sources.prose, sources.others) : [];
   const database = await createTestDatabase("resolve-eval");
   const db = await createPrismaClient(database.url);
   try {
     const repos = createRepositories(db);
     const importStarted = performance.now();
+    const half = Math.floor(noise.length / 2);
+    await repos.cfbs.import(noise.slice(0, half));
     const ids = await repos.cfbs.import(fixture.corpus.map(draftOf));
+    await repos.cfbs.import(noise.slice(half));
+    await repos.cfbs.index.sync();
     const importMs = performance.now() - importStarted;
+    opts.progress?.(`imported ${fixture.corpus.length} + ${noise.length} CFBs in ${(importMs / 1000).toFixed(1)} s`);
+    const semantic = opts.semantic ? await opts.semantic(repos) : undefined;
     const keyOf = new Map(ids.map((id, i) => [id, (fixture.corpus[i] as TEvalCorpusEntry).key]));
     const key = (id: string | null) => (id === null ? null : (keyOf.get(id) ?? id));
 
     const results: TCaseResult[] = [];
-    for (const c of fixture.cases) {
+    const times: number[] = [];
+    for (const c of fixture.cases.filter((x) => split === "all" || x.split === split)) {
       const caseStarted = performance.now();
-      const query = buildCandidateQuery(c.proposal);
-      const candidates = await repos.cfbs.candidates(query, { limit: CANDIDATE_LIMIT });
-      const outcome = decide(scoreCandidates(c.proposal, candidates));
+      const candidates = await resolveCandidates({ candidates: repos.cfbs.candidates, semantic }, c.proposal, CANDIDATE_LIMIT);
+      const outcome = resolveOutcome(c.proposal, candidates);
       const ms = performance.now() - caseStarted;
+      times.push(ms);
       const actual = {
         decision: outcome.decision,
         target: key(outcome.target_cfb_id),
@@ -168,17 +243,19 @@ export async function runEvaluation(opts: { fixture?: string; topScores?: number
         actual,
         correct,
         wrong_target: !correct && c.expected.decision === actual.decision,
-        terms: query.terms,
+        harmful: isHarmful(c, actual),
+        terms: buildCandidateQuery(c.proposal).terms,
         top: outcome.scores.slice(0, topScores).map((s) => ({
           key: key(s.cfb_id) as string,
           score: s.score,
           components: s.components,
+          flags: s.flags,
         })),
         reason_codes: outcome.reason_codes,
         ms,
       });
     }
-
+    times.sort((a, b) => a - b);
     const confusion = emptyConfusion();
     for (const r of results) confusion[r.expected.decision][r.actual.decision] += 1;
     const perClass = Object.fromEntries(
@@ -197,6 +274,8 @@ export async function runEvaluation(opts: { fixture?: string; topScores?: number
     const correct = results.filter((r) => r.correct).length;
     return {
       corpus: fixture.corpus.length,
+      noise: noise.length,
+      split,
       cases: results.length,
       correct,
       accuracy: results.length === 0 ? 0 : correct / results.length,
@@ -204,7 +283,9 @@ export async function runEvaluation(opts: { fixture?: string; topScores?: number
       perCategory,
       confusion,
       misses: results.filter((r) => !r.correct),
+      harmful: results.filter((r) => r.harmful).length,
       results,
+      latency: { p50: percentile(times, 50), p99: percentile(times, 99) },
       ms: { total: performance.now() - started, import: importMs },
     };
   } finally {

@@ -45,7 +45,7 @@ test("a proposal's page shows the change side by side, and a CFB edited meanwhil
 
   // Resolve's verdict with its component scores, open on this page.
   await expect(page.getByTestId("resolve-decision")).toContainText("resolve:");
-  await expect(page.getByRole("columnheader", { name: "text (bm25)" })).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "text", exact: true })).toBeVisible();
   // Where it came from.
   const source = page.getByRole("region", { name: "Where it came from" });
   await expect(source).toContainText("We decided to rotate the pager every Tuesday at noon.");

@@ -1,3 +1,5 @@
+import { createOpenAICompatibleEmbeddings, type TEmbeddingsProvider } from "./embeddings/openai-embeddings";
+import { semanticHandle } from "./knowledge/semantic-matching";
 import { randomUUID } from "node:crypto";
 import type {
   TCfbActivityRequest,
@@ -176,6 +178,8 @@ export type TOpenOptions = {
   routing?: TRoutingConfig;
   /** When given, accounts can be created (users.create, the setup command) and cookies resolved. */
   auth?: Omit<Parameters<typeof createAuth>[0], "prisma">;
+  /** An embeddings provider switches semantic matching on (docs/resolve.md). */
+  embeddings?: TEmbeddingsProvider;
 };
 
 /**
@@ -201,6 +205,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     repetitionThresholds: { ...DEFAULT_REPETITION_THRESHOLDS, ...opts.repetitionThresholds },
     catalog: opts.catalog ?? RV_SERVICE_CATALOG,
     routing: opts.routing ?? DEFAULT_ROUTING,
+    semantic: opts.embeddings ? semanticHandle(repos, opts.embeddings) : undefined,
     ...(auth
       ? { createAccount: (u: Parameters<typeof createPasswordAccount>[1]) => createPasswordAccount(auth, u) }
       : {}),
@@ -218,6 +223,7 @@ export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
     repetitionThresholds: env.repetitionThresholds,
     catalog: env.catalog,
     routing: env.routing,
+    ...(env.embeddings ? { embeddings: createOpenAICompatibleEmbeddings(env.embeddings) } : {}),
     auth: { secret: env.BETTER_AUTH_SECRET, baseURL: env.SOLSERVER_BASE_URL, trustedOrigins: env.trustedOrigins },
   });
 }

@@ -115,8 +115,35 @@ const ZServerEnv = z
       .max(86_400_000, { error: "must be at most 86400000 (a day)" })
       .refine((ms) => ms === 0 || ms >= 1000, { error: "must be 0 (off) or at least 1000 (milliseconds)" })
       .default(60_000),
+    // Semantic matching (docs/resolve.md): off by default, so the offline default stays lexical.
+    SOLSERVER_EMBEDDINGS: z
+      .enum(["off", "openai"], { error: 'must be "off" or "openai" (docs/resolve.md#semantic-matching)' })
+      .default("off"),
+    SOLSERVER_EMBEDDINGS_BASE_URL: z
+      .url({ error: "must be a URL such as https://api.openai.com/v1 or http://127.0.0.1:8080/v1" })
+      .optional(),
+    SOLSERVER_EMBEDDINGS_API_KEY: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
+    SOLSERVER_EMBEDDINGS_MODEL: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
+    SOLSERVER_EMBEDDINGS_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(100, { error: "must be at least 100 (milliseconds)" })
+      .max(600_000, { error: "must be at most 600000 (10 minutes)" })
+      .default(10_000),
   })
   .superRefine((e, ctx) => {
+    if (e.SOLSERVER_EMBEDDINGS === "openai" && !e.SOLSERVER_EMBEDDINGS_MODEL)
+      ctx.addIssue({
+        code: "custom",
+        path: ["SOLSERVER_EMBEDDINGS_MODEL"],
+        message: "is required when SOLSERVER_EMBEDDINGS=openai (the model id, e.g. text-embedding-3-small)",
+      });
     // The openai provider cannot start without a key and a model id.
     if (e.SOLSERVER_MODEL !== "openai") return;
     if (!e.OPENAI_API_KEY)
@@ -160,6 +187,8 @@ export type TServerEnv = {
   routing: TRoutingConfig;
   /** How often the web server ticks workflow schedules; 0: its timer is off. */
   SOLSERVER_SCHEDULER_INTERVAL_MS: number;
+  /** Semantic matching's embeddings server (SOLSERVER_EMBEDDINGS=openai), or null when off. */
+  embeddings: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | null;
 };
 
 /**
@@ -231,5 +260,14 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     repetitionThresholds: e.SOLSERVER_REPETITION_THRESHOLDS,
     trustedOrigins: trustedOrigins(baseURL, e.SOLSERVER_TRUSTED_ORIGINS),
     SOLSERVER_SCHEDULER_INTERVAL_MS: e.SOLSERVER_SCHEDULER_INTERVAL_MS,
+    embeddings:
+      e.SOLSERVER_EMBEDDINGS === "openai" && e.SOLSERVER_EMBEDDINGS_MODEL
+        ? {
+            baseUrl: e.SOLSERVER_EMBEDDINGS_BASE_URL ?? e.OPENAI_BASE_URL,
+            apiKey: e.SOLSERVER_EMBEDDINGS_API_KEY ?? e.OPENAI_API_KEY,
+            model: e.SOLSERVER_EMBEDDINGS_MODEL,
+            timeoutMs: e.SOLSERVER_EMBEDDINGS_TIMEOUT_MS,
+          }
+        : null,
   };
 }

@@ -26,7 +26,15 @@ export { createModel } from "./model/registry";
 export { describeIssues, firstIssueField, parseInput, type TIssueLike } from "./parse";
 export { deriveProposals } from "./proposals/derive";
 export { proposalFingerprint } from "./proposals/fingerprint";
-export { rankCfbs } from "./retrieval";
+export { proposalText, resolveCandidates, type TResolveKnowledge } from "./knowledge/resolve-candidates";
+export { reciprocalRankFusion, type TSemanticSearch } from "./knowledge/semantic";
+export { openSemanticSearch, type TSemanticMatching, type TSemanticStatus } from "./knowledge/semantic-matching";
+export {
+  createOpenAICompatibleEmbeddings,
+  type TEmbeddingsOptions,
+  type TEmbeddingsProvider,
+} from "./embeddings/openai-embeddings";
+export { rankCfbs, retrieveCfbs } from "./retrieval";
 export { canSeeThread, requireJam, requireSignedIn } from "./services/access";
 export { hashToken, TOKEN_PREFIX } from "./services/admin";
 export { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";

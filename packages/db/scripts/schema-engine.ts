@@ -37,6 +37,13 @@ export const SCHEMA_FILTER: SchemaFilter = {
     "CfbFts_idx",
     "CfbFtsVocab",
     "CfbFtsStats",
+    // The vector index for semantic matching, created at run time (src/vectors/vector-store.ts).
+    "CfbVec",
+    "CfbVec_info",
+    "CfbVec_chunks",
+    "CfbVec_rowids",
+    "CfbVec_vector_chunks00",
+    "CfbVecState",
   ],
   externalEnums: [],
 };

@@ -70,3 +70,10 @@ export async function allocateId(tx: Tx, family: TIdFamily): Promise<string> {
   if (id === undefined) throw new Error(`could not allocate a ${family} id`);
   return id;
 }
+
+/** The number in an id (CFB-0042 → 42): the `seq` column lists order by, since ids order as text. */
+export function idNumber(id: string): number {
+  const n = Number(id.slice(id.lastIndexOf("-") + 1));
+  if (!Number.isSafeInteger(n)) throw new Error(`not a numbered id: ${id}`);
+  return n;
+}

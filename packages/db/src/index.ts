@@ -1,5 +1,18 @@
 export { createPrismaClient, type DbClient } from "./client";
 export { databaseFilePath, defaultDatabaseUrl, repositoryRoot, resolveDatabaseUrl } from "./database-url";
-export { createSqliteCandidateSearch, ftsHealth, type TCandidateSearch } from "./fts";
+export {
+  createCandidateIndex,
+  resolveWeight,
+  type TCandidateIndex,
+  type TWeightedQuery,
+} from "./candidates/candidate-index";
+export { TermIndex, type TIndexHit, type TWeightedTerm } from "./candidates/term-index";
+export { ftsHealth } from "./fts";
+export {
+  type TEmbeddingWrite,
+  type TPendingEmbedding,
+  type TVectorStore,
+  VECTOR_TABLES,
+} from "./vectors/vector-store";
 export { migrateDatabase } from "./migrations";
 export * from "./repositories";

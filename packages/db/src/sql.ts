@@ -211,3 +211,16 @@ export function dateOf(value: unknown): Date {
 export function jsonOf(value: unknown): unknown {
   return typeof value === "string" ? JSON.parse(value) : value;
 }
+
+/**
+ * Loads a SQLite extension (sqlite-vec) into the connection under `slot`'s adapter. Throws when
+ * the connection is not better-sqlite3 (another driver cannot load SQLite extensions).
+ */
+export function loadExtensionInto(slot: { adapter: SqlDriverAdapter | null }, file: string): void {
+  const client = slot.adapter
+    ? (slot.adapter as unknown as { client?: { loadExtension?: (path: string) => void; open?: boolean } }).client
+    : undefined;
+  if (!client || typeof client.loadExtension !== "function" || client.open !== true)
+    throw new Error("this database connection cannot load SQLite extensions");
+  client.loadExtension(file);
+}

@@ -39,12 +39,13 @@ export async function cloneProposals(db: import("./client").DbClient, count: num
           Prisma.sql`(${`UP-${9_000_000 + i}`}, ${s.responseId}, ${s.threadId}, ${1000 + i}, ${s.op},
             ${s.targetCfbId}, ${s.warnings}, ${`${s.title} #${i}`}, ${s.deltaSummary}, ${s.proposedCfb}, ${s.rationale},
             ${((i * 37) % 100) / 100}, ${s.fingerprint}, ${statuses[i % statuses.length]}, ${domains[i % domains.length]},
-            ${decisions[(i >> 1) % decisions.length] ?? null}, ${new Date(start + ((i * 7919) % 31_536_000) * 1000)})`,
+            ${decisions[(i >> 1) % decisions.length] ?? null}, ${9_000_000 + i},
+            ${new Date(start + ((i * 7919) % 31_536_000) * 1000)})`,
         );
       }
       await tx.execute(Prisma.sql`INSERT INTO "UmbraProposal" ("id", "responseId", "threadId", "suggestionIndex", "op",
           "targetCfbId", "warnings", "title", "deltaSummary", "proposedCfb", "rationale", "confidence", "fingerprint",
-          "status", "domain", "latestDecision", "createdAt") VALUES ${Prisma.join(rows)}`);
+          "status", "domain", "latestDecision", "seq", "createdAt") VALUES ${Prisma.join(rows)}`);
     }
   });
   return count;

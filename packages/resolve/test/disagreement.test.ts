@@ -3,7 +3,7 @@
 import type { TResolveProposal } from "@solserver/contracts";
 import { describe, expect, it } from "vitest";
 import { decide, disagreement } from "../src/index";
-import { scored } from "./fixtures";
+import { SAME_FACTS, scored } from "./fixtures";
 
 const model = (op: TResolveProposal["op"], target_cfb_id: string | null = null) => ({ op, target_cfb_id });
 
@@ -11,10 +11,25 @@ const update = decide([scored("CFB-0007", 0.82), scored("CFB-0003", 0.41)]);
 const create = decide([scored("CFB-0007", 0.41)]);
 const none = decide([]);
 const review = decide([scored("CFB-0007", 0.62), scored("CFB-0003", 0.58)]);
-const merge = decide([scored("CFB-0007", 0.82), scored("CFB-0009", 0.79)]);
+// A merge needs the pair to state the same facts (decide's sameFacts option).
+const merge = decide([scored("CFB-0007", 0.82), scored("CFB-0009", 0.79)], null, SAME_FACTS);
 const held = decide([scored("CFB-0007", 0.52)], { decision: "update" });
+// Held back to review by the new facts the proposal adds, at an update's score.
+const heldBack = decide([scored("CFB-0007", 0.91, {}, ["NEW_FACTS"]), scored("CFB-0003", 0.41)]);
 
 describe("disagreement", () => {
+  it("is checked against the decisions it names", () => {
+    expect([update, create, none, review, merge, held, heldBack].map((o) => o.decision)).toEqual([
+      "update",
+      "create",
+      "create",
+      "review",
+      "merge",
+      "update",
+      "review",
+    ]);
+  });
+
   it.each([
     ["create / create", create, model("create")],
     ["create / create with no candidates", none, model("create")],
@@ -25,6 +40,7 @@ describe("disagreement", () => {
     ["merge without a target / merge", merge, model("merge")],
     ["create / review", review, model("create")],
     ["update of a candidate / review", review, model("update", "CFB-0003")],
+    ["update / review held back by NEW_FACTS", heldBack, model("update", "CFB-0007")],
     ["no model op", update, { op: undefined, target_cfb_id: null }],
   ])("is null when they agree: %s", (_, outcome, p) => {
     expect(disagreement(outcome, p)).toBeNull();
@@ -85,6 +101,12 @@ describe("disagreement", () => {
       held,
       model("create"),
       "model proposed create; resolve says update CFB-0007 (score 0.52, held by hysteresis)",
+    ],
+    [
+      "update of an unknown CFB / review held back by NEW_FACTS",
+      heldBack,
+      model("update", "CFB-0999"),
+      "model proposed update CFB-0999; resolve says review (best CFB-0007, score 0.91); CFB-0999 is not among the candidates",
     ],
   ])("says how they differ: %s", (_, outcome, p, text) => {
     expect(disagreement(outcome, p)).toBe(text);

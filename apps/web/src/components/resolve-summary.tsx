@@ -2,6 +2,17 @@
 import type { TResolveDecisionView } from "@solserver/contracts";
 import Link from "next/link";
 
+/** A component as shown: two decimals, or a dash when it was left out (no labels, other language). */
+const shown = (value: number | null) => (value === null ? "—" : value.toFixed(2));
+
+/** Why a candidate was held back from an update, in words a reviewer reads at a glance. */
+const FLAG_TEXT: Record<TResolveDecisionView["scores"][number]["flags"][number], string> = {
+  NEW_FACTS: "adds facts",
+  CONTRADICTS: "contradicts",
+  LANGUAGE_DIFFERS: "other language",
+  SEMANTIC_MATCH: "semantic",
+};
+
 const DECISION_TEXT: Record<TResolveDecisionView["decision"], string> = {
   update: "update",
   review: "needs review",
@@ -44,10 +55,12 @@ export function ResolveSummary({ resolve, open = false }: { resolve: TResolveDec
                 <tr>
                   <th>CFB</th>
                   <th>score</th>
-                  <th>text (bm25)</th>
+                  <th>text</th>
                   <th>tags</th>
                   <th>entities</th>
                   <th>title</th>
+                  <th>new</th>
+                  <th>notes</th>
                 </tr>
               </thead>
               <tbody>
@@ -57,10 +70,17 @@ export function ResolveSummary({ resolve, open = false }: { resolve: TResolveDec
                       <Link href={`/cfbs/${s.cfb_id}`}>{s.cfb_id}</Link>
                     </td>
                     <td>{s.score.toFixed(2)}</td>
-                    <td>{s.components.bm25_norm.toFixed(2)}</td>
-                    <td>{s.components.tag_overlap.toFixed(2)}</td>
-                    <td>{s.components.entity_overlap.toFixed(2)}</td>
-                    <td>{s.components.title_similarity.toFixed(2)}</td>
+                    <td>
+                      {shown(s.components.text_similarity)}
+                      {s.components.semantic_similarity === null ? null : (
+                        <span className="muted"> (cos {s.components.semantic_similarity.toFixed(2)})</span>
+                      )}
+                    </td>
+                    <td>{shown(s.components.tag_overlap)}</td>
+                    <td>{shown(s.components.entity_overlap)}</td>
+                    <td>{shown(s.components.title_similarity)}</td>
+                    <td>{shown(s.components.new_share)}</td>
+                    <td>{s.flags.map((f) => FLAG_TEXT[f]).join(", ")}</td>
                   </tr>
                 ))}
               </tbody>

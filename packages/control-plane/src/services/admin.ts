@@ -32,7 +32,9 @@ export async function createCfb(
   input: z.output<typeof ZCfbCreateRequest>,
 ): Promise<TCfb> {
   const editor = requireJam(actor, "author CFBs");
-  return deps.repos.cfbs.create(input, auditActor(editor));
+  const cfb = await deps.repos.cfbs.create(input, auditActor(editor));
+  deps.semantic?.afterWrite();
+  return cfb;
 }
 
 export async function updateCfb(
@@ -42,7 +44,9 @@ export async function updateCfb(
 ): Promise<TCfb> {
   const editor = requireJam(actor, "edit CFBs");
   const { cfb_id, version, ...draft } = input;
-  return deps.repos.cfbs.update(cfb_id, version, draft, auditActor(editor));
+  const cfb = await deps.repos.cfbs.update(cfb_id, version, draft, auditActor(editor));
+  deps.semantic?.afterWrite();
+  return cfb;
 }
 
 // ---- API tokens (Jam) -----------------------------------------------------------------------

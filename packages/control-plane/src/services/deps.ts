@@ -1,6 +1,7 @@
 import type { TGateConfig, TRepetitionKind, TRoutingConfig } from "@solserver/contracts";
 import type { TRepositories } from "@solserver/db";
 import type { TCatalog } from "@solserver/engine";
+import type { TSemanticHandle } from "../knowledge/semantic-matching";
 import type { TModelProvider } from "../model/provider";
 
 export type TLimits = {
@@ -28,6 +29,8 @@ export type TServiceDeps = {
   routing: TRoutingConfig;
   /** The procedure catalog of procedure mode (seed 004): data only, the context engine decides. */
   catalog: TCatalog;
+  /** Semantic matching (embeddings), when switched on; resolve and retrieval stay lexical without it. */
+  semantic?: TSemanticHandle | undefined;
   /** Counts at which a repetition raises a promotion trigger (seed 001 §5.2). */
   repetitionThresholds: Record<TRepetitionKind, number>;
   /** Creates a password account (better-auth), for user management; absent where no auth runs. */

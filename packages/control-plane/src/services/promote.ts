@@ -263,6 +263,7 @@ export async function promoteProposal(
     overrides: input.editorial_overrides ?? null,
     trace: trace.events,
   });
+  if (result.cfb) deps.semantic?.afterWrite();
   return {
     promotion_id: result.promotionId,
     proposal_id: proposal.proposal_id,

@@ -1,6 +1,7 @@
 import type { TOutputMeta, TRepetitionKind, TResolveDecisionKind, TResolveProposal } from "@solserver/contracts";
 import type { TNewProposal, TRepetitionHit } from "@solserver/db";
-import { buildCandidateQuery, decide, disagreement, normalizeText, scoreCandidates } from "@solserver/resolve";
+import { disagreement, normalizeText, resolveOutcome } from "@solserver/resolve";
+import { resolveCandidates } from "../knowledge/resolve-candidates";
 import type { TServiceDeps } from "./deps";
 
 const CANDIDATES = 20;
@@ -21,8 +22,8 @@ function asResolveProposal(p: TResolvable): TResolveProposal {
 }
 
 /**
- * Umbra resolve for one proposal (seed 001 §6): full-text candidates from the index, the
- * composite score, the bands against the previous decision for the same fingerprint (the +0.05
+ * Umbra resolve for one proposal (seed 001 §6): the candidate index's CFBs sharing the most terms
+ * with it, the composite score, the bands against the previous decision for the same fingerprint (the +0.05
  * hysteresis), and how the decision compares with what the model itself proposed.
  */
 export async function resolveProposal(
@@ -30,10 +31,11 @@ export async function resolveProposal(
   p: TResolvable,
 ): Promise<NonNullable<TNewProposal["resolve"]>> {
   const proposal = asResolveProposal(p);
-  const candidates = await deps.repos.cfbs.candidates(buildCandidateQuery(proposal), { limit: CANDIDATES });
+  const candidates = await resolveCandidatesOf(deps, proposal);
   const previous = await deps.repos.resolve.previous(p.fingerprint);
-  const outcome = decide(
-    scoreCandidates(proposal, candidates),
+  const outcome = resolveOutcome(
+    proposal,
+    candidates,
     previous ? { decision: previous.decision as TResolveDecisionKind } : null,
   );
   return {
@@ -42,6 +44,24 @@ export async function resolveProposal(
     modelTargetCfbId: p.targetCfbId,
     disagreement: disagreement(outcome, proposal),
   };
+}
+
+/**
+ * The proposal's candidates: lexical, fused with its nearest neighbours when semantic matching is
+ * on. An embeddings server that fails mid-request costs the semantic half of this one decision,
+ * never the decision: it is then taken on the lexical candidates (and says so in the log).
+ */
+async function resolveCandidatesOf(deps: TServiceDeps, proposal: TResolveProposal) {
+  const lexical = { candidates: deps.repos.cfbs.candidates, candidatesByIds: deps.repos.cfbs.index.candidatesByIds };
+  const semantic = await deps.semantic?.get();
+  if (semantic) {
+    try {
+      return await resolveCandidates({ ...lexical, semantic: semantic.search }, proposal, CANDIDATES);
+    } catch (error) {
+      console.warn(`resolve: semantic candidates failed, lexical only: ${(error as Error).message}`);
+    }
+  }
+  return resolveCandidates(lexical, proposal, CANDIDATES);
 }
 
 /** Seed 001 §5.2's repetition thresholds: how many times before a promotion trigger is raised. */

@@ -9,7 +9,7 @@ import {
 import { decideBreakpointAction, shouldFreezeSummaryAtPeak } from "@solserver/engine";
 import { checkProcedureChoice, plannedView, planProcedure } from "../procedures/procedure-turn";
 import { deriveProposals } from "../proposals/derive";
-import { rankCfbs } from "../retrieval";
+import { retrieveCfbs } from "../retrieval";
 import { assertCanSeeThread, requireSignedIn } from "./access";
 import type { TActor, TServiceDeps } from "./deps";
 import { chargeChatTurn } from "./rate-limits";
@@ -24,7 +24,6 @@ import { domainMismatch, selectRoute } from "./turn-selector";
 import { createStreamGuard, type TStreamEvent } from "./turn-stream";
 
 const HISTORY_WINDOW = 20;
-const CANDIDATE_SCAN = 500;
 const INJECTED_CFBS = 8;
 
 /**
@@ -35,6 +34,21 @@ function usageOf(meta: TOutputMeta, counts: (cfbId: string) => boolean): { used:
   const used = [...new Set(meta.used_cfb_ids)].filter(counts);
   const ignored = [...new Set(meta.ignored_cfb_ids)].filter((id) => counts(id) && !used.includes(id));
   return { used, ignored };
+}
+
+/**
+ * The message's nearest CFBs by embedding, when semantic matching is on; none when it is off or
+ * the embeddings server fails (the turn then retrieves lexically, and the log says why).
+ */
+async function semanticNeighbours(deps: TServiceDeps, message: string) {
+  const semantic = await deps.semantic?.get();
+  if (!semantic) return [];
+  try {
+    return await semantic.search.nearest(await semantic.search.embed(message), INJECTED_CFBS);
+  } catch (error) {
+    console.warn(`retrieval: semantic neighbours failed, lexical only: ${(error as Error).message}`);
+    return [];
+  }
 }
 
 const CLOSURE_SIGNALS = new Set(["decision_made", "open_loop_resolved", "answer_provided", "scope_changed"]);
@@ -145,15 +159,19 @@ export async function respondToTurn(
   const route = selection.route;
   const routerDomain = route.domain;
 
-  // Retrieval, scoped and boosted by the route: a skip turn injects no CFBs (the scan is the
-  // expensive part of a turn).
+  // Retrieval, scoped and boosted by the route, over every live CFB (the candidate index): a
+  // skip turn injects no CFBs.
   t = performance.now();
   const history = input.thread_id ? await deps.repos.turns.history(threadId, HISTORY_WINDOW) : [];
   // The output gate's baseline: the thread's previous delivered answer (seed 002).
   const previous = input.thread_id ? await deps.repos.turns.lastResponse(threadId) : null;
   const ranked = skip
     ? []
-    : rankCfbs(input.message, await deps.repos.cfbs.retrievable(CANDIDATE_SCAN, deps.now()), INJECTED_CFBS, route);
+    : await retrieveCfbs(
+        { search: deps.repos.cfbs.index.search, retrievable: deps.repos.cfbs.retrievable },
+        input.message,
+        { limit: INJECTED_CFBS, route, now: deps.now(), neighbours: await semanticNeighbours(deps, input.message) },
+      );
   trace.add(
     "retrieval",
     skip ? "Skipped: acknowledgement turn" : `Injected ${ranked.length} CFB(s)`,

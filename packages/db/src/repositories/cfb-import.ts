@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { TCfb, TCfbDraft } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
-import { allocateIdBatch } from "../ids";
+import { allocateIdBatch, idNumber } from "../ids";
 import type { TSqlDriver } from "../sql";
 
 // Rows per INSERT: 14 parameters a CFB, well under SQLite's bound-parameter limit.
@@ -22,14 +22,15 @@ export async function importCfbs(driver: TSqlDriver, drafts: readonly TCfbDraft[
     for (let start = 0; start < drafts.length; start += CHUNK) {
       const chunk = drafts.slice(start, start + CHUNK).map((d, i) => ({ d, id: ids[start + i] as string }));
       await tx.execute(Prisma.sql`INSERT INTO "Cfb" ("id", "domain", "kind", "confidence", "title", "summary", "text",
-          "tags", "entities", "trustTier", "sourceRefs", "version", "createdAt", "updatedAt")
+          "tags", "entities", "trustTier", "sourceRefs", "version", "seq", "createdAt", "updatedAt")
         VALUES ${Prisma.join(
           chunk.map(
             ({
               d,
               id,
             }) => Prisma.sql`(${id}, ${d.domain}, ${d.kind}, ${d.confidence}, ${d.title}, ${d.summary}, ${d.text},
-              ${json(d.tags)}, ${json(d.entities)}, ${d.trust_tier}, ${json(d.source_refs)}, 1, ${now}, ${now})`,
+              ${json(d.tags)}, ${json(d.entities)}, ${d.trust_tier}, ${json(d.source_refs)}, 1, ${idNumber(id)},
+              ${now}, ${now})`,
           ),
         )}`);
       await tx.execute(Prisma.sql`INSERT INTO "CfbRevision" ("id", "cfbId", "version", "snapshot", "changeKind", "createdAt")

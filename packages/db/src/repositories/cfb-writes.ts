@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { cfbFieldChanges, cfbVersionConflict, DomainError, type TCfb, type TCfbDraft } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import type { Prisma } from "../generated/prisma/client";
-import { allocateId } from "../ids";
+import { allocateId, idNumber } from "../ids";
 import { asObject } from "../json";
 import { toCfb } from "../mappers";
 import { type TAuditWrite, writeAudit } from "./audit";
@@ -32,7 +32,7 @@ function cfbColumns(d: TCfbDraft) {
 async function insertCfb(tx: Tx, d: TCfbDraft, promotionId: string | null): Promise<TCfb> {
   const cfbId = await allocateId(tx, "cfb");
   const row = await tx.cfb.create({
-    data: { id: cfbId, ...cfbColumns(d) },
+    data: { id: cfbId, seq: idNumber(cfbId), ...cfbColumns(d) },
   });
   const cfb = toCfb(row);
   await tx.cfbRevision.create({

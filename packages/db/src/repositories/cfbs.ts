@@ -19,8 +19,9 @@ export type TCfbListQuery = {
  * Browsing and searching CFBs, newest first. A text query searches the full-text index (title,
  * summary, text, tags, entities): every word must match, the last one as a prefix ("nightly
  * exp" finds "nightly export"), and query syntax in the text is never interpreted. Merged CFBs
- * are left out. Keyset pagination on the creation time, which never changes: an id cursor stays
- * a valid position even when the CFB it names is edited between two page requests.
+ * are left out. Keyset pagination on the creation time, which never changes, then the id's number
+ * (`seq`: ids order as text, and "CFB-10000" < "CFB-9999"): an id cursor stays a valid position
+ * even when the CFB it names is edited between two page requests.
  */
 export async function listCfbs(db: DbClient, sql: TSql, q: TCfbListQuery): Promise<TCfbListResponse> {
   const filters: Prisma.Sql[] = [Prisma.sql`c."mergedIntoId" IS NULL`];
@@ -31,16 +32,16 @@ export async function listCfbs(db: DbClient, sql: TSql, q: TCfbListQuery): Promi
     filters.push(Prisma.sql`c.rowid IN (SELECT rowid FROM "CfbFts" WHERE "CfbFts" MATCH ${match})`);
   }
   if (q.cursor !== undefined) {
-    const [c] = await sql.query<{ id: string; createdAt: unknown }>(
-      Prisma.sql`SELECT "id", "createdAt" FROM "Cfb" WHERE "id" = ${q.cursor}`,
+    const [c] = await sql.query<{ seq: number; createdAt: unknown }>(
+      Prisma.sql`SELECT "seq", "createdAt" FROM "Cfb" WHERE "id" = ${q.cursor}`,
     );
     if (!c) throw new DomainError("NOT_FOUND", `cursor: CFB ${q.cursor} does not exist`, { field: "cursor" });
-    filters.push(Prisma.sql`(c."createdAt", c."id") < (${c.createdAt}, ${c.id})`);
+    filters.push(Prisma.sql`(c."createdAt", c."seq") < (${c.createdAt}, ${c.seq})`);
   }
   const ids = (
     await sql.query<{ id: string }>(
       Prisma.sql`SELECT c."id" AS "id" FROM "Cfb" c WHERE ${Prisma.join(filters, " AND ")}
-        ORDER BY c."createdAt" DESC, c."id" DESC LIMIT ${q.limit + 1}`,
+        ORDER BY c."createdAt" DESC, c."seq" DESC LIMIT ${q.limit + 1}`,
     )
   ).map((r) => r.id);
   const found = new Map((await db.cfb.findMany({ where: { id: { in: ids } } })).map((r) => [r.id, r]));
@@ -81,10 +82,11 @@ export async function existingCfbIds(sql: TSql, ids: readonly string[]): Promise
 }
 
 /**
- * Candidate CFBs for a turn, most recently updated first (hot path), with the signals retrieval
- * weighs (stats, staleness). Ranking happens in control-plane.
+ * The CFBs among `ids` as retrieval ranks them (hot path: the candidate index found them), with
+ * the signals retrieval weighs (stats, staleness), in the order of `ids`; merged ones left out.
  */
-export async function listRetrievableCfbs(sql: TSql, limit: number, now = new Date()): Promise<TRetrievableCfb[]> {
+export async function retrievableCfbs(sql: TSql, ids: readonly string[], now = new Date()): Promise<TRetrievableCfb[]> {
+  if (ids.length === 0) return [];
   const rows = await sql.query<{
     id: string;
     domain: string;
@@ -103,22 +105,29 @@ export async function listRetrievableCfbs(sql: TSql, limit: number, now = new Da
       c."reviewOnUse" AS "reviewOnUse", s."hotness" AS "hotness", s."usedByModel30d" AS "used",
       s."ignoredByModel30d" AS "ignored"
     FROM "Cfb" c LEFT JOIN "CfbStats" s ON s."cfbId" = c."id"
-    WHERE c."mergedIntoId" IS NULL ORDER BY c."updatedAt" DESC, c."id" DESC LIMIT ${limit}`);
-  return rows.map((r) => ({
-    cfb_id: r.id,
-    domain: r.domain,
-    title: r.title,
-    summary: r.summary,
-    tags: asStringArray(jsonOf(r.tags), "Cfb.tags"),
-    entities: asStringArray(jsonOf(r.entities), "Cfb.entities"),
-    signals: {
-      hotness: Number(r.hotness ?? 0),
-      used30d: Number(r.used ?? 0),
-      ignored30d: Number(r.ignored ?? 0),
-      stale: dateOf(r.updatedAt).getTime() + Number(r.ttlDays) * 86_400_000 < now.getTime(),
-      reviewOnUse: Boolean(r.reviewOnUse),
-    },
-  }));
+    WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND c."mergedIntoId" IS NULL`);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    if (!r) return [];
+    return [
+      {
+        cfb_id: r.id,
+        domain: r.domain,
+        title: r.title,
+        summary: r.summary,
+        tags: asStringArray(jsonOf(r.tags), "Cfb.tags"),
+        entities: asStringArray(jsonOf(r.entities), "Cfb.entities"),
+        signals: {
+          hotness: Number(r.hotness ?? 0),
+          used30d: Number(r.used ?? 0),
+          ignored30d: Number(r.ignored ?? 0),
+          stale: dateOf(r.updatedAt).getTime() + Number(r.ttlDays) * 86_400_000 < now.getTime(),
+          reviewOnUse: Boolean(r.reviewOnUse),
+        },
+      },
+    ];
+  });
 }
 
 export type { TCfb };

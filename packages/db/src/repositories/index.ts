@@ -1,6 +1,7 @@
 import type { TCfbDraft, TRepetitionKind } from "@solserver/contracts";
 import { type DbClient, sqlDriverOf } from "../client";
-import { createSqliteCandidateSearch } from "../fts";
+import { type TCandidateIndex, createCandidateIndex } from "../candidates/candidate-index";
+import { openVectorStore } from "../vectors/vector-store";
 import * as accounts from "./accounts";
 import * as audit from "./audit";
 import * as cfbActivity from "./cfb-activity";
@@ -24,6 +25,18 @@ import * as turns from "./turns";
 import type { TGateEvaluationWrite } from "./types";
 import * as workflows from "./workflows";
 
+// One candidate index per client: it holds every live CFB's terms in memory, so every set of
+// repositories on the same connection shares it.
+const indexes = new WeakMap<DbClient, TCandidateIndex>();
+function candidateIndexOf(db: DbClient, sql: ReturnType<typeof sqlDriverOf>): TCandidateIndex {
+  let index = indexes.get(db);
+  if (!index) {
+    index = createCandidateIndex(sql);
+    indexes.set(db, index);
+  }
+  return index;
+}
+
 /**
  * Everything the services may ask of the database, bound to one client. Services receive this
  * object (never the Prisma client), so tests and alternative stores plug in at one seam.
@@ -31,7 +44,7 @@ import * as workflows from "./workflows";
 export function createRepositories(db: DbClient) {
   // Queries that run on every chat turn use the hot-path driver on the same connection (sql.ts).
   const sql = sqlDriverOf(db);
-  const search = createSqliteCandidateSearch(sql);
+  const index = candidateIndexOf(db, sql);
   return {
     turns: {
       findByRequestId: (callerId: string, requestId: string) => turns.findTurnByRequestId(db, sql, callerId, requestId),
@@ -49,9 +62,14 @@ export function createRepositories(db: DbClient) {
       get: (cfbId: string) => cfbs.getCfb(db, cfbId),
       activity: (q: cfbActivity.TCfbActivityQuery) => cfbActivity.getCfbActivity(db, sql, q),
       existingIds: (ids: readonly string[]) => cfbs.existingCfbIds(sql, ids),
-      retrievable: (limit: number, now?: Date) => cfbs.listRetrievableCfbs(sql, limit, now),
-      /** Full-text candidates for resolve (SQLite FTS5; see fts.ts for the interface). */
-      candidates: search.candidates,
+      /** The CFBs among `ids` with retrieval's signals, in that order (retrieval's second step). */
+      retrievable: (ids: readonly string[], now?: Date) => cfbs.retrievableCfbs(sql, ids, now),
+      /** Resolve's candidates from the candidate index (candidates/candidate-index.ts). */
+      candidates: index.candidates,
+      /** The candidate index itself: weighted search, sync, status. */
+      index,
+      /** The vector index of semantic matching, for one embeddings model (vectors/vector-store.ts). */
+      openVectors: (model: string, dims: number) => openVectorStore(db, sql, model, dims),
       create: (draft: Parameters<typeof cfbWrites.createCfb>[1], actor?: Parameters<typeof cfbWrites.createCfb>[2]) =>
         cfbWrites.createCfb(db, draft, actor),
       update: (...args: Tail<Parameters<typeof cfbWrites.updateCfb>>) => cfbWrites.updateCfb(db, ...args),

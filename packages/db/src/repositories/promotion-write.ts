@@ -8,7 +8,7 @@ import {
   type TCfbKind,
 } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
-import { allocateIdBatch } from "../ids";
+import { allocateIdBatch, idNumber } from "../ids";
 import { asStringArray } from "../json";
 import { dateOf, jsonOf, type TSql, type TSqlDriver } from "../sql";
 import type { TAuditWrite } from "./audit";
@@ -148,9 +148,9 @@ const draftColumns = (
 /** A new CFB from a promotion: the row, revision v1 and an empty stats row. */
 async function createCfb(tx: TSql, cfbId: string, d: TCfbDraft, promotionId: string, now: Date): Promise<TCfb> {
   await tx.execute(Prisma.sql`INSERT INTO "Cfb" ("id", "domain", "kind", "confidence", "title", "summary", "text", "tags",
-      "entities", "trustTier", "sourceRefs", "version", "createdAt", "updatedAt")
+      "entities", "trustTier", "sourceRefs", "version", "seq", "createdAt", "updatedAt")
     VALUES (${cfbId}, ${d.domain}, ${d.kind}, ${d.confidence}, ${d.title}, ${d.summary}, ${d.text}, ${json(d.tags)},
-      ${json(d.entities)}, ${d.trust_tier}, ${json(d.source_refs)}, 1, ${now}, ${now})`);
+      ${json(d.entities)}, ${d.trust_tier}, ${json(d.source_refs)}, 1, ${idNumber(cfbId)}, ${now}, ${now})`);
   const row = await readCfb(tx, cfbId);
   if (!row) throw new Error(`CFB ${cfbId} was not written`);
   const cfb = cfbOf(row);

@@ -25,12 +25,13 @@ export type TProposalListQuery = {
 // Each sort as ORDER BY columns with one direction: the keyset condition is then a single
 // row-value comparison, which SQLite (and PostgreSQL) answer from an index at any page depth.
 // An OR of comparisons, as an ORM writes it, is not: it scanned 100k rows per page.
+// Ties on the time break on `seq`, the id's number (ids order as text: "UP-10000" < "UP-9999").
 const SORTS = {
-  newest: { columns: Prisma.sql`p."createdAt", p."id"`, order: Prisma.sql`p."createdAt" DESC, p."id" DESC`, op: "<" },
-  oldest: { columns: Prisma.sql`p."createdAt", p."id"`, order: Prisma.sql`p."createdAt" ASC, p."id" ASC`, op: ">" },
+  newest: { columns: Prisma.sql`p."createdAt", p."seq"`, order: Prisma.sql`p."createdAt" DESC, p."seq" DESC`, op: "<" },
+  oldest: { columns: Prisma.sql`p."createdAt", p."seq"`, order: Prisma.sql`p."createdAt" ASC, p."seq" ASC`, op: ">" },
   confidence: {
-    columns: Prisma.sql`p."confidence", p."createdAt", p."id"`,
-    order: Prisma.sql`p."confidence" DESC, p."createdAt" DESC, p."id" DESC`,
+    columns: Prisma.sql`p."confidence", p."createdAt", p."seq"`,
+    order: Prisma.sql`p."confidence" DESC, p."createdAt" DESC, p."seq" DESC`,
     op: "<",
   },
 } as const;
@@ -68,15 +69,15 @@ export async function listProposals(db: DbClient, sql: TSql, q: TProposalListQue
     ...(q.threadId ? [Prisma.sql`p."threadId" = ${q.threadId}`] : []),
   ];
   if (q.cursor !== undefined) {
-    const [c] = await sql.query<{ id: string; createdAt: unknown; confidence: number }>(
-      Prisma.sql`SELECT "id", "createdAt", "confidence" FROM "UmbraProposal" WHERE "id" = ${q.cursor}`,
+    const [c] = await sql.query<{ seq: number; createdAt: unknown; confidence: number }>(
+      Prisma.sql`SELECT "seq", "createdAt", "confidence" FROM "UmbraProposal" WHERE "id" = ${q.cursor}`,
     );
     if (!c) throw new DomainError("NOT_FOUND", `cursor: proposal ${q.cursor} does not exist`, { field: "cursor" });
     // Compared as stored (dates as Prisma's text), so the row value matches the index's order.
     const values =
       sortName === "confidence"
-        ? Prisma.sql`(${c.confidence}, ${c.createdAt}, ${c.id})`
-        : Prisma.sql`(${c.createdAt}, ${c.id})`;
+        ? Prisma.sql`(${c.confidence}, ${c.createdAt}, ${c.seq})`
+        : Prisma.sql`(${c.createdAt}, ${c.seq})`;
     filters.push(Prisma.sql`(${sort.columns}) ${Prisma.raw(sort.op)} ${values}`);
   }
   const where = (parts: Prisma.Sql[]) =>

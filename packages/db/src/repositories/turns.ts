@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { DomainError } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
-import { allocateIdBatch } from "../ids";
+import { allocateIdBatch, idNumber } from "../ids";
 import { toProposalPreview } from "../mappers";
 import { isUniqueViolation, jsonOf, type TSql, type TSqlDriver } from "../sql";
 import { countTurnUsage } from "./cfb-stats";
@@ -270,11 +270,12 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
           (p, i) =>
             Prisma.sql`(${ids.proposal[i]}, ${responseId}, ${turn.threadId}, ${p.suggestionIndex}, ${p.op}, ${p.targetCfbId},
               ${json(p.warnings)}, ${p.title}, ${p.deltaSummary}, ${json(p.proposedCfb)}, ${p.rationale}, ${p.confidence},
-              ${p.fingerprint}, 'pending', ${p.proposedCfb.domain}, ${p.resolve?.outcome.decision ?? null}, ${now})`,
+              ${p.fingerprint}, 'pending', ${p.proposedCfb.domain}, ${p.resolve?.outcome.decision ?? null},
+              ${idNumber(ids.proposal[i] as string)}, ${now})`,
         );
         await tx.execute(Prisma.sql`INSERT INTO "UmbraProposal" ("id", "responseId", "threadId", "suggestionIndex", "op",
             "targetCfbId", "warnings", "title", "deltaSummary", "proposedCfb", "rationale", "confidence", "fingerprint",
-            "status", "domain", "latestDecision", "createdAt")
+            "status", "domain", "latestDecision", "seq", "createdAt")
           VALUES ${Prisma.join(rows)}`);
       }
       // Resolve's decision on each new proposal (seed 001 §6), taken before this transaction.

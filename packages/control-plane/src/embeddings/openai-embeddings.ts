@@ -1,0 +1,67 @@
+// The embeddings port and its OpenAI-compatible provider: POST {baseUrl}/embeddings with
+// { model, input: [texts] }, as OpenAI, vLLM, Ollama, llama.cpp and text-embeddings-inference
+// answer it. Used only when semantic matching is on (SOLSERVER_EMBEDDINGS=openai).
+import { z } from "zod";
+
+export type TEmbeddingsProvider = {
+  /** The model id: stored vectors are per model, so a new model re-embeds every CFB. */
+  model: string;
+  /** One vector per text, in order; all of one length. */
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+};
+
+export type TEmbeddingsOptions = {
+  /** e.g. https://api.openai.com/v1 or http://127.0.0.1:8080/v1 */
+  baseUrl: string;
+  model: string;
+  apiKey?: string | undefined;
+  timeoutMs?: number | undefined;
+  fetch?: typeof fetch;
+};
+
+const ZEmbeddingsResponse = z.object({
+  data: z
+    .array(z.object({ index: z.number().int().min(0).optional(), embedding: z.array(z.number()).min(1) }))
+    .min(1),
+});
+
+/** Texts are cut to this many characters: embedders take a few thousand tokens at most. */
+export const MAX_EMBEDDED_CHARS = 8000;
+
+export function createOpenAICompatibleEmbeddings(opts: TEmbeddingsOptions): TEmbeddingsProvider {
+  const url = `${opts.baseUrl.replace(/\/+$/, "")}/embeddings`;
+  const doFetch = opts.fetch ?? fetch;
+  return {
+    model: opts.model,
+    async embed(texts) {
+      if (texts.length === 0) return [];
+      const response = await doFetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}),
+        },
+        body: JSON.stringify({ model: opts.model, input: texts.map((t) => t.slice(0, MAX_EMBEDDED_CHARS)) }),
+        signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
+      });
+      if (!response.ok) {
+        const detail = (await response.text().catch(() => "")).slice(0, 200);
+        throw new Error(`embeddings server ${url} answered ${response.status}${detail ? `: ${detail}` : ""}`);
+      }
+      const parsed = ZEmbeddingsResponse.safeParse(await response.json().catch(() => null));
+      if (!parsed.success) throw new Error(`embeddings server ${url} answered without data[].embedding`);
+      const rows = parsed.data.data;
+      if (rows.length !== texts.length)
+        throw new Error(`embeddings server ${url} returned ${rows.length} vectors for ${texts.length} texts`);
+      const ordered = rows.every((r) => r.index !== undefined)
+        ? [...rows].sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
+        : rows;
+      const dims = ordered[0]?.embedding.length ?? 0;
+      return ordered.map((r, i) => {
+        if (r.embedding.length !== dims || r.embedding.some((x) => !Number.isFinite(x)))
+          throw new Error(`embeddings server ${url}: vector ${i} is not ${dims} finite numbers`);
+        return Float32Array.from(r.embedding);
+      });
+    },
+  };
+}

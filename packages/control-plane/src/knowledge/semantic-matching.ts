@@ -1,0 +1,173 @@
+// Semantic matching switched on: the embeddings provider and the database's vector index, kept in
+// step with the CFBs. Every CFB write is followed by sync() (the services call it after their
+// transaction commits); what a failed call leaves pending is embedded by the next sync, the web
+// server's periodic one, or `pnpm embeddings sync`. Queries never wait for the embedder to catch
+// up: a CFB without a vector yet is still found lexically.
+import type { TRepositories, TVectorStore } from "@solserver/db";
+import type { TEmbeddingsProvider } from "../embeddings/openai-embeddings";
+import { proposalText } from "./resolve-candidates";
+import type { TSemanticSearch } from "./semantic";
+
+/** CFBs embedded per request to the embeddings server. */
+const BATCH = 32;
+
+export type TSemanticStatus = { model: string; dims: number; embedded: number; pending: number; lastError: string | null };
+
+export type TSemanticMatching = {
+  search: TSemanticSearch;
+  /** Embeds what is pending (every CFB written since the last sync); returns how many. */
+  sync(): Promise<number>;
+  /** sync() until nothing is pending, reporting progress (first start on a large knowledge base). */
+  syncAll(progress?: (line: string) => void): Promise<number>;
+  status(): Promise<TSemanticStatus>;
+};
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+export async function openSemanticSearch(
+  repos: Pick<TRepositories, "cfbs">,
+  provider: TEmbeddingsProvider,
+): Promise<TSemanticMatching> {
+  // The dimension is the model's: learned from one embedding.
+  const [probe] = await provider.embed(["dimension probe"]);
+  if (!probe) throw new Error("the embeddings server returned no vector");
+  const store: TVectorStore = await repos.cfbs.openVectors(provider.model, probe.length);
+  let lastError: string | null = null;
+  let running: Promise<number> | null = null;
+
+  async function syncBatch(): Promise<number> {
+    const pending = await store.pending(BATCH);
+    if (pending.length === 0) {
+      await store.prune();
+      return 0;
+    }
+    const vectors = await provider.embed(pending.map((p) => proposalText({ title: p.title, delta_summary: p.summary })));
+    await store.write(pending.map((p, i) => ({ cfbId: p.cfbId, version: p.version, vector: vectors[i] as Float32Array })));
+    return pending.length;
+  }
+
+  async function sync(): Promise<number> {
+    // One sync at a time per process; callers arriving meanwhile share its result.
+    if (running) return running;
+    running = (async () => {
+      let total = 0;
+      try {
+        for (let n = await syncBatch(); n > 0; n = await syncBatch()) total += n;
+        lastError = null;
+      } catch (error) {
+        lastError = error instanceof Error ? error.message : String(error);
+        throw error;
+      }
+      return total;
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    search: {
+      model: provider.model,
+      async embed(text) {
+        const [vector] = await provider.embed([text]);
+        if (!vector) throw new Error("the embeddings server returned no vector");
+        return vector;
+      },
+      nearest: (vector, k) => store.nearest(vector, k),
+      async similarities(vector, ids) {
+        const stored = await store.vectors(ids);
+        return new Map([...stored].map(([id, v]) => [id, cosine(vector, v)] as const));
+      },
+    },
+    sync,
+    async syncAll(progress) {
+      const { pending } = await store.counts();
+      if (pending > 0) progress?.(`embedding ${pending.toLocaleString("en-US")} CFBs with ${provider.model}`);
+      let done = 0;
+      const started = performance.now();
+      for (let n = await syncBatch(); n > 0; n = await syncBatch()) {
+        done += n;
+        if (done % (BATCH * 50) === 0 || done === pending)
+          progress?.(`${done.toLocaleString("en-US")} / ${pending.toLocaleString("en-US")} embedded (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+      }
+      return done;
+    },
+    async status() {
+      const counts = await store.counts();
+      return { model: provider.model, dims: store.dims, ...counts, lastError };
+    },
+  };
+}
+
+/** After a failed open, semantic matching is tried again no sooner than this. */
+const RETRY_MS = 30_000;
+
+/**
+ * Semantic matching as the services hold it: opened on first use (the embeddings server may start
+ * after Solserver), retried after a failure, and never in the way of a turn: `get()` resolves to
+ * null while it is unavailable, and callers fall back to lexical matching.
+ */
+export type TSemanticHandle = {
+  get(): Promise<TSemanticMatching | null>;
+  /** After a CFB write: embeds what is pending, in the background (errors are logged). */
+  afterWrite(): void;
+  /** Embeds everything pending and waits for it (tests, the CLI). */
+  syncNow(): Promise<number>;
+};
+
+export function semanticHandle(
+  repos: Pick<TRepositories, "cfbs">,
+  provider: TEmbeddingsProvider,
+  log: (message: string) => void = (m) => console.warn(m),
+): TSemanticHandle {
+  let opened: TSemanticMatching | null = null;
+  let opening: Promise<TSemanticMatching | null> | null = null;
+  let failedAt = Number.NEGATIVE_INFINITY;
+  const get = async (): Promise<TSemanticMatching | null> => {
+    if (opened) return opened;
+    if (opening) return opening;
+    if (performance.now() - failedAt < RETRY_MS) return null;
+    opening = openSemanticSearch(repos, provider)
+      .then((s) => {
+        opened = s;
+        // First start on an existing knowledge base: embed it in the background.
+        s.syncAll((line) => log(`semantic matching: ${line}`)).catch((e: unknown) =>
+          log(`semantic matching: sync failed: ${(e as Error).message}`),
+        );
+        return s;
+      })
+      .catch((error: unknown) => {
+        failedAt = performance.now();
+        log(`semantic matching unavailable (lexical only, retried in ${RETRY_MS / 1000} s): ${(error as Error).message}`);
+        return null;
+      })
+      .finally(() => {
+        opening = null;
+      });
+    return opening;
+  };
+  return {
+    get,
+    afterWrite() {
+      get()
+        .then((s) => s?.sync())
+        .catch((error: unknown) => log(`semantic matching: sync after a write failed: ${(error as Error).message}`));
+    },
+    async syncNow() {
+      const s = await get();
+      return s ? s.sync() : 0;
+    },
+  };
+}

@@ -1,0 +1,181 @@
+// The candidate index over the database: a TermIndex of every live CFB's analysed terms, built
+// from the Cfb table on first use and kept in step with it through the CfbChange log that
+// triggers on Cfb write (migration *_candidate_index). Every process (server, CLI, workers) holds
+// its own; before each search it applies the log entries written since its last one, so a CFB
+// another process promoted a moment ago is found. Resolve asks it for the CFBs sharing the most
+// terms with a proposal, retrieval for those sharing the most weighted terms with a message.
+import type { TCandidateQuery, TResolveCandidate } from "@solserver/contracts";
+import { termSet } from "@solserver/resolve";
+import { Prisma } from "../generated/prisma/client";
+import { asStringArray } from "../json";
+import { jsonOf, type TSql } from "../sql";
+import { type TIndexHit, type TSearchOptions, TermIndex } from "./term-index";
+
+/** Analysed terms and how to weigh each from the live document count and its document frequency. */
+export type TWeightedQuery = {
+  terms: readonly string[];
+  weight: (documents: number, df: number, term: string) => number;
+};
+
+/** More log entries than this since the last sync: rebuilding is cheaper than applying them. */
+const MAX_APPLIED = 2000;
+/** Rows per IN (…) lookup. */
+const CHUNK = 500;
+
+type TCfbTextRow = {
+  id: string;
+  domain: string;
+  title: string;
+  summary: string;
+  text: string | null;
+  tags: unknown;
+  entities: unknown;
+  mergedIntoId: string | null;
+};
+
+export type TIndexStatus = { documents: number; builtMs: number | null; appliedChanges: number; rebuilds: number };
+
+export type TCandidateIndex = {
+  /** Resolve's candidates: the live CFBs sharing the most terms with the proposal, best first. */
+  candidates(query: TCandidateQuery, opts?: { limit?: number }): Promise<TResolveCandidate[]>;
+  /** The same shape for given CFBs (nearest neighbours), in the order given; merged ones left out. */
+  candidatesByIds(ids: readonly string[]): Promise<TResolveCandidate[]>;
+  /**
+   * Raw hits (retrieval): each term weighted by `weight(documents, df)` from the index's own
+   * counts, then the documents with the highest summed weight (times the boost).
+   */
+  search(query: TWeightedQuery, opts: TSearchOptions): Promise<TIndexHit[]>;
+  /** Applies what changed since the last call (also done by every search). */
+  sync(): Promise<void>;
+  status(): TIndexStatus;
+};
+
+const DEFAULT_LIMIT = 20;
+
+function termsOf(row: TCfbTextRow): Set<string> {
+  const tags = asStringArray(jsonOf(row.tags), "Cfb.tags");
+  const entities = asStringArray(jsonOf(row.entities), "Cfb.entities");
+  return termSet(row.title, row.summary, row.text ?? "", ...tags, ...entities);
+}
+
+const TEXT_COLUMNS = Prisma.sql`"id", "domain", "title", "summary", "text", "tags", "entities", "mergedIntoId"`;
+
+/**
+ * Resolve's query weights: 1 for sharing a term at all, up to 2 for a rare one. Candidates are
+ * the CFBs sharing the *most* terms (a proposal's rarest words are often the ones it adds), with
+ * rarity only breaking near-ties; the score that decides is resolve's own.
+ */
+export function resolveWeight(documents: number, df: number): number {
+  return 1 + Math.log((documents + 1) / (df + 1)) / Math.log(documents + 2);
+}
+
+export function createCandidateIndex(sql: TSql): TCandidateIndex {
+  const index = new TermIndex();
+  // The last log entry applied (seq and its CFB), or null before the first build.
+  let applied: { seq: number; cfbId: string | null } | null = null;
+  let pending: Promise<void> | null = null;
+  const status: TIndexStatus = { documents: 0, builtMs: null, appliedChanges: 0, rebuilds: 0 };
+
+  async function rebuild(): Promise<void> {
+    const started = performance.now();
+    const [last] = await sql.query<{ seq: number; cfbId: string }>(
+      Prisma.sql`SELECT "seq", "cfbId" FROM "CfbChange" ORDER BY "seq" DESC LIMIT 1`,
+    );
+    const rows = await sql.query<TCfbTextRow>(
+      Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE "mergedIntoId" IS NULL`,
+    );
+    index.clear();
+    for (const row of rows) index.upsert({ id: row.id, domain: row.domain, terms: termsOf(row) });
+    applied = { seq: Number(last?.seq ?? 0), cfbId: last?.cfbId ?? null };
+    status.documents = index.size;
+    status.builtMs = Math.round(performance.now() - started);
+    status.rebuilds += 1;
+  }
+
+  async function applyChanges(): Promise<void> {
+    if (applied === null) return rebuild();
+    const from = applied;
+    // From the last applied entry on: if it is gone (pruned) or names another CFB (its write was
+    // rolled back and the number reused), the log cannot be trusted from here, so rebuild.
+    const entries = await sql.query<{ seq: number; cfbId: string }>(
+      Prisma.sql`SELECT "seq", "cfbId" FROM "CfbChange" WHERE "seq" >= ${from.seq} ORDER BY "seq" LIMIT ${MAX_APPLIED + 2}`,
+    );
+    const [head] = entries;
+    if (from.seq > 0 && (head === undefined || Number(head.seq) !== from.seq || head.cfbId !== from.cfbId))
+      return rebuild();
+    const fresh = entries.filter((e) => Number(e.seq) > from.seq);
+    if (fresh.length === 0) return;
+    if (fresh.length > MAX_APPLIED) return rebuild();
+    const ids = [...new Set(fresh.map((e) => e.cfbId))];
+    const rows = new Map<string, TCfbTextRow>();
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const chunk = ids.slice(i, i + CHUNK);
+      for (const row of await sql.query<TCfbTextRow>(
+        Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE "id" IN (${Prisma.join(chunk)})`,
+      ))
+        rows.set(row.id, row);
+    }
+    for (const id of ids) {
+      const row = rows.get(id);
+      if (!row || row.mergedIntoId !== null) index.remove(id);
+      else index.upsert({ id, domain: row.domain, terms: termsOf(row) });
+    }
+    const last = fresh[fresh.length - 1] as { seq: number; cfbId: string };
+    applied = { seq: Number(last.seq), cfbId: last.cfbId };
+    status.documents = index.size;
+    status.appliedChanges += fresh.length;
+  }
+
+  /** One sync at a time: concurrent callers wait for the one under way, then look again. */
+  async function sync(): Promise<void> {
+    while (pending) await pending;
+    pending = applyChanges().finally(() => {
+      pending = null;
+    });
+    return pending;
+  }
+
+  /** Rows for resolve, in the order of `ids`; merged or gone since the sync are left out. */
+  async function candidateRows(ids: readonly string[]): Promise<TResolveCandidate[]> {
+    if (ids.length === 0) return [];
+    const rows = await sql.query<TCfbTextRow>(
+      Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      if (!r || r.mergedIntoId !== null) return [];
+      return [
+        {
+          cfb_id: r.id,
+          title: r.title,
+          summary: r.summary,
+          tags: asStringArray(jsonOf(r.tags), "Cfb.tags"),
+          entities: asStringArray(jsonOf(r.entities), "Cfb.entities"),
+        },
+      ];
+    });
+  }
+
+  function weighted(query: TWeightedQuery) {
+    const documents = index.size;
+    return query.terms.map((term) => ({ term, weight: query.weight(documents, index.documentFrequency(term), term) }));
+  }
+
+  return {
+    async candidates(query, opts = {}) {
+      await sync();
+      const hits = index.search(weighted({ terms: query.terms, weight: resolveWeight }), {
+        limit: opts.limit ?? DEFAULT_LIMIT,
+      });
+      return candidateRows(hits.map((h) => h.id));
+    },
+    candidatesByIds: candidateRows,
+    async search(query, opts) {
+      await sync();
+      return index.search(weighted(query), opts);
+    },
+    sync,
+    status: () => ({ ...status }),
+  };
+}

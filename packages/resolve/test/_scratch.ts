@@ -1,0 +1,11 @@
+import { scoreCandidate, textProfile, labelOverlap, titleSimilarity, compositeScore, round4 } from "../src/index";
+const show = (l: string, v: unknown) => console.log(l, JSON.stringify(v, (_k, x) => x instanceof Set ? [...x] : x));
+const cfb = { cfb_id: "CFB-1", title: "Nightly backups", summary: "Backups of the production database run nightly at 02:00 UTC to the bucket in Frankfurt.", tags: [], entities: [] };
+const sc = (body: string, c = cfb) => { const p = { title: "Nightly backups", delta_summary: body, tags: [], entities: [], domain: "ops" }; return scoreCandidate(p, textProfile(p.title, p.delta_summary), c, textProfile(c.title, c.summary)); };
+show("a", sc("Backups of the production database run nightly at 02:00 UTC. Restores tested."));
+show("b", sc("Backups of the production database run nightly at 02:00 UTC in Frankfurt. Restores tested."));
+show("c", sc("We no longer back up the production database nightly."));
+show("d", sc("Nightly backups were replaced by continuous archiving."));
+show("lo", [labelOverlap(["Pager Duty"], ["PagerDuty"]), labelOverlap(["Amazon EKS"], ["EKS"]), labelOverlap(["k8s"], ["kubernetes"]), labelOverlap(["Upgrades"], ["upgrade"]), labelOverlap(["on-call"], ["On call"]), labelOverlap(["GH Actions"], ["GitHub Actions"]), labelOverlap(["db"], ["db", "database"]), labelOverlap(["incident-management"], ["incidents"]), labelOverlap(["Stripe"], ["Stripe API"]), labelOverlap(["billing"], ["security"]), labelOverlap(["a"], ["a"]), labelOverlap(["x"], ["y"])]);
+show("ts", [titleSimilarity("Rotating keys", "Key rotation"), titleSimilarity("Prod DB backups", "Production database backup"), titleSimilarity("Reset the Postgres password", "Reset the MySQL password")]);
+show("cs", [compositeScore({ text_similarity: 0.75, tag_overlap: null, entity_overlap: 0.5, title_similarity: 0.5, semantic_similarity: null, new_share: 0 }), compositeScore({ text_similarity: 1, tag_overlap: null, entity_overlap: null, title_similarity: 0, semantic_similarity: null, new_share: 0 }), round4(0.12345), round4(0.00005), round4(0.99995), round4(1.00004)]);
