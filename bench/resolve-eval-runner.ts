@@ -226,8 +226,9 @@ export async function runEvaluation(opts: TEvalOptions = {}): Promise<TEvaluatio
     const times: number[] = [];
     for (const c of fixture.cases.filter((x) => split === "all" || x.split === split)) {
       const caseStarted = performance.now();
-      const candidates = await resolveCandidates({ candidates: repos.cfbs.candidates, semantic }, c.proposal, CANDIDATE_LIMIT);
-      const outcome = resolveOutcome(c.proposal, candidates);
+      const knowledge = { candidates: repos.cfbs.candidates, candidatesByIds: repos.cfbs.index.candidatesByIds, semantic };
+      const candidates = await resolveCandidates(knowledge, c.proposal, CANDIDATE_LIMIT);
+      const outcome = resolveOutcome(c.proposal, candidates, null, { semanticScale: semantic?.scale() });
       const ms = performance.now() - caseStarted;
       times.push(ms);
       const actual = {

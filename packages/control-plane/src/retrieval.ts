@@ -1,6 +1,6 @@
 import type { TCandidateIndex, TRetrievableCfb, TRetrievalSignals } from "@solserver/db";
 import { compareIds } from "@solserver/contracts";
-import { semanticComponent, termSet } from "@solserver/resolve";
+import { semanticComponent, type TSemanticScale, termSet } from "@solserver/resolve";
 import { uniqueContentWords } from "./text";
 
 export type TRankedCfb = { cfb: TRetrievableCfb; score: number };
@@ -118,6 +118,8 @@ export async function retrieveCfbs(
     route?: TRetrievalScope;
     now?: Date;
     neighbours?: readonly { cfb_id: string; similarity: number }[];
+    /** The semantic scale of the embeddings model the neighbours came from. */
+    semanticScale?: TSemanticScale;
   },
 ): Promise<TRankedCfb[]> {
   const terms = [...termSet(message)].slice(0, MAX_MESSAGE_TERMS);
@@ -150,7 +152,7 @@ export async function retrieveCfbs(
     const own = route === undefined || cfb.domain === route.domain;
     if (route?.scope === "domain" && !own && cfb.domain !== SHARED_DOMAIN) continue;
     const semantic =
-      (semanticComponent(similarity.get(cfb.cfb_id)) ?? 0) *
+      (semanticComponent(similarity.get(cfb.cfb_id), opts.semanticScale) ?? 0) *
       retrievalBoost(cfb.signals) *
       (route !== undefined && own ? DOMAIN_BOOST : 1);
     const score = Math.max(lexical.get(cfb.cfb_id) ?? 0, semantic);

@@ -26,6 +26,11 @@ export type TDecideOptions = {
    * only for such a pair. Without it, no pair is a merge.
    */
   sameFacts?: (a: string, b: string) => boolean;
+  /**
+   * How much of the proposal's numbers and names a CFB shares (Dice of specifics): between two
+   * close CFBs that state different facts, the proposal restates the one whose facts it names.
+   */
+  specifics?: (cfbId: string) => number;
 };
 
 function band(s1: number): TResolveReasonCode {
@@ -73,9 +78,11 @@ function decideRanked(
   const s2 = second ? scoreUnits(second.score) : 0;
   const held = holds(top);
 
-  // A proposal saying the CFB it is about no longer holds is for a person to settle, even when
-  // the changed wording keeps its score under the review band.
-  if (top.flags.includes("CONTRADICTS") && s1 >= CONTRADICTION_FLOOR) return toward("review", top, held);
+  // A proposal saying the CFB it is about no longer holds, or restating it in another language,
+  // is for a person to settle, even when the changed wording (or the other language, which
+  // leaves only labels, numbers and names to compare) keeps its score under the review band.
+  if ((top.flags.includes("CONTRADICTS") || top.flags.includes("LANGUAGE_DIFFERS")) && s1 >= CONTRADICTION_FLOOR)
+    return toward("review", top, held);
 
   // Merge first: two CFBs both above the high band, this close, and stating the same facts are
   // one CFB written twice, whatever was decided before (the buffer only guards create↔update).
@@ -97,6 +104,15 @@ function decideRanked(
       };
     }
     pairCodes.push("DISTINCT_PAIR");
+    // Two facts that read alike (EU vs US region): update the one whose numbers and names the
+    // proposal repeats; when they do not tell the two apart, a person picks (never a guess).
+    const a = opts.specifics?.(top.cfb_id) ?? 0;
+    const b = opts.specifics?.(second.cfb_id) ?? 0;
+    if (a === b) return toward("review", top, [...pairCodes, ...held]);
+    const chosen = a > b ? top : second;
+    if (held.length > 0 || holds(chosen).length > 0)
+      return toward("review", chosen, [...pairCodes, ...held, ...holds(chosen)]);
+    return toward("update", chosen, pairCodes);
   }
 
   const bands = bandDecision(s1);

@@ -19,6 +19,7 @@ export {
   round4,
   SEMANTIC_SCALE,
   scoreCandidate,
+  type TSemanticScale,
   scoreUnits,
   semanticComponent,
   WEIGHTS,

@@ -28,15 +28,22 @@ export const WEIGHTS = { text: 0.5, tag: 0.25, entity: 0.2, title: 0.05 } as con
 export const NEW_FACTS_SHARE = 0.2;
 
 /**
- * Embedding cosine similarity mapped to [0, 1]: SEMANTIC_SCALE.none and below is 0 (what
- * unrelated texts score with the embedders measured), SEMANTIC_SCALE.full and above 1 (a
- * restatement). Calibrated on the tuning half of the evaluation set (docs/resolve.md).
+ * Embedding cosine similarity mapped to [0, 1]: `none` and below is 0 (what unrelated texts
+ * reach), `full` and above 1 (a restatement). Where cosines fall depends on the embeddings model
+ * (averaged word vectors put unrelated texts at 0.9, sentence models at 0.3), so semantic
+ * matching calibrates a scale per model from the knowledge base itself (control-plane
+ * semantic-matching.ts); this default is for a model not yet calibrated.
  */
-export const SEMANTIC_SCALE = { none: 0.6, full: 0.9 } as const;
+export type TSemanticScale = { none: number; full: number };
+export const SEMANTIC_SCALE: TSemanticScale = { none: 0.6, full: 0.9 };
 
-export function semanticComponent(cosine: number | null | undefined): number | null {
+export function semanticComponent(
+  cosine: number | null | undefined,
+  scale: TSemanticScale = SEMANTIC_SCALE,
+): number | null {
   if (cosine === null || cosine === undefined || !Number.isFinite(cosine)) return null;
-  const { none, full } = SEMANTIC_SCALE;
+  const { none, full } = scale;
+  if (!(full > none)) return cosine >= full ? 1 : 0;
   return Math.min(1, Math.max(0, (cosine - none) / (full - none)));
 }
 
@@ -54,12 +61,22 @@ export function scoreUnits(score: number): number {
   return Number.isFinite(score) ? Math.round(score * SCALE) : score === Number.POSITIVE_INFINITY ? SCALE : 0;
 }
 
+/**
+ * Labels support a text match; they cannot make one. Below this text similarity, the tag and
+ * entity overlaps count in proportion (at text 0.25 half): two CFBs filed under the same tags and
+ * naming the same product are not the same knowledge unless their texts agree. Without a
+ * comparable text (another language, too few numbers and names) labels count in full.
+ */
+export const LABEL_GATE = 0.4;
+
 /** The weighted mean of the components present (a null label component is left out). */
 export function compositeScore(c: TScoreComponents): number {
+  const gate = c.text_similarity === null ? 1 : Math.min(1, c.text_similarity / LABEL_GATE);
+  const gated = (v: number | null) => (v === null ? null : v * gate);
   const parts: [number, number | null][] = [
     [WEIGHTS.text, c.text_similarity],
-    [WEIGHTS.tag, c.tag_overlap],
-    [WEIGHTS.entity, c.entity_overlap],
+    [WEIGHTS.tag, gated(c.tag_overlap)],
+    [WEIGHTS.entity, gated(c.entity_overlap)],
     [WEIGHTS.title, c.title_similarity],
   ];
   let weight = 0;
@@ -104,9 +121,10 @@ export function scoreCandidate(
   c: TResolveCandidate,
   cText: TTextProfile,
   detail = true,
+  scale: TSemanticScale = SEMANTIC_SCALE,
 ): TScoredCandidate {
   const lexical = matchText(pText, cText, detail);
-  const semantic = semanticComponent(c.semantic_similarity);
+  const semantic = semanticComponent(c.semantic_similarity, scale);
   const text = semantic === null ? lexical.text : Math.max(lexical.text ?? 0, semantic);
   const components: TScoreComponents = {
     text_similarity: text,

@@ -4,14 +4,42 @@
 // server's periodic one, or `pnpm embeddings sync`. Queries never wait for the embedder to catch
 // up: a CFB without a vector yet is still found lexically.
 import type { TRepositories, TVectorStore } from "@solserver/db";
+import { SEMANTIC_SCALE, type TSemanticScale } from "@solserver/resolve";
 import type { TEmbeddingsProvider } from "../embeddings/openai-embeddings";
 import { proposalText } from "./resolve-candidates";
 import type { TSemanticSearch } from "./semantic";
 
 /** CFBs embedded per request to the embeddings server. */
 const BATCH = 32;
+/** Vectors sampled to calibrate the scale, and the fewest worth calibrating on. */
+const CALIBRATION_SAMPLE = 400;
+const MIN_CALIBRATION = 30;
+/** `full` sits this share of the way from `none` to a perfect 1. */
+const FULL_SHARE = 0.75;
 
-export type TSemanticStatus = { model: string; dims: number; embedded: number; pending: number; lastError: string | null };
+/**
+ * The semantic scale for this model, from the knowledge base itself: `none` is the cosine that
+ * 99% of pairs of different CFBs stay under (what unrelated knowledge reaches with this model),
+ * `full` three quarters of the way from there to 1. Too few CFBs: the default scale.
+ */
+export function calibrateScale(vectors: readonly Float32Array[]): TSemanticScale {
+  if (vectors.length < MIN_CALIBRATION) return SEMANTIC_SCALE;
+  const pairs: number[] = [];
+  for (let i = 0; i < vectors.length; i++)
+    for (let j = i + 1; j < vectors.length; j++) pairs.push(cosine(vectors[i] as Float32Array, vectors[j] as Float32Array));
+  pairs.sort((a, b) => a - b);
+  const none = pairs[Math.floor(pairs.length * 0.99)] as number;
+  return { none, full: none + FULL_SHARE * (1 - none) };
+}
+
+export type TSemanticStatus = {
+  model: string;
+  dims: number;
+  embedded: number;
+  pending: number;
+  scale: TSemanticScale;
+  lastError: string | null;
+};
 
 export type TSemanticMatching = {
   search: TSemanticSearch;
@@ -44,6 +72,10 @@ export async function openSemanticSearch(
   const [probe] = await provider.embed(["dimension probe"]);
   if (!probe) throw new Error("the embeddings server returned no vector");
   const store: TVectorStore = await repos.cfbs.openVectors(provider.model, probe.length);
+  let scale = calibrateScale(await store.sample(CALIBRATION_SAMPLE));
+  const recalibrate = async () => {
+    scale = calibrateScale(await store.sample(CALIBRATION_SAMPLE));
+  };
   let lastError: string | null = null;
   let running: Promise<number> | null = null;
 
@@ -65,6 +97,7 @@ export async function openSemanticSearch(
       let total = 0;
       try {
         for (let n = await syncBatch(); n > 0; n = await syncBatch()) total += n;
+        if (total > 0) await recalibrate();
         lastError = null;
       } catch (error) {
         lastError = error instanceof Error ? error.message : String(error);
@@ -80,6 +113,7 @@ export async function openSemanticSearch(
   return {
     search: {
       model: provider.model,
+      scale: () => scale,
       async embed(text) {
         const [vector] = await provider.embed([text]);
         if (!vector) throw new Error("the embeddings server returned no vector");
@@ -102,11 +136,13 @@ export async function openSemanticSearch(
         if (done % (BATCH * 50) === 0 || done === pending)
           progress?.(`${done.toLocaleString("en-US")} / ${pending.toLocaleString("en-US")} embedded (${((performance.now() - started) / 1000).toFixed(0)} s)`);
       }
+      await recalibrate();
+      progress?.(`scale for ${provider.model}: unrelated ≤ ${scale.none.toFixed(3)}, restatement ≥ ${scale.full.toFixed(3)}`);
       return done;
     },
     async status() {
       const counts = await store.counts();
-      return { model: provider.model, dims: store.dims, ...counts, lastError };
+      return { model: provider.model, dims: store.dims, ...counts, scale, lastError };
     },
   };
 }

@@ -3,10 +3,14 @@
 // candidates from the candidate index and, when this is on, fuse them with the nearest neighbours
 // (reciprocal rank fusion) and hand resolve each candidate's cosine similarity.
 
+import type { TSemanticScale } from "@solserver/resolve";
+
 /** A text's embedding, and its neighbours among the CFBs (cosine similarity, best first). */
 export type TSemanticSearch = {
   /** Which embeddings model (stored vectors are per model). */
   model: string;
+  /** Where this model's cosines mean "unrelated" and "the same" (calibrated on the knowledge base). */
+  scale(): TSemanticScale;
   embed(text: string): Promise<Float32Array>;
   nearest(vector: Float32Array, k: number): Promise<{ cfb_id: string; similarity: number }[]>;
   /** Cosine similarity of `vector` with each listed CFB that has a stored embedding. */

@@ -1,6 +1,12 @@
-import type { TOutputMeta, TRepetitionKind, TResolveDecisionKind, TResolveProposal } from "@solserver/contracts";
+import type {
+  TOutputMeta,
+  TRepetitionKind,
+  TResolveCandidate,
+  TResolveDecisionKind,
+  TResolveProposal,
+} from "@solserver/contracts";
 import type { TNewProposal, TRepetitionHit } from "@solserver/db";
-import { disagreement, normalizeText, resolveOutcome } from "@solserver/resolve";
+import { disagreement, normalizeText, resolveOutcome, type TSemanticScale } from "@solserver/resolve";
 import { resolveCandidates } from "../knowledge/resolve-candidates";
 import type { TServiceDeps } from "./deps";
 
@@ -31,12 +37,13 @@ export async function resolveProposal(
   p: TResolvable,
 ): Promise<NonNullable<TNewProposal["resolve"]>> {
   const proposal = asResolveProposal(p);
-  const candidates = await resolveCandidatesOf(deps, proposal);
+  const { candidates, semanticScale } = await resolveCandidatesOf(deps, proposal);
   const previous = await deps.repos.resolve.previous(p.fingerprint);
   const outcome = resolveOutcome(
     proposal,
     candidates,
     previous ? { decision: previous.decision as TResolveDecisionKind } : null,
+    { semanticScale },
   );
   return {
     outcome,
@@ -51,17 +58,21 @@ export async function resolveProposal(
  * on. An embeddings server that fails mid-request costs the semantic half of this one decision,
  * never the decision: it is then taken on the lexical candidates (and says so in the log).
  */
-async function resolveCandidatesOf(deps: TServiceDeps, proposal: TResolveProposal) {
+async function resolveCandidatesOf(
+  deps: TServiceDeps,
+  proposal: TResolveProposal,
+): Promise<{ candidates: TResolveCandidate[]; semanticScale?: TSemanticScale }> {
   const lexical = { candidates: deps.repos.cfbs.candidates, candidatesByIds: deps.repos.cfbs.index.candidatesByIds };
   const semantic = await deps.semantic?.get();
   if (semantic) {
     try {
-      return await resolveCandidates({ ...lexical, semantic: semantic.search }, proposal, CANDIDATES);
+      const candidates = await resolveCandidates({ ...lexical, semantic: semantic.search }, proposal, CANDIDATES);
+      return { candidates, semanticScale: semantic.search.scale() };
     } catch (error) {
       console.warn(`resolve: semantic candidates failed, lexical only: ${(error as Error).message}`);
     }
   }
-  return resolveCandidates(lexical, proposal, CANDIDATES);
+  return { candidates: await resolveCandidates(lexical, proposal, CANDIDATES) };
 }
 
 /** Seed 001 §5.2's repetition thresholds: how many times before a promotion trigger is raised. */

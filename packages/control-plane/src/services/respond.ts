@@ -42,12 +42,13 @@ function usageOf(meta: TOutputMeta, counts: (cfbId: string) => boolean): { used:
  */
 async function semanticNeighbours(deps: TServiceDeps, message: string) {
   const semantic = await deps.semantic?.get();
-  if (!semantic) return [];
+  if (!semantic) return {};
   try {
-    return await semantic.search.nearest(await semantic.search.embed(message), INJECTED_CFBS);
+    const neighbours = await semantic.search.nearest(await semantic.search.embed(message), INJECTED_CFBS);
+    return { neighbours, semanticScale: semantic.search.scale() };
   } catch (error) {
     console.warn(`retrieval: semantic neighbours failed, lexical only: ${(error as Error).message}`);
-    return [];
+    return {};
   }
 }
 
@@ -170,7 +171,7 @@ export async function respondToTurn(
     : await retrieveCfbs(
         { search: deps.repos.cfbs.index.search, retrievable: deps.repos.cfbs.retrievable },
         input.message,
-        { limit: INJECTED_CFBS, route, now: deps.now(), neighbours: await semanticNeighbours(deps, input.message) },
+        { limit: INJECTED_CFBS, route, now: deps.now(), ...(await semanticNeighbours(deps, input.message)) },
       );
   trace.add(
     "retrieval",

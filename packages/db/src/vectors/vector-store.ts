@@ -31,6 +31,8 @@ export type TVectorStore = {
   prune(): Promise<number>;
   nearest(vector: Float32Array, k: number): Promise<{ cfb_id: string; similarity: number }[]>;
   vectors(ids: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** Up to `n` stored vectors of live CFBs, the same ones every time (calibration). */
+  sample(n: number): Promise<Float32Array[]>;
 };
 
 function blob(vector: Float32Array): Buffer {
@@ -135,6 +137,13 @@ function createStore(sql: TSqlDriver, model: string, dims: number): TVectorStore
       );
       // Cosine distance is 1 − cosine similarity.
       return rows.map((r) => ({ cfb_id: r.id, similarity: 1 - Number(r.distance) }));
+    },
+    async sample(n) {
+      const rows = await sql.query<{ vector: unknown }>(
+        Prisma.sql`SELECT e."vector" AS "vector" FROM "CfbEmbedding" e JOIN "Cfb" c ON c."id" = e."cfbId"
+          WHERE e."model" = ${model} AND c."mergedIntoId" IS NULL ORDER BY c."seq" LIMIT ${n}`,
+      );
+      return rows.map((r) => floats(r.vector));
     },
     async vectors(ids) {
       if (ids.length === 0) return new Map();

@@ -87,6 +87,11 @@ function stem(token: string): string {
   return out;
 }
 
+/** Whether an index token is a function word (of any language the analyser knows). */
+export function isStopword(token: string): boolean {
+  return ANALYZER_STOPWORDS.has(token);
+}
+
 /** The analysed term of one index token, or null for a function word or a lone letter. */
 export function analyzeToken(token: string): string | null {
   if (ANALYZER_STOPWORDS.has(token)) return null;

@@ -2,7 +2,7 @@
 // (numbers and names: what differs between two near-identical but distinct CFBs, and what stays
 // the same across languages), its language and its change language. Computed once per text.
 import { isNameLike, rawWords, tokenize } from "../tokenize";
-import { analyzeToken } from "./analyze";
+import { analyzeToken, isStopword } from "./analyze";
 import { changeCuesOf, type TChangeCue } from "./change-cues";
 import { languageOf, type TLanguageGuess } from "./language";
 
@@ -13,6 +13,12 @@ export type TTextProfile = {
   sentences: readonly ReadonlySet<string>[];
   /** Numbers and names (folded tokens): "90", "frankfurt", "yubikey", "sha256". */
   specifics: ReadonlySet<string>;
+  /**
+   * Character trigrams of the content words (function words out, each word padded): what two
+   * texts in different languages still share through names, numbers and cognates ("migrations" /
+   * "migraciones", "certificates" / "certificados").
+   */
+  trigrams: ReadonlySet<string>;
   language: TLanguageGuess | null;
   cues: ReadonlySet<TChangeCue>;
 };
@@ -72,6 +78,7 @@ export function textProfile(title: string, body: string): TTextProfile {
   let sentences: ReadonlySet<string>[] | undefined;
   let specifics: Set<string> | undefined;
   let cues: Set<TChangeCue> | undefined;
+  let trigrams: Set<string> | undefined;
   return {
     terms,
     language: languageOf(tokens),
@@ -86,6 +93,17 @@ export function textProfile(title: string, body: string): TTextProfile {
           if (specific && (token.length >= 2 || DIGITS.test(token))) specifics.add(token);
       }
       return specifics;
+    },
+    get trigrams() {
+      if (!trigrams) {
+        trigrams = new Set<string>();
+        for (const token of tokens) {
+          if (isStopword(token) || token.length < 3) continue;
+          const padded = ` ${token} `;
+          for (let i = 0; i + 3 <= padded.length; i++) trigrams.add(padded.slice(i, i + 3));
+        }
+      }
+      return trigrams;
     },
     get cues() {
       cues ??= changeCuesOf(bodySentences.flat().map((w) => w.token));
