@@ -108,7 +108,8 @@ export function loadFixture(file: string = DEFAULT_FIXTURE): TEvalFixture {
     if ((wants === "update" || wants === "review") && !c.expected.target)
       throw new Error(`resolve-eval: ${c.id}: ${wants} needs a target`);
     if (wants === "merge" && c.expected.targets?.length !== 2) throw new Error(`resolve-eval: ${c.id}: merge needs 2`);
-    if (c.split !== "tune" && c.split !== "holdout") throw new Error(`resolve-eval: ${c.id}: split must be tune or holdout`);
+    if (c.split !== "tune" && c.split !== "holdout")
+      throw new Error(`resolve-eval: ${c.id}: split must be tune or holdout`);
   }
   return fixture;
 }
@@ -163,7 +164,13 @@ function percentile(sorted: readonly number[], p: number): number {
 /** The evaluation set's texts as noise sources: its CFBs lend their prose, its proposals their words. */
 export function noiseSources(fixture: TEvalFixture): { prose: TSourceText[]; others: TSourceText[] } {
   return {
-    prose: fixture.corpus.map((c) => ({ domain: c.domain, title: c.title, summary: c.summary, tags: c.tags, entities: c.entities })),
+    prose: fixture.corpus.map((c) => ({
+      domain: c.domain,
+      title: c.title,
+      summary: c.summary,
+      tags: c.tags,
+      entities: c.entities,
+    })),
     others: fixture.cases.map((c) => ({
       domain: c.proposal.domain,
       title: c.proposal.title,
@@ -226,7 +233,11 @@ export async function runEvaluation(opts: TEvalOptions = {}): Promise<TEvaluatio
     const times: number[] = [];
     for (const c of fixture.cases.filter((x) => split === "all" || x.split === split)) {
       const caseStarted = performance.now();
-      const knowledge = { candidates: repos.cfbs.candidates, candidatesByIds: repos.cfbs.index.candidatesByIds, semantic };
+      const knowledge = {
+        candidates: repos.cfbs.candidates,
+        candidatesByIds: repos.cfbs.index.candidatesByIds,
+        semantic,
+      };
       const candidates = await resolveCandidates(knowledge, c.proposal, CANDIDATE_LIMIT);
       const outcome = resolveOutcome(c.proposal, candidates, null, { semanticScale: semantic?.scale() });
       const ms = performance.now() - caseStarted;

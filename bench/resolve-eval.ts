@@ -55,7 +55,11 @@ const f2 = (x: number | null) => (x === null ? "  - " : x.toFixed(2));
 
 function describe(r: TCaseResult): string {
   const e = r.expected;
-  const want = e.targets ? `${e.decision} [${e.targets.join(", ")}]` : e.target ? `${e.decision} ${e.target}` : e.decision;
+  const want = e.targets
+    ? `${e.decision} [${e.targets.join(", ")}]`
+    : e.target
+      ? `${e.decision} ${e.target}`
+      : e.decision;
   const a = r.actual;
   const got =
     a.decision === "merge" ? `merge [${a.merge.join(", ")}]` : a.target ? `${a.decision} ${a.target}` : a.decision;
@@ -89,7 +93,8 @@ function report(e: TEvaluation, mode: string): void {
       .join(", ")}`,
   );
   console.log(`   confusion (rows expected, columns actual: ${RESOLVE_DECISIONS.join(" ")}):`);
-  for (const x of RESOLVE_DECISIONS) console.log(`     ${x.padEnd(7)} ${RESOLVE_DECISIONS.map((a) => String(e.confusion[x][a]).padStart(4)).join("")}`);
+  for (const x of RESOLVE_DECISIONS)
+    console.log(`     ${x.padEnd(7)} ${RESOLVE_DECISIONS.map((a) => String(e.confusion[x][a]).padStart(4)).join("")}`);
   if (values.misses || e.split === "holdout") for (const m of e.misses) console.log(describe(m));
 }
 

@@ -27,8 +27,9 @@ const START = "\u0002";
 const END = "\u0003";
 const MAX_OVERLAP = 0.3;
 const STOP = new Set(
-  "a an and are as at be by for from has have in is it of on or the to was were with this that not no all any each every"
-    .split(" "),
+  "a an and are as at be by for from has have in is it of on or the to was were with this that not no all any each every".split(
+    " ",
+  ),
 );
 
 type TChain = Map<string, string[]>;

@@ -1,5 +1,3 @@
-import { createOpenAICompatibleEmbeddings, type TEmbeddingsProvider } from "./embeddings/openai-embeddings";
-import { semanticHandle } from "./knowledge/semantic-matching";
 import { randomUUID } from "node:crypto";
 import type {
   TCfbActivityRequest,
@@ -31,8 +29,10 @@ import { createPrismaClient, createRepositories, type DbClient, type TRepositori
 import { RV_SERVICE_CATALOG, type TCatalog } from "@solserver/engine";
 import type { z } from "zod";
 import { createAuth, createPasswordAccount, type TAuth } from "./auth/auth";
+import { createOpenAICompatibleEmbeddings, type TEmbeddingsProvider } from "./embeddings/openai-embeddings";
 import { loadServerEnv, type TServerEnv } from "./env";
 import { pipelineGateConfig } from "./gate/pipeline-config";
+import { semanticHandle } from "./knowledge/semantic-matching";
 import { createOfflineModel } from "./model/offline-model";
 import type { TModelProvider } from "./model/provider";
 import { createModel } from "./model/registry";

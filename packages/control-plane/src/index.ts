@@ -10,7 +10,15 @@ export {
 export { DEMO_JAM, DEMO_USER, ensureFirstRunAccounts } from "./demo/accounts";
 export { DEMO_CFBS, DEMO_THREADS } from "./demo/demo-data";
 export { seedDemo, type TSeedReport } from "./demo/seed-demo";
+export {
+  createOpenAICompatibleEmbeddings,
+  type TEmbeddingsOptions,
+  type TEmbeddingsProvider,
+} from "./embeddings/openai-embeddings";
 export { loadServerEnv, type TServerEnv } from "./env";
+export { proposalText, resolveCandidates, type TResolveKnowledge } from "./knowledge/resolve-candidates";
+export { reciprocalRankFusion, type TSemanticSearch } from "./knowledge/semantic";
+export { openSemanticSearch, type TSemanticMatching, type TSemanticStatus } from "./knowledge/semantic-matching";
 export { createOfflineModel, OFFLINE_MODEL_NAME, offlineEnvelope } from "./model/offline-model";
 export { createOpenAICompatibleModel } from "./model/openai-compatible";
 export {
@@ -26,14 +34,6 @@ export { createModel } from "./model/registry";
 export { describeIssues, firstIssueField, parseInput, type TIssueLike } from "./parse";
 export { deriveProposals } from "./proposals/derive";
 export { proposalFingerprint } from "./proposals/fingerprint";
-export { proposalText, resolveCandidates, type TResolveKnowledge } from "./knowledge/resolve-candidates";
-export { reciprocalRankFusion, type TSemanticSearch } from "./knowledge/semantic";
-export { openSemanticSearch, type TSemanticMatching, type TSemanticStatus } from "./knowledge/semantic-matching";
-export {
-  createOpenAICompatibleEmbeddings,
-  type TEmbeddingsOptions,
-  type TEmbeddingsProvider,
-} from "./embeddings/openai-embeddings";
 export { rankCfbs, retrieveCfbs } from "./retrieval";
 export { canSeeThread, requireJam, requireSignedIn } from "./services/access";
 export { hashToken, TOKEN_PREFIX } from "./services/admin";

@@ -1,6 +1,6 @@
-import type { TCandidateIndex, TRetrievableCfb, TRetrievalSignals } from "@solserver/db";
 import { compareIds } from "@solserver/contracts";
-import { semanticComponent, type TSemanticScale, termSet } from "@solserver/resolve";
+import type { TCandidateIndex, TRetrievableCfb, TRetrievalSignals } from "@solserver/db";
+import { cachedTermSet, semanticComponent, type TSemanticScale, termSet } from "@solserver/resolve";
 import { uniqueContentWords } from "./text";
 
 export type TRankedCfb = { cfb: TRetrievableCfb; score: number };
@@ -43,7 +43,11 @@ export type TRetrievalScope = { domain: string; scope: "domain" | "boost" };
 /** How much one analysed term of the message weighs (retrieval passes idf; by default 1 each). */
 export type TTermWeights = ReadonlyMap<string, number>;
 
-function weightedCoverage(query: readonly string[], held: ReadonlySet<string>, weightOf: (t: string) => number): number {
+function weightedCoverage(
+  query: readonly string[],
+  held: ReadonlySet<string>,
+  weightOf: (t: string) => number,
+): number {
   let total = 0;
   let hit = 0;
   for (const t of query) {
@@ -76,9 +80,10 @@ export function rankCfbs(
   for (const cfb of cfbs) {
     const own = route === undefined || cfb.domain === route.domain;
     if (route?.scope === "domain" && !own && cfb.domain !== SHARED_DOMAIN) continue;
-    const base = weightedCoverage(query, termSet(cfb.title, cfb.summary, ...cfb.tags, ...cfb.entities), weightOf);
+    const labels = [...cfb.tags, ...cfb.entities].join("\n");
+    const base = weightedCoverage(query, cachedTermSet(`${cfb.title}\n${cfb.summary}\n${labels}`), weightOf);
     if (base === 0) continue;
-    const bonus = 0.1 * weightedCoverage(query, termSet(...cfb.tags, ...cfb.entities), weightOf);
+    const bonus = 0.1 * weightedCoverage(query, cachedTermSet(labels), weightOf);
     const domainBoost = route !== undefined && own ? DOMAIN_BOOST : 1;
     ranked.push({ cfb, score: Math.min(1, base + bonus) * retrievalBoost(cfb.signals) * domainBoost });
   }
@@ -87,7 +92,7 @@ export function rankCfbs(
 }
 
 /** Candidates the index hands to rankCfbs: enough that usage and domain boosts can reorder. */
-export const INDEX_CANDIDATES = 40;
+export const INDEX_CANDIDATES = 24;
 /** A message's first terms searched (a pasted log must not cost more than a question). */
 export const MAX_MESSAGE_TERMS = 32;
 
@@ -139,6 +144,7 @@ export async function retrieveCfbs(
       limit: INDEX_CANDIDATES,
       domains: route?.scope === "domain" ? new Set([route.domain, SHARED_DOMAIN]) : undefined,
       boost: route ? (domain) => (domain === route.domain ? DOMAIN_BOOST : 1) : undefined,
+      maxBoost: DOMAIN_BOOST,
     },
   );
   const neighbours = opts.neighbours ?? [];

@@ -104,3 +104,5 @@ export function testCfb(fields: Pick<TCfbDraft, "title" | "summary"> & Partial<T
     ...fields,
   };
 }
+
+export { startTestEmbedder, type TTestEmbedder, testEmbedding } from "./testing-embedder";

@@ -91,10 +91,8 @@ function decideRanked(
   const pairCodes: TResolveReasonCode[] = [];
   if (pairClose && second) {
     if (opts.sameFacts?.(top.cfb_id, second.cfb_id)) {
-      // Facts the proposal adds go into the merged CFB: only a contradiction or another
-      // language holds a merge back.
-      const mergeHolds = held.filter((h) => h !== "NEW_FACTS");
-      if (mergeHolds.length > 0) return toward("review", top, mergeHolds);
+      // Facts the proposal adds go into the merged CFB; a contradiction or another language
+      // returned to review above already.
       return {
         decision: "merge",
         target_cfb_id: top.cfb_id,
@@ -112,6 +110,8 @@ function decideRanked(
     const chosen = a > b ? top : second;
     if (held.length > 0 || holds(chosen).length > 0)
       return toward("review", chosen, [...pairCodes, ...held, ...holds(chosen)]);
+    // The buffer holds here too: last time a create, and not clearly above the band.
+    if (previous === "create" && s1 <= HIGH + BUFFER) return create(pairCodes, true);
     return toward("update", chosen, pairCodes);
   }
 

@@ -19,15 +19,15 @@ export {
   round4,
   SEMANTIC_SCALE,
   scoreCandidate,
-  type TSemanticScale,
   scoreUnits,
   semanticComponent,
+  type TSemanticScale,
   WEIGHTS,
 } from "./score";
 export { STOPWORDS } from "./stopwords";
-export { analyzeTerms, termSet } from "./text/analyze";
+export { analyzeTerms, cachedTermSet, termSet } from "./text/analyze";
 export { CHANGE_CUES, changeCues, type TChangeCue } from "./text/change-cues";
 export { detectLanguage, languagesDiffer } from "./text/language";
-export { type TTextProfile, textProfile } from "./text/profile";
+export { cachedTextProfile, type TTextProfile, textProfile } from "./text/profile";
 export { dice, matchText, PAIR_DICE, SENTENCE_SUPPORT, sameFacts, TEXT_FULL, type TTextMatch } from "./text/text-match";
 export { foldText, isNameLike, tokenize } from "./tokenize";

@@ -42,14 +42,21 @@ export function labelOverlap(a: readonly string[], b: readonly string[]): number
   const la = prepare(a);
   const lb = prepare(b);
   if (la.length === 0 || lb.length === 0) return null;
-  const used = new Set<number>();
+  // Pairs that name the same thing, closest first (equal once squashed, then by term overlap),
+  // each label used once: the same count whatever order the labels come in.
+  const pairs: { i: number; j: number; closeness: number }[] = [];
+  for (const [i, x] of la.entries())
+    for (const [j, y] of lb.entries())
+      if (sameLabel(x, y)) pairs.push({ i, j, closeness: x.squashed === y.squashed ? 2 : jaccard(x.terms, y.terms) });
+  pairs.sort((p, q) => q.closeness - p.closeness || p.i - q.i || p.j - q.j);
+  const usedA = new Set<number>();
+  const usedB = new Set<number>();
   let matched = 0;
-  for (const x of la) {
-    const j = lb.findIndex((y, i) => !used.has(i) && sameLabel(x, y));
-    if (j >= 0) {
-      used.add(j);
-      matched += 1;
-    }
+  for (const { i, j } of pairs) {
+    if (usedA.has(i) || usedB.has(j)) continue;
+    usedA.add(i);
+    usedB.add(j);
+    matched += 1;
   }
   return matched / (la.length + lb.length - matched);
 }

@@ -1,9 +1,15 @@
 // Resolve for one proposal and its candidates, start to end, pure: every text profiled once,
 // every candidate scored, the top pair checked for being one CFB written twice, then decided.
-import type { TResolveCandidate, TResolveDecisionKind, TResolveOutcome, TResolveProposal, TScoredCandidate } from "@solserver/contracts";
+import type {
+  TResolveCandidate,
+  TResolveDecisionKind,
+  TResolveOutcome,
+  TResolveProposal,
+  TScoredCandidate,
+} from "@solserver/contracts";
 import { decide, OUTCOME_SCORES } from "./decide";
 import { compareScored, SEMANTIC_SCALE, scoreCandidate, type TSemanticScale } from "./score";
-import { textProfile, type TTextProfile } from "./text/profile";
+import { cachedTextProfile, type TTextProfile, textProfile } from "./text/profile";
 import { dice, sameFacts } from "./text/text-match";
 
 /** Every candidate scored against the proposal, best first; a CFB listed twice counts once, with its best score. */
@@ -17,7 +23,7 @@ export function scoreCandidates(
   const profileOf = (c: TResolveCandidate) => {
     let profile = profiles.get(c.cfb_id);
     if (!profile) {
-      profile = textProfile(c.title, c.summary);
+      profile = cachedTextProfile(c.title, c.summary);
       profiles.set(c.cfb_id, profile);
     }
     return profile;

@@ -19,8 +19,8 @@ import type {
 } from "@solserver/contracts";
 import { compareIds } from "@solserver/contracts";
 import { labelOverlap, titleSimilarity } from "./overlap";
-import { matchText } from "./text/text-match";
 import type { TTextProfile } from "./text/profile";
+import { matchText } from "./text/text-match";
 
 export const WEIGHTS = { text: 0.5, tag: 0.25, entity: 0.2, title: 0.05 } as const;
 
@@ -135,9 +135,12 @@ export function scoreCandidate(
     new_share: lexical.newShare,
   };
   const flags: TCandidateFlag[] = [];
-  if (lexical.newShare >= NEW_FACTS_SHARE) flags.push("NEW_FACTS");
+  const semanticCarries = semantic !== null && semantic > (lexical.text ?? 0);
+  // New words are new facts only when the words are what matched: a paraphrase the embeddings
+  // recognise rewords everything, and its "new" words say the same thing.
+  if (lexical.newShare >= NEW_FACTS_SHARE && !semanticCarries) flags.push("NEW_FACTS");
   if (lexical.contradicts) flags.push("CONTRADICTS");
   if (lexical.languageDiffers) flags.push("LANGUAGE_DIFFERS");
-  if (semantic !== null && semantic > (lexical.text ?? 0)) flags.push("SEMANTIC_MATCH");
+  if (semanticCarries) flags.push("SEMANTIC_MATCH");
   return { cfb_id: c.cfb_id, score: compositeScore(components), components, flags };
 }

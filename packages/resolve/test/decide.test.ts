@@ -11,6 +11,12 @@ import { describe, expect, it } from "vitest";
 import { BANDS, decide, OUTCOME_SCORES, RESOLVE_REASON_CODES, type TDecideOptions } from "../src/index";
 import { DISTINCT_FACTS, SAME_FACTS, scored } from "./fixtures";
 
+/** A distinct pair where the proposal shares these shares of numbers and names with A and B. */
+const naming = (a: number, b: number): TDecideOptions => ({
+  sameFacts: () => false,
+  specifics: (id) => (id === "A" ? a : id === "B" ? b : 0),
+});
+
 type Row = [
   label: string,
   scores: number[],
@@ -135,16 +141,41 @@ type FlagRow = [
 /** A candidate with flags (text 0.5 for all, so the top always also has TEXT_TOP). */
 const f = (id: string, score: number, ...flags: TCandidateFlag[]) => scored(id, score, {}, flags);
 
-// On top of the bands: a pair is a merge only when it states the same facts; NEW_FACTS holds an
-// update (not a merge) back to review; CONTRADICTS holds both, from 0.45 up; LANGUAGE_DIFFERS
-// holds both. Only the top candidate's flags count. The codes are the whole reason_codes list.
+// On top of the bands: a close high pair is a merge only when it states the same facts; when it
+// states different facts, the proposal updates the one whose numbers and names it repeats, and a
+// person picks when those do not tell the two apart. NEW_FACTS holds an update (not a merge) back
+// to review; CONTRADICTS and LANGUAGE_DIFFERS send everything from 0.45 up to review. Only the
+// flags of the top candidate (and of the one a distinct pair chose) count. The codes are the
+// whole reason_codes list.
 const FLAG_TABLE: FlagRow[] = [
   // merge needs sameFacts
   [
-    "no sameFacts: a close high pair is an update of the top",
+    "no sameFacts: a close high pair is no merge; nothing tells the two apart, so review",
     [f("A", 0.81), f("B", 0.78)],
     null,
     {},
+    "review",
+    "A",
+    [],
+    false,
+    ["SCORE_HIGH", "DISTINCT_PAIR", "TEXT_TOP"],
+  ],
+  [
+    "sameFacts false, no specifics: the same",
+    [f("A", 0.81), f("B", 0.78)],
+    null,
+    DISTINCT_FACTS,
+    "review",
+    "A",
+    [],
+    false,
+    ["SCORE_HIGH", "DISTINCT_PAIR", "TEXT_TOP"],
+  ],
+  [
+    "distinct pair, the proposal names A's facts: update A",
+    [f("A", 0.81), f("B", 0.78)],
+    null,
+    naming(0.8, 0.4),
     "update",
     "A",
     [],
@@ -152,15 +183,59 @@ const FLAG_TABLE: FlagRow[] = [
     ["SCORE_HIGH", "DISTINCT_PAIR", "TEXT_TOP"],
   ],
   [
-    "sameFacts false: the same",
+    "distinct pair, the proposal names B's facts: update B, though A scores higher",
     [f("A", 0.81), f("B", 0.78)],
     null,
-    DISTINCT_FACTS,
+    naming(0.4, 0.8),
     "update",
+    "B",
+    [],
+    false,
+    ["SCORE_HIGH", "DISTINCT_PAIR", "TEXT_TOP"],
+  ],
+  [
+    "distinct pair, both named alike: review",
+    [f("A", 0.81), f("B", 0.78)],
+    null,
+    naming(0.5, 0.5),
+    "review",
     "A",
     [],
     false,
     ["SCORE_HIGH", "DISTINCT_PAIR", "TEXT_TOP"],
+  ],
+  [
+    "distinct pair, B chosen but B adds facts: review B",
+    [f("A", 0.81), f("B", 0.78, "NEW_FACTS")],
+    null,
+    naming(0.4, 0.8),
+    "review",
+    "B",
+    [],
+    false,
+    ["SCORE_HIGH", "DISTINCT_PAIR", "NEW_FACTS", "TEXT_TOP"],
+  ],
+  [
+    "distinct pair, A chosen and A adds facts: review A",
+    [f("A", 0.81, "NEW_FACTS"), f("B", 0.78)],
+    null,
+    naming(0.8, 0.4),
+    "review",
+    "A",
+    [],
+    false,
+    ["SCORE_HIGH", "DISTINCT_PAIR", "NEW_FACTS", "TEXT_TOP"],
+  ],
+  [
+    "distinct pair, specifics asked only of a close pair: gap 0.06 is an update of the top",
+    [f("A", 0.8101), f("B", 0.7501)],
+    null,
+    naming(0, 1),
+    "update",
+    "A",
+    [],
+    false,
+    ["SCORE_HIGH", "TEXT_TOP"],
   ],
   [
     "sameFacts true: merge",
@@ -397,7 +472,7 @@ const FLAG_TABLE: FlagRow[] = [
     ["SCORE_HIGH", "LANGUAGE_DIFFERS", "TEXT_TOP"],
   ],
   [
-    "LANGUAGE_DIFFERS and NEW_FACTS on a same-facts pair: only the language is named",
+    "LANGUAGE_DIFFERS and NEW_FACTS on a same-facts pair: review, both named",
     [f("A", 0.9, "NEW_FACTS", "LANGUAGE_DIFFERS"), f("B", 0.88)],
     null,
     SAME_FACTS,
@@ -405,11 +480,22 @@ const FLAG_TABLE: FlagRow[] = [
     "A",
     [],
     false,
-    ["SCORE_HIGH", "LANGUAGE_DIFFERS", "TEXT_TOP"],
+    ["SCORE_HIGH", "NEW_FACTS", "LANGUAGE_DIFFERS", "TEXT_TOP"],
   ],
   [
-    "LANGUAGE_DIFFERS does not lift a low score to review (only a contradiction does)",
-    [f("A", 0.5, "LANGUAGE_DIFFERS")],
+    "LANGUAGE_DIFFERS at 0.45: review below the review band (little but labels to compare)",
+    [f("A", 0.45, "LANGUAGE_DIFFERS")],
+    null,
+    {},
+    "review",
+    "A",
+    [],
+    false,
+    ["SCORE_LOW", "LANGUAGE_DIFFERS", "TEXT_TOP"],
+  ],
+  [
+    "LANGUAGE_DIFFERS at 0.4499: create",
+    [f("A", 0.4499, "LANGUAGE_DIFFERS")],
     null,
     {},
     "create",
@@ -417,6 +503,17 @@ const FLAG_TABLE: FlagRow[] = [
     [],
     false,
     ["SCORE_LOW", "TEXT_TOP"],
+  ],
+  [
+    "LANGUAGE_DIFFERS on a distinct pair: review the top, before any pair rule",
+    [f("A", 0.81, "LANGUAGE_DIFFERS"), f("B", 0.78)],
+    null,
+    naming(0, 1),
+    "review",
+    "A",
+    [],
+    false,
+    ["SCORE_HIGH", "LANGUAGE_DIFFERS", "TEXT_TOP"],
   ],
   // SEMANTIC_MATCH holds nothing
   [
@@ -509,21 +606,21 @@ const FLAG_TABLE: FlagRow[] = [
     ["SCORE_HIGH", "NEW_FACTS", "TEXT_TOP"],
   ],
   [
-    "prev create, distinct close pair at 0.79 / 0.78: held at create",
+    "prev create, distinct close pair at 0.79 / 0.78, nothing tells them apart: review",
     [f("A", 0.79), f("B", 0.78)],
     "create",
     DISTINCT_FACTS,
-    "create",
-    null,
+    "review",
+    "A",
     [],
-    true,
-    ["SCORE_HIGH", "DISTINCT_PAIR", "HYSTERESIS_HOLD", "TEXT_TOP"],
+    false,
+    ["SCORE_HIGH", "DISTINCT_PAIR", "TEXT_TOP"],
   ],
   [
-    "prev create, distinct close pair at 0.85 / 0.82: update",
+    "prev create, distinct close pair at 0.85 / 0.82, A named: update",
     [f("A", 0.85), f("B", 0.82)],
     "create",
-    DISTINCT_FACTS,
+    naming(1, 0),
     "update",
     "A",
     [],
@@ -560,9 +657,26 @@ describe("decide: what holds an update or a merge back", () => {
     expect(asked).toEqual([["A", "C"]]);
   });
 
+  it("asks specifics about the top two only, and only for a close high pair of different facts", () => {
+    const asked: string[] = [];
+    const specifics = (id: string) => {
+      asked.push(id);
+      return id === "C" ? 1 : 0;
+    };
+    decide([scored("A", 0.9), scored("B", 0.8)], null, { sameFacts: () => false, specifics }); // gap 0.10
+    decide([scored("A", 0.9), scored("B", 0.88)], null, { sameFacts: () => true, specifics }); // a merge
+    expect(asked).toEqual([]);
+    const outcome = decide([scored("B", 0.8), scored("C", 0.88), scored("A", 0.9)], null, {
+      sameFacts: () => false,
+      specifics,
+    });
+    expect(asked.toSorted()).toEqual(["A", "C"]);
+    expect(outcome).toMatchObject({ decision: "update", target_cfb_id: "C" });
+  });
+
   it("uses the top's flags even when another candidate carries the same flag", () => {
     // A contradicting second candidate never turns an update of the top into a review.
-    const outcome = decide([scored("A", 0.9), scored("B", 0.86, {}, ["CONTRADICTS", "LANGUAGE_DIFFERS"])], null, {});
+    const outcome = decide([scored("A", 0.9), scored("B", 0.7, {}, ["CONTRADICTS", "LANGUAGE_DIFFERS"])], null, {});
     expect(outcome.decision).toBe("update");
     expect(outcome.reason_codes).not.toContain("CONTRADICTS");
   });
@@ -683,20 +797,13 @@ describe("reason codes", () => {
   });
 
   it("always come in the documented order, each once", () => {
-    const all = codes(
-      [
-        scored("A", 0.79, { text_similarity: 0.1, tag_overlap: 1, entity_overlap: 1, title_similarity: 1 }, [
-          "SEMANTIC_MATCH",
-          "NEW_FACTS",
-        ]),
-        scored("B", 0.78, { text_similarity: 0.05 }),
-      ],
-      "create",
-      DISTINCT_FACTS,
-    );
-    expect(all).toEqual([
+    const top = scored("A", 0.79, { text_similarity: 0.1, tag_overlap: 1, entity_overlap: 1, title_similarity: 1 }, [
+      "SEMANTIC_MATCH",
+      "NEW_FACTS",
+    ]);
+    const held = codes([top], "create");
+    expect(held).toEqual([
       "SCORE_HIGH",
-      "DISTINCT_PAIR",
       "HYSTERESIS_HOLD",
       "SEMANTIC_MATCH",
       "TEXT_TOP",
@@ -705,7 +812,22 @@ describe("reason codes", () => {
       "TITLE_MATCH",
       "LOW_TEXT_MATCH",
     ]);
-    expect(all).toEqual(RESOLVE_REASON_CODES.filter((c) => all.includes(c)));
-    expect(new Set(all).size).toBe(all.length);
+    // The top's NEW_FACTS named twice over (it holds the top back, and the chosen one is the top).
+    const pair = codes([top, scored("B", 0.78, { text_similarity: 0.05 })], null, naming(1, 0));
+    expect(pair).toEqual([
+      "SCORE_HIGH",
+      "DISTINCT_PAIR",
+      "NEW_FACTS",
+      "SEMANTIC_MATCH",
+      "TEXT_TOP",
+      "HIGH_TAG_ENTITY_MATCH",
+      "TAG_ONLY_MATCH",
+      "TITLE_MATCH",
+      "LOW_TEXT_MATCH",
+    ]);
+    for (const all of [held, pair]) {
+      expect(all).toEqual(RESOLVE_REASON_CODES.filter((c) => all.includes(c)));
+      expect(new Set(all).size).toBe(all.length);
+    }
   });
 });

@@ -1,8 +1,8 @@
-// buildCandidateQuery: which words the full-text search looks for. Every term is a plain index
-// token, so no proposal text can become FTS5 syntax, and the priority order decides what a cap
-// cuts.
+// buildCandidateQuery: which terms the candidate index looks for. Every term is an analysed term
+// (index tokens, function words out, aliases resolved, stemmed), the same the index holds for each
+// CFB, so it is plain data whatever the proposal's text; the priority order decides what a cap cuts.
 import { describe, expect, it } from "vitest";
-import { buildCandidateQuery, STOPWORDS, summaryKeyTerms, tokenize } from "../src/index";
+import { buildCandidateQuery, MAX_QUERY_TERMS, summaryKeyTerms, termSet, tokenize } from "../src/index";
 import { proposal } from "./fixtures";
 
 const bare = (text: string) => proposal({ title: text, delta_summary: text, tags: [text], entities: [text] });
@@ -14,20 +14,20 @@ describe("buildCandidateQuery", () => {
   it.each([
     ['"AND (OR', []],
     ["NEAR(", []],
-    ["title:foo*", ["title", "foo"]],
+    ["title:foo*", ["titl", "foo"]],
     ["^x", []],
     ["a-b", []],
     ['"', []],
     ["", []],
     ["NOT x OR y AND z", []],
-    ['"quoted phrase" {col1 col2}: +plus -minus', ["quoted", "phrase", "col1", "col2", "plus", "minus"]],
-    ["NEAR(alpha beta, 5) * ^gamma", ["alpha", "beta", "gamma"]],
-  ])("turns FTS syntax %j into plain words %j", (text, terms) => {
+    // "plus" is a French function word
+    ['"quoted phrase" {col1 col2}: +plus -minus', ["quot", "phrase", "col1", "col2", "minu"]],
+    ["NEAR(alpha beta, 5) * ^gamma", ["alpha", "beta", "5", "gamma"]],
+  ])("turns query syntax %j into plain analysed terms %j", (text, terms) => {
     const q = buildCandidateQuery(bare(text));
     expect(q.terms).toEqual(terms);
     for (const t of q.terms) {
       expect(t).toMatch(PLAIN);
-      expect(STOPWORDS.has(t)).toBe(false);
       expect(tokenize(t)).toEqual([t]);
     }
   });
@@ -42,29 +42,46 @@ describe("buildCandidateQuery", () => {
       }),
     );
     expect(q.terms).toEqual([
-      "rotate",
-      "signing",
-      "keys",
+      // title
+      "rotat",
+      "sign",
+      "kei",
+      // entities ("signing" already in)
       "vault",
-      "service",
-      "security",
-      // summary: repeated / capitalised first ("rotation" twice; Vault already in), then the rest
-      "rotation",
-      "happens",
-      "monthly",
+      "servic",
+      // tags ("keys" already in)
+      "secur",
+      // summary: repeated / capitalised first ("rotation" = "rotate", Vault already in), then the
+      // rest; "needs" is a function word
+      "happen",
+      "monthli",
       "cluster",
-      "stores",
-      "needs",
+      "store",
       "restart",
     ]);
   });
 
-  it("caps at maxTerms (24 by default), keeping the higher-priority terms", () => {
-    const words = Array.from({ length: 40 }, (_, i) => `word${i}`);
+  it("gives the terms the analyser gives, so the index and the score count the same words", () => {
+    const p = proposal({
+      title: "Prod DB backups",
+      entities: ["k8s"],
+      tags: ["2FA"],
+      delta_summary: "The production database in Kubernetes is backed up nightly.",
+    });
+    const q = buildCandidateQuery(p);
+    // title, entity, tag, then the summary's new words: "Kubernetes" (already in), "backed" → "back"
+    expect(q.terms).toEqual(["product", "databas", "backup", "kubernet", "mfa", "back", "nightli"]);
+    expect(new Set(q.terms)).toEqual(termSet(p.title, ...p.entities, ...p.tags, p.delta_summary));
+  });
+
+  it("caps at MAX_QUERY_TERMS (64 by default), keeping the higher-priority terms", () => {
+    expect(MAX_QUERY_TERMS).toBe(64);
+    const words = Array.from({ length: 80 }, (_, i) => `word${i}`);
     const p = proposal({ title: "alpha beta", entities: [], tags: ["gamma"], delta_summary: words.join(" ") });
     const q = buildCandidateQuery(p);
-    expect(q.terms).toHaveLength(24);
-    expect(q.terms.slice(0, 3)).toEqual(["alpha", "beta", "gamma"]);
+    expect(q.terms).toHaveLength(MAX_QUERY_TERMS);
+    expect(q.terms.slice(0, 4)).toEqual(["alpha", "beta", "gamma", "word0"]);
+    expect(q.terms.at(-1)).toBe("word60");
     expect(buildCandidateQuery(p, 2).terms).toEqual(["alpha", "beta"]);
     expect(buildCandidateQuery(p, 0).terms).toEqual([]);
   });
@@ -77,14 +94,30 @@ describe("buildCandidateQuery", () => {
   it("folds case and diacritics the way the index does", () => {
     expect(
       buildCandidateQuery(proposal({ title: "Crème BRÛLÉE", entities: [], tags: [], delta_summary: "" })).terms,
-    ).toEqual(["creme", "brulee"]);
+    ).toEqual(["creme", "brule"]);
   });
 
-  it("drops one-character name words and summary words under three characters", () => {
+  it("drops lone letters everywhere and summary words under three characters", () => {
     const q = buildCandidateQuery(
       proposal({ title: "x y zz", entities: ["Q"], tags: ["k8s", "v"], delta_summary: "go to db ok then deploy" }),
     );
-    expect(q.terms).toEqual(["zz", "k8s", "deploy"]);
+    // "db" and "ok" are too short in the summary; "zz" and "k8s" (an alias) count in the title and tags.
+    expect(q.terms).toEqual(["zz", "kubernet", "deploi"]);
+  });
+
+  it("keeps digits: a number is often what a proposal changes", () => {
+    const q = buildCandidateQuery(
+      proposal({ title: "Rotate keys every 90 days", entities: [], tags: [], delta_summary: "Down from 180." }),
+    );
+    expect(q.terms).toEqual(["rotat", "kei", "90", "dai", "down", "180"]);
+  });
+
+  it("takes every term from the proposal's own analysed terms", () => {
+    const p = proposal();
+    const all = termSet(p.title, ...p.entities, ...p.tags, p.delta_summary);
+    const q = buildCandidateQuery(p);
+    expect(q.terms.length).toBeGreaterThan(0);
+    for (const t of q.terms) expect(all.has(t), t).toBe(true);
   });
 });
 

@@ -19,6 +19,7 @@ import {
   titleSimilarity,
   WEIGHTS,
 } from "../src/index";
+import { LABEL_GATE } from "../src/score";
 import { candidate, components, proposal, scored } from "./fixtures";
 
 describe("compositeScore", () => {
@@ -31,7 +32,7 @@ describe("compositeScore", () => {
     ["all present: the weighted sum", [0.75, 0.5, 0.5, 0.5], 0.625], // .375 + .125 + .1 + .025
     ["all 1", [1, 1, 1, 1], 1],
     ["all 0", [0, 0, 0, 0], 0],
-    ["a third of text and tags", [1 / 3, 1 / 3, 0, 0], 0.25], // .5/3 + .25/3, rounded once
+    ["a third of text and tags", [1 / 3, 1 / 3, 0, 0], 0.2361], // .5/3 + .25/3 · (1/3 / .4), rounded once
     ["text 2/7 only, rounded to 4 decimals", [2 / 7, 0, 0, 0], 0.1429],
     ["no tags: the other weights scaled up", [0.75, null, 0.5, 0.5], 0.6667], // .5 / .75
     ["no labels: text and title alone", [1, null, null, 0], 0.9091], // .5 / .55
@@ -40,6 +41,19 @@ describe("compositeScore", () => {
     ["only the title", [null, null, null, 0.4], 0.4],
     ["no labels, no text, no title", [null, null, null, 0], 0],
   ] as const)("%s", (_, [text, tag, entity, title], expected) => {
+    const c = components({ text_similarity: text, tag_overlap: tag, entity_overlap: entity, title_similarity: title });
+    expect(compositeScore(c)).toBe(expected);
+  });
+
+  it.each([
+    // text, tag, entity, title → score
+    ["no text: labels count for nothing", [0, 1, 1, 1], 0.05], // only the title
+    ["text 0.2 (half the gate): labels count half", [0.2, 1, 1, 0], 0.325], // .1 + .25·.5 + .2·.5
+    ["text at the gate: labels in full", [0.4, 1, 1, 0], 0.65], // .2 + .25 + .2
+    ["text above the gate: labels in full", [0.8, 0.5, 0.5, 0], 0.625], // .4 + .125 + .1
+    ["no comparable text: labels in full", [null, 0.5, 1, 0], 0.65], // (.125 + .2 + 0) / .5
+  ] as const)("gates the labels on the text below LABEL_GATE: %s", (_, [text, tag, entity, title], expected) => {
+    expect(LABEL_GATE).toBe(0.4);
     const c = components({ text_similarity: text, tag_overlap: tag, entity_overlap: entity, title_similarity: title });
     expect(compositeScore(c)).toBe(expected);
   });
@@ -107,6 +121,22 @@ describe("semanticComponent", () => {
 
   it.each([0.9001, 0.95, 1])("is 1 at or above full: %d", (cosine) => {
     expect(semanticComponent(cosine)).toBe(1);
+  });
+
+  it("takes a scale calibrated per embeddings model", () => {
+    // A sentence model puts unrelated texts near 0.3; averaged word vectors near 0.9.
+    expect(semanticComponent(0.3, { none: 0.3, full: 0.7 })).toBe(0);
+    expect(semanticComponent(0.5, { none: 0.3, full: 0.7 })).toBeCloseTo(0.5, 12);
+    expect(semanticComponent(0.7, { none: 0.3, full: 0.7 })).toBe(1);
+    expect(semanticComponent(0.95, { none: 0.9, full: 0.99 })).toBeCloseTo(5 / 9, 12);
+    expect(semanticComponent(0.85, { none: 0.9, full: 0.99 })).toBe(0);
+  });
+
+  it("is a step at full for a degenerate scale (full not above none), never NaN or Infinity", () => {
+    expect(semanticComponent(0.8, { none: 0.8, full: 0.8 })).toBe(1);
+    expect(semanticComponent(0.79, { none: 0.8, full: 0.8 })).toBe(0);
+    expect(semanticComponent(0.75, { none: 0.9, full: 0.7 })).toBe(1);
+    expect(semanticComponent(0.69, { none: 0.9, full: 0.7 })).toBe(0);
   });
 
   it.each([null, undefined, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
@@ -237,7 +267,10 @@ describe("scoreCandidate", () => {
   it("flags NEW_FACTS from a share of NEW_FACTS_SHARE = 0.2 of the proposal's terms", () => {
     expect(NEW_FACTS_SHARE).toBe(0.2);
     // 8 supported terms and 2 new ones ("restores", "tested"): exactly 0.2.
-    const edge = scoreOne(about("Backups of the production database run nightly at 02:00 UTC. Restores tested."), BACKUPS);
+    const edge = scoreOne(
+      about("Backups of the production database run nightly at 02:00 UTC. Restores tested."),
+      BACKUPS,
+    );
     expect(edge.components.new_share).toBe(0.2);
     expect(edge.flags).toContain("NEW_FACTS");
     // One supported term more ("Frankfurt"): 2 / 11.
@@ -281,9 +314,22 @@ describe("scoreCandidate", () => {
     expect(s.components.new_share).toBe(0); // word overlap across languages says nothing
   });
 
-  it("leaves the text out across languages when there are too few numbers and names", () => {
+  it("compares a plainer restatement in another language through its cognates, labels gated on that", () => {
+    // Few names or numbers, and the words are French: only character trigrams ("base", "donn…")
+    // are left, so the text is weak and the labels count in proportion.
     const french = about("La base de données est sauvegardée chaque nuit.", { title: "Sauvegardes" });
     const s = scoreOne(french, BACKUPS);
+    expect(s.flags).toEqual(["LANGUAGE_DIFFERS"]);
+    const text = s.components.text_similarity as number;
+    expect(text).toBeGreaterThan(0);
+    expect(text).toBeLessThan(LABEL_GATE);
+    // tags 1 and entities 1, each times text / 0.4; title 0
+    expect(s.score).toBe(round4(0.5 * text + 0.45 * (text / LABEL_GATE)));
+  });
+
+  it("leaves the text out across languages when nothing can be compared, and counts the labels in full", () => {
+    // French by its function words, and nothing else: no trigrams, no numbers or names.
+    const s = scoreOne(about("Et de la le.", { title: "La" }), BACKUPS);
     expect(s.flags).toEqual(["LANGUAGE_DIFFERS"]);
     expect(s.components.text_similarity).toBeNull();
     // tags 1, entities 1, title 0: (0.25 + 0.2) / 0.5
@@ -305,6 +351,19 @@ describe("scoreCandidate", () => {
     expect(weak.flags).not.toContain("SEMANTIC_MATCH");
   });
 
+  it("reads the cosine on the scale it is given", () => {
+    const paraphrase = about("Each evening a snapshot of the main datastore is copied off-site.", { tags: [] });
+    const c = { ...BACKUPS, semantic_similarity: 0.5 };
+    const p = textProfile(paraphrase.title, paraphrase.delta_summary);
+    const cText = textProfile(c.title, c.summary);
+    // 0.5 is nothing on the default scale (none 0.6) and a restatement on a sentence model's.
+    expect(scoreCandidate(paraphrase, p, c, cText).flags).not.toContain("SEMANTIC_MATCH");
+    const calibrated = scoreCandidate(paraphrase, p, c, cText, true, { none: 0.2, full: 0.5 });
+    expect(calibrated.components.text_similarity).toBe(1);
+    expect(calibrated.flags).toContain("SEMANTIC_MATCH");
+    expect(scoreCandidates(paraphrase, [c], new Map(), { none: 0.2, full: 0.5 })).toEqual([calibrated]);
+  });
+
   it("does not flag SEMANTIC_MATCH when the embeddings only equal the words", () => {
     const restated = about("Backups of the production database run nightly at 02:00 UTC to the bucket in Frankfurt.");
     const s = scoreOne(restated, { ...BACKUPS, semantic_similarity: 0.95 });
@@ -312,7 +371,7 @@ describe("scoreCandidate", () => {
     expect(s.flags).toEqual([]);
   });
 
-  it("gives a text component from the embeddings even when the words cannot be compared", () => {
+  it("takes the embeddings' text component across languages too, when it beats the trigrams", () => {
     const french = about("La base de données est sauvegardée chaque nuit.", { title: "Sauvegardes" });
     const s = scoreOne(french, { ...BACKUPS, semantic_similarity: 0.84 });
     expect(s.components.text_similarity).toBeCloseTo(0.8, 12);

@@ -20,9 +20,7 @@ export type TEmbeddingsOptions = {
 };
 
 const ZEmbeddingsResponse = z.object({
-  data: z
-    .array(z.object({ index: z.number().int().min(0).optional(), embedding: z.array(z.number()).min(1) }))
-    .min(1),
+  data: z.array(z.object({ index: z.number().int().min(0).optional(), embedding: z.array(z.number()).min(1) })).min(1),
 });
 
 /** Texts are cut to this many characters: embedders take a few thousand tokens at most. */

@@ -26,7 +26,8 @@ export function calibrateScale(vectors: readonly Float32Array[]): TSemanticScale
   if (vectors.length < MIN_CALIBRATION) return SEMANTIC_SCALE;
   const pairs: number[] = [];
   for (let i = 0; i < vectors.length; i++)
-    for (let j = i + 1; j < vectors.length; j++) pairs.push(cosine(vectors[i] as Float32Array, vectors[j] as Float32Array));
+    for (let j = i + 1; j < vectors.length; j++)
+      pairs.push(cosine(vectors[i] as Float32Array, vectors[j] as Float32Array));
   pairs.sort((a, b) => a - b);
   const none = pairs[Math.floor(pairs.length * 0.99)] as number;
   return { none, full: none + FULL_SHARE * (1 - none) };
@@ -61,7 +62,8 @@ function cosine(a: Float32Array, b: Float32Array): number {
     na += x * x;
     nb += y * y;
   }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  // Clamped: rounding can put a vector's similarity with itself a hair above 1.
+  return na === 0 || nb === 0 ? 0 : Math.max(-1, Math.min(1, dot / Math.sqrt(na * nb)));
 }
 
 export async function openSemanticSearch(
@@ -85,8 +87,12 @@ export async function openSemanticSearch(
       await store.prune();
       return 0;
     }
-    const vectors = await provider.embed(pending.map((p) => proposalText({ title: p.title, delta_summary: p.summary })));
-    await store.write(pending.map((p, i) => ({ cfbId: p.cfbId, version: p.version, vector: vectors[i] as Float32Array })));
+    const vectors = await provider.embed(
+      pending.map((p) => proposalText({ title: p.title, delta_summary: p.summary })),
+    );
+    await store.write(
+      pending.map((p, i) => ({ cfbId: p.cfbId, version: p.version, vector: vectors[i] as Float32Array })),
+    );
     return pending.length;
   }
 
@@ -134,10 +140,14 @@ export async function openSemanticSearch(
       for (let n = await syncBatch(); n > 0; n = await syncBatch()) {
         done += n;
         if (done % (BATCH * 50) === 0 || done === pending)
-          progress?.(`${done.toLocaleString("en-US")} / ${pending.toLocaleString("en-US")} embedded (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+          progress?.(
+            `${done.toLocaleString("en-US")} / ${pending.toLocaleString("en-US")} embedded (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+          );
       }
       await recalibrate();
-      progress?.(`scale for ${provider.model}: unrelated ≤ ${scale.none.toFixed(3)}, restatement ≥ ${scale.full.toFixed(3)}`);
+      progress?.(
+        `scale for ${provider.model}: unrelated ≤ ${scale.none.toFixed(3)}, restatement ≥ ${scale.full.toFixed(3)}`,
+      );
       return done;
     },
     async status() {
@@ -186,7 +196,9 @@ export function semanticHandle(
       })
       .catch((error: unknown) => {
         failedAt = performance.now();
-        log(`semantic matching unavailable (lexical only, retried in ${RETRY_MS / 1000} s): ${(error as Error).message}`);
+        log(
+          `semantic matching unavailable (lexical only, retried in ${RETRY_MS / 1000} s): ${(error as Error).message}`,
+        );
         return null;
       })
       .finally(() => {

@@ -21,6 +21,8 @@ export type TSearchOptions = {
   domains?: ReadonlySet<string> | undefined;
   /** Multiplies a hit's score (domain boost); applied before the top `limit` are taken. */
   boost?: ((domain: string) => number) | undefined;
+  /** The largest value `boost` returns: lets a search skip documents that cannot make the top. */
+  maxBoost?: number | undefined;
   /**
    * Terms held by more than this share of the documents (from MIN_DOCS_FOR_DEFER documents on)
    * are not walked: their weight is added afterwards to a shortlist of `shortlist` documents
@@ -149,20 +151,22 @@ export class TermIndex {
     const size = deferred.size > 0 ? Math.max(opts.limit, opts.shortlist ?? opts.limit * 10) : opts.limit;
     const boostOf = (slot: number) => (opts.boost ? opts.boost(this.domainOf[slot] as string) : 1);
     const first = new SlotHeap(size, (a, b) => this.better(a, b));
-    // Below the heap's worst kept score a slot cannot enter (a boost may lift any score, so
-    // with a boost every slot is offered).
+    // A slot whose score, boosted as much as any can be, stays below the heap's worst kept
+    // score cannot enter: most of the touched slots are skipped without a look at their domain.
+    // (A boost with no stated maximum may lift any score: then every slot is offered.)
     let floor = Number.NEGATIVE_INFINITY;
     const domains = opts.domains;
-    const boosted = opts.boost !== undefined;
+    const boosted = opts.boost !== undefined && deferred.size === 0;
+    const lift = boosted ? (opts.maxBoost ?? Number.POSITIVE_INFINITY) : 1;
     for (let i = 0; i < touchedCount; i++) {
       const slot = touched[i] as number;
       let score = scores[slot] as number;
       scores[slot] = 0;
-      if (score < floor) continue;
+      if (score * lift < floor) continue;
       if (domains && !domains.has(this.domainOf[slot] as string)) continue;
-      if (deferred.size === 0 && boosted) score *= boostOf(slot);
+      if (boosted) score *= boostOf(slot);
       first.offer(slot, score);
-      if (!boosted && first.full()) floor = first.minScore();
+      if (first.full()) floor = first.minScore();
     }
     let heap = first;
     if (deferred.size > 0) {

@@ -1,6 +1,6 @@
 import type { TCfbDraft, TRepetitionKind } from "@solserver/contracts";
+import { createCandidateIndex, type TCandidateIndex } from "../candidates/candidate-index";
 import { type DbClient, sqlDriverOf } from "../client";
-import { type TCandidateIndex, createCandidateIndex } from "../candidates/candidate-index";
 import { openVectorStore } from "../vectors/vector-store";
 import * as accounts from "./accounts";
 import * as audit from "./audit";

@@ -12,7 +12,14 @@ import type { TSql, TSqlDriver } from "../sql";
 const require = createRequire(import.meta.url);
 
 /** The vec0 table and its state row, created at run time (listed in SCHEMA_FILTER.externalTables). */
-export const VECTOR_TABLES = ["CfbVec", "CfbVec_info", "CfbVec_chunks", "CfbVec_rowids", "CfbVec_vector_chunks00", "CfbVecState"];
+export const VECTOR_TABLES = [
+  "CfbVec",
+  "CfbVec_info",
+  "CfbVec_chunks",
+  "CfbVec_rowids",
+  "CfbVec_vector_chunks00",
+  "CfbVecState",
+];
 
 export type TPendingEmbedding = { cfbId: string; version: number; title: string; summary: string };
 export type TEmbeddingWrite = { cfbId: string; version: number; vector: Float32Array };
@@ -50,8 +57,14 @@ function floats(value: unknown): Float32Array {
  * connection, and creates (or re-creates, for another model or dimension) the vec0 table, filled
  * from the stored embeddings of the live CFBs.
  */
-export async function openVectorStore(db: DbClient, sql: TSqlDriver, model: string, dims: number): Promise<TVectorStore> {
-  if (!Number.isInteger(dims) || dims < 1 || dims > 8192) throw new RangeError(`embedding dimension ${dims} out of range`);
+export async function openVectorStore(
+  db: DbClient,
+  sql: TSqlDriver,
+  model: string,
+  dims: number,
+): Promise<TVectorStore> {
+  if (!Number.isInteger(dims) || dims < 1 || dims > 8192)
+    throw new RangeError(`embedding dimension ${dims} out of range`);
   const sqliteVec = require("sqlite-vec") as { getLoadablePath(): string };
   loadExtension(db, sqliteVec.getLoadablePath());
   await sql.execute(
@@ -108,7 +121,8 @@ function createStore(sql: TSqlDriver, model: string, dims: number): TVectorStore
     },
     async write(rows) {
       for (const r of rows)
-        if (r.vector.length !== dims) throw new Error(`${r.cfbId}: ${r.vector.length} numbers, the model gives ${dims}`);
+        if (r.vector.length !== dims)
+          throw new Error(`${r.cfbId}: ${r.vector.length} numbers, the model gives ${dims}`);
       if (rows.length === 0) return;
       await sql.transaction(async (tx: TSql) => {
         const now = new Date();
@@ -136,7 +150,7 @@ function createStore(sql: TSqlDriver, model: string, dims: number): TVectorStore
         Prisma.sql`SELECT cfb_id AS "id", distance FROM "CfbVec" WHERE embedding MATCH ${blob(vector)} AND k = ${k}`,
       );
       // Cosine distance is 1 − cosine similarity.
-      return rows.map((r) => ({ cfb_id: r.id, similarity: 1 - Number(r.distance) }));
+      return rows.map((r) => ({ cfb_id: r.id, similarity: Math.max(-1, Math.min(1, 1 - Number(r.distance))) }));
     },
     async sample(n) {
       const rows = await sql.query<{ vector: unknown }>(

@@ -3,6 +3,7 @@
 // words, reduced to their Porter stem so that "rotated", "rotate" and "rotation" are one word and
 // "backups" matches "backup". Deterministic and pure; the candidate index stores these terms too,
 // so what the index finds is exactly what the score counts.
+import { LRUCache } from "lru-cache";
 import { stemmer } from "stemmer";
 import { STOPWORDS } from "../stopwords";
 import { tokenize } from "../tokenize";
@@ -21,46 +22,47 @@ const MORE_STOPWORDS = `
   het een en of zijn met voor van op te niet ook
   os um uma uns umas e ou é são com para por em do da dos das não mais
 `;
-const ANALYZER_STOPWORDS: ReadonlySet<string> = new Set([...STOPWORDS, ...MORE_STOPWORDS.trim().split(/\s+/)]);
+// Folded as tokens are ("für" is looked up as "fur"), so accented function words match.
+const ANALYZER_STOPWORDS: ReadonlySet<string> = new Set([...STOPWORDS, ...tokenize(MORE_STOPWORDS)]);
 
 // Abbreviations and alternative spellings a team uses for the same thing, so that "k8s" meets
 // "Kubernetes" and "prod db" meets "production database". Only unambiguous, widespread ones: a
 // wrong alias would make unrelated texts look alike.
 const ALIASES: ReadonlyMap<string, string> = new Map(
   Object.entries({
-  k8s: "kubernetes",
-  ops: "operations",
-  kube: "kubernetes",
-  postgres: "postgresql",
-  pg: "postgresql",
-  psql: "postgresql",
-  "2fa": "mfa",
-  db: "database",
-  dbs: "databases",
-  prod: "production",
-  stg: "staging",
-  env: "environment",
-  envs: "environments",
-  config: "configuration",
-  configs: "configurations",
-  repo: "repository",
-  repos: "repositories",
-  infra: "infrastructure",
-  eng: "engineering",
-  mgr: "manager",
-  min: "minutes",
-  mins: "minutes",
-  hr: "hours",
-  hrs: "hours",
-  sec: "seconds",
-  secs: "seconds",
-  gh: "github",
-  js: "javascript",
-  ts: "typescript",
-  creds: "credentials",
-  acked: "acknowledged",
-  ack: "acknowledge",
-  acks: "acknowledges",
+    k8s: "kubernetes",
+    ops: "operations",
+    kube: "kubernetes",
+    postgres: "postgresql",
+    pg: "postgresql",
+    psql: "postgresql",
+    "2fa": "mfa",
+    db: "database",
+    dbs: "databases",
+    prod: "production",
+    stg: "staging",
+    env: "environment",
+    envs: "environments",
+    config: "configuration",
+    configs: "configurations",
+    repo: "repository",
+    repos: "repositories",
+    infra: "infrastructure",
+    eng: "engineering",
+    mgr: "manager",
+    min: "minutes",
+    mins: "minutes",
+    hr: "hours",
+    hrs: "hours",
+    sec: "seconds",
+    secs: "seconds",
+    gh: "github",
+    js: "javascript",
+    ts: "typescript",
+    creds: "credentials",
+    acked: "acknowledged",
+    ack: "acknowledge",
+    acks: "acknowledges",
   }),
 );
 
@@ -107,6 +109,19 @@ export function analyzeTerms(text: string): string[] {
     if (term !== null) out.push(term);
   }
   return out;
+}
+
+// Term sets of texts seen again (a hot CFB is ranked on every turn that finds it): a memo.
+const TERM_SETS = new LRUCache<string, ReadonlySet<string>>({ max: 8192 });
+
+/** termSet of one text, memoised (bounded LRU); the set must not be changed. */
+export function cachedTermSet(text: string): ReadonlySet<string> {
+  let set = TERM_SETS.get(text);
+  if (!set) {
+    set = termSet(text);
+    TERM_SETS.set(text, set);
+  }
+  return set;
 }
 
 /** The distinct analysed terms of all `texts`. */

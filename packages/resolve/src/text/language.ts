@@ -22,7 +22,7 @@ const FUNCTION_WORDS: Readonly<Record<string, string>> = {
 const VOTES: ReadonlyMap<string, readonly string[]> = (() => {
   const byWord = new Map<string, string[]>();
   for (const [lang, list] of Object.entries(FUNCTION_WORDS))
-    for (const word of tokenize(list)) byWord.set(word, [...(byWord.get(word) ?? []), lang]);
+    for (const word of new Set(tokenize(list))) byWord.set(word, [...(byWord.get(word) ?? []), lang]);
   return byWord;
 })();
 
@@ -38,7 +38,11 @@ const SCRIPTS: readonly [string, RegExp][] = [
   ["thai", /\p{Script=Thai}/u],
 ];
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** Every character below U+0080. */
+function isAscii(token: string): boolean {
+  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
 
 /** A language needs this many of its function words, and this lead over the runner-up. */
 const MIN_VOTES = 2;
@@ -54,7 +58,7 @@ export function detectLanguage(text: string): TLanguageGuess | null {
 /** The same, over index tokens already cut. */
 export function languageOf(tokens: readonly string[]): TLanguageGuess | null {
   // A script other than Latin on a quarter or more of the words decides (ASCII text has none).
-  const nonAscii = tokens.some((t) => !ASCII.test(t));
+  const nonAscii = tokens.some((t) => !isAscii(t));
   for (const [script, pattern] of nonAscii ? SCRIPTS : []) {
     const inScript = tokens.filter((t) => pattern.test(t)).length;
     if (tokens.length > 0 && inScript * 4 >= tokens.length) return script;

@@ -1,6 +1,7 @@
 // A text as resolve compares it: its analysed terms, the same per sentence, its specifics
 // (numbers and names: what differs between two near-identical but distinct CFBs, and what stays
 // the same across languages), its language and its change language. Computed once per text.
+import { LRUCache } from "lru-cache";
 import { isNameLike, rawWords, tokenize } from "../tokenize";
 import { analyzeToken, isStopword } from "./analyze";
 import { changeCuesOf, type TChangeCue } from "./change-cues";
@@ -29,8 +30,9 @@ function splitSentences(text: string): string[] {
   let start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string;
-    const end = c === "." || c === "!" || c === "?" || c === ";" || c === "\n";
-    if (end && (i + 1 === text.length || SPACE.test(text[i + 1] as string))) {
+    // A line break always ends one; punctuation only before a space or the end.
+    const end = c === "." || c === "!" || c === "?" || c === ";";
+    if (c === "\n" || (end && (i + 1 === text.length || SPACE.test(text[i + 1] as string)))) {
       out.push(text.slice(start, i));
       start = i + 1;
     }
@@ -41,7 +43,11 @@ function splitSentences(text: string): string[] {
 
 type TWord = { token: string; specific: boolean };
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** Every character below U+0080. */
+function isAscii(word: string): boolean {
+  for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
 const HAS_DIGIT = /\p{N}/u;
 const DIGITS = /^\p{N}+$/u;
 const SPACE = /\s/;
@@ -51,7 +57,7 @@ function wordsOf(sentence: string): TWord[] {
   const { source, words } = rawWords(sentence);
   return words.map(({ word, index }) => {
     // rawWords cuts exactly where tokenize() does: a word folds to one token (ASCII: lower case).
-    const token = ASCII.test(word) ? word.toLowerCase() : (tokenize(word)[0] ?? word.toLowerCase());
+    const token = isAscii(word) ? word.toLowerCase() : (tokenize(word)[0] ?? word.toLowerCase());
     return { token, specific: HAS_DIGIT.test(word) || isNameLike(source, word, index) };
   });
 }
@@ -63,6 +69,21 @@ function termsOf(words: readonly TWord[]): Set<string> {
     if (term !== null) terms.add(term);
   }
   return terms;
+}
+
+// Profiles of the texts resolve meets again and again (the CFBs of a busy domain are candidates
+// for most of its proposals) are kept: same text, same profile, so this is only a memo.
+const PROFILES = new LRUCache<string, TTextProfile>({ max: 4096 });
+
+/** textProfile, memoised on the text (bounded LRU). */
+export function cachedTextProfile(title: string, body: string): TTextProfile {
+  const key = JSON.stringify([title, body]);
+  let profile = PROFILES.get(key);
+  if (!profile) {
+    profile = textProfile(title, body);
+    PROFILES.set(key, profile);
+  }
+  return profile;
 }
 
 /**

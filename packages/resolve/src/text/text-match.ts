@@ -1,8 +1,9 @@
 // How much a proposal's text says what a CFB's text says, independent of the knowledge base's
 // size: the measures here look at the two texts only, never at corpus statistics, so the same
 // proposal and CFB score the same among 50 CFBs or 100,000.
-import type { TTextProfile } from "./profile";
+
 import { languagesDiffer } from "./language";
+import type { TTextProfile } from "./profile";
 
 /**
  * The Dice coefficient at which two texts count as saying the same thing in other words: text
