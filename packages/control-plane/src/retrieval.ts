@@ -1,5 +1,5 @@
 import { compareIds } from "@solserver/contracts";
-import type { TCandidateIndex, TRetrievableCfb, TRetrievalSignals } from "@solserver/db";
+import { FUZZY_WEIGHT, type TCandidateIndex, type TRetrievableCfb, type TRetrievalSignals } from "@solserver/db";
 import { cachedTermSet, semanticComponent, type TSemanticScale, termSet } from "@solserver/resolve";
 import { uniqueContentWords } from "./text";
 
@@ -33,6 +33,13 @@ export function retrievalBoost(signals: TRetrievalSignals | undefined): number {
   );
 }
 
+/**
+ * A message word found in a CFB's title, tags or entities weighs this much more than one found
+ * only in its summary: the knowledge a question is about names its subject there, and thousands
+ * of CFBs mention the same words in passing.
+ */
+export const STRONG_FIELD_BOOST = 2;
+
 /** The routed domain's CFBs weigh this much more (scope "boost"); shared CFBs are domain "general". */
 export const DOMAIN_BOOST = 1.25;
 export const SHARED_DOMAIN = "general";
@@ -60,7 +67,7 @@ function weightedCoverage(
 
 /**
  * Ranks CFBs for a message by the (weighted) share of the message's analysed terms each one
- * holds (packages/resolve analyzeTerms: stemmed, so "rotate" meets "rotation"), with a small
+ * holds (a term only in the summary at half weight) (packages/resolve analyzeTerms: stemmed, so "rotate" meets "rotation"), with a small
  * bonus for tag and entity hits (curated labels are stronger evidence than prose). Ties break on
  * cfb_id in numeric order, so the order is deterministic; the boosts above then weigh in usage
  * and age, and the route (selector step) scopes or boosts by domain. `weights` defaults to 1 per
@@ -72,8 +79,14 @@ export function rankCfbs(
   limit: number,
   route?: TRetrievalScope,
   weights?: TTermWeights,
+  opts: {
+    /** The analysed terms to match (default: the message's own); retrieval adds near spellings. */
+    terms?: readonly string[];
+    /** Rank of each CFB in the candidate index (length-normalised): breaks ties before the id. */
+    priority?: ReadonlyMap<string, number>;
+  } = {},
 ): TRankedCfb[] {
-  const query = [...termSet(message)];
+  const query = opts.terms ? [...opts.terms] : [...termSet(message)];
   if (query.length === 0) return [];
   const weightOf = (t: string) => weights?.get(t) ?? 1;
   const ranked: TRankedCfb[] = [];
@@ -81,13 +94,23 @@ export function rankCfbs(
     const own = route === undefined || cfb.domain === route.domain;
     if (route?.scope === "domain" && !own && cfb.domain !== SHARED_DOMAIN) continue;
     const labels = [...cfb.tags, ...cfb.entities].join("\n");
-    const base = weightedCoverage(query, cachedTermSet(`${cfb.title}\n${cfb.summary}\n${labels}`), weightOf);
+    // A word in the title or labels counts fully, one only in the summary at 1 / STRONG_FIELD_BOOST
+    // (as the candidate index weighs them): the CFB a question is about names its subject there.
+    const strong = cachedTermSet(`${cfb.title}\n${labels}`);
+    const body = cachedTermSet(cfb.summary);
+    const base =
+      weightedCoverage(query, strong, weightOf) +
+      weightedCoverage(query, new Set([...body].filter((t) => !strong.has(t))), weightOf) / STRONG_FIELD_BOOST;
     if (base === 0) continue;
     const bonus = 0.1 * weightedCoverage(query, cachedTermSet(labels), weightOf);
     const domainBoost = route !== undefined && own ? DOMAIN_BOOST : 1;
     ranked.push({ cfb, score: Math.min(1, base + bonus) * retrievalBoost(cfb.signals) * domainBoost });
   }
-  ranked.sort((a, b) => b.score - a.score || compareIds(a.cfb.cfb_id, b.cfb.cfb_id));
+  const priority = (id: string) => opts.priority?.get(id) ?? Number.MAX_SAFE_INTEGER;
+  ranked.sort(
+    (a, b) =>
+      b.score - a.score || priority(a.cfb.cfb_id) - priority(b.cfb.cfb_id) || compareIds(a.cfb.cfb_id, b.cfb.cfb_id),
+  );
   return ranked.slice(0, limit);
 }
 
@@ -95,6 +118,9 @@ export function rankCfbs(
 export const INDEX_CANDIDATES = 24;
 /** A message's first terms searched (a pasted log must not cost more than a question). */
 export const MAX_MESSAGE_TERMS = 32;
+
+/** BM25's constants for retrieval's length normalisation (candidate index, TSearchOptions.lengthNorm). */
+export const LENGTH_NORM = { k1: 1.2, b: 0.75 } as const;
 
 /** idf as BM25 has it (never negative): rare words in the knowledge base weigh more. */
 export function retrievalWeight(documents: number, df: number): number {
@@ -130,13 +156,15 @@ export async function retrieveCfbs(
   const terms = [...termSet(message)].slice(0, MAX_MESSAGE_TERMS);
   if (terms.length === 0 || opts.limit <= 0) return [];
   const weights = new Map<string, number>();
+  const asked = new Set(terms);
   const route = opts.route;
   const hits = await source.search(
     {
       terms,
       weight: (documents, df, term) => {
         const w = retrievalWeight(documents, df);
-        weights.set(term, w);
+        // A near spelling of a typo (the index adds them) counts at FUZZY_WEIGHT, as it searched.
+        weights.set(term, asked.has(term) ? w : w * FUZZY_WEIGHT);
         return w;
       },
     },
@@ -145,13 +173,19 @@ export async function retrieveCfbs(
       domains: route?.scope === "domain" ? new Set([route.domain, SHARED_DOMAIN]) : undefined,
       boost: route ? (domain) => (domain === route.domain ? DOMAIN_BOOST : 1) : undefined,
       maxBoost: DOMAIN_BOOST,
+      strongBoost: STRONG_FIELD_BOOST,
+      lengthNorm: LENGTH_NORM,
+      fuzzy: true,
     },
   );
   const neighbours = opts.neighbours ?? [];
   const ids = [...new Set([...hits.map((h) => h.id), ...neighbours.map((n) => n.cfb_id)])];
   const cfbs = await source.retrievable(ids, opts.now);
-  if (neighbours.length === 0) return rankCfbs(message, cfbs, opts.limit, route, weights);
-  const lexical = new Map(rankCfbs(message, cfbs, cfbs.length, route, weights).map((r) => [r.cfb.cfb_id, r.score]));
+  const ranking = { terms: [...weights.keys()], priority: new Map(hits.map((h, i) => [h.id, i] as const)) };
+  if (neighbours.length === 0) return rankCfbs(message, cfbs, opts.limit, route, weights, ranking);
+  const lexical = new Map(
+    rankCfbs(message, cfbs, cfbs.length, route, weights, ranking).map((r) => [r.cfb.cfb_id, r.score]),
+  );
   const similarity = new Map(neighbours.map((n) => [n.cfb_id, n.similarity] as const));
   const ranked: TRankedCfb[] = [];
   for (const cfb of cfbs) {

@@ -1,5 +1,6 @@
 export {
   createCandidateIndex,
+  FUZZY_WEIGHT,
   resolveWeight,
   type TCandidateIndex,
   type TWeightedQuery,

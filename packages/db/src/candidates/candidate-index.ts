@@ -9,7 +9,7 @@ import { termSet } from "@solserver/resolve";
 import { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
 import { jsonOf, type TSql } from "../sql";
-import { TermIndex, type TIndexHit, type TSearchOptions } from "./term-index";
+import { type TIndexedDoc, TermIndex, type TIndexHit, type TSearchOptions } from "./term-index";
 
 /** Analysed terms and how to weigh each from the live document count and its document frequency. */
 export type TWeightedQuery = {
@@ -44,18 +44,26 @@ export type TCandidateIndex = {
    * Raw hits (retrieval): each term weighted by `weight(documents, df)` from the index's own
    * counts, then the documents with the highest summed weight (times the boost).
    */
-  search(query: TWeightedQuery, opts: TSearchOptions): Promise<TIndexHit[]>;
+  search(query: TWeightedQuery, opts: TSearchOptions & { fuzzy?: boolean }): Promise<TIndexHit[]>;
   /** Applies what changed since the last call (also done by every search). */
   sync(): Promise<void>;
   status(): TIndexStatus;
 };
 
 const DEFAULT_LIMIT = 20;
+/** A near spelling of an unknown word counts at this share of its weight: a typo is a guess. */
+export const FUZZY_WEIGHT = 0.8;
 
-function termsOf(row: TCfbTextRow): Set<string> {
+/** A CFB as the index holds it: every analysed term, and those of its title and labels as strong. */
+function docOf(row: TCfbTextRow): TIndexedDoc {
   const tags = asStringArray(jsonOf(row.tags), "Cfb.tags");
   const entities = asStringArray(jsonOf(row.entities), "Cfb.entities");
-  return termSet(row.title, row.summary, row.text ?? "", ...tags, ...entities);
+  return {
+    id: row.id,
+    domain: row.domain,
+    terms: termSet(row.summary, row.text ?? ""),
+    strong: termSet(row.title, ...tags, ...entities),
+  };
 }
 
 const TEXT_COLUMNS = Prisma.sql`"id", "domain", "title", "summary", "text", "tags", "entities", "mergedIntoId"`;
@@ -85,7 +93,8 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
       Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE "mergedIntoId" IS NULL`,
     );
     index.clear();
-    for (const row of rows) index.upsert({ id: row.id, domain: row.domain, terms: termsOf(row) });
+    for (const row of rows) index.upsert(docOf(row));
+    index.spellings();
     applied = { seq: Number(last?.seq ?? 0), cfbId: last?.cfbId ?? null };
     status.documents = index.size;
     status.builtMs = Math.round(performance.now() - started);
@@ -118,7 +127,7 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     for (const id of ids) {
       const row = rows.get(id);
       if (!row || row.mergedIntoId !== null) index.remove(id);
-      else index.upsert({ id, domain: row.domain, terms: termsOf(row) });
+      else index.upsert(docOf(row));
     }
     const last = fresh[fresh.length - 1] as { seq: number; cfbId: string };
     applied = { seq: Number(last.seq), cfbId: last.cfbId };
@@ -157,9 +166,24 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     });
   }
 
-  function weighted(query: TWeightedQuery) {
+  /**
+   * The query's terms with their weights; with `fuzzy`, a term no CFB holds (a typo) also
+   * searches its near spellings at FUZZY_WEIGHT of their own weight.
+   */
+  function weighted(query: TWeightedQuery, fuzzy = false) {
     const documents = index.size;
-    return query.terms.map((term) => ({ term, weight: query.weight(documents, index.documentFrequency(term), term) }));
+    return query.terms.flatMap((term) => {
+      const df = index.documentFrequency(term);
+      const own = { term, weight: query.weight(documents, df, term) };
+      if (!fuzzy || df > 0) return [own];
+      return [
+        own,
+        ...index.nearSpellings(term).map((near) => ({
+          term: near,
+          weight: FUZZY_WEIGHT * query.weight(documents, index.documentFrequency(near), near),
+        })),
+      ];
+    });
   }
 
   return {
@@ -173,7 +197,7 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     candidatesByIds: candidateRows,
     async search(query, opts) {
       await sync();
-      return index.search(weighted(query), opts);
+      return index.search(weighted(query, opts.fuzzy), opts);
     },
     sync,
     status: () => ({ ...status }),

@@ -11,8 +11,13 @@
 //
 // Pure data structure (no I/O): candidate-index.ts keeps it in step with the database.
 import { compareIds } from "@solserver/contracts";
+import { SymSpell } from "mnemonist";
 
-export type TIndexedDoc = { id: string; domain: string; terms: Iterable<string> };
+/**
+ * A document's terms; `strong` are those of its title and labels (a subset of `terms` or not: they
+ * are indexed either way), which a search may weigh more (TSearchOptions.strongBoost).
+ */
+export type TIndexedDoc = { id: string; domain: string; terms: Iterable<string>; strong?: Iterable<string> };
 export type TWeightedTerm = { term: string; weight: number };
 export type TIndexHit = { id: string; domain: string; score: number; shared: number };
 export type TSearchOptions = {
@@ -33,6 +38,14 @@ export type TSearchOptions = {
   deferShare?: number | undefined;
   /** The shortlist's size when terms are deferred (default 10 × limit). */
   shortlist?: number | undefined;
+  /** A term in a document's title or labels (its `strong` terms) weighs this much more (default 1). */
+  strongBoost?: number | undefined;
+  /**
+   * BM25's length normalisation (for a term found once): a document's score is multiplied by
+   * (k1 + 1) / (1 + k1 · (1 − b + b · length / average length)), so a short card about the
+   * question outranks a long one that mentions the same words in passing.
+   */
+  lengthNorm?: { k1: number; b: number } | undefined;
 };
 
 const MIN_DOCS_FOR_DEFER = 1000;
@@ -47,10 +60,16 @@ export class TermIndex {
   /** The number in a slot's id (CFB-0042 → 42), for cheap tie-breaks; NaN when it has none. */
   private idNumber: number[] = [];
   private termsOf: Int32Array[] = [];
+  /** Sum of the live documents' term counts (their lengths, for the average). */
+  private totalLength = 0;
+  /** Near spellings of the vocabulary (Damerau distance 1), built on the first fuzzy lookup. */
+  private spell: SymSpell | null = null;
   private readonly freeSlots: number[] = [];
 
   private readonly termIds = new Map<string, number>();
   private postings: Int32Array[] = [];
+  /** Per posting: 1 when the term is one of the document's strong (title, label) terms. */
+  private strong: Uint8Array[] = [];
   private lengths: number[] = [];
 
   private scores = new Float64Array(0);
@@ -75,19 +94,23 @@ export class TermIndex {
   upsert(doc: TIndexedDoc): void {
     this.remove(doc.id);
     const slot = this.freeSlots.pop() ?? this.ids.length;
-    const termIds = [...new Set(doc.terms)].map((term) => this.termId(term));
+    const strong = new Set(doc.strong ?? []);
+    const terms = new Set([...doc.terms, ...strong]);
+    const termIds = [...terms].map((term) => this.termId(term));
     this.ids[slot] = doc.id;
     this.domainOf[slot] = doc.domain;
     this.idNumber[slot] = idNumberOf(doc.id);
     this.termsOf[slot] = Int32Array.from(termIds);
+    this.totalLength += termIds.length;
     this.slotOf.set(doc.id, slot);
-    for (const t of termIds) this.append(t, slot);
+    [...terms].forEach((term, i) => this.append(termIds[i] as number, slot, strong.has(term) ? 1 : 0));
   }
 
   remove(id: string): void {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
     for (const t of this.termsOf[slot] ?? []) this.detach(t, slot);
+    this.totalLength -= this.termsOf[slot]?.length ?? 0;
     this.slotOf.delete(id);
     this.ids[slot] = null;
     this.termsOf[slot] = new Int32Array(0);
@@ -100,9 +123,12 @@ export class TermIndex {
     this.domainOf = [];
     this.idNumber = [];
     this.termsOf = [];
+    this.totalLength = 0;
+    this.spell = null;
     this.freeSlots.length = 0;
     this.termIds.clear();
     this.postings = [];
+    this.strong = [];
     this.lengths = [];
   }
 
@@ -132,6 +158,7 @@ export class TermIndex {
     const deferred = new Map<number, number>();
     // A plain loop, not a closure: a counter captured by a closure lives on the heap, and this
     // loop runs once per posting (hundreds of thousands per search).
+    const strongBoost = opts.strongBoost ?? 1;
     for (let i = 0; i < terms.length; i++) {
       const { t, weight, n } = terms[i] as { t: number; weight: number; n: number };
       if (n > deferAt && i >= ALWAYS_WALKED) {
@@ -139,11 +166,13 @@ export class TermIndex {
         continue;
       }
       const list = this.postings[t] as Int32Array;
+      const strong = this.strong[t] as Uint8Array;
+      const strongWeight = weight * strongBoost;
       for (let j = 0; j < n; j++) {
         const slot = list[j] as number;
         const before = scores[slot] as number;
         if (before === 0) touched[touchedCount++] = slot;
-        scores[slot] = before + weight;
+        scores[slot] = before + (strong[j] === 1 ? strongWeight : weight);
       }
     }
     // The best slots by (score, id), in a min-heap of slots: only the kept hits become objects,
@@ -157,12 +186,21 @@ export class TermIndex {
     let floor = Number.NEGATIVE_INFINITY;
     const domains = opts.domains;
     const boosted = opts.boost !== undefined && deferred.size === 0;
-    const lift = boosted ? (opts.maxBoost ?? Number.POSITIVE_INFINITY) : 1;
+    const norm = opts.lengthNorm;
+    const average = this.size > 0 ? this.totalLength / this.size : 1;
+    const lengthFactor = (slot: number) =>
+      norm
+        ? (norm.k1 + 1) /
+          (1 + norm.k1 * (1 - norm.b + (norm.b * (this.termsOf[slot]?.length ?? 0)) / Math.max(1, average)))
+        : 1;
+    const maxLengthFactor = norm ? (norm.k1 + 1) / (1 + norm.k1 * (1 - norm.b)) : 1;
+    const lift = (boosted ? (opts.maxBoost ?? Number.POSITIVE_INFINITY) : 1) * maxLengthFactor;
     for (let i = 0; i < touchedCount; i++) {
       const slot = touched[i] as number;
       let score = scores[slot] as number;
       scores[slot] = 0;
       if (score * lift < floor) continue;
+      if (norm) score *= lengthFactor(slot);
       if (domains && !domains.has(this.domainOf[slot] as string)) continue;
       if (boosted) score *= boostOf(slot);
       first.offer(slot, score);
@@ -198,37 +236,69 @@ export class TermIndex {
     return compareIds(this.ids[a.slot] as string, this.ids[b.slot] as string) < 0;
   }
 
+  /**
+   * Terms of the vocabulary one edit (insertion, deletion, substitution, transposition) away from
+   * `term`, held by at least one live document: "pasword" → "password", "dashbaord" → "dashboard".
+   * For words of 4 or more characters only (shorter ones have too many neighbours to guess).
+   */
+  nearSpellings(term: string): string[] {
+    if ([...term].length < 4) return [];
+    return this.spellings()
+      .search(term)
+      .map((m) => m.term)
+      .filter((t) => t !== term && this.documentFrequency(t) > 0);
+  }
+
+  /** The near-spelling index, built now if it is not yet (a build warms it, so no turn waits). */
+  spellings(): SymSpell {
+    if (!this.spell) {
+      this.spell = new SymSpell({ maxDistance: 1, verbosity: 2 });
+      for (const known of this.termIds.keys()) if ([...known].length >= 3) this.spell.add(known);
+    }
+    return this.spell;
+  }
+
   private termId(term: string): number {
     let t = this.termIds.get(term);
     if (t === undefined) {
+      if (this.spell && [...term].length >= 3) this.spell.add(term);
       t = this.postings.length;
       this.termIds.set(term, t);
       this.postings.push(new Int32Array(INITIAL_POSTINGS));
+      this.strong.push(new Uint8Array(INITIAL_POSTINGS));
       this.lengths.push(0);
     }
     return t;
   }
 
-  private append(t: number, slot: number): void {
+  private append(t: number, slot: number, strong: number): void {
     let list = this.postings[t] as Int32Array;
+    let flags = this.strong[t] as Uint8Array;
     const n = this.lengths[t] as number;
     if (n === list.length) {
       const grown = new Int32Array(list.length * 2);
       grown.set(list);
       this.postings[t] = grown;
       list = grown;
+      const grownFlags = new Uint8Array(flags.length * 2);
+      grownFlags.set(flags);
+      this.strong[t] = grownFlags;
+      flags = grownFlags;
     }
     list[n] = slot;
+    flags[n] = strong;
     this.lengths[t] = n + 1;
   }
 
   /** Removes `slot` from the term's list (order does not matter: the last entry takes its place). */
   private detach(t: number, slot: number): void {
     const list = this.postings[t] as Int32Array;
+    const flags = this.strong[t] as Uint8Array;
     const n = this.lengths[t] as number;
     const i = list.lastIndexOf(slot, n - 1);
     if (i < 0) return;
     list[i] = list[n - 1] as number;
+    flags[i] = flags[n - 1] as number;
     this.lengths[t] = n - 1;
   }
 
