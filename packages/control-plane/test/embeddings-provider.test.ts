@@ -189,8 +189,7 @@ describe("against a scripted server", () => {
   });
 
   it("rows without `index` are taken in the order given", async () => {
-    behaviour = (req, res) =>
-      json(res, 200, { data: req.body.input.map((t) => ({ embedding: testEmbedding(t) })) });
+    behaviour = (req, res) => json(res, 200, { data: req.body.input.map((t) => ({ embedding: testEmbedding(t) })) });
     const vectors = await provider().embed(["alpha", "beta"]);
     expect([...(vectors[1] as Float32Array)]).toEqual([...Float32Array.from(testEmbedding("beta"))]);
   });

@@ -162,6 +162,26 @@ describe("rebuilds", () => {
     expect(after.documents).toBe(await db.cfb.count({ where: { mergedIntoId: null } }));
   });
 
+  it("rebuilds when a rolled-back edit's log number is reused by a committed edit of the same CFB", async () => {
+    // The same seq and the same CFB id: only the entry's token tells the two writes apart.
+    const cfb = await repos.cfbs.create(draft("Quokka census", "Count the quokka colony."));
+    await repos.cfbs.index.sync();
+    const before = repos.cfbs.index.status();
+    await expect(
+      sqlDriverOf(db).transaction(async (tx) => {
+        await tx.execute(
+          Prisma.sql`UPDATE "Cfb" SET "summary" = 'Count the wombat colony.' WHERE "id" = ${cfb.cfb_id}`,
+        );
+        expect(await found(repos, "wombat colony")).toEqual([cfb.cfb_id]);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    await db.cfb.update({ where: { id: cfb.cfb_id }, data: { summary: "Count the capybara colony." } });
+    expect(await found(repos, "wombat")).toEqual([]);
+    expect(await found(repos, "capybara colony")).toEqual([cfb.cfb_id]);
+    expect(repos.cfbs.index.status().rebuilds).toBe(before.rebuilds + 1);
+  });
+
   it("rebuilds when the log entry it applied was rolled back and nothing took its number", async () => {
     await repos.cfbs.index.sync();
     const before = repos.cfbs.index.status();

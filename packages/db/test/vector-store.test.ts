@@ -234,5 +234,12 @@ describe("a vector store", () => {
     expect(await wide.nearest(vec(1, 0, 0, 0, 0, 0), 10)).toEqual([]);
     await wide.write([{ cfbId: C, version: 1, vector: vec(0, 0, 0, 0, 0, 1) }]);
     expect(await nearestIds(wide, vec(0, 0, 0, 0, 1, 1))).toEqual([C]);
+    // A vector of the old dimension is as good as none: pending again, never handed out.
+    const pendingIds = (await wide.pending(100)).map((p) => p.cfbId);
+    expect(pendingIds).not.toContain(C);
+    expect(pendingIds.length).toBe((await wide.counts()).pending);
+    const stored = await wide.vectors(pendingIds);
+    expect([...stored.values()].every((v) => v.length === 6)).toBe(true);
+    expect((await wide.sample(100)).every((v) => v.length === 6)).toBe(true);
   });
 });

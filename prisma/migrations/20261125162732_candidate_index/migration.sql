@@ -1,7 +1,8 @@
 -- CreateTable
 CREATE TABLE "CfbChange" (
     "seq" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-    "cfbId" TEXT NOT NULL
+    "cfbId" TEXT NOT NULL,
+    "token" TEXT NOT NULL
 );
 
 -- CreateTable
@@ -123,15 +124,15 @@ INSERT OR REPLACE INTO "CfbFtsStats" ("id", "docs") VALUES (1, (SELECT COUNT(*) 
 -- one entry per written CFB row. Only columns the index holds count (usage counters and access
 -- times do not). The newest 50,000 entries are kept; a process further behind rebuilds.
 CREATE TRIGGER IF NOT EXISTS "Cfb_change_insert" AFTER INSERT ON "Cfb" BEGIN
-    INSERT INTO "CfbChange" ("cfbId") VALUES (new."id");
+    INSERT INTO "CfbChange" ("cfbId", "token") VALUES (new."id", lower(hex(randomblob(8))));
 END;
 
 CREATE TRIGGER IF NOT EXISTS "Cfb_change_update" AFTER UPDATE OF domain, title, summary, text, tags, entities, "mergedIntoId", version ON "Cfb" BEGIN
-    INSERT INTO "CfbChange" ("cfbId") VALUES (new."id");
+    INSERT INTO "CfbChange" ("cfbId", "token") VALUES (new."id", lower(hex(randomblob(8))));
 END;
 
 CREATE TRIGGER IF NOT EXISTS "Cfb_change_delete" AFTER DELETE ON "Cfb" BEGIN
-    INSERT INTO "CfbChange" ("cfbId") VALUES (old."id");
+    INSERT INTO "CfbChange" ("cfbId", "token") VALUES (old."id", lower(hex(randomblob(8))));
 END;
 
 CREATE TRIGGER IF NOT EXISTS "CfbChange_prune" AFTER INSERT ON "CfbChange" BEGIN

@@ -79,15 +79,15 @@ export function resolveWeight(documents: number, df: number): number {
 
 export function createCandidateIndex(sql: TSql): TCandidateIndex {
   const index = new TermIndex();
-  // The last log entry applied (seq and its CFB), or null before the first build.
-  let applied: { seq: number; cfbId: string | null } | null = null;
+  // The last log entry applied (seq and its token), or null before the first build.
+  let applied: { seq: number; token: string | null } | null = null;
   let pending: Promise<void> | null = null;
   const status: TIndexStatus = { documents: 0, builtMs: null, appliedChanges: 0, rebuilds: 0 };
 
   async function rebuild(): Promise<void> {
     const started = performance.now();
-    const [last] = await sql.query<{ seq: number; cfbId: string }>(
-      Prisma.sql`SELECT "seq", "cfbId" FROM "CfbChange" ORDER BY "seq" DESC LIMIT 1`,
+    const [last] = await sql.query<{ seq: number; token: string }>(
+      Prisma.sql`SELECT "seq", "token" FROM "CfbChange" ORDER BY "seq" DESC LIMIT 1`,
     );
     const rows = await sql.query<TCfbTextRow>(
       Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE "mergedIntoId" IS NULL`,
@@ -95,7 +95,7 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     index.clear();
     for (const row of rows) index.upsert(docOf(row));
     index.spellings();
-    applied = { seq: Number(last?.seq ?? 0), cfbId: last?.cfbId ?? null };
+    applied = { seq: Number(last?.seq ?? 0), token: last?.token ?? null };
     status.documents = index.size;
     status.builtMs = Math.round(performance.now() - started);
     status.rebuilds += 1;
@@ -104,13 +104,14 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
   async function applyChanges(): Promise<void> {
     if (applied === null) return rebuild();
     const from = applied;
-    // From the last applied entry on: if it is gone (pruned) or names another CFB (its write was
-    // rolled back and the number reused), the log cannot be trusted from here, so rebuild.
-    const entries = await sql.query<{ seq: number; cfbId: string }>(
-      Prisma.sql`SELECT "seq", "cfbId" FROM "CfbChange" WHERE "seq" >= ${from.seq} ORDER BY "seq" LIMIT ${MAX_APPLIED + 2}`,
+    // From the last applied entry on: if it is gone (pruned) or carries another token (its write
+    // was rolled back and the number reused, perhaps even for the same CFB id), the log cannot be
+    // trusted from here, so rebuild.
+    const entries = await sql.query<{ seq: number; cfbId: string; token: string }>(
+      Prisma.sql`SELECT "seq", "cfbId", "token" FROM "CfbChange" WHERE "seq" >= ${from.seq} ORDER BY "seq" LIMIT ${MAX_APPLIED + 2}`,
     );
     const [head] = entries;
-    if (from.seq > 0 && (head === undefined || Number(head.seq) !== from.seq || head.cfbId !== from.cfbId))
+    if (from.seq > 0 && (head === undefined || Number(head.seq) !== from.seq || head.token !== from.token))
       return rebuild();
     const fresh = entries.filter((e) => Number(e.seq) > from.seq);
     if (fresh.length === 0) return;
@@ -129,8 +130,8 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
       if (!row || row.mergedIntoId !== null) index.remove(id);
       else index.upsert(docOf(row));
     }
-    const last = fresh[fresh.length - 1] as { seq: number; cfbId: string };
-    applied = { seq: Number(last.seq), cfbId: last.cfbId };
+    const last = fresh[fresh.length - 1] as { seq: number; token: string };
+    applied = { seq: Number(last.seq), token: last.token };
     status.documents = index.size;
     status.appliedChanges += fresh.length;
   }

@@ -100,7 +100,9 @@ export async function openVectorStore(
 
 function createStore(sql: TSqlDriver, model: string, dims: number): TVectorStore {
   const pendingWhere = Prisma.sql`c."mergedIntoId" IS NULL AND (e."cfbId" IS NULL OR e."version" <> c."version")`;
-  const pendingFrom = Prisma.sql`"Cfb" c LEFT JOIN "CfbEmbedding" e ON e."cfbId" = c."id" AND e."model" = ${model}`;
+  // A vector of another dimension (the same model asked for fewer numbers) is as good as none.
+  const pendingFrom = Prisma.sql`"Cfb" c LEFT JOIN "CfbEmbedding" e
+    ON e."cfbId" = c."id" AND e."model" = ${model} AND e."dims" = ${dims}`;
   return {
     model,
     dims,
@@ -155,14 +157,16 @@ function createStore(sql: TSqlDriver, model: string, dims: number): TVectorStore
     async sample(n) {
       const rows = await sql.query<{ vector: unknown }>(
         Prisma.sql`SELECT e."vector" AS "vector" FROM "CfbEmbedding" e JOIN "Cfb" c ON c."id" = e."cfbId"
-          WHERE e."model" = ${model} AND c."mergedIntoId" IS NULL ORDER BY c."seq" LIMIT ${n}`,
+          WHERE e."model" = ${model} AND e."dims" = ${dims} AND c."mergedIntoId" IS NULL
+          ORDER BY c."seq" LIMIT ${n}`,
       );
       return rows.map((r) => floats(r.vector));
     },
     async vectors(ids) {
       if (ids.length === 0) return new Map();
       const rows = await sql.query<{ cfbId: string; vector: unknown }>(
-        Prisma.sql`SELECT "cfbId", "vector" FROM "CfbEmbedding" WHERE "model" = ${model} AND "cfbId" IN (${Prisma.join([...new Set(ids)])})`,
+        Prisma.sql`SELECT "cfbId", "vector" FROM "CfbEmbedding"
+          WHERE "model" = ${model} AND "dims" = ${dims} AND "cfbId" IN (${Prisma.join([...new Set(ids)])})`,
       );
       return new Map(rows.map((r) => [r.cfbId, floats(r.vector)] as const));
     },
