@@ -144,5 +144,8 @@ for (const size of SIZES) {
   }
 }
 const out = path.join(import.meta.dirname, "results", "retrieval.json");
-writeFileSync(out, `${JSON.stringify({ when: new Date().toISOString(), node: process.version, injected: INJECTED, results }, null, 2)}\n`);
+writeFileSync(
+  out,
+  `${JSON.stringify({ when: new Date().toISOString(), node: process.version, injected: INJECTED, results }, null, 2)}\n`,
+);
 console.log(`written to ${path.relative(process.cwd(), out)}`);

@@ -9,7 +9,7 @@ import { termSet } from "@solserver/resolve";
 import { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
 import { jsonOf, type TSql } from "../sql";
-import { type TIndexedDoc, TermIndex, type TIndexHit, type TSearchOptions } from "./term-index";
+import { TermIndex, type TIndexedDoc, type TIndexHit, type TSearchOptions } from "./term-index";
 
 /** Analysed terms and how to weigh each from the live document count and its document frequency. */
 export type TWeightedQuery = {

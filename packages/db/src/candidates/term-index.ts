@@ -103,7 +103,7 @@ export class TermIndex {
     this.termsOf[slot] = Int32Array.from(termIds);
     this.totalLength += termIds.length;
     this.slotOf.set(doc.id, slot);
-    [...terms].forEach((term, i) => this.append(termIds[i] as number, slot, strong.has(term) ? 1 : 0));
+    for (const [i, term] of [...terms].entries()) this.append(termIds[i] as number, slot, strong.has(term) ? 1 : 0);
   }
 
   remove(id: string): void {
