@@ -5,7 +5,9 @@
 // oldest); then each question of bench/fixtures/retrieval-questions.json (80, typed the way people
 // type in a team chat: short, typos, slang, paraphrases, other languages) goes through the turn's
 // retrieval (retrieveCfbs: the candidate index → rows with usage signals → rankCfbs, 8 injected).
-// A question counts as answered when its CFB (or a twin that says the same) is injected.
+// A question counts as answered when its CFB (or a twin that says the same) is injected. The
+// questions are split by id: odd ones shaped retrieval's weights (title and labels double, the
+// phrase bonus, the candidate count), even ones are held out; both rates are reported.
 // Run: `pnpm bench:retrieval` (--sizes 0,10000,100000, --embedder URL for hybrid).
 // Writes bench/results/retrieval.json.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -88,6 +90,7 @@ async function run(size: number, placement: TPlacement, semantic: boolean) {
     const idOf = new Map(fixture.corpus.map((c, i) => [c.key, ids[i] as string]));
     const source = { search: repos.cfbs.index.search, retrievable: repos.cfbs.retrievable };
     const byStyle = new Map<string, { total: number; found: number }>();
+    const bySplit = { tune: { total: 0, found: 0 }, holdout: { total: 0, found: 0 } };
     const times: number[] = [];
     const missed: string[] = [];
     for (const q of questions) {
@@ -102,6 +105,9 @@ async function run(size: number, placement: TPlacement, semantic: boolean) {
       times.push(performance.now() - started);
       const wanted = new Set([q.cfb, ...(q.also ?? [])].map((k) => idOf.get(k)));
       const found = ranked.some((r) => wanted.has(r.cfb.cfb_id));
+      const half = Number(q.id.replace(/\D/g, "")) % 2 === 1 ? bySplit.tune : bySplit.holdout;
+      half.total += 1;
+      if (found) half.found += 1;
       const tally = byStyle.get(q.style) ?? { total: 0, found: 0 };
       tally.total += 1;
       if (found) tally.found += 1;
@@ -118,6 +124,7 @@ async function run(size: number, placement: TPlacement, semantic: boolean) {
       found,
       rate: Math.round((found / questions.length) * 1000) / 1000,
       by_style: Object.fromEntries(byStyle),
+      by_split: bySplit,
       latency_ms: { p50: percentile(times, 50), p99: percentile(times, 99) },
       missed,
     };
@@ -135,7 +142,8 @@ for (const size of SIZES) {
       results.push(r);
       console.log(
         `${r.mode.padEnd(7)} ${(size + corpus.length).toLocaleString("en-US").padStart(7)} CFBs, answers ${placement.padEnd(6)}: ` +
-          `${r.found}/${r.questions} injected (${(r.rate * 100).toFixed(1)}%), retrieval p50 ${r.latency_ms.p50} ms ` +
+          `${r.found}/${r.questions} injected (${(r.rate * 100).toFixed(1)}%; held-out ${r.by_split.holdout.found}/` +
+          `${r.by_split.holdout.total}, tuning ${r.by_split.tune.found}/${r.by_split.tune.total}), retrieval p50 ${r.latency_ms.p50} ms ` +
           `p99 ${r.latency_ms.p99} ms; ${Object.entries(r.by_style)
             .map(([s, t]) => `${s} ${t.found}/${t.total}`)
             .join(", ")}`,

@@ -1,6 +1,6 @@
 import { compareIds } from "@solserver/contracts";
 import { FUZZY_WEIGHT, type TCandidateIndex, type TRetrievableCfb, type TRetrievalSignals } from "@solserver/db";
-import { cachedTermSet, semanticComponent, type TSemanticScale, termSet } from "@solserver/resolve";
+import { cachedTermSet, semanticComponent, type TSemanticScale, termBigrams, termSet } from "@solserver/resolve";
 import { uniqueContentWords } from "./text";
 
 export type TRankedCfb = { cfb: TRetrievableCfb; score: number };
@@ -39,6 +39,9 @@ export function retrievalBoost(signals: TRetrievalSignals | undefined): number {
  * of CFBs mention the same words in passing.
  */
 export const STRONG_FIELD_BOOST = 2;
+
+/** Added to a CFB's relevance when every word pair of the message appears in it as written. */
+export const PHRASE_BONUS = 0.2;
 
 /** The routed domain's CFBs weigh this much more (scope "boost"); shared CFBs are domain "general". */
 export const DOMAIN_BOOST = 1.25;
@@ -89,6 +92,7 @@ export function rankCfbs(
   const query = opts.terms ? [...opts.terms] : [...termSet(message)];
   if (query.length === 0) return [];
   const weightOf = (t: string) => weights?.get(t) ?? 1;
+  const pairs = termBigrams(message);
   const ranked: TRankedCfb[] = [];
   for (const cfb of cfbs) {
     const own = route === undefined || cfb.domain === route.domain;
@@ -103,8 +107,18 @@ export function rankCfbs(
       weightedCoverage(query, new Set([...body].filter((t) => !strong.has(t))), weightOf) / STRONG_FIELD_BOOST;
     if (base === 0) continue;
     const bonus = 0.1 * weightedCoverage(query, cachedTermSet(labels), weightOf);
+    // The message's word pairs found as they stand in the title or summary ("postmortem
+    // template"): a card about the question says it the way the question does.
+    let phrase = 0;
+    if (pairs.size > 0) {
+      const title = termBigrams(cfb.title);
+      const summary = termBigrams(cfb.summary);
+      let hit = 0;
+      for (const p of pairs) if (title.has(p) || summary.has(p)) hit += 1;
+      phrase = PHRASE_BONUS * (hit / pairs.size);
+    }
     const domainBoost = route !== undefined && own ? DOMAIN_BOOST : 1;
-    ranked.push({ cfb, score: Math.min(1, base + bonus) * retrievalBoost(cfb.signals) * domainBoost });
+    ranked.push({ cfb, score: (Math.min(1, base + bonus) + phrase) * retrievalBoost(cfb.signals) * domainBoost });
   }
   const priority = (id: string) => opts.priority?.get(id) ?? Number.MAX_SAFE_INTEGER;
   ranked.sort(

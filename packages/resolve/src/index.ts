@@ -25,7 +25,7 @@ export {
   WEIGHTS,
 } from "./score";
 export { STOPWORDS } from "./stopwords";
-export { analyzeTerms, cachedTermSet, termSet } from "./text/analyze";
+export { analyzeTerms, cachedTermSet, termBigrams, termSet } from "./text/analyze";
 export { CHANGE_CUES, changeCues, type TChangeCue } from "./text/change-cues";
 export { detectLanguage, languagesDiffer } from "./text/language";
 export { cachedTextProfile, type TTextProfile, textProfile } from "./text/profile";

@@ -124,6 +124,22 @@ export function cachedTermSet(text: string): ReadonlySet<string> {
   return set;
 }
 
+// Adjacent pairs of analysed terms ("postmortem templat"), memoised like term sets.
+const BIGRAMS = new LRUCache<string, ReadonlySet<string>>({ max: 8192 });
+
+/** The text's adjacent analysed-term pairs, as "first second" (function words skipped). */
+export function termBigrams(text: string): ReadonlySet<string> {
+  let set = BIGRAMS.get(text);
+  if (!set) {
+    const terms = analyzeTerms(text);
+    const pairs = new Set<string>();
+    for (let i = 0; i + 1 < terms.length; i++) pairs.add(`${terms[i]} ${terms[i + 1]}`);
+    set = pairs;
+    BIGRAMS.set(text, set);
+  }
+  return set;
+}
+
 /** The distinct analysed terms of all `texts`. */
 export function termSet(...texts: readonly string[]): Set<string> {
   const set = new Set<string>();
