@@ -112,7 +112,11 @@ export function createControlPlane(deps: TServiceDeps) {
       get: (actor: TActor, input: z.input<typeof ZScheduleGetRequest>) => getSchedule(deps, actor, input),
       update: (actor: TActor, input: z.input<typeof ZScheduleUpdateRequest>) => updateSchedule(deps, actor, input),
       /** Starts every due scheduled workflow (the server's timer, `pnpm workflow tick`); no actor. */
-      tick: (now?: Date) => tickSchedules(deps, now),
+      tick: (now?: Date) => {
+        // Each tick also embeds what a failed sync left pending (semantic matching on).
+        deps.semantic?.afterWrite();
+        return tickSchedules(deps, now);
+      },
     },
     procedures: {
       catalog: (actor: TActor) => getProcedureCatalog(deps, actor),

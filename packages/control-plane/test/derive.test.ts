@@ -5,6 +5,7 @@ import { deriveProposals, parseInput, proposalFingerprint, rankCfbs } from "@sol
 import type { TRetrievableCfb } from "@solserver/db";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { PHRASE_BONUS } from "../src/retrieval";
 
 type TSuggestionInput = Partial<z.input<typeof ZCfbSuggestion>>;
 
@@ -228,50 +229,65 @@ describe("rankCfbs", () => {
   // Query content words: postgres, analytics, replicas, nightly.
   const message = "Are Postgres analytics replicas nightly?";
 
-  it("orders by the share of the message's content words each CFB covers", () => {
+  // Analysed: postgresql (the alias of "postgres"), analyt, replica, nightli; word pairs
+  // "postgresql analyt", "analyt replica", "replica nightli".
+  it("weighs a word in the title or labels fully, one only in the summary at half, plus word pairs", () => {
     const cfbs = [
       cfb("CFB-0001", { title: "Postgres" }), // 1/4
-      cfb("CFB-0002", { title: "Postgres analytics replicas" }), // 3/4
-      cfb("CFB-0003", { summary: "Postgres analytics" }), // 2/4
+      cfb("CFB-0002", { title: "Postgres analytics replicas" }), // 3/4 + 2 of 3 pairs
+      cfb("CFB-0003", { summary: "Postgres analytics" }), // (2/4) / 2 + 1 of 3 pairs
     ];
     const ranked = rankCfbs(message, cfbs, 10);
     expect(ranked.map((r) => r.cfb.cfb_id)).toEqual(["CFB-0002", "CFB-0003", "CFB-0001"]);
-    expect(ranked.map((r) => r.score)).toEqual([0.75, 0.5, 0.25]);
+    expect(ranked[0]?.score).toBeCloseTo(0.75 + PHRASE_BONUS * (2 / 3), 10);
+    expect(ranked[1]?.score).toBeCloseTo(0.25 + PHRASE_BONUS * (1 / 3), 10);
+    expect(ranked[2]?.score).toBeCloseTo(0.25, 10);
     expect(ranked[0]?.cfb).toBe(cfbs[1]);
   });
 
-  it("adds a bonus of a tenth of the tag and entity coverage, capped at 1", () => {
+  it("adds a bonus of a tenth of the tag and entity coverage, capped at 1 before the pairs", () => {
     const ranked = rankCfbs(
       message,
       [
-        cfb("CFB-0001", { title: "Postgres analytics" }), // 0.5
+        cfb("CFB-0001", { title: "Postgres analytics" }), // 0.5 + 1 of 3 pairs
         cfb("CFB-0002", { title: "Postgres", tags: ["analytics"] }), // 0.5 + 0.1 * 0.25
         cfb("CFB-0003", { tags: ["postgres", "analytics", "replicas", "nightly"] }), // 1 + 0.1 → 1
       ],
       10,
     );
-    expect(ranked.map((r) => r.cfb.cfb_id)).toEqual(["CFB-0003", "CFB-0002", "CFB-0001"]);
+    expect(ranked.map((r) => r.cfb.cfb_id)).toEqual(["CFB-0003", "CFB-0001", "CFB-0002"]);
     expect(ranked[0]?.score).toBe(1);
-    expect(ranked[1]?.score).toBeCloseTo(0.525, 10);
-    expect(ranked[2]?.score).toBe(0.5);
+    expect(ranked[1]?.score).toBeCloseTo(0.5 + PHRASE_BONUS / 3, 10);
+    expect(ranked[2]?.score).toBeCloseTo(0.5 + 0.1 * 0.25, 10);
   });
 
   it("breaks ties on cfb_id, whatever the input order", () => {
-    const tied = [
-      cfb("CFB-0003", { title: "Postgres" }),
-      cfb("CFB-0001", { summary: "nightly" }),
-      cfb("CFB-0002", { entities: ["Analytics"] }),
-    ];
     const tiedPlain = [
       cfb("CFB-0003", { title: "Postgres" }),
-      cfb("CFB-0001", { summary: "nightly" }),
-      cfb("CFB-0002", { summary: "analytics" }),
+      cfb("CFB-0001", { title: "nightly" }),
+      cfb("CFB-0002", { title: "analytics" }),
+    ];
+    const tied = [
+      cfb("CFB-0003", { title: "Postgres" }),
+      cfb("CFB-0001", { title: "nightly" }),
+      cfb("CFB-0002", { entities: ["Analytics"] }),
     ];
     const ids = (cfbs: TRetrievableCfb[]) => rankCfbs(message, cfbs, 10).map((r) => r.cfb.cfb_id);
     expect(ids(tiedPlain)).toEqual(["CFB-0001", "CFB-0002", "CFB-0003"]);
     expect(ids([...tiedPlain].reverse())).toEqual(["CFB-0001", "CFB-0002", "CFB-0003"]);
     // The entity hit earns CFB-0002 the label bonus, so it leads.
     expect(ids(tied)).toEqual(["CFB-0002", "CFB-0001", "CFB-0003"]);
+  });
+
+  it("breaks ties on the candidate index's order before the id, when given", () => {
+    const tied = [cfb("CFB-0001", { title: "Postgres" }), cfb("CFB-0002", { title: "Postgres" })];
+    const ranked = rankCfbs("postgres", tied, 10, undefined, undefined, {
+      priority: new Map([
+        ["CFB-0002", 0],
+        ["CFB-0001", 1],
+      ]),
+    });
+    expect(ranked.map((r) => r.cfb.cfb_id)).toEqual(["CFB-0002", "CFB-0001"]);
   });
 
   it("compares cfb ids by number on ties (CFB-9 before CFB-10)", () => {
@@ -310,11 +326,12 @@ describe("rankCfbs", () => {
   it("matches case-insensitively across title, summary, tags and entities", () => {
     const ranked = rankCfbs(
       "POSTGRES ANALYTICS",
-      [cfb("CFB-0001", { entities: ["postgres"], summary: "Analytics." })],
+      [cfb("CFB-0001", { entities: ["postgres"], title: "Analytics." }), cfb("CFB-0002", { summary: "ANALYTICS" })],
       5,
     );
-    expect(ranked).toHaveLength(1);
+    expect(ranked).toHaveLength(2);
     expect(ranked[0]?.score).toBeCloseTo(1, 10);
+    expect(ranked[1]?.score).toBeCloseTo(0.25, 10);
   });
 
   it("does not mutate the input list", () => {

@@ -146,6 +146,18 @@ describe("against a scripted server", () => {
     );
   });
 
+  it("indexes that are not exactly 0..n-1 reject (a duplicate or a gap would pair vectors with the wrong texts)", async () => {
+    for (const indexes of [
+      [0, 0],
+      [5, 7],
+      [1, 2],
+    ]) {
+      behaviour = (_req, res) =>
+        json(res, 200, { data: indexes.map((index) => ({ index, embedding: [0.1, 0.2, 0.3] })) });
+      await expect(provider().embed(["alpha", "beta"])).rejects.toThrow(/returned indexes that are not 0\.\.1/);
+    }
+  });
+
   it("vectors of unequal length reject", async () => {
     behaviour = (_req, res) =>
       json(res, 200, {
@@ -154,7 +166,7 @@ describe("against a scripted server", () => {
           { index: 1, embedding: [0.1, 0.2] },
         ],
       });
-    await expect(provider().embed(["alpha", "beta"])).rejects.toThrow(/vector 1 is not 3 finite numbers/);
+    await expect(provider().embed(["alpha", "beta"])).rejects.toThrow(/vector 1 has 2 numbers, not 3/);
   });
 
   it("non-finite or non-numeric components reject (1e999 parses to Infinity; null, strings, NaN)", async () => {

@@ -37,6 +37,25 @@ const status = async (id: string) => (await opened.controlPlane.proposals.get(ja
 
 /** Fresh pending work for each beat: an update resolve is sure of, a sure create, an unsure one. */
 let work: { update: string; create: string; unsure: string; target: string };
+// New subjects that share no words, one per beat (resolve compares texts: two rotas worded alike
+// are one rota with new facts).
+const NEW_SUBJECTS: [string, string][] = [
+  ["Zanzibar rota", "Quokka owns the zanzibar rota."],
+  ["Espresso machine descaling", "The kitchen espresso machine is descaled every second Friday."],
+  ["Bicycle parking", "Bikes are locked in the courtyard cage; the code is at reception."],
+  ["Plant watering", "Office plants are watered on Mondays by whoever opens."],
+  ["Library loans", "Books from the shelf are signed out on the sheet by the door."],
+  ["Printer toner", "Spare toner cartridges sit in the grey cabinet next to the printer."],
+  ["Fire drill", "Fire drills happen twice a year; the assembly point is the car park."],
+  ["Umbrella stand", "Loaner umbrellas live in the stand by the lifts."],
+  ["Chess club", "The chess club meets on Thursdays after six in room four."],
+  ["Mailroom hours", "Parcels can be collected from the mailroom between ten and four."],
+  ["Aquarium feeding", "The lobby aquarium fish are fed flakes once a day at noon."],
+  ["Piano tuning", "The lounge piano is tuned every spring by an outside tuner."],
+  ["Kombucha brewing", "The kombucha crock on the third floor is refilled on Wednesdays."],
+  ["Telescope night", "Stargazing with the roof telescope is booked through the events calendar."],
+];
+
 beforeEach(async () => {
   // Earlier tests' proposals are decided, so each beat sees only its own three.
   for (const item of (await opened.controlPlane.proposals.list(jam, { status: "pending", limit: 100 })).items)
@@ -54,10 +73,11 @@ beforeEach(async () => {
       entities: [],
       confidence: 0.9,
     }),
+    // A new subject each time (NEW_SUBJECTS).
     create: await propose({
       op: "create",
-      title: `Zanzibar rota ${k}`,
-      delta_summary: `Quokka${k} owns the zanzibar rota.`,
+      title: (NEW_SUBJECTS[k % NEW_SUBJECTS.length] as [string, string])[0],
+      delta_summary: (NEW_SUBJECTS[k % NEW_SUBJECTS.length] as [string, string])[1],
       tags: [`zanzibar${k}`],
       entities: [],
       confidence: 0.9,

@@ -15,6 +15,9 @@ const ALLOWED = [
   /^@noble\/hashes(\/.*)?$/,
   /^yaml$/,
   /^jsep$/,
+  // resolve's text analysis: the Porter stemmer and a bounded memo (both pure computation).
+  /^stemmer$/,
+  /^lru-cache$/,
 ];
 
 /** Source files, tests excluded (they may use vitest and fast-check). */

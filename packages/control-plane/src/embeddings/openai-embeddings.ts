@@ -51,13 +51,19 @@ export function createOpenAICompatibleEmbeddings(opts: TEmbeddingsOptions): TEmb
       const rows = parsed.data.data;
       if (rows.length !== texts.length)
         throw new Error(`embeddings server ${url} returned ${rows.length} vectors for ${texts.length} texts`);
-      const ordered = rows.every((r) => r.index !== undefined)
-        ? [...rows].sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
-        : rows;
+      // With indexes, they must be exactly 0 … n−1 (any order): a duplicate or a gap would pair a
+      // vector with the wrong text.
+      const indexed = rows.every((r) => r.index !== undefined);
+      if (indexed) {
+        const seen = new Set(rows.map((r) => r.index));
+        if (seen.size !== rows.length || rows.some((r) => (r.index as number) >= rows.length))
+          throw new Error(`embeddings server ${url} returned indexes that are not 0..${rows.length - 1}`);
+      }
+      const ordered = indexed ? [...rows].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) : rows;
       const dims = ordered[0]?.embedding.length ?? 0;
       return ordered.map((r, i) => {
-        if (r.embedding.length !== dims || r.embedding.some((x) => !Number.isFinite(x)))
-          throw new Error(`embeddings server ${url}: vector ${i} is not ${dims} finite numbers`);
+        if (r.embedding.length !== dims)
+          throw new Error(`embeddings server ${url}: vector ${i} has ${r.embedding.length} numbers, not ${dims}`);
         return Float32Array.from(r.embedding);
       });
     },

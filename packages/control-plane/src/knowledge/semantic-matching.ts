@@ -1,7 +1,8 @@
 // Semantic matching switched on: the embeddings provider and the database's vector index, kept in
 // step with the CFBs. Every CFB write is followed by sync() (the services call it after their
-// transaction commits); what a failed call leaves pending is embedded by the next sync, the web
-// server's periodic one, or `pnpm embeddings sync`. Queries never wait for the embedder to catch
+// transaction commits); what a failed call leaves pending is embedded by the next sync: the next
+// write's, or the one every scheduler tick starts (the web server ticks each minute; cron can run
+// `pnpm workflow tick`). Queries never wait for the embedder to catch
 // up: a CFB without a vector yet is still found lexically.
 import type { TRepositories, TVectorStore } from "@solserver/db";
 import { SEMANTIC_SCALE, type TSemanticScale } from "@solserver/resolve";
@@ -96,14 +97,41 @@ export async function openSemanticSearch(
     return pending.length;
   }
 
-  async function sync(): Promise<number> {
-    // One sync at a time per process; callers arriving meanwhile share its result.
-    if (running) return running;
+  let again = false;
+  let progress: ((line: string) => void) | undefined;
+
+  /**
+   * One sync at a time per process. A caller arriving while one runs (a CFB written meanwhile)
+   * shares it and makes it look for pending CFBs once more before it ends, so nothing written
+   * during a sync waits for the next one.
+   */
+  async function sync(report?: (line: string) => void): Promise<number> {
+    if (report) progress = report;
+    if (running) {
+      again = true;
+      return running;
+    }
     running = (async () => {
       let total = 0;
       try {
-        for (let n = await syncBatch(); n > 0; n = await syncBatch()) total += n;
+        const { pending } = await store.counts();
+        if (pending > 0) progress?.(`embedding ${pending.toLocaleString("en-US")} CFBs with ${provider.model}`);
+        const started = performance.now();
+        do {
+          again = false;
+          for (let n = await syncBatch(); n > 0; n = await syncBatch()) {
+            total += n;
+            if (total % (BATCH * 50) === 0)
+              progress?.(
+                `${total.toLocaleString("en-US")} embedded (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+              );
+          }
+        } while (again);
         if (total > 0) await recalibrate();
+        progress?.(
+          `${total.toLocaleString("en-US")} embedded; scale for ${provider.model}: unrelated ≤ ${scale.none.toFixed(3)}, ` +
+            `restatement ≥ ${scale.full.toFixed(3)}`,
+        );
         lastError = null;
       } catch (error) {
         lastError = error instanceof Error ? error.message : String(error);
@@ -112,6 +140,7 @@ export async function openSemanticSearch(
       return total;
     })().finally(() => {
       running = null;
+      progress = undefined;
     });
     return running;
   }
@@ -131,25 +160,8 @@ export async function openSemanticSearch(
         return new Map([...stored].map(([id, v]) => [id, cosine(vector, v)] as const));
       },
     },
-    sync,
-    async syncAll(progress) {
-      const { pending } = await store.counts();
-      if (pending > 0) progress?.(`embedding ${pending.toLocaleString("en-US")} CFBs with ${provider.model}`);
-      let done = 0;
-      const started = performance.now();
-      for (let n = await syncBatch(); n > 0; n = await syncBatch()) {
-        done += n;
-        if (done % (BATCH * 50) === 0 || done === pending)
-          progress?.(
-            `${done.toLocaleString("en-US")} / ${pending.toLocaleString("en-US")} embedded (${((performance.now() - started) / 1000).toFixed(0)} s)`,
-          );
-      }
-      await recalibrate();
-      progress?.(
-        `scale for ${provider.model}: unrelated ≤ ${scale.none.toFixed(3)}, restatement ≥ ${scale.full.toFixed(3)}`,
-      );
-      return done;
-    },
+    sync: () => sync(),
+    syncAll: (report) => sync(report),
     async status() {
       const counts = await store.counts();
       return { model: provider.model, dims: store.dims, ...counts, scale, lastError };
