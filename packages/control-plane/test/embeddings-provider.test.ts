@@ -146,6 +146,27 @@ describe("against a scripted server", () => {
     );
   });
 
+  it("a connection closed under the request is tried once more; a second close fails", async () => {
+    let calls = 0;
+    behaviour = (_req, res) => {
+      calls += 1;
+      if (calls === 1) {
+        res.socket?.destroy();
+        return;
+      }
+      json(res, 200, { data: [{ index: 0, embedding: [0.1, 0.2, 0.3] }] });
+    };
+    expect(await provider().embed(["alpha"])).toHaveLength(1);
+    expect(calls).toBe(2);
+    calls = 0;
+    behaviour = (_req, res) => {
+      calls += 1;
+      res.socket?.destroy();
+    };
+    await expect(provider().embed(["alpha"])).rejects.toThrow();
+    expect(calls).toBe(2);
+  });
+
   it("indexes that are not exactly 0..n-1 reject (a duplicate or a gap would pair vectors with the wrong texts)", async () => {
     for (const indexes of [
       [0, 0],

@@ -23,6 +23,15 @@ const ZEmbeddingsResponse = z.object({
   data: z.array(z.object({ index: z.number().int().min(0).optional(), embedding: z.array(z.number()).min(1) })).min(1),
 });
 
+/** The connection closed under the request (fetch's "other side closed", ECONNRESET). */
+function isConnectionReset(error: unknown): boolean {
+  if (!(error instanceof TypeError)) return false;
+  const cause = (error as TypeError & { cause?: { code?: string; message?: string } }).cause;
+  return (
+    cause?.code === "ECONNRESET" || cause?.code === "UND_ERR_SOCKET" || /other side closed/i.test(cause?.message ?? "")
+  );
+}
+
 /** Texts are cut to this many characters: embedders take a few thousand tokens at most. */
 export const MAX_EMBEDDED_CHARS = 8000;
 
@@ -33,15 +42,25 @@ export function createOpenAICompatibleEmbeddings(opts: TEmbeddingsOptions): TEmb
     model: opts.model,
     async embed(texts) {
       if (texts.length === 0) return [];
-      const response = await doFetch(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}),
-        },
-        body: JSON.stringify({ model: opts.model, input: texts.map((t) => t.slice(0, MAX_EMBEDDED_CHARS)) }),
-        signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
-      });
+      const request = () =>
+        doFetch(url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}),
+          },
+          body: JSON.stringify({ model: opts.model, input: texts.map((t) => t.slice(0, MAX_EMBEDDED_CHARS)) }),
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
+        });
+      // A kept-alive connection the server closed as it was reused fails before any answer:
+      // that one attempt is repeated once. A timeout or an HTTP error is not.
+      let response: Response;
+      try {
+        response = await request();
+      } catch (error) {
+        if (!isConnectionReset(error)) throw error;
+        response = await request();
+      }
       if (!response.ok) {
         const detail = (await response.text().catch(() => "")).slice(0, 200);
         throw new Error(`embeddings server ${url} answered ${response.status}${detail ? `: ${detail}` : ""}`);
