@@ -114,7 +114,8 @@ export function loadFixture(file: string = DEFAULT_FIXTURE): TEvalFixture {
   return fixture;
 }
 
-function draftOf(c: TEvalCorpusEntry): TCfbDraft {
+/** A corpus entry as the CFB it becomes (authoritative, user approved). */
+export function draftOf(c: TEvalCorpusEntry): TCfbDraft {
   return {
     domain: c.domain,
     kind: "authoritative",

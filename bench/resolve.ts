@@ -17,7 +17,7 @@ import { createPrismaClient, createRepositories, databaseFilePath } from "@solse
 import { createTestDatabase } from "@solserver/db/testing";
 import { resolveOutcome } from "@solserver/resolve";
 import { realisticNoise } from "./lib/realistic-corpus";
-import { CANDIDATE_LIMIT, loadFixture, noiseSources } from "./resolve-eval-runner";
+import { CANDIDATE_LIMIT, draftOf, loadFixture, noiseSources } from "./resolve-eval-runner";
 
 const { values } = parseArgs({
   options: {
@@ -68,18 +68,7 @@ const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 const fixture = loadFixture();
 const sources = noiseSources(fixture);
 const proposals: TResolveProposal[] = fixture.cases.map((c) => c.proposal);
-const corpus: TCfbDraft[] = fixture.corpus.map((c) => ({
-  domain: c.domain,
-  kind: "authoritative",
-  confidence: 0.9,
-  title: c.title,
-  summary: c.summary,
-  text: null,
-  tags: c.tags,
-  entities: c.entities,
-  trust_tier: "user_approved",
-  source_refs: [],
-}));
+const corpus: TCfbDraft[] = fixture.corpus.map(draftOf);
 
 async function benchSize(size: number) {
   const noise = realisticNoise(size, sources.prose, sources.others);

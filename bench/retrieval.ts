@@ -23,7 +23,7 @@ import {
 import { createPrismaClient, createRepositories } from "@solserver/db";
 import { createTestDatabase } from "@solserver/db/testing";
 import { realisticNoise } from "./lib/realistic-corpus";
-import { loadFixture, noiseSources } from "./resolve-eval-runner";
+import { draftOf, loadFixture, noiseSources } from "./resolve-eval-runner";
 
 const { values } = parseArgs({
   options: {
@@ -47,18 +47,7 @@ const questions = (
 ).questions;
 const fixture = loadFixture();
 const sources = noiseSources(fixture);
-const corpus: TCfbDraft[] = fixture.corpus.map((c) => ({
-  domain: c.domain,
-  kind: "authoritative",
-  confidence: 0.9,
-  title: c.title,
-  summary: c.summary,
-  text: null,
-  tags: c.tags,
-  entities: c.entities,
-  trust_tier: "user_approved",
-  source_refs: [],
-}));
+const corpus: TCfbDraft[] = fixture.corpus.map(draftOf);
 
 type TPlacement = "newest" | "middle" | "oldest";
 

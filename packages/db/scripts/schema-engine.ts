@@ -4,6 +4,7 @@
 // downloaded here. The WebAssembly build of the same engine (@prisma/schema-engine-wasm, pinned
 // exactly because it is an internal API) does the diffing, driven through the better-sqlite3
 // driver adapter. Dev-time only: the runtime applier (src/migrations.ts) does not load it.
+
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -17,6 +18,7 @@ import {
 } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine, SchemaFilter, SchemasContainer } from "@prisma/schema-engine-wasm";
 import * as glue from "@prisma/schema-engine-wasm/schema_engine_bg";
+import { VECTOR_TABLES } from "../src/vectors/tables";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 export const SCHEMA_PATH = path.join(repoRoot, "prisma/schema.prisma");
@@ -37,13 +39,8 @@ export const SCHEMA_FILTER: SchemaFilter = {
     "CfbFts_idx",
     "CfbFtsVocab",
     "CfbFtsStats",
-    // The vector index for semantic matching, created at run time (src/vectors/vector-store.ts).
-    "CfbVec",
-    "CfbVec_info",
-    "CfbVec_chunks",
-    "CfbVec_rowids",
-    "CfbVec_vector_chunks00",
-    "CfbVecState",
+    // The vector index for semantic matching, created at run time (src/vectors/tables.ts).
+    ...VECTOR_TABLES,
   ],
   externalEnums: [],
 };

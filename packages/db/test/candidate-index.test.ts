@@ -13,6 +13,7 @@ import { sqlDriverOf } from "../src/client";
 import { Prisma } from "../src/generated/prisma/client";
 import type { TSql } from "../src/sql";
 import { createTestDatabase, type TTestDatabase } from "../src/testing";
+import { prng } from "./random";
 
 let database: TTestDatabase;
 // The writer, and a second client on the same file: another process with its own index.
@@ -266,18 +267,6 @@ describe("an index built over a long history", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-
-/** mulberry32: a small seeded PRNG, so a failure reproduces. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("resolve's candidates among 20,000 CFBs", () => {
   it("finds the CFB sharing the most terms with a proposal, first, middle or last imported", {

@@ -6,6 +6,7 @@
 // the whole ranking with a brute-force one over 20,000 random documents.
 import { describe, expect, it } from "vitest";
 import { TermIndex, type TIndexHit, type TWeightedTerm } from "../src/candidates/term-index";
+import { prng } from "./random";
 
 const q = (...terms: (string | [string, number])[]): TWeightedTerm[] =>
   terms.map((t) => (typeof t === "string" ? { term: t, weight: 1 } : { term: t[0], weight: t[1] }));
@@ -170,18 +171,6 @@ describe("deferred common terms", () => {
 
 // ---------------------------------------------------------------------------------------------
 // Property: the index's ranking equals a brute-force one over 20,000 random documents.
-
-/** mulberry32: a small seeded PRNG, so a failure reproduces. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type TRefDoc = { id: string; n: number; domain: string; terms: Set<string> };
 

@@ -9,17 +9,9 @@ import { type DbClient, loadExtension } from "../client";
 import { Prisma } from "../generated/prisma/client";
 import type { TSql, TSqlDriver } from "../sql";
 
-const require = createRequire(import.meta.url);
+export { VECTOR_TABLES } from "./tables";
 
-/** The vec0 table and its state row, created at run time (listed in SCHEMA_FILTER.externalTables). */
-export const VECTOR_TABLES = [
-  "CfbVec",
-  "CfbVec_info",
-  "CfbVec_chunks",
-  "CfbVec_rowids",
-  "CfbVec_vector_chunks00",
-  "CfbVecState",
-];
+const require = createRequire(import.meta.url);
 
 export type TPendingEmbedding = { cfbId: string; version: number; title: string; summary: string };
 export type TEmbeddingWrite = { cfbId: string; version: number; vector: Float32Array };
