@@ -27,7 +27,7 @@ export {
 export { CHECKPOINT_ERROR_CODES, CheckpointError, type TCheckpointErrorCode } from "./errors";
 export { APPROVAL_OPTIONS, APPROVAL_PROMPT } from "./flow";
 export { loadWorkflow, loadWorkflowOrThrow, MAX_DEFINITION_CHARS, type TLoadResult } from "./load";
-export { BLOCKED_KEYS, type TJsonObject, type TJsonValue } from "./plain-data";
+export { BLOCKED_KEYS, type TJsonObject, type TJsonValue, toPlainData } from "./plain-data";
 export {
   decide,
   MAX_FEEDBACK_CHARS,

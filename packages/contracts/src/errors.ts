@@ -34,8 +34,22 @@ export class DomainError extends Error {
     this.name = "DomainError";
     this.code = code;
     this.field = options?.field;
-    this.retryAfterSeconds = options?.retryAfterSeconds;
+    this.retryAfterSeconds =
+      options?.retryAfterSeconds === undefined ? undefined : clampRetryAfter(options.retryAfterSeconds);
   }
+}
+
+/** Longest wait a Retry-After asks for: an hour. */
+export const MAX_RETRY_AFTER_SECONDS = 3600;
+
+/**
+ * Retry-After as sent: whole seconds in [1, MAX_RETRY_AFTER_SECONDS]. A computed 0, a negative or
+ * a fractional wait (clock skew, a window just ending) would tell a client to retry at once or
+ * never; NaN becomes the longest wait.
+ */
+export function clampRetryAfter(seconds: number): number {
+  if (!Number.isFinite(seconds)) return MAX_RETRY_AFTER_SECONDS;
+  return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(seconds)));
 }
 
 export function isDomainError(error: unknown): error is DomainError {

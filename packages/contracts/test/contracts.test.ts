@@ -5,6 +5,7 @@ import {
   DomainError,
   isDomainError,
   MAX_MESSAGE_CHARS,
+  MAX_RETRY_AFTER_SECONDS,
   ZAttemptId,
   ZCfbId,
   ZChatRespondRequest,
@@ -354,6 +355,18 @@ describe("DomainError", () => {
     expect(error.field).toBeUndefined();
     expect(error.cause).toBeUndefined();
     expect("cause" in error).toBe(false);
+  });
+
+  it("keeps Retry-After a sane wait: whole seconds from 1 to an hour", () => {
+    const wait = (seconds: number) => new DomainError("RATE_LIMITED", "slow down", { retryAfterSeconds: seconds });
+    expect(wait(30).retryAfterSeconds).toBe(30);
+    expect(wait(0.2).retryAfterSeconds).toBe(1);
+    expect(wait(0).retryAfterSeconds).toBe(1);
+    expect(wait(-5).retryAfterSeconds).toBe(1);
+    expect(wait(2.1).retryAfterSeconds).toBe(3);
+    expect(wait(10 ** 9).retryAfterSeconds).toBe(MAX_RETRY_AFTER_SECONDS);
+    expect(wait(Number.NaN).retryAfterSeconds).toBe(MAX_RETRY_AFTER_SECONDS);
+    expect(new DomainError("RATE_LIMITED", "slow down").retryAfterSeconds).toBeUndefined();
   });
 
   it("is recognised by isDomainError, other errors are not", () => {

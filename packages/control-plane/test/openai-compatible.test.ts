@@ -4,7 +4,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadServerEnv } from "../src/env";
-import { createOpenAICompatibleModel, type TOpenAICompatibleOptions } from "../src/model/openai-compatible";
+import {
+  createOpenAICompatibleModel,
+  retryAfterMs,
+  type TOpenAICompatibleOptions,
+  tokenCount,
+} from "../src/model/openai-compatible";
 import { SYSTEM_INSTRUCTIONS } from "../src/model/prompt";
 import { ModelAttemptsFailed, type TModelInput } from "../src/model/provider";
 import { createModel } from "../src/model/registry";
@@ -235,6 +240,19 @@ describe("OpenAI-compatible provider", () => {
     expect(out.attempts?.[0]?.reason).toMatch(/^HTTP 429/);
   });
 
+  it("caps a huge Retry-After at maxRetryDelayMs", async () => {
+    const at: number[] = [];
+    behaviour = (n, res) => {
+      at.push(performance.now());
+      return n === 1 ? send(res, 429, { error: { message: "slow down" } }, { "retry-after": "86400" }) : ok(res);
+    };
+    const out = await provider({ maxRetryDelayMs: 200 }).generate(INPUT);
+    expect(out.attempts?.map((a) => a.outcome)).toEqual(["http_error", "ok"]);
+    const gap = (at[1] ?? 0) - (at[0] ?? 0);
+    expect(gap).toBeGreaterThanOrEqual(180);
+    expect(gap).toBeLessThan(1500);
+  });
+
   it("retries a 5xx: [http_error 503, ok]", async () => {
     behaviour = (n, res) => (n === 1 ? send(res, 503, { error: { message: "overloaded" } }) : ok(res));
     const out = await provider().generate(INPUT);
@@ -319,5 +337,45 @@ describe("model settings in the environment", () => {
     });
     expect(createModel(env.SOLSERVER_MODEL, env).name).toBe("openai-compatible:llama3.1:8b");
     expect(loadServerEnv({ BETTER_AUTH_SECRET: SECRET }).SOLSERVER_MODEL).toBe("offline");
+  });
+});
+
+describe("what the model server sends besides the answer", () => {
+  const headers = (h: Record<string, string>) => new Headers(h);
+
+  it("Retry-After: seconds, milliseconds or an HTTP date; anything else is no wait asked", () => {
+    expect(retryAfterMs(headers({ "retry-after": "2" }))).toBe(2000);
+    expect(retryAfterMs(headers({ "retry-after": "1.5" }))).toBe(1500);
+    expect(retryAfterMs(headers({ "retry-after-ms": "120", "retry-after": "9" }))).toBe(120);
+    const inTwoSeconds = new Date(Date.now() + 2500).toUTCString();
+    expect(retryAfterMs(headers({ "retry-after": inTwoSeconds }))).toBeGreaterThan(1000);
+    expect(retryAfterMs(headers({ "retry-after": "Wed, 21 Oct 2015 07:28:00 GMT" }))).toBe(0);
+    for (const odd of ["-5", "soon", "", "1e9x", "-0.5"]) {
+      expect(retryAfterMs(headers({ "retry-after": odd })), odd).toBeNull();
+    }
+    expect(retryAfterMs(headers({ "retry-after-ms": "-1" }))).toBeNull();
+    expect(retryAfterMs(undefined)).toBeNull();
+  });
+
+  it("token counts: numbers kept, numeric strings and fractions read with a warning, the rest ignored", () => {
+    const warnings: string[] = [];
+    expect(tokenCount(12, "n", warnings)).toBe(12);
+    expect(tokenCount(undefined, "n", warnings)).toBeNull();
+    expect(tokenCount(null, "n", warnings)).toBeNull();
+    expect(warnings).toEqual([]);
+    expect(tokenCount("12", "a", warnings)).toBe(12);
+    expect(tokenCount(12.5, "b", warnings)).toBe(13);
+    expect(tokenCount(-5, "c", warnings)).toBeNull();
+    expect(tokenCount(Number.NaN, "d", warnings)).toBeNull();
+    expect(tokenCount({ n: 1 }, "e", warnings)).toBeNull();
+    expect(tokenCount(1e12, "f", warnings)).toBeNull();
+    expect(warnings).toEqual([
+      'a "12" read as 12',
+      "b 12.5 read as 13",
+      "c -5 ignored",
+      "d NaN ignored",
+      'e {"n":1} ignored',
+      "f 1000000000000 ignored",
+    ]);
   });
 });

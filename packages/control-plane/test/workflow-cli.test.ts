@@ -58,6 +58,18 @@ describe("definitions", () => {
     const context = await cli(["run", "simple-approval.yaml", "--context", "[1]"]);
     expect([context.code, context.err]).toEqual([WORKFLOW_EXIT.INVALID, "--context: must be a JSON object"]);
   });
+
+  it("--context with a prototype key at any depth is exit 3 naming the key, running nothing", async () => {
+    for (const [json, path] of [
+      ['{"__proto__": {"polluted": true}}', "--context.__proto__"],
+      ['{"feature": {"constructor": {"prototype": {}}}}', "--context.feature.constructor"],
+      ['{"feature": {"flags": [{"prototype": 1}]}}', "--context.feature.flags[0].prototype"],
+    ] as const) {
+      const res = await cli(["run", "simple-approval.yaml", "--context", json]);
+      expect([res.code, res.err, res.out]).toEqual([WORKFLOW_EXIT.INVALID, `${path}: is a reserved property name`, ""]);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
 
 describe("in-memory runs (steps run by the team's own executor)", () => {

@@ -66,16 +66,35 @@ function redact(text: string, apiKey: string): string {
   return clip(out);
 }
 
-/** Wait asked for by Retry-After / retry-after-ms (seconds or an HTTP date), or null. */
-function retryAfterMs(headers: Headers | undefined): number | null {
-  const ms = Number.parseFloat(headers?.get("retry-after-ms") ?? "");
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers?.get("retry-after");
+/**
+ * Wait asked for by Retry-After / retry-after-ms (seconds or an HTTP date), or null when there is
+ * none or it is not a sane one: a negative or non-numeric value ("-5", "soon") is ignored (the
+ * backoff applies), and the caller caps it at maxRetryDelayMs.
+ */
+export function retryAfterMs(headers: Headers | undefined): number | null {
+  const msText = headers?.get("retry-after-ms")?.trim() ?? "";
+  if (/^\d+(\.\d+)?$/.test(msText)) return Number(msText);
+  const value = headers?.get("retry-after")?.trim();
   if (!value) return null;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  // An HTTP date names a weekday and a month ("Wed, 21 Oct 2015 07:28:00 GMT"); a bare number or
+  // "-5" is not one (Date.parse reads "-5" as a year).
+  if (!/[A-Za-z]{3}/.test(value)) return null;
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/** A token count as the server reported it, or null; anything not a count is noted in `warnings`. */
+export function tokenCount(value: unknown, field: string, warnings: string[]): number | null {
+  if (value === undefined || value === null) return null;
+  const n = typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+  if (typeof n === "number" && Number.isFinite(n) && n >= 0 && n <= 100_000_000) {
+    if (typeof value === "string" || !Number.isInteger(n)) warnings.push(`${field} ${JSON.stringify(value)} read as ${Math.round(n)}`);
+    return Math.round(n);
+  }
+  const shown = typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
+  warnings.push(`${field} ${clip(shown, 40)} ignored`);
+  return null;
 }
 
 /** The innermost cause's message ("connect ECONNREFUSED 127.0.0.1:11434"), more useful than "fetch failed". */
@@ -153,11 +172,18 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
   const backoff = (n: number) => Math.min(maxDelay, baseDelay * 2 ** (n - 1));
 
   type TRequest = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
-  type TTokens = { tokensIn: number | null; tokensOut: number | null };
-  const tokensOf = (usage: OpenAI.Completions.CompletionUsage | null | undefined): TTokens => ({
-    tokensIn: usage?.prompt_tokens ?? null,
-    tokensOut: usage?.completion_tokens ?? null,
-  });
+  type TTokens = { tokensIn: number | null; tokensOut: number | null; warnings: string[] };
+  // A server's usage figures are its input like any other: a count that is not one ("12", 12.5,
+  // -5) is read or ignored with a warning on the attempt, never a failed turn.
+  const tokensOf = (usage: OpenAI.Completions.CompletionUsage | null | undefined): TTokens => {
+    const warnings: string[] = [];
+    const raw = usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | null | undefined;
+    return {
+      tokensIn: tokenCount(raw?.prompt_tokens, "usage.prompt_tokens", warnings),
+      tokensOut: tokenCount(raw?.completion_tokens, "usage.completion_tokens", warnings),
+      warnings,
+    };
+  };
 
   async function wholeReply(request: TRequest, signal: AbortSignal): Promise<{ raw: TRawReply; tokens: TTokens }> {
     const completion = await client.chat.completions.create(request, { signal });
@@ -220,16 +246,27 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
         },
       };
       const onText = options.onText;
-      const { raw, tokens } = onText
+      const { raw, tokens: reported } = onText
         ? await streamReply(request, deadline, (text) => onText({ n, text }))
         : await wholeReply(request, deadline);
+      const { warnings, ...tokens } = reported;
+      // A stream the deadline cut short ends quietly with part of the answer: that is a timeout
+      // (with its backoff), not an invalid envelope asked again at once.
+      if (deadline.aborted) {
+        const reason = `no complete answer within ${timeoutMs} ms`;
+        return { attempt: attempt({ ...tokens, outcome: "timeout", reason }), retry: true, delayMs: backoff(n) };
+      }
       const reply = readReply(raw, wantSummary);
       if (!reply.ok) {
         // The model answered but not usably: ask again at once.
         const reason = redact(reply.reason, apiKey);
         return { attempt: attempt({ ...tokens, outcome: "invalid_envelope", reason }), retry: true, delayMs: 0 };
       }
-      const done = attempt({ ...tokens, outcome: "ok", reason: null });
+      const done = attempt({
+        ...tokens,
+        outcome: "ok",
+        reason: warnings.length > 0 ? redact(`warning: ${warnings.join("; ")}`, apiKey) : null,
+      });
       const output: TModelOutput = { envelope: reply.envelope, ...tokens };
       if (wantSummary) output.summary = reply.summary ?? null;
       // The judge is our own code (the gate, the claim check and its lookup): its failure is not
@@ -256,7 +293,7 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
         const reason = redact(`HTTP ${status}${detail ? `: ${detail}` : ""}`, apiKey);
         const retry = status === 429 || status >= 500;
         const wait = retryAfterMs(error.headers);
-        const delayMs = wait === null ? backoff(n) : Math.min(wait, maxDelay);
+        const delayMs = wait === null ? backoff(n) : Math.min(Math.max(0, wait), maxDelay);
         return { attempt: attempt({ outcome: "http_error", reason }), retry, delayMs };
       }
       // Connection refused/reset, DNS, a body that is not the protocol: the network's fault.

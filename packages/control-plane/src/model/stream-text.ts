@@ -1,3 +1,4 @@
+import { OUTPUT_LIMITS } from "@solserver/contracts";
 import { JSONParser } from "@streamparser/json";
 
 // A streamed OutputEnvelope arrives as JSON text, piece by piece. This follows the pieces with an
@@ -21,13 +22,19 @@ export function assistantTextStream(onText: (text: string) => void): TAssistantT
     keepStack: false,
   });
   let last = "";
+  let broken = false;
   parser.onValue = ({ value }) => {
-    if (typeof value !== "string" || value === last) return;
+    if (typeof value !== "string" || value === last || broken) return;
+    // Past the output limit the envelope is refused whatever follows: stop following (and
+    // reporting) it, so a runaway answer costs no more than a long one.
+    if (value.length > OUTPUT_LIMITS.assistantText) {
+      broken = true;
+      return;
+    }
     last = value;
     onText(value);
   };
   parser.onError = () => {};
-  let broken = false;
   let started = false;
   return {
     write(piece: string) {

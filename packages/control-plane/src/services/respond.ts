@@ -98,9 +98,44 @@ export async function respondToTurn(
 ): Promise<TChatRespondResponse> {
   const caller = requireSignedIn(actor);
   const hash = requestHash(input);
-  // Idempotency keys belong to the caller: another account's "1" is a different request.
-  const stored = await deps.repos.turns.findByRequestId(caller.userId, input.request_id);
-  if (stored) return replay(deps, stored, input, hash);
+  // A resend while the first is still running waits for it instead of asking the model again
+  // (in this process; across processes the store's unique key decides, see "duplicate" below).
+  const key = `${caller.userId}\u0000${input.request_id}`;
+  const turns = inFlight(deps);
+  for (let running = turns.get(key); running; running = turns.get(key)) await running.catch(() => undefined);
+  // Registered before anything is awaited, so a resend arriving now finds it.
+  const turn = (async () => {
+    // Idempotency keys belong to the caller: another account's "1" is a different request.
+    const stored = await deps.repos.turns.findByRequestId(caller.userId, input.request_id);
+    if (stored) return replay(deps, stored, input, hash);
+    return runTurn(deps, caller, input, hash, stream);
+  })();
+  turns.set(key, turn);
+  try {
+    return await turn;
+  } finally {
+    if (turns.get(key) === turn) turns.delete(key);
+  }
+}
+
+/** Turns under way in this process, by caller and request_id (see respondToTurn). */
+const IN_FLIGHT = new WeakMap<TServiceDeps, Map<string, Promise<TChatRespondResponse>>>();
+function inFlight(deps: TServiceDeps): Map<string, Promise<TChatRespondResponse>> {
+  let map = IN_FLIGHT.get(deps);
+  if (!map) {
+    map = new Map();
+    IN_FLIGHT.set(deps, map);
+  }
+  return map;
+}
+
+async function runTurn(
+  deps: TServiceDeps,
+  caller: ReturnType<typeof requireSignedIn>,
+  input: TChatRespondRequest,
+  hash: string,
+  stream?: { send: (event: TStreamEvent) => void },
+): Promise<TChatRespondResponse> {
 
   if (input.thread_id !== undefined) {
     const thread = await deps.repos.turns.threadOwner(input.thread_id);
@@ -196,8 +231,10 @@ export async function respondToTurn(
     .map((i) => ({ kind: i.kind, summary: i.summary }));
   const gate = createAttemptGate(deps.gate, previous);
   const party = { actorId: caller.userId, threadId };
-  // Streaming: the model's text goes out as it is written, through the PII hold-back guard.
-  const guard = stream ? createStreamGuard(stream.send, deps.gate.pii) : null;
+  // Streaming: the model's text goes out as it is written, through the PII hold-back guard. Not
+  // in a strict domain: there the claim check may still refuse the whole answer, and a refused
+  // answer's words must never reach a screen, so the answer arrives whole, in the final event.
+  const guard = stream && !route.strict ? createStreamGuard(stream.send, deps.gate.pii) : null;
   // Claim-map enforcement after the gate (seed 001 §4): refuses attempts in strict domains.
   const claims = createClaimJudge(deps, route, new Set(ranked.map((r) => r.cfb.cfb_id)));
   const answer = await callModel(
@@ -370,7 +407,9 @@ export async function respondToTurn(
     };
   });
   if (turn === "duplicate") {
-    // A concurrent retry with the same request_id stored first: answer with its result.
+    // A concurrent retry with the same request_id stored first (another process): answer with
+    // its result, and take back what this one showed while it ran.
+    guard?.settle(null, "the same request was answered by another turn");
     const winner = await deps.repos.turns.findByRequestId(caller.userId, input.request_id);
     if (!winner) throw new Error("request_id conflict without a stored turn");
     return replay(deps, winner, input, hash);

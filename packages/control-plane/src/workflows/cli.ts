@@ -1,6 +1,15 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { decide, loadWorkflow, startRun, type TRunState, type TWorkflow, UMBRA_BEAT_YAML } from "@solserver/checkpoint";
+import {
+  CheckpointError,
+  decide,
+  loadWorkflow,
+  startRun,
+  type TRunState,
+  type TWorkflow,
+  toPlainData,
+  UMBRA_BEAT_YAML,
+} from "@solserver/checkpoint";
 import { isDomainError, SHIPPED_WORKFLOWS, type TWorkflowRun } from "@solserver/contracts";
 import { Command, CommanderError } from "commander";
 import { openControlPlaneFromEnv } from "../control-plane";
@@ -75,7 +84,14 @@ function parseContext(text: string | undefined): Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new UsageError("--context: must be a JSON object");
   }
-  return value as Record<string, unknown>;
+  // The rule the runner applies to the data conditions read (plain JSON data, no prototype keys
+  // at any depth), checked here so that breaking it is a usage error (exit 3), not an internal one.
+  try {
+    return toPlainData(value, "--context") as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof CheckpointError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 function parseVar(text: string): [string, string] {
