@@ -10,64 +10,30 @@
 //    same request_id replays it on POST /chat/respond;
 //  - refusals before the turn starts are plain JSON errors with their status (401, 400, 403, 409);
 //  - POST /chat/respond keeps its JSON shape.
-import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request } from "node:http";
 import { type TChatRespondResponse, ZChatRespondResponse, ZThreadMementoRecord } from "@solserver/contracts";
 import { offlineEnvelope } from "@solserver/control-plane";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_URL, FOREIGN_ORIGIN, openWebServer, sseEvents, type THeaders, type TWebServer } from "./helpers";
+import {
+  BASE_URL,
+  FOREIGN_ORIGIN,
+  openWebServer,
+  serveRoutes,
+  sseEvents,
+  type THeaders,
+  type TRouteServer,
+  type TWebServer,
+} from "./helpers";
 
 const CHUNK_DELAY_MS = 20;
 
 let web: TWebServer;
-let http: Server;
+let http: TRouteServer;
 let origin: string;
 let asService: THeaders;
 let asBrowser: THeaders;
 let seq = 0;
 const requestId = () => `stream-${++seq}`;
-
-// ---- the server: route handlers behind node:http -----------------------------------------------
-
-/** A fetch Request for an incoming node request (body read whole: requests are small JSON). */
-async function toRequest(req: IncomingMessage): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  }
-  const body = chunks.length > 0 ? Buffer.concat(chunks) : null;
-  return new Request(`${origin}${req.url}`, { method: req.method ?? "GET", headers, body });
-}
-
-/** Writes a fetch Response to the socket piece by piece; a client that leaves cancels the body. */
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  const reader = response.body?.getReader();
-  if (!reader) return void res.end();
-  res.on("close", () => {
-    if (!res.writableFinished) void reader.cancel();
-  });
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done || res.destroyed) break;
-    res.write(value);
-  }
-  res.end();
-}
-
-function startHttp(routes: Record<string, (req: Request) => Promise<Response>>): Promise<Server> {
-  const server = createServer((req, res) => {
-    const handler = routes[req.url ?? ""];
-    if (!handler) return void res.writeHead(404).end();
-    void toRequest(req)
-      .then(handler)
-      .then((response) => writeResponse(response, res))
-      .catch(() => res.destroy());
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
-}
 
 // ---- the client: http.request, events as they arrive --------------------------------------------
 
@@ -142,11 +108,11 @@ const LONG_MESSAGE =
 
 beforeAll(async () => {
   web = await openWebServer("web-chat-stream", { SOLSERVER_OFFLINE_STREAM_DELAY_MS: String(CHUNK_DELAY_MS) });
-  http = await startHttp({
+  http = await serveRoutes({
     "/chat/respond/stream": (req) => web.routes.chatStream.POST(req),
     "/chat/respond": (req) => web.routes.chat.POST(req),
   });
-  origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  origin = http.origin;
   const jam = await web.account("jam");
   const user = await web.account("user");
   asService = await web.bearer(jam, user);
@@ -154,8 +120,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  http?.closeAllConnections();
-  await new Promise((resolve) => http?.close(resolve));
+  await http?.close();
   await web?.close();
 });
 

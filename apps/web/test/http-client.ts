@@ -1,6 +1,8 @@
 // Calls to the test web server over HTTP as Next runs it: each REST route through its route
 // handler, tRPC through its fetch handler, answers read whole (a server-sent event stream is read
 // to its `final` event), and the error shapes of both transports.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { TWebServer } from "./helpers";
 
 /** SOLSERVER_BASE_URL of the test server: its origin (and the 127.0.0.1 twin) is trusted. */
@@ -172,4 +174,62 @@ export function trpcHttpData<T = Record<string, unknown>>(result: THttpResult): 
   const data = (result.json as { result?: { data: T } } | null)?.result;
   if (!data) throw new Error(`expected a tRPC result, got ${result.status} ${result.text}`);
   return data.data;
+}
+
+// ---- route handlers behind a real socket ---------------------------------------------------------
+
+/** A fetch Request for an incoming node request (body read whole: requests are small JSON). */
+async function toRequest(origin: string, req: IncomingMessage): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  const body = chunks.length > 0 ? Buffer.concat(chunks) : null;
+  return new Request(`${origin}${req.url}`, { method: req.method ?? "GET", headers, body });
+}
+
+/** Writes a fetch Response to the socket piece by piece; a client that leaves cancels the body. */
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  const reader = response.body?.getReader();
+  if (!reader) return void res.end();
+  res.on("close", () => {
+    if (!res.writableFinished) void reader.cancel();
+  });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || res.destroyed) break;
+    res.write(value);
+  }
+  res.end();
+}
+
+export type TRouteServer = { server: Server; origin: string; close(): Promise<void> };
+
+/**
+ * The given route handlers (by exact path) behind a node:http server on 127.0.0.1, answering as
+ * they write: a client reads a streamed answer as it arrives, over a real socket.
+ */
+export async function serveRoutes(routes: Record<string, (req: Request) => Promise<Response>>): Promise<TRouteServer> {
+  let origin = "";
+  const server = createServer((req, res) => {
+    const handler = routes[req.url ?? ""];
+    if (!handler) return void res.writeHead(404).end();
+    void toRequest(origin, req)
+      .then(handler)
+      .then((response) => writeResponse(response, res))
+      .catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    server,
+    origin,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }

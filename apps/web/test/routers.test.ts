@@ -422,35 +422,39 @@ describe("chat.respond idempotency (request_id)", () => {
     expect(after.Response).toBe(before.Response + 1);
   });
 
-  it("concurrent duplicates that both reach the model: the loser's write is undone and its ids given back", async () => {
-    // The gate holds both calls inside the model until both have arrived, so both pass the
-    // request_id lookup and both try to store: the unique request_id must decide.
+  it("a duplicate sent while the first is in the model waits for it: one model call, one turn", async () => {
+    // Across processes the unique request_id decides instead (multi-process.test.ts: a loser's
+    // write is rolled back and its ids given back).
     const offline = createOfflineModel();
-    let arrived: (() => void)[] = [];
+    let calls = 0;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const gated = await callerWithModel({
       name: "gated-offline",
       async generate(modelInput) {
-        await new Promise<void>((resolve) => {
-          arrived.push(resolve);
-          if (arrived.length === 2) {
-            for (const release of arrived) release();
-            arrived = [];
-          }
-        });
+        calls++;
+        await held;
         return offline.generate(modelInput);
       },
     });
     const before = await rowCounts(main.db);
     const input = { request_id: "idem-5", message: "We decided to keep audit logs for seven years." };
-    const [a, b] = await Promise.all([gated.caller.chat.respond(input), gated.caller.chat.respond(input)]);
+    const first = gated.caller.chat.respond(input);
+    const second = gated.caller.chat.respond(input);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toBe(1);
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(calls).toBe(1);
     expect(a.response_id).toBe(b.response_id);
-    expect([a.replayed, b.replayed].sort()).toEqual([false, true]);
+    expect([a.replayed, b.replayed]).toEqual([false, true]);
     const after = await rowCounts(main.db);
     expect(after.Packet).toBe(before.Packet + 1);
     expect(after.UmbraProposal).toBe(before.UmbraProposal + 1);
     expect(after.Message).toBe(before.Message + 2);
     expect(after.TraceRun).toBe(before.TraceRun + 1);
-    // The rolled-back transaction gave its ids back: the next turn continues the sequence.
     expect(after.IdSequence.packet).toBe((before.IdSequence.packet ?? 0) + 1);
   });
 });

@@ -9,10 +9,19 @@ const ZDomainId = z
   .trim()
   .regex(/^[a-z][a-z0-9_-]*$/, { error: 'must be a lowercase domain id such as "rv_service"' })
   .max(64, { error: "must be at most 64 characters" });
-const ZWords = z
-  .array(z.string().trim().min(1, { error: "must not be empty" }).max(100))
-  .max(500)
-  .default([]);
+const ZWordList = z.array(z.string().trim().min(1, { error: "must not be empty" }).max(100)).max(500);
+const ZWords = ZWordList.default([]);
+/** Phrases in other languages by language tag ("de", "fr", "es", "pt-br"). */
+const LANGUAGE_TAG = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/;
+const ZPhrases = z.record(z.string(), ZWordList).superRefine((phrases, ctx) => {
+  for (const language of Object.keys(phrases))
+    if (!LANGUAGE_TAG.test(language))
+      ctx.addIssue({
+        code: "custom",
+        path: [language],
+        message: 'must be a lowercase language tag such as "de" or "pt-br"',
+      });
+});
 
 export const ZRoutingDomain = z.strictObject({
   id: ZDomainId,
@@ -24,6 +33,12 @@ export const ZRoutingDomain = z.strictObject({
   /** "domain": retrieve only this domain's and shared (general) CFBs; "boost": all, this domain first. */
   scope: z.enum(["domain", "boost"], { error: 'must be "domain" or "boost"' }).default("boost"),
   keywords: ZWords,
+  /**
+   * Keywords in other languages, by language tag: `{ de: [Wasserpumpe], fr: [pompe à eau] }`.
+   * Every message is matched against all of them (the language is not detected); they score as
+   * keywords, and the trace names the language (`keyword(de):Wasserpumpe`).
+   */
+  phrases: ZPhrases.optional(),
   tags: ZWords,
   entities: ZWords,
   /** Procedure-catalog systems whose threads route here (procedure mode). */

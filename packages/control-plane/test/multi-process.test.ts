@@ -60,6 +60,10 @@ describe("four processes racing on one database file", () => {
       expect(await db.promotionEvent.count()).toBe(PROPOSALS);
       expect(await db.cfb.count()).toBe(PROPOSALS);
       expect(await db.packet.count({ where: { requestId: { startsWith: "race-turn-" } } })).toBe(5);
+      // A worker that lost the request_id race rolled its whole turn back, ids included: the
+      // packet sequence has no gaps.
+      const packets = await db.idSequence.findUniqueOrThrow({ where: { name: "packet" } });
+      expect(packets.value).toBe(await db.packet.count());
       const approved = await controlPlane.proposals.list(owner, { status: "approved", limit: 100 });
       expect(approved.items.map((p) => p.proposal_id).sort()).toEqual([...proposalIds].sort());
     } finally {

@@ -4,11 +4,13 @@
 //    Transmission carries the route's routerDomain and modeLabel; threads stick to their domain;
 //    procedure threads route to rv_service;
 //  - retrieval is scoped (rv_service: its own and general CFBs only) or boosted (other domains);
-//  - answers whose domainHints keep naming another domain raise a domain_mismatch trigger;
+//  - answers whose domainHints keep naming another domain raise a domain_mismatch trigger; in the
+//    strict rv_service they never move the thread, and every such answer is counted;
 //  - in strict rv_service every claim-map finding refuses the attempt (the next one is tried, or
 //    the turn fails UPSTREAM); elsewhere findings are warnings stored with the answer, shown by
 //    threads.get and traced;
-//  - SOLSERVER_ROUTING_CONFIG loads a YAML routing file and names what is wrong with a bad one.
+//  - SOLSERVER_ROUTING_CONFIG loads a YAML routing file (phrases in other languages too) and names
+//    what is wrong with a bad one.
 // The model is a test provider that answers what each test scripts, attempt by attempt, and hands
 // every attempt to the pipeline's judge as a real provider does.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -326,6 +328,102 @@ describe("domain mismatch", () => {
   });
 });
 
+describe("the model cannot steer a thread out of a strict domain", () => {
+  // A control plane of its own: the domain_mismatch counters start at zero.
+  let cp: Awaited<ReturnType<typeof openTestControlPlane>>;
+  let owner: TTestActor;
+  let editor: TTestActor;
+  let n = 0;
+  beforeAll(async () => {
+    cp = await openTestControlPlane({
+      label: "routing-steer",
+      model: provider.model,
+      limits: { chatTurnsPerMinute: 1000 },
+    });
+    owner = await cp.account("user");
+    editor = await cp.account("jam");
+  });
+  afterAll(async () => cp?.close());
+
+  const ask = (message: string, thread_id?: string) =>
+    cp.controlPlane.chat.respond(owner, { request_id: `steer-${++n}`, message, ...(thread_id ? { thread_id } : {}) });
+  const selectorOf = async (transmissionId: string) => {
+    const events = (await cp.repos.traces.forTransmission(transmissionId)).filter((e) => e.phase === "selector");
+    const t = await cp.db.transmission.findUniqueOrThrow({ where: { id: transmissionId } });
+    return {
+      domain: t.routerDomain,
+      route: metadataOf<{ reason: string; hints_overruled: string | null }>(events[0]),
+      summaries: events.map((e) => e.summary),
+    };
+  };
+  const mismatchCount = async () =>
+    (
+      await cp.db.repetitionCounter.findUnique({
+        where: { kind_routerDomain_key: { kind: "domain_mismatch", routerDomain: "rv_service", key: "ops" } },
+      })
+    )?.count ?? 0;
+  const triggers = async () =>
+    (await cp.controlPlane.triggers.list(editor, { limit: 100 })).items.filter((t) => t.kind === "domain_mismatch");
+
+  it("an rv_service thread stays there while every answer names ops; each answer is counted until the trigger", async () => {
+    // Every answer claims to be about ops, and is otherwise a valid strict answer (one sentence,
+    // covered by a claim on a declared unknown).
+    provider.answer({
+      text: "I cannot tell from what I have.",
+      domainHints: ["ops"],
+      unknowns: [{ id: "U1", text: "Which pump model it is." }],
+      claim_map: [claim("c1", { unknown_id: "U1" }, "I cannot tell from what I have.")],
+    });
+    const first = await ask(RV_MESSAGE);
+    expect(await selectorOf(first.transmission_id)).toMatchObject({
+      domain: "rv_service",
+      route: { reason: "words", hints_overruled: null },
+    });
+    expect(await mismatchCount()).toBe(1);
+    expect(await triggers()).toEqual([]);
+
+    // Bare follow-ups: no words for any domain. Before, the hints' history (1) outweighed the
+    // previous domain (0.5) and the thread moved to ops after one answer, for good.
+    const followUps = ["And then?", "Still nothing. What next?", "OK, and after that?"];
+    for (const [i, message] of followUps.entries()) {
+      const res = await ask(message, first.thread_id);
+      const selector = await selectorOf(res.transmission_id);
+      expect(selector).toMatchObject({ domain: "rv_service", route: { reason: "previous", hints_overruled: "ops" } });
+      expect(selector.summaries[0]).toBe("Routed to rv_service (previous), strict; domainHints for ops not followed");
+      expect(selector.summaries).toContain(
+        `Domain mismatch: routed to "rv_service", answered as "ops" (first: "${message}")`,
+      );
+      // One more repetition per turn that disagrees.
+      expect(await mismatchCount()).toBe(i + 2);
+      const raised = await triggers();
+      if (i + 2 < 3) expect(raised).toEqual([]);
+      else
+        expect(raised).toEqual([
+          expect.objectContaining({ router_domain: "rv_service", key: "ops", count: i + 2, threshold: 3 }),
+        ]);
+    }
+    const [trigger] = await triggers();
+    expect(trigger?.label).toContain('routed to "rv_service", answered as "ops"');
+    expect(trigger?.suggestion).toContain("tune the routing rules");
+
+    // Every turn of the thread ran under the strict domain's rules.
+    const thread = await cp.controlPlane.threads.get(owner, first.thread_id);
+    expect(thread.turns.map((t) => [t.router_domain, t.mode_label])).toEqual(
+      Array.from({ length: 4 }, () => ["rv_service", "Service desk"]),
+    );
+  });
+
+  it("the person's own words still move the thread", async () => {
+    provider.answer({ domainHints: ["ops"] });
+    const rv = await ask(RV_MESSAGE);
+    const moved = await ask("Who is on the pager during the outage?", rv.thread_id);
+    expect(await selectorOf(moved.transmission_id)).toMatchObject({
+      domain: "ops",
+      route: { reason: "words", hints_overruled: null },
+    });
+  });
+});
+
 describe("claim-map enforcement", () => {
   let injectable: string;
   let notInjected: string;
@@ -504,13 +602,14 @@ describe("SOLSERVER_ROUTING_CONFIG", () => {
   });
 
   it("loads a YAML file, with defaults filled in, and the turn pipeline routes by it", async () => {
-    const env = envWith(write("garden.yaml", { default_domain: "misc", domains: [GARDEN, SHED] }));
+    const shed = { ...SHED, phrases: { de: ["Rasenmäher"], fr: ["tondeuse"] } };
+    const env = envWith(write("garden.yaml", { default_domain: "misc", domains: [GARDEN, shed] }));
     expect(env.routing).toEqual({
       default_domain: "misc",
       min_score: 1,
       domains: [
         { ...GARDEN, tags: [], entities: [] },
-        { ...SHED, strict: false, scope: "boost", tags: [], entities: [], procedures: [] },
+        { ...shed, strict: false, scope: "boost", tags: [], entities: [], procedures: [] },
       ],
     });
     const cp = await openTestControlPlane({ label: "routing-file", model: provider.model, routing: env.routing });
@@ -529,6 +628,11 @@ describe("SOLSERVER_ROUTING_CONFIG", () => {
       expect(await routeOf((await ask("f-2", "The mower will not start")).transmission_id)).toEqual(["shed", "Tools"]);
       // The shipped domains are gone: rv words fall to the default, general-like.
       expect(await routeOf((await ask("f-3", RV_MESSAGE)).transmission_id)).toEqual(["misc", "System"]);
+      // Phrases in other languages route like keywords, folded and normalised alike.
+      expect(await routeOf((await ask("f-4", "Der RASENMAHER springt nicht an")).transmission_id)).toEqual([
+        "shed",
+        "Tools",
+      ]);
     } finally {
       await cp.close();
     }
@@ -556,6 +660,11 @@ describe("SOLSERVER_ROUTING_CONFIG", () => {
       'domains.0.id: must be a lowercase domain id such as "rv_service"',
     ],
     ["no domains", { domains: [] }, "domains: must list at least one domain"],
+    [
+      "phrases under something that is not a language tag",
+      { domains: [{ ...SHED, phrases: { German: ["Rasenmäher"] } }] },
+      'domains.0.phrases.German: must be a lowercase language tag such as "de" or "pt-br"',
+    ],
   ])("refuses %s, naming the variable, the file, the key path and the rule", (_name, config, rule) => {
     const file = write(`bad-${++seq}.yaml`, config);
     expect(() => envWith(file)).toThrow(`Invalid environment:\n  SOLSERVER_ROUTING_CONFIG: ${file}: ${rule}`);

@@ -1,7 +1,8 @@
 // Streaming a turn's answer, piece by piece:
 //  - the PII hold-back guard (`createStreamGuard`): text goes out only up to a whitespace well
 //    before the end, deltas always join to a prefix of what was written, PII (emails, spaced
-//    phone numbers, card numbers, whatever the chunking) never goes out, an attempt that was
+//    phone numbers, card numbers, whatever the chunking, next to any control, format, full-width
+//    or other character that can stand beside it) never goes out, an attempt that was
 //    shown but not delivered is retracted (on a new attempt and when the turn settles), and PII
 //    enforcement "off" or an allowlist lets the text through;
 //  - the offline model's stream (`streamChunks`, `onText` with and without a pause per chunk);
@@ -12,6 +13,8 @@
 //    invalid streamed envelope is an invalid_envelope attempt, retried (and retracted by the guard).
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { OUTPUT_LIMITS } from "@solserver/contracts";
+import { gluesToSample, PII_SAMPLES, piiNeighbours } from "@solserver/gate/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pipelineGateConfig } from "../src/gate/pipeline-config";
 import { createOfflineModel, offlineEnvelope, streamChunks } from "../src/model/offline-model";
@@ -36,13 +39,19 @@ function guarded(pii = PII) {
   return { guard, events, shown };
 }
 
-/** Feeds `text` to the guard as attempt `n`, growing by the given chunk sizes (cycled). */
+/** Feeds `text` to the guard as attempt `n`, in pieces of the given sizes (cycled). */
 function feed(guard: ReturnType<typeof createStreamGuard>, n: number, text: string, sizes: readonly number[] = [5]) {
   let at = 0;
   for (let i = 0; at < text.length; i++) {
+    const from = at;
     at = Math.min(text.length, at + (sizes[i % sizes.length] as number));
-    guard.onText({ n, text: text.slice(0, at) });
+    guard.onText({ n, piece: text.slice(from, at) });
   }
+}
+
+/** Feeds `text` to the guard as attempt 1, one UTF-16 unit at a time. */
+function feedUnits(guard: ReturnType<typeof createStreamGuard>, text: string) {
+  for (let i = 0; i < text.length; i++) guard.onText({ n: 1, piece: text.charAt(i) });
 }
 
 const CLEAN =
@@ -107,9 +116,10 @@ describe("stream guard: hold-back", () => {
       const { guard, shown } = guarded();
       let at = 0;
       for (let i = 0; at < text.length; i++) {
+        const from = at;
         at = Math.min(text.length, at + (sizes[i % sizes.length] as number));
         const sofar = text.slice(0, at);
-        guard.onText({ n: 1, text: sofar });
+        guard.onText({ n: 1, piece: text.slice(from, at) });
         expect(sofar.startsWith(shown(1))).toBe(true);
         expect(sofar.length - shown(1).length).toBeGreaterThanOrEqual(Math.min(sofar.length, HELD));
       }
@@ -158,7 +168,7 @@ describe("stream guard: PII never goes out", () => {
     const { guard, shown } = guarded(pipelineGateConfig({ pii: { allowlist: ["*@example.com"] } }).pii);
     // One character at a time: at "help@example.co" the scanner sees an email the allowlist does
     // not cover yet; it must hold that value back, not give up on the attempt.
-    for (let end = 1; end <= text.length; end++) guard.onText({ n: 1, text: text.slice(0, end) });
+    feedUnits(guard, text);
     expect(shown(1)).toContain("help@example.com");
     expect(text.startsWith(shown(1))).toBe(true);
   });
@@ -167,9 +177,20 @@ describe("stream guard: PII never goes out", () => {
     const long = "a.very.long.mailbox.name.for.the.service.desk@example.org";
     const text = `Write to ${long} for the desk. ${CLEAN}`;
     const { guard, shown } = guarded();
-    for (let end = 1; end <= text.length; end++) guard.onText({ n: 1, text: text.slice(0, end) });
+    feedUnits(guard, text);
     expect(shown(1)).not.toContain("a.very");
     expect(shown(1)).toBe("Write to ");
+  });
+
+  it("a long value held while it grows is judged again as it grows, and released once it is not PII", () => {
+    // Held values are rescanned only after the unheld text grew by half (linear time): the
+    // value must still go out once it completes as an allowlisted address.
+    const value = `${"a".repeat(3000)}@example.com`;
+    const text = `${CLEAN} ${value} is the desk. ${CLEAN}`;
+    const { guard, shown } = guarded(pipelineGateConfig({ pii: { allowlist: ["*@example.com"] } }).pii);
+    feedUnits(guard, text);
+    expect(shown(1)).toContain(value);
+    expect(text.startsWith(shown(1))).toBe(true);
   });
 
   it("sends an allowlisted phone number (compared by digits)", () => {
@@ -177,6 +198,57 @@ describe("stream guard: PII never goes out", () => {
     const { guard, shown } = guarded(pipelineGateConfig({ pii: { allowlist: ["415-555-1212"] } }).pii);
     feed(guard, 1, text);
     expect(shown(1)).toContain("415 555 1212");
+  });
+});
+
+describe("stream guard: PII next to any character never goes out", () => {
+  // The grid of @solserver/gate/testing (every sample, every character that can stand before or
+  // after it: U+0000-U+007F, C1 controls, format characters, lone surrogates, full-width digits
+  // and '@'), streamed in seeded random chunks: no delta reaches the value, and nothing after it
+  // goes out. The guard reads with the gate's scanner, so what the gate blocks it withholds.
+  const cases = PII_SAMPLES.flatMap((sample) =>
+    piiNeighbours().flatMap(({ char, name }) =>
+      (["before", "after"] as const)
+        .filter((side) => !gluesToSample(sample, char, side))
+        .map((side) => ({ sample, char, name, side })),
+    ),
+  );
+
+  it("before or after the value, in any chunking", () => {
+    const leaked: string[] = [];
+    const rng = prng(17);
+    for (const { sample, char, name, side } of cases) {
+      const lead = `${CLEAN} Call the owner at`;
+      const text =
+        side === "before"
+          ? `${lead}${char}${sample.value} today. ${CLEAN}`
+          : `${lead} ${sample.value}${char}today. ${CLEAN}`;
+      const at = text.indexOf(sample.value, lead.length);
+      const { guard, shown } = guarded();
+      feed(guard, 1, text, randomSizes(rng));
+      if (shown(1).length > at) leaked.push(`${sample.value} ${side} ${name}: ${JSON.stringify(shown(1).slice(at))}`);
+    }
+    expect(cases.length).toBeGreaterThan(7000);
+    expect(leaked).toEqual([]);
+  });
+
+  it("the issue's measured answer, one character at a time: only the clean words before it go out", () => {
+    const measured = "Call the owner at\u0001415-555-1212 or charge card\u00014111111111111111 today.";
+    const text = `${CLEAN} ${measured} ${CLEAN}`;
+    const { guard, shown } = guarded();
+    feedUnits(guard, text);
+    expect(shown(1).length).toBeGreaterThan(0);
+    expect(`${CLEAN} Call the owner at`.startsWith(shown(1))).toBe(true);
+  });
+
+  it("in full-width form", () => {
+    for (const sample of PII_SAMPLES) {
+      const wide = sample.value.replace(/[0-9@]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+      const text = `${CLEAN} Write to ${wide} today. ${CLEAN}`;
+      const { guard, shown } = guarded();
+      feed(guard, 1, text, [3]);
+      expect(shown(1).length, sample.value).toBeLessThanOrEqual(text.indexOf(wide));
+    }
   });
 });
 
@@ -201,7 +273,7 @@ describe("stream guard: retractions", () => {
 
   it("retracts nothing for an attempt that showed nothing", () => {
     const { guard, events } = guarded();
-    guard.onText({ n: 1, text: "Too short to show." });
+    guard.onText({ n: 1, piece: "Too short to show." });
     feed(guard, 2, CLEAN);
     guard.settle(2, "not delivered");
     expect(events.some((e) => e.type === "retract")).toBe(false);
@@ -245,7 +317,13 @@ describe("offline model streaming", () => {
 
   it("reports the answer growing chunk by chunk, ending with the whole assistant_text", async () => {
     const seen: { n: number; text: string }[] = [];
-    const out = await createOfflineModel().generate(INPUT, { onText: (p) => seen.push(p) });
+    let sofar = "";
+    const out = await createOfflineModel().generate(INPUT, {
+      onText: ({ n, piece }) => {
+        sofar += piece;
+        seen.push({ n, text: sofar });
+      },
+    });
     const expected = offlineEnvelope(INPUT);
     expect(out.envelope).toEqual(expected);
     expect(seen.length).toBe(streamChunks(expected.assistant_text).length);
@@ -280,7 +358,11 @@ describe("offline model streaming", () => {
 /** The texts `assistantTextStream` reports for these pieces. */
 function reported(pieces: readonly string[]): string[] {
   const seen: string[] = [];
-  const stream = assistantTextStream((t) => seen.push(t));
+  let sofar = "";
+  const stream = assistantTextStream((piece) => {
+    sofar += piece;
+    seen.push(sofar);
+  });
   for (const piece of pieces) stream.write(piece);
   return seen;
 }
@@ -339,6 +421,40 @@ describe("assistantTextStream", () => {
     const json = JSON.stringify({ meta: { assistant_text: "nested" }, assistant_text: "top" });
     expect(reported(cut(json, [5, 20, 30]))).toEqual(expect.not.arrayContaining(["nested"]));
     expect(reported([json]).at(-1)).toBe("top");
+  });
+
+  it("reports each character once: the pieces join to the text, whatever the chunking", () => {
+    forCases(200, (rng) => {
+      const text = many(rng, 1, 200, () => pick(rng, ["ab", " ", '"', "\\", "\n", "é", "😀", "\u0001"])).join("");
+      const json = envelopeJson(text);
+      const pieces: string[] = [];
+      const stream = assistantTextStream((piece) => pieces.push(piece));
+      for (const part of cut(
+        json,
+        many(rng, 0, 40, () => int(rng, 0, json.length)),
+      ))
+        stream.write(part);
+      expect(pieces.join("")).toBe(text);
+      expect(pieces.every((p) => p.length > 0)).toBe(true);
+    });
+  });
+
+  it("finds the key however it is escaped, skips other values whole, and follows the first assistant_text only", () => {
+    expect(reported(['{"assistant\\u005ftext": "escaped key"}']).at(-1)).toBe("escaped key");
+    const json =
+      '{"meta": {"x": ["a\\"}", {"assistant_text": "no"}]}, "n": -1.5e3, "ok": true, "assistant_text": "yes"}';
+    expect(reported(json.split(""))).toEqual(["y", "ye", "yes"]);
+    expect(reported(['{"assistant_text": "first", "assistant_text": "second"}'])).toEqual(["first"]);
+  });
+
+  it("stops past the output limit: a runaway answer reports no more than the limit", () => {
+    const pieces: string[] = [];
+    const stream = assistantTextStream((piece) => pieces.push(piece));
+    const json = envelopeJson("word ".repeat(OUTPUT_LIMITS.assistantText));
+    for (let at = 0; at < json.length; at += 7) stream.write(json.slice(at, at + 7));
+    const total = pieces.join("").length;
+    expect(total).toBeLessThanOrEqual(OUTPUT_LIMITS.assistantText);
+    expect(total).toBeGreaterThan(OUTPUT_LIMITS.assistantText - 7);
   });
 
   it("stops quietly on unreadable JSON, and reports nothing for text that is not JSON", () => {
@@ -429,10 +545,14 @@ describe("OpenAI-compatible provider, streamed", () => {
   it("asks for a stream, reports the text as it grows, and returns the whole envelope with usage", async () => {
     contents = [VALID];
     const seen: { n: number; text: string }[] = [];
+    let sofar = "";
     const out = await streamingModel().generate(
       { message: "Pump?", history: [], cfbs: [] },
       {
-        onText: (p) => seen.push(p),
+        onText: ({ n, piece }) => {
+          sofar += piece;
+          seen.push({ n, text: sofar });
+        },
       },
     );
     expect(bodies[0]).toMatchObject({ stream: true, stream_options: { include_usage: true } });

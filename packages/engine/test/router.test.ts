@@ -1,12 +1,17 @@
 // The selector step's router (`routeTurn`, seed 001 §7.1) on a small routing table: keyword,
 // phrase, tag and entity weights, min_score, stickiness to the thread's previous domain (its
-// bonus and the tie-break), config order on ties, the history share of domainHints, procedure
-// threads, the fallbacks (previous domain, then the default, "general"-like when the default is
-// not a configured domain), and properties over generated turns: same input same route, the
-// winner holds the best score, stickiness never moves a turn away from the previous domain.
+// bonus and the tie-break), ties toward the strict domain and then config order, the history
+// share of domainHints and the strict route that hints cannot move, procedure threads, the
+// fallbacks (previous domain, then the default, "general"-like when the default is not a
+// configured domain); the matcher's normalisation (Unicode case folding, NFKC, accents,
+// possessives, plurals, compounds written apart or together, typos, phrases in other languages);
+// and properties over generated turns: same input same route, the winner holds the best score,
+// stickiness never moves a turn away from the previous domain, domainHints never move a turn out
+// of a strict route, full-width and upper-case text routes as its plain form.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ROUTE_WEIGHTS, routeTurn, type TRouteInput, type TRoutingConfig, type TRoutingDomain } from "../src/index";
+import { foldText, stemWord, toRouteClauses } from "../src/router/normalise";
 
 function domain(id: string, over: Partial<TRoutingDomain> = {}): TRoutingDomain {
   return {
@@ -93,7 +98,7 @@ describe("word scores", () => {
 
   it("never matches a phrase across a clause break, nor part of a word", () => {
     expect(route("the release, train").scores).toEqual([]);
-    expect(route("redeploy the campers").scores).toEqual([]);
+    expect(route("redeploy the campervans").scores).toEqual([]);
     expect(route("the release, train")).toMatchObject({ domain: "general", reason: "default" });
   });
 
@@ -105,6 +110,133 @@ describe("word scores", () => {
       scope: "domain",
     });
     expect(route("deploy")).toMatchObject({ domain: "infra", mode_label: "infra mode", strict: false, scope: "boost" });
+  });
+});
+
+// ---- normalisation -------------------------------------------------------------------------------
+
+describe("matching normalises the message and the entries alike", () => {
+  const DESK = domain("desk", {
+    strict: true,
+    keywords: ["rv", "water pump", "switch", "battery", "fuse", "slide-out", "roof a/c", "backup", "furnace", "Straße"],
+    phrases: { de: ["Wasserpumpe", "Kühlschrank"], fr: ["pompe à eau"], es: ["bomba de agua"], zh: ["水泵"] },
+    entities: ["Dometic"],
+  });
+  const config = withConfig({ domains: [INFRA, DESK] });
+  const hitsOf = (message: string) => route(message, {}, config).scores.find((s) => s.domain === "desk")?.hits ?? [];
+
+  it.each([
+    // case, Unicode-aware: upper case, ß and its upper-case spelling
+    ["case", "WATER PUMP died", ["keyword:water pump"]],
+    ["case folding of ß", "STRASSE", ["keyword:Straße"]],
+    // NFKC: full-width letters and the ideographic space
+    ["full-width", "ＲＶ　ｗａｔｅｒ　ｐｕｍｐ", ["keyword:rv", "keyword:water pump"]],
+    ["full-width entity", "ＤＯＭＥＴＩＣ fridge", ["entity:Dometic"]],
+    // possessives
+    ["possessive 's", "My RV's fridge", ["keyword:rv"]],
+    ["possessive ’s", "the RV’s pump", ["keyword:rv"]],
+    ["plural possessive", "the RVs' awnings", ["keyword:rv"]],
+    // plurals: -s, -es, -ies, and on the last word of a phrase
+    ["plural -s", "both RVs", ["keyword:rv"]],
+    ["plural of a phrase", "water pumps", ["keyword:water pump"]],
+    ["plural -es", "the switches", ["keyword:switch"]],
+    ["plural -ies", "house batteries", ["keyword:battery"]],
+    ["plural of a word ending in e", "blown fuses", ["keyword:fuse"]],
+    // compounds: hyphenated, apart, together
+    ["hyphenated", "slide-out stuck", ["keyword:slide-out"]],
+    ["apart", "slide out stuck", ["keyword:slide-out"]],
+    ["together", "slideout stuck", ["keyword:slide-out"]],
+    ["together, plural, upper case", "SLIDEOUTS stuck", ["keyword:slide-out"]],
+    ["roof AC", "roof AC warm", ["keyword:roof a/c"]],
+    ["roof A/C", "roof A/C warm", ["keyword:roof a/c"]],
+    ["roofac", "roofac warm", ["keyword:roof a/c"]],
+    ["a one-word entry across a hyphen", "the back-up failed", ["keyword:backup"]],
+    // typos: one letter missing, extra, or two swapped, in words of six letters or more
+    ["an extra letter", "furnance wont light", ["keyword:furnace"]],
+    ["a missing letter", "furnce wont light", ["keyword:furnace"]],
+    ["two letters swapped", "funrace wont light", ["keyword:furnace"]],
+    // other languages, accents or none
+    ["German", "Die Wasserpumpe läuft", ["keyword(de):Wasserpumpe"]],
+    ["German without the umlaut", "kuhlschrank warm", ["keyword(de):Kühlschrank"]],
+    ["French", "la pompe à eau fuit", ["keyword(fr):pompe à eau"]],
+    ["French without the accent", "la pompe a eau fuit", ["keyword(fr):pompe à eau"]],
+    ["Spanish, upper case", "LA BOMBA DE AGUA", ["keyword(es):bomba de agua"]],
+    ["Chinese, written without spaces", "房车的水泵坏了", ["keyword(zh):水泵"]],
+  ] as const)("%s: %s", (_name, message, hits) => {
+    expect(hitsOf(message)).toEqual(hits);
+    expect(route(message, {}, config).domain).toBe("desk");
+  });
+
+  it.each([
+    ["a one-word entry is not two words apart", "back up the photos"],
+    ["a space next to a one-letter piece is no compound", "roofa c"],
+    ["a word that merely contains an entry", "campervans and firmware"],
+    ["a typo in a word shorter than six letters", "the fuze"],
+    ["a typo that changes the first letter", "the burnace"],
+    ["a word one substitution away", "the furnice"],
+  ])("no match: %s (%s)", (_name, message) => {
+    expect(hitsOf(message)).toEqual([]);
+  });
+
+  it("weighs a phrase by its words: a/c is one word, roof a/c two", () => {
+    const ac = withConfig({ domains: [domain("cool", { keywords: ["a/c", "roof vent"] })] });
+    expect(route("the A/C", {}, ac).scores).toEqual([{ domain: "cool", score: 1, hits: ["keyword:a/c"] }]);
+    expect(route("roof vents", {}, ac).scores).toEqual([
+      { domain: "cool", score: ROUTE_WEIGHTS.phrase, hits: ["keyword:roof vent"] },
+    ]);
+  });
+
+  it("counts entries that normalise alike once, at the heaviest weight", () => {
+    const dup = withConfig({
+      domains: [
+        domain("sol", {
+          keywords: ["cfb", "CFBs", "umbra", "slide-out", "slideout"],
+          tags: ["cfb"],
+          entities: ["Umbra"],
+        }),
+      ],
+    });
+    expect(route("Umbra merged two CFBs", {}, dup).scores).toEqual([
+      { domain: "sol", score: 1 + ROUTE_WEIGHTS.entity, hits: ["keyword:cfb", "entity:Umbra"] },
+    ]);
+    expect(route("slide outs", {}, dup).scores).toEqual([{ domain: "sol", score: 2, hits: ["keyword:slide-out"] }]);
+  });
+
+  it("folds case (Unicode), NFKC forms and Latin accents", () => {
+    expect(foldText("ＲＶ’ｓ Ｆｒｉｄｇｅ")).toBe("rv’s fridge");
+    expect(foldText("Straße STRASSE")).toBe("strasse strasse");
+    expect(foldText("Kühlschrank, pompe à eau, calefacción")).toBe("kuhlschrank, pompe a eau, calefaccion");
+    expect(foldText("ﬁx")).toBe("fix");
+  });
+
+  it("stems plurals with simple English rules", () => {
+    expect(
+      ["rvs", "pumps", "switches", "batteries", "fuses", "fuse", "boxes", "status", "glass", "ac", "cfbs"].map(
+        stemWord,
+      ),
+    ).toEqual(["rv", "pump", "switch", "battery", "fus", "fus", "box", "status", "glass", "ac", "cfb"]);
+  });
+
+  it("splits clauses at punctuation, keeps decimals, drops possessives and marks glued words", () => {
+    expect(toRouteClauses("RV's slide-out, v2.3 ok")).toEqual([
+      [
+        { text: "rv", glued: false },
+        { text: "slide", glued: false },
+        { text: "out", glued: true },
+      ],
+      [
+        { text: "v2", glued: false },
+        { text: "3", glued: false },
+        { text: "ok", glued: false },
+      ],
+    ]);
+  });
+
+  it("is linear in the message: 200,000 characters route in well under a second", () => {
+    const long = "the water pump on my camper, ".repeat(7_000);
+    const started = performance.now();
+    expect(route(long, {}, config).domain).toBe("desk");
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
 
@@ -130,33 +262,63 @@ describe("min_score", () => {
 });
 
 describe("stickiness and ties", () => {
-  it("on a tie of words, config order decides", () => {
-    expect(route("fix the schedule").scores.map((s) => [s.domain, s.score])).toEqual([
+  // docs and infra share "schedule" here; rv (strict) has it too.
+  const DOCS_SCHEDULE = domain("docs", { keywords: ["manual", "schedule"] });
+
+  it("on a tie of words, a strict domain wins whatever the config order", () => {
+    for (const domains of [
+      [INFRA, RV, DOCS],
+      [RV, INFRA, DOCS],
+      [DOCS_SCHEDULE, INFRA, RV],
+    ]) {
+      const r = route("fix the schedule", {}, withConfig({ domains }));
+      expect(r).toMatchObject({ domain: "rv", strict: true, reason: "words" });
+      expect(r.scores[0]).toEqual({ domain: "rv", score: 1, hits: ["keyword:schedule"] });
+    }
+  });
+
+  it("on a tie of words between domains equally strict, config order decides", () => {
+    const tie = (domains: TRoutingDomain[]) => route("fix the schedule", {}, withConfig({ domains }));
+    expect(tie([INFRA, DOCS_SCHEDULE]).scores.map((s) => [s.domain, s.score])).toEqual([
       ["infra", 1],
-      ["rv", 1],
+      ["docs", 1],
     ]);
-    expect(route("fix the schedule").domain).toBe("infra");
-    expect(route("fix the schedule", {}, withConfig({ domains: [RV, INFRA, DOCS] })).domain).toBe("rv");
+    expect(tie([INFRA, DOCS_SCHEDULE]).domain).toBe("infra");
+    expect(tie([DOCS_SCHEDULE, INFRA]).domain).toBe("docs");
+    const strictBoth = [{ ...INFRA, strict: true }, RV];
+    expect(tie(strictBoth).domain).toBe("infra");
+    expect(tie([...strictBoth].reverse()).domain).toBe("rv");
   });
 
   it("the previous domain's bonus breaks a tie of words", () => {
-    const r = route("fix the schedule", { previousDomain: "rv" });
-    expect(r.domain).toBe("rv");
+    const r = route("fix the schedule", { previousDomain: "infra" });
+    expect(r.domain).toBe("infra");
     expect(r.scores[0]).toEqual({
-      domain: "rv",
+      domain: "infra",
       score: 1 + ROUTE_WEIGHTS.previous,
       hits: ["keyword:schedule", "previous"],
     });
   });
 
-  it("on a tie of whole scores the previous domain wins over config order", () => {
-    // infra: schedule + half the history = 1.5; rv: schedule + previous = 1.5.
-    const r = route("fix the schedule", { previousDomain: "rv", hintHistory: [["infra"], []] });
+  it("on a tie of whole scores between domains equally strict, the previous domain wins over config order", () => {
+    // infra: schedule + half the history = 1.5; docs: schedule + previous = 1.5.
+    const config = withConfig({ domains: [INFRA, DOCS_SCHEDULE] });
+    const r = route("fix the schedule", { previousDomain: "docs", hintHistory: [["infra"], []] }, config);
     expect(r.scores.map((s) => [s.domain, s.score])).toEqual([
+      ["docs", 1.5],
       ["infra", 1.5],
-      ["rv", 1.5],
     ]);
-    expect(r).toMatchObject({ domain: "rv", reason: "words" });
+    expect(r).toMatchObject({ domain: "docs", reason: "words" });
+  });
+
+  it("on a tie of whole scores a strict domain wins over the previous one", () => {
+    // infra: schedule + previous = 1.5; rv: schedule + half the history = 1.5.
+    const r = route("fix the schedule", { previousDomain: "infra", hintHistory: [["rv"], []] });
+    expect(r.scores.map((s) => [s.domain, s.score])).toEqual([
+      ["rv", 1.5],
+      ["infra", 1.5],
+    ]);
+    expect(r).toMatchObject({ domain: "rv", strict: true, reason: "words", hints_overruled: null });
   });
 
   it("stronger words still move a thread to another domain", () => {
@@ -194,6 +356,78 @@ describe("history of domainHints", () => {
     expect(route("and then?", { hintHistory: [["docs"], ["docs"]] })).toMatchObject({
       domain: "docs",
       reason: "history",
+      hints_overruled: null,
+    });
+  });
+
+  it("moves a thread out of a non-strict domain (the hints are counted there)", () => {
+    expect(route("and then?", { previousDomain: "infra", hintHistory: [["docs"], ["docs"]] })).toMatchObject({
+      domain: "docs",
+      reason: "history",
+      hints_overruled: null,
+    });
+  });
+
+  it("may move a thread into a strict domain", () => {
+    expect(route("and then?", { previousDomain: "docs", hintHistory: [["rv"], ["rv"]] })).toMatchObject({
+      domain: "rv",
+      strict: true,
+      reason: "history",
+      hints_overruled: null,
+    });
+  });
+});
+
+describe("domainHints cannot steer out of a strict route", () => {
+  const allInfra = [["infra"], ["infra"], ["infra"], ["infra"], ["infra"]];
+
+  it("a strict previous domain holds however many answers named another domain", () => {
+    for (let n = 1; n <= 5; n++) {
+      const r = route("and then?", { previousDomain: "rv", hintHistory: allInfra.slice(0, n) });
+      expect(r).toEqual({
+        domain: "rv",
+        mode_label: "Service desk",
+        strict: true,
+        scope: "domain",
+        reason: "previous",
+        // The hints are not counted: rv's stickiness alone.
+        scores: [{ domain: "rv", score: ROUTE_WEIGHTS.previous, hits: ["previous"] }],
+        hints_overruled: "infra",
+      });
+    }
+  });
+
+  it("a strict route by words holds against hints that outweigh them", () => {
+    // rv: camper (1); infra would get deploy (1) + history (1) = 2 > 1.
+    const r = route("deploy the camper", { hintHistory: allInfra });
+    expect(r).toMatchObject({ domain: "rv", reason: "words", hints_overruled: "infra" });
+    expect(r.scores.map((s) => [s.domain, s.score])).toEqual([
+      ["rv", 1],
+      ["infra", 1],
+    ]);
+  });
+
+  it("a strict default domain holds too", () => {
+    const config = withConfig({ default_domain: "rv" });
+    expect(route("hello", { hintHistory: allInfra }, config)).toMatchObject({
+      domain: "rv",
+      reason: "default",
+      hints_overruled: "infra",
+    });
+  });
+
+  it("hints naming the strict domain itself overrule nothing", () => {
+    expect(route("and then?", { previousDomain: "rv", hintHistory: [["rv"], ["rv", "infra"]] })).toMatchObject({
+      domain: "rv",
+      hints_overruled: null,
+    });
+  });
+
+  it("the person's own words still move the thread", () => {
+    expect(route("Kubernetes is down", { previousDomain: "rv", hintHistory: allInfra })).toMatchObject({
+      domain: "infra",
+      reason: "words",
+      hints_overruled: null,
     });
   });
 });
@@ -208,6 +442,7 @@ describe("procedure threads", () => {
       scope: "domain",
       reason: "procedure",
       scores: [],
+      hints_overruled: null,
     });
   });
 
@@ -237,6 +472,7 @@ describe("fallbacks", () => {
       scope: "boost",
       reason: "previous",
       scores: [],
+      hints_overruled: null,
     });
   });
 
@@ -248,6 +484,7 @@ describe("fallbacks", () => {
       scope: "boost",
       reason: "default",
       scores: [],
+      hints_overruled: null,
     });
   });
 
@@ -345,6 +582,33 @@ describe("properties", () => {
         const r = routeTurn(config, input);
         expect(r.reason === "procedure").toBe(owner !== undefined);
         if (owner) expect(r.domain).toBe(owner.id);
+      }),
+    );
+  });
+
+  it("domainHints never move a turn out of a strict route", () => {
+    fc.assert(
+      fc.property(arbConfig, arbInput, (config, input) => {
+        const without = routeTurn(config, { ...input, hintHistory: [] });
+        const withHints = routeTurn(config, input);
+        if (without.strict) expect(withHints.domain).toBe(without.domain);
+        if (withHints.hints_overruled !== null) expect(withHints.strict).toBe(true);
+      }),
+    );
+  });
+
+  it("full-width and upper-case text routes as its plain form", () => {
+    const fullWidth = (text: string) =>
+      Array.from(text.toUpperCase())
+        .map((ch) => {
+          const c = ch.charCodeAt(0);
+          if (ch === " ") return "\u3000";
+          return c > 0x20 && c < 0x7f ? String.fromCharCode(c + 0xfee0) : ch;
+        })
+        .join("");
+    fc.assert(
+      fc.property(arbConfig, arbInput, (config, input) => {
+        expect(routeTurn(config, { ...input, message: fullWidth(input.message) })).toEqual(routeTurn(config, input));
       }),
     );
   });

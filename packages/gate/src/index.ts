@@ -9,6 +9,7 @@ export { GateInputError } from "./errors";
 export { type EvaluateInput, evaluate } from "./evaluate";
 export { luhnCheckDigit, luhnValid } from "./luhn";
 export { maskPii } from "./pii-mask";
+export { jsonStrings, readableText, type TReadableText } from "./pii-read";
 export { type PiiMatch, type ScanOptions, scanPii } from "./pii-scan";
 export { evaluateCostPolicy } from "./policies/cost";
 export { evaluateDriftPolicy } from "./policies/drift";

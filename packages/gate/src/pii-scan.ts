@@ -1,5 +1,11 @@
 // The PII scanner: emails, US phone numbers and payment card numbers in untrusted model output.
 //
+// scanPii() is the one entry point for every PII decision (the gate's PII policy, the stream
+// guard of a streamed turn). It judges what people read, not the bytes: the text goes through
+// readableText() (pii-read.ts: NFKC, dashes as '-', control and invisible characters as
+// separators) and the detectors below run on the result. Match values and indices therefore
+// refer to that readable text; `source` says where a match is in the text as given.
+//
 // Linear time is a hard requirement (a model can be prompted into emitting adversarial text, and
 // the gate runs on every turn), so there are no regular expressions here. Each detector is a
 // single left-to-right pass whose work per position is bounded by a constant:
@@ -11,31 +17,77 @@
 // Overlaps between detectors are resolved afterwards (earliest start, then longest, wins).
 
 import { PII_TYPES, type TPiiType } from "@solserver/contracts";
-import { compileAllowlist, isAllowlisted } from "./pii-allowlist";
+import { type CompiledAllowlist, compileAllowlist, isAllowlisted } from "./pii-allowlist";
+import { readableText, type TReadableText } from "./pii-read";
 
-export type PiiMatch = { type: TPiiType; value: string; index: number };
+export type PiiMatch = {
+  type: TPiiType;
+  /** The value as read: after normalisation (so "４１５-５５５-１２１２" is found as 415-555-1212). */
+  value: string;
+  /** Where the value starts in the readable text (several texts: joined by newlines). */
+  index: number;
+  /** Where it is in the text as given, [start, end) (several texts: joined by newlines). */
+  source: { start: number; end: number };
+};
 
 export type ScanOptions = { types?: readonly TPiiType[]; allowlist?: readonly string[] };
 
-/** Finds PII in `text`, in order of position, skipping allowlisted values. */
-export function scanPii(text: string, opts: ScanOptions = {}): PiiMatch[] {
+/**
+ * Finds PII in what people read of `text`, in order of position, skipping allowlisted values.
+ * Several texts (the decoded strings of a JSON document) are read as one, joined by newlines: no
+ * value the scanner finds spans a newline, so none spans two strings. Text with invisible
+ * characters between two digits or two letters is read both ways (pii-read.ts); a value only the
+ * second reading finds is reported at the index where its characters start in the first.
+ */
+export function scanPii(text: string | readonly string[], opts: ScanOptions = {}): PiiMatch[] {
+  const given = typeof text === "string" ? text : text.join("\n");
   const types = opts.types ?? PII_TYPES;
-  const found: PiiMatch[] = [];
-  if (types.includes("EMAIL")) scanEmails(text, found);
-  if (types.includes("PHONE")) scanPhones(text, found);
-  if (types.includes("CREDIT_CARD")) scanCards(text, found);
+  const allow = compileAllowlist(opts.allowlist ?? []);
+  const read = readableText(given);
+  const found = detect(read, types, allow);
+  if (!read.joinable) return found;
+  const joined = detect(readableText(given, { joinRuns: true }), types, allow);
+  return mergeReadings(found, joined, read);
+}
+
+type RawMatch = { type: TPiiType; value: string; index: number };
+
+/** The detectors over one reading: non-overlapping matches in order, allowlisted ones left out. */
+function detect(read: TReadableText, types: readonly TPiiType[], allow: CompiledAllowlist): PiiMatch[] {
+  const found: RawMatch[] = [];
+  if (types.includes("EMAIL")) scanEmails(read.text, found);
+  if (types.includes("PHONE")) scanPhones(read.text, found);
+  if (types.includes("CREDIT_CARD")) scanCards(read.text, found);
 
   // Earliest start first, then the longest: e.g. "415-555-1212@example.com" is one email, not a
   // phone plus an email, and a card never also counts as a phone.
   found.sort((a, b) => a.index - b.index || b.value.length - a.value.length);
-  const allow = compileAllowlist(opts.allowlist ?? []);
   const out: PiiMatch[] = [];
   let end = 0;
   for (const match of found) {
     if (match.index < end) continue;
     end = match.index + match.value.length;
-    if (!isAllowlisted(allow, match)) out.push(match);
+    if (isAllowlisted(allow, match)) continue;
+    out.push({ type: match.type, value: match.value, index: match.index, source: read.source(match.index, end) });
   }
+  return out;
+}
+
+/**
+ * Both readings' matches, in order of source position: each of `first`, and each of `second` that
+ * overlaps none of them (re-indexed into the first reading). Linear: both lists are in order.
+ */
+function mergeReadings(first: PiiMatch[], second: PiiMatch[], read: TReadableText): PiiMatch[] {
+  const out: PiiMatch[] = [];
+  let f = 0;
+  for (const match of second) {
+    while (f < first.length && (first[f] as PiiMatch).source.end <= match.source.start)
+      out.push(first[f++] as PiiMatch);
+    const next = first[f];
+    if (next !== undefined && next.source.start < match.source.end) continue; // seen by the first reading
+    out.push({ ...match, index: read.indexAt(match.source.start) });
+  }
+  while (f < first.length) out.push(first[f++] as PiiMatch);
   return out;
 }
 
@@ -77,28 +129,11 @@ function isWordChar(c: number): boolean {
   return isDigit(c) || isAsciiLetter(c) || c === UNDERSCORE;
 }
 
-const BACKSLASH = 92;
-/** The letters of JSON's one-letter escapes: \n \t \r \b \f. */
-const ESCAPE_LETTERS: ReadonlySet<number> = new Set([110, 116, 114, 98, 102]);
-
-/**
- * Whether the character before `i` is a word character of the text itself. In JSON text (the
- * pipeline judges whole envelopes) a newline before a number is written "\n415-555-1212": the
- * "n" of an escape (an odd run of backslashes before it) separates like the newline it stands for.
- */
-function wordCharBefore(text: string, i: number): boolean {
-  const prev = codeAt(text, i - 1);
-  if (!isWordChar(prev)) return false;
-  if (!ESCAPE_LETTERS.has(prev)) return true;
-  let slashes = 0;
-  while (codeAt(text, i - 2 - slashes) === BACKSLASH) slashes++;
-  return slashes % 2 === 0;
-}
-
 // ---------------------------------------------------------------------------------------------
 // EMAIL: local part [A-Za-z0-9._%+-]{1,64}, '@', labels of [A-Za-z0-9-] (1..63, no leading or
 // trailing '-') joined by '.', at least two labels, the last one (TLD) >= 2 letters; the whole
-// domain at most 253 characters.
+// domain at most 253 characters. A TLD may be followed by '-' ("hi@example.com-"), as a regex's
+// \b allows.
 
 const MAX_LOCAL = 64;
 const MAX_DOMAIN = 253;
@@ -112,7 +147,7 @@ function isLabelChar(c: number): boolean {
   return isDigit(c) || isAsciiLetter(c) || c === DASH;
 }
 
-function scanEmails(text: string, out: PiiMatch[]): void {
+function scanEmails(text: string, out: RawMatch[]): void {
   for (let at = text.indexOf("@"); at !== -1; at = text.indexOf("@", at + 1)) {
     // Local part: at most 64 characters back. A longer run still yields its last 64 (the safe
     // side for a leak detector); a leading '.' is never part of an address.
@@ -137,7 +172,12 @@ function domainEnd(text: string, from: number): number {
   for (let i = from; ; i++) {
     const c = i < limit ? codeAt(text, i) : -1;
     if (c !== -1 && isLabelChar(c)) {
-      if (!isAsciiLetter(c)) lettersOnly = false;
+      if (!isAsciiLetter(c)) {
+        // "hi@example.com-": the letters before a dash are a whole TLD (the dash is not part of
+        // the address, as in "hi@example.com-or call"); a longer domain may still follow.
+        if (lettersOnly && c === DASH && labels >= 1 && i - labelStart >= 2 && i - labelStart <= MAX_LABEL) best = i;
+        lettersOnly = false;
+      }
       continue;
     }
     // A label ends at i. If the 253-character cap cut it, it is not a whole label: stop.
@@ -176,14 +216,14 @@ function digitsAt(text: string, at: number, count: number): boolean {
   return true;
 }
 
-function scanPhones(text: string, out: PiiMatch[]): void {
+function scanPhones(text: string, out: RawMatch[]): void {
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = codeAt(text, i);
     if (!(isDigit(c) || c === PLUS || c === OPEN_PAREN)) continue;
     if (i > 0) {
       const prev = codeAt(text, i - 1);
-      if (wordCharBefore(text, i) || prev === PLUS) continue;
+      if (isWordChar(prev) || prev === PLUS) continue;
       // "12-415-555-1212": a dash or dot right after a digit continues a longer number.
       if ((prev === DASH || prev === DOT) && i >= 2 && isDigit(codeAt(text, i - 2))) continue;
       // "+27 415 555 1212": the tail of an international number, not a US phone.
@@ -257,14 +297,14 @@ function rightBoundaryOk(text: string, end: number): boolean {
 const MIN_CARD = 13;
 const MAX_CARD = 19;
 
-function scanCards(text: string, out: PiiMatch[]): void {
+function scanCards(text: string, out: RawMatch[]): void {
   const n = text.length;
   // Group k of the current run spans [starts[k], ends[k]); reused from run to run.
   const starts: number[] = [];
   const ends: number[] = [];
   for (let i = 0; i < n; i++) {
     if (!isDigit(codeAt(text, i))) continue;
-    if (i > 0 && wordCharBefore(text, i)) {
+    if (i > 0 && isWordChar(codeAt(text, i - 1))) {
       // Inside a word or a longer number: skip the rest of this word in one go.
       while (i + 1 < n && isWordChar(codeAt(text, i + 1))) i++;
       continue;
@@ -293,7 +333,7 @@ function scanCards(text: string, out: PiiMatch[]): void {
 }
 
 /** Greedy, left to right: from each group, the longest valid span of groups wins. */
-function findCards(text: string, starts: number[], ends: number[], usable: number, out: PiiMatch[]): void {
+function findCards(text: string, starts: number[], ends: number[], usable: number, out: RawMatch[]): void {
   let s = 0;
   while (s < usable) {
     const firstLen = (ends[s] as number) - (starts[s] as number);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { luhnValid, scanPii } from "../src/index";
+import { jsonStrings, luhnValid, scanPii } from "../src/index";
 
 const values = (text: string, types?: Parameters<typeof scanPii>[1]) => scanPii(text, types).map((m) => m.value);
-const typed = (text: string) => scanPii(text).map((m) => `${m.type}:${m.value}`);
+const typed = (text: string | readonly string[]) => scanPii(text).map((m) => `${m.type}:${m.value}`);
 
 describe("EMAIL", () => {
   it("finds ordinary addresses, with their index", () => {
     expect(scanPii("Contact me at hi@example.com and I will follow up.")).toEqual([
-      { type: "EMAIL", value: "hi@example.com", index: 14 },
+      { type: "EMAIL", value: "hi@example.com", index: 14, source: { start: 14, end: 28 } },
     ]);
     expect(values("john.doe@example.com, ops+oncall@example.com; a_b%c-d@sub.example.co.uk")).toEqual([
       "john.doe@example.com",
@@ -60,7 +60,9 @@ describe("PHONE (US formats)", () => {
     "1-415-555-1212",
     "1 (415) 555-1212",
   ])("finds %s", (phone) => {
-    expect(scanPii(`Call ${phone} today.`)).toEqual([{ type: "PHONE", value: phone, index: 5 }]);
+    expect(scanPii(`Call ${phone} today.`)).toEqual([
+      { type: "PHONE", value: phone, index: 5, source: { start: 5, end: 5 + phone.length } },
+    ]);
     expect(values(phone)).toEqual([phone]);
   });
 
@@ -112,7 +114,9 @@ describe("CREDIT_CARD", () => {
     ["Visa 19 digits", "4000000000000000006"],
   ])("finds %s", (_label, card) => {
     expect(luhnValid(card.replace(/[ -]/g, ""))).toBe(true);
-    expect(scanPii(`Card: ${card}.`)).toEqual([{ type: "CREDIT_CARD", value: card, index: 6 }]);
+    expect(scanPii(`Card: ${card}.`)).toEqual([
+      { type: "CREDIT_CARD", value: card, index: 6, source: { start: 6, end: 6 + card.length } },
+    ]);
   });
 
   it("finds a card followed by a CVV-like group", () => {
@@ -200,24 +204,55 @@ describe("mixed text and options", () => {
   });
 });
 
-describe("JSON text (the pipeline judges whole envelopes)", () => {
-  // In JSON a newline or tab before a number is written \n or \t: the letter belongs to the
-  // escape, not to a word, so the number is still found.
-  it("finds phones and cards right after an escaped newline or tab", () => {
+describe("JSON text: read as its decoded strings (jsonStrings, as the PII policy does)", () => {
+  const inJson = (json: string) => typed(jsonStrings(json) ?? json);
+
+  it("finds phones and cards right after an escaped newline, tab or control character", () => {
     const json = JSON.stringify({
       assistant_text: "Call the owner:\n415-555-1212 today, or pay with\t4111111111111111.",
     });
-    expect(typed(json)).toEqual(["PHONE:415-555-1212", "CREDIT_CARD:4111111111111111"]);
-    expect(typed(JSON.stringify("x\r(415) 555-1212\f4111 1111 1111 1111\b5555555555554444"))).toEqual([
+    expect(inJson(json)).toEqual(["PHONE:415-555-1212", "CREDIT_CARD:4111111111111111"]);
+    expect(inJson(JSON.stringify(["x\r(415) 555-1212\f4111 1111 1111 1111\b5555555555554444"]))).toEqual([
       "PHONE:(415) 555-1212",
       "CREDIT_CARD:4111 1111 1111 1111",
       "CREDIT_CARD:5555555555554444",
     ]);
+    // The issue's measurement: \u0001 in the JSON text glued its hex digits to the numbers.
+    const measured = JSON.stringify({
+      t: "Call the owner at\u0001415-555-1212 or charge card\u00014111111111111111 today.",
+    });
+    expect(measured).toContain("\\u0001415");
+    expect(typed(measured)).toEqual([]);
+    expect(inJson(measured)).toEqual(["PHONE:415-555-1212", "CREDIT_CARD:4111111111111111"]);
   });
 
-  it("an escaped backslash before the letter leaves it a letter of a word", () => {
+  it("an escaped backslash before a letter leaves it a letter of a word", () => {
     // The text is \n415…: a backslash, then the word "n415-555-1212".
-    expect(typed(JSON.stringify("\\n415-555-1212 and \\n4111111111111111"))).toEqual([]);
+    expect(inJson(JSON.stringify(["\\n415-555-1212 and \\n4111111111111111"]))).toEqual([]);
     expect(typed("plain n415-555-1212 and t4111111111111111")).toEqual([]);
+  });
+
+  it("keys, numbers and the text between literals are read too", () => {
+    expect(inJson('{"415-555-1212": 1, "n": 4111111111111111, "m": [6011111111111117]}')).toEqual([
+      "PHONE:415-555-1212",
+      "CREDIT_CARD:4111111111111111",
+      "CREDIT_CARD:6011111111111117",
+    ]);
+  });
+
+  it("is JSON only when it looks like an object or array with well-formed string literals", () => {
+    expect(jsonStrings('{"a": "x\\u0031"}')).toEqual(["{", "a", ": ", "x1", "}"]);
+    expect(jsonStrings('  [ "a" ]')).toEqual(["  [ ", "a", " ]"]);
+    expect(jsonStrings("[1, 2]")).toEqual(["[1, 2]"]);
+    for (const text of [
+      '"a string"',
+      "plain text",
+      "4111111111111111",
+      '{"open',
+      '{"bad \\q escape"}',
+      '["raw\nnewline"]',
+    ]) {
+      expect(jsonStrings(text), text).toBeNull();
+    }
   });
 });

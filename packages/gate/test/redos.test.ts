@@ -46,6 +46,14 @@ const ADVERSARIAL: Record<string, string> = {
   "emails *N": fill("john.doe@example.com "),
   "phones *N": fill("415-555-1212 "),
   "mixed separators": fill("1.2-3 4(5)6+7@8."),
+  // What the scanner reads first (pii-read.ts): invisible runs read two ways, NFKC segments.
+  "4 + zero-width space *N": fill("4\u200b"),
+  "a + zero-width space *N": fill("a\u200b"),
+  "415-<ZWSP>555-<ZWSP>1212 *N": fill("415-\u200b555-\u200b1212 "),
+  "controls *N": fill("\u0001"),
+  "full-width digits *N": fill("４"),
+  "full-width card + space *N": fill("４１１１１１１１１１１１１１１１ "),
+  "lone surrogates *N": fill("\ud800"),
 };
 
 describe("adversarial 100 KB inputs run in linear time", () => {

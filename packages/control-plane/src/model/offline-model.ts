@@ -7,9 +7,10 @@ import {
 } from "@solserver/contracts";
 import { isAckOnlyMessage } from "@solserver/engine";
 import { cfbVocabulary } from "../retrieval";
+import { classifySentences, splitSentences, type TStatementContext } from "../services/claim-statements";
 import { capitalize, clip, coverage, sentences, uniqueContentWords, words } from "../text";
 import { detectStatement, isQuestion, properNouns, type TStatement, titleFromClause } from "./offline-heuristics";
-import { procedureReply } from "./procedure-text";
+import { procedureReply, procedureWording } from "./procedure-text";
 import {
   ModelAttemptsFailed,
   type TGenerateOptions,
@@ -105,6 +106,37 @@ function suggestionFor(
 
 const L = OUTPUT_LIMITS;
 
+/**
+ * The claims' spans, so that the claim map covers every statement of the answer (strict domains
+ * refuse one that does not: services/claim-statements.ts). A claim's `span.sentence` is the line
+ * of assistant_text it supports; when that number alone does not name exactly the line's
+ * statements (an earlier line holds two sentences, or a CFB summary has several), the line's
+ * character range is added, which the check reads instead.
+ */
+function spanClaims(
+  text: string,
+  lines: readonly string[],
+  claims: readonly TClaimMapEntry[],
+  ctx: TStatementContext,
+): TClaimMapEntry[] {
+  const starts: number[] = [];
+  let at = 0;
+  for (const line of lines) {
+    starts.push(at);
+    at += line.length + 1;
+  }
+  const statements = classifySentences(text, ctx).filter((s) => s.kind === "statement");
+  return claims.map((claim) => {
+    const line = claim.span.sentence ?? -1;
+    const start = starts[line];
+    if (start === undefined || start >= text.length) return claim;
+    const end = Math.min(start + (lines[line] ?? "").length, text.length);
+    const inLine = statements.filter((s) => s.start >= start && s.end <= end);
+    if (inLine.every((s) => s.index === line)) return claim;
+    return { ...claim, span: { sentence: line, start_char: start, end_char: end } };
+  });
+}
+
 /** The offline heuristic as a pure function: same input, same envelope, always within OUTPUT_LIMITS. */
 export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
   const cfbs = input.cfbs;
@@ -136,7 +168,14 @@ export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
   // is read only for knowledge the technician states, never to answer questions from CFBs.
   const procedure = input.procedure ?? null;
 
-  for (const sentence of sentences(input.message)) {
+  // The message's sentences, each cut again where the claim check would cut it ("…", "。", "؟" end
+  // a sentence there), so that a title or question quoted in the answer is one sentence of it.
+  // A piece with no letter or digit ("???") is kept as it was read.
+  const messageSentences = sentences(input.message).flatMap((s) => {
+    const pieces = splitSentences(s);
+    return pieces.length > 0 ? pieces.map((p) => p.text) : [s];
+  });
+  for (const sentence of messageSentences) {
     // The breakpoint engine's own definition of an acknowledgement (seed 000).
     if (isAckOnlyMessage(sentence)) continue;
     onlyAcks = false;
@@ -197,8 +236,13 @@ export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
     );
   }
   const domains = [...new Set(cfbs.filter((c) => used.includes(c.cfb_id)).map((c) => c.domain))].sort();
+  const text = clip(lines.join("\n"), L.assistantText);
+  const ctx: TStatementContext = {
+    proposals: suggestions,
+    procedure: procedure === null ? null : procedureWording(procedure),
+  };
   return {
-    assistant_text: clip(lines.join("\n"), L.assistantText),
+    assistant_text: text,
     meta: {
       modeLabel: procedure === null ? "Offline" : "Procedure",
       domainHints: domains.length > 0 ? domains : ["general"],
@@ -211,7 +255,7 @@ export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
       unknowns,
       missing_cfb_queries: [...missing],
       cfb_suggestions: suggestions,
-      claim_map: claims,
+      claim_map: spanClaims(text, lines, claims, ctx),
     },
   };
 }
@@ -269,11 +313,9 @@ export function createOfflineModel(opts: TOfflineModelOptions = {}): TModelProvi
       const started = performance.now();
       const envelope = offlineEnvelope(input);
       if (options.onText) {
-        let text = "";
-        for (const chunk of streamChunks(envelope.assistant_text)) {
+        for (const piece of streamChunks(envelope.assistant_text)) {
           if (delayMs > 0) await sleep(delayMs);
-          text += chunk;
-          options.onText({ n: 1, text });
+          options.onText({ n: 1, piece });
         }
       }
       const output: TModelOutput = {

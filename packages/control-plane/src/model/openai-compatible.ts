@@ -89,7 +89,8 @@ export function tokenCount(value: unknown, field: string, warnings: string[]): n
   if (value === undefined || value === null) return null;
   const n = typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
   if (typeof n === "number" && Number.isFinite(n) && n >= 0 && n <= 100_000_000) {
-    if (typeof value === "string" || !Number.isInteger(n)) warnings.push(`${field} ${JSON.stringify(value)} read as ${Math.round(n)}`);
+    if (typeof value === "string" || !Number.isInteger(n))
+      warnings.push(`${field} ${JSON.stringify(value)} read as ${Math.round(n)}`);
     return Math.round(n);
   }
   const shown = typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
@@ -190,17 +191,17 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
     return { raw: rawReplyOf(completion), tokens: tokensOf(completion.usage) };
   }
 
-  /** The same request streamed (server-sent chunks); assistant_text is reported as it grows. */
+  /** The same request streamed (server-sent chunks); assistant_text is reported piece by piece. */
   async function streamReply(
     request: TRequest,
     signal: AbortSignal,
-    onText: (text: string) => void,
+    onPiece: (piece: string) => void,
   ): Promise<{ raw: TRawReply; tokens: TTokens }> {
     const stream = await client.chat.completions.create(
       { ...request, stream: true, stream_options: { include_usage: true } },
       { signal },
     );
-    const text = assistantTextStream(onText);
+    const text = assistantTextStream(onPiece);
     let content = "";
     let refusal = "";
     let finishReason: string | null = null;
@@ -247,7 +248,7 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
       };
       const onText = options.onText;
       const { raw, tokens: reported } = onText
-        ? await streamReply(request, deadline, (text) => onText({ n, text }))
+        ? await streamReply(request, deadline, (piece) => onText({ n, piece }))
         : await wholeReply(request, deadline);
       const { warnings, ...tokens } = reported;
       // A stream the deadline cut short ends quietly with part of the answer: that is a timeout

@@ -1,4 +1,5 @@
 import type { TContextEvent, TDirective, TReport } from "@solserver/engine";
+import type { TProcedureWording } from "../services/claim-statements";
 import type { TModelProcedure } from "./provider";
 
 // The offline model's wording of a context-engine directive (procedure mode, seed 004). The
@@ -161,4 +162,125 @@ export function procedureReply(procedure: TModelProcedure): string {
     return `Which system is this about? I can guide a diagnosis of: ${names}. Describe the problem and name the system.`;
   }
   return directiveLines(procedure).join("\n");
+}
+
+// ---- what an answer may repeat of a procedure turn without it being a claim --------------------
+
+/**
+ * The fixed wording the functions above frame a directive with, in words ("#" stands for a
+ * number). In a strict domain a sentence made only of these and of whole texts of the turn's
+ * directive is the directive's own wording, not a claim (services/claim-statements.ts). Change
+ * the wording above and this list with it: claim-completeness.test.ts words every kind of
+ * directive of the shipped catalog and fails on any sentence that would need a claim.
+ */
+export const PROCEDURE_FRAMES: readonly string[] = [
+  "#",
+  "answer with one of",
+  "answer yes or no",
+  "do you authorize the repair",
+  "cause",
+  "proposed correction",
+  "correction",
+  "complaint",
+  "final report",
+  "steps performed",
+  "labor draft # min",
+  "repair authorized",
+  "repair not authorized the correction is a recommendation",
+  "escalated to the dealer under warranty no repair was done",
+  "let's diagnose the",
+  "step by step",
+  "i noted what you described",
+  "we will confirm it with a check when we get there",
+  "recorded",
+  "i could not match that to an answer for this step",
+  "noted",
+  "i will use it when we reach that step",
+  "you said earlier",
+  "please confirm it with this check",
+  "the diagnosis is complete",
+  "the procedure has no location for this step check the unit's service manual",
+  "the procedure has no explanation for this step check the unit's service manual",
+  "the procedure has no how-to for this step check the unit's service manual",
+  "back to the step",
+  "back to the repair",
+  "stop here continuing is not allowed under warranty",
+  "escalate to the dealer",
+  "do not open adjust or repair the component",
+  "we have had # replies without a usable answer to",
+  "we have had several replies without a usable answer to",
+  "the authorization request",
+  "please involve a senior technician or the dealer the case stays open and continues as soon as they answer",
+  "you corrected an earlier answer",
+  "is now",
+  "something else",
+  "that changes the diagnosis so we go back to",
+  "steps set aside asked again if still needed",
+  "let me put it another way",
+  "i need a plain yes or no",
+];
+
+/** The fixed wording of the choose-system question (procedureReply's first branch). */
+export const CHOOSE_SYSTEM_FRAMES: readonly string[] = [
+  "which system is this about",
+  "i can guide a diagnosis of",
+  "e g",
+  "describe the problem and name the system",
+];
+
+/** The text values of the engine's events (findings noted, steps, intents). */
+function eventTexts(events: readonly TContextEvent[]): string[] {
+  return events.flatMap((e) =>
+    Object.values(e.detail).flatMap((v) => (typeof v === "string" ? [v] : Array.isArray(v) ? v : [])),
+  );
+}
+
+function reportTexts(report: TReport | undefined): string[] {
+  if (!report) return [];
+  return [
+    report.complaint,
+    report.cause,
+    report.correction,
+    ...report.steps_performed.flatMap((s) => [s.step, s.question, s.finding]),
+  ];
+}
+
+/**
+ * What an answer may repeat of this turn's procedure without it being a claim: the directive's
+ * texts for the technician (never its instruction to the model), the framing above, and the words
+ * of the check being asked (so a model may ask it in its own words: "Please check the pump fuse
+ * at the distribution panel.").
+ */
+export function procedureWording(procedure: TModelProcedure): TProcedureWording {
+  if (procedure.kind === "choose_system") {
+    return {
+      texts: procedure.systems.flatMap((s) => [s.id, s.name, ...s.keywords]),
+      frames: CHOOSE_SYSTEM_FRAMES,
+      askVocabulary: [],
+    };
+  }
+  const d = procedure.directive;
+  const registry = [d.registry.question, d.registry.howto, d.registry.locate ?? "", d.registry.explain ?? ""];
+  const replan = d.replan
+    ? [d.replan.step_id, d.replan.question, d.replan.from ?? "", d.replan.to, ...d.replan.set_aside]
+    : [];
+  const texts = [
+    procedure.system,
+    procedure.procedure,
+    ...(d.step_id ? [d.step_id] : []),
+    ...registry,
+    ...(d.options ?? []),
+    ...d.constraints,
+    ...(d.diagnosis ? [d.diagnosis.cause, d.diagnosis.correction] : []),
+    ...(d.recorded ? [d.recorded] : []),
+    ...(d.earlier ? [d.earlier] : []),
+    ...replan,
+    ...reportTexts(d.report),
+    ...eventTexts(procedure.events),
+  ].filter((t) => t.trim() !== "");
+  return {
+    texts,
+    frames: PROCEDURE_FRAMES,
+    askVocabulary: d.step_id ? [...registry, ...(d.options ?? []), procedure.system] : [],
+  };
 }

@@ -85,11 +85,12 @@ export type TGenerateOptions = {
    */
   judge?: (candidate: { output: TModelOutput; attempt: TModelAttempt }) => TAttemptVerdict | Promise<TAttemptVerdict>;
   /**
-   * Streaming: called as attempt `n` generates its assistant_text, with the whole text so far
-   * (it only grows within an attempt; a new `n` starts over). What reaches a client is the
+   * Streaming: called as attempt `n` generates its assistant_text, with the next piece of it
+   * (the pieces of one `n` join to its text so far; a new `n` starts over). Pieces, not the text
+   * so far, so that following a long answer costs linear time. What reaches a client is the
    * caller's decision: an attempt may still be refused by the judge after its text streamed.
    */
-  onText?: (progress: { n: number; text: string }) => void;
+  onText?: (progress: { n: number; piece: string }) => void;
 };
 
 export type TModelProvider = {

@@ -136,7 +136,6 @@ async function runTurn(
   hash: string,
   stream?: { send: (event: TStreamEvent) => void },
 ): Promise<TChatRespondResponse> {
-
   if (input.thread_id !== undefined) {
     const thread = await deps.repos.turns.threadOwner(input.thread_id);
     if (thread) assertCanSeeThread(caller, thread.ownerId, `thread ${input.thread_id}`);
@@ -236,7 +235,13 @@ async function runTurn(
   // answer's words must never reach a screen, so the answer arrives whole, in the final event.
   const guard = stream && !route.strict ? createStreamGuard(stream.send, deps.gate.pii) : null;
   // Claim-map enforcement after the gate (seed 001 §4): refuses attempts in strict domains.
-  const claims = createClaimJudge(deps, route, new Set(ranked.map((r) => r.cfb.cfb_id)));
+  // The procedure's own directive wording may be repeated without a claim (claim-statements.ts).
+  const claims = createClaimJudge(
+    deps,
+    route,
+    new Set(ranked.map((r) => r.cfb.cfb_id)),
+    procedure.kind === "none" ? null : procedure.model,
+  );
   const answer = await callModel(
     deps,
     trace,

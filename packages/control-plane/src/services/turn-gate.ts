@@ -21,7 +21,10 @@ function gateRecord(
   latencyMs: number | null,
 ): TGateRecord {
   return {
-    // The whole envelope: PII in a proposal's text would leak into the knowledge base.
+    // The whole envelope as JSON: the output contract parses it, and the PII policy reads its
+    // decoded strings, every key and value of assistant_text and meta (PII in a proposal's text
+    // would leak into the knowledge base), never the JSON text with its escapes (@solserver/gate's
+    // pii-read.ts; packages/control-plane/test/turn-gate-pii.test.ts proves it).
     output: JSON.stringify(envelope),
     model,
     ...(tokensIn === null ? {} : { tokens_in: tokensIn }),

@@ -1,10 +1,18 @@
 // PII policy (seed "Policy 2"): any email, phone number or card number in the candidate output
 // BLOCKs. Only the candidate is scanned: the question is what the new model would leak. (The
 // baseline parameter keeps every policy's signature the same.)
+//
+// The output is judged as people read it. JSON output (the turn pipeline's envelopes, a
+// structured answer) is read as its decoded strings, each key and value separately: in the JSON
+// text a control character before a number is an escape ("\u0001415-555-1212"), whose hex
+// digits would glue to the number. Plain text is read as it stands. Either way scanPii then
+// normalises what it reads (pii-read.ts). Match indices in the details refer to that readable
+// text (for JSON: its strings joined by newlines).
 
 import { PII_TYPES, type TGateConfig, type TGateRecord, type TPiiType, type TPolicyResult } from "@solserver/contracts";
 import { GATE_CODES } from "../codes";
 import { maskPii } from "../pii-mask";
+import { jsonStrings } from "../pii-read";
 import { scanPii } from "../pii-scan";
 import { applyEnforcement, policyResult } from "../result";
 
@@ -22,7 +30,8 @@ export function evaluatePiiPolicy(
   candidate: TGateRecord,
   config: TGateConfig["pii"],
 ): TPolicyResult {
-  const matches = scanPii(candidate.output, { types: config.types, allowlist: config.allowlist });
+  const read = jsonStrings(candidate.output) ?? candidate.output;
+  const matches = scanPii(read, { types: config.types, allowlist: config.allowlist });
   const counts: Partial<Record<TPiiType, number>> = {};
   for (const match of matches) counts[match.type] = (counts[match.type] ?? 0) + 1;
   const details = {
