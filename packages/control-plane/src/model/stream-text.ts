@@ -64,8 +64,8 @@ export function assistantTextStream(onPiece: (piece: string) => void): TAssistan
   /** The raw text of the current top-level key (quotes excluded), while it could still be KEY. */
   let rawKey = "";
   let isTextKey = false;
-  /** Inside assistant_text: a pending escape ("\\", "\\u", "\\u00", ...). */
-  let escape = "";
+  /** Inside assistant_text: a pending pendingEscape ("\\", "\\u", "\\u00", ...). */
+  let pendingEscape = "";
   let length = 0;
 
   /** A top-level value ended at a "," or "}": the next key, or the end of the envelope. */
@@ -111,7 +111,7 @@ export function assistantTextStream(onPiece: (piece: string) => void): TAssistan
             if (isBlank(c)) break;
             if (c === QUOTE && isTextKey) {
               state = "text";
-              escape = "";
+              pendingEscape = "";
               runStart = i + 1;
               break;
             }
@@ -135,7 +135,7 @@ export function assistantTextStream(onPiece: (piece: string) => void): TAssistan
             } else if (c === COMMA && depth === 0) endValue(c);
             break;
           case "text": {
-            if (escape === "" && c !== BACKSLASH && c !== QUOTE) {
+            if (pendingEscape === "" && c !== BACKSLASH && c !== QUOTE) {
               if (runStart === -1) runStart = i;
               break;
             }
@@ -143,23 +143,23 @@ export function assistantTextStream(onPiece: (piece: string) => void): TAssistan
               out += chunk.slice(runStart, i);
               runStart = -1;
             }
-            if (escape === "") {
+            if (pendingEscape === "") {
               if (c === QUOTE) state = "done";
-              else escape = "\\";
+              else pendingEscape = "\\";
               break;
             }
-            escape += chunk[i];
-            if (escape.length === 2 && escape !== "\\u") {
-              const decoded = ESCAPES[escape[1] as string];
+            pendingEscape += chunk[i];
+            if (pendingEscape.length === 2 && pendingEscape !== "\\u") {
+              const decoded = ESCAPES[pendingEscape[1] as string];
               if (decoded === undefined)
                 state = "done"; // not JSON: the final parse will say so
               else out += decoded;
-              escape = "";
-            } else if (escape.length === 6) {
-              const code = Number.parseInt(escape.slice(2), 16);
-              if (!/^[0-9a-fA-F]{4}$/.test(escape.slice(2))) state = "done";
+              pendingEscape = "";
+            } else if (pendingEscape.length === 6) {
+              const code = Number.parseInt(pendingEscape.slice(2), 16);
+              if (!/^[0-9a-fA-F]{4}$/.test(pendingEscape.slice(2))) state = "done";
               else out += String.fromCharCode(code);
-              escape = "";
+              pendingEscape = "";
             }
             break;
           }
