@@ -64,7 +64,7 @@ export function assistantTextStream(onPiece: (piece: string) => void): TAssistan
   /** The raw text of the current top-level key (quotes excluded), while it could still be KEY. */
   let rawKey = "";
   let isTextKey = false;
-  /** Inside assistant_text: a pending pendingEscape ("\\", "\\u", "\\u00", ...). */
+  /** Inside assistant_text: a pending escape ("\\", "\\u", "\\u00", ...). */
   let pendingEscape = "";
   let length = 0;
 
