@@ -31,9 +31,9 @@ test("an answer streams in, then its proposal appears; the turn shows its route 
   const threadId = await chatThreadId(page);
   await page.goto(`/threads/${threadId}`);
   const turn = page.getByTestId("turn").first();
-  await expect(turn.getByTestId("router-domain")).toHaveText("general");
+  await expect(turn.getByTestId("router-domain")).toHaveText("ops");
   const claims = turn.getByTestId("claims");
   await claims.locator("summary").click();
   await expect(claims.getByTestId("claim").first()).toContainText("unknown U1");
-  await expect(turn.locator('li[data-phase="selector"]')).toContainText("Routed to general");
+  await expect(turn.locator('li[data-phase="selector"]')).toContainText("Routed to ops");
 });

@@ -41,6 +41,13 @@ export const ZRoutingDomain = z.strictObject({
   phrases: ZPhrases.optional(),
   tags: ZWords,
   entities: ZWords,
+  /**
+   * Words that say a message is about something else, in any language: each one found counts
+   * against the domain as a keyword would for it ("kitchen" or "house" against an RV desk whose
+   * keywords include "fridge" and "furnace"; "movie" against "trailer"). The trace names them
+   * (`against:kitchen`).
+   */
+  against: ZWords,
   /** Procedure-catalog systems whose threads route here (procedure mode). */
   procedures: ZWords,
 });

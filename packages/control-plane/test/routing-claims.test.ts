@@ -608,8 +608,8 @@ describe("SOLSERVER_ROUTING_CONFIG", () => {
       default_domain: "misc",
       min_score: 1,
       domains: [
-        { ...GARDEN, tags: [], entities: [] },
-        { ...shed, strict: false, scope: "boost", tags: [], entities: [], procedures: [] },
+        { ...GARDEN, tags: [], entities: [], against: [] },
+        { ...shed, strict: false, scope: "boost", tags: [], entities: [], against: [], procedures: [] },
       ],
     });
     const cp = await openTestControlPlane({ label: "routing-file", model: provider.model, routing: env.routing });

@@ -3,22 +3,25 @@
 // a person would expect, split by id into a tuning half (odd) and a held-out half (even). The
 // same runner backs `pnpm bench:routing`, which prints the misses.
 //
-// The target is ≥ 95 % on the held-out half. It is not met: the held-out halves measured 88.0 %
-// (round 1, the first matcher) and 90.2 % (round 2, written after round 1 was spent, measured once
-// with the final matcher). The target test below is therefore declared `it.fails`: it runs the
-// measurement on every run and turns red the day the target is met, to be made a plain `it`.
-// Until then the floor test keeps the held-out figure from sliding back.
+// The issue's target is >= 95 % on the held-out half. It is not met: round 3's held-out half,
+// written blind to the router and measured once, read 88.3 %; docs/routing.md keeps every figure.
+// These tests hold what was reached: the tuning half at the target, and floors under the
+// held-out figures (as measured now, less about one miss) so that a config change that makes
+// routing worse fails here.
 import { describe, expect, it } from "vitest";
 import { loadRoutingFixture, runRoutingEvaluation } from "../../../bench/routing-eval-runner";
 import { DEFAULT_ROUTING } from "../src/routing/default-routing";
 
 const TARGET = 0.95;
-/** What the held-out half (all rounds) measured with the shipped config, less one miss or so. */
-const HOLDOUT_FLOOR = 0.9;
+/** What the held-out half of all rounds reads with the shipped config (92.7 %), less about two misses. */
+const HOLDOUT_FLOOR = 0.91;
+/** Round 3's held-out half (written blind, 90.0 % now), less about one miss. */
+const ROUND3_HOLDOUT_FLOOR = 0.88;
 
 const fixture = loadRoutingFixture();
 const holdout = runRoutingEvaluation(DEFAULT_ROUTING, "holdout", fixture);
 const tune = runRoutingEvaluation(DEFAULT_ROUTING, "tune", fixture);
+const round3 = runRoutingEvaluation(DEFAULT_ROUTING, "holdout", fixture, 3);
 const misses = (e: typeof holdout) => e.misses.map((m) => `${m.id} → ${m.actual}: ${m.message}`);
 
 describe("routing evaluation set", () => {
@@ -43,8 +46,9 @@ describe("routing evaluation set", () => {
     expect(holdout.accuracy, misses(holdout).join("\n")).toBeGreaterThanOrEqual(HOLDOUT_FLOOR);
   });
 
-  it.fails("held-out half: at least 95 % (the target, not met yet: docs/routing.md)", () => {
-    expect(holdout.accuracy).toBeGreaterThanOrEqual(TARGET);
+  it(`round 3's held-out half (written blind to the router): at least ${ROUND3_HOLDOUT_FLOOR * 100} %`, () => {
+    expect(round3.cases).toBe(60);
+    expect(round3.accuracy, misses(round3).join("\n")).toBeGreaterThanOrEqual(ROUND3_HOLDOUT_FLOOR);
   });
 
   it("never sends a message labelled for the RV desk to another named domain (ops, solserver)", () => {

@@ -118,7 +118,21 @@ describe("word scores", () => {
 describe("matching normalises the message and the entries alike", () => {
   const DESK = domain("desk", {
     strict: true,
-    keywords: ["rv", "water pump", "switch", "battery", "fuse", "slide-out", "roof a/c", "backup", "furnace", "Straße"],
+    keywords: [
+      "rv",
+      "water pump",
+      "switch",
+      "battery",
+      "fuse",
+      "slide-out",
+      "roof a/c",
+      "backup",
+      "furnace",
+      "Straße",
+      "winterize",
+      "clog",
+      "502",
+    ],
     phrases: { de: ["Wasserpumpe", "Kühlschrank"], fr: ["pompe à eau"], es: ["bomba de agua"], zh: ["水泵"] },
     entities: ["Dometic"],
   });
@@ -155,6 +169,12 @@ describe("matching normalises the message and the entries alike", () => {
     ["an extra letter", "furnance wont light", ["keyword:furnace"]],
     ["a missing letter", "furnce wont light", ["keyword:furnace"]],
     ["two letters swapped", "funrace wont light", ["keyword:furnace"]],
+    // inflections of a message word in -ed and -ing, into an entry word
+    ["-ed of a word ending in e", "we winterized it", ["keyword:winterize"]],
+    ["-ing of a word ending in e", "winterizing tips", ["keyword:winterize"]],
+    ["-ed with a doubled consonant", "drain clogged", ["keyword:clog"]],
+    // a number with a suffix
+    ["a number with a German suffix", "mehr 502er seit gestern", ["keyword:502"]],
     // other languages, accents or none
     ["German", "Die Wasserpumpe läuft", ["keyword(de):Wasserpumpe"]],
     ["German without the umlaut", "kuhlschrank warm", ["keyword(de):Kühlschrank"]],
@@ -174,8 +194,16 @@ describe("matching normalises the message and the entries alike", () => {
     ["a typo in a word shorter than six letters", "the fuze"],
     ["a typo that changes the first letter", "the burnace"],
     ["a word one substitution away", "the furnice"],
+    ["an -ing word whose base is no entry word", "powering down"],
+    ["a longer number, or a suffix that is not letters only", "5021 and 502x1"],
   ])("no match: %s (%s)", (_name, message) => {
     expect(hitsOf(message)).toEqual([]);
+  });
+
+  it("an entry's own -ing word never matches its stem: hosting is not host", () => {
+    const hosting = withConfig({ domains: [domain("ops", { keywords: ["hosting"] })] });
+    expect(route("we host a party", {}, hosting).domain).toBe("general");
+    expect(route("cheap hosting", {}, hosting).domain).toBe("ops");
   });
 
   it("weighs a phrase by its words: a/c is one word, roof a/c two", () => {
@@ -237,6 +265,38 @@ describe("matching normalises the message and the entries alike", () => {
     const started = performance.now();
     expect(route(long, {}, config).domain).toBe("desk");
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe("words against a domain", () => {
+  const DESK = domain("desk", {
+    strict: true,
+    keywords: ["fridge", "furnace", "trailer", "travel trailer", "rv"],
+    against: ["kitchen", "house", "movie", "new movie"],
+  });
+  const config = withConfig({ domains: [INFRA, DESK] });
+
+  it("count against it, so a house's furnace and a movie trailer are not the desk's", () => {
+    expect(route("my kitchen fridge buzzes", {}, config).domain).toBe("general");
+    expect(route("the furnace in our house", {}, config).domain).toBe("general");
+    const trailer = route("did you see the trailer for the new movie", {}, config);
+    expect(trailer.domain).toBe("general");
+    expect(trailer.scores).toEqual([]);
+  });
+
+  it("weigh like keywords (a phrase of several words: 2) and are named in the hits", () => {
+    const scored = route("the RV fridge at my house", {}, config).scores.find((s) => s.domain === "desk");
+    expect(scored).toEqual({ domain: "desk", score: 1, hits: ["keyword:fridge", "keyword:rv", "against:house"] });
+    expect(route("the travel trailer is in the new movie", {}, config).scores).toEqual([]);
+  });
+
+  it("leave a domain whose own words outweigh them", () => {
+    expect(route("RV fridge at my house", {}, config).domain).toBe("desk");
+    expect(route("the travel trailer furnace at home", {}, config).domain).toBe("desk");
+  });
+
+  it("are matched like every entry (plurals, case, possessives)", () => {
+    expect(route("our HOUSES' furnaces", {}, config).domain).toBe("general");
   });
 });
 

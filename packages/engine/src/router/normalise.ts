@@ -14,6 +14,9 @@
 //                "slide-out" = "slide out" = "slideout", "roof a/c" = "roof AC" = "roofac". A
 //                one-word entry ("backup") matches a message written in pieces only when the pieces
 //                are joined by a hyphen or slash ("back-up"), never by a space ("back up")
+//   inflections  a message word in -ed or -ing whose base is an entry word is read as that word
+//                ("winterized" = "winterize", "clogged" = "clog"), and a number with a suffix as
+//                the number ("502er" = "502"); entries are never uninflected
 //   typos        a message word one letter off an entry word of six letters or more (one letter
 //                missing, one extra, or two neighbours swapped; same first letter) is read as
 //                that entry word: "furnance" is "furnace", "deploymnet" "deployment". A word
@@ -162,6 +165,8 @@ export type TEntryIndex<T> = {
   byCompact: Map<string, TIndexedEntry<T>[]>;
   maxPieces: number;
   maxCompact: number;
+  /** Every entry word: stem → the word as the entry spells it (folded). */
+  words: Map<string, string>;
   /** Entry words that typos are corrected to: stem → the word as the entry spells it (folded). */
   vocabulary: Map<string, string>;
   /** Each vocabulary stem with one letter deleted → the stems it came from. */
@@ -199,6 +204,43 @@ function correctTypo<T>(index: TEntryIndex<T>, word: string): string | null {
   return sameStart.length === 1 ? (index.vocabulary.get(sameStart[0] as string) ?? null) : null;
 }
 
+const VOWEL = /[aeiouy]/;
+
+function leadingDigits(word: string): number {
+  let i = 0;
+  while (i < word.length && word.charCodeAt(i) >= 48 && word.charCodeAt(i) <= 57) i++;
+  return i;
+}
+
+/**
+ * The entry word a message word in -ed or -ing is an inflection of ("winterized", "winterizing" →
+ * "winterize"; "leaking" → "leak"; "clogged" → "clog"), or null. Only message words are
+ * uninflected, and only into an entry word, so an entry's own -ing word ("hosting",
+ * "monitoring") never starts matching its stem ("host", "my monitor").
+ */
+function uninflect<T>(index: TEntryIndex<T>, word: string): string | null {
+  if (index.words.has(stemWord(word))) return null;
+  // A number with a suffix ("502er", "500s", "404ern"): the number, if it is an entry word.
+  const digits = leadingDigits(word);
+  if (digits > 0 && digits < word.length) {
+    const number = word.slice(0, digits);
+    return LETTERS.test(word.slice(digits)) && index.words.has(number) ? number : null;
+  }
+  let base: string;
+  if (word.length >= 6 && word.endsWith("ing")) base = word.slice(0, -3);
+  else if (word.length >= 5 && word.endsWith("ed") && !word.endsWith("eed")) base = word.slice(0, -2);
+  else return null;
+  if (!VOWEL.test(base)) return null;
+  const last = base.length - 1;
+  const candidates = [base, `${base}e`];
+  if (base[last] === base[last - 1]) candidates.push(base.slice(0, -1)); // "clogged" → "clog"
+  for (const candidate of candidates) {
+    const entryWord = index.words.get(stemWord(candidate));
+    if (entryWord !== undefined) return entryWord;
+  }
+  return null;
+}
+
 /** The most tokens a window spans beyond the longest entry's: "slide out" for "slideout". */
 const MAX_EXTRA_PIECES = 8;
 
@@ -208,6 +250,7 @@ export function buildEntryIndex<T>(entries: readonly { tokens: readonly TRouteTo
     byCompact: new Map(),
     maxPieces: 0,
     maxCompact: 0,
+    words: new Map(),
     vocabulary: new Map(),
     deletions: new Map(),
   };
@@ -226,6 +269,7 @@ export function buildEntryIndex<T>(entries: readonly { tokens: readonly TRouteTo
     index.maxCompact = Math.max(index.maxCompact, keys.compact.length);
     for (const t of tokens) {
       const stem = stemWord(t.text);
+      if (!index.words.has(stem)) index.words.set(stem, t.text);
       if (stem.length < TYPO_MIN_LENGTH || !LETTERS.test(stem) || index.vocabulary.has(stem)) continue;
       index.vocabulary.set(stem, t.text);
       for (let i = 0; i < stem.length; i++) {
@@ -256,7 +300,7 @@ export function findEntries<T>(index: TEntryIndex<T>, text: string): Set<T> {
   const correct = (word: string) => {
     let corrected = corrections.get(word);
     if (corrected === undefined) {
-      corrected = correctTypo(index, word);
+      corrected = uninflect(index, word) ?? correctTypo(index, word);
       corrections.set(word, corrected);
     }
     return corrected;

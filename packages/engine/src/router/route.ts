@@ -7,6 +7,7 @@
 // entries that normalise alike are one; matched as normalise.ts says: folded case, NFKC, plurals,
 // possessives, compounds written apart or together, one-letter typos; no regex from data):
 //   keyword or phrase in another language  +1 (+2 for several words)   tag  +1   entity  +2
+//   a word of the domain's `against` list   -1 (-2 for several words)
 //   the thread's previous domain                                        +0.5 (stickiness)
 //   the share of the thread's recent answers whose domainHints name it   +1 × share
 // A procedure thread routes to the domain that lists its system, whatever the words. The best
@@ -29,6 +30,8 @@ export type TRoutingDomain = {
   phrases?: Readonly<Record<string, readonly string[]>>;
   tags: readonly string[];
   entities: readonly string[];
+  /** Words that say a message is about something else: each counts against the domain. */
+  against?: readonly string[];
   procedures: readonly string[];
 };
 
@@ -96,10 +99,12 @@ function compile(config: TRoutingConfig): TCompiled {
     const add = (label: string, text: string, weight: number) => {
       const tokens = toRouteTokens(text);
       if (tokens.length === 0) return;
-      const key = entryKeys(tokens).compact;
+      // Words against the domain are kept apart from its own words (a config listing one in both
+      // gets both, and they cancel).
+      const key = `${weight < 0 ? "-" : "+"}${entryKeys(tokens).compact}`;
       const same = byKey.get(key);
       if (same) {
-        if (weight > same.weight) Object.assign(same, { hit: `${label}:${text}`, weight });
+        if (Math.abs(weight) > Math.abs(same.weight)) Object.assign(same, { hit: `${label}:${text}`, weight });
         return;
       }
       const entry = { domain: d, hit: `${label}:${text}`, weight };
@@ -114,6 +119,7 @@ function compile(config: TRoutingConfig): TCompiled {
       for (const p of phrases) add(`keyword(${language})`, p, keyword(p));
     for (const t of domain.tags) add("tag", t, ROUTE_WEIGHTS.tag);
     for (const e of domain.entities) add("entity", e, ROUTE_WEIGHTS.entity);
+    for (const a of domain.against ?? []) add("against", a, -keyword(a));
     return list;
   });
   const compiled = { index: buildEntryIndex(indexed), entries };
