@@ -1,15 +1,7 @@
 // A seeded PRNG for the benchmarks: the same corpus, proposals and messages on every run.
 
-/** mulberry32: 32-bit state, uniform in [0, 1). */
-export function prng(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (the tests' own, from @solserver/db/testing). */
+export { prng } from "@solserver/db/testing";
 
 /** Helpers over one generator. */
 export function randomTools(random: () => number) {

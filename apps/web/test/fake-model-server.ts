@@ -4,6 +4,7 @@
 // which sees the n-th request (1-based, counted since the last `reset`) and writes the answer.
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { openWebServer } from "./helpers";
 
 /** The parts of a chat-completions request the tests look at. */
 export type TFakeRequest = {
@@ -115,6 +116,34 @@ export async function startFakeModelServer(): Promise<TFakeModelServer> {
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * The web app on a fresh database, its model the OpenAI-compatible provider talking to a fake
+ * model server started for it (3 attempts a turn unless `env` says otherwise), and a service
+ * token of a plain user's: what the hostile-* suites drive.
+ */
+export async function openHostileWeb(label: string, env: Record<string, string> = {}) {
+  const fake = await startFakeModelServer();
+  const web = await openWebServer(label, {
+    SOLSERVER_MODEL: "openai",
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_API_KEY: "local",
+    SOLSERVER_OPENAI_MODEL: "hostile",
+    SOLSERVER_MODEL_MAX_ATTEMPTS: "3",
+    ...env,
+  });
+  const jam = await web.account("jam");
+  const asService = await web.bearer(jam, await web.account("user"));
+  return {
+    fake,
+    web,
+    asService,
+    async close() {
+      await web.close();
+      await fake.close();
     },
   };
 }

@@ -10,8 +10,8 @@
 //  - a non-strict domain delivers the first attempt and keeps the uncovered sentence as a warning.
 import { ZChatRespondResponse } from "@solserver/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { answer, startFakeModelServer, type TFakeModelServer } from "./fake-model-server";
-import { openWebServer, rest, restError, sseEvents, type THeaders, type TWebServer } from "./helpers";
+import { answer, openHostileWeb, type TFakeModelServer } from "./fake-model-server";
+import { rest, restError, sseEvents, type THeaders, type TWebServer } from "./helpers";
 
 const ISSUE = "The pump uses a 30 A fuse and you can bypass it with a wire.";
 const COMPLETE_TEXT = "The fuse rating of this pump is not in the knowledge base. Is the pump switch on?";
@@ -41,6 +41,7 @@ const REFUSED_WORDS = ["bypass", "wire"];
 
 let fake: TFakeModelServer;
 let web: TWebServer;
+let closeServers: (() => Promise<void>) | undefined;
 let asService: THeaders;
 let seq = 0;
 
@@ -64,21 +65,13 @@ const attemptsOf = (transmissionId: string) =>
   web.db.deliveryAttempt.findMany({ where: { transmissionId, step: "main" }, orderBy: { n: "asc" } });
 
 beforeAll(async () => {
-  fake = await startFakeModelServer();
-  web = await openWebServer("web-hostile-claims", {
-    SOLSERVER_MODEL: "openai",
-    OPENAI_BASE_URL: fake.baseURL,
-    OPENAI_API_KEY: "local",
-    SOLSERVER_OPENAI_MODEL: "hostile",
-    SOLSERVER_MODEL_MAX_ATTEMPTS: "3",
-  });
-  const jam = await web.account("jam");
-  asService = await web.bearer(jam, await web.account("user"));
+  const opened = await openHostileWeb("web-hostile-claims");
+  ({ fake, web, asService } = opened);
+  closeServers = opened.close;
 });
 
 afterAll(async () => {
-  await web?.close();
-  await fake?.close();
+  await closeServers?.();
 });
 
 beforeEach(() => fake.reset((request, res) => answer(request, res, COMPLETE)));

@@ -10,8 +10,8 @@
 //  - POST /chat/respond/stream: no event on the wire (delta, retract, final, error) carries it.
 import { ZChatRespondResponse } from "@solserver/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { answer, startFakeModelServer, type TFakeModelServer } from "./fake-model-server";
-import { openWebServer, serveRoutes, sseEvents, type THeaders, type TRouteServer, type TWebServer } from "./helpers";
+import { answer, openHostileWeb, type TFakeModelServer } from "./fake-model-server";
+import { serveRoutes, sseEvents, type THeaders, type TRouteServer, type TWebServer } from "./helpers";
 
 const MEASURED = "Call the owner at\u0001415-555-1212 or charge card\u00014111111111111111 today.";
 /** What must never reach a client or the database, in any form the scanner reads. */
@@ -57,6 +57,7 @@ const MESSAGE = "Who do I call about the outage?";
 
 let fake: TFakeModelServer;
 let web: TWebServer;
+let closeServers: (() => Promise<void>) | undefined;
 let http: TRouteServer;
 let asService: THeaders;
 let seq = 0;
@@ -100,26 +101,18 @@ const expectNoLeak = (text: string, what: string) => {
 };
 
 beforeAll(async () => {
-  fake = await startFakeModelServer();
-  web = await openWebServer("web-hostile-pii", {
-    SOLSERVER_MODEL: "openai",
-    OPENAI_BASE_URL: fake.baseURL,
-    OPENAI_API_KEY: "local",
-    SOLSERVER_OPENAI_MODEL: "hostile",
-    SOLSERVER_MODEL_MAX_ATTEMPTS: "3",
-  });
+  const opened = await openHostileWeb("web-hostile-pii");
+  ({ fake, web, asService } = opened);
+  closeServers = opened.close;
   http = await serveRoutes({
     "/chat/respond": (req) => web.routes.chat.POST(req),
     "/chat/respond/stream": (req) => web.routes.chatStream.POST(req),
   });
-  const jam = await web.account("jam");
-  asService = await web.bearer(jam, await web.account("user"));
 });
 
 afterAll(async () => {
   await http?.close();
-  await web?.close();
-  await fake?.close();
+  await closeServers?.();
 });
 
 beforeEach(() => fake.reset((request, res) => answer(request, res, CLEAN)));

@@ -9,8 +9,8 @@
 //  - a runaway streamed answer is followed only up to the output limit.
 import { OUTPUT_LIMITS, ZChatRespondResponse } from "@solserver/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { answer, fail, startFakeModelServer, type TFakeModelServer } from "./fake-model-server";
-import { openWebServer, rest, restError, sseEvents, type THeaders, type TWebServer } from "./helpers";
+import { answer, fail, openHostileWeb, type TFakeModelServer } from "./fake-model-server";
+import { rest, restError, sseEvents, type THeaders, type TWebServer } from "./helpers";
 
 /** The provider's deadline per attempt; small so the deadline tests stay quick. */
 const TIMEOUT_MS = 1000;
@@ -19,6 +19,7 @@ const FIRST_BACKOFF_MS = 250;
 
 let fake: TFakeModelServer;
 let web: TWebServer;
+let closeServers: (() => Promise<void>) | undefined;
 let asService: THeaders;
 let seq = 0;
 const requestId = () => `hostile-${++seq}`;
@@ -57,22 +58,15 @@ async function turn(route: TRoute, body: Record<string, unknown> = {}) {
 }
 
 beforeAll(async () => {
-  fake = await startFakeModelServer();
-  web = await openWebServer("web-hostile-provider", {
-    SOLSERVER_MODEL: "openai",
-    OPENAI_BASE_URL: fake.baseURL,
-    OPENAI_API_KEY: "local",
-    SOLSERVER_OPENAI_MODEL: "hostile",
+  const opened = await openHostileWeb("web-hostile-provider", {
     SOLSERVER_MODEL_TIMEOUT_MS: String(TIMEOUT_MS),
-    SOLSERVER_MODEL_MAX_ATTEMPTS: "3",
   });
-  const jam = await web.account("jam");
-  asService = await web.bearer(jam, await web.account("user"));
+  ({ fake, web, asService } = opened);
+  closeServers = opened.close;
 });
 
 afterAll(async () => {
-  await web?.close();
-  await fake?.close();
+  await closeServers?.();
 });
 
 beforeEach(() => fake.reset((request, res) => answer(request, res, envelope())));

@@ -9,8 +9,8 @@
 //  - the person's own words still move the thread (a message about the pager and the outage).
 import { ZChatRespondResponse } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answer, startFakeModelServer, type TFakeModelServer } from "./fake-model-server";
-import { openWebServer, rest, sseEvents, type THeaders, type TWebServer } from "./helpers";
+import { answer, openHostileWeb, type TFakeModelServer } from "./fake-model-server";
+import { rest, sseEvents, type THeaders, type TWebServer } from "./helpers";
 
 const TEXT = "I cannot tell from what I have.";
 /** A valid strict answer (one sentence, covered by a claim on a declared unknown) that says it is about ops. */
@@ -26,6 +26,7 @@ const OPS_HINTED = JSON.stringify({
 
 let fake: TFakeModelServer;
 let web: TWebServer;
+let closeServers: (() => Promise<void>) | undefined;
 let asService: THeaders;
 let seq = 0;
 
@@ -55,22 +56,16 @@ const mismatches = async () =>
   )?.count ?? 0;
 
 beforeAll(async () => {
-  fake = await startFakeModelServer();
-  fake.reset((request, res) => answer(request, res, OPS_HINTED, { chunkChars: 5 }));
-  web = await openWebServer("web-hostile-routing", {
-    SOLSERVER_MODEL: "openai",
-    OPENAI_BASE_URL: fake.baseURL,
-    OPENAI_API_KEY: "local",
-    SOLSERVER_OPENAI_MODEL: "hostile",
+  const opened = await openHostileWeb("web-hostile-routing", {
     SOLSERVER_MODEL_MAX_ATTEMPTS: "1",
   });
-  const jam = await web.account("jam");
-  asService = await web.bearer(jam, await web.account("user"));
+  ({ fake, web, asService } = opened);
+  closeServers = opened.close;
+  fake.reset((request, res) => answer(request, res, OPS_HINTED, { chunkChars: 5 }));
 });
 
 afterAll(async () => {
-  await web?.close();
-  await fake?.close();
+  await closeServers?.();
 });
 
 describe("a model whose every answer names ops", () => {

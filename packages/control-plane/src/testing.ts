@@ -109,3 +109,10 @@ export function testCfb(fields: Pick<TCfbDraft, "title" | "summary"> & Partial<T
 export { assistantTextStream } from "./model/stream-text";
 export { createStreamGuard } from "./services/turn-stream";
 export { startTestEmbedder, type TTestEmbedder, testEmbedding } from "./testing-embedder";
+export {
+  scriptedEnvelope,
+  scriptedProvider,
+  type TScript,
+  type TScriptedMeta,
+  turnFailure,
+} from "./testing-scripted-model";

@@ -9,12 +9,13 @@
 //    guided diagnoses) are still delivered, and its envelopes are complete for any message;
 //  - procedure mode: the offline wording of every kind of directive of the shipped catalog states
 //    nothing beyond the directive, and a sentence of its own in a procedure answer is refused.
-import { isDomainError, type TClaimMapEntry, type TOutputMeta } from "@solserver/contracts";
+import type { TClaimMapEntry, TOutputMeta } from "@solserver/contracts";
+import { prng } from "@solserver/db/testing";
 import {
   contextTurn,
-  getSystem,
   RV_SERVICE_CATALOG,
   startContext,
+  type TCatalog,
   type TContextState,
   type TContextTurn,
   type TStep,
@@ -22,57 +23,20 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offlineEnvelope } from "../src/model/offline-model";
 import { procedureReply, procedureWording } from "../src/model/procedure-text";
-import {
-  ModelAttemptsFailed,
-  type TModelAttempt,
-  type TModelCfb,
-  type TModelInput,
-  type TModelProcedure,
-  type TModelProvider,
-} from "../src/model/provider";
+import type { TModelAttempt, TModelCfb, TModelInput, TModelProcedure } from "../src/model/provider";
+import { modelDirective } from "../src/procedures/procedure-turn";
 import { statementIndexes, uncoveredStatements } from "../src/services/claim-statements";
 import type { TServiceDeps } from "../src/services/deps";
 import { checkClaims, createClaimJudge } from "../src/services/turn-claims";
-import { openTestControlPlane, type TTestActor, testCfb, testEnvelope } from "../src/testing";
-
-// ---- the scripted provider (as routing-claims.test.ts) ------------------------------------------
-
-const MAX_ATTEMPTS = 3;
-type TScriptedMeta = Partial<TOutputMeta> & { text?: string };
-type TScript = (input: TModelInput, n: number) => TScriptedMeta;
-
-function scriptedProvider() {
-  let script: TScript = () => ({});
-  const model: TModelProvider = {
-    name: "scripted-completeness",
-    async generate(input, options = {}) {
-      const tried: TModelAttempt[] = [];
-      for (let n = 1; n <= MAX_ATTEMPTS; n++) {
-        const { text = "Here is what I know.", ...meta } = script(input, n);
-        const output = { envelope: testEnvelope(text, { claim_map: [], ...meta }), tokensIn: 10, tokensOut: 5 };
-        const attempt: TModelAttempt = {
-          n,
-          model: "scripted-completeness",
-          tokensIn: 10,
-          tokensOut: 5,
-          latencyMs: 1,
-          outcome: "ok",
-          reason: null,
-        };
-        const verdict = (await options.judge?.({ output, attempt })) ?? { deliver: true };
-        if (verdict.deliver) return { ...output, attempts: [...tried, attempt] };
-        tried.push({ ...attempt, outcome: "blocked", reason: verdict.reason });
-      }
-      throw new ModelAttemptsFailed("every attempt was refused", tried);
-    },
-  };
-  return {
-    model,
-    answer(next: TScript | TScriptedMeta) {
-      script = typeof next === "function" ? next : () => next;
-    },
-  };
-}
+import {
+  openTestControlPlane,
+  scriptedProvider,
+  type TScriptedMeta,
+  type TTestActor,
+  testCfb,
+  testEnvelope,
+  turnFailure,
+} from "../src/testing";
 
 const claim = (id: string, span: TClaimMapEntry["span"], support: TClaimMapEntry["support"]): TClaimMapEntry => ({
   claim_id: id,
@@ -91,7 +55,7 @@ const SOLSERVER_MESSAGE = "How does Umbra turn a proposal into a CFB?";
 
 // ---- the control plane under test --------------------------------------------------------------
 
-const provider = scriptedProvider();
+const provider = scriptedProvider("scripted-completeness");
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let user: TTestActor;
 let seq = 0;
@@ -122,16 +86,8 @@ afterAll(async () => opened?.close());
 
 const turn = (message: string) => opened.controlPlane.chat.respond(user, { request_id: `cc-${++seq}`, message });
 
-async function turnError(message: string) {
-  const error = await turn(message).then(
-    (res) => {
-      throw new Error(`expected the turn to fail, it answered ${res.assistant_text}`);
-    },
-    (e: unknown) => e,
-  );
-  expect(isDomainError(error)).toBe(true);
-  return error as Error & { code: string };
-}
+/** The DomainError a turn fails with (fails the test when the turn succeeds). */
+const turnError = (message: string) => turnFailure(turn(message));
 
 const mainAttempts = async (transmissionId: string) =>
   (await opened.db.deliveryAttempt.findMany({ where: { transmissionId, step: "main" }, orderBy: { n: "asc" } })).map(
@@ -448,29 +404,8 @@ describe("offlineEnvelope: complete claim maps for any message", () => {
 
 // ---- procedure mode: the directive's wording ----------------------------------------------------
 
-/** A small deterministic PRNG (mulberry32), so the walks below are the same on every run. */
-function prng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function modelProcedure(turn: TContextTurn): TModelProcedure {
-  const system = getSystem(RV_SERVICE_CATALOG, turn.state.system_id);
-  if (system === null) throw new Error(`no system ${turn.state.system_id}`);
-  return {
-    kind: "directive",
-    system: system.name,
-    procedure: system.procedure.title,
-    mode: turn.state.mode,
-    directive: turn.directive,
-    events: turn.events,
-  };
-}
+/** What the control plane hands the model for an engine turn (procedure-turn.ts's own builder). */
+const modelProcedure = (turn: TContextTurn, catalog: TCatalog = RV_SERVICE_CATALOG) => modelDirective(catalog, turn);
 
 /** What a technician might say next: an option, a clarification, nonsense, a correction, yes/no. */
 function nextMessage(state: TContextState, random: () => number): string {

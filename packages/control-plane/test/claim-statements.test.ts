@@ -4,10 +4,10 @@
 // sentence, questions in several languages and the assertions dressed as questions, greetings and
 // thanks, the offline model's own sentences, and the procedure directive's wording on real engine
 // turns of the shipped RV catalog. Everything is pure: no database, no model.
-import { contextTurn, getSystem, RV_SERVICE_CATALOG, startContext, type TContextTurn } from "@solserver/engine";
+import { contextTurn, RV_SERVICE_CATALOG, startContext, type TCatalog, type TContextTurn } from "@solserver/engine";
 import { describe, expect, it } from "vitest";
 import { procedureReply, procedureWording } from "../src/model/procedure-text";
-import type { TModelProcedure } from "../src/model/provider";
+import { modelDirective } from "../src/procedures/procedure-turn";
 import {
   classifySentences,
   sentenceKind,
@@ -215,18 +215,8 @@ function engineTurn(messages: string[], systemId = "water_pump"): TContextTurn {
   return last;
 }
 
-function modelProcedure(turn: TContextTurn): TModelProcedure {
-  const system = getSystem(RV_SERVICE_CATALOG, turn.state.system_id);
-  if (system === null) throw new Error(`no system ${turn.state.system_id}`);
-  return {
-    kind: "directive",
-    system: system.name,
-    procedure: system.procedure.title,
-    mode: turn.state.mode,
-    directive: turn.directive,
-    events: turn.events,
-  };
-}
+/** What the control plane hands the model for an engine turn (procedure-turn.ts's own builder). */
+const modelProcedure = (turn: TContextTurn, catalog: TCatalog = RV_SERVICE_CATALOG) => modelDirective(catalog, turn);
 
 describe("the procedure directive's wording", () => {
   const complaint = modelProcedure(engineTurn([COMPLAINT]));

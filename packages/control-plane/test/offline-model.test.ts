@@ -8,6 +8,7 @@ import {
   type TModelCfb,
   type TModelInput,
 } from "@solserver/control-plane";
+import { prng } from "@solserver/db/testing";
 import { describe, expect, it } from "vitest";
 import { words } from "../src/text";
 
@@ -433,18 +434,6 @@ describe("createOfflineModel", () => {
 });
 
 // --- Generated inputs -----------------------------------------------------------------------
-
-/** mulberry32: a tiny seeded PRNG so generated cases are the same on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VOCAB = [
   "we decided",

@@ -18,7 +18,8 @@ import {
 import { describe, expect, it } from "vitest";
 import { procedureReply, reportText } from "../src/model/procedure-text";
 import { buildSystemPrompt } from "../src/model/prompt";
-import type { TModelInput, TModelProcedure } from "../src/model/provider";
+import type { TModelInput } from "../src/model/provider";
+import { modelDirective } from "../src/procedures/procedure-turn";
 
 const AUTHORIZATION_QUESTION = "Do you authorize the repair? Answer yes or no.";
 const COMPLAINT = "The fresh water system stopped working this morning.";
@@ -35,19 +36,8 @@ function engineTurn(messages: string[], systemId = "water_pump", catalog: TCatal
   return last;
 }
 
-/** What the control plane hands the model for an engine turn (as procedure-turn.ts builds it). */
-function modelProcedure(turn: TContextTurn, catalog: TCatalog = RV_SERVICE_CATALOG): TModelProcedure {
-  const system = getSystem(catalog, turn.state.system_id);
-  if (system === null) throw new Error(`no system ${turn.state.system_id}`);
-  return {
-    kind: "directive",
-    system: system.name,
-    procedure: system.procedure.title,
-    mode: turn.state.mode,
-    directive: turn.directive,
-    events: turn.events,
-  };
-}
+/** What the control plane hands the model for an engine turn (procedure-turn.ts's own builder). */
+const modelProcedure = (turn: TContextTurn, catalog: TCatalog = RV_SERVICE_CATALOG) => modelDirective(catalog, turn);
 
 /** The offline reply to the last of `messages`, as lines, with the engine turn behind it. */
 function reply(messages: string[], systemId = "water_pump", catalog: TCatalog = RV_SERVICE_CATALOG) {

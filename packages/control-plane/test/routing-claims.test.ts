@@ -16,68 +16,21 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { isDomainError, type TCfbDraft, type TClaimMapEntry, type TOutputMeta } from "@solserver/contracts";
+import type { TCfbDraft, TClaimMapEntry } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { loadServerEnv } from "../src/env";
-import { ModelAttemptsFailed, type TModelAttempt, type TModelInput, type TModelProvider } from "../src/model/provider";
+import type { TModelInput } from "../src/model/provider";
 import { DOMAIN_BOOST } from "../src/retrieval";
 import { DEFAULT_ROUTING } from "../src/routing/default-routing";
-import { openTestControlPlane, type TTestActor, testCfb, testEnvelope } from "../src/testing";
-
-// ---- the scripted provider -----------------------------------------------------------------------
-
-const MAX_ATTEMPTS = 3;
-type TScriptedMeta = Partial<TOutputMeta> & { text?: string };
-/** What attempt `n` answers to `input`. */
-type TScript = (input: TModelInput, n: number) => TScriptedMeta;
-
-/** An envelope with this text and meta; claim_map [] unless given (or explicitly removed). */
-function envelope({ text = "Here is what I know.", ...meta }: TScriptedMeta = {}) {
-  return testEnvelope(text, { claim_map: [], ...meta });
-}
-
-/** A provider answering `script`, judging each attempt like a real one; records what it was given. */
-function scriptedProvider() {
-  let script: TScript = () => ({});
-  const inputs: TModelInput[] = [];
-  const model: TModelProvider = {
-    name: "scripted-claims",
-    async generate(input, options = {}) {
-      inputs.push(input);
-      const tried: TModelAttempt[] = [];
-      for (let n = 1; n <= MAX_ATTEMPTS; n++) {
-        const answer = script(input, n);
-        // `claim_map: undefined` in a script means "no claim map at all".
-        const env = envelope(answer);
-        if ("claim_map" in answer && answer.claim_map === undefined)
-          delete (env.meta as Partial<TOutputMeta>).claim_map;
-        const output = { envelope: env, tokensIn: 10, tokensOut: 5 };
-        const attempt: TModelAttempt = {
-          n,
-          model: "scripted-claims",
-          tokensIn: 10,
-          tokensOut: 5,
-          latencyMs: 1,
-          outcome: "ok",
-          reason: null,
-        };
-        const verdict = (await options.judge?.({ output, attempt })) ?? { deliver: true };
-        if (verdict.deliver) return { ...output, attempts: [...tried, attempt] };
-        tried.push({ ...attempt, outcome: "blocked", reason: verdict.reason });
-      }
-      throw new ModelAttemptsFailed("every attempt was refused", tried);
-    },
-  };
-  return {
-    model,
-    /** The CFB ids injected into the latest turn. */
-    lastInjected: () => (inputs.at(-1)?.cfbs ?? []).map((c) => c.cfb_id),
-    answer(next: TScript | TScriptedMeta) {
-      script = typeof next === "function" ? next : () => next;
-    },
-  };
-}
+import {
+  openTestControlPlane,
+  scriptedProvider,
+  type TScriptedMeta,
+  type TTestActor,
+  testCfb,
+  turnFailure,
+} from "../src/testing";
 
 const claim = (id: string, support: TClaimMapEntry["support"], text = `Claim ${id}.`): TClaimMapEntry => ({
   claim_id: id,
@@ -91,7 +44,7 @@ const cfbDraft = (domain: string, title: string, summary: string, tags: string[]
 
 // ---- the control plane under test --------------------------------------------------------------
 
-const provider = scriptedProvider();
+const provider = scriptedProvider("scripted-claims");
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let user: TTestActor;
 let jam: TTestActor;
@@ -112,16 +65,7 @@ const turn = (message: string, extra: { thread_id?: string; procedure?: string }
   opened.controlPlane.chat.respond(user, { request_id: `rc-${++seq}`, message, ...extra });
 
 /** The DomainError a turn fails with (fails the test when the turn succeeds). */
-async function turnError(message: string) {
-  const error = await turn(message).then(
-    (res) => {
-      throw new Error(`expected the turn to fail, it answered ${res.assistant_text}`);
-    },
-    (e: unknown) => e,
-  );
-  expect(isDomainError(error)).toBe(true);
-  return error as Error & { code: string };
-}
+const turnError = (message: string) => turnFailure(turn(message));
 
 const attemptsOf = async (transmissionId: string) =>
   (

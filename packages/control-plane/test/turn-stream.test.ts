@@ -14,6 +14,7 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { OUTPUT_LIMITS } from "@solserver/contracts";
+import { prng } from "@solserver/db/testing";
 import { gluesToSample, PII_SAMPLES, piiNeighbours } from "@solserver/gate/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pipelineGateConfig } from "../src/gate/pipeline-config";
@@ -60,16 +61,6 @@ const CLEAN =
 // Generated cases: a seeded PRNG (mulberry32), so every run checks the same cases (fast-check is
 // not a dependency of this package).
 type TRng = () => number;
-function prng(seed: number): TRng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const int = (rng: TRng, min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
 const pick = <T>(rng: TRng, items: readonly T[]): T => items[int(rng, 0, items.length - 1)] as T;
 const many = <T>(rng: TRng, min: number, max: number, one: () => T): T[] =>

@@ -50,3 +50,18 @@ export async function cloneProposals(db: import("./client").DbClient, count: num
   });
   return count;
 }
+
+/**
+ * mulberry32: the one seeded PRNG of the tests and benchmarks (32-bit state, uniform in [0, 1)),
+ * so generated cases and corpora are the same on every run and a failure reproduces.
+ */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -12,8 +12,7 @@ import { createPrismaClient, createRepositories, type DbClient, resolveWeight, t
 import { sqlDriverOf } from "../src/client";
 import { Prisma } from "../src/generated/prisma/client";
 import type { TSql } from "../src/sql";
-import { createTestDatabase, type TTestDatabase } from "../src/testing";
-import { prng } from "./random";
+import { createTestDatabase, prng, type TTestDatabase } from "../src/testing";
 
 let database: TTestDatabase;
 // The writer, and a second client on the same file: another process with its own index.

@@ -6,7 +6,7 @@
 // the whole ranking with a brute-force one over 20,000 random documents.
 import { describe, expect, it } from "vitest";
 import { TermIndex, type TIndexHit, type TWeightedTerm } from "../src/candidates/term-index";
-import { prng } from "./random";
+import { prng } from "../src/testing";
 
 const q = (...terms: (string | [string, number])[]): TWeightedTerm[] =>
   terms.map((t) => (typeof t === "string" ? { term: t, weight: 1 } : { term: t[0], weight: t[1] }));

@@ -102,7 +102,8 @@ function safeParseState(input: unknown): TContextState | null {
   }
 }
 
-function modelDirective(catalog: TCatalog, turn: TContextTurn): TModelProcedure {
+/** What the model is given of an engine turn: the directive with the system and procedure names. */
+export function modelDirective(catalog: TCatalog, turn: TContextTurn): TModelProcedure {
   const system = getSystem(catalog, turn.state.system_id);
   return {
     kind: "directive",
