@@ -4,7 +4,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createOfflineModel } from "@solserver/control-plane";
+import { ZProposalListRequest } from "@solserver/contracts";
+import { createOfflineModel, listProposals, parseInput, respondToTurn } from "@solserver/control-plane";
 import { openTestControlPlane } from "@solserver/control-plane/testing";
 import { cloneProposals } from "@solserver/db/testing";
 
@@ -25,7 +26,7 @@ const opened = await openTestControlPlane({
 try {
   const jam = await opened.account("jam");
   for (let i = 0; i < 20; i++) {
-    await opened.controlPlane.chat.respond(jam, {
+    await respondToTurn(opened.as(jam), {
       request_id: `q-${i}`,
       message: `We decided to adopt tool${i} for builds.`,
     });
@@ -49,11 +50,14 @@ try {
     const cursors: (string | undefined)[] = [undefined];
     let cursor: string | undefined;
     for (let page = 0; page < 400; page++) {
-      const res = await opened.controlPlane.proposals.list(jam, {
-        ...s.input,
-        limit: 100,
-        ...(cursor ? { cursor } : {}),
-      });
+      const res = await listProposals(
+        opened.as(jam),
+        parseInput(ZProposalListRequest, {
+          ...s.input,
+          limit: 100,
+          ...(cursor ? { cursor } : {}),
+        }),
+      );
       cursor = res.next_cursor ?? undefined;
       if (!cursor) break;
       if (page % 40 === 0) cursors.push(cursor);
@@ -62,7 +66,10 @@ try {
     for (let r = 0; r < RUNS; r++) {
       const c = cursors[r % cursors.length];
       started = performance.now();
-      await opened.controlPlane.proposals.list(jam, { ...s.input, limit: 25, ...(c ? { cursor: c } : {}) });
+      await listProposals(
+        opened.as(jam),
+        parseInput(ZProposalListRequest, { ...s.input, limit: 25, ...(c ? { cursor: c } : {}) }),
+      );
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);

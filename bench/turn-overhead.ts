@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createOfflineModel, DEMO_CFBS, type TModelProvider } from "@solserver/control-plane";
+import { createOfflineModel, DEMO_CFBS, respondToTurn, type TModelProvider } from "@solserver/control-plane";
 import { openTestControlPlane } from "@solserver/control-plane/testing";
 import { realisticNoise } from "./lib/realistic-corpus";
 import { loadFixture, noiseSources } from "./resolve-eval-runner";
@@ -89,7 +89,7 @@ async function measure(size: number) {
     const overhead: number[] = [];
     for (let i = 0; i < TURNS; i++) {
       const started = performance.now();
-      await opened.controlPlane.chat.respond(owner, {
+      await respondToTurn(opened.as(owner), {
         request_id: `o-${i}`,
         thread_id: "bench-long",
         message: messages[i % messages.length] as string,

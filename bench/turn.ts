@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DEMO_CFBS } from "@solserver/control-plane";
+import { DEMO_CFBS, promoteProposal, respondToTurn } from "@solserver/control-plane";
 import { openTestControlPlane } from "@solserver/control-plane/testing";
 
 const { values } = parseArgs({
@@ -49,7 +49,7 @@ function stats(samples: number[]) {
 
 // No rate limit on the benchmark's own account: it measures the pipeline, not the limiter.
 const opened = await openTestControlPlane({ label: "bench", limits: { chatTurnsPerMinute: 1_000_000 } });
-const { controlPlane, repos } = opened;
+const { repos } = opened;
 const owner = await opened.account("user");
 try {
   process.stdout.write(`seeding ${CFBS} CFBs... `);
@@ -79,7 +79,7 @@ try {
     const request = { request_id: `bench-${i}`, message, thread_id: `bench-${i % 20}` };
     requests.push(request);
     const started = performance.now();
-    const response = await controlPlane.chat.respond(owner, request);
+    const response = await respondToTurn(opened.as(owner), request);
     turnMs.push(performance.now() - started);
     proposals.push(...response.ui_hints.proposal_previews.map((p) => p.proposal_id));
   }
@@ -88,7 +88,7 @@ try {
   const replayMs: number[] = [];
   for (const request of requests.slice(0, 100)) {
     const started = performance.now();
-    const replay = await controlPlane.chat.respond(owner, request);
+    const replay = await respondToTurn(opened.as(owner), request);
     replayMs.push(performance.now() - started);
     if (!replay.replayed) throw new Error(`${request.request_id} was not replayed`);
   }
@@ -96,7 +96,7 @@ try {
   const promoteMs: number[] = [];
   for (const [i, proposalId] of proposals.entries()) {
     const started = performance.now();
-    await controlPlane.promotion.promote(owner, {
+    await promoteProposal(opened.as(owner), {
       proposal_id: proposalId,
       action: i % 2 === 0 ? "approve_create" : "reject",
     });

@@ -12,6 +12,14 @@ import { pathToFileURL } from "node:url";
 import { loadWorkflowOrThrow, startRun } from "@solserver/checkpoint";
 import { REPETITION_KINDS, type TRepetitionKind } from "@solserver/contracts";
 import type { TActor } from "@solserver/control-plane";
+import {
+  createCfb,
+  createToken,
+  getMemento,
+  promoteProposal,
+  respondToTurn,
+  startWorkflow,
+} from "@solserver/control-plane";
 import { createRepositories } from "@solserver/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInnerContext } from "@/server/trpc/init";
@@ -82,7 +90,7 @@ const next = () => ++counter;
 async function freshTurn(owner: TWebAccount): Promise<TTurn> {
   const n = next();
   const message = `We decided to adopt Matrixtool${n} for the build farm.`;
-  const turn = await web.controlPlane.chat.respond(owner.actor, { request_id: `matrix-${n}`, message });
+  const turn = await respondToTurn(web.as(owner.actor), { request_id: `matrix-${n}`, message });
   const preview = turn.ui_hints.proposal_previews[0];
   if (!preview) throw new Error("the offline model made no proposal");
   const fresh = {
@@ -101,7 +109,7 @@ async function freshTurn(owner: TWebAccount): Promise<TTurn> {
 /** A fresh water-pump diagnosis of `owner`: its thread id. */
 async function freshDiagnosis(owner: TWebAccount): Promise<string> {
   const message = `Pump${next()} makes no noise: the water pump won't run`;
-  const turn = await web.controlPlane.chat.respond(owner.actor, {
+  const turn = await respondToTurn(web.as(owner.actor), {
     request_id: `matrix-diagnosis-${next()}`,
     message,
     procedure: "water_pump",
@@ -135,7 +143,7 @@ let bobsCfb: { cfb_id: string; proposal_id: string } | undefined;
 async function cfbFromBobsProposal() {
   if (bobsCfb) return bobsCfb;
   const { proposal_id } = await freshTurn(bob);
-  const res = await web.controlPlane.promotion.promote(jam.actor, { proposal_id, action: "approve_create" });
+  const res = await promoteProposal(web.as(jam.actor), { proposal_id, action: "approve_create" });
   if (!res.final_cfb_id) throw new Error("approve_create wrote no CFB");
   bobsCfb = { cfb_id: res.final_cfb_id, proposal_id };
   return bobsCfb;
@@ -147,7 +155,7 @@ const approvalWorkflow = () =>
 
 /** A fresh run paused at its checkpoint; its id and version. */
 async function pausedRun(): Promise<{ run_id: string; version: number }> {
-  const run = await web.controlPlane.workflows.start(jam.actor, { definition: approvalWorkflow() });
+  const run = await startWorkflow(web.as(jam.actor), { definition: approvalWorkflow() });
   if (run.status !== "awaiting_decision") throw new Error(`run is ${run.status}`);
   return { run_id: run.run_id, version: run.version };
 }
@@ -243,7 +251,7 @@ const TRPC_ROWS: Record<string, TRow> = {
   "cfbs.update": {
     expect: JAM_ONLY,
     input: async () => {
-      const created = await web.controlPlane.cfbs.create(jam.actor, cfbDraft({ title: `Matrix edited ${next()}` }));
+      const created = await createCfb(web.as(jam.actor), cfbDraft({ title: `Matrix edited ${next()}` }));
       secrets.add(created.title);
       return { ...cfbDraft({ title: `Matrix edit ${next()}` }), cfb_id: created.cfb_id, version: created.version };
     },
@@ -283,7 +291,7 @@ const TRPC_ROWS: Record<string, TRow> = {
   "mementos.put": {
     expect: OWNED,
     input: async (c) => {
-      const current = await web.controlPlane.mementos.get(ownerOf(c).actor, target(c).thread_id);
+      const current = await getMemento(web.as(ownerOf(c).actor), { thread_id: target(c).thread_id });
       return { thread_id: current.thread_id, version: current.version, memento: current.memento };
     },
     check: (result, input) => expect(field(result, "version")).toBe((field(input, "version") as number) + 1),
@@ -326,7 +334,7 @@ const TRPC_ROWS: Record<string, TRow> = {
   "tokens.revoke": {
     expect: JAM_ONLY,
     input: async () => {
-      const created = await web.controlPlane.tokens.create(jam.actor, { user_id: bob.userId, name: `r${next()}` });
+      const created = await createToken(web.as(jam.actor), { user_id: bob.userId, name: `r${next()}` });
       secrets.add(created.token);
       return { token_id: created.id };
     },
@@ -553,7 +561,7 @@ beforeAll(async () => {
   }
   headers.cookie = { alice: await web.browser(alice), jam: await web.browser(jam) };
   const aliceToken = await web.bearer(jam, alice);
-  const jamToken = await web.controlPlane.tokens.create(jam.actor, { user_id: jam.userId, name: "jam service" });
+  const jamToken = await createToken(web.as(jam.actor), { user_id: jam.userId, name: "jam service" });
   jamTokenId = jamToken.id;
   headers.token = { alice: aliceToken, jam: { authorization: `Bearer ${jamToken.token}` } };
   for (const h of [aliceToken.authorization, jamToken.token]) secrets.add(String(h).replace("Bearer ", ""));
@@ -561,7 +569,7 @@ beforeAll(async () => {
   bobTurn = await freshTurn(bob);
   aliceDiagnosis = await freshDiagnosis(alice);
   bobDiagnosis = await freshDiagnosis(bob);
-  const cfb = await web.controlPlane.cfbs.create(jam.actor, cfbDraft({ title: "Matrix seeded knowledge" }));
+  const cfb = await createCfb(web.as(jam.actor), cfbDraft({ title: "Matrix seeded knowledge" }));
   seededCfb = cfb.cfb_id;
 });
 
@@ -618,7 +626,7 @@ describe("tRPC procedures through createCaller", () => {
     it.each(casesOf(row))(`${name}: $who -> $outcome`, async ({ who, outcome }) => {
       const c: TCallContext = { who, me: account(who) };
       const input = await row.input(c);
-      const ctx = createInnerContext({ controlPlane: web.controlPlane, actor: actorOf(who) });
+      const ctx = createInnerContext({ deps: web.deps, actor: actorOf(who) });
       const procedure = name
         .split(".")
         .reduce<unknown>((o, key) => (o as Record<string, unknown>)[key], createCaller(ctx)) as (

@@ -3,6 +3,8 @@
 // come from our own origin (Origin, or Sec-Fetch-Site: same-origin when there is no Origin).
 // Bearer tokens are not ambient and need neither. Access is decided inside each handler, so a
 // forged `x-middleware-subrequest` header (CVE-2025-29927) opens nothing.
+
+import { getProposal, me, respondToTurn } from "@solserver/control-plane";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BASE_URL,
@@ -38,7 +40,7 @@ beforeAll(async () => {
   const jam = await web.account("jam", "jam");
   cookie = await web.sessionCookie(alice);
   aliceToken = await web.bearer(jam, alice);
-  const turn = await web.controlPlane.chat.respond(bob.actor, {
+  const turn = await respondToTurn(web.as(bob.actor), {
     request_id: "csrf-bob-1",
     message: "We decided that the secret vault lives in Reykjavik.",
   });
@@ -111,7 +113,7 @@ describe("cookie-authenticated writes", () => {
   }
 
   it("a promotion from a foreign Origin is refused too, and the proposal stays pending", async () => {
-    const own = await web.controlPlane.chat.respond(alice.actor, {
+    const own = await respondToTurn(web.as(alice.actor), {
       request_id: "csrf-own-1",
       message: "We decided to pin the base image by digest.",
     });
@@ -124,7 +126,7 @@ describe("cookie-authenticated writes", () => {
     expect(viaRest.status).toBe(403);
     const viaTrpc = await trpcHttp(web, "promotion.promote", "mutation", input, { cookie });
     expect(viaTrpc.status).toBe(403);
-    const proposal = await web.controlPlane.proposals.get(alice.actor, String(proposalId));
+    const proposal = await getProposal(web.as(alice.actor), { proposal_id: String(proposalId) });
     expect(proposal.status).toBe("pending");
     // From the dashboard it goes through.
     const ok = await rest(web, "POST /umbra/promote", { headers: { cookie, origin: BASE_URL }, body: input });
@@ -223,7 +225,7 @@ describe("the x-middleware-subrequest bypass header opens nothing", () => {
       expect(result.text).not.toContain(bob.email);
     }
     expect(await rowCounts(web.db)).toEqual(before);
-    expect((await web.controlPlane.me(alice.actor)).role).toBe("user");
+    expect((await me(web.as(alice.actor))).role).toBe("user");
   });
 });
 

@@ -3,7 +3,14 @@
 // the web server as Next runs it (route handlers over the getServer() singleton) with accounts,
 // session cookies and API tokens.
 import type { TCfbDraft } from "@solserver/contracts";
-import { createPasswordAccount, type TActor, type TModelProvider } from "@solserver/control-plane";
+import {
+  createPasswordAccount,
+  createToken,
+  requireSignedIn,
+  type TActor,
+  type TModelProvider,
+  type TServiceContext,
+} from "@solserver/control-plane";
 import { createPrismaClient, type DbClient } from "@solserver/db";
 import { createTestDatabase } from "@solserver/db/testing";
 import { getErrorShape, TRPCError } from "@trpc/server";
@@ -184,6 +191,9 @@ export async function openWebServer(label: string, env: Record<string, string> =
   const db = await createPrismaClient(database.url);
   let counter = 0;
 
+  /** The context the transports hand a service for this actor (anonymous is refused, as they do). */
+  const as = (actor: TActor): TServiceContext => ({ deps: server.deps, caller: requireSignedIn(actor) });
+
   /** A new password account with this role (as the setup command or a Jam editor creates them). */
   async function account(role: "user" | "jam", label: string = role): Promise<TWebAccount> {
     counter++;
@@ -220,14 +230,15 @@ export async function openWebServer(label: string, env: Record<string, string> =
 
   /** An API token a Jam editor created for `who`, as a service would send it. */
   async function bearer(jam: TWebAccount, who: TWebAccount, name = "test service"): Promise<THeaders> {
-    const created = await server.controlPlane.tokens.create(jam.actor, { user_id: who.userId, name });
+    const created = await createToken(as(jam.actor), { user_id: who.userId, name });
     return { authorization: `Bearer ${created.token}` };
   }
 
   return {
     database,
     server,
-    controlPlane: server.controlPlane,
+    deps: server.deps,
+    as,
     auth: server.auth,
     routes,
     db,

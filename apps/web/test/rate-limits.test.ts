@@ -2,7 +2,13 @@
 // with Retry-After before the password is checked), chat turns per account per minute (service
 // level with `limits`, and over HTTP with SOLSERVER_CHAT_TURNS_PER_MINUTE set before the server
 // singleton opens), request bodies over 64 KiB (413) and chat messages over 8000 characters (400).
-import { openControlPlane, type TControlPlane } from "@solserver/control-plane";
+import {
+  openControlPlane,
+  requireSignedIn,
+  respondToTurn,
+  type TActor,
+  type TServiceDeps,
+} from "@solserver/control-plane";
 import type { DbClient } from "@solserver/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInnerContext } from "@/server/trpc/init";
@@ -29,7 +35,9 @@ const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
 let web: TWebServer;
 /** The same database, opened the way a service-level test opens it: with its own limits. */
-let limited: { controlPlane: TControlPlane; db: DbClient };
+let limited: { deps: TServiceDeps; db: DbClient };
+/** A service context on `limited` for this actor. */
+const limitedAs = (actor: TActor) => ({ deps: limited.deps, caller: requireSignedIn(actor) });
 let counter = 0;
 const nextId = () => `rl-${++counter}`;
 
@@ -146,7 +154,7 @@ describe("chat turns per account per minute (service level)", () => {
 
   it(`the turn after ${CHAT_LIMIT} in a minute is TOO_MANY_REQUESTS with a retry delay; another account still works`, async () => {
     const who = await web.account("user", "chatty");
-    const ctx = createInnerContext({ controlPlane: limited.controlPlane, actor: who.actor });
+    const ctx = createInnerContext({ deps: limited.deps, actor: who.actor });
     const caller = createCaller(ctx);
     const first = { request_id: nextId(), message: message("first") };
     await caller.chat.respond(first);
@@ -166,15 +174,15 @@ describe("chat turns per account per minute (service level)", () => {
     expect((await caller.chat.respond(first)).replayed).toBe(true);
     // The budget is the account's own.
     const other = await web.account("user", "quiet");
-    const otherTurn = await limited.controlPlane.chat.respond(other.actor, { request_id: nextId(), message: "Hi" });
+    const otherTurn = await respondToTurn(limitedAs(other.actor), { request_id: nextId(), message: "Hi" });
     expect(otherTurn.replayed).toBe(false);
   });
 
   it("replays, conflicts and refused turns do not count against the budget", async () => {
     const who = await web.account("user", "retrier");
     const bob = await web.account("user", "owner");
-    const bobTurn = await limited.controlPlane.chat.respond(bob.actor, { request_id: nextId(), message: "Hello" });
-    const caller = createCaller(createInnerContext({ controlPlane: limited.controlPlane, actor: who.actor }));
+    const bobTurn = await respondToTurn(limitedAs(bob.actor), { request_id: nextId(), message: "Hello" });
+    const caller = createCaller(createInnerContext({ deps: limited.deps, actor: who.actor }));
     const first = { request_id: nextId(), message: message("a") };
     await caller.chat.respond(first);
     await caller.chat.respond({ request_id: nextId(), message: message("b") });
@@ -194,7 +202,7 @@ describe("chat turns per account per minute (service level)", () => {
     const before = await rowCounts(web.db);
     const results = await Promise.allSettled(
       Array.from({ length: CHAT_LIMIT + 4 }, (_, i) =>
-        limited.controlPlane.chat.respond(who.actor, { request_id: nextId(), message: message(`burst ${i}`) }),
+        respondToTurn(limitedAs(who.actor), { request_id: nextId(), message: message(`burst ${i}`) }),
       ),
     );
     const refused = results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));

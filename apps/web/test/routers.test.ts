@@ -9,8 +9,8 @@ import {
   createOfflineModel,
   openControlPlane,
   type TActor,
-  type TControlPlane,
   type TModelProvider,
+  type TServiceDeps,
 } from "@solserver/control-plane";
 import { openTestControlPlane, type TTestActor } from "@solserver/control-plane/testing";
 import type { DbClient } from "@solserver/db";
@@ -45,8 +45,8 @@ let bobCaller: TCaller;
 let jamCaller: TCaller;
 const extraClients: DbClient[] = [];
 
-function callerAs(actor: TActor, controlPlane: TControlPlane = main.controlPlane): TCaller {
-  return createCaller(createInnerContext({ controlPlane, actor }));
+function callerAs(actor: TActor, deps: TServiceDeps = main.deps): TCaller {
+  return createCaller(createInnerContext({ deps, actor }));
 }
 
 beforeAll(async () => {
@@ -54,7 +54,7 @@ beforeAll(async () => {
   alice = await main.account("user", "alice@routers.test");
   bob = await main.account("user", "bob@routers.test");
   jam = await main.account("jam", "jam@routers.test");
-  ctx = createInnerContext({ controlPlane: main.controlPlane, actor: alice });
+  ctx = createInnerContext({ deps: main.deps, actor: alice });
   caller = createCaller(ctx);
   bobCaller = callerAs(bob);
   jamCaller = callerAs(jam);
@@ -72,7 +72,7 @@ async function callerWithModel(
 ): Promise<{ caller: TCaller; ctx: TInnerContext }> {
   const opened = await openControlPlane({ databaseUrl: main.database.url, model, limits: LIMITS });
   extraClients.push(opened.db);
-  const modelCtx = createInnerContext({ controlPlane: opened.controlPlane, actor });
+  const modelCtx = createInnerContext({ deps: opened.deps, actor });
   return { caller: createCaller(modelCtx), ctx: modelCtx };
 }
 
@@ -819,9 +819,10 @@ describe("bad input is refused with the field named, and nothing is written", ()
     const error = await trpcError(outsider.chat.respond({ request_id: "outsider-1", message: POSTGRES }));
     expect(error.code).toBe("UNAUTHORIZED");
     expect(error.message).toBe("sign in (or send an API token) to use this");
-    expect(
-      clientShape(createInnerContext({ controlPlane: main.controlPlane, actor: ANONYMOUS }), error, "x").data,
-    ).toMatchObject({ httpStatus: 401, domainCode: "UNAUTHENTICATED" });
+    expect(clientShape(createInnerContext({ deps: main.deps, actor: ANONYMOUS }), error, "x").data).toMatchObject({
+      httpStatus: 401,
+      domainCode: "UNAUTHENTICATED",
+    });
     for (const call of [
       outsider.proposals.list({}),
       outsider.proposals.get({ proposal_id: "UP-0001" }),
@@ -835,6 +836,20 @@ describe("bad input is refused with the field named, and nothing is written", ()
     }
     expect(await rowCounts(main.db)).toEqual(before);
     expect(await outsider.system.health()).toEqual({ status: "ok", model: "offline-heuristic-v1", cfbs: before.Cfb });
+  });
+
+  it("the tier's check comes before the input: a bad field tells a user or a stranger nothing", async () => {
+    // workflows.setSchedule: the role is checked before the body is read, so a user learns
+    // nothing from a bad field (FORBIDDEN, not BAD_REQUEST naming it), nor does anyone signed out.
+    const bad = { enabled: true, cadence: "daily", time_of_day: "99:99" } as const;
+    const asUser = await trpcError(bobCaller.workflows.setSchedule(bad));
+    expect(asUser.code).toBe("FORBIDDEN");
+    expect(asUser.message).not.toContain("time_of_day");
+    expect((await trpcError(callerAs(ANONYMOUS).workflows.setSchedule(bad))).code).toBe("UNAUTHORIZED");
+    // A Jam editor gets the field named.
+    const asJam = await trpcError(jamCaller.workflows.setSchedule(bad));
+    expect(asJam.code).toBe("BAD_REQUEST");
+    expect(clientShape(ctx, asJam, "workflows.setSchedule").data).toMatchObject({ field: "time_of_day" });
   });
 });
 
@@ -1406,7 +1421,7 @@ describe("unexpected errors are masked", () => {
   const boom = async (): Promise<never> => {
     throw new Error("secret detail: /var/lib/solserver password=hunter2");
   };
-  /** The control plane's shape with every service replaced by `boom`. */
+  /** The repositories' shape with every query replaced by `boom`. */
   function broken(value: unknown): unknown {
     if (typeof value === "function") return boom;
     if (value && typeof value === "object") {
@@ -1415,7 +1430,10 @@ describe("unexpected errors are masked", () => {
     return value;
   }
   const brokenCtx = () =>
-    createInnerContext({ controlPlane: broken(main.controlPlane) as TControlPlane, actor: alice });
+    createInnerContext({
+      deps: { ...main.deps, repos: broken(main.deps.repos) as TServiceDeps["repos"] },
+      actor: alice,
+    });
 
   it("through createCaller the error is INTERNAL_SERVER_ERROR and the formatter masks it", async () => {
     const error = await trpcError(createCaller(brokenCtx()).proposals.list({}));

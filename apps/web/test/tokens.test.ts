@@ -4,6 +4,7 @@
 // cannot manage tokens; every create and revoke is in the audit log under the Jam editor's email.
 import { createHash, randomUUID } from "node:crypto";
 import { isDomainError } from "@solserver/contracts";
+import { createToken, listTokens, respondToTurn, revokeToken } from "@solserver/control-plane";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInnerContext } from "@/server/trpc/init";
 import { createCaller } from "@/server/trpc/root";
@@ -27,8 +28,7 @@ let alice: TWebAccount;
 let bob: TWebAccount;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-const callerAs = (who: TWebAccount) =>
-  createCaller(createInnerContext({ controlPlane: web.controlPlane, actor: who.actor }));
+const callerAs = (who: TWebAccount) => createCaller(createInnerContext({ deps: web.deps, actor: who.actor }));
 const bearer = (token: string): THeaders => ({ authorization: `Bearer ${token}` });
 
 beforeAll(async () => {
@@ -92,16 +92,14 @@ describe("tokens for Jam editors", () => {
   it("one Jam editor cannot mint a token for another (it would act as them); for themself they can", async () => {
     const otherJam = await web.account("jam", "other-jam");
     const before = await web.db.apiToken.count();
-    const refused = await web.controlPlane.tokens
-      .create(jam.actor, { user_id: otherJam.userId, name: "act as other" })
-      .then(
-        () => null,
-        (e: unknown) => e as { code?: string; message?: string },
-      );
+    const refused = await createToken(web.as(jam.actor), { user_id: otherJam.userId, name: "act as other" }).then(
+      () => null,
+      (e: unknown) => e as { code?: string; message?: string },
+    );
     expect(refused?.code).toBe("FORBIDDEN");
     expect(refused?.message).toBe("a token for a Jam editor can only be created by that editor");
     expect(await web.db.apiToken.count()).toBe(before);
-    const own = await web.controlPlane.tokens.create(otherJam.actor, { user_id: otherJam.userId, name: "mine" });
+    const own = await createToken(web.as(otherJam.actor), { user_id: otherJam.userId, name: "mine" });
     expect(own.token).toMatch(/^sol_/);
   });
 });
@@ -111,7 +109,7 @@ describe("using a token", () => {
   let tokenId: string;
 
   beforeAll(async () => {
-    const created = await web.controlPlane.tokens.create(jam.actor, { user_id: alice.userId, name: "alice bot" });
+    const created = await createToken(web.as(jam.actor), { user_id: alice.userId, name: "alice bot" });
     token = created.token;
     tokenId = created.id;
   });
@@ -130,7 +128,7 @@ describe("using a token", () => {
 
     const row = await web.db.apiToken.findUniqueOrThrow({ where: { id: tokenId } });
     expect(row.lastUsedAt).not.toBeNull();
-    const view = (await web.controlPlane.tokens.list(jam.actor)).items.find((t) => t.id === tokenId);
+    const view = (await listTokens(web.as(jam.actor))).items.find((t) => t.id === tokenId);
     expect(view?.last_used_ts).toBe(row.lastUsedAt?.toISOString());
 
     // The same account by cookie sees the turn the token made, and the replay is hers too.
@@ -159,7 +157,7 @@ describe("using a token", () => {
     expect(trpcHttpError(tokens).data.code).toBe("FORBIDDEN");
 
     // Bob's proposal is not Alice's, whatever the credential.
-    const bobs = await web.controlPlane.chat.respond(bob.actor, {
+    const bobs = await respondToTurn(web.as(bob.actor), {
       request_id: "tok-bob-1",
       message: "We decided to archive the old CI logs.",
     });
@@ -204,7 +202,7 @@ describe("using a token", () => {
 describe("users cannot manage tokens", () => {
   let existing: string;
   beforeAll(async () => {
-    existing = (await web.controlPlane.tokens.create(jam.actor, { user_id: bob.userId, name: "bob bot" })).id;
+    existing = (await createToken(web.as(jam.actor), { user_id: bob.userId, name: "bob bot" })).id;
   });
 
   it("tokens.create, tokens.list and tokens.revoke are FORBIDDEN for a user, and nothing changes", async () => {
@@ -225,18 +223,21 @@ describe("users cannot manage tokens", () => {
   });
 
   it("the services refuse them too, not only the procedures' middleware", async () => {
-    const attempts = [
-      web.controlPlane.tokens.create(alice.actor, { user_id: alice.userId, name: "direct" }),
-      web.controlPlane.tokens.list(alice.actor),
-      web.controlPlane.tokens.revoke(alice.actor, existing),
-      web.controlPlane.tokens.list({ kind: "anonymous" }),
+    // (Anonymous is refused where the caller is narrowed, as the transports do: web.as.)
+    const attempts: (() => Promise<unknown>)[] = [
+      () => createToken(web.as(alice.actor), { user_id: alice.userId, name: "direct" }),
+      () => listTokens(web.as(alice.actor)),
+      () => revokeToken(web.as(alice.actor), { token_id: existing }),
+      () => listTokens(web.as({ kind: "anonymous" })),
     ];
     const codes = [];
     for (const attempt of attempts) {
-      const error = await attempt.then(
-        () => null,
-        (e: unknown) => e,
-      );
+      const error = await Promise.resolve()
+        .then(attempt)
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(isDomainError(error)).toBe(true);
       codes.push(isDomainError(error) ? error.code : null);
     }
@@ -263,8 +264,8 @@ describe("users cannot manage tokens", () => {
 
 describe("revoking a token", () => {
   it("makes it 401 at once, leaves the account's other tokens working, and a second revoke is CONFLICT", async () => {
-    const doomed = await web.controlPlane.tokens.create(jam.actor, { user_id: bob.userId, name: "doomed" });
-    const survivor = await web.controlPlane.tokens.create(jam.actor, { user_id: bob.userId, name: "survivor" });
+    const doomed = await createToken(web.as(jam.actor), { user_id: bob.userId, name: "doomed" });
+    const survivor = await createToken(web.as(jam.actor), { user_id: bob.userId, name: "survivor" });
     expect((await rest(web, "GET /umbra/proposals", { headers: bearer(doomed.token) })).status).toBe(200);
 
     const revoked = await callerAs(jam).tokens.revoke({ token_id: doomed.id });
@@ -323,7 +324,7 @@ describe("the audit log", () => {
     expect(JSON.stringify(events)).not.toContain(created.token.slice(created.prefix.length));
 
     // A Jam editor acting through their own token is recorded as such.
-    const jamToken = await web.controlPlane.tokens.create(jam.actor, { user_id: jam.userId, name: "jam cli" });
+    const jamToken = await createToken(web.as(jam.actor), { user_id: jam.userId, name: "jam cli" });
     const viaToken = await trpcHttp(
       web,
       "tokens.create",

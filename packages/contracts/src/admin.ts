@@ -88,3 +88,12 @@ export const ZMe = z.object({
   via: z.enum(["cookie", "token", "cli"]),
 });
 export type TMe = z.infer<typeof ZMe>;
+
+// Parsed requests, as a service receives them (defaults applied).
+export type TAccountCreateRequest = z.output<typeof ZAccountCreateRequest>;
+export type TAccountSetRoleRequest = z.output<typeof ZAccountSetRoleRequest>;
+export type TTokenCreateRequest = z.output<typeof ZTokenCreateRequest>;
+export type TTokenRevokeRequest = z.output<typeof ZTokenRevokeRequest>;
+export type TAuditListRequest = z.output<typeof ZAuditListRequest>;
+export type TCfbCreateRequest = z.output<typeof ZCfbCreateRequest>;
+export type TCfbUpdateRequest = z.output<typeof ZCfbUpdateRequest>;

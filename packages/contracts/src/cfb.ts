@@ -120,3 +120,6 @@ export function cfbVersionConflict(
     { field },
   );
 }
+
+// Parsed requests, as a service receives them (defaults applied).
+export type TCfbGetRequest = z.output<typeof ZCfbGetRequest>;

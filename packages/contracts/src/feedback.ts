@@ -33,3 +33,7 @@ export const ZFeedbackResponse = z.object({
 export const ZTriggerList = z.object({ items: z.array(ZPromotionTrigger) });
 export const ZTriggerListRequest = z.strictObject({ limit: z.number().int().min(1).max(100).default(50) });
 export const ZTriggerDismissRequest = z.strictObject({ trigger_id: z.string().min(1).max(64) });
+
+// Parsed requests, as a service receives them (defaults applied).
+export type TTriggerListRequest = z.output<typeof ZTriggerListRequest>;
+export type TTriggerDismissRequest = z.output<typeof ZTriggerDismissRequest>;

@@ -197,3 +197,6 @@ export const ZGateEvaluationListQuery = z.strictObject({
 
 export const ZGateEvaluateResponse = z.object({ evaluation_id: z.string(), decision: ZGateDecision });
 export type TGateEvaluateResponse = z.infer<typeof ZGateEvaluateResponse>;
+
+// Parsed requests, as a service receives them (defaults applied).
+export type TGateEvaluationListQuery = z.output<typeof ZGateEvaluationListQuery>;

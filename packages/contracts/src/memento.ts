@@ -92,3 +92,6 @@ export type TThreadMementoRecord = z.infer<typeof ZThreadMementoRecord>;
 export const ZThreadMementoWrite = z
   .object({ thread_id: z.string().min(1).max(64), version: z.number().int().positive(), memento: ZThreadMemento })
   .strict();
+
+// Parsed requests, as a service receives them (defaults applied).
+export type TThreadMementoWrite = z.output<typeof ZThreadMementoWrite>;

@@ -86,3 +86,6 @@ export const ZProcedureCatalog = z.object({
   ),
 });
 export type TProcedureCatalog = z.infer<typeof ZProcedureCatalog>;
+
+// Parsed requests, as a service receives them (defaults applied).
+export type TProcedureGetRequest = z.output<typeof ZProcedureGetRequest>;

@@ -156,3 +156,6 @@ export const ZProposalReview = z.object({
   }),
 });
 export type TProposalReview = z.infer<typeof ZProposalReview>;
+
+// Parsed requests, as a service receives them (defaults applied).
+export type TProposalGetRequest = z.output<typeof ZProposalGetRequest>;

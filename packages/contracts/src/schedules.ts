@@ -88,3 +88,6 @@ export const ZScheduleView = z.object({
   runs: z.array(ZScheduleRunView),
 });
 export type TScheduleView = z.infer<typeof ZScheduleView>;
+
+// Parsed requests, as a service receives them (defaults applied).
+export type TScheduleGetRequest = z.output<typeof ZScheduleGetRequest>;

@@ -57,3 +57,7 @@ export const ZThreadDetail = ZThreadSummary.extend({
 });
 export type TThreadDetail = z.infer<typeof ZThreadDetail>;
 export const ZThreadGetRequest = z.object({ thread_id: ZThreadId }).strict();
+
+// Parsed requests, as a service receives them (defaults applied).
+export type TThreadGetRequest = z.output<typeof ZThreadGetRequest>;
+export type TThreadListRequest = z.output<typeof ZThreadListRequest>;

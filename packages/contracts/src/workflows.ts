@@ -97,3 +97,7 @@ export const ZWorkflowRun = z.object({
 export type TWorkflowRun = z.infer<typeof ZWorkflowRun>;
 
 export const ZWorkflowRunList = z.object({ items: z.array(ZWorkflowRun) });
+
+// Parsed requests, as a service receives them (defaults applied).
+export type TWorkflowRunListRequest = z.output<typeof ZWorkflowRunListRequest>;
+export type TWorkflowRunGetRequest = z.output<typeof ZWorkflowRunGetRequest>;

@@ -10,13 +10,13 @@ import { loadServerEnv } from "../src/env";
 
 const env = loadServerEnv();
 await migrateDatabase(env.DATABASE_URL);
-const { controlPlane, repos, auth, db } = await openControlPlaneFromEnv(env);
+const { deps, repos, auth, db } = await openControlPlaneFromEnv(env);
 try {
   if (!auth) throw new Error("auth is not configured");
 
   const accounts = await ensureFirstRunAccounts(repos, (u) => createPasswordAccount(auth, u), process.env);
   for (const a of accounts.created) console.log(`created ${a.role} account: ${a.email} / ${a.password}`);
-  const report = await seedDemo(repos, controlPlane, accounts.user);
+  const report = await seedDemo(deps, accounts.user);
   const messages = {
     loaded: `demo data loaded: ${report.cfbs} CFBs, ${report.turns} chat turns, ${report.proposals} pending proposals`,
     "already-present": "demo data already present, nothing to do",

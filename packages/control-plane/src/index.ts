@@ -1,12 +1,5 @@
 export { createAuth, createPasswordAccount, MIN_PASSWORD_LENGTH, type TAuth } from "./auth/auth";
-export {
-  createControlPlane,
-  newThreadId,
-  openControlPlane,
-  openControlPlaneFromEnv,
-  type TControlPlane,
-  type TOpenOptions,
-} from "./control-plane";
+export { newThreadId, openControlPlane, openControlPlaneFromEnv, type TOpenOptions } from "./control-plane";
 export { DEMO_JAM, DEMO_USER, ensureFirstRunAccounts } from "./demo/accounts";
 export { DEMO_CFBS, DEMO_THREADS } from "./demo/demo-data";
 export { seedDemo, type TSeedReport } from "./demo/seed-demo";
@@ -36,8 +29,42 @@ export { deriveProposals } from "./proposals/derive";
 export { proposalFingerprint } from "./proposals/fingerprint";
 export { rankCfbs, retrieveCfbs } from "./retrieval";
 export { canSeeThread, requireJam, requireSignedIn } from "./services/access";
-export { hashToken, TOKEN_PREFIX } from "./services/admin";
+// The application services. Each is `(ctx, parsedInput)`: ctx holds the dependencies and the
+// caller its transport narrowed (services/context.ts). Transports call them directly.
+export { createAccount, listAccounts, me, setAccountRole } from "./services/accounts";
+export { actorFromBearer, actorFromSession } from "./services/actors";
+export { listAudit } from "./services/audit";
+export { getCfbActivity } from "./services/cfb-activity";
+export { createCfb, getCfb, listCfbs, updateCfb } from "./services/cfbs";
+export type { TCaller, TServiceContext } from "./services/context";
 export { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";
-export { SCHEDULE_RUNS_SHOWN, type TTickItem, type TTickReport } from "./services/schedules";
+export { dismissTrigger, giveFeedback, listTriggers } from "./services/feedback";
+export { evaluateGate, listGateEvaluations } from "./services/gate";
+export { getMemento, putMemento } from "./services/mementos";
+export { getProcedureCatalog, getThreadProcedure } from "./services/procedures";
+export { promoteProposal } from "./services/promote";
+export { reviewProposal } from "./services/proposal-review";
+export { getProposal, listProposals } from "./services/proposals";
+export { refundSignIn, reserveSignIn } from "./services/rate-limits";
+export { respondToTurn } from "./services/respond";
+export {
+  getSchedule,
+  SCHEDULE_RUNS_SHOWN,
+  type TTickItem,
+  type TTickReport,
+  tickSchedules,
+  updateSchedule,
+} from "./services/schedules";
+export { health } from "./services/system";
+export { getThread, listThreads } from "./services/threads";
+export { createToken, hashToken, listTokens, revokeToken, TOKEN_PREFIX } from "./services/tokens";
 export type { TStreamEvent } from "./services/turn-stream";
+export {
+  decideWorkflow,
+  getWorkflowRun,
+  listWorkflowRuns,
+  resumeWorkflow,
+  startWorkflow,
+  type TStartedVia,
+} from "./services/workflows";
 export { startScheduler, type TSchedulerOptions, tickLines } from "./workflows/scheduler";

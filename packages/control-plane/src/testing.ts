@@ -5,6 +5,8 @@ import { createTestDatabase } from "@solserver/db/testing";
 import { createPasswordAccount } from "./auth/auth";
 import { openControlPlane, type TOpenOptions } from "./control-plane";
 import type { TModelProvider } from "./model/provider";
+import { requireSignedIn } from "./services/access";
+import type { TServiceContext } from "./services/context";
 import type { TActor } from "./services/deps";
 
 export type TTestActor = Extract<TActor, { kind: "user" }>;
@@ -38,10 +40,13 @@ export async function openTestControlPlane(opts: Omit<TOpenOptions, "databaseUrl
     });
     return { kind: "user", userId: id, email: address, role, via: "cookie", password };
   }
+  /** The context a transport would hand a service for this actor (refuses anonymous, as they do). */
+  const as = (actor: TActor): TServiceContext => ({ deps: opened.deps, caller: requireSignedIn(actor) });
   return {
     ...opened,
     database,
     account,
+    as,
     close: async () => {
       await opened.db.$disconnect();
       database.cleanup();

@@ -3,16 +3,13 @@
 // injected clock), the stats row, the proposals that targeted the CFB or were promoted into it
 // (relation and action), who sees which proposals (a user their own threads', a Jam editor
 // every one), and the refusals: NOT_FOUND for an unknown CFB, BAD_INPUT for a window out of range.
-import { isDomainError, type TCfbDraft } from "@solserver/contracts";
-import { RV_SERVICE_CATALOG } from "@solserver/engine";
+import { isDomainError, type TCfbDraft, ZCfbActivityRequest } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createControlPlane, newThreadId } from "../src/control-plane";
-import { pipelineGateConfig } from "../src/gate/pipeline-config";
+import type { z } from "zod";
+import { getCfbActivity, parseInput, promoteProposal, respondToTurn } from "../src/index";
 import type { TModelProvider } from "../src/model/provider";
-import { DEFAULT_ROUTING } from "../src/routing/default-routing";
 import { usageByDay, usageWindow } from "../src/services/cfb-activity";
-import { DEFAULT_LIMITS } from "../src/services/deps";
-import { DEFAULT_REPETITION_THRESHOLDS } from "../src/services/resolve";
+import { DEFAULT_LIMITS, type TServiceDeps } from "../src/services/deps";
 import { openTestControlPlane, type TTestActor, testCfb } from "../src/testing";
 
 type TSuggestion = {
@@ -63,7 +60,7 @@ let n = 0;
 /** A turn of `who` whose answer uses / ignores these CFBs and suggests these changes. */
 async function turn(who: TTestActor, message: string, a: Partial<typeof answer> = {}) {
   answer = { used: [], ignored: [], suggestions: [], ...a };
-  return opened.controlPlane.chat.respond(who, { request_id: `activity-${++n}`, message });
+  return respondToTurn(opened.as(who), { request_id: `activity-${++n}`, message });
 }
 
 /** A fresh pending proposal of `who` from one suggestion; its id. */
@@ -74,20 +71,14 @@ async function propose(who: TTestActor, s: TSuggestion): Promise<string> {
   return id;
 }
 
-/** The control plane on the same database, with the clock stopped at `now`. */
-function at(now: Date) {
-  return createControlPlane({
-    repos: opened.repos,
-    model: scripted,
-    now: () => now,
-    newThreadId,
-    limits: { ...DEFAULT_LIMITS, chatTurnsPerMinute: 1000 },
-    gate: pipelineGateConfig(),
-    repetitionThresholds: DEFAULT_REPETITION_THRESHOLDS,
-    catalog: RV_SERVICE_CATALOG,
-    routing: DEFAULT_ROUTING,
-  });
+/** The service dependencies on the same database, with the clock stopped at `now`. */
+function at(now: Date): TServiceDeps {
+  return { ...opened.deps, model: scripted, now: () => now, limits: { ...DEFAULT_LIMITS, chatTurnsPerMinute: 1000 } };
 }
+
+/** A CFB's activity as `user` sees it with the clock at `now`. */
+const activityAt = (now: Date, input: z.input<typeof ZCfbActivityRequest>) =>
+  getCfbActivity({ deps: at(now), caller: user }, parseInput(ZCfbActivityRequest, input));
 
 /** When the latest usage event of a CFB was written (turns stamp events with the wall clock). */
 async function lastEventAt(cfbId: string): Promise<Date> {
@@ -95,11 +86,14 @@ async function lastEventAt(cfbId: string): Promise<Date> {
   return e.createdAt;
 }
 
-async function rejection(call: Promise<unknown>) {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
+/** The DomainError a call fails with (a call that throws before it returns a promise included). */
+async function rejection(call: Promise<unknown> | (() => Promise<unknown>)) {
+  const error = await Promise.resolve()
+    .then(typeof call === "function" ? call : () => call)
+    .then(
+      () => null,
+      (e: unknown) => e,
+    );
   if (!isDomainError(error)) throw new Error(`expected a DomainError, got ${String(error)}`);
   return error;
 }
@@ -124,7 +118,7 @@ describe("usage per day", () => {
     await turn(user, "Kafka topics: retention and partitions?", { used: [retention], ignored: [partitions] });
     await turn(user, "Kafka topics retention partitions?", { used: [retention, partitions] });
     const now = await lastEventAt(retention);
-    const activity = await at(now).cfbs.activity(user, { cfb_id: retention });
+    const activity = await activityAt(now, { cfb_id: retention });
     expect(activity.usage_by_day).toHaveLength(30);
     expect(activity.usage_by_day.at(-1)).toEqual({
       day: now.toISOString().slice(0, 10),
@@ -136,7 +130,7 @@ describe("usage per day", () => {
     const days = activity.usage_by_day.map((d) => d.day);
     expect([...days].sort()).toEqual(days);
     expect(new Set(days).size).toBe(30);
-    const other = await at(now).cfbs.activity(user, { cfb_id: partitions, days: 7 });
+    const other = await activityAt(now, { cfb_id: partitions, days: 7 });
     expect(other.usage_by_day).toHaveLength(7);
     expect(other.usage_by_day.at(-1)).toMatchObject({ injected: 3, used: 1, ignored: 2 });
   });
@@ -157,23 +151,23 @@ describe("usage per day", () => {
       data: { createdAt: new Date("2025-03-10T00:00:00Z") },
     });
 
-    const midnight = await at(new Date("2025-03-10T00:00:00Z")).cfbs.activity(user, { cfb_id: quorum, days: 3 });
+    const midnight = await activityAt(new Date("2025-03-10T00:00:00Z"), { cfb_id: quorum, days: 3 });
     expect(midnight.usage_by_day).toEqual([
       { day: "2025-03-08", injected: 0, used: 0, ignored: 0 },
       { day: "2025-03-09", injected: 1, used: 0, ignored: 0 },
       { day: "2025-03-10", injected: 0, used: 1, ignored: 0 },
     ]);
     // Today only: the event a millisecond before midnight is yesterday's.
-    const today = await at(new Date("2025-03-10T23:59:59.999Z")).cfbs.activity(user, { cfb_id: quorum, days: 1 });
+    const today = await activityAt(new Date("2025-03-10T23:59:59.999Z"), { cfb_id: quorum, days: 1 });
     expect(today.usage_by_day).toEqual([{ day: "2025-03-10", injected: 0, used: 1, ignored: 0 }]);
     // Seen from the day before, the used event is in the future: not counted.
-    const before = await at(new Date("2025-03-09T12:00:00Z")).cfbs.activity(user, { cfb_id: quorum, days: 2 });
+    const before = await activityAt(new Date("2025-03-09T12:00:00Z"), { cfb_id: quorum, days: 2 });
     expect(before.usage_by_day).toEqual([
       { day: "2025-03-08", injected: 0, used: 0, ignored: 0 },
       { day: "2025-03-09", injected: 1, used: 0, ignored: 0 },
     ]);
     // Ninety days later both are out of a 90-day window that ends today.
-    const later = await at(new Date("2025-06-08T08:00:00Z")).cfbs.activity(user, { cfb_id: quorum, days: 90 });
+    const later = await activityAt(new Date("2025-06-08T08:00:00Z"), { cfb_id: quorum, days: 90 });
     expect(later.usage_by_day).toHaveLength(90);
     expect(later.usage_by_day[0]?.day).toBe("2025-03-11");
     expect(later.usage_by_day.every((d) => d.injected + d.used + d.ignored === 0)).toBe(true);
@@ -206,7 +200,7 @@ describe("usage per day", () => {
 
 describe("stats", () => {
   it("serves the stats row the turns updated", async () => {
-    const activity = await opened.controlPlane.cfbs.activity(user, { cfb_id: retention });
+    const activity = await getCfbActivity(opened.as(user), parseInput(ZCfbActivityRequest, { cfb_id: retention }));
     expect(activity.stats).toMatchObject({
       usage_30d: 3,
       used_by_model_30d: 3,
@@ -221,12 +215,14 @@ describe("stats", () => {
 
   it("is all zero for a CFB nobody used yet, and null when the CFB has no stats row", async () => {
     const fresh = (await opened.repos.cfbs.create(cfb("Lunch menu", "Soup on Mondays."))).cfb_id;
-    const activity = await opened.controlPlane.cfbs.activity(user, { cfb_id: fresh });
+    const activity = await getCfbActivity(opened.as(user), parseInput(ZCfbActivityRequest, { cfb_id: fresh }));
     expect(activity.stats).toMatchObject({ usage_30d: 0, used_by_model_30d: 0, hotness: 0, last_feedback_ts: null });
     expect(activity.usage_by_day.every((d) => d.injected + d.used + d.ignored === 0)).toBe(true);
     expect(activity.proposals).toEqual([]);
     await opened.db.cfbStats.delete({ where: { cfbId: fresh } });
-    expect((await opened.controlPlane.cfbs.activity(user, { cfb_id: fresh })).stats).toBeNull();
+    expect(
+      (await getCfbActivity(opened.as(user), parseInput(ZCfbActivityRequest, { cfb_id: fresh }))).stats,
+    ).toBeNull();
   });
 });
 
@@ -249,9 +245,9 @@ describe("proposals that touched the CFB", () => {
     });
     pending = await propose(user, update("Kafka topics keep messages for ten days."));
     rejected = await propose(user, update("Kafka topics keep messages forever."));
-    await opened.controlPlane.promotion.promote(user, { proposal_id: rejected, action: "reject" });
+    await promoteProposal(opened.as(user), { proposal_id: rejected, action: "reject" });
     updated = await propose(user, update("Kafka topics keep messages for fourteen days."));
-    await opened.controlPlane.promotion.promote(user, { proposal_id: updated, action: "approve_update" });
+    await promoteProposal(opened.as(user), { proposal_id: updated, action: "approve_update" });
     created = await propose(user, {
       op: "create",
       title: "Release train",
@@ -259,13 +255,13 @@ describe("proposals that touched the CFB", () => {
       tags: ["releases"],
       entities: ["Release train"],
     });
-    const res = await opened.controlPlane.promotion.promote(user, { proposal_id: created, action: "approve_create" });
+    const res = await promoteProposal(opened.as(user), { proposal_id: created, action: "approve_create" });
     createdCfb = res.final_cfb_id as string;
     others = await propose(other, update("Kafka topics keep messages for a month."));
   });
 
   it("lists those that targeted it and the one promoted into it, newest first, with relation and action", async () => {
-    const { proposals } = await opened.controlPlane.cfbs.activity(user, { cfb_id: retention });
+    const { proposals } = await getCfbActivity(opened.as(user), parseInput(ZCfbActivityRequest, { cfb_id: retention }));
     expect(proposals).toEqual([
       expect.objectContaining({
         proposal_id: updated,
@@ -288,7 +284,10 @@ describe("proposals that touched the CFB", () => {
   });
 
   it("shows a proposal approved as new on the CFB it created, though it named no target", async () => {
-    const { proposals } = await opened.controlPlane.cfbs.activity(user, { cfb_id: createdCfb });
+    const { proposals } = await getCfbActivity(
+      opened.as(user),
+      parseInput(ZCfbActivityRequest, { cfb_id: createdCfb }),
+    );
     expect(proposals).toEqual([
       expect.objectContaining({
         proposal_id: created,
@@ -302,7 +301,9 @@ describe("proposals that touched the CFB", () => {
 
   it("shows a user the proposals of their own threads only, and a Jam editor every one", async () => {
     const ids = async (who: TTestActor) =>
-      (await opened.controlPlane.cfbs.activity(who, { cfb_id: retention })).proposals.map((p) => p.proposal_id);
+      (await getCfbActivity(opened.as(who), parseInput(ZCfbActivityRequest, { cfb_id: retention }))).proposals.map(
+        (p) => p.proposal_id,
+      );
     expect(await ids(user)).not.toContain(others);
     expect(await ids(other)).toEqual([others]);
     expect(await ids(jam)).toEqual([others, updated, rejected, pending]);
@@ -311,7 +312,7 @@ describe("proposals that touched the CFB", () => {
   it("lists at most 50", async () => {
     const { cloneProposals } = await import("@solserver/db/testing");
     await cloneProposals(opened.db, 120);
-    const { proposals } = await opened.controlPlane.cfbs.activity(jam, { cfb_id: retention });
+    const { proposals } = await getCfbActivity(opened.as(jam), parseInput(ZCfbActivityRequest, { cfb_id: retention }));
     expect(proposals).toHaveLength(50);
     const times = proposals.map((p) => Date.parse(p.created_ts));
     expect([...times].sort((x, y) => y - x)).toEqual(times);
@@ -320,21 +321,29 @@ describe("proposals that touched the CFB", () => {
 
 describe("refusals", () => {
   it("is NOT_FOUND for a CFB that does not exist", async () => {
-    const error = await rejection(opened.controlPlane.cfbs.activity(user, { cfb_id: "CFB-999999" }));
+    const error = await rejection(() =>
+      getCfbActivity(opened.as(user), parseInput(ZCfbActivityRequest, { cfb_id: "CFB-999999" })),
+    );
     expect(error).toMatchObject({ code: "NOT_FOUND", field: "cfb_id" });
   });
 
   it("is BAD_INPUT for a window outside 1..90 days or a malformed id", async () => {
     for (const days of [0, 91, 1.5]) {
-      const error = await rejection(opened.controlPlane.cfbs.activity(user, { cfb_id: retention, days }));
+      const error = await rejection(() =>
+        getCfbActivity(opened.as(user), parseInput(ZCfbActivityRequest, { cfb_id: retention, days })),
+      );
       expect(error).toMatchObject({ code: "BAD_INPUT", field: "days" });
     }
-    const error = await rejection(opened.controlPlane.cfbs.activity(user, { cfb_id: "retention" }));
+    const error = await rejection(() =>
+      getCfbActivity(opened.as(user), parseInput(ZCfbActivityRequest, { cfb_id: "retention" })),
+    );
     expect(error).toMatchObject({ code: "BAD_INPUT", field: "cfb_id" });
   });
 
   it("is UNAUTHENTICATED for an anonymous caller", async () => {
-    const error = await rejection(opened.controlPlane.cfbs.activity({ kind: "anonymous" }, { cfb_id: retention }));
+    const error = await rejection(() =>
+      getCfbActivity(opened.as({ kind: "anonymous" }), parseInput(ZCfbActivityRequest, { cfb_id: retention })),
+    );
     expect(error.code).toBe("UNAUTHENTICATED");
   });
 });

@@ -21,6 +21,7 @@ import {
   type TStep,
 } from "@solserver/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getThread, respondToTurn } from "../src/index";
 import { offlineEnvelope } from "../src/model/offline-model";
 import { procedureReply, procedureWording } from "../src/model/procedure-text";
 import type { TModelAttempt, TModelCfb, TModelInput, TModelProcedure } from "../src/model/provider";
@@ -84,7 +85,7 @@ beforeAll(async () => {
 });
 afterAll(async () => opened?.close());
 
-const turn = (message: string) => opened.controlPlane.chat.respond(user, { request_id: `cc-${++seq}`, message });
+const turn = (message: string) => respondToTurn(opened.as(user), { request_id: `cc-${++seq}`, message });
 
 /** The DomainError a turn fails with (fails the test when the turn succeeds). */
 const turnError = (message: string) => turnFailure(turn(message));
@@ -202,7 +203,7 @@ describe("in the strict rv_service domain", () => {
     provider.answer(COMPLETE);
     const res = await turn(RV_MESSAGE);
     expect(await mainAttempts(res.transmission_id)).toEqual([{ n: 1, outcome: "ok", reason: null }]);
-    const answer = (await opened.controlPlane.threads.get(user, res.thread_id)).turns[0]?.answer;
+    const answer = (await getThread(opened.as(user), { thread_id: res.thread_id })).turns[0]?.answer;
     expect(answer?.claim_check).toEqual({ strict: true, domain: "rv_service", findings: [] });
   });
 
@@ -253,7 +254,7 @@ describe("in a non-strict domain (solserver)", () => {
       domain: "solserver",
       findings: [{ ...finding, sentences: [1] }],
     });
-    const answer = (await opened.controlPlane.threads.get(user, res.thread_id)).turns[0]?.answer;
+    const answer = (await getThread(opened.as(user), { thread_id: res.thread_id })).turns[0]?.answer;
     expect(answer?.claim_check).toEqual({
       strict: false,
       domain: "solserver",
@@ -281,7 +282,7 @@ describe("the offline model in rv_service", () => {
   let tech: TTestActor;
   let n = 0;
   const ask = (message: string, extra: { thread_id?: string; procedure?: string } = {}) =>
-    offline.controlPlane.chat.respond(tech, { request_id: `off-${++n}`, message, ...extra });
+    respondToTurn(offline.as(tech), { request_id: `off-${++n}`, message, ...extra });
   const delivered = async (transmissionId: string) => {
     const attempts = await offline.db.deliveryAttempt.findMany({ where: { transmissionId, step: "main" } });
     expect(attempts.map((a) => [a.outcome, a.reason])).toEqual([["ok", null]]);
@@ -342,7 +343,7 @@ describe("the offline model in rv_service", () => {
       const res = await ask(message, { thread_id: first.thread_id });
       expect(await delivered(res.transmission_id)).toBe("rv_service");
     }
-    const thread = await offline.controlPlane.threads.get(tech, first.thread_id);
+    const thread = await getThread(offline.as(tech), { thread_id: first.thread_id });
     expect(thread.turns.at(-1)?.answer?.assistant_text.startsWith("Final report")).toBe(true);
   });
 

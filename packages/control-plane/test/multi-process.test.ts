@@ -5,8 +5,10 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
+import { ZProposalListRequest } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openControlPlane } from "../src/control-plane";
+import { listProposals, parseInput, respondToTurn } from "../src/index";
 import { openTestControlPlane, type TTestActor } from "../src/testing";
 
 const run = promisify(execFile);
@@ -25,7 +27,7 @@ beforeAll(async () => {
   opened = await openTestControlPlane({ label: "multi-process" });
   owner = await opened.account("user");
   for (let i = 0; i < PROPOSALS; i++) {
-    const turn = await opened.controlPlane.chat.respond(owner, {
+    const turn = await respondToTurn(opened.as(owner), {
       request_id: `seed-${i}`,
       message: `Remember that region ${i} runs on its own cluster.`,
     });
@@ -55,7 +57,7 @@ describe("four processes racing on one database file", () => {
     expect(won).toEqual([...proposalIds].sort());
     expect(reports.reduce((n, r) => n + r.conflicts, 0)).toBe(PROPOSALS * (WORKERS - 1));
 
-    const { controlPlane, db } = await openControlPlane({ databaseUrl: opened.database.url });
+    const { deps, db } = await openControlPlane({ databaseUrl: opened.database.url });
     try {
       expect(await db.promotionEvent.count()).toBe(PROPOSALS);
       expect(await db.cfb.count()).toBe(PROPOSALS);
@@ -64,7 +66,10 @@ describe("four processes racing on one database file", () => {
       // packet sequence has no gaps.
       const packets = await db.idSequence.findUniqueOrThrow({ where: { name: "packet" } });
       expect(packets.value).toBe(await db.packet.count());
-      const approved = await controlPlane.proposals.list(owner, { status: "approved", limit: 100 });
+      const approved = await listProposals(
+        { deps, caller: owner },
+        parseInput(ZProposalListRequest, { status: "approved", limit: 100 }),
+      );
       expect(approved.items.map((p) => p.proposal_id).sort()).toEqual([...proposalIds].sort());
     } finally {
       await db.$disconnect();

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { contextTurn, RV_SERVICE_CATALOG, startContext, type TContextState } from "@solserver/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { respondToTurn } from "../src/index";
 import { createOfflineModel } from "../src/model/offline-model";
 import type { TModelInput, TModelProvider } from "../src/model/provider";
 import { openTestControlPlane, type TTestActor, testCfb } from "../src/testing";
@@ -151,7 +152,7 @@ describe("a turn's decisions are exactly the engine's", () => {
     let expected: TContextState = startContext(RV_SERVICE_CATALOG, "water_pump");
     for (const [i, message] of messages.entries()) {
       const before = seen.length;
-      const res = await opened.controlPlane.chat.respond(tech, {
+      const res = await respondToTurn(opened.as(tech), {
         request_id: `authority-${i}`,
         message,
         ...(threadId ? { thread_id: threadId } : { procedure: "water_pump" }),
@@ -179,13 +180,13 @@ describe("a turn's decisions are exactly the engine's", () => {
   });
 
   it("a clarification is answered from the catalog, never from CFBs (no second authority)", async () => {
-    const first = await opened.controlPlane.chat.respond(tech, {
+    const first = await respondToTurn(opened.as(tech), {
       request_id: "authority-cfb-1",
       message: "The water pump won't run",
       procedure: "water_pump",
     });
     const before = seen.length;
-    const res = await opened.controlPlane.chat.respond(tech, {
+    const res = await respondToTurn(opened.as(tech), {
       request_id: "authority-cfb-2",
       message: "where is the fuse panel?",
       thread_id: first.thread_id,

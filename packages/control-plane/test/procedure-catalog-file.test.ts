@@ -8,6 +8,7 @@ import { RV_SERVICE_CATALOG } from "@solserver/engine";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { loadServerEnv } from "../src/env";
+import { getProcedureCatalog, respondToTurn } from "../src/index";
 import { openTestControlPlane } from "../src/testing";
 
 const dir = mkdtempSync(path.join(tmpdir(), "solserver-catalog-"));
@@ -122,16 +123,16 @@ describe("SOLSERVER_PROCEDURE_CATALOG", () => {
     });
     try {
       const tech = await cp.account("user");
-      const catalog = cp.controlPlane.procedures.catalog(tech);
+      const catalog = getProcedureCatalog(cp.as(tech));
       expect(catalog).toMatchObject({ catalog_id: "genset_desk", systems: [{ system_id: "generator", steps: 2 }] });
-      const first = await cp.controlPlane.chat.respond(tech, {
+      const first = await respondToTurn(cp.as(tech), {
         request_id: "gen-1",
         message: "The genset will not start",
         procedure: "auto",
       });
       expect(first.procedure).toMatchObject({ system_id: "generator", active_step: { id: "cranks" } });
       expect(first.assistant_text).toContain("⚠ Safety: Never run it with the exhaust blocked.");
-      const second = await cp.controlPlane.chat.respond(tech, {
+      const second = await respondToTurn(cp.as(tech), {
         request_id: "gen-2",
         message: "No crank",
         thread_id: first.thread_id,
@@ -139,7 +140,7 @@ describe("SOLSERVER_PROCEDURE_CATALOG", () => {
       expect(second.procedure?.mode).toBe("authorization");
       expect(second.assistant_text).toContain("Charge or replace the starting battery.");
       await expect(
-        cp.controlPlane.chat.respond(tech, { request_id: "gen-3", message: "pump is dead", procedure: "water_pump" }),
+        respondToTurn(cp.as(tech), { request_id: "gen-3", message: "pump is dead", procedure: "water_pump" }),
       ).rejects.toMatchObject({ code: "BAD_INPUT", field: "procedure" });
     } finally {
       await cp.close();

@@ -12,6 +12,7 @@ import {
 import { getStep, RV_SERVICE_CATALOG, type TStep } from "@solserver/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openControlPlane } from "../src/control-plane";
+import { getThread, getThreadProcedure, respondToTurn, type TServiceContext } from "../src/index";
 import { createOfflineModel } from "../src/model/offline-model";
 import type { TModelInput, TModelProvider } from "../src/model/provider";
 import { openTestControlPlane, TEST_BASE_URL, type TTestActor } from "../src/testing";
@@ -48,7 +49,6 @@ function barrier(parties: number): () => Promise<void> {
 // ---- the control plane under test and small helpers ---------------------------------------------
 
 type TOpened = Awaited<ReturnType<typeof openTestControlPlane>>;
-type TCp = TOpened["controlPlane"];
 
 let opened: TOpened;
 let tech: TTestActor;
@@ -68,15 +68,14 @@ beforeAll(async () => {
 afterAll(async () => opened?.close());
 
 /** Who sends turns, to which control plane (the shared one and its technician by default). */
-type TClient = { cp: TCp; actor: TTestActor };
-const shared = (): TClient => ({ cp: opened.controlPlane, actor: tech });
+type TClient = TServiceContext;
+const shared = (): TClient => opened.as(tech);
 
 type TTurnOptions = { thread?: string; procedure?: TProcedureChoice; requestId?: string; client?: TClient };
 
 /** One chat turn of the technician; a fresh request_id unless one is given. */
 function turn(message: string, opts: TTurnOptions = {}): Promise<TChatRespondResponse> {
-  const { cp, actor } = opts.client ?? shared();
-  return cp.chat.respond(actor, {
+  return respondToTurn(opts.client ?? shared(), {
     request_id: opts.requestId ?? `proc-${process.pid}-${++requests}`,
     message,
     ...(opts.thread === undefined ? {} : { thread_id: opts.thread }),
@@ -122,7 +121,7 @@ function pumpAnswer(stepId: string, finding: string) {
 
 /** The trace events of phase "context" of one turn (via threads.get, as the dashboard reads them). */
 async function contextTrace(response: TChatRespondResponse, client: TClient = shared()) {
-  const thread = await client.cp.threads.get(client.actor, response.thread_id);
+  const thread = await getThread(client, { thread_id: response.thread_id });
   const turnTrace = thread.turns.find((t) => t.packet_id === response.packet_id);
   expect(turnTrace).toBeDefined();
   return (turnTrace?.trace ?? []).filter((e) => e.phase === "context");
@@ -345,7 +344,7 @@ describe("a water-pump diagnosis from the complaint to the final report", () => 
 
     // What procedures.get reads back is what the last turn returned.
     const threadId = final.thread_id;
-    expect(await opened.controlPlane.procedures.get(tech, threadId)).toEqual(view);
+    expect(await getThreadProcedure(opened.as(tech), { thread_id: threadId })).toEqual(view);
     expect(await contextRow(threadId)).toMatchObject({ systemId: "water_pump", version: 6 });
   });
 
@@ -381,14 +380,14 @@ describe("a restart of the control plane in the middle of a diagnosis", () => {
       const actor = await own.account("user");
       const before = await runScript(DIAGNOSIS.slice(0, 3), {
         firstVersion: 1,
-        client: { cp: own.controlPlane, actor },
+        client: own.as(actor),
       });
       const threadId = nth(before, 0).thread_id;
       const last = viewOf(nth(before, -1));
       await own.db.$disconnect();
 
       second = await openControlPlane({ databaseUrl: own.database.url, model, auth: AUTH });
-      const reread = await second.controlPlane.procedures.get(actor, threadId);
+      const reread = await getThreadProcedure({ deps: second.deps, caller: actor }, { thread_id: threadId });
       expect(reread).toMatchObject({ state_source: "stored", version: 3 });
       expect(standing(reread)).toEqual(standing(last));
       expect(reread.evidence).toEqual({ fuse: "ok" });
@@ -396,7 +395,7 @@ describe("a restart of the control plane in the middle of a diagnosis", () => {
       const after = await runScript(DIAGNOSIS.slice(3), {
         thread: threadId,
         firstVersion: 4,
-        client: { cp: second.controlPlane, actor },
+        client: { deps: second.deps, caller: actor },
       });
       const final = viewOf(nth(after, -1));
       expect(final.version).toBe(6);
@@ -426,11 +425,11 @@ describe("a lost or unreadable state is rebuilt from the thread's messages", () 
       "12 volts",
     ]);
     const threadId = nth(responses, 0).thread_id;
-    const before = await opened.controlPlane.procedures.get(tech, threadId);
+    const before = await getThreadProcedure(opened.as(tech), { thread_id: threadId });
     expect(before).toMatchObject({ state_source: "stored", version: 4 });
 
     expect((await opened.db.conversationContext.deleteMany({ where: { threadId } })).count).toBe(1);
-    const rebuilt = await opened.controlPlane.procedures.get(tech, threadId);
+    const rebuilt = await getThreadProcedure(opened.as(tech), { thread_id: threadId });
     // Its version counts the turns replayed: it continues where the lost state stopped.
     expect(rebuilt).toMatchObject({ state_source: "rebuilt", version: 4 });
     expect(standing(rebuilt)).toEqual(standing(before));
@@ -447,7 +446,7 @@ describe("a lost or unreadable state is rebuilt from the thread's messages", () 
     expect(rebuiltEvent?.summary).toBe("State rebuilt from 4 message(s): no stored state");
     expect(rebuiltEvent?.metadata).toMatchObject({ system_id: "water_pump", replayed: 4 });
     expect(await contextRow(threadId)).toMatchObject({ version: 5 });
-    expect(await opened.controlPlane.procedures.get(tech, threadId)).toMatchObject({
+    expect(await getThreadProcedure(opened.as(tech), { thread_id: threadId })).toMatchObject({
       state_source: "stored",
       version: 5,
     });
@@ -456,11 +455,11 @@ describe("a lost or unreadable state is rebuilt from the thread's messages", () 
   it("a stored state that no longer parses is rebuilt too, and the next write bumps the stored version", async () => {
     const responses = await conversation("water_pump", [COMPLAINT, "fuse is good", "12 volts", "no, it doesn't run"]);
     const threadId = nth(responses, 0).thread_id;
-    const before = await opened.controlPlane.procedures.get(tech, threadId);
+    const before = await getThreadProcedure(opened.as(tech), { thread_id: threadId });
     expect(before).toMatchObject({ mode: "authorization", version: 4 });
 
     await opened.db.conversationContext.update({ where: { threadId }, data: { state: {} } });
-    const rebuilt = await opened.controlPlane.procedures.get(tech, threadId);
+    const rebuilt = await getThreadProcedure(opened.as(tech), { thread_id: threadId });
     expect(rebuilt).toMatchObject({ state_source: "rebuilt", version: 4 });
     expect(standing(rebuilt)).toEqual(standing(before));
 
@@ -505,7 +504,7 @@ describe("binding a thread to a procedure", () => {
     expect(await opened.db.thread.findUnique({ where: { id: asked.thread_id } })).toMatchObject({
       procedureSystemId: null,
     });
-    const notBound = await domainError(opened.controlPlane.procedures.get(tech, asked.thread_id));
+    const notBound = await domainError(getThreadProcedure(opened.as(tech), { thread_id: asked.thread_id }));
     expect(notBound.code).toBe("NOT_FOUND");
 
     // A later turn naming the system binds it then; that message is the complaint.
@@ -565,7 +564,7 @@ describe("binding a thread to a procedure", () => {
       expect(error.message).toContain("water_pump");
     }
     expect(await counts()).toEqual(before);
-    expect(await opened.controlPlane.procedures.get(tech, bound)).toMatchObject({
+    expect(await getThreadProcedure(opened.as(tech), { thread_id: bound })).toMatchObject({
       version: 1,
     });
   });
@@ -659,7 +658,7 @@ describe("retries, corrections and concurrent turns", () => {
 
     const winner = (landed[0] as PromiseFulfilledResult<TChatRespondResponse>).value;
     expect(viewOf(winner).version).toBe(2);
-    expect(await opened.controlPlane.procedures.get(tech, thread)).toEqual(viewOf(winner));
+    expect(await getThreadProcedure(opened.as(tech), { thread_id: thread })).toEqual(viewOf(winner));
     expect(await opened.db.packet.count({ where: { threadId: thread } })).toBe(2);
     expect(await opened.db.message.count({ where: { threadId: thread } })).toBe(4);
   });

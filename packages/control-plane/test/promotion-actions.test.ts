@@ -4,6 +4,7 @@
 // what changed and nothing written, and of two racing editors exactly one lands.
 import { isDomainError, type TCfbDraft } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getProposal, promoteProposal, respondToTurn, updateCfb } from "../src/index";
 import { openTestControlPlane, scriptedModel, type TTestActor, testCfb } from "../src/testing";
 
 type TSuggestion = {
@@ -36,7 +37,7 @@ let n = 0;
 /** A fresh pending proposal from one scripted suggestion; its id. */
 async function propose(s: TSuggestion): Promise<string> {
   next = [s];
-  const res = await opened.controlPlane.chat.respond(user, { request_id: `promo-${++n}`, message: "We decided." });
+  const res = await respondToTurn(opened.as(user), { request_id: `promo-${++n}`, message: "We decided." });
   return res.ui_hints.proposal_previews[0]?.proposal_id as string;
 }
 
@@ -64,7 +65,7 @@ describe("approve_update", () => {
       tags: ["credentials"],
       entities: ["Vault"],
     });
-    const res = await opened.controlPlane.promotion.promote(user, {
+    const res = await promoteProposal(opened.as(user), {
       proposal_id: id,
       action: "approve_update",
       expected_cfb_version: 1,
@@ -92,7 +93,7 @@ describe("approve_update", () => {
       before: "Credentials rotate every 90 days.",
       after: "Credentials rotate every 60 days, down from 90.",
     });
-    const proposal = await opened.controlPlane.proposals.get(user, id);
+    const proposal = await getProposal(opened.as(user), { proposal_id: id });
     expect(proposal.status).toBe("approved");
     expect(proposal.promotion).toMatchObject({ action: "approve_update", final_cfb_id: target.cfb_id });
   });
@@ -108,7 +109,7 @@ describe("approve_update", () => {
       tags: ["backups"],
       entities: ["S3"],
     });
-    const res = await opened.controlPlane.promotion.promote(user, { proposal_id: id, action: "approve_update" });
+    const res = await promoteProposal(opened.as(user), { proposal_id: id, action: "approve_update" });
     expect(res.final_cfb_id).toBe(target.cfb_id);
     expect(res.cfb?.version).toBe(2);
   });
@@ -124,20 +125,22 @@ describe("approve_update", () => {
       entities: [],
     });
     // Someone edits the CFB after the reviewer looked at version 1.
-    await opened.controlPlane.cfbs.update(jam, {
+    await updateCfb(opened.as(jam), {
       cfb_id: target.cfb_id,
       version: 1,
       ...cfb("Deploy freeze", "No deploys on Fridays after noon.", ["deploys"], []),
     });
     const before = await opened.db.promotionEvent.count();
-    const error = await opened.controlPlane.promotion
-      .promote(user, { proposal_id: id, action: "approve_update", expected_cfb_version: 1 })
-      .catch((e: unknown) => e);
+    const error = await promoteProposal(opened.as(user), {
+      proposal_id: id,
+      action: "approve_update",
+      expected_cfb_version: 1,
+    }).catch((e: unknown) => e);
     expect(isDomainError(error) && error.code).toBe("CONFLICT");
     expect(isDomainError(error) && error.field).toBe("expected_cfb_version");
     expect((error as Error).message).toContain(`CFB ${target.cfb_id} is at version 2, not 1`);
     expect(await opened.db.promotionEvent.count()).toBe(before);
-    expect((await opened.controlPlane.proposals.get(user, id)).status).toBe("pending");
+    expect((await getProposal(opened.as(user), { proposal_id: id })).status).toBe("pending");
     expect((await opened.repos.cfbs.get(target.cfb_id))?.version).toBe(2);
   });
 
@@ -152,9 +155,9 @@ describe("approve_update", () => {
       entities: [],
     });
     const results = await Promise.allSettled([
-      opened.controlPlane.promotion.promote(user, { proposal_id: id, action: "approve_update" }),
-      opened.controlPlane.promotion.promote(jam, { proposal_id: id, action: "approve_update" }),
-      opened.controlPlane.promotion.promote(jam, { proposal_id: id, action: "reject" }),
+      promoteProposal(opened.as(user), { proposal_id: id, action: "approve_update" }),
+      promoteProposal(opened.as(jam), { proposal_id: id, action: "approve_update" }),
+      promoteProposal(opened.as(jam), { proposal_id: id, action: "reject" }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results.filter((r) => r.status === "rejected")) {
@@ -177,7 +180,7 @@ describe("edit_then_approve", () => {
       tags: ["office", "printers"],
       entities: [],
     });
-    const res = await opened.controlPlane.promotion.promote(jam, {
+    const res = await promoteProposal(opened.as(jam), {
       proposal_id: id,
       action: "edit_then_approve",
       editorial_overrides: {
@@ -211,7 +214,7 @@ describe("edit_then_approve", () => {
       tags: ["oncall"],
       entities: [],
     });
-    const res = await opened.controlPlane.promotion.promote(jam, {
+    const res = await promoteProposal(opened.as(jam), {
       proposal_id: id,
       action: "edit_then_approve",
       editorial_overrides: { summary_edit: "On-call rotates every Monday at 10:00.", confidence: 0.8 },
@@ -237,9 +240,9 @@ describe("merge", () => {
       tags: ["secrets"],
       entities: ["1Password"],
     });
-    const proposal = await opened.controlPlane.proposals.get(user, id);
+    const proposal = await getProposal(opened.as(user), { proposal_id: id });
     expect(proposal.resolve?.decision).toBe("merge");
-    const res = await opened.controlPlane.promotion.promote(user, { proposal_id: id, action: "approve_update" });
+    const res = await promoteProposal(opened.as(user), { proposal_id: id, action: "approve_update" });
     const survivor = res.final_cfb_id as string;
     const mergedId = res.merged_cfb_id as string;
     expect([survivor, mergedId].sort()).toEqual([a.cfb_id, b.cfb_id].sort());

@@ -4,6 +4,7 @@
 // when the CFB moved after they looked.
 import { isDomainError, type TCfbDraft } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { promoteProposal, respondToTurn, reviewProposal, updateCfb } from "../src/index";
 import { openTestControlPlane, scriptedModel, type TTestActor, testCfb } from "../src/testing";
 
 type TSuggestion = {
@@ -30,7 +31,7 @@ let jam: TTestActor;
 let n = 0;
 async function propose(s: TSuggestion, message = "We decided something."): Promise<string> {
   next = [s];
-  const res = await opened.controlPlane.chat.respond(user, { request_id: `review-${++n}`, message });
+  const res = await respondToTurn(opened.as(user), { request_id: `review-${++n}`, message });
   return res.ui_hints.proposal_previews[0]?.proposal_id as string;
 }
 
@@ -52,7 +53,7 @@ describe("proposals.review", () => {
       { op: "create", title: "Pager rota", delta_summary: "The pager rotates weekly.", tags: ["oncall"], entities: [] },
       "Who holds the pager this week?",
     );
-    const review = await opened.controlPlane.proposals.review(user, { proposal_id: id });
+    const review = await reviewProposal(opened.as(user), { proposal_id: id });
     expect(review.source.user_message).toBe("Who holds the pager this week?");
     expect(review.source.assistant_text).toBe("Noted: the freeze moves.");
     expect(review.source.thread_id).toBe(review.proposal.thread_id);
@@ -61,7 +62,7 @@ describe("proposals.review", () => {
     // A create proposal previews the new CFB exactly as approve_create writes it.
     expect(review.preview.create?.title).toBe("Pager rota");
     expect(review.preview.create?.trust_tier).toBe("user_approved");
-    const landed = await opened.controlPlane.promotion.promote(user, { proposal_id: id, action: "approve_create" });
+    const landed = await promoteProposal(opened.as(user), { proposal_id: id, action: "approve_create" });
     const {
       cfb_id: _id,
       version: _v,
@@ -84,7 +85,7 @@ describe("proposals.review", () => {
       tags: ["deploys", "holidays"],
       entities: [],
     });
-    const review = await opened.controlPlane.proposals.review(user, { proposal_id: id });
+    const review = await reviewProposal(opened.as(user), { proposal_id: id });
     expect(review.preview.create).toBeNull();
     const update = review.preview.update;
     expect(update?.target.cfb_id).toBe(target.cfb_id);
@@ -100,7 +101,7 @@ describe("proposals.review", () => {
     // Unchanged fields are not in the diff.
     expect(fields.title).toBeUndefined();
     expect(fields.text).toBeUndefined();
-    const landed = await opened.controlPlane.promotion.promote(user, {
+    const landed = await promoteProposal(opened.as(user), {
       proposal_id: id,
       action: "approve_update",
       expected_cfb_version: update?.target.version,
@@ -109,7 +110,7 @@ describe("proposals.review", () => {
     expect(landed.cfb?.tags).toEqual(update?.after.tags);
     expect(landed.cfb?.source_refs).toEqual(update?.after.source_refs);
     // Decided: the page shows the outcome, no previews.
-    const after = await opened.controlPlane.proposals.review(user, { proposal_id: id });
+    const after = await reviewProposal(opened.as(user), { proposal_id: id });
     expect(after.proposal.status).toBe("approved");
     expect(after.preview).toEqual({ create: null, update: null, update_unavailable: null });
   });
@@ -129,13 +130,13 @@ describe("proposals.review", () => {
       tags_add: ["restore"],
       text_edit: "Restore drill monthly.",
     };
-    const review = await opened.controlPlane.proposals.review(jam, { proposal_id: id, editorial_overrides: overrides });
+    const review = await reviewProposal(opened.as(jam), { proposal_id: id, editorial_overrides: overrides });
     const fields = review.preview.update?.changes.map((c) => c.field) ?? [];
     expect(fields).toEqual(expect.arrayContaining(["title", "summary", "text", "tags"]));
     expect(review.preview.update?.after.title).toBe("Backups and restores");
-    const refused = await opened.controlPlane.proposals
-      .review(user, { proposal_id: id, editorial_overrides: overrides })
-      .catch((e: unknown) => e);
+    const refused = await reviewProposal(opened.as(user), { proposal_id: id, editorial_overrides: overrides }).catch(
+      (e: unknown) => e,
+    );
     expect(isDomainError(refused) && refused.code).toBe("FORBIDDEN");
   });
 
@@ -148,7 +149,7 @@ describe("proposals.review", () => {
       tags: ["widgets"],
       entities: [],
     });
-    const review = await opened.controlPlane.proposals.review(user, { proposal_id: id });
+    const review = await reviewProposal(opened.as(user), { proposal_id: id });
     expect(review.proposal.warnings).toContain("target_cfb_missing");
     expect(review.preview.update).toBeNull();
     expect(review.preview.update_unavailable).toMatch(/no CFB to update/);
@@ -158,13 +159,11 @@ describe("proposals.review", () => {
 
   it("is the thread owner's and Jam's to see; another user is FORBIDDEN, an unknown id NOT_FOUND", async () => {
     const id = await propose({ op: "create", title: "Lunch", delta_summary: "Lunch at noon.", tags: [], entities: [] });
-    await expect(opened.controlPlane.proposals.review(jam, { proposal_id: id })).resolves.toBeTruthy();
-    const forbidden = await opened.controlPlane.proposals.review(other, { proposal_id: id }).catch((e: unknown) => e);
+    await expect(reviewProposal(opened.as(jam), { proposal_id: id })).resolves.toBeTruthy();
+    const forbidden = await reviewProposal(opened.as(other), { proposal_id: id }).catch((e: unknown) => e);
     expect(isDomainError(forbidden) && forbidden.code).toBe("FORBIDDEN");
     expect((forbidden as Error).message).not.toContain("Lunch");
-    const missing = await opened.controlPlane.proposals
-      .review(user, { proposal_id: "UP-999999" })
-      .catch((e: unknown) => e);
+    const missing = await reviewProposal(opened.as(user), { proposal_id: "UP-999999" }).catch((e: unknown) => e);
     expect(isDomainError(missing) && missing.code).toBe("NOT_FOUND");
   });
 
@@ -178,37 +177,41 @@ describe("proposals.review", () => {
       tags: ["incidents"],
       entities: [],
     });
-    const review = await opened.controlPlane.proposals.review(user, { proposal_id: id });
+    const review = await reviewProposal(opened.as(user), { proposal_id: id });
     const shown = review.preview.update?.target.version as number;
     // Another editor edits the CFB's summary and tags while the page is open.
-    await opened.controlPlane.cfbs.update(jam, {
+    await updateCfb(opened.as(jam), {
       cfb_id: target.cfb_id,
       version: shown,
       ...cfb("Incident review", "Reviews within three days.", ["incidents", "postmortem"]),
     });
-    const conflict = await opened.controlPlane.promotion
-      .promote(user, { proposal_id: id, action: "approve_update", expected_cfb_version: shown })
-      .catch((e: unknown) => e);
+    const conflict = await promoteProposal(opened.as(user), {
+      proposal_id: id,
+      action: "approve_update",
+      expected_cfb_version: shown,
+    }).catch((e: unknown) => e);
     expect(isDomainError(conflict) && conflict.code).toBe("CONFLICT");
     expect((conflict as Error).message).toBe(
       `CFB ${target.cfb_id} is at version 2, not 1: summary, tags changed; review it again`,
     );
     // Nothing was written: the proposal is still pending, and the page now previews version 2.
-    const again = await opened.controlPlane.proposals.review(user, { proposal_id: id });
+    const again = await reviewProposal(opened.as(user), { proposal_id: id });
     expect(again.proposal.status).toBe("pending");
     expect(again.preview.update?.target.version).toBe(2);
   });
 
   it("an edit based on an old version is CONFLICT naming what changed", async () => {
     const target = await opened.repos.cfbs.create(cfb("Status page", "Status page on incidents.", ["status"]));
-    await opened.controlPlane.cfbs.update(jam, {
+    await updateCfb(opened.as(jam), {
       cfb_id: target.cfb_id,
       version: 1,
       ...cfb("Status page updates", "Status page on incidents.", ["status"]),
     });
-    const conflict = await opened.controlPlane.cfbs
-      .update(jam, { cfb_id: target.cfb_id, version: 1, ...cfb("Status page", "Hourly updates.", ["status"]) })
-      .catch((e: unknown) => e);
+    const conflict = await updateCfb(opened.as(jam), {
+      cfb_id: target.cfb_id,
+      version: 1,
+      ...cfb("Status page", "Hourly updates.", ["status"]),
+    }).catch((e: unknown) => e);
     expect(isDomainError(conflict) && conflict.code).toBe("CONFLICT");
     expect(isDomainError(conflict) && conflict.field).toBe("version");
     expect((conflict as Error).message).toBe(

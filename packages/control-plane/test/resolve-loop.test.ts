@@ -2,8 +2,23 @@
 // resolved against the full-text index as it is created and again at promotion, the decision is
 // stored with its scores and the model's own suggestion, and repetitions (missing queries,
 // proposal fingerprints, feedback tags) raise promotion triggers for the review queue.
-import { isDomainError, type TCfbDraft } from "@solserver/contracts";
+import {
+  isDomainError,
+  type TCfbDraft,
+  ZFeedbackRequest,
+  ZTriggerDismissRequest,
+  ZTriggerListRequest,
+} from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  dismissTrigger,
+  getProposal,
+  giveFeedback,
+  listTriggers,
+  parseInput,
+  promoteProposal,
+  respondToTurn,
+} from "../src/index";
 import type { TModelProvider } from "../src/model/provider";
 import { openTestControlPlane, type TTestActor, testCfb } from "../src/testing";
 
@@ -50,7 +65,7 @@ let jam: TTestActor;
 let rotationId: string;
 let n = 0;
 const turn = (message = "We decided something.") =>
-  opened.controlPlane.chat.respond(user, { request_id: `resolve-${++n}`, message });
+  respondToTurn(opened.as(user), { request_id: `resolve-${++n}`, message });
 
 beforeAll(async () => {
   opened = await openTestControlPlane({
@@ -92,7 +107,7 @@ describe("resolve as proposals are created", () => {
     };
     const res = await turn();
     const id = res.ui_hints.proposal_previews[0]?.proposal_id as string;
-    const proposal = await opened.controlPlane.proposals.get(user, id);
+    const proposal = await getProposal(opened.as(user), { proposal_id: id });
     expect(proposal.resolve).toMatchObject({ stage: "created", decision: "update", target_cfb_id: rotationId });
     expect(proposal.resolve?.scores[0]?.cfb_id).toBe(rotationId);
     expect(proposal.resolve?.scores[0]?.score).toBeGreaterThan(0.75);
@@ -119,10 +134,9 @@ describe("resolve as proposals are created", () => {
       ],
     };
     const res = await turn();
-    const proposal = await opened.controlPlane.proposals.get(
-      user,
-      res.ui_hints.proposal_previews[0]?.proposal_id as string,
-    );
+    const proposal = await getProposal(opened.as(user), {
+      proposal_id: res.ui_hints.proposal_previews[0]?.proposal_id as string,
+    });
     expect(proposal.resolve).toMatchObject({ decision: "create", target_cfb_id: null, disagreement: null });
     // The band comes first; with nothing found, NO_CANDIDATES says why.
     expect(proposal.resolve?.reason_codes[0]).toBe("SCORE_LOW");
@@ -153,8 +167,8 @@ describe("resolve as proposals are created", () => {
         ["Reception"],
       ),
     );
-    await opened.controlPlane.promotion.promote(user, { proposal_id: id, action: "reject" });
-    const proposal = await opened.controlPlane.proposals.get(user, id);
+    await promoteProposal(opened.as(user), { proposal_id: id, action: "reject" });
+    const proposal = await getProposal(opened.as(user), { proposal_id: id });
     expect(proposal.resolve).toMatchObject({ stage: "promotion", decision: "update", target_cfb_id: written.cfb_id });
     const stages = await opened.db.umbraResolveDecision.findMany({
       where: { proposalId: id },
@@ -173,19 +187,23 @@ describe("repetitions become promotion triggers", () => {
       next = { suggestions: [], missing: [q] };
       await turn("How do we rotate SSH keys?");
     }
-    const { items } = await opened.controlPlane.triggers.list(jam, {});
+    const { items } = await listTriggers(opened.as(jam), parseInput(ZTriggerListRequest, {}));
     const trigger = items.find((t) => t.kind === "missing_query");
     expect(trigger).toMatchObject({ key: "how do we rotate ssh keys", count: 3, threshold: 3 });
     expect(trigger?.suggestion).toContain("write a CFB");
     // Users may not see them (they span everyone's conversations).
-    const refused = await opened.controlPlane.triggers.list(user, {}).catch((e: unknown) => e);
+    const refused = await listTriggers(opened.as(user), parseInput(ZTriggerListRequest, {})).catch((e: unknown) => e);
     expect(isDomainError(refused) && refused.code).toBe("FORBIDDEN");
-    await opened.controlPlane.triggers.dismiss(jam, { trigger_id: trigger?.trigger_id as string });
-    const after = await opened.controlPlane.triggers.list(jam, {});
+    await dismissTrigger(
+      opened.as(jam),
+      parseInput(ZTriggerDismissRequest, { trigger_id: trigger?.trigger_id as string }),
+    );
+    const after = await listTriggers(opened.as(jam), parseInput(ZTriggerListRequest, {}));
     expect(after.items.some((t) => t.trigger_id === trigger?.trigger_id)).toBe(false);
-    const again = await opened.controlPlane.triggers
-      .dismiss(jam, { trigger_id: trigger?.trigger_id as string })
-      .catch((e: unknown) => e);
+    const again = await dismissTrigger(
+      opened.as(jam),
+      parseInput(ZTriggerDismissRequest, { trigger_id: trigger?.trigger_id as string }),
+    ).catch((e: unknown) => e);
     expect(isDomainError(again) && again.code).toBe("NOT_FOUND");
   });
 
@@ -198,7 +216,7 @@ describe("repetitions become promotion triggers", () => {
     };
     await turn();
     await turn();
-    const { items } = await opened.controlPlane.triggers.list(jam, {});
+    const { items } = await listTriggers(opened.as(jam), parseInput(ZTriggerListRequest, {}));
     expect(items.find((t) => t.kind === "proposal_fingerprint")).toMatchObject({
       label: "Coffee machine descaling",
       count: 2,
@@ -208,27 +226,35 @@ describe("repetitions become promotion triggers", () => {
   it("feedback tags are counted per router domain; the owner may give feedback, nobody else", async () => {
     next = { suggestions: [], missing: [] };
     const res = await turn();
-    const first = await opened.controlPlane.feedback.give(user, {
-      response_id: res.response_id,
-      polarity: "negative",
-      tag: "Outdated",
-    });
+    const first = await giveFeedback(
+      opened.as(user),
+      parseInput(ZFeedbackRequest, {
+        response_id: res.response_id,
+        polarity: "negative",
+        tag: "Outdated",
+      }),
+    );
     expect(first.trigger_raised).toBe(false);
-    const second = await opened.controlPlane.feedback.give(user, {
-      response_id: res.response_id,
-      polarity: "correction",
-      tag: "outdated",
-    });
+    const second = await giveFeedback(
+      opened.as(user),
+      parseInput(ZFeedbackRequest, {
+        response_id: res.response_id,
+        polarity: "correction",
+        tag: "outdated",
+      }),
+    );
     expect(second.trigger_raised).toBe(true);
     expect(await opened.repos.feedback.count(res.response_id)).toBe(2);
     const stranger = await opened.account("user");
-    const refused = await opened.controlPlane.feedback
-      .give(stranger, { response_id: res.response_id, polarity: "positive" })
-      .catch((e: unknown) => e);
+    const refused = await giveFeedback(
+      opened.as(stranger),
+      parseInput(ZFeedbackRequest, { response_id: res.response_id, polarity: "positive" }),
+    ).catch((e: unknown) => e);
     expect(isDomainError(refused) && refused.code).toBe("FORBIDDEN");
-    const missing = await opened.controlPlane.feedback
-      .give(user, { response_id: "R-9999", polarity: "positive" })
-      .catch((e: unknown) => e);
+    const missing = await giveFeedback(
+      opened.as(user),
+      parseInput(ZFeedbackRequest, { response_id: "R-9999", polarity: "positive" }),
+    ).catch((e: unknown) => e);
     expect(isDomainError(missing) && missing.code).toBe("NOT_FOUND");
   });
 });

@@ -17,6 +17,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 // Relative imports, test only: the corpus generator and the fixtures live with the benchmarks.
 import { realisticNoise } from "../../../bench/lib/realistic-corpus";
 import { loadFixture, noiseSources } from "../../../bench/resolve-eval-runner";
+import { respondToTurn } from "../src/index";
 import { openTestControlPlane, testCfb } from "../src/testing";
 
 const NOISE = 20_000;
@@ -82,7 +83,7 @@ async function run(placement: TPlacement): Promise<TRun> {
     const misses: string[] = [];
     let found = 0;
     for (const q of asked) {
-      const res = await o.controlPlane.chat.respond(user, { request_id: `${placement}-${q.id}`, message: q.message });
+      const res = await respondToTurn(o.as(user), { request_id: `${placement}-${q.id}`, message: q.message });
       const got = await injected(o, res);
       const wanted = [q.cfb, ...(q.also ?? [])].map((k) => idOf.get(k));
       expect(wanted.every((id) => id !== undefined)).toBe(true);
@@ -167,7 +168,7 @@ describe("retrieval is not limited to recent CFBs", () => {
       await o.repos.cfbs.index.sync();
       expect(await o.repos.cfbs.count()).toBe(600);
       const user = await o.account("user");
-      const res = await o.controlPlane.chat.respond(user, {
+      const res = await respondToTurn(o.as(user), {
         request_id: "oldest-1",
         message: "How often is the production database password rotated?",
       });

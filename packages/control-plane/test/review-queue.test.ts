@@ -1,6 +1,10 @@
 // The review queue (issue 7): filters on resolve's decision, domain, confidence and thread, three
 // sorts, and keyset pagination that returns every proposal exactly once whatever the sort.
+
+import { ZProposalListRequest } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { listProposals, parseInput, respondToTurn } from "../src/index";
 import { openTestControlPlane, scriptedModel, type TTestActor, testCfb } from "../src/testing";
 
 type TS = { title: string; confidence: number; domainHint: string };
@@ -43,7 +47,7 @@ beforeAll(async () => {
           domainHint: restates ? "finance" : "widgets",
         },
       ];
-      const res = await opened.controlPlane.chat.respond(user, {
+      const res = await respondToTurn(opened.as(user), {
         request_id: `queue-${++n}`,
         message: "We decided this.",
         ...(threadId ? { thread_id: threadId } : {}),
@@ -55,8 +59,8 @@ beforeAll(async () => {
 });
 afterAll(async () => opened?.close());
 
-const list = (input: Parameters<typeof opened.controlPlane.proposals.list>[1]) =>
-  opened.controlPlane.proposals.list(user, input);
+const list = (input: z.input<typeof ZProposalListRequest>) =>
+  listProposals(opened.as(user), parseInput(ZProposalListRequest, input));
 
 describe("review queue", () => {
   it("filters by resolve's decision, confidence and thread", async () => {

@@ -17,9 +17,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TCfbDraft, TClaimMapEntry } from "@solserver/contracts";
+import { ZTriggerListRequest } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { loadServerEnv } from "../src/env";
+import { getThread, listTriggers, parseInput, respondToTurn } from "../src/index";
 import type { TModelInput } from "../src/model/provider";
 import { DOMAIN_BOOST } from "../src/retrieval";
 import { DEFAULT_ROUTING } from "../src/routing/default-routing";
@@ -62,7 +64,7 @@ beforeAll(async () => {
 afterAll(async () => opened?.close());
 
 const turn = (message: string, extra: { thread_id?: string; procedure?: string } = {}) =>
-  opened.controlPlane.chat.respond(user, { request_id: `rc-${++seq}`, message, ...extra });
+  respondToTurn(opened.as(user), { request_id: `rc-${++seq}`, message, ...extra });
 
 /** The DomainError a turn fails with (fails the test when the turn succeeds). */
 const turnError = (message: string) => turnFailure(turn(message));
@@ -141,7 +143,7 @@ describe("selector step", () => {
     const fresh = await turn("Does the pipeline change the prompt?");
     expect(await routed(fresh.transmission_id)).toMatchObject({ domain: "solserver", reason: "words" });
 
-    const thread = await opened.controlPlane.threads.get(user, first.thread_id);
+    const thread = await getThread(opened.as(user), { thread_id: first.thread_id });
     expect(thread.turns.map((t) => [t.router_domain, t.mode_label])).toEqual([
       ["ops", "Operations"],
       ["ops", "Operations"],
@@ -227,7 +229,9 @@ describe("domain mismatch", () => {
       where: { kind_routerDomain_key: { kind: "domain_mismatch", routerDomain, key } },
     });
   const mismatchTriggers = async () =>
-    (await opened.controlPlane.triggers.list(jam, { limit: 100 })).items.filter((t) => t.kind === "domain_mismatch");
+    (await listTriggers(opened.as(jam), parseInput(ZTriggerListRequest, { limit: 100 }))).items.filter(
+      (t) => t.kind === "domain_mismatch",
+    );
 
   it("three answers hinting ops on solserver turns raise a trigger suggesting a routing rule", async () => {
     provider.answer({ domainHints: ["ops"] });
@@ -250,7 +254,9 @@ describe("domain mismatch", () => {
     expect(trigger).toMatchObject({ router_domain: "solserver", key: "ops", count: 3, threshold: 3 });
     expect(trigger?.label).toContain('routed to "solserver", answered as "ops"');
     expect(trigger?.suggestion).toContain("tune the routing rules");
-    await expect(opened.controlPlane.triggers.list(user, { limit: 10 })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(listTriggers(opened.as(user), parseInput(ZTriggerListRequest, { limit: 10 }))).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
   });
 
   it("counts per routed domain and hinted set; hints naming the route or only general are no mismatch", async () => {
@@ -290,7 +296,7 @@ describe("the model cannot steer a thread out of a strict domain", () => {
   afterAll(async () => cp?.close());
 
   const ask = (message: string, thread_id?: string) =>
-    cp.controlPlane.chat.respond(owner, { request_id: `steer-${++n}`, message, ...(thread_id ? { thread_id } : {}) });
+    respondToTurn(cp.as(owner), { request_id: `steer-${++n}`, message, ...(thread_id ? { thread_id } : {}) });
   const selectorOf = async (transmissionId: string) => {
     const events = (await cp.repos.traces.forTransmission(transmissionId)).filter((e) => e.phase === "selector");
     const t = await cp.db.transmission.findUniqueOrThrow({ where: { id: transmissionId } });
@@ -307,7 +313,9 @@ describe("the model cannot steer a thread out of a strict domain", () => {
       })
     )?.count ?? 0;
   const triggers = async () =>
-    (await cp.controlPlane.triggers.list(editor, { limit: 100 })).items.filter((t) => t.kind === "domain_mismatch");
+    (await listTriggers(cp.as(editor), parseInput(ZTriggerListRequest, { limit: 100 }))).items.filter(
+      (t) => t.kind === "domain_mismatch",
+    );
 
   it("an rv_service thread stays there while every answer names ops; each answer is counted until the trigger", async () => {
     // Every answer claims to be about ops, and is otherwise a valid strict answer (one sentence,
@@ -351,7 +359,7 @@ describe("the model cannot steer a thread out of a strict domain", () => {
     expect(trigger?.suggestion).toContain("tune the routing rules");
 
     // Every turn of the thread ran under the strict domain's rules.
-    const thread = await cp.controlPlane.threads.get(owner, first.thread_id);
+    const thread = await getThread(cp.as(owner), { thread_id: first.thread_id });
     expect(thread.turns.map((t) => [t.router_domain, t.mode_label])).toEqual(
       Array.from({ length: 4 }, () => ["rv_service", "Service desk"]),
     );
@@ -458,7 +466,7 @@ describe("claim-map enforcement", () => {
       const res = await turn("Why does the furnace sail switch stay open?");
       expect(provider.lastInjected()[0]).toBe(injectable);
       expect((await mainAttempts(res.transmission_id)).map((a) => [a.n, a.outcome])).toEqual([[1, "ok"]]);
-      const detail = await opened.controlPlane.threads.get(user, res.thread_id);
+      const detail = await getThread(opened.as(user), { thread_id: res.thread_id });
       const answer = detail.turns[0]?.answer;
       expect(answer?.claim_check).toEqual({ strict: true, domain: "rv_service", findings: [] });
       expect(answer?.claim_map?.map((c) => c.support)).toEqual([{ cfb_ids: [injectable] }, { unknown_id: "U1" }]);
@@ -497,7 +505,7 @@ describe("claim-map enforcement", () => {
         ],
       };
       expect(await claimCheckOf(res.response_id)).toEqual(expected);
-      const answer = (await opened.controlPlane.threads.get(user, res.thread_id)).turns[0]?.answer;
+      const answer = (await getThread(opened.as(user), { thread_id: res.thread_id })).turns[0]?.answer;
       expect(answer?.claim_check).toEqual(expected);
       expect(answer?.claim_map?.map((c) => c.claim_id)).toEqual(["c1", "c2", "c3", "c4"]);
       const [event] = await traceOf(res.transmission_id, "claims");
@@ -509,7 +517,7 @@ describe("claim-map enforcement", () => {
       provider.answer({ claim_map: undefined, text: "No map here." });
       const res = await turn(SOLSERVER_MESSAGE);
       expect(res.assistant_text).toBe("No map here.");
-      const answer = (await opened.controlPlane.threads.get(user, res.thread_id)).turns[0]?.answer;
+      const answer = (await getThread(opened.as(user), { thread_id: res.thread_id })).turns[0]?.answer;
       expect(answer?.claim_map).toBeNull();
       expect(answer?.claim_check).toEqual({
         strict: false,
@@ -560,7 +568,7 @@ describe("SOLSERVER_ROUTING_CONFIG", () => {
     try {
       const owner = await cp.account("user");
       provider.answer({});
-      const ask = (request_id: string, message: string) => cp.controlPlane.chat.respond(owner, { request_id, message });
+      const ask = (request_id: string, message: string) => respondToTurn(cp.as(owner), { request_id, message });
       const routeOf = async (transmissionId: string) => {
         const t = await cp.db.transmission.findUniqueOrThrow({ where: { id: transmissionId } });
         return [t.routerDomain, t.modeLabel];

@@ -9,8 +9,25 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { isDomainError, type TScheduleUpdateRequest } from "@solserver/contracts";
+import {
+  isDomainError,
+  type TScheduleUpdateRequest,
+  ZScheduleGetRequest,
+  ZScheduleUpdateRequest,
+  ZWorkflowRunListRequest,
+} from "@solserver/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  decideWorkflow,
+  getSchedule,
+  getWorkflowRun,
+  listAudit,
+  listWorkflowRuns,
+  parseInput,
+  startWorkflow,
+  tickSchedules,
+  updateSchedule,
+} from "../src/index";
 import { openTestControlPlane, type TTestActor } from "../src/testing";
 import { runWorkflowCli } from "../src/workflows/cli";
 import { tickLines } from "../src/workflows/scheduler";
@@ -25,9 +42,9 @@ let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let jam: TTestActor;
 let user: TTestActor;
 
-const cp = () => opened.controlPlane;
-const schedule = () => cp().schedules.get(jam, {});
-const save = (input: Omit<TScheduleUpdateRequest, "workflow">) => cp().schedules.update(jam, input);
+const schedule = () => getSchedule(opened.as(jam), parseInput(ZScheduleGetRequest, {}));
+const save = (input: Omit<TScheduleUpdateRequest, "workflow">) =>
+  updateSchedule(opened.as(jam), parseInput(ZScheduleUpdateRequest, input));
 const scheduledRuns = () =>
   opened.db.workflowRun.findMany({ where: { startedVia: "schedule" }, orderBy: { id: "asc" } });
 const failure = (promise: Promise<unknown>) => promise.then(() => null).catch((e: unknown) => e);
@@ -38,9 +55,11 @@ const occurrence = async (due: Date | string) =>
 /** Aborts every beat still open, so each test starts with none under way. */
 async function abortOpenBeats(): Promise<void> {
   for (const status of ["awaiting_decision", "running"] as const) {
-    for (const r of (await cp().workflows.list(jam, { status, limit: 100 })).items) {
+    for (const r of (
+      await listWorkflowRuns(opened.as(jam), parseInput(ZWorkflowRunListRequest, { status, limit: 100 }))
+    ).items) {
       if (r.status === "awaiting_decision") {
-        await cp().workflows.decide(jam, { run_id: r.run_id, version: r.version, label: "Abort" });
+        await decideWorkflow(opened.as(jam), { run_id: r.run_id, version: r.version, label: "Abort" });
       } else {
         await opened.db.workflowRun.update({ where: { id: r.run_id }, data: { status: "aborted" } });
       }
@@ -70,7 +89,7 @@ describe("editing the schedule", () => {
     const fresh = await openTestControlPlane({ label: "schedules-fresh" });
     try {
       const editor = await fresh.account("jam");
-      expect(await fresh.controlPlane.schedules.get(editor, {})).toEqual({
+      expect(await getSchedule(fresh.as(editor), parseInput(ZScheduleGetRequest, {}))).toEqual({
         workflow: "umbra-beat",
         enabled: false,
         cadence: "daily",
@@ -98,7 +117,7 @@ describe("editing the schedule", () => {
     expect(next.getTime() - before).toBeLessThanOrEqual(7 * DAY);
     expect(await schedule()).toEqual(saved);
     // Scheduled runs act as whoever saved it last: the edit is audited with what it set.
-    const audit = await cp().audit.list(jam, { target_type: "schedule", limit: 10 });
+    const audit = await listAudit(opened.as(jam), { target_type: "schedule", limit: 10 });
     expect(audit.items[0]).toMatchObject({
       actor_email: jam.email,
       action: "schedule.update",
@@ -165,7 +184,12 @@ describe("editing the schedule", () => {
     ],
   ])("refuses %s, naming the field, and changes nothing", async (_, input, field, message) => {
     const before = await schedule();
-    const error = await failure(cp().schedules.update(jam, input as TScheduleUpdateRequest));
+    // The transport parses the input: the refusal comes from parseInput, as in every transport.
+    const error = await failure(
+      Promise.resolve().then(() =>
+        updateSchedule(opened.as(jam), parseInput(ZScheduleUpdateRequest, input as TScheduleUpdateRequest)),
+      ),
+    );
     expect(isDomainError(error) && error.code).toBe("BAD_INPUT");
     expect(isDomainError(error) && error.field).toBe(field);
     expect((error as Error).message).toBe(message);
@@ -179,14 +203,17 @@ describe("editing the schedule", () => {
       [user, "FORBIDDEN"],
       [{ kind: "anonymous" } as const, "UNAUTHENTICATED"],
     ] as const) {
-      for (const call of [() => cp().schedules.get(actor, {}), () => cp().schedules.update(actor, input)]) {
-        const error = await failure(call());
+      for (const call of [
+        () => getSchedule(opened.as(actor), parseInput(ZScheduleGetRequest, {})),
+        () => updateSchedule(opened.as(actor), parseInput(ZScheduleUpdateRequest, input)),
+      ]) {
+        // Anonymous is refused where a transport narrows the caller (opened.as, as the tRPC tier).
+        const error = await failure(Promise.resolve().then(call));
         expect(isDomainError(error) && error.code).toBe(code);
       }
     }
-    // The role is checked before the input: a user learns nothing from a bad field either.
-    const bad = await failure(cp().schedules.update(user, { ...input, time_of_day: "99:99" }));
-    expect(isDomainError(bad) && bad.code).toBe("FORBIDDEN");
+    // That the role is checked before the input (a user learns nothing from a bad field) is the
+    // transport's order: apps/web/test/routers.test.ts › "workflows.setSchedule".
     expect(await schedule()).toEqual(before);
   });
 });
@@ -195,12 +222,12 @@ describe("ticks", () => {
   it("a due tick starts the beat as the editor, paused at its checkpoint, and records it", async () => {
     const due = await dailyDue("06:30");
     const savedAt = (await schedule()).updated_ts;
-    const report = await cp().schedules.tick(due);
+    const report = await tickSchedules(opened.deps, due);
     expect(report.handled).toHaveLength(1);
     const [item] = report.handled;
     expect(item).toMatchObject({ workflow: "umbra-beat", due_ts: due.toISOString(), outcome: "started", detail: null });
     expect(item?.next_run_ts).toBe(new Date(due.getTime() + DAY).toISOString());
-    const run = await cp().workflows.get(jam, item?.run_id as string);
+    const run = await getWorkflowRun(opened.as(jam), { run_id: item?.run_id as string });
     expect(run).toMatchObject({ name: "umbra-beat", status: "awaiting_decision", started_via: "schedule" });
     expect(run.started_by).toBe(jam.email);
     expect(run.checkpoint?.prompt).toMatch(/^Review \d+ proposals before promoting\?$/);
@@ -221,18 +248,18 @@ describe("ticks", () => {
     ]);
 
     // A person decides it like any other run; the occurrence shows where the run stands now.
-    await cp().workflows.decide(jam, { run_id: run.run_id, version: run.version, label: "Abort" });
+    await decideWorkflow(opened.as(jam), { run_id: run.run_id, version: run.version, label: "Abort" });
     expect((await occurrence(due))?.run_status).toBe("aborted");
   });
 
   it("no two beats at once: the next occurrence while the run still awaits a decision is skipped, naming it", async () => {
     const due = await dailyDue("05:00");
-    const first = (await cp().schedules.tick(due)).handled[0];
+    const first = (await tickSchedules(opened.deps, due)).handled[0];
     expect(first?.outcome).toBe("started");
     const runsBefore = (await scheduledRuns()).length;
 
     const nextDue = new Date(first?.next_run_ts as string);
-    const second = await cp().schedules.tick(nextDue);
+    const second = await tickSchedules(opened.deps, nextDue);
     expect(second.handled).toEqual([
       {
         workflow: "umbra-beat",
@@ -254,8 +281,8 @@ describe("ticks", () => {
 
     // A beat started by hand counts the same: the schedule starts nothing while it is open.
     await abortOpenBeats();
-    const manual = await cp().workflows.start(jam, { workflow: "umbra-beat" });
-    const third = await cp().schedules.tick(new Date(nextDue.getTime() + DAY));
+    const manual = await startWorkflow(opened.as(jam), { workflow: "umbra-beat" });
+    const third = await tickSchedules(opened.deps, new Date(nextDue.getTime() + DAY));
     expect(third.handled[0]).toMatchObject({
       outcome: "skipped_overlap",
       detail: `${manual.run_id} was still awaiting decision`,
@@ -265,7 +292,7 @@ describe("ticks", () => {
   it("two concurrent ticks on the same due occurrence start exactly one run (one control plane)", async () => {
     const due = await dailyDue("04:00");
     const before = (await scheduledRuns()).length;
-    const reports = await Promise.all([cp().schedules.tick(due), cp().schedules.tick(due)]);
+    const reports = await Promise.all([tickSchedules(opened.deps, due), tickSchedules(opened.deps, due)]);
     // Both read the occurrence as due; the conditional UPDATE lets exactly one claim it.
     expect(reports.flatMap((r) => r.handled.map((h) => h.outcome)).sort()).toEqual(["claimed_elsewhere", "started"]);
     expect(await scheduledRuns()).toHaveLength(before + 1);
@@ -275,7 +302,7 @@ describe("ticks", () => {
   it("a tick before the due time does nothing", async () => {
     const due = await dailyDue("02:00");
     const before = await schedule();
-    const report = await cp().schedules.tick(new Date(due.getTime() - 1));
+    const report = await tickSchedules(opened.deps, new Date(due.getTime() - 1));
     expect(report.handled).toEqual([]);
     expect(report.upcoming).toEqual([
       { workflow: "umbra-beat", schedule: "daily at 02:00 UTC", next_run_ts: due.toISOString() },
@@ -291,7 +318,7 @@ describe("ticks", () => {
     await opened.db.workflowSchedule.update({ where: { workflow: "umbra-beat" }, data: { nextRunAt: due } });
     const before = (await scheduledRuns()).length;
     for (const now of [due, new Date(due.getTime() + 30 * DAY)]) {
-      const report = await cp().schedules.tick(now);
+      const report = await tickSchedules(opened.deps, now);
       expect(report.handled).toEqual([]);
       expect(tickLines(report)).toEqual(["nothing due: no workflow schedule is enabled"]);
     }
@@ -303,20 +330,23 @@ describe("ticks", () => {
     const due = await dailyDue("00:30");
     const before = (await scheduledRuns()).length;
     const late = new Date(due.getTime() + 5 * DAY + 3 * 3_600_000);
-    const report = await cp().schedules.tick(late);
+    const report = await tickSchedules(opened.deps, late);
     expect(report.handled.map((h) => h.outcome)).toEqual(["started"]);
     expect(report.handled[0]?.next_run_ts).toBe(new Date(due.getTime() + 6 * DAY).toISOString());
-    expect((await cp().schedules.tick(late)).handled).toEqual([]);
+    expect((await tickSchedules(opened.deps, late)).handled).toEqual([]);
     expect(await scheduledRuns()).toHaveLength(before + 1);
   });
 
   it("an editor who lost the Jam role is not acted for: the occurrence fails with the reason", async () => {
     const editor = await opened.account("jam");
-    const saved = await cp().schedules.update(editor, { enabled: true, cadence: "daily", time_of_day: "08:00" });
+    const saved = await updateSchedule(
+      opened.as(editor),
+      parseInput(ZScheduleUpdateRequest, { enabled: true, cadence: "daily", time_of_day: "08:00" }),
+    );
     await opened.db.user.update({ where: { id: editor.userId }, data: { role: "user" } });
     const due = new Date(saved.next_run_ts as string);
     const before = (await scheduledRuns()).length;
-    const [item] = (await cp().schedules.tick(due)).handled;
+    const [item] = (await tickSchedules(opened.deps, due)).handled;
     expect(item).toMatchObject({
       outcome: "failed",
       run_id: null,

@@ -21,6 +21,7 @@ import { buildCandidateQuery, SEMANTIC_SCALE } from "@solserver/resolve";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadFixture } from "../../../bench/resolve-eval-runner";
 import { createOpenAICompatibleEmbeddings, type TEmbeddingsProvider } from "../src/embeddings/openai-embeddings";
+import { createCfb, getProposal, promoteProposal, respondToTurn, updateCfb } from "../src/index";
 import { proposalText, resolveCandidates } from "../src/knowledge/resolve-candidates";
 import { RRF_K, reciprocalRankFusion } from "../src/knowledge/semantic";
 import { calibrateScale, openSemanticSearch, semanticHandle } from "../src/knowledge/semantic-matching";
@@ -129,7 +130,7 @@ async function injected(o: TOpened, res: TChatRespondResponse): Promise<string[]
 let requestN = 0;
 function turn(o: TOpened, actor: TTestActor, message: string, answer: TScriptedAnswer = { suggestions: [] }) {
   next = answer;
-  return o.controlPlane.chat.respond(actor, { request_id: `sem-${++requestN}`, message });
+  return respondToTurn(o.as(actor), { request_id: `sem-${++requestN}`, message });
 }
 
 beforeAll(async () => {
@@ -295,8 +296,8 @@ describe("the control plane keeps the index in step (afterWrite)", () => {
       summary: "Every car is returned with a full tank.",
       tags: ["fleet"],
     });
-    const car = await on.controlPlane.cfbs.create(onJam, draft);
-    await off.controlPlane.cfbs.create(offJam, draft);
+    const car = await createCfb(on.as(onJam), draft);
+    await createCfb(off.as(offJam), draft);
     await vi.waitFor(async () => expect((await stored(on, car.cfb_id))?.version).toBe(1), { timeout: 10_000 });
     const row = await stored(on, car.cfb_id);
     expect(row?.dims).toBe(64);
@@ -309,10 +310,10 @@ describe("the control plane keeps the index in step (afterWrite)", () => {
 
   it("an edit through cfbs.update is embedded again at its new version", async () => {
     const draft = testCfb({ title: "Badge access", summary: "Badges open the office from 07:00 to 20:00." });
-    const created = await on.controlPlane.cfbs.create(onJam, draft);
+    const created = await createCfb(on.as(onJam), draft);
     await vi.waitFor(async () => expect((await stored(on, created.cfb_id))?.version).toBe(1), { timeout: 10_000 });
     const edited = { ...draft, summary: "Badges open the office from 06:00 to 22:00 on weekdays." };
-    await on.controlPlane.cfbs.update(onJam, { cfb_id: created.cfb_id, version: 1, ...edited });
+    await updateCfb(on.as(onJam), { cfb_id: created.cfb_id, version: 1, ...edited });
     await vi.waitFor(async () => expect((await stored(on, created.cfb_id))?.version).toBe(2), { timeout: 10_000 });
     expect([...((await stored(on, created.cfb_id))?.vector ?? [])]).toEqual([
       ...Float32Array.from(testEmbedding(cfbText(edited))),
@@ -327,8 +328,8 @@ describe("the control plane keeps the index in step (afterWrite)", () => {
         summary: "The quarterly fire drill assembles at the north gate.",
         tags,
       });
-    const a = await on.controlPlane.cfbs.create(onJam, pair(["safety", "drills"]));
-    const b = await on.controlPlane.cfbs.create(onJam, pair(["safety", "evacuation"]));
+    const a = await createCfb(on.as(onJam), pair(["safety", "drills"]));
+    const b = await createCfb(on.as(onJam), pair(["safety", "evacuation"]));
     const reader = await settled(on);
     const vector = Float32Array.from(testEmbedding(cfbText(pair([]))));
     const near = async () => (await reader.search.nearest(vector, 5)).map((n) => n.cfb_id);
@@ -349,8 +350,8 @@ describe("the control plane keeps the index in step (afterWrite)", () => {
       ],
     });
     const proposalId = res.ui_hints.proposal_previews[0]?.proposal_id as string;
-    expect((await on.controlPlane.proposals.get(onUser, proposalId)).resolve?.decision).toBe("merge");
-    const promoted = await on.controlPlane.promotion.promote(onUser, {
+    expect((await getProposal(on.as(onUser), { proposal_id: proposalId })).resolve?.decision).toBe("merge");
+    const promoted = await promoteProposal(on.as(onUser), {
       proposal_id: proposalId,
       action: "approve_update",
     });
@@ -419,11 +420,11 @@ describe("meaning without shared words", () => {
       confidence: 0.8,
     };
     const scoresOf = async (o: TOpened, actor: TTestActor, jam: TTestActor) => {
-      const cfb = await o.controlPlane.cfbs.create(jam, draft);
+      const cfb = await createCfb(o.as(jam), draft);
       if (o === on) await settled(on);
       const res = await turn(o, actor, "We talked about pay.", { suggestions: [suggestion] });
       const id = res.ui_hints.proposal_previews[0]?.proposal_id as string;
-      const detail = await o.controlPlane.proposals.get(actor, id);
+      const detail = await getProposal(o.as(actor), { proposal_id: id });
       return { scores: detail.resolve?.scores ?? [], cfbId: cfb.cfb_id };
     };
     const withSemantic = await scoresOf(on, onUser, onJam);
@@ -444,8 +445,8 @@ describe("meaning without shared words", () => {
 
   it("a chat message that shares no word with a CFB injects it only when semantic matching is on", async () => {
     const draft = testCfb({ domain: "general", title: "Unlimited vacation", summary: "Vacation is unlimited." });
-    const onCfb = await on.controlPlane.cfbs.create(onJam, draft);
-    const offCfb = await off.controlPlane.cfbs.create(offJam, draft);
+    const onCfb = await createCfb(on.as(onJam), draft);
+    const offCfb = await createCfb(off.as(offJam), draft);
     await settled(on);
     const message = "What about holiday leave?";
     const res = await turn(on, onUser, message);
@@ -483,12 +484,12 @@ describe("an embedder that fails", () => {
     expect(await injected(on, res)).toContain(await idOf(on, "Deploy freeze on Fridays"));
     // Resolve ran on the lexical candidates (no semantic similarity anywhere).
     const proposalId = res.ui_hints.proposal_previews[0]?.proposal_id as string;
-    const detail = await on.controlPlane.proposals.get(onUser, proposalId);
+    const detail = await getProposal(on.as(onUser), { proposal_id: proposalId });
     expect(detail.resolve?.decision).toBe("create");
     expect(detail.resolve?.scores.every((s) => s.components.semantic_similarity === null)).toBe(true);
 
     // Promotion: resolve again (lexical), write the CFB; the sync after it fails, logged.
-    const promoted = await on.controlPlane.promotion.promote(onUser, {
+    const promoted = await promoteProposal(on.as(onUser), {
       proposal_id: proposalId,
       action: "approve_create",
     });
@@ -510,8 +511,8 @@ describe("an embedder that fails", () => {
 
     // Back up: the next write's sync embeds what the failed one left pending.
     embedder.failWith = null;
-    const later = await on.controlPlane.cfbs.create(
-      onJam,
+    const later = await createCfb(
+      on.as(onJam),
       testCfb({ title: "Printer", summary: "The printer on floor 2 needs a badge tap." }),
     );
     await vi.waitFor(
@@ -551,7 +552,7 @@ describe("an embedder that fails", () => {
       });
       expect(await injected(down, res)).toContain(cfb.cfb_id);
       const proposalId = res.ui_hints.proposal_previews[0]?.proposal_id as string;
-      const promoted = await down.controlPlane.promotion.promote(user, {
+      const promoted = await promoteProposal(down.as(user), {
         proposal_id: proposalId,
         action: "approve_create",
       });

@@ -4,7 +4,9 @@
 // the 30-day window, retrieval weighs hotness, ignored rate and staleness, and a stale CFB that
 // asks for review on use raises a promotion trigger when it is used.
 import type { TCfbDraft } from "@solserver/contracts";
+import { ZFeedbackRequest, ZTriggerListRequest } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { giveFeedback, listTriggers, parseInput, respondToTurn } from "../src/index";
 import type { TModelProvider } from "../src/model/provider";
 import { BOOSTS, rankCfbs, retrievalBoost } from "../src/retrieval";
 import { openTestControlPlane, type TTestActor, testCfb } from "../src/testing";
@@ -39,7 +41,7 @@ let jam: TTestActor;
 let a: string;
 let b: string;
 let n = 0;
-const ask = (message: string) => opened.controlPlane.chat.respond(user, { request_id: `stats-${++n}`, message });
+const ask = (message: string) => respondToTurn(opened.as(user), { request_id: `stats-${++n}`, message });
 const stats = (cfbId: string) => opened.db.cfbStats.findUniqueOrThrow({ where: { cfbId } });
 
 beforeAll(async () => {
@@ -69,8 +71,14 @@ describe("stats from events", () => {
   it("counts feedback on a CFB", async () => {
     answer = { used: [a], ignored: [], unknown: false };
     const res = await ask("Kafka retention?");
-    await opened.controlPlane.feedback.give(user, { response_id: res.response_id, polarity: "positive", cfb_id: a });
-    await opened.controlPlane.feedback.give(user, { response_id: res.response_id, polarity: "correction", cfb_id: a });
+    await giveFeedback(
+      opened.as(user),
+      parseInput(ZFeedbackRequest, { response_id: res.response_id, polarity: "positive", cfb_id: a }),
+    );
+    await giveFeedback(
+      opened.as(user),
+      parseInput(ZFeedbackRequest, { response_id: res.response_id, polarity: "correction", cfb_id: a }),
+    );
     expect(await stats(a)).toMatchObject({ positiveFeedback30d: 1, correctionEvents30d: 1, negativeFeedback30d: 0 });
     expect((await stats(a)).lastFeedbackAt).not.toBeNull();
   });
@@ -133,7 +141,7 @@ describe("retrieval boosts", () => {
     });
     answer = { used: [stale], ignored: [], unknown: false };
     await ask("How many Zookeeper nodes form the quorum?");
-    const { items } = await opened.controlPlane.triggers.list(jam, {});
+    const { items } = await listTriggers(opened.as(jam), parseInput(ZTriggerListRequest, {}));
     expect(items.find((t) => t.kind === "cfb_stale" && t.key === stale)?.suggestion).toContain("review it");
   });
 });

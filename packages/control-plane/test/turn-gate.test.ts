@@ -4,8 +4,9 @@
 // attempt is tried, and every decision is stored and traced.
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isDomainError } from "@solserver/contracts";
+import { isDomainError, ZGateEvaluateRequest, ZGateEvaluationListQuery } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evaluateGate, listGateEvaluations, parseInput, respondToTurn } from "../src/index";
 import { createOpenAICompatibleModel } from "../src/model/openai-compatible";
 import type { TModelProvider } from "../src/model/provider";
 import { openTestControlPlane, type TTestActor } from "../src/testing";
@@ -60,7 +61,7 @@ let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let owner: TTestActor;
 let n = 0;
 const turn = (message: string, thread_id?: string) =>
-  opened.controlPlane.chat.respond(owner, { request_id: `gate-${++n}`, message, ...(thread_id ? { thread_id } : {}) });
+  respondToTurn(opened.as(owner), { request_id: `gate-${++n}`, message, ...(thread_id ? { thread_id } : {}) });
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -184,10 +185,15 @@ describe("output gate on every model attempt", () => {
   it("lists a user's own evaluations and everyone's for a Jam editor", async () => {
     const jam = await opened.account("jam");
     const other = await opened.account("user");
-    const mine = await opened.controlPlane.gate.list(owner, { limit: 100 });
+    const mine = await listGateEvaluations(opened.as(owner), parseInput(ZGateEvaluationListQuery, { limit: 100 }));
     expect(mine.items.length).toBeGreaterThanOrEqual(5);
-    expect((await opened.controlPlane.gate.list(other, { limit: 100 })).items).toEqual([]);
-    const all = await opened.controlPlane.gate.list(jam, { status: "BLOCK", limit: 100 });
+    expect(
+      (await listGateEvaluations(opened.as(other), parseInput(ZGateEvaluationListQuery, { limit: 100 }))).items,
+    ).toEqual([]);
+    const all = await listGateEvaluations(
+      opened.as(jam),
+      parseInput(ZGateEvaluationListQuery, { status: "BLOCK", limit: 100 }),
+    );
     expect(all.items.length).toBeGreaterThanOrEqual(3);
     expect(all.items.every((e) => e.status === "BLOCK")).toBe(true);
   });
@@ -195,23 +201,34 @@ describe("output gate on every model attempt", () => {
 
 describe("gate.evaluate service", () => {
   it("evaluates and stores a comparison under the caller, with the seed's Test 3 numbers", async () => {
-    const res = await opened.controlPlane.gate.evaluate(owner, {
-      baseline: { output: "Hello! How can I help with your account today?", cost_usd: 1.0 },
-      candidate: { output: "Contact me at hi@example.com and I will follow up.", cost_usd: 1.4 },
-      label: "seed test 3",
-    });
+    const res = await evaluateGate(
+      opened.as(owner),
+      parseInput(ZGateEvaluateRequest, {
+        baseline: { output: "Hello! How can I help with your account today?", cost_usd: 1.0 },
+        candidate: { output: "Contact me at hi@example.com and I will follow up.", cost_usd: 1.4 },
+        label: "seed test 3",
+      }),
+    );
     expect(res.decision.status).toBe("BLOCK");
     expect(res.decision.reasons).toEqual([
       "Cost increased by 40.0% (>=40%).",
       "PII detected: EMAIL(1). Total matches: 1.",
     ]);
-    const listed = await opened.controlPlane.gate.list(owner, { source: "api", limit: 5 });
+    const listed = await listGateEvaluations(
+      opened.as(owner),
+      parseInput(ZGateEvaluationListQuery, { source: "api", limit: 5 }),
+    );
     expect(listed.items[0]).toMatchObject({ evaluation_id: res.evaluation_id, label: "seed test 3", status: "BLOCK" });
   });
 
   it("refuses a record without an output as BAD_INPUT naming the field", async () => {
-    const error = await opened.controlPlane.gate
-      .evaluate(owner, { baseline: { output: "x" }, candidate: { cost_usd: 1 } as never })
+    const error = await Promise.resolve()
+      .then(() =>
+        evaluateGate(
+          opened.as(owner),
+          parseInput(ZGateEvaluateRequest, { baseline: { output: "x" }, candidate: { cost_usd: 1 } as never }),
+        ),
+      )
       .catch((e: unknown) => e);
     expect(isDomainError(error) && error.code).toBe("BAD_INPUT");
     expect(isDomainError(error) && error.field).toBe("candidate.output");
@@ -229,9 +246,9 @@ describe("a provider that ignores the judge", () => {
     const other = await openTestControlPlane({ label: "turn-gate-careless", model: careless });
     try {
       const who = await other.account("user");
-      const error = await other.controlPlane.chat
-        .respond(who, { request_id: "careless-1", message: "Escalations?" })
-        .catch((e: unknown) => e);
+      const error = await respondToTurn(other.as(who), { request_id: "careless-1", message: "Escalations?" }).catch(
+        (e: unknown) => e,
+      );
       expect(isDomainError(error) && error.code).toBe("UPSTREAM");
       expect(await other.db.packet.count()).toBe(0);
       expect(await other.db.gateEvaluation.count({ where: { status: "BLOCK", delivered: false } })).toBe(1);
@@ -254,7 +271,7 @@ describe("a provider that ignores the judge", () => {
     });
     try {
       const who = await other.account("user");
-      const res = await other.controlPlane.chat.respond(who, { request_id: "allow-1", message: "Escalations?" });
+      const res = await respondToTurn(other.as(who), { request_id: "allow-1", message: "Escalations?" });
       expect(res.assistant_text).toBe("Write to help@example.com.");
     } finally {
       await other.close();

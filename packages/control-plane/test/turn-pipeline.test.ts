@@ -4,6 +4,7 @@
 import type { TThreadMemento } from "@solserver/contracts";
 import { isDomainError } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getMemento, getThread, putMemento, respondToTurn } from "../src/index";
 import { createOfflineModel } from "../src/model/offline-model";
 import type { TModelInput, TModelProvider } from "../src/model/provider";
 import { openTestControlPlane, type TTestActor } from "../src/testing";
@@ -66,7 +67,7 @@ function peakMemento(kinds: string[], arc = "previous arc"): TThreadMemento {
 
 async function turn(message: string, memento?: TThreadMemento, threadId?: string) {
   n++;
-  return opened.controlPlane.chat.respond(owner, {
+  return respondToTurn(opened.as(owner), {
     request_id: `pipe-${n}`,
     message,
     ...(threadId ? { thread_id: threadId } : {}),
@@ -75,7 +76,7 @@ async function turn(message: string, memento?: TThreadMemento, threadId?: string
 }
 
 async function storedArc(threadId: string): Promise<string> {
-  return (await opened.controlPlane.mementos.get(owner, threadId)).memento.shape.arc;
+  return (await getMemento(opened.as(owner), { thread_id: threadId })).memento.shape.arc;
 }
 
 describe("the seed's integration test: peak guardrail with memento updates", () => {
@@ -149,9 +150,9 @@ describe("closure signals reach the model; affect is read from user messages onl
   it("one affect point per turn, keyed to the user's message, none for the assistant's", async () => {
     const first = await turn("THIS IS URGENT AND BROKEN!!!");
     const second = await turn("calm follow-up question?", undefined, first.thread_id);
-    const { memento } = await opened.controlPlane.mementos.get(owner, second.thread_id);
+    const { memento } = await getMemento(opened.as(owner), { thread_id: second.thread_id });
     expect(memento.affect.points).toHaveLength(2);
-    const thread = await opened.controlPlane.threads.get(owner, first.thread_id);
+    const thread = await getThread(opened.as(owner), { thread_id: first.thread_id });
     const userIds = thread.messages.filter((m) => m.role === "user").map((m) => m.id);
     const assistantIds = thread.messages.filter((m) => m.role === "assistant").map((m) => m.id);
     expect(memento.affect.points.map((p) => p.messageId)).toEqual(userIds);
@@ -181,12 +182,12 @@ describe("model attempts", () => {
 describe("concurrent turns on one thread", () => {
   it("all land: each re-applies its changes to the memento as it is when it stores", async () => {
     const first = await turn("We decided to start the concurrency thread.");
-    const before = await opened.controlPlane.mementos.get(owner, first.thread_id);
+    const before = await getMemento(opened.as(owner), { thread_id: first.thread_id });
     const results = await Promise.allSettled(
       ["One more thing?", "And another?", "Also this?"].map((m) => turn(m, undefined, first.thread_id)),
     );
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
-    const after = await opened.controlPlane.mementos.get(owner, first.thread_id);
+    const after = await getMemento(opened.as(owner), { thread_id: first.thread_id });
     expect(after.version).toBe(before.version + 3);
     expect(after.memento.affect.points).toHaveLength(before.memento.affect.points.length + 3);
   });
@@ -195,25 +196,23 @@ describe("concurrent turns on one thread", () => {
 describe("memento versions (ETag)", () => {
   it("reads return the version; a write with a stale version is CONFLICT and changes nothing", async () => {
     const t = await turn("We decided to version mementos.");
-    const current = await opened.controlPlane.mementos.get(owner, t.thread_id);
+    const current = await getMemento(opened.as(owner), { thread_id: t.thread_id });
     expect(current.version).toBe(t.thread_memento_version);
     const edited = { ...current.memento, shape: { ...current.memento.shape, arc: "edited by client" } };
-    const written = await opened.controlPlane.mementos.put(owner, {
+    const written = await putMemento(opened.as(owner), {
       thread_id: t.thread_id,
       version: current.version,
       memento: edited,
     });
     expect(written.version).toBe(current.version + 1);
-    const stale = await opened.controlPlane.mementos
-      .put(owner, {
-        thread_id: t.thread_id,
-        version: current.version,
-        memento: { ...edited, shape: { ...edited.shape, arc: "lost" } },
-      })
-      .then(
-        () => null,
-        (e: unknown) => e,
-      );
+    const stale = await putMemento(opened.as(owner), {
+      thread_id: t.thread_id,
+      version: current.version,
+      memento: { ...edited, shape: { ...edited.shape, arc: "lost" } },
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(isDomainError(stale) && stale.code).toBe("CONFLICT");
     expect(await storedArc(t.thread_id)).toBe("edited by client");
     // A turn builds on the current version.

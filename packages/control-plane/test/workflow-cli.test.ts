@@ -6,8 +6,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { ZWorkflowRunListRequest } from "@solserver/contracts";
 import { repositoryRoot } from "@solserver/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getWorkflowRun, listWorkflowRuns, parseInput } from "../src/index";
 import { openTestControlPlane, type TTestActor } from "../src/testing";
 import { runWorkflowCli, type TAsk, WORKFLOW_EXIT } from "../src/workflows/cli";
 
@@ -151,7 +153,7 @@ describe("the Umbra beat from the CLI: a stored run on the database", () => {
     expect(res.out).toMatch(/^run WR-\d{4}$/m);
     expect(res.out).toContain("? Review 0 proposals before promoting?");
     expect(res.out).toContain("  │ # Umbra beat: review before promotion");
-    const runs = await opened.controlPlane.workflows.list(jam, { limit: 5 });
+    const runs = await listWorkflowRuns(opened.as(jam), parseInput(ZWorkflowRunListRequest, { limit: 5 }));
     const run = runs.items[0];
     expect(run?.started_via).toBe("cli");
     expect(run?.started_by).toBe(jam.email);
@@ -163,7 +165,7 @@ describe("the Umbra beat from the CLI: a stored run on the database", () => {
     expect(paused.code).toBe(WORKFLOW_EXIT.PAUSED);
     const runId = paused.out.match(/^run (WR-\d{4})$/m)?.[1] as string;
     expect(paused.err).toContain(`or decide ${runId} in the dashboard at /workflows`);
-    expect((await opened.controlPlane.workflows.get(jam, runId)).status).toBe("awaiting_decision");
+    expect((await getWorkflowRun(opened.as(jam), { run_id: runId })).status).toBe("awaiting_decision");
     // A second beat while this one waits is refused, naming it.
     const second = await cli(["run", "umbra-beat", "--as", jam.email, "--no-input"], { env: env() });
     expect([second.code, second.err]).toEqual([

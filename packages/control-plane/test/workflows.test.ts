@@ -3,9 +3,20 @@
 // what the seed says; a paused run resumes from another process; stale and racing decisions are
 // CONFLICT with exactly one landing; two beats never run at once; bad definitions are refused
 // before anything runs.
-import { isDomainError, type TCfbDraft } from "@solserver/contracts";
+import { isDomainError, type TCfbDraft, ZProposalListRequest, ZWorkflowRunListRequest } from "@solserver/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openControlPlane } from "../src/control-plane";
+import {
+  decideWorkflow,
+  getProposal,
+  getWorkflowRun,
+  listProposals,
+  listWorkflowRuns,
+  parseInput,
+  promoteProposal,
+  respondToTurn,
+  startWorkflow,
+} from "../src/index";
 import { openTestControlPlane, scriptedModel, type TTestActor, testCfb } from "../src/testing";
 
 type TSuggestion = {
@@ -29,11 +40,11 @@ let jam: TTestActor;
 let n = 0;
 async function propose(s: TSuggestion): Promise<string> {
   next = [s];
-  const res = await opened.controlPlane.chat.respond(user, { request_id: `wf-${++n}`, message: "We decided." });
+  const res = await respondToTurn(opened.as(user), { request_id: `wf-${++n}`, message: "We decided." });
   return res.ui_hints.proposal_previews[0]?.proposal_id as string;
 }
-const beat = () => opened.controlPlane.workflows.start(jam, { workflow: "umbra-beat" });
-const status = async (id: string) => (await opened.controlPlane.proposals.get(jam, id)).status;
+const beat = () => startWorkflow(opened.as(jam), { workflow: "umbra-beat" });
+const status = async (id: string) => (await getProposal(opened.as(jam), { proposal_id: id })).status;
 
 /** Fresh pending work for each beat: an update resolve is sure of, a sure create, an unsure one. */
 let work: { update: string; create: string; unsure: string; target: string };
@@ -58,8 +69,10 @@ const NEW_SUBJECTS: [string, string][] = [
 
 beforeEach(async () => {
   // Earlier tests' proposals are decided, so each beat sees only its own three.
-  for (const item of (await opened.controlPlane.proposals.list(jam, { status: "pending", limit: 100 })).items)
-    await opened.controlPlane.promotion.promote(jam, { proposal_id: item.proposal_id, action: "reject" });
+  for (const item of (
+    await listProposals(opened.as(jam), parseInput(ZProposalListRequest, { status: "pending", limit: 100 }))
+  ).items)
+    await promoteProposal(opened.as(jam), { proposal_id: item.proposal_id, action: "reject" });
   const k = ++n;
   const target = await opened.repos.cfbs.create(cfb(`Backup window ${k}`, "Backups run at 1am.", [`backup${k}`]));
   work = {
@@ -121,7 +134,7 @@ describe("the Umbra beat", () => {
     // Nothing is promoted before the person decides.
     expect(await status(work.update)).toBe("pending");
 
-    const done = await opened.controlPlane.workflows.decide(jam, {
+    const done = await decideWorkflow(opened.as(jam), {
       run_id: run.run_id,
       version: run.version,
       label: "Continue",
@@ -141,7 +154,7 @@ describe("the Umbra beat", () => {
 
   it("Skip promotion with feedback skips it, records the feedback in the seed's shape, promotes nothing", async () => {
     const run = await beat();
-    const done = await opened.controlPlane.workflows.decide(jam, {
+    const done = await decideWorkflow(opened.as(jam), {
       run_id: run.run_id,
       version: run.version,
       label: "Skip promotion",
@@ -164,7 +177,7 @@ describe("the Umbra beat", () => {
 
   it("Repeat resolve plans again (iteration 2) and pauses again; Abort ends with exit code 2, nothing promoted", async () => {
     const run = await beat();
-    const again = await opened.controlPlane.workflows.decide(jam, {
+    const again = await decideWorkflow(opened.as(jam), {
       run_id: run.run_id,
       version: run.version,
       label: "Repeat resolve",
@@ -172,7 +185,7 @@ describe("the Umbra beat", () => {
     expect(again.status).toBe("awaiting_decision");
     expect(again.phases.find((p) => p.id === "resolve_pending")?.iterations).toBe(2);
     expect(again.decisions[0]).toMatchObject({ decision: "repeat_phase", target: "resolve_pending" });
-    const aborted = await opened.controlPlane.workflows.decide(jam, {
+    const aborted = await decideWorkflow(opened.as(jam), {
       run_id: run.run_id,
       version: again.version,
       label: "Abort",
@@ -187,11 +200,14 @@ describe("the Umbra beat", () => {
     const run = await beat();
     const restarted = await openControlPlane({ databaseUrl: opened.database.url, model: scripted });
     try {
-      const done = await restarted.controlPlane.workflows.decide(jam, {
-        run_id: run.run_id,
-        version: run.version,
-        label: "Continue",
-      });
+      const done = await decideWorkflow(
+        { deps: restarted.deps, caller: jam },
+        {
+          run_id: run.run_id,
+          version: run.version,
+          label: "Continue",
+        },
+      );
       expect(done.status).toBe("done");
       expect(done.phases.find((p) => p.id === "collect_triggers")?.iterations).toBe(1);
       expect(await status(work.create)).toBe("approved");
@@ -202,18 +218,20 @@ describe("the Umbra beat", () => {
 
   it("a decision on a run that moved is CONFLICT; of two at once exactly one lands", async () => {
     const run = await beat();
-    const stale = await opened.controlPlane.workflows
-      .decide(jam, { run_id: run.run_id, version: run.version - 1, label: "Continue" })
-      .catch((e: unknown) => e);
+    const stale = await decideWorkflow(opened.as(jam), {
+      run_id: run.run_id,
+      version: run.version - 1,
+      label: "Continue",
+    }).catch((e: unknown) => e);
     expect(isDomainError(stale) && stale.code).toBe("CONFLICT");
     const results = await Promise.allSettled([
-      opened.controlPlane.workflows.decide(jam, { run_id: run.run_id, version: run.version, label: "Continue" }),
-      opened.controlPlane.workflows.decide(jam, { run_id: run.run_id, version: run.version, label: "Abort" }),
+      decideWorkflow(opened.as(jam), { run_id: run.run_id, version: run.version, label: "Continue" }),
+      decideWorkflow(opened.as(jam), { run_id: run.run_id, version: run.version, label: "Abort" }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     expect(isDomainError(refused.reason) && refused.reason.code).toBe("CONFLICT");
-    const final = await opened.controlPlane.workflows.get(jam, run.run_id);
+    const final = await getWorkflowRun(opened.as(jam), { run_id: run.run_id });
     expect(final.decisions).toHaveLength(1);
   });
 
@@ -222,10 +240,10 @@ describe("the Umbra beat", () => {
     const second = await beat().catch((e: unknown) => e);
     expect(isDomainError(second) && second.code).toBe("CONFLICT");
     expect((second as Error).message).toContain(run.run_id);
-    await opened.controlPlane.workflows.decide(jam, { run_id: run.run_id, version: run.version, label: "Abort" });
+    await decideWorkflow(opened.as(jam), { run_id: run.run_id, version: run.version, label: "Abort" });
     const third = await beat();
     expect(third.status).toBe("awaiting_decision");
-    await opened.controlPlane.workflows.decide(jam, { run_id: third.run_id, version: third.version, label: "Abort" });
+    await decideWorkflow(opened.as(jam), { run_id: third.run_id, version: third.version, label: "Abort" });
   });
 });
 
@@ -244,38 +262,45 @@ describe("definitions and decisions", () => {
       "        - label: Go",
       "          on_select: { action: continue }",
     ].join("\n");
-    const error = await opened.controlPlane.workflows.start(jam, { definition }).catch((e: unknown) => e);
+    const error = await startWorkflow(opened.as(jam), { definition }).catch((e: unknown) => e);
     expect(isDomainError(error) && error.code).toBe("BAD_INPUT");
     expect((error as Error).message).toMatch(/condition/);
     expect((error as Error).message).toBe(
       "definition: phases[1].checkpoint.condition: cannot parse: Expected expression after > at character 11",
     );
-    const unknown = await opened.controlPlane.workflows
-      .start(jam, { definition: "name: x\nphases:\n  - id: one\n    run: shell.exec\n" })
-      .catch((e: unknown) => e);
+    const unknown = await startWorkflow(opened.as(jam), {
+      definition: "name: x\nphases:\n  - id: one\n    run: shell.exec\n",
+    }).catch((e: unknown) => e);
     expect(isDomainError(unknown) && unknown.code).toBe("BAD_INPUT");
     expect((unknown as Error).message).toBe('definition: phases.one.run: unknown step "shell.exec"');
-    expect((await opened.controlPlane.workflows.list(jam, { limit: 100 })).items.some((r) => r.name === "x")).toBe(
-      false,
-    );
+    expect(
+      (await listWorkflowRuns(opened.as(jam), parseInput(ZWorkflowRunListRequest, { limit: 100 }))).items.some(
+        (r) => r.name === "x",
+      ),
+    ).toBe(false);
   });
 
   it("an unknown option, or feedback on an option without it, is BAD_INPUT and the run stays paused", async () => {
     const definition = "name: approve-me\nphases:\n  - id: only\n    checkpoint:\n      approval_required: true\n";
-    const run = await opened.controlPlane.workflows.start(jam, { definition });
+    const run = await startWorkflow(opened.as(jam), { definition });
     expect(run.checkpoint?.options.map((o) => o.label)).toEqual(["Continue", "Abort"]);
-    const unknown = await opened.controlPlane.workflows
-      .decide(jam, { run_id: run.run_id, version: run.version, label: "Maybe" })
-      .catch((e: unknown) => e);
+    const unknown = await decideWorkflow(opened.as(jam), {
+      run_id: run.run_id,
+      version: run.version,
+      label: "Maybe",
+    }).catch((e: unknown) => e);
     expect(isDomainError(unknown) && unknown.code).toBe("BAD_INPUT");
     expect(isDomainError(unknown) && unknown.field).toBe("label");
-    const feedback = await opened.controlPlane.workflows
-      .decide(jam, { run_id: run.run_id, version: run.version, label: "Continue", feedback: "sure" })
-      .catch((e: unknown) => e);
+    const feedback = await decideWorkflow(opened.as(jam), {
+      run_id: run.run_id,
+      version: run.version,
+      label: "Continue",
+      feedback: "sure",
+    }).catch((e: unknown) => e);
     expect(isDomainError(feedback) && feedback.field).toBe("feedback");
-    const still = await opened.controlPlane.workflows.get(jam, run.run_id);
+    const still = await getWorkflowRun(opened.as(jam), { run_id: run.run_id });
     expect([still.status, still.version]).toEqual(["awaiting_decision", run.version]);
-    const done = await opened.controlPlane.workflows.decide(jam, {
+    const done = await decideWorkflow(opened.as(jam), {
       run_id: run.run_id,
       version: run.version,
       label: "Continue",
@@ -285,9 +310,9 @@ describe("definitions and decisions", () => {
 
   it("is Jam editors' work: a user may not start, decide or list runs", async () => {
     for (const call of [
-      () => opened.controlPlane.workflows.start(user, { workflow: "umbra-beat" }),
-      () => opened.controlPlane.workflows.list(user, { limit: 5 }),
-      () => opened.controlPlane.workflows.decide(user, { run_id: "WR-0001", version: 1, label: "Continue" }),
+      () => startWorkflow(opened.as(user), { workflow: "umbra-beat" }),
+      () => listWorkflowRuns(opened.as(user), parseInput(ZWorkflowRunListRequest, { limit: 5 })),
+      () => decideWorkflow(opened.as(user), { run_id: "WR-0001", version: 1, label: "Continue" }),
     ]) {
       const error = await call().catch((e: unknown) => e);
       expect(isDomainError(error) && error.code).toBe("FORBIDDEN");

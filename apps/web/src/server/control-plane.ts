@@ -1,18 +1,18 @@
 import "server-only";
-import { openControlPlaneFromEnv, type TAuth, type TControlPlane } from "@solserver/control-plane";
+import { openControlPlaneFromEnv, type TAuth, type TServiceDeps } from "@solserver/control-plane";
 import { serverEnv } from "@/env";
 
-export type TServer = { controlPlane: TControlPlane; auth: TAuth };
+export type TServer = { deps: TServiceDeps; auth: TAuth };
 
-// One control plane, one auth instance and one SQLite connection per server process. Kept on
+// One set of service dependencies, one auth instance and one SQLite connection per server process. Kept on
 // globalThis so that dev-mode hot reloads do not open a new connection on every edit.
 const holder = globalThis as unknown as { solserver?: Promise<TServer> };
 
 export function getServer(): Promise<TServer> {
   holder.solserver ??= openControlPlaneFromEnv(serverEnv()).then(
-    ({ controlPlane, auth }) => {
+    ({ deps, auth }) => {
       if (!auth) throw new Error("auth is not configured");
-      return { controlPlane, auth };
+      return { deps, auth };
     },
     (error: unknown) => {
       // Do not cache a failed open (missing folder, unmigrated file): the next request retries.

@@ -1,5 +1,5 @@
 import "server-only";
-import type { TActor } from "@solserver/control-plane";
+import { actorFromBearer, actorFromSession, type TActor } from "@solserver/control-plane";
 import { serverEnv } from "@/env";
 import type { TServer } from "./control-plane";
 
@@ -31,12 +31,12 @@ export async function identify(req: Request, server: TServer): Promise<TRequestI
   const authorization = req.headers.get("authorization");
   if (authorization !== null) {
     const match = /^Bearer ([A-Za-z0-9_-]{1,200})$/.exec(authorization.trim());
-    const actor: TActor = match?.[1] ? await server.controlPlane.actors.fromBearer(match[1]) : { kind: "anonymous" };
+    const actor: TActor = match?.[1] ? await actorFromBearer(server.deps, match[1]) : { kind: "anonymous" };
     return { actor, crossSiteWrite: false };
   }
   const session = await server.auth.api.getSession({ headers: req.headers });
   if (!session) return { actor: { kind: "anonymous" }, crossSiteWrite: false };
-  const actor = await server.controlPlane.actors.fromSession(session.user.id);
+  const actor = await actorFromSession(server.deps, session.user.id);
   const crossSiteWrite = !SAFE_METHODS.has(req.method) && !isSameOrigin(req, serverEnv().trustedOrigins);
   return { actor, crossSiteWrite };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { DomainError, isDomainError, type TRestError } from "@solserver/contracts";
-import { parseInput, requireSignedIn, type TActor, type TControlPlane } from "@solserver/control-plane";
+import { parseInput, requireSignedIn, type TServiceContext } from "@solserver/control-plane";
 import type { z } from "zod";
 import { readBodyCapped } from "./body-limit";
 import { getServer } from "./control-plane";
@@ -10,7 +10,8 @@ import { DOMAIN_TO_HTTP, MASKED_MESSAGE } from "./trpc/error-mapping";
 // The REST façade (seed 001 §3) over the same services as tRPC. Errors share one JSON shape
 // (TRestError): { "error": { "code": "CONFLICT", "message": "...", "field": "proposal_id" } }.
 
-type TRestContext = { controlPlane: TControlPlane; actor: TActor; req: Request };
+/** A service context (deps + the signed-in caller) and the request. */
+type TRestContext = TServiceContext & { req: Request };
 type TRestResult<T> = { body: T; headers?: Record<string, string> };
 
 function errorResponse(status: number, error: TRestError["error"], headers?: Record<string, string>): Response {
@@ -21,7 +22,7 @@ function errorResponse(status: number, error: TRestError["error"], headers?: Rec
  * Runs one REST call: identifies the caller (API token or session cookie), refuses cross-site
  * cookie writes, validates the body against the route's output schema, maps domain errors to
  * HTTP statuses (with Retry-After when rate limited) and masks anything unexpected. The
- * services check the caller's role and ownership themselves.
+ * services check what the caller may touch (ownership, Jam-only actions) themselves.
  */
 export async function runRest<S extends z.ZodType>(
   req: Request,
@@ -45,11 +46,11 @@ export async function restContext(req: Request): Promise<TRestContext> {
   const server = await getServer();
   const { actor, crossSiteWrite } = await identify(req, server);
   // Every REST route needs an account: say so before reading (or rejecting) the body.
-  requireSignedIn(actor);
+  const caller = requireSignedIn(actor);
   if (crossSiteWrite) {
     throw new DomainError("FORBIDDEN", "cross-site request refused: send it from the dashboard's own origin");
   }
-  return { controlPlane: server.controlPlane, actor, req };
+  return { deps: server.deps, caller, req };
 }
 
 /** The REST error body for anything a route throws: domain errors by code, the rest masked. */

@@ -1,4 +1,4 @@
-import { startScheduler } from "@solserver/control-plane";
+import { startScheduler, tickSchedules } from "@solserver/control-plane";
 import { getServer } from "./control-plane";
 
 // The web server's own timer for workflow schedules (the Umbra beat), started once per process by
@@ -15,7 +15,7 @@ export function startWebScheduler(intervalMs: number): void {
   }
   holder.solserverScheduler = startScheduler({
     intervalMs,
-    tick: async () => (await getServer()).controlPlane.schedules.tick(),
+    tick: async () => tickSchedules((await getServer()).deps),
     log: (line) => console.log(line),
     error: (line) => console.error(line),
   });

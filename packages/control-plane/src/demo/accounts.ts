@@ -1,5 +1,5 @@
 import type { TRepositories } from "@solserver/db";
-import type { TActor } from "../services/deps";
+import type { TCaller } from "../services/context";
 
 export const DEMO_JAM = {
   email: "jam@solserver.local",
@@ -25,7 +25,7 @@ export async function ensureFirstRunAccounts(
   repos: TRepositories,
   createAccount: (u: TNewAccount) => Promise<{ id: string }>,
   env: { SOLSERVER_ADMIN_EMAIL?: string | undefined; SOLSERVER_ADMIN_PASSWORD?: string | undefined },
-): Promise<{ created: TNewAccount[]; user: TActor }> {
+): Promise<{ created: TNewAccount[]; user: TCaller }> {
   const jam: TNewAccount = {
     ...DEMO_JAM,
     email: env.SOLSERVER_ADMIN_EMAIL?.trim().toLowerCase() || DEMO_JAM.email,

@@ -1,6 +1,6 @@
-import type { TRepositories } from "@solserver/db";
-import type { TControlPlane } from "../control-plane";
-import type { TActor } from "../services/deps";
+import type { TCaller } from "../services/context";
+import type { TServiceDeps } from "../services/deps";
+import { respondToTurn } from "../services/respond";
 import { DEMO_CFBS, DEMO_THREADS } from "./demo-data";
 
 export type TSeedReport = {
@@ -10,7 +10,7 @@ export type TSeedReport = {
   proposals: number;
 };
 
-async function hasCfbTitled(repos: TRepositories, title: string): Promise<boolean> {
+async function hasCfbTitled(repos: TServiceDeps["repos"], title: string): Promise<boolean> {
   const { items } = await repos.cfbs.list({ query: title, limit: 10 });
   return items.some((c) => c.title === title);
 }
@@ -22,7 +22,8 @@ async function hasCfbTitled(repos: TRepositories, title: string): Promise<boolea
  * database holding other knowledge (no demo CFB in it) is left alone. The conversations are
  * `owner`'s (the demo user), so signing in as that user shows them.
  */
-export async function seedDemo(repos: TRepositories, controlPlane: TControlPlane, owner: TActor): Promise<TSeedReport> {
+export async function seedDemo(deps: TServiceDeps, owner: TCaller): Promise<TSeedReport> {
+  const { repos } = deps;
   const first = DEMO_CFBS[0];
   if ((await repos.cfbs.count()) > 0 && first && !(await hasCfbTitled(repos, first.title))) {
     return { outcome: "skipped-foreign-data", cfbs: 0, turns: 0, proposals: 0 };
@@ -37,12 +38,15 @@ export async function seedDemo(repos: TRepositories, controlPlane: TControlPlane
   let proposals = 0;
   for (const thread of DEMO_THREADS) {
     for (const [i, message] of thread.messages.entries()) {
-      const response = await controlPlane.chat.respond(owner, {
-        thread_id: thread.threadId,
-        request_id: `demo:${thread.threadId}:${i}`,
-        message,
-        ...(thread.procedure ? { procedure: thread.procedure } : {}),
-      });
+      const response = await respondToTurn(
+        { deps, caller: owner },
+        {
+          thread_id: thread.threadId,
+          request_id: `demo:${thread.threadId}:${i}`,
+          message,
+          ...(thread.procedure ? { procedure: thread.procedure } : {}),
+        },
+      );
       if (response.replayed) continue;
       turns++;
       proposals += response.ui_hints.proposal_previews.length;

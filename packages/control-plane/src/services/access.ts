@@ -1,33 +1,31 @@
 import { DomainError } from "@solserver/contracts";
 import type { TAuditWrite } from "@solserver/db";
+import type { TCaller } from "./context";
 import type { TActor } from "./deps";
 
-export type TSignedIn = Extract<TActor, { kind: "user" }>;
-
-/** The signed-in actor, or UNAUTHENTICATED. Every service that touches data starts here. */
-export function requireSignedIn(actor: TActor): TSignedIn {
+/** The signed-in caller, or UNAUTHENTICATED: what a transport checks once, before any service. */
+export function requireSignedIn(actor: TActor): TCaller {
   if (actor.kind !== "user") throw new DomainError("UNAUTHENTICATED", "sign in (or send an API token) to use this");
   return actor;
 }
 
 /** A Jam editor, or FORBIDDEN naming what needs one. */
-export function requireJam(actor: TActor, what: string): TSignedIn {
-  const signedIn = requireSignedIn(actor);
-  if (signedIn.role !== "jam") throw new DomainError("FORBIDDEN", `only Jam editors may ${what}`);
-  return signedIn;
+export function requireJam(caller: TCaller, what: string): TCaller {
+  if (caller.role !== "jam") throw new DomainError("FORBIDDEN", `only Jam editors may ${what}`);
+  return caller;
 }
 
 /** Jam editors see every thread; a user sees the threads they own. Unowned threads are Jam-only. */
-export function canSeeThread(actor: TSignedIn, ownerId: string | null): boolean {
-  return actor.role === "jam" || (ownerId !== null && ownerId === actor.userId);
+export function canSeeThread(caller: TCaller, ownerId: string | null): boolean {
+  return caller.role === "jam" || (ownerId !== null && ownerId === caller.userId);
 }
 
 /** FORBIDDEN without saying anything about the thing beyond the id the caller already has. */
-export function assertCanSeeThread(actor: TSignedIn, ownerId: string | null, what: string): void {
-  if (!canSeeThread(actor, ownerId)) throw new DomainError("FORBIDDEN", `you may not access ${what}`);
+export function assertCanSeeThread(caller: TCaller, ownerId: string | null, what: string): void {
+  if (!canSeeThread(caller, ownerId)) throw new DomainError("FORBIDDEN", `you may not access ${what}`);
 }
 
 /** The "who" of an audit event. */
-export function auditActor(actor: TSignedIn): Pick<TAuditWrite, "actorUserId" | "actorEmail" | "via"> {
-  return { actorUserId: actor.userId, actorEmail: actor.email, via: actor.via };
+export function auditActor(caller: TCaller): Pick<TAuditWrite, "actorUserId" | "actorEmail" | "via"> {
+  return { actorUserId: caller.userId, actorEmail: caller.email, via: caller.via };
 }

@@ -1,5 +1,5 @@
-import { hashToken, TOKEN_PREFIX } from "./admin";
 import type { TActor, TServiceDeps } from "./deps";
+import { hashToken, TOKEN_PREFIX } from "./tokens";
 
 /**
  * The actor behind `Authorization: Bearer <token>`: the token's account, or anonymous when the

@@ -3,13 +3,11 @@ import {
   DomainError,
   type TCfbActivity,
   type TCfbUsageDay,
-  ZCfbActivityRequest,
+  type ZCfbActivityRequest,
 } from "@solserver/contracts";
 import type { TUsageDayCount } from "@solserver/db";
 import type { z } from "zod";
-import { parseInput } from "../parse";
-import { requireSignedIn } from "./access";
-import type { TActor, TServiceDeps } from "./deps";
+import type { TServiceContext } from "./context";
 
 const DAY_MS = 86_400_000;
 
@@ -48,12 +46,9 @@ export function usageByDay(counts: readonly TUsageDayCount[], now: Date, days: n
  * conversations: a user sees those of their own threads, a Jam editor every one.
  */
 export async function getCfbActivity(
-  deps: TServiceDeps,
-  actor: TActor,
-  input: z.input<typeof ZCfbActivityRequest>,
+  { deps, caller }: TServiceContext,
+  request: z.output<typeof ZCfbActivityRequest>,
 ): Promise<TCfbActivity> {
-  const caller = requireSignedIn(actor);
-  const request = parseInput(ZCfbActivityRequest, input);
   const now = deps.now();
   const rows = await deps.repos.cfbs.activity({
     cfbId: request.cfb_id,

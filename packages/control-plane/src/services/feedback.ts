@@ -1,26 +1,21 @@
 import {
   DomainError,
+  type TFeedbackRequest,
   type TPromotionTrigger,
-  ZFeedbackRequest,
-  ZTriggerDismissRequest,
-  ZTriggerListRequest,
+  type TTriggerDismissRequest,
+  type TTriggerListRequest,
 } from "@solserver/contracts";
-import type { z } from "zod";
-import { parseInput } from "../parse";
-import { assertCanSeeThread, requireJam, requireSignedIn } from "./access";
-import type { TActor, TServiceDeps } from "./deps";
+import { assertCanSeeThread, requireJam } from "./access";
+import type { TServiceContext } from "./context";
 
 /**
  * Feedback on an answer by someone who may see its thread (seed 001 §5.1). Its tag is counted
  * per router domain; a tag repeated past its threshold raises a promotion trigger (§5.2).
  */
 export async function giveFeedback(
-  deps: TServiceDeps,
-  actor: TActor,
-  input: z.input<typeof ZFeedbackRequest>,
+  { deps, caller }: TServiceContext,
+  request: TFeedbackRequest,
 ): Promise<{ feedback_id: string; trigger_raised: boolean }> {
-  const caller = requireSignedIn(actor);
-  const request = parseInput(ZFeedbackRequest, input);
   const thread = await deps.repos.turns.responseThread(request.response_id);
   if (!thread) {
     throw new DomainError("NOT_FOUND", `response ${request.response_id} does not exist`, { field: "response_id" });
@@ -47,22 +42,18 @@ export async function giveFeedback(
  * they aggregate every account's conversations (a missing query is somebody's question).
  */
 export async function listTriggers(
-  deps: TServiceDeps,
-  actor: TActor,
-  input: z.input<typeof ZTriggerListRequest>,
+  { deps, caller }: TServiceContext,
+  { limit }: TTriggerListRequest,
 ): Promise<{ items: TPromotionTrigger[] }> {
-  requireJam(actor, "see promotion triggers");
-  const { limit } = parseInput(ZTriggerListRequest, input);
+  requireJam(caller, "see promotion triggers");
   return { items: await deps.repos.triggers.list(deps.repetitionThresholds, limit) };
 }
 
 export async function dismissTrigger(
-  deps: TServiceDeps,
-  actor: TActor,
-  input: z.input<typeof ZTriggerDismissRequest>,
+  { deps, caller }: TServiceContext,
+  { trigger_id }: TTriggerDismissRequest,
 ): Promise<{ trigger_id: string; dismissed: true }> {
-  requireJam(actor, "dismiss promotion triggers");
-  const { trigger_id } = parseInput(ZTriggerDismissRequest, input);
+  requireJam(caller, "dismiss promotion triggers");
   if (!(await deps.repos.triggers.dismiss(trigger_id))) {
     throw new DomainError("NOT_FOUND", `trigger ${trigger_id} is not an open promotion trigger`, {
       field: "trigger_id",

@@ -1,27 +1,22 @@
 import {
   DomainError,
   type TGateDecision,
+  type TGateEvaluationListQuery,
   type TGateEvaluationView,
-  ZGateEvaluateRequest,
-  ZGateEvaluationListQuery,
+  type ZGateEvaluateRequest,
 } from "@solserver/contracts";
 import { evaluate, GateInputError } from "@solserver/gate";
 import type { z } from "zod";
-import { parseInput } from "../parse";
-import { requireSignedIn } from "./access";
-import type { TActor, TServiceDeps } from "./deps";
+import type { TServiceContext } from "./context";
 
 /**
  * gate.evaluate: the `breakpoint` CLI's comparison as a service (seed 002), for pipelines that
  * would rather call the API. The decision is stored and listed in the dashboard under the caller.
  */
 export async function evaluateGate(
-  deps: TServiceDeps,
-  actor: TActor,
-  input: z.input<typeof ZGateEvaluateRequest>,
+  { deps, caller }: TServiceContext,
+  request: z.output<typeof ZGateEvaluateRequest>,
 ): Promise<{ evaluation_id: string; decision: TGateDecision }> {
-  const caller = requireSignedIn(actor);
-  const request = parseInput(ZGateEvaluateRequest, input);
   let decision: TGateDecision;
   try {
     decision = evaluate({
@@ -52,12 +47,9 @@ export async function evaluateGate(
 
 /** Recent gate evaluations: a Jam editor sees all, anyone else their own turns' and calls'. */
 export async function listGateEvaluations(
-  deps: TServiceDeps,
-  actor: TActor,
-  input: z.input<typeof ZGateEvaluationListQuery>,
+  { deps, caller }: TServiceContext,
+  q: TGateEvaluationListQuery,
 ): Promise<{ items: TGateEvaluationView[]; next_cursor: string | null }> {
-  const caller = requireSignedIn(actor);
-  const q = parseInput(ZGateEvaluationListQuery, input);
   return deps.repos.gate.list({
     actorId: caller.role === "jam" ? undefined : caller.userId,
     status: q.status,

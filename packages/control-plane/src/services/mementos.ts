@@ -1,8 +1,13 @@
-import { DomainError, type TThreadMementoRecord, ZThreadMemento, type ZThreadMementoWrite } from "@solserver/contracts";
+import {
+  DomainError,
+  type TThreadGetRequest,
+  type TThreadMementoRecord,
+  type TThreadMementoWrite,
+  ZThreadMemento,
+} from "@solserver/contracts";
 import type { TStoredMemento } from "@solserver/db";
-import type { z } from "zod";
-import { assertCanSeeThread, requireSignedIn } from "./access";
-import type { TActor, TServiceDeps } from "./deps";
+import { assertCanSeeThread } from "./access";
+import type { TServiceContext } from "./context";
 
 function toRecord(stored: TStoredMemento): TThreadMementoRecord {
   return {
@@ -13,17 +18,17 @@ function toRecord(stored: TStoredMemento): TThreadMementoRecord {
   };
 }
 
-async function checkThread(deps: TServiceDeps, actor: TActor, threadId: string) {
-  const caller = requireSignedIn(actor);
+async function checkThread({ deps, caller }: TServiceContext, threadId: string) {
   const thread = await deps.repos.turns.threadOwner(threadId);
   if (!thread) throw new DomainError("NOT_FOUND", `thread ${threadId} does not exist`, { field: "thread_id" });
   assertCanSeeThread(caller, thread.ownerId, `thread ${threadId}`);
 }
 
 /** The thread's memento with its version (the ETag); NOT_FOUND when it has none yet. */
-export async function getMemento(deps: TServiceDeps, actor: TActor, threadId: string): Promise<TThreadMementoRecord> {
-  await checkThread(deps, actor, threadId);
-  const stored = await deps.repos.mementos.get(threadId);
+export async function getMemento(ctx: TServiceContext, input: TThreadGetRequest): Promise<TThreadMementoRecord> {
+  const threadId = input.thread_id;
+  await checkThread(ctx, threadId);
+  const stored = await ctx.deps.repos.mementos.get(threadId);
   if (!stored) throw new DomainError("NOT_FOUND", `thread ${threadId} has no memento yet`, { field: "thread_id" });
   return toRecord(stored);
 }
@@ -32,12 +37,9 @@ export async function getMemento(deps: TServiceDeps, actor: TActor, threadId: st
  * Replaces the thread's memento, conditional on the version the client read: a stale version
  * is CONFLICT and changes nothing (REST answers 412 to a stale If-Match).
  */
-export async function putMemento(
-  deps: TServiceDeps,
-  actor: TActor,
-  input: z.output<typeof ZThreadMementoWrite>,
-): Promise<TThreadMementoRecord> {
-  await checkThread(deps, actor, input.thread_id);
+export async function putMemento(ctx: TServiceContext, input: TThreadMementoWrite): Promise<TThreadMementoRecord> {
+  await checkThread(ctx, input.thread_id);
+  const { deps } = ctx;
   if (!(await deps.repos.mementos.get(input.thread_id))) {
     throw new DomainError("NOT_FOUND", `thread ${input.thread_id} has no memento yet`, { field: "thread_id" });
   }

@@ -1,12 +1,17 @@
-import { DomainError, type TProcedureCatalog, type TProcedureView } from "@solserver/contracts";
+import {
+  DomainError,
+  type TProcedureCatalog,
+  type TProcedureGetRequest,
+  type TProcedureView,
+} from "@solserver/contracts";
 import { loadState } from "../procedures/procedure-turn";
 import { catalogView, procedureView } from "../procedures/view";
-import { assertCanSeeThread, requireSignedIn } from "./access";
-import type { TActor, TServiceDeps } from "./deps";
+import { assertCanSeeThread } from "./access";
+import type { TServiceContext } from "./context";
+import type { TServiceDeps } from "./deps";
 
 /** The procedure catalog's systems: what a new thread can be bound to. Any signed-in account. */
-export function getProcedureCatalog(deps: TServiceDeps, actor: TActor): TProcedureCatalog {
-  requireSignedIn(actor);
+export function getProcedureCatalog({ deps }: TServiceContext): TProcedureCatalog {
   return catalogView(deps.catalog);
 }
 
@@ -15,8 +20,11 @@ export function getProcedureCatalog(deps: TServiceDeps, actor: TActor): TProcedu
  * procedure mode; a state that was lost is rebuilt from the messages for this answer ("rebuilt",
  * its version the number of turns replayed) and stored by the thread's next turn.
  */
-export async function getThreadProcedure(deps: TServiceDeps, actor: TActor, threadId: string): Promise<TProcedureView> {
-  const caller = requireSignedIn(actor);
+export async function getThreadProcedure(
+  { deps, caller }: TServiceContext,
+  input: TProcedureGetRequest,
+): Promise<TProcedureView> {
+  const threadId = input.thread_id;
   const thread = await deps.repos.turns.threadOwner(threadId);
   if (!thread) throw new DomainError("NOT_FOUND", `thread ${threadId} does not exist`, { field: "thread_id" });
   assertCanSeeThread(caller, thread.ownerId, `thread ${threadId}`);

@@ -13,8 +13,9 @@ import {
   ZCfbDraft,
 } from "@solserver/contracts";
 import { parseInput } from "../parse";
-import { assertCanSeeThread, auditActor, requireSignedIn } from "./access";
-import type { TActor, TServiceDeps } from "./deps";
+import { assertCanSeeThread, auditActor } from "./access";
+import type { TCaller, TServiceContext } from "./context";
+import type { TServiceDeps } from "./deps";
 import { resolveProposal } from "./resolve";
 import { createTraceLog } from "./trace-log";
 
@@ -95,8 +96,7 @@ export function updateDraft(
 }
 
 /** Refuses what this caller may not do to this proposal, most specific reason first. */
-async function checkPromotion(deps: TServiceDeps, actor: TActor, input: TPromoteRequest): Promise<TProposal> {
-  const caller = requireSignedIn(actor);
+async function checkPromotion(deps: TServiceDeps, caller: TCaller, input: TPromoteRequest): Promise<TProposal> {
   const proposal = await deps.repos.proposals.get(input.proposal_id);
   if (!proposal)
     throw new DomainError("NOT_FOUND", `proposal ${input.proposal_id} does not exist`, { field: "proposal_id" });
@@ -202,12 +202,10 @@ function fieldsChangedSince(cfb: TCfbDetail, version: number): string[] {
 }
 
 export async function promoteProposal(
-  deps: TServiceDeps,
-  actor: TActor,
+  { deps, caller }: TServiceContext,
   input: TPromoteRequest,
 ): Promise<TPromoteResponse> {
-  const proposal = await checkPromotion(deps, actor, input);
-  const caller = requireSignedIn(actor);
+  const proposal = await checkPromotion(deps, caller, input);
   const trace = createTraceLog(deps.now);
   trace.add("promotion", `Promotion requested: ${input.action} ${proposal.proposal_id}`, { editor: caller.role });
   const resolved = await resolveAgain(deps, proposal);

@@ -7,9 +7,9 @@ import {
   type TProposalReviewRequest,
 } from "@solserver/contracts";
 import { requireJam } from "./access";
-import type { TActor, TServiceDeps } from "./deps";
+import type { TServiceContext } from "./context";
 import { draftFromProposal, planUpdate, resolveAgain } from "./promote";
-import { getProposal } from "./read";
+import { getProposal } from "./proposals";
 
 /** A CFB as the wire shows it, without its history (the preview's before and merge partner). */
 function current({ revisions: _revisions, merged_into_cfb_id: _merged, ...cfb }: TCfbDetail) {
@@ -22,14 +22,11 @@ function current({ revisions: _revisions, merged_into_cfb_id: _merged, ...cfb }:
  * update target, the draft) without writing anything, so what the page shows is what lands,
  * unless the CFB moves first (then the promotion, sent with the version shown, is CONFLICT).
  */
-export async function reviewProposal(
-  deps: TServiceDeps,
-  actor: TActor,
-  input: TProposalReviewRequest,
-): Promise<TProposalReview> {
-  const proposal = await getProposal(deps, actor, input.proposal_id);
+export async function reviewProposal(ctx: TServiceContext, input: TProposalReviewRequest): Promise<TProposalReview> {
+  const { deps } = ctx;
+  const proposal = await getProposal(ctx, { proposal_id: input.proposal_id });
   // Overrides are edit_then_approve's, which only Jam editors may send; so is their preview.
-  if (input.editorial_overrides !== undefined) requireJam(actor, "preview editorial overrides");
+  if (input.editorial_overrides !== undefined) requireJam(ctx.caller, "preview editorial overrides");
   const source = await deps.repos.turns.responseSource(proposal.response_id);
   if (!source)
     throw new DomainError("NOT_FOUND", `response ${proposal.response_id} does not exist`, { field: "proposal_id" });

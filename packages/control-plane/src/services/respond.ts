@@ -10,8 +10,9 @@ import { decideBreakpointAction, shouldFreezeSummaryAtPeak } from "@solserver/en
 import { checkProcedureChoice, plannedView, planProcedure } from "../procedures/procedure-turn";
 import { deriveProposals } from "../proposals/derive";
 import { retrieveCfbs } from "../retrieval";
-import { assertCanSeeThread, requireSignedIn } from "./access";
-import type { TActor, TServiceDeps } from "./deps";
+import { assertCanSeeThread } from "./access";
+import type { TCaller, TServiceContext } from "./context";
+import type { TServiceDeps } from "./deps";
 import { chargeChatTurn } from "./rate-limits";
 import { resolveProposal, turnRepetitions } from "./resolve";
 import { createTraceLog } from "./trace-log";
@@ -91,12 +92,10 @@ async function storeWithRetry<T, W>(
  * store everything in one transaction; respond.
  */
 export async function respondToTurn(
-  deps: TServiceDeps,
-  actor: TActor,
+  { deps, caller }: TServiceContext,
   input: TChatRespondRequest,
   stream?: { send: (event: TStreamEvent) => void },
 ): Promise<TChatRespondResponse> {
-  const caller = requireSignedIn(actor);
   const hash = requestHash(input);
   // A resend while the first is still running waits for it instead of asking the model again
   // (in this process; across processes the store's unique key decides, see "duplicate" below).
@@ -131,7 +130,7 @@ function inFlight(deps: TServiceDeps): Map<string, Promise<TChatRespondResponse>
 
 async function runTurn(
   deps: TServiceDeps,
-  caller: ReturnType<typeof requireSignedIn>,
+  caller: TCaller,
   input: TChatRespondRequest,
   hash: string,
   stream?: { send: (event: TStreamEvent) => void },

@@ -3,16 +3,17 @@ import {
   DomainError,
   isDomainError,
   SHIPPED_WORKFLOWS,
+  type TScheduleGetRequest,
   type TScheduleOutcome,
   type TScheduleRunView,
   type TScheduleView,
-  ZScheduleGetRequest,
-  ZScheduleUpdateRequest,
+  type ZScheduleUpdateRequest,
 } from "@solserver/contracts";
 import type { TScheduleDetail, TScheduleRow } from "@solserver/db";
-import { parseInput } from "../parse";
+import type { z } from "zod";
 import { auditActor, requireJam } from "./access";
-import type { TActor, TServiceDeps } from "./deps";
+import type { TCaller, TServiceContext } from "./context";
+import type { TServiceDeps } from "./deps";
 import { startWorkflow } from "./workflows";
 
 // A shipped workflow (the Umbra beat) on a schedule. Jam editors set it; a tick (the web server's
@@ -63,9 +64,11 @@ async function view(deps: TServiceDeps, workflow: string): Promise<TScheduleView
   return toView(workflow, await deps.repos.schedules.get(workflow, SCHEDULE_RUNS_SHOWN));
 }
 
-export async function getSchedule(deps: TServiceDeps, actor: TActor, input: unknown): Promise<TScheduleView> {
-  requireJam(actor, "see workflow schedules");
-  const { workflow } = parseInput(ZScheduleGetRequest, input ?? {});
+export async function getSchedule(
+  { deps, caller }: TServiceContext,
+  { workflow }: TScheduleGetRequest,
+): Promise<TScheduleView> {
+  requireJam(caller, "see workflow schedules");
   return view(deps, workflow);
 }
 
@@ -73,9 +76,11 @@ export async function getSchedule(deps: TServiceDeps, actor: TActor, input: unkn
  * Saves a schedule. Scheduled runs act as the editor who saves it (their Jam role is checked
  * again at every run); the next occurrence is computed from now, and disabling clears it.
  */
-export async function updateSchedule(deps: TServiceDeps, actor: TActor, input: unknown): Promise<TScheduleView> {
-  const caller = requireJam(actor, "edit workflow schedules");
-  const s = parseInput(ZScheduleUpdateRequest, input);
+export async function updateSchedule(
+  { deps, caller }: TServiceContext,
+  s: z.output<typeof ZScheduleUpdateRequest>,
+): Promise<TScheduleView> {
+  requireJam(caller, "edit workflow schedules");
   const spec: TScheduleSpec = { cadence: s.cadence, time_of_day: s.time_of_day, weekday: s.weekday ?? null };
   await deps.repos.schedules.upsert(
     {
@@ -112,8 +117,8 @@ export type TTickReport = {
 
 type TResult = { outcome: TScheduleOutcome; runId: string | null; detail: string | null };
 
-/** The schedule's run-as account as an actor, if it may still run workflows. */
-async function runAsActor(deps: TServiceDeps, runAsId: string | null): Promise<TActor | string> {
+/** The schedule's run-as account as a caller, if it may still run workflows. */
+async function runAsCaller(deps: TServiceDeps, runAsId: string | null): Promise<TCaller | string> {
   const account = runAsId ? await deps.repos.accounts.get(runAsId) : null;
   if (!account) return "the schedule has no Jam editor to run as; a Jam editor must save it again";
   if (account.role !== "jam") {
@@ -132,10 +137,10 @@ async function startOccurrence(deps: TServiceDeps, row: TScheduleRow): Promise<T
   if (!(SHIPPED_WORKFLOWS as readonly string[]).includes(row.workflow)) {
     return { outcome: "failed", runId: null, detail: `${row.workflow} is not a workflow the server ships` };
   }
-  const actor = await runAsActor(deps, row.runAsId);
-  if (typeof actor === "string") return { outcome: "failed", runId: null, detail: actor };
+  const caller = await runAsCaller(deps, row.runAsId);
+  if (typeof caller === "string") return { outcome: "failed", runId: null, detail: caller };
   try {
-    const run = await startWorkflow(deps, actor, { workflow: row.workflow as TShipped }, "schedule");
+    const run = await startWorkflow({ deps, caller }, { workflow: row.workflow as TShipped }, "schedule");
     return { outcome: "started", runId: run.run_id, detail: null };
   } catch (error) {
     // Someone started it by hand between the check above and the start: still no second beat.
@@ -190,6 +195,8 @@ async function handleDue(deps: TServiceDeps, row: TScheduleRow & { nextRunAt: Da
  */
 export async function tickSchedules(deps: TServiceDeps, now: Date = deps.now()): Promise<TTickReport> {
   if (Number.isNaN(now.getTime())) throw new DomainError("BAD_INPUT", "now: is not a valid date", { field: "now" });
+  // Each tick also embeds what a failed sync left pending (semantic matching on).
+  deps.semantic?.afterWrite();
   const handled: TTickItem[] = [];
   for (const row of await deps.repos.schedules.list()) {
     if (!row.enabled || !row.nextRunAt || row.nextRunAt.getTime() > now.getTime()) continue;

@@ -13,15 +13,16 @@ import {
   isDomainError,
   type TWorkflowDecideRequest,
   type TWorkflowRun,
+  type TWorkflowRunGetRequest,
+  type TWorkflowRunListRequest,
   type TWorkflowStartRequest,
-  type ZWorkflowRunListRequest,
 } from "@solserver/contracts";
 import type { TWorkflowArtifactWrite, TWorkflowRunRow } from "@solserver/db";
-import type { z } from "zod";
 import { driveRun, type TStep, unknownSteps } from "../workflows/driver";
 import { umbraBeatSteps } from "../workflows/umbra-beat";
-import { requireJam, type TSignedIn } from "./access";
-import type { TActor, TServiceDeps } from "./deps";
+import { requireJam } from "./access";
+import type { TCaller, TServiceContext } from "./context";
+import type { TServiceDeps } from "./deps";
 
 // Checkpoint workflows (seed 003) on the server: a run's state lives in one row; the steps run in
 // the request that starts or resumes it; a checkpoint stores the run as awaiting a decision, and
@@ -59,7 +60,7 @@ function asDomainError(error: unknown): unknown {
  */
 async function drive(
   deps: TServiceDeps,
-  caller: TSignedIn,
+  caller: TCaller,
   runId: string,
   version: number,
   workflow: TWorkflow,
@@ -156,12 +157,11 @@ export function toView(row: TWorkflowRunRow, artifacts: ReadonlyMap<string, stri
 }
 
 export async function startWorkflow(
-  deps: TServiceDeps,
-  actor: TActor,
+  { deps, caller }: TServiceContext,
   input: TWorkflowStartRequest,
   via: TStartedVia = "dashboard",
 ): Promise<TWorkflowRun> {
-  const caller = requireJam(actor, "run workflows");
+  requireJam(caller, "run workflows");
   const yaml = input.workflow ? SHIPPED[input.workflow] : (input.definition ?? "");
   const workflow = loadDefinition(yaml, umbraBeatSteps(deps, caller));
   let state: TRunState;
@@ -185,11 +185,10 @@ export async function startWorkflow(
 }
 
 export async function decideWorkflow(
-  deps: TServiceDeps,
-  actor: TActor,
+  { deps, caller }: TServiceContext,
   input: TWorkflowDecideRequest,
 ): Promise<TWorkflowRun> {
-  const caller = requireJam(actor, "decide workflow checkpoints");
+  requireJam(caller, "decide workflow checkpoints");
   const row = await deps.repos.workflows.get(input.run_id);
   if (!row) throw new DomainError("NOT_FOUND", `workflow run ${input.run_id} does not exist`, { field: "run_id" });
   if (row.status !== "awaiting_decision" || row.version !== input.version) {
@@ -221,8 +220,11 @@ export async function decideWorkflow(
 }
 
 /** Drives on a run left `running` (the server stopped during a phase): the phase runs again. */
-export async function resumeWorkflow(deps: TServiceDeps, actor: TActor, runId: string): Promise<TWorkflowRun> {
-  const caller = requireJam(actor, "run workflows");
+export async function resumeWorkflow(
+  { deps, caller }: TServiceContext,
+  { run_id: runId }: TWorkflowRunGetRequest,
+): Promise<TWorkflowRun> {
+  requireJam(caller, "run workflows");
   const row = await deps.repos.workflows.get(runId);
   if (!row) throw new DomainError("NOT_FOUND", `workflow run ${runId} does not exist`, { field: "run_id" });
   if (row.status !== "running") {
@@ -241,17 +243,19 @@ export async function resumeWorkflow(deps: TServiceDeps, actor: TActor, runId: s
   return runView(deps, row.id);
 }
 
-export async function getWorkflowRun(deps: TServiceDeps, actor: TActor, runId: string): Promise<TWorkflowRun> {
-  requireJam(actor, "see workflow runs");
-  return runView(deps, runId);
+export async function getWorkflowRun(
+  { deps, caller }: TServiceContext,
+  { run_id }: TWorkflowRunGetRequest,
+): Promise<TWorkflowRun> {
+  requireJam(caller, "see workflow runs");
+  return runView(deps, run_id);
 }
 
 export async function listWorkflowRuns(
-  deps: TServiceDeps,
-  actor: TActor,
-  input: z.output<typeof ZWorkflowRunListRequest>,
+  { deps, caller }: TServiceContext,
+  input: TWorkflowRunListRequest,
 ): Promise<{ items: TWorkflowRun[] }> {
-  requireJam(actor, "see workflow runs");
+  requireJam(caller, "see workflow runs");
   const rows = await deps.repos.workflows.list({ status: input.status, limit: input.limit });
   const items = await Promise.all(
     rows.map(async (row) => toView(row, await deps.repos.workflows.artifacts(row.id, filesOf(row)))),

@@ -14,7 +14,8 @@ import { isDomainError, SHIPPED_WORKFLOWS, type TWorkflowRun } from "@solserver/
 import { Command, CommanderError } from "commander";
 import { openControlPlaneFromEnv } from "../control-plane";
 import { loadServerEnv } from "../env";
-import type { TActor } from "../services/deps";
+import type { TServiceContext } from "../services/context";
+import { decideWorkflow, startWorkflow } from "../services/workflows";
 import { driveRun } from "./driver";
 import { tickCommand } from "./tick-command";
 
@@ -176,13 +177,16 @@ async function serverRunner(
         `--as ${as}: ${account ? "is not a Jam editor" : "no such account"}; workflows are Jam editors' work`,
       );
     }
-    const actor: TActor = { kind: "user", userId: account.id, email: account.email, role: "jam", via: "cli" };
-    let run = await opened.controlPlane.workflows.start(actor, { definition: yaml, variables }, "cli");
+    const ctx: TServiceContext = {
+      deps: opened.deps,
+      caller: { kind: "user", userId: account.id, email: account.email, role: "jam", via: "cli" },
+    };
+    let run = await startWorkflow(ctx, { definition: yaml, variables }, "cli");
     return {
       view: run,
       close,
       decide: async (label, feedback) => {
-        run = await opened.controlPlane.workflows.decide(actor, {
+        run = await decideWorkflow(ctx, {
           run_id: run.run_id,
           version: run.version,
           label,

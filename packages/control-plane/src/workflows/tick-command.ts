@@ -1,5 +1,6 @@
 import { openControlPlaneFromEnv } from "../control-plane";
 import { loadServerEnv } from "../env";
+import { tickSchedules } from "../services/schedules";
 import type { TCliIo } from "./cli";
 import { tickLines } from "./scheduler";
 
@@ -12,9 +13,9 @@ export async function tickCommand(io: TCliIo): Promise<number> {
   const env = io.env ?? process.env;
   // The server's own configuration, so that a beat cron starts collects the same triggers (the
   // repetition thresholds) as one the web server's timer starts.
-  const { controlPlane, db } = await openControlPlaneFromEnv(loadServerEnv(env));
+  const { deps, db } = await openControlPlaneFromEnv(loadServerEnv(env));
   try {
-    const report = await controlPlane.schedules.tick();
+    const report = await tickSchedules(deps);
     for (const line of tickLines(report)) io.out(line);
     return 0;
   } finally {

@@ -1,6 +1,6 @@
 import type { TRunState } from "@solserver/checkpoint";
 import { canApproveAsNew, isDomainError, type TProposal } from "@solserver/contracts";
-import type { TSignedIn } from "../services/access";
+import type { TCaller } from "../services/context";
 import type { TServiceDeps } from "../services/deps";
 import { promoteProposal, resolveAgain } from "../services/promote";
 import type { TStep } from "./driver";
@@ -100,8 +100,8 @@ function variable(state: TRunState, name: string, fallback: string): string {
   return typeof value === "string" && value ? value : fallback;
 }
 
-/** The beat's steps, acting as `actor` (the Jam editor who started or resumed the run). */
-export function umbraBeatSteps(deps: TServiceDeps, actor: TSignedIn): Record<string, TStep> {
+/** The beat's steps, acting as `caller` (the Jam editor who started or resumed the run). */
+export function umbraBeatSteps(deps: TServiceDeps, caller: TCaller): Record<string, TStep> {
   return {
     "umbra.collect_triggers": async () => {
       const triggers = await deps.repos.triggers.list(deps.repetitionThresholds, 50);
@@ -149,7 +149,7 @@ export function umbraBeatSteps(deps: TServiceDeps, actor: TSignedIn): Record<str
       // Exactly the plan the person reviewed; a proposal decided or changed since is skipped.
       for (const p of planOf(state)) {
         try {
-          const result = await promoteProposal(deps, actor, { proposal_id: p.proposal_id, action: p.action });
+          const result = await promoteProposal({ deps, caller }, { proposal_id: p.proposal_id, action: p.action });
           promoted.push({ proposal_id: p.proposal_id, cfb_id: result.final_cfb_id });
         } catch (error) {
           if (!isDomainError(error)) throw error;

@@ -7,5 +7,5 @@ import { createInnerContext, type TInnerContext } from "./init";
 export async function createContext(req: Request): Promise<TInnerContext> {
   const server = await getServer();
   const { actor, crossSiteWrite } = await identify(req, server);
-  return createInnerContext({ controlPlane: server.controlPlane, actor, crossSiteWrite });
+  return createInnerContext({ deps: server.deps, actor, crossSiteWrite });
 }

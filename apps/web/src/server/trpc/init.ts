@@ -5,7 +5,7 @@ import {
   requireJam,
   requireSignedIn,
   type TActor,
-  type TControlPlane,
+  type TServiceDeps,
 } from "@solserver/control-plane";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { DOMAIN_TO_TRPC, isDomainError, MASKED_MESSAGE, validationIssues } from "./error-mapping";
@@ -14,18 +14,19 @@ import { DOMAIN_TO_TRPC, isDomainError, MASKED_MESSAGE, validationIssues } from 
 // 1. Context. `createInnerContext` needs no request, so tests build it directly; the HTTP
 //    adapter's `createContext` (context.ts) derives the same shape from a request.
 export type TInnerContext = {
-  controlPlane: TControlPlane;
+  /** What every service is handed (the database, the model, the settings). */
+  deps: TServiceDeps;
   actor: TActor;
   /** A cookie-authenticated request from another site: its mutations are refused. */
   crossSiteWrite: boolean;
 };
 
 export function createInnerContext(opts: {
-  controlPlane: TControlPlane;
+  deps: TServiceDeps;
   actor: TActor;
   crossSiteWrite?: boolean;
 }): TInnerContext {
-  return { controlPlane: opts.controlPlane, actor: opts.actor, crossSiteWrite: opts.crossSiteWrite ?? false };
+  return { deps: opts.deps, actor: opts.actor, crossSiteWrite: opts.crossSiteWrite ?? false };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -52,7 +53,9 @@ const t = initTRPC.context<TInnerContext>().create({
 
 // ---------------------------------------------------------------------------------------------
 // 3. Procedures. Domain errors thrown by services (or by the checks below) become their tRPC
-//    code here, once. Every tier's check is repeated inside the service it calls.
+//    code here, once. A tier narrows the caller once (`ctx.caller`); a procedure hands `ctx`
+//    (deps + caller) and its parsed input to one service, which checks what that caller may
+//    touch (ownership, Jam-only actions) but never sign-in again.
 const mapDomainErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && isDomainError(result.error.cause)) {
@@ -76,14 +79,13 @@ export const createCallerFactory = t.createCallerFactory;
 /** Anyone who can reach the server (only the health probe). */
 export const publicProcedure = t.procedure.use(mapDomainErrors).use(refuseCrossSiteWrites);
 
-/** A signed-in account, by session cookie or API token: `user` or `jam`. */
-export const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
-  requireSignedIn(ctx.actor);
-  return next();
-});
+/** A signed-in account, by session cookie or API token: `user` or `jam`, as `ctx.caller`. */
+export const signedInProcedure = publicProcedure.use(({ ctx, next }) =>
+  next({ ctx: { caller: requireSignedIn(ctx.actor) } }),
+);
 
 /** A Jam editor. */
-export const jamProcedure = publicProcedure.use(({ ctx, next }) => {
-  requireJam(ctx.actor, "do this");
+export const jamProcedure = signedInProcedure.use(({ ctx, next }) => {
+  requireJam(ctx.caller, "do this");
   return next();
 });

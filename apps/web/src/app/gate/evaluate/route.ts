@@ -1,4 +1,5 @@
 import { ZGateEvaluateRequest, ZGateEvaluateResponse } from "@solserver/contracts";
+import { evaluateGate } from "@solserver/control-plane";
 import { readJsonBody, runRest } from "@/server/rest";
 
 export const runtime = "nodejs";
@@ -9,7 +10,7 @@ export const runtime = "nodejs";
  * stored for the dashboard's gate page.
  */
 export function POST(req: Request) {
-  return runRest(req, ZGateEvaluateResponse, async ({ controlPlane, actor }) => ({
-    body: await controlPlane.gate.evaluate(actor, await readJsonBody(req, ZGateEvaluateRequest)),
+  return runRest(req, ZGateEvaluateResponse, async (ctx) => ({
+    body: await evaluateGate(ctx, await readJsonBody(req, ZGateEvaluateRequest)),
   }));
 }

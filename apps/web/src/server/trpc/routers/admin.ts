@@ -13,6 +13,16 @@ import {
   ZTokenList,
   ZTokenRevokeRequest,
 } from "@solserver/contracts";
+import {
+  createAccount,
+  createToken,
+  listAccounts,
+  listAudit,
+  listTokens,
+  me,
+  revokeToken,
+  setAccountRole,
+} from "@solserver/control-plane";
 import { z } from "zod";
 import { jamProcedure, router, signedInProcedure } from "../init";
 
@@ -21,38 +31,38 @@ export const meRouter = router({
   get: signedInProcedure
     .input(z.void())
     .output(ZMe)
-    .query(({ ctx }) => ctx.controlPlane.me(ctx.actor)),
+    .query(({ ctx }) => me(ctx)),
 });
 
 export const tokensRouter = router({
   list: jamProcedure
     .input(z.void())
     .output(ZTokenList)
-    .query(({ ctx }) => ctx.controlPlane.tokens.list(ctx.actor)),
+    .query(({ ctx }) => listTokens(ctx)),
   /** The plaintext token is in this answer only. */
   create: jamProcedure
     .input(ZTokenCreateRequest)
     .output(ZTokenCreated)
-    .mutation(({ ctx, input }) => ctx.controlPlane.tokens.create(ctx.actor, input)),
+    .mutation(({ ctx, input }) => createToken(ctx, input)),
   revoke: jamProcedure
     .input(ZTokenRevokeRequest)
     .output(ZToken)
-    .mutation(({ ctx, input }) => ctx.controlPlane.tokens.revoke(ctx.actor, input.token_id)),
+    .mutation(({ ctx, input }) => revokeToken(ctx, input)),
 });
 
 export const usersRouter = router({
   list: jamProcedure
     .input(z.void())
     .output(ZAccountList)
-    .query(({ ctx }) => ctx.controlPlane.users.list(ctx.actor)),
+    .query(({ ctx }) => listAccounts(ctx)),
   create: jamProcedure
     .input(ZAccountCreateRequest)
     .output(ZAccount)
-    .mutation(({ ctx, input }) => ctx.controlPlane.users.create(ctx.actor, input)),
+    .mutation(({ ctx, input }) => createAccount(ctx, input)),
   setRole: jamProcedure
     .input(ZAccountSetRoleRequest)
     .output(z.object({ user_id: z.string(), role: ZRole }))
-    .mutation(({ ctx, input }) => ctx.controlPlane.users.setRole(ctx.actor, input)),
+    .mutation(({ ctx, input }) => setAccountRole(ctx, input)),
 });
 
 export const auditRouter = router({
@@ -60,5 +70,5 @@ export const auditRouter = router({
   list: jamProcedure
     .input(ZAuditListRequest)
     .output(ZAuditList)
-    .query(({ ctx, input }) => ctx.controlPlane.audit.list(ctx.actor, input)),
+    .query(({ ctx, input }) => listAudit(ctx, input)),
 });

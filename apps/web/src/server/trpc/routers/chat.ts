@@ -1,4 +1,5 @@
 import { ZChatRespondRequest, ZChatRespondResponse } from "@solserver/contracts";
+import { respondToTurn } from "@solserver/control-plane";
 import { router, signedInProcedure } from "../init";
 
 export const chatRouter = router({
@@ -6,5 +7,5 @@ export const chatRouter = router({
   respond: signedInProcedure
     .input(ZChatRespondRequest)
     .output(ZChatRespondResponse)
-    .mutation(({ ctx, input }) => ctx.controlPlane.chat.respond(ctx.actor, input)),
+    .mutation(({ ctx, input }) => respondToTurn(ctx, input)),
 });

@@ -5,6 +5,7 @@ import {
   ZTriggerList,
   ZTriggerListRequest,
 } from "@solserver/contracts";
+import { dismissTrigger, giveFeedback, listTriggers } from "@solserver/control-plane";
 import { z } from "zod";
 import { jamProcedure, router, signedInProcedure } from "../init";
 
@@ -13,7 +14,7 @@ export const feedbackRouter = router({
   give: signedInProcedure
     .input(ZFeedbackRequest)
     .output(ZFeedbackResponse)
-    .mutation(({ ctx, input }) => ctx.controlPlane.feedback.give(ctx.actor, input)),
+    .mutation(({ ctx, input }) => giveFeedback(ctx, input)),
 });
 
 /** Promotion triggers (seed 001 §5.2): Jam editors only, they span every account's threads. */
@@ -21,9 +22,9 @@ export const triggersRouter = router({
   list: jamProcedure
     .input(ZTriggerListRequest)
     .output(ZTriggerList)
-    .query(({ ctx, input }) => ctx.controlPlane.triggers.list(ctx.actor, input)),
+    .query(({ ctx, input }) => listTriggers(ctx, input)),
   dismiss: jamProcedure
     .input(ZTriggerDismissRequest)
     .output(z.object({ trigger_id: z.string(), dismissed: z.literal(true) }))
-    .mutation(({ ctx, input }) => ctx.controlPlane.triggers.dismiss(ctx.actor, input)),
+    .mutation(({ ctx, input }) => dismissTrigger(ctx, input)),
 });

@@ -4,6 +4,7 @@ import {
   ZGateEvaluationList,
   ZGateEvaluationListQuery,
 } from "@solserver/contracts";
+import { evaluateGate, listGateEvaluations } from "@solserver/control-plane";
 import { router, signedInProcedure } from "../init";
 
 /** The BreakPoint output gate (seed 002): compare two outputs, list stored decisions. */
@@ -11,10 +12,10 @@ export const gateRouter = router({
   evaluate: signedInProcedure
     .input(ZGateEvaluateRequest)
     .output(ZGateEvaluateResponse)
-    .mutation(({ ctx, input }) => ctx.controlPlane.gate.evaluate(ctx.actor, input)),
+    .mutation(({ ctx, input }) => evaluateGate(ctx, input)),
   /** A Jam editor sees every evaluation; anyone else those of their own turns and calls. */
   list: signedInProcedure
     .input(ZGateEvaluationListQuery)
     .output(ZGateEvaluationList)
-    .query(({ ctx, input }) => ctx.controlPlane.gate.list(ctx.actor, input)),
+    .query(({ ctx, input }) => listGateEvaluations(ctx, input)),
 });

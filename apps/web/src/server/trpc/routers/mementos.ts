@@ -1,4 +1,5 @@
 import { ZThreadGetRequest, ZThreadMementoRecord, ZThreadMementoWrite } from "@solserver/contracts";
+import { getMemento, putMemento } from "@solserver/control-plane";
 import { router, signedInProcedure } from "../init";
 
 export const mementosRouter = router({
@@ -6,10 +7,10 @@ export const mementosRouter = router({
   get: signedInProcedure
     .input(ZThreadGetRequest)
     .output(ZThreadMementoRecord)
-    .query(({ ctx, input }) => ctx.controlPlane.mementos.get(ctx.actor, input.thread_id)),
+    .query(({ ctx, input }) => getMemento(ctx, input)),
   /** Replaces it if `version` is still current; CONFLICT otherwise, with nothing changed. */
   put: signedInProcedure
     .input(ZThreadMementoWrite)
     .output(ZThreadMementoRecord)
-    .mutation(({ ctx, input }) => ctx.controlPlane.mementos.put(ctx.actor, input)),
+    .mutation(({ ctx, input }) => putMemento(ctx, input)),
 });

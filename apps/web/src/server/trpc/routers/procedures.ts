@@ -1,4 +1,5 @@
 import { ZProcedureCatalog, ZProcedureGetRequest, ZProcedureView } from "@solserver/contracts";
+import { getProcedureCatalog, getThreadProcedure } from "@solserver/control-plane";
 import { z } from "zod";
 import { router, signedInProcedure } from "../init";
 
@@ -7,10 +8,10 @@ export const proceduresRouter = router({
   catalog: signedInProcedure
     .input(z.void())
     .output(ZProcedureCatalog)
-    .query(({ ctx }) => ctx.controlPlane.procedures.catalog(ctx.actor)),
+    .query(({ ctx }) => getProcedureCatalog(ctx)),
   /** Where a thread's diagnosis stands: mode, active step, findings, labor draft, final report. */
   get: signedInProcedure
     .input(ZProcedureGetRequest)
     .output(ZProcedureView)
-    .query(({ ctx, input }) => ctx.controlPlane.procedures.get(ctx.actor, input.thread_id)),
+    .query(({ ctx, input }) => getThreadProcedure(ctx, input)),
 });

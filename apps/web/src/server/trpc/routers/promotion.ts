@@ -1,4 +1,5 @@
 import { ZPromoteRequest, ZPromoteResponse } from "@solserver/contracts";
+import { promoteProposal } from "@solserver/control-plane";
 import { router, signedInProcedure } from "../init";
 
 export const promotionRouter = router({
@@ -6,5 +7,5 @@ export const promotionRouter = router({
   promote: signedInProcedure
     .input(ZPromoteRequest)
     .output(ZPromoteResponse)
-    .mutation(({ ctx, input }) => ctx.controlPlane.promotion.promote(ctx.actor, input)),
+    .mutation(({ ctx, input }) => promoteProposal(ctx, input)),
 });

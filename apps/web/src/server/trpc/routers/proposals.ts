@@ -6,6 +6,7 @@ import {
   ZProposalReview,
   ZProposalReviewRequest,
 } from "@solserver/contracts";
+import { getProposal, listProposals, reviewProposal } from "@solserver/control-plane";
 import { router, signedInProcedure } from "../init";
 
 export const proposalsRouter = router({
@@ -13,11 +14,11 @@ export const proposalsRouter = router({
   list: signedInProcedure
     .input(ZProposalListRequest)
     .output(ZProposalListResponse)
-    .query(({ ctx, input }) => ctx.controlPlane.proposals.list(ctx.actor, input)),
+    .query(({ ctx, input }) => listProposals(ctx, input)),
   get: signedInProcedure
     .input(ZProposalGetRequest)
     .output(ZProposal)
-    .query(({ ctx, input }) => ctx.controlPlane.proposals.get(ctx.actor, input.proposal_id)),
+    .query(({ ctx, input }) => getProposal(ctx, input)),
   /**
    * The proposal page: the proposal, its source, and what each approval would write now (with a
    * Jam editor's overrides when given). Reads only.
@@ -25,5 +26,5 @@ export const proposalsRouter = router({
   review: signedInProcedure
     .input(ZProposalReviewRequest)
     .output(ZProposalReview)
-    .query(({ ctx, input }) => ctx.controlPlane.proposals.review(ctx.actor, input)),
+    .query(({ ctx, input }) => reviewProposal(ctx, input)),
 });

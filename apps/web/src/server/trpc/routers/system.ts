@@ -1,4 +1,5 @@
 import { ZHealth } from "@solserver/contracts";
+import { health } from "@solserver/control-plane";
 import { z } from "zod";
 import { publicProcedure, router } from "../init";
 
@@ -7,5 +8,5 @@ export const systemRouter = router({
   health: publicProcedure
     .input(z.void())
     .output(ZHealth)
-    .query(({ ctx }) => ctx.controlPlane.system.health()),
+    .query(({ ctx }) => health(ctx.deps)),
 });

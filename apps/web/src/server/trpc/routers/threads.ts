@@ -1,4 +1,5 @@
 import { ZThreadDetail, ZThreadGetRequest, ZThreadList, ZThreadListRequest } from "@solserver/contracts";
+import { getThread, listThreads } from "@solserver/control-plane";
 import { router, signedInProcedure } from "../init";
 
 export const threadsRouter = router({
@@ -6,10 +7,10 @@ export const threadsRouter = router({
   list: signedInProcedure
     .input(ZThreadListRequest)
     .output(ZThreadList)
-    .query(({ ctx, input }) => ctx.controlPlane.threads.list(ctx.actor, input.limit)),
+    .query(({ ctx, input }) => listThreads(ctx, input)),
   /** A thread's messages and each turn's trace. */
   get: signedInProcedure
     .input(ZThreadGetRequest)
     .output(ZThreadDetail)
-    .query(({ ctx, input }) => ctx.controlPlane.threads.get(ctx.actor, input.thread_id)),
+    .query(({ ctx, input }) => getThread(ctx, input)),
 });

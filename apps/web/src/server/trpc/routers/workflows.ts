@@ -9,6 +9,15 @@ import {
   ZWorkflowRunListRequest,
   ZWorkflowStartRequest,
 } from "@solserver/contracts";
+import {
+  decideWorkflow,
+  getSchedule,
+  getWorkflowRun,
+  listWorkflowRuns,
+  resumeWorkflow,
+  startWorkflow,
+  updateSchedule,
+} from "@solserver/control-plane";
 import { jamProcedure, router } from "../init";
 
 /** Checkpoint workflows (seed 003), the Umbra beat among them: Jam editors' work. */
@@ -16,40 +25,34 @@ export const workflowsRouter = router({
   list: jamProcedure
     .input(ZWorkflowRunListRequest)
     .output(ZWorkflowRunList)
-    .query(({ ctx, input }) => ctx.controlPlane.workflows.list(ctx.actor, input)),
+    .query(({ ctx, input }) => listWorkflowRuns(ctx, input)),
   get: jamProcedure
     .input(ZWorkflowRunGetRequest)
     .output(ZWorkflowRun)
-    .query(({ ctx, input }) => ctx.controlPlane.workflows.get(ctx.actor, input.run_id)),
+    .query(({ ctx, input }) => getWorkflowRun(ctx, input)),
   /** Starts a run and drives it to its first checkpoint (or its end). */
   start: jamProcedure
     .input(ZWorkflowStartRequest)
     .output(ZWorkflowRun)
-    .mutation(({ ctx, input }) =>
-      ctx.controlPlane.workflows.start(
-        ctx.actor,
-        input,
-        ctx.actor.kind === "user" && ctx.actor.via === "token" ? "api" : "dashboard",
-      ),
-    ),
+    .mutation(({ ctx, input }) => startWorkflow(ctx, input, ctx.caller.via === "token" ? "api" : "dashboard")),
   /** A decision at the run's checkpoint, based on the version shown; the run goes on from there. */
   decide: jamProcedure
     .input(ZWorkflowDecideRequest)
     .output(ZWorkflowRun)
-    .mutation(({ ctx, input }) => ctx.controlPlane.workflows.decide(ctx.actor, input)),
+    .mutation(({ ctx, input }) => decideWorkflow(ctx, input)),
   /** Drives on a run the server stopped during a phase. */
   resume: jamProcedure
     .input(ZWorkflowRunGetRequest)
     .output(ZWorkflowRun)
-    .mutation(({ ctx, input }) => ctx.controlPlane.workflows.resume(ctx.actor, input.run_id)),
+    .mutation(({ ctx, input }) => resumeWorkflow(ctx, input)),
   /** The workflow's schedule (the Umbra beat daily or weekly), its next run and latest occurrences. */
   schedule: jamProcedure
     .input(ZScheduleGetRequest)
     .output(ZScheduleView)
-    .query(({ ctx, input }) => ctx.controlPlane.schedules.get(ctx.actor, input)),
+    .query(({ ctx, input }) => getSchedule(ctx, input)),
   /** Saves the schedule; scheduled runs then act as the editor who saved it. */
   setSchedule: jamProcedure
     .input(ZScheduleUpdateRequest)
     .output(ZScheduleView)
-    .mutation(({ ctx, input }) => ctx.controlPlane.schedules.update(ctx.actor, input)),
+    .mutation(({ ctx, input }) => updateSchedule(ctx, input)),
 });

@@ -1,4 +1,5 @@
 import { isDomainError } from "@solserver/contracts";
+import { refundSignIn, reserveSignIn } from "@solserver/control-plane";
 import { toNextJsHandler } from "better-auth/next-js";
 import { serverEnv } from "@/env";
 import { readBodyCapped } from "@/server/body-limit";
@@ -13,7 +14,7 @@ export const runtime = "nodejs";
  * succeeds), so at most N failures fit in the window; over that, 429 with Retry-After.
  */
 async function signIn(req: Request): Promise<Response> {
-  const { controlPlane, auth } = await getServer();
+  const { deps, auth } = await getServer();
   const text = await readBodyCapped(req, 8 * 1024).catch(() => null);
   if (text === null) return Response.json({ message: "request body too large" }, { status: 413 });
   let email = "";
@@ -26,7 +27,7 @@ async function signIn(req: Request): Promise<Response> {
   }
   const ip = clientIp(req);
   try {
-    await controlPlane.signIn.reserve(email, ip);
+    await reserveSignIn(deps, email, ip);
   } catch (error) {
     if (isDomainError(error) && error.code === "RATE_LIMITED") {
       return Response.json(
@@ -37,7 +38,7 @@ async function signIn(req: Request): Promise<Response> {
     throw error;
   }
   const response = await auth.handler(new Request(req.url, { method: "POST", headers: req.headers, body: text }));
-  if (response.ok) await controlPlane.signIn.refund(email, ip);
+  if (response.ok) await refundSignIn(deps, email, ip);
   return response;
 }
 

@@ -1,4 +1,5 @@
 import { ZChatRespondRequest, ZChatRespondResponse, ZThreadMementoRecord } from "@solserver/contracts";
+import { getMemento, respondToTurn } from "@solserver/control-plane";
 import { readJsonBody, restContext, restError } from "@/server/rest";
 import { sseResponse } from "@/server/sse";
 
@@ -14,21 +15,22 @@ export const runtime = "nodejs";
  */
 export async function POST(req: Request) {
   try {
-    const { controlPlane, actor } = await restContext(req);
+    const ctx = await restContext(req);
     const input = await readJsonBody(req, ZChatRespondRequest);
     return await sseResponse(async (send) => {
-      const response = await controlPlane.chat.respondStreaming(actor, input, (event) =>
-        send(
-          event.type,
-          event.type === "delta" ? { n: event.n, text: event.text } : { n: event.n, reason: event.reason },
-        ),
-      );
+      const response = await respondToTurn(ctx, input, {
+        send: (event) =>
+          send(
+            event.type,
+            event.type === "delta" ? { n: event.n, text: event.text } : { n: event.n, reason: event.reason },
+          ),
+      });
       send("final", ZChatRespondResponse.parse(response));
       // Seed 000's flow ends with the updated thread memento: sent after the answer, with its
       // version. The turn is stored by now; a failed read only leaves this event out.
       if (response.thread_memento_version === null) return;
       try {
-        send("memento", ZThreadMementoRecord.parse(await controlPlane.mementos.get(actor, response.thread_id)));
+        send("memento", ZThreadMementoRecord.parse(await getMemento(ctx, { thread_id: response.thread_id })));
       } catch (error) {
         console.error("memento after a streamed turn:", error);
       }

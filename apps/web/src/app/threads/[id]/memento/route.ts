@@ -1,4 +1,5 @@
 import { DomainError, ZThreadMemento, ZThreadMementoRecord } from "@solserver/contracts";
+import { getMemento, putMemento } from "@solserver/control-plane";
 import { readJsonBody, runRest } from "@/server/rest";
 
 export const runtime = "nodejs";
@@ -19,8 +20,8 @@ function versionFromIfMatch(header: string | null): number {
 /** GET /threads/:id/memento: the memento v0.2 with its version as the ETag. */
 export async function GET(req: Request, { params }: TParams) {
   const { id } = await params;
-  return runRest(req, ZThreadMementoRecord, async ({ controlPlane, actor }) => {
-    const record = await controlPlane.mementos.get(actor, id);
+  return runRest(req, ZThreadMementoRecord, async (ctx) => {
+    const record = await getMemento(ctx, { thread_id: id });
     return { body: record, headers: { ETag: `"${record.version}"` } };
   });
 }
@@ -28,11 +29,11 @@ export async function GET(req: Request, { params }: TParams) {
 /** PUT /threads/:id/memento with If-Match: replaces it; a stale ETag is 412 and changes nothing. */
 export async function PUT(req: Request, { params }: TParams) {
   const { id } = await params;
-  return runRest(req, ZThreadMementoRecord, async ({ controlPlane, actor }) => {
+  return runRest(req, ZThreadMementoRecord, async (ctx) => {
     const version = versionFromIfMatch(req.headers.get("if-match"));
     const memento = await readJsonBody(req, ZThreadMemento);
     try {
-      const record = await controlPlane.mementos.put(actor, { thread_id: id, version, memento });
+      const record = await putMemento(ctx, { thread_id: id, version, memento });
       return { body: record, headers: { ETag: `"${record.version}"` } };
     } catch (error) {
       if (error instanceof DomainError && error.code === "CONFLICT") {

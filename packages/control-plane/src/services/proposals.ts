@@ -1,15 +1,13 @@
 import {
   DomainError,
-  type TCfbDetail,
-  type TCfbListResponse,
   type TProposal,
+  type TProposalGetRequest,
   type TProposalListResponse,
-  type ZCfbListRequest,
   type ZProposalListRequest,
 } from "@solserver/contracts";
 import type { z } from "zod";
-import { assertCanSeeThread, requireSignedIn } from "./access";
-import type { TActor, TServiceDeps } from "./deps";
+import { assertCanSeeThread } from "./access";
+import type { TServiceContext } from "./context";
 
 /**
  * The proposals of one response (every status by default), or the review queue (pending by
@@ -17,11 +15,9 @@ import type { TActor, TServiceDeps } from "./deps";
  * exist is NOT_FOUND, one of another user's threads FORBIDDEN.
  */
 export async function listProposals(
-  deps: TServiceDeps,
-  actor: TActor,
+  { deps, caller }: TServiceContext,
   input: z.output<typeof ZProposalListRequest>,
 ): Promise<TProposalListResponse> {
-  const caller = requireSignedIn(actor);
   if (input.response_id !== undefined) {
     const thread = await deps.repos.turns.responseThread(input.response_id);
     if (!thread)
@@ -42,28 +38,11 @@ export async function listProposals(
   });
 }
 
-export async function getProposal(deps: TServiceDeps, actor: TActor, proposalId: string): Promise<TProposal> {
-  const caller = requireSignedIn(actor);
-  const proposal = await deps.repos.proposals.get(proposalId);
-  if (!proposal) throw new DomainError("NOT_FOUND", `proposal ${proposalId} does not exist`, { field: "proposal_id" });
+export async function getProposal({ deps, caller }: TServiceContext, input: TProposalGetRequest): Promise<TProposal> {
+  const { proposal_id } = input;
+  const proposal = await deps.repos.proposals.get(proposal_id);
+  if (!proposal) throw new DomainError("NOT_FOUND", `proposal ${proposal_id} does not exist`, { field: "proposal_id" });
   const thread = await deps.repos.turns.threadOwner(proposal.thread_id);
-  assertCanSeeThread(caller, thread?.ownerId ?? null, `proposal ${proposalId}`);
+  assertCanSeeThread(caller, thread?.ownerId ?? null, `proposal ${proposal_id}`);
   return proposal;
-}
-
-/** CFBs are the shared knowledge every answer draws on: any signed-in account may read them. */
-export async function listCfbs(
-  deps: TServiceDeps,
-  actor: TActor,
-  input: z.output<typeof ZCfbListRequest>,
-): Promise<TCfbListResponse> {
-  requireSignedIn(actor);
-  return deps.repos.cfbs.list(input);
-}
-
-export async function getCfb(deps: TServiceDeps, actor: TActor, cfbId: string): Promise<TCfbDetail> {
-  requireSignedIn(actor);
-  const cfb = await deps.repos.cfbs.get(cfbId);
-  if (!cfb) throw new DomainError("NOT_FOUND", `CFB ${cfbId} does not exist`, { field: "cfb_id" });
-  return cfb;
 }
