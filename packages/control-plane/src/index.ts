@@ -58,7 +58,7 @@ export {
 export { health } from "./services/system";
 export { getThread, listThreads } from "./services/threads";
 export { createToken, hashToken, listTokens, revokeToken, TOKEN_PREFIX } from "./services/tokens";
-export type { TStreamEvent } from "./services/turn-stream";
+export type { TStreamEvent } from "./services/turn/stream-guard";
 export {
   decideWorkflow,
   getWorkflowRun,

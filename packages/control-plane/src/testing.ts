@@ -112,7 +112,7 @@ export function testCfb(fields: Pick<TCfbDraft, "title" | "summary"> & Partial<T
 
 // The pieces a streamed turn runs on every chunk, for bench/stream.ts to time on their own.
 export { assistantTextStream } from "./model/stream-text";
-export { createStreamGuard } from "./services/turn-stream";
+export { createStreamGuard } from "./services/turn/stream-guard";
 export { startTestEmbedder, type TTestEmbedder, testEmbedding } from "./testing-embedder";
 export {
   scriptedEnvelope,

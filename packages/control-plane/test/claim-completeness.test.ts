@@ -28,7 +28,7 @@ import type { TModelAttempt, TModelCfb, TModelInput, TModelProcedure } from "../
 import { modelDirective } from "../src/procedures/procedure-turn";
 import { statementIndexes, uncoveredStatements } from "../src/services/claim-statements";
 import type { TServiceDeps } from "../src/services/deps";
-import { checkClaims, createClaimJudge } from "../src/services/turn-claims";
+import { checkClaims, createClaimJudge } from "../src/services/turn/claims";
 import {
   openTestControlPlane,
   scriptedProvider,

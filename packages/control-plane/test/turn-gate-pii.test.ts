@@ -12,7 +12,7 @@ import { gluesToSample, PII_SAMPLES, piiNeighbours } from "@solserver/gate/testi
 import { describe, expect, it } from "vitest";
 import { pipelineGateConfig } from "../src/gate/pipeline-config";
 import type { TModelAttempt } from "../src/model/provider";
-import { createAttemptGate } from "../src/services/turn-gate";
+import { createAttemptGate } from "../src/services/turn/attempt-gate";
 
 const SLOT = "\u0000SLOT\u0000";
 

@@ -22,7 +22,7 @@ import { createOfflineModel, offlineEnvelope, streamChunks } from "../src/model/
 import { createOpenAICompatibleModel } from "../src/model/openai-compatible";
 import type { TModelInput } from "../src/model/provider";
 import { assistantTextStream } from "../src/model/stream-text";
-import { createStreamGuard, type TStreamEvent } from "../src/services/turn-stream";
+import { createStreamGuard, type TStreamEvent } from "../src/services/turn/stream-guard";
 
 /** Characters the guard keeps back after its last released whitespace, at the least. */
 const HELD = 39;

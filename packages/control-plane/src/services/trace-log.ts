@@ -15,3 +15,5 @@ export function createTraceLog(now: () => Date) {
     },
   };
 }
+
+export type TTraceLog = ReturnType<typeof createTraceLog>;

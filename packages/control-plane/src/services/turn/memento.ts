@@ -1,7 +1,7 @@
 import type { TThreadMemento } from "@solserver/contracts";
 import { ZThreadMemento } from "@solserver/contracts";
 import { emptyMemento, messageIntensity, nextShape, recordUserAffect, type TMementoShape } from "@solserver/engine";
-import type { TServiceDeps } from "./deps";
+import type { TServiceDeps } from "../deps";
 
 export type TBaseline = {
   memento: TThreadMemento;

@@ -5,11 +5,11 @@ import {
   type TModelAttempt,
   type TModelInput,
   type TModelOutput,
-} from "../model/provider";
-import { describeIssues } from "../parse";
-import type { TServiceDeps } from "./deps";
-import type { createTraceLog } from "./trace-log";
-import type { TAttemptGate } from "./turn-gate";
+} from "../../model/provider";
+import { describeIssues } from "../../parse";
+import type { TServiceDeps } from "../deps";
+import type { createTraceLog } from "../trace-log";
+import type { TAttemptGate } from "./attempt-gate";
 
 export type TModelAnswer = {
   envelope: TOutputEnvelope;

@@ -6,8 +6,8 @@ import {
   type TProcedureView,
 } from "@solserver/contracts";
 import type { TStoredTurn } from "@solserver/db";
-import type { TServiceDeps } from "./deps";
-import { threadProcedureView } from "./procedures";
+import type { TServiceDeps } from "../deps";
+import { threadProcedureView } from "../procedures";
 
 // A chat turn's answer as the API returns it: built from a stored turn, for a new turn and for a
 // replay of one (the same request_id sent again). respond.ts owns the order of a turn; this owns

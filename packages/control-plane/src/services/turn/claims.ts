@@ -1,9 +1,9 @@
 import type { TOutputMeta } from "@solserver/contracts";
-import { procedureWording } from "../model/procedure-text";
-import type { TModelAttempt, TModelOutput, TModelProcedure } from "../model/provider";
-import { type TProcedureWording, type TUncovered, uncoveredStatements } from "./claim-statements";
-import type { TServiceDeps } from "./deps";
-import type { createTraceLog } from "./trace-log";
+import { procedureWording } from "../../model/procedure-text";
+import type { TModelAttempt, TModelOutput, TModelProcedure } from "../../model/provider";
+import { type TProcedureWording, type TUncovered, uncoveredStatements } from "../claim-statements";
+import type { TServiceDeps } from "../deps";
+import type { createTraceLog } from "../trace-log";
 
 // Claim-map enforcement (seed 001 §4: "the server can require that every claim has either
 // cfb_ids or unknown_id in strict domains"). Mechanical, per attempt, after the output gate:

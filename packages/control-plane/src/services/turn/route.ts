@@ -1,8 +1,8 @@
 import type { TOutputMeta } from "@solserver/contracts";
 import type { TRepetitionHit } from "@solserver/db";
 import { routeTurn, type TRoute } from "@solserver/engine";
-import type { TServiceDeps } from "./deps";
-import type { createTraceLog } from "./trace-log";
+import type { TServiceDeps } from "../deps";
+import type { createTraceLog } from "../trace-log";
 
 // The selector step of a turn (seed 001 §7.1): the deterministic router (packages/engine,
 // router/route.ts) picks router_domain and modeLabel from the message, the thread's previous

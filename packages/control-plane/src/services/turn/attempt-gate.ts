@@ -1,7 +1,7 @@
 import type { TGateConfig, TGateDecision, TGateRecord } from "@solserver/contracts";
 import type { TPreviousResponse } from "@solserver/db";
 import { evaluate } from "@solserver/gate";
-import type { TAttemptVerdict, TModelAttempt, TModelOutput } from "../model/provider";
+import type { TAttemptVerdict, TModelAttempt, TModelOutput } from "../../model/provider";
 
 /** The output gate of one turn: judges each attempt, remembers every decision by attempt n. */
 export type TAttemptGate = {

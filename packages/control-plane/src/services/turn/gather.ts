@@ -1,0 +1,69 @@
+import type { THistoryMessage, TPreviousResponse } from "@solserver/db";
+import { retrieveCfbs, type TRankedCfb } from "../../retrieval";
+import type { TServiceContext } from "../context";
+import type { TServiceDeps } from "../deps";
+import type { TAdmitted } from "./admit";
+import type { TPlan } from "./plan";
+import { since } from "./timing";
+
+// Step 3, gather: what the model is given besides the message. The thread's recent messages, its
+// previous delivered answer (the output gate's baseline, seed 002) and the CFBs retrieval ranks
+// over every live CFB in the route's scope (the candidate index); a skip turn injects none.
+
+const HISTORY_WINDOW = 20;
+export const INJECTED_CFBS = 8;
+
+export type TGathered = {
+  readonly history: readonly THistoryMessage[];
+  readonly previous: TPreviousResponse | null;
+  readonly ranked: readonly TRankedCfb[];
+  /** The ids of the injected CFBs. */
+  readonly injected: ReadonlySet<string>;
+};
+
+export async function gather({ deps }: TServiceContext, turn: TAdmitted, plan: TPlan): Promise<TGathered> {
+  const { input, trace } = turn;
+  const { route } = plan.selection;
+  const started = performance.now();
+  const history = turn.existing ? await deps.repos.turns.history(turn.threadId, HISTORY_WINDOW) : [];
+  const previous = turn.existing ? await deps.repos.turns.lastResponse(turn.threadId) : null;
+  const ranked = plan.skip
+    ? []
+    : await retrieveCfbs(
+        { search: deps.repos.cfbs.index.search, retrievable: deps.repos.cfbs.retrievable },
+        input.message,
+        { limit: INJECTED_CFBS, route, now: deps.now(), ...(await semanticNeighbours(deps, input.message)) },
+      );
+  trace.add(
+    "retrieval",
+    plan.skip ? "Skipped: acknowledgement turn" : `Injected ${ranked.length} CFB(s)`,
+    {
+      cfbs: ranked.map((r) => ({
+        cfb_id: r.cfb.cfb_id,
+        domain: r.cfb.domain,
+        score: Math.round(r.score * 1000) / 1000,
+      })),
+      router_domain: route.domain,
+      scope: route.scope,
+      duration_ms: since(started),
+    },
+    plan.skip ? "skipped" : "completed",
+  );
+  return { history, previous, ranked, injected: new Set(ranked.map((r) => r.cfb.cfb_id)) };
+}
+
+/**
+ * The message's nearest CFBs by embedding, when semantic matching is on; none when it is off or
+ * the embeddings server fails (the turn then retrieves lexically, and the log says why).
+ */
+async function semanticNeighbours(deps: TServiceDeps, message: string) {
+  const semantic = await deps.semantic?.get();
+  if (!semantic) return {};
+  try {
+    const neighbours = await semantic.search.nearest(await semantic.search.embed(message), INJECTED_CFBS);
+    return { neighbours, semanticScale: semantic.search.scale() };
+  } catch (error) {
+    console.warn(`retrieval: semantic neighbours failed, lexical only: ${(error as Error).message}`);
+    return {};
+  }
+}

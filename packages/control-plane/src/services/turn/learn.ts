@@ -1,0 +1,155 @@
+import type { TOutputMeta, TThreadMemento } from "@solserver/contracts";
+import type { TNewProposal, TRepetitionHit } from "@solserver/db";
+import { deriveProposals } from "../../proposals/derive";
+import type { TServiceContext } from "../context";
+import type { TServiceDeps } from "../deps";
+import { resolveProposal, turnRepetitions } from "../resolve";
+import type { TAdmitted } from "./admit";
+import type { TAnswer } from "./answer";
+import type { TGathered } from "./gather";
+import { mementoAfterTurn } from "./memento";
+import type { TPlan } from "./plan";
+import { domainMismatch } from "./route";
+import { since } from "./timing";
+
+// Step 5, learn: what the delivered answer teaches. Its cfb_suggestions become proposals, each
+// resolved against the knowledge base (seed 001 §6); the CFBs it used or ignored are counted (only
+// CFBs that exist and were injected), with the repetitions that may raise promotion triggers
+// (§5.2: not for acknowledgements); its domainHints against the route; and the memento after the
+// turn (seed 000 step 8: the summary only when the turn may change it, the affect of the user's
+// message always).
+
+export type TUsage = { used: string[]; ignored: string[]; injected: string[]; hadUnknown: boolean };
+
+export type TLearned = {
+  readonly proposals: readonly TNewProposal[];
+  readonly usage: TUsage;
+  readonly repetitions: readonly TRepetitionHit[] | null;
+  /** The memento this turn leaves, applied to a baseline (the planned one, or a fresher one on retry). */
+  readonly mementoFrom: (baseline: TThreadMemento) => TThreadMemento;
+};
+
+export async function learn(
+  { deps }: TServiceContext,
+  turn: TAdmitted,
+  plan: TPlan,
+  gathered: TGathered,
+  answered: TAnswer,
+): Promise<TLearned> {
+  const { input, trace } = turn;
+  const { route } = plan.selection;
+  const meta = answered.envelope.meta;
+  const existing = await deps.repos.cfbs.existingIds([
+    ...meta.cfb_suggestions.flatMap((s) => (s.target_cfb_id ? [s.target_cfb_id] : [])),
+    ...meta.used_cfb_ids,
+    ...meta.ignored_cfb_ids,
+  ]);
+  const proposals = await resolved(
+    deps,
+    turn,
+    plan.skip ? [] : deriveProposals(meta, existing, route.domain),
+    plan.skip,
+  );
+
+  const usage: TUsage = plan.skip
+    ? { used: [], ignored: [], injected: [], hadUnknown: false }
+    : {
+        ...usageOf(meta, (id) => existing.has(id) && gathered.injected.has(id)),
+        injected: [...gathered.injected],
+        hadUnknown: meta.unknowns.length > 0,
+      };
+
+  // The answer's domainHints against the route: repeated mismatches suggest a routing rule.
+  const mismatch = domainMismatch(route, meta, input.message);
+  if (mismatch)
+    trace.add("selector", `Domain mismatch: ${mismatch.label}`, { router_domain: route.domain, hinted: mismatch.key });
+  // Stale CFBs that asked for review on use, and were used (seed 001 §9.5).
+  const staleUsed = gathered.ranked
+    .filter((r) => r.cfb.signals?.stale && r.cfb.signals.reviewOnUse && usage.used.includes(r.cfb.cfb_id))
+    .map((r) => r.cfb.cfb_id);
+  const repetitions = plan.skip
+    ? null
+    : [
+        ...turnRepetitions({
+          routerDomain: route.domain,
+          meta,
+          usage,
+          titles: new Map(gathered.ranked.map((r) => [r.cfb.cfb_id, r.cfb.title] as const)),
+          proposals,
+          staleUsed,
+        }),
+        ...(mismatch ? [mismatch] : []),
+      ];
+
+  const mementoFrom = (baseline: TThreadMemento) =>
+    mementoAfterTurn({
+      baseline,
+      proposed: answered.output.summary,
+      mayUpdateSummary: plan.mayUpdateSummary,
+      userMessageId: turn.userMessageId,
+      userMessage: input.message,
+      now: deps.now(),
+    });
+  const memento = mementoFrom(plan.baseline.memento);
+  trace.add(
+    "memento",
+    plan.mayUpdateSummary
+      ? "Summary updated"
+      : plan.peakGuardrailActive
+        ? "Summary frozen at peak"
+        : "Summary unchanged (skip)",
+    {
+      summary_updated: plan.mayUpdateSummary && Boolean(answered.output.summary),
+      peakGuardrailActive: plan.peakGuardrailActive,
+      affect: memento.affect.rollup,
+      base_version: plan.baseline.storedVersion,
+    },
+  );
+  return { proposals, usage, repetitions, mementoFrom };
+}
+
+/** The derived proposals with resolve's decision on each (and their trace events). */
+async function resolved(
+  deps: TServiceDeps,
+  turn: TAdmitted,
+  derived: readonly TNewProposal[],
+  skip: boolean,
+): Promise<TNewProposal[]> {
+  const { trace } = turn;
+  trace.add(
+    "proposals",
+    skip ? "Skipped: acknowledgement turn" : `Derived ${derived.length} proposal(s)`,
+    { warnings: derived.flatMap((p) => p.warnings.map((w) => `${p.suggestionIndex}:${w}`)) },
+    skip ? "skipped" : "completed",
+  );
+  const started = performance.now();
+  const proposals: TNewProposal[] = [];
+  for (const p of derived) proposals.push({ ...p, resolve: await resolveProposal(deps, p) });
+  trace.add(
+    "resolve",
+    proposals.length === 0 ? "Nothing to resolve" : `Resolved ${proposals.length} proposal(s)`,
+    {
+      decisions: proposals.map((p) => ({
+        suggestion: p.suggestionIndex,
+        decision: p.resolve?.outcome.decision,
+        target_cfb_id: p.resolve?.outcome.target_cfb_id ?? null,
+        top_score: p.resolve?.outcome.scores[0]?.score ?? null,
+        reason_codes: p.resolve?.outcome.reason_codes,
+        disagreement: p.resolve?.disagreement ?? null,
+      })),
+      duration_ms: since(started),
+    },
+    proposals.length === 0 ? "skipped" : "completed",
+  );
+  return proposals;
+}
+
+/**
+ * Usage events for a turn: each CFB at most once, "used" winning over "ignored" when the model
+ * lists it in both, and only CFBs that `counts` (exist and were injected).
+ */
+function usageOf(meta: TOutputMeta, counts: (cfbId: string) => boolean): { used: string[]; ignored: string[] } {
+  const used = [...new Set(meta.used_cfb_ids)].filter(counts);
+  const ignored = [...new Set(meta.ignored_cfb_ids)].filter((id) => counts(id) && !used.includes(id));
+  return { used, ignored };
+}
