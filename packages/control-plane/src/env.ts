@@ -8,7 +8,7 @@ import {
   type TRoutingConfig,
   ZRepetitionKind,
 } from "@solserver/contracts";
-import { repositoryRoot, resolveDatabaseUrl } from "@solserver/db";
+import { databaseUrlProblem, repositoryRoot, resolveDatabaseUrl } from "@solserver/db";
 import { RV_SERVICE_CATALOG, type TCatalog } from "@solserver/engine";
 import { z } from "zod";
 import { readCatalogFile, readGateConfigFile, readRoutingFile } from "./config/config-file";
@@ -23,7 +23,11 @@ const ZServerEnv = z
       .string()
       .optional()
       .transform((value) => resolveDatabaseUrl(value))
-      .pipe(z.string().startsWith("file:", { error: "must be a SQLite file: URL such as file:.data/solserver.db" })),
+      .superRefine((url, ctx) => {
+        // The database's dialect decides which URLs it can open (packages/db/src/dialect).
+        const unsupported = databaseUrlProblem(url);
+        if (unsupported) ctx.addIssue({ code: "custom", message: unsupported });
+      }),
     SOLSERVER_MODEL: z
       .enum(["offline", "openai"], { error: 'must be "offline" or "openai" (docs/model-providers.md)' })
       .default("offline"),

@@ -1,7 +1,9 @@
 // `pnpm db:migrate`: applies committed migrations (prisma/migrations) to DATABASE_URL, or to the
 // shared default `<repo>/.data/solserver.db`. Offline replacement for `prisma migrate deploy`.
-import { databaseFilePath, resolveDatabaseUrl } from "../src/database-url";
-import { migrateDatabase } from "../src/migrations";
+
+import { migrateDatabase } from "../src/client";
+import { resolveDatabaseUrl } from "../src/database-url";
+import { databaseFilePath } from "../src/dialect/sqlite/database-file";
 
 const url = resolveDatabaseUrl();
 const started = Date.now();

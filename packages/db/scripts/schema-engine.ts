@@ -18,7 +18,7 @@ import {
 } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine, SchemaFilter, SchemasContainer } from "@prisma/schema-engine-wasm";
 import * as glue from "@prisma/schema-engine-wasm/schema_engine_bg";
-import { VECTOR_TABLES } from "../src/vectors/tables";
+import { VECTOR_TABLES } from "../src/dialect/sqlite/vector-tables";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 export const SCHEMA_PATH = path.join(repoRoot, "prisma/schema.prisma");

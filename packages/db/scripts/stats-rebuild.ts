@@ -3,7 +3,8 @@
 // happen; this applies the 30-day window (events that aged out) and repairs any drift. Safe to
 // run at any time, e.g. daily from cron.
 import { createPrismaClient } from "../src/client";
-import { databaseFilePath, resolveDatabaseUrl } from "../src/database-url";
+import { resolveDatabaseUrl } from "../src/database-url";
+import { databaseFilePath } from "../src/dialect/sqlite/database-file";
 import { createRepositories } from "../src/repositories";
 
 const url = resolveDatabaseUrl();

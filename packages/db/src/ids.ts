@@ -1,7 +1,6 @@
+import { uuidv7 } from "uuidv7";
 import { Prisma } from "./generated/prisma/client";
 import type { TSql } from "./sql";
-
-type Tx = Prisma.TransactionClient;
 
 // Id families and their zero-padded width: CFB-0001, UP-0001, P-0001 ...
 export const ID_FAMILIES = {
@@ -38,14 +37,15 @@ function format(family: TIdFamily, value: number, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `${prefix}-${String(first + i).padStart(width, "0")}`);
 }
 
-async function allocate(
-  run: (statement: Prisma.Sql) => Promise<{ name: string; value: number | bigint }[]>,
-  request: TIdRequest,
-): Promise<TIdBatch> {
+/**
+ * Reserves ids of several families in one statement (the one id allocator). Run it inside the
+ * transaction that writes the rows, so a rolled-back write gives its ids back.
+ */
+export async function allocateIds(tx: TSql, request: TIdRequest): Promise<TIdBatch> {
   const batch = Object.fromEntries(Object.keys(ID_FAMILIES).map((f) => [f, [] as string[]])) as TIdBatch;
   const wanted = (Object.entries(request) as [TIdFamily, number][]).filter(([, count]) => count > 0);
   if (wanted.length === 0) return batch;
-  const rows = await run(allocationSql(wanted));
+  const rows = await tx.query<{ name: string; value: number | bigint }>(allocationSql(wanted));
   for (const [family, count] of wanted) {
     const row = rows.find((r) => r.name === family);
     if (!row) throw new Error(`could not allocate ${family} ids`);
@@ -54,26 +54,18 @@ async function allocate(
   return batch;
 }
 
-/** Reserves ids of several families in one statement, inside a hot-path transaction. */
-export function allocateIdBatch(tx: TSql, request: TIdRequest): Promise<TIdBatch> {
-  return allocate((statement) => tx.query(statement), request);
-}
-
-/** Reserves `count` consecutive ids of a family inside the caller's Prisma transaction. */
-export async function allocateIds(tx: Tx, family: TIdFamily, count = 1): Promise<string[]> {
-  const batch = await allocate((statement) => tx.$queryRaw(statement), { [family]: count });
-  return batch[family];
-}
-
-export async function allocateId(tx: Tx, family: TIdFamily): Promise<string> {
-  const [id] = await allocateIds(tx, family, 1);
-  if (id === undefined) throw new Error(`could not allocate a ${family} id`);
-  return id;
-}
-
 /** The number in an id (CFB-0042 → 42): the `seq` column lists order by, since ids order as text. */
 export function idNumber(id: string): number {
   const n = Number(id.slice(id.lastIndexOf("-") + 1));
   if (!Number.isSafeInteger(n)) throw new Error(`not a numbered id: ${id}`);
   return n;
+}
+
+/**
+ * An id for rows listed newest first by (createdAt, id): a UUIDv7, whose order within one
+ * millisecond is the order it was made in (this process), so two events written in the same
+ * millisecond (a token created and revoked at once) still list in the order they happened.
+ */
+export function timeOrderedId(): string {
+  return uuidv7();
 }

@@ -6,14 +6,16 @@ export {
   type TWeightedQuery,
 } from "./candidates/candidate-index";
 export { TermIndex, type TIndexHit, type TWeightedTerm } from "./candidates/term-index";
-export { createPrismaClient, type DbClient } from "./client";
-export { databaseFilePath, defaultDatabaseUrl, repositoryRoot, resolveDatabaseUrl } from "./database-url";
-export { ftsHealth } from "./fts";
-export { migrateDatabase } from "./migrations";
-export * from "./repositories";
+export { connectionOf, createPrismaClient, type DbClient, migrateDatabase, sqlDriverOf } from "./client";
+export { defaultDatabaseUrl, repositoryRoot, resolveDatabaseUrl } from "./database-url";
 export {
+  databaseUrlProblem,
+  dialectFor,
+  type TDialect,
   type TEmbeddingWrite,
   type TPendingEmbedding,
   type TVectorStore,
-  VECTOR_TABLES,
-} from "./vectors/vector-store";
+} from "./dialect";
+export { databaseFilePath } from "./dialect/sqlite/database-file";
+export { VECTOR_TABLES } from "./dialect/sqlite/vector-tables";
+export * from "./repositories";

@@ -2,44 +2,147 @@ import type { TCfb, TCfbKind, TProposal, TProposalPreview, TResolveDecisionView 
 import { ZEditor, ZPromoteAction, ZProposalWarning, ZProposedCfb, ZResolveOutcome } from "@solserver/contracts";
 import type { Cfb, PromotionEvent, UmbraProposal, UmbraResolveDecision } from "./generated/prisma/client";
 import { asStringArray } from "./json";
+import { dateOf, jsonOf } from "./sql";
 
-// Row -> wire shape. Explicit field by field, so a new column never leaks by accident.
+// Row -> wire shape, one mapper per aggregate. Explicit field by field, so a new column never
+// leaks by accident. A row may come from Prisma (Json parsed, Date objects, booleans) or from the
+// SQL driver (Json as text, dates as text, booleans as 0/1 on SQLite): jsonOf and dateOf read both.
 
-export function toCfb(row: Cfb): TCfb {
+/** A Cfb row as Prisma or the SQL driver returns it. */
+export type TCfbRow = Pick<
+  Cfb,
+  | "id"
+  | "domain"
+  | "kind"
+  | "confidence"
+  | "title"
+  | "summary"
+  | "text"
+  | "trustTier"
+  | "ttlDays"
+  | "version"
+  | "mergedIntoId"
+> & {
+  tags: unknown;
+  entities: unknown;
+  sourceRefs: unknown;
+  reviewOnUse: unknown;
+  createdAt: unknown;
+  updatedAt: unknown;
+  lastAccessedAt: unknown;
+};
+
+/** Every column toCfb reads, for Prisma reads (explicit select: nothing else comes back). */
+export const CFB_SELECT = {
+  id: true,
+  domain: true,
+  kind: true,
+  confidence: true,
+  title: true,
+  summary: true,
+  text: true,
+  tags: true,
+  entities: true,
+  trustTier: true,
+  ttlDays: true,
+  reviewOnUse: true,
+  sourceRefs: true,
+  version: true,
+  createdAt: true,
+  updatedAt: true,
+  lastAccessedAt: true,
+  mergedIntoId: true,
+} as const;
+
+export function toCfb(row: TCfbRow): TCfb {
   return {
     cfb_id: row.id,
     domain: row.domain,
     kind: row.kind as TCfbKind,
-    confidence: row.confidence,
+    confidence: Number(row.confidence),
     title: row.title,
     summary: row.summary,
     text: row.text,
-    tags: asStringArray(row.tags, "Cfb.tags"),
-    entities: asStringArray(row.entities, "Cfb.entities"),
+    tags: asStringArray(jsonOf(row.tags), "Cfb.tags"),
+    entities: asStringArray(jsonOf(row.entities), "Cfb.entities"),
     trust_tier: row.trustTier as TCfb["trust_tier"],
-    staleness: { ttl_days: row.ttlDays, review_on_use: row.reviewOnUse },
-    source_refs: asStringArray(row.sourceRefs, "Cfb.sourceRefs"),
-    version: row.version,
-    created_ts: row.createdAt.toISOString(),
-    updated_ts: row.updatedAt.toISOString(),
-    last_accessed_ts: row.lastAccessedAt?.toISOString() ?? null,
+    staleness: { ttl_days: Number(row.ttlDays), review_on_use: Boolean(row.reviewOnUse) },
+    source_refs: asStringArray(jsonOf(row.sourceRefs), "Cfb.sourceRefs"),
+    version: Number(row.version),
+    created_ts: dateOf(row.createdAt).toISOString(),
+    updated_ts: dateOf(row.updatedAt).toISOString(),
+    last_accessed_ts: row.lastAccessedAt ? dateOf(row.lastAccessedAt).toISOString() : null,
   };
 }
 
-export function toProposalPreview(row: UmbraProposal): TProposalPreview {
+/** The columns a mapper reads, as Prisma or the SQL driver returns them (Json and DateTime loose). */
+type TRowOf<T, K extends keyof T, Loose extends K> = Omit<Pick<T, K>, Loose> & { [P in Loose]: unknown };
+
+const columns = <K extends string>(...names: K[]) => Object.fromEntries(names.map((n) => [n, true])) as Record<K, true>;
+
+export const PROPOSAL_SELECT = columns(
+  "id",
+  "op",
+  "targetCfbId",
+  "title",
+  "deltaSummary",
+  "confidence",
+  "warnings",
+  "responseId",
+  "threadId",
+  "status",
+  "proposedCfb",
+  "rationale",
+  "fingerprint",
+  "createdAt",
+  "decidedAt",
+);
+export type TProposalRow = TRowOf<
+  UmbraProposal,
+  keyof typeof PROPOSAL_SELECT,
+  "warnings" | "proposedCfb" | "createdAt" | "decidedAt" | "confidence"
+>;
+
+export const PROMOTION_SELECT = columns("id", "proposalId", "action", "finalCfbId", "editor", "createdAt");
+export type TPromotionRow = TRowOf<PromotionEvent, keyof typeof PROMOTION_SELECT, "createdAt">;
+
+export const RESOLVE_DECISION_SELECT = columns(
+  "id",
+  "proposalId",
+  "stage",
+  "decision",
+  "targetCfbId",
+  "mergeCfbIds",
+  "scores",
+  "reasonCodes",
+  "hysteresis",
+  "modelOp",
+  "modelTargetCfbId",
+  "disagreement",
+  "createdAt",
+);
+export type TResolveDecisionRow = TRowOf<
+  UmbraResolveDecision,
+  keyof typeof RESOLVE_DECISION_SELECT,
+  "mergeCfbIds" | "scores" | "reasonCodes" | "hysteresis" | "createdAt"
+>;
+
+const isoOf = (value: unknown) => dateOf(value).toISOString();
+
+export function toProposalPreview(row: TProposalRow): TProposalPreview {
   return {
     proposal_id: row.id,
     op: row.op as TProposalPreview["op"],
     target_cfb_id: row.targetCfbId,
     title: row.title,
     delta_summary: row.deltaSummary,
-    confidence: row.confidence,
-    warnings: asStringArray(row.warnings, "UmbraProposal.warnings").map((w) => ZProposalWarning.parse(w)),
+    confidence: Number(row.confidence),
+    warnings: asStringArray(jsonOf(row.warnings), "UmbraProposal.warnings").map((w) => ZProposalWarning.parse(w)),
   };
 }
 
 export function toProposal(
-  row: UmbraProposal & { promotion: PromotionEvent | null; resolveDecision?: UmbraResolveDecision[] },
+  row: TProposalRow & { promotion: TPromotionRow | null; resolveDecision?: TResolveDecisionRow[] },
 ): TProposal {
   const promotion = row.promotion;
   const latest = row.resolveDecision?.[0];
@@ -48,18 +151,18 @@ export function toProposal(
     response_id: row.responseId,
     thread_id: row.threadId,
     status: row.status as TProposal["status"],
-    proposed_cfb: ZProposedCfb.parse(row.proposedCfb),
+    proposed_cfb: ZProposedCfb.parse(jsonOf(row.proposedCfb)),
     rationale: row.rationale,
     fingerprint: row.fingerprint,
-    created_ts: row.createdAt.toISOString(),
-    decided_ts: row.decidedAt?.toISOString() ?? null,
+    created_ts: isoOf(row.createdAt),
+    decided_ts: row.decidedAt ? isoOf(row.decidedAt) : null,
     promotion: promotion
       ? {
           promotion_id: promotion.id,
           action: ZPromoteAction.parse(promotion.action),
           final_cfb_id: promotion.finalCfbId,
           editor: ZEditor.parse(promotion.editor),
-          created_ts: promotion.createdAt.toISOString(),
+          created_ts: isoOf(promotion.createdAt),
         }
       : null,
     resolve: latest ? toResolveDecisionView(latest) : null,
@@ -67,14 +170,15 @@ export function toProposal(
 }
 
 /** A stored resolve decision as the API shows it. */
-export function toResolveDecisionView(r: UmbraResolveDecision): TResolveDecisionView {
+export function toResolveDecisionView(r: TResolveDecisionRow): TResolveDecisionView {
+  const merge = r.mergeCfbIds === null ? null : jsonOf(r.mergeCfbIds);
   const outcome = ZResolveOutcome.parse({
     decision: r.decision,
     target_cfb_id: r.targetCfbId,
-    merge_cfb_ids: r.mergeCfbIds === null ? [] : asStringArray(r.mergeCfbIds, "UmbraResolveDecision.mergeCfbIds"),
-    scores: r.scores,
-    reason_codes: r.reasonCodes,
-    hysteresis_applied: r.hysteresis,
+    merge_cfb_ids: merge === null ? [] : asStringArray(merge, "UmbraResolveDecision.mergeCfbIds"),
+    scores: jsonOf(r.scores),
+    reason_codes: jsonOf(r.reasonCodes),
+    hysteresis_applied: Boolean(r.hysteresis),
   });
   const op = r.modelOp === "update" || r.modelOp === "merge" ? r.modelOp : "create";
   return {
@@ -84,6 +188,6 @@ export function toResolveDecisionView(r: UmbraResolveDecision): TResolveDecision
     model_op: op,
     model_target_cfb_id: r.modelTargetCfbId,
     disagreement: r.disagreement,
-    created_ts: r.createdAt.toISOString(),
+    created_ts: isoOf(r.createdAt),
   };
 }

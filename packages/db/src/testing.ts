@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { migrateDatabase } from "./migrations";
+import { migrateDatabase } from "./client";
 
 export type TTestDatabase = { url: string; dir: string; cleanup: () => void };
 
@@ -64,4 +64,36 @@ export function prng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** How the database stores a timestamp, everywhere: ISO 8601 in UTC with milliseconds and +00:00. */
+export const CANONICAL_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
+
+/**
+ * Every stored timestamp that is not in the canonical form, as "Table.column = value" (empty: all
+ * canonical). Timestamps are compared in SQL as they are stored, so one written in another form
+ * (a column default's "YYYY-MM-DD HH:MM:SS") would sort wrongly; the tests run the product and
+ * then ask this. The DateTime columns are read from prisma/schema.prisma.
+ */
+export async function nonCanonicalTimestamps(db: import("./client").DbClient): Promise<string[]> {
+  const { readFileSync } = await import("node:fs");
+  const { repositoryRoot } = await import("./database-url");
+  const { sqlDriverOf } = await import("./client");
+  const { Prisma } = await import("./generated/prisma/client");
+  const schema = readFileSync(path.join(repositoryRoot(), "prisma", "schema.prisma"), "utf8");
+  const columns = [...schema.matchAll(/^model (\w+) \{([\s\S]*?)^\}/gm)].flatMap(([, model, body]) =>
+    [...(body ?? "").matchAll(/^\s+(\w+)\s+DateTime\??/gm)].map(([, column]) => [model as string, column as string]),
+  );
+  const sql = sqlDriverOf(db);
+  const found: string[] = [];
+  for (const [table, column] of columns) {
+    const rows = await sql.query<{ value: unknown }>(
+      Prisma.sql`SELECT ${Prisma.raw(`"${column}"`)} AS "value" FROM ${Prisma.raw(`"${table}"`)}
+        WHERE ${Prisma.raw(`"${column}"`)} IS NOT NULL`,
+    );
+    for (const { value } of rows)
+      if (typeof value !== "string" || !CANONICAL_TIMESTAMP.test(value))
+        found.push(`${table}.${column} = ${String(value)}`);
+  }
+  return found;
 }

@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "../src";
-import { sqlDriverOf } from "../src/client";
-import { ftsHealth } from "../src/fts";
+import { migrateDatabase, sqlDriverOf } from "../src/client";
+import { ftsHealth } from "../src/dialect/sqlite/fts";
+import { defaultMigrationsDir } from "../src/dialect/sqlite/migrations";
 import { Prisma } from "../src/generated/prisma/client";
-import { defaultMigrationsDir, migrateDatabase } from "../src/migrations";
 import { createTestDatabase, type TTestDatabase } from "../src/testing";
 
 let database: TTestDatabase;

@@ -7,8 +7,10 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { diffMigrationsToSchema } from "../scripts/schema-engine";
-import { databaseFilePath, repositoryRoot } from "../src/database-url";
-import { defaultMigrationsDir, migrateDatabase } from "../src/migrations";
+import { migrateDatabase } from "../src/client";
+import { repositoryRoot } from "../src/database-url";
+import { databaseFilePath } from "../src/dialect/sqlite/database-file";
+import { defaultMigrationsDir } from "../src/dialect/sqlite/migrations";
 
 const tmp = mkdtempSync(path.join(tmpdir(), "solserver-migrations-test-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

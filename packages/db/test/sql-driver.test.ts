@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, type DbClient } from "../src";
 import { sqlDriverOf } from "../src/client";
 import { Prisma } from "../src/generated/prisma/client";
-import { allocateIdBatch, allocateIds } from "../src/ids";
+import { allocateIds } from "../src/ids";
 import { isUniqueViolation, type TSqlDriver } from "../src/sql";
 import { createTestDatabase, type TTestDatabase } from "../src/testing";
 
@@ -82,17 +82,17 @@ describe("sql driver", () => {
 
   it("recognises a unique violation by table and column", async () => {
     const error = await sql.execute(thread("th-dates", new Date())).catch((e: unknown) => e);
-    expect(isUniqueViolation(error, "Thread", "id")).toBe(true);
-    expect(isUniqueViolation(error, "Packet", "id")).toBe(false);
-    expect(isUniqueViolation(error, "Thread", "requestId")).toBe(false);
-    expect(isUniqueViolation(new Error("other"), "Thread", "id")).toBe(false);
+    expect(isUniqueViolation(error, sql, "Thread", "id")).toBe(true);
+    expect(isUniqueViolation(error, sql, "Packet", "id")).toBe(false);
+    expect(isUniqueViolation(error, sql, "Thread", "requestId")).toBe(false);
+    expect(isUniqueViolation(new Error("other"), sql, "Thread", "id")).toBe(false);
     // The same through the adapter's error shape (used when the native connection is absent).
     const adapterError = Object.assign(new Error("UniqueConstraintViolation"), {
       name: "DriverAdapterError",
       cause: { kind: "UniqueConstraintViolation", table: "Packet", constraint: { fields: ["callerId", "requestId"] } },
     });
-    expect(isUniqueViolation(adapterError, "Packet", "requestId")).toBe(true);
-    expect(isUniqueViolation(adapterError, "Packet", "id")).toBe(false);
+    expect(isUniqueViolation(adapterError, sql, "Packet", "requestId")).toBe(true);
+    expect(isUniqueViolation(adapterError, sql, "Packet", "id")).toBe(false);
   });
 
   it("reuses prepared statements and binds values as Prisma does", async () => {
@@ -112,23 +112,23 @@ describe("sql driver", () => {
 
 describe("id allocation", () => {
   it("reserves consecutive ids of several families in one statement", async () => {
-    const first = await sql.transaction((tx) => allocateIdBatch(tx, { packet: 1, attempt: 3, proposal: 0 }));
+    const first = await sql.transaction((tx) => allocateIds(tx, { packet: 1, attempt: 3, proposal: 0 }));
     expect(first.packet).toEqual(["P-0001"]);
     expect(first.attempt).toEqual(["A-0001", "A-0002", "A-0003"]);
     expect(first.proposal).toEqual([]);
-    const second = await sql.transaction((tx) => allocateIdBatch(tx, { attempt: 2 }));
+    const second = await sql.transaction((tx) => allocateIds(tx, { attempt: 2 }));
     expect(second.attempt).toEqual(["A-0004", "A-0005"]);
-    // The Prisma-transaction path counts on the same counters.
-    expect(await db.$transaction((tx) => allocateIds(tx, "attempt", 1))).toEqual(["A-0006"]);
+    // Outside a transaction the counters go on (the one allocator every writer uses).
+    expect((await allocateIds(sql, { attempt: 1 })).attempt).toEqual(["A-0006"]);
   });
 
   it("gives ids back when the transaction rolls back", async () => {
     await expect(
       sql.transaction(async (tx) => {
-        await allocateIdBatch(tx, { cfb: 2 });
+        await allocateIds(tx, { cfb: 2 });
         throw new Error("abandon");
       }),
     ).rejects.toThrow("abandon");
-    expect((await sql.transaction((tx) => allocateIdBatch(tx, { cfb: 1 }))).cfb).toEqual(["CFB-0001"]);
+    expect((await sql.transaction((tx) => allocateIds(tx, { cfb: 1 }))).cfb).toEqual(["CFB-0001"]);
   });
 });

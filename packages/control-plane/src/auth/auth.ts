@@ -1,4 +1,4 @@
-import type { DbClient } from "@solserver/db";
+import { connectionOf, type DbClient } from "@solserver/db";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 
@@ -21,7 +21,7 @@ export type TAuthOptions = {
  */
 export function createAuth(opts: TAuthOptions) {
   return betterAuth({
-    database: prismaAdapter(opts.prisma, { provider: "sqlite" }),
+    database: prismaAdapter(opts.prisma, { provider: connectionOf(opts.prisma).dialect.prismaProvider }),
     secret: opts.secret,
     baseURL: opts.baseURL,
     trustedOrigins: opts.trustedOrigins,

@@ -1,10 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { DomainError } from "@solserver/contracts";
-import type { DbClient } from "../client";
-import { type TAuditWrite, writeAudit } from "./audit";
+import { Prisma } from "../generated/prisma/client";
+import { dateOf, type TSql } from "../sql";
+import { insertAudit, type TAuditWrite } from "./audit";
+import type { TStore } from "./store";
+
+// Accounts (better-auth owns their sign-in tables) and API tokens. Every request resolves its
+// account (hot: the SQL driver); the Jam editor's lists are cold reads (Prisma).
 
 export type TRole = "user" | "jam";
 export type TAccount = { id: string; email: string; name: string; role: TRole };
+export type TAccountRecord = TAccount & { created_ts: string };
 
 export type TTokenView = {
   id: string;
@@ -17,24 +23,13 @@ export type TTokenView = {
   revoked_ts: string | null;
 };
 
+type TAuditActor = Omit<TAuditWrite, "targetId" | "targetType" | "details">;
+
 function asRole(role: string): TRole {
   return role === "jam" ? "jam" : "user";
 }
 
-export async function getAccount(db: DbClient, userId: string): Promise<TAccount | null> {
-  const u = await db.user.findUnique({
-    where: { id: userId },
-    select: { id: true, email: true, name: true, role: true },
-  });
-  return u ? { ...u, role: asRole(u.role) } : null;
-}
-
-export async function findAccountByEmail(db: DbClient, email: string): Promise<TAccount | null> {
-  const u = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, role: true } });
-  return u ? { ...u, role: asRole(u.role) } : null;
-}
-
-export type TAccountRecord = TAccount & { created_ts: string };
+const ACCOUNT_SELECT = { id: true, email: true, name: true, role: true, createdAt: true } as const;
 
 function toAccountRecord(u: {
   id: string;
@@ -46,106 +41,165 @@ function toAccountRecord(u: {
   return { id: u.id, email: u.email, name: u.name, role: asRole(u.role), created_ts: u.createdAt.toISOString() };
 }
 
-export async function listAccounts(db: DbClient): Promise<TAccountRecord[]> {
-  const rows = await db.user.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-  return rows.map(toAccountRecord);
-}
-
-/** One account as the user list shows it. */
-export async function getAccountRecord(db: DbClient, userId: string): Promise<TAccountRecord | null> {
-  const u = await db.user.findUnique({ where: { id: userId } });
-  return u ? toAccountRecord(u) : null;
-}
-
-export async function setRole(
-  db: DbClient,
-  userId: string,
-  role: TRole,
-  audit: Omit<TAuditWrite, "targetId" | "targetType" | "details">,
-) {
-  return db.$transaction(async (tx) => {
-    const updated = await tx.user.updateMany({ where: { id: userId }, data: { role } });
-    if (updated.count !== 1) throw new DomainError("NOT_FOUND", `user ${userId} does not exist`, { field: "user_id" });
-    await writeAudit(tx, { ...audit, targetType: "user", targetId: userId, details: { role } });
-  });
-}
-
-/** The live (not revoked) token with this hash, and its account; marks it used. */
-export async function accountForTokenHash(db: DbClient, tokenHash: string, now: Date): Promise<TAccount | null> {
-  const token = await db.apiToken.findUnique({
-    where: { tokenHash },
-    select: { id: true, revokedAt: true, user: { select: { id: true, email: true, name: true, role: true } } },
-  });
-  if (!token || token.revokedAt) return null;
-  // Best effort: a lost update of lastUsedAt is harmless, a failed request would not be.
-  await db.apiToken.update({ where: { id: token.id }, data: { lastUsedAt: now } }).catch(() => undefined);
-  return { ...token.user, role: asRole(token.user.role) };
-}
-
-export async function createToken(
-  db: DbClient,
-  t: { userId: string; name: string; prefix: string; tokenHash: string; createdById: string },
-  audit: Omit<TAuditWrite, "targetId" | "targetType" | "details">,
-): Promise<TTokenView> {
-  return db.$transaction(async (tx) => {
-    const id = randomUUID();
-    const row = await tx.apiToken.create({ data: { id, ...t }, include: { user: { select: { email: true } } } });
-    await writeAudit(tx, {
-      ...audit,
-      targetType: "token",
-      targetId: id,
-      details: { user_id: t.userId, name: t.name, prefix: t.prefix },
-    });
-    return toTokenView(row);
-  });
-}
-
-export async function revokeToken(
-  db: DbClient,
-  tokenId: string,
-  now: Date,
-  audit: Omit<TAuditWrite, "targetId" | "targetType" | "details">,
-): Promise<TTokenView> {
-  return db.$transaction(async (tx) => {
-    const flipped = await tx.apiToken.updateMany({ where: { id: tokenId, revokedAt: null }, data: { revokedAt: now } });
-    const row = await tx.apiToken.findUnique({
-      where: { id: tokenId },
-      include: { user: { select: { email: true } } },
-    });
-    if (!row) throw new DomainError("NOT_FOUND", `token ${tokenId} does not exist`, { field: "token_id" });
-    if (flipped.count !== 1)
-      throw new DomainError("CONFLICT", `token ${tokenId} was already revoked`, { field: "token_id" });
-    await writeAudit(tx, { ...audit, targetType: "token", targetId: tokenId, details: { prefix: row.prefix } });
-    return toTokenView(row);
-  });
-}
-
-export async function listTokens(db: DbClient): Promise<TTokenView[]> {
-  const rows = await db.apiToken.findMany({
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    include: { user: { select: { email: true } } },
-  });
-  return rows.map(toTokenView);
-}
-
-function toTokenView(row: {
+type TTokenRow = {
   id: string;
   userId: string;
+  userEmail: string;
   name: string;
   prefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-  user: { email: string };
-}): TTokenView {
+  createdAt: unknown;
+  lastUsedAt: unknown;
+  revokedAt: unknown;
+};
+
+function toTokenView(row: TTokenRow): TTokenView {
+  const ts = (value: unknown) => (value === null || value === undefined ? null : dateOf(value).toISOString());
   return {
     id: row.id,
     user_id: row.userId,
-    user_email: row.user.email,
+    user_email: row.userEmail,
     name: row.name,
     prefix: row.prefix,
-    created_ts: row.createdAt.toISOString(),
-    last_used_ts: row.lastUsedAt?.toISOString() ?? null,
-    revoked_ts: row.revokedAt?.toISOString() ?? null,
+    created_ts: dateOf(row.createdAt).toISOString(),
+    last_used_ts: ts(row.lastUsedAt),
+    revoked_ts: ts(row.revokedAt),
+  };
+}
+
+async function readToken(tx: TSql, tokenId: string): Promise<TTokenRow | null> {
+  const [row] = await tx.query<TTokenRow>(
+    Prisma.sql`SELECT t."id" AS "id", t."userId" AS "userId", u."email" AS "userEmail", t."name" AS "name",
+        t."prefix" AS "prefix", t."createdAt" AS "createdAt", t."lastUsedAt" AS "lastUsedAt", t."revokedAt" AS "revokedAt"
+      FROM "ApiToken" t JOIN "User" u ON u."id" = t."userId" WHERE t."id" = ${tokenId}`,
+  );
+  return row ?? null;
+}
+
+export function accountRepository({ prisma, sql }: TStore) {
+  return {
+    /** The account of a session or token (every request). */
+    async get(userId: string): Promise<TAccount | null> {
+      const [u] = await sql.query<{ id: string; email: string; name: string; role: string }>(
+        Prisma.sql`SELECT "id", "email", "name", "role" FROM "User" WHERE "id" = ${userId}`,
+      );
+      return u ? { ...u, role: asRole(u.role) } : null;
+    },
+
+    async byEmail(email: string): Promise<TAccount | null> {
+      const u = await prisma.user.findUnique({
+        where: { email },
+        select: { id: true, email: true, name: true, role: true },
+      });
+      return u ? { ...u, role: asRole(u.role) } : null;
+    },
+
+    async list(): Promise<TAccountRecord[]> {
+      const rows = await prisma.user.findMany({
+        select: ACCOUNT_SELECT,
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      });
+      return rows.map(toAccountRecord);
+    },
+
+    /** One account as the user list shows it. */
+    async record(userId: string): Promise<TAccountRecord | null> {
+      const u = await prisma.user.findUnique({ where: { id: userId }, select: ACCOUNT_SELECT });
+      return u ? toAccountRecord(u) : null;
+    },
+
+    async setRole(userId: string, role: TRole, audit: TAuditActor): Promise<void> {
+      await sql.transaction(async (tx) => {
+        const now = new Date();
+        const updated = await tx.execute(
+          Prisma.sql`UPDATE "User" SET "role" = ${role}, "updatedAt" = ${now} WHERE "id" = ${userId}`,
+        );
+        if (updated !== 1) throw new DomainError("NOT_FOUND", `user ${userId} does not exist`, { field: "user_id" });
+        await insertAudit(tx, [{ ...audit, targetType: "user", targetId: userId, details: { role } }], now);
+      });
+    },
+
+    /** The live (not revoked) token with this hash, and its account; marks it used (every token request). */
+    async byTokenHash(tokenHash: string, now: Date): Promise<TAccount | null> {
+      const [token] = await sql.query<{
+        tokenId: string;
+        revokedAt: unknown;
+        id: string;
+        email: string;
+        name: string;
+        role: string;
+      }>(
+        Prisma.sql`SELECT t."id" AS "tokenId", t."revokedAt" AS "revokedAt", u."id" AS "id", u."email" AS "email",
+            u."name" AS "name", u."role" AS "role"
+          FROM "ApiToken" t JOIN "User" u ON u."id" = t."userId" WHERE t."tokenHash" = ${tokenHash}`,
+      );
+      if (!token || token.revokedAt) return null;
+      // Best effort: a lost update of lastUsedAt is harmless, a failed request would not be.
+      await sql
+        .execute(Prisma.sql`UPDATE "ApiToken" SET "lastUsedAt" = ${now} WHERE "id" = ${token.tokenId}`)
+        .catch(() => undefined);
+      return { id: token.id, email: token.email, name: token.name, role: asRole(token.role) };
+    },
+
+    async createToken(
+      t: { userId: string; name: string; prefix: string; tokenHash: string; createdById: string },
+      audit: TAuditActor,
+    ): Promise<TTokenView> {
+      return sql.transaction(async (tx) => {
+        const id = randomUUID();
+        const now = new Date();
+        await tx.execute(Prisma.sql`INSERT INTO "ApiToken" ("id", "userId", "name", "prefix", "tokenHash", "createdById", "createdAt")
+          VALUES (${id}, ${t.userId}, ${t.name}, ${t.prefix}, ${t.tokenHash}, ${t.createdById}, ${now})`);
+        await insertAudit(
+          tx,
+          [
+            {
+              ...audit,
+              targetType: "token",
+              targetId: id,
+              details: { user_id: t.userId, name: t.name, prefix: t.prefix },
+            },
+          ],
+          now,
+        );
+        const row = await readToken(tx, id);
+        if (!row) throw new Error(`token ${id} was not written`);
+        return toTokenView(row);
+      });
+    },
+
+    async revokeToken(tokenId: string, now: Date, audit: TAuditActor): Promise<TTokenView> {
+      return sql.transaction(async (tx) => {
+        const flipped = await tx.execute(
+          Prisma.sql`UPDATE "ApiToken" SET "revokedAt" = ${now} WHERE "id" = ${tokenId} AND "revokedAt" IS NULL`,
+        );
+        const row = await readToken(tx, tokenId);
+        if (!row) throw new DomainError("NOT_FOUND", `token ${tokenId} does not exist`, { field: "token_id" });
+        if (flipped !== 1)
+          throw new DomainError("CONFLICT", `token ${tokenId} was already revoked`, { field: "token_id" });
+        await insertAudit(
+          tx,
+          [{ ...audit, targetType: "token", targetId: tokenId, details: { prefix: row.prefix } }],
+          now,
+        );
+        return toTokenView(row);
+      });
+    },
+
+    async listTokens(): Promise<TTokenView[]> {
+      const rows = await prisma.apiToken.findMany({
+        select: {
+          id: true,
+          userId: true,
+          name: true,
+          prefix: true,
+          createdAt: true,
+          lastUsedAt: true,
+          revokedAt: true,
+          user: { select: { email: true } },
+        },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      });
+      return rows.map((r) => toTokenView({ ...r, userEmail: r.user.email }));
+    },
   };
 }

@@ -1,9 +1,8 @@
-import { randomUUID } from "node:crypto";
-import type { DbClient } from "../client";
-import type { Prisma } from "../generated/prisma/client";
-import { afterCursor, cursorPosition, pageOf } from "../pagination";
-
-type Tx = Prisma.TransactionClient;
+import { Prisma } from "../generated/prisma/client";
+import { timeOrderedId } from "../ids";
+import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
+import { dateOf, jsonOf, type TSql } from "../sql";
+import type { TStore } from "./store";
 
 export type TAuditWrite = {
   actorUserId: string | null;
@@ -27,42 +26,74 @@ export type TAuditEventView = {
   created_ts: string;
 };
 
-/** Appends an audit event inside the transaction of the act it records. */
-export async function writeAudit(tx: Tx | DbClient, e: TAuditWrite): Promise<void> {
-  await tx.auditEvent.create({
-    data: { id: randomUUID(), ...e, details: e.details as Prisma.InputJsonObject },
-  });
+/** The one audit writer: appends events inside the transaction of the act they record. */
+export async function insertAudit(tx: TSql, events: readonly TAuditWrite[], now: Date): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map(
+    (e) => Prisma.sql`(${timeOrderedId()}, ${e.actorUserId}, ${e.actorEmail}, ${e.via}, ${e.action}, ${e.targetType},
+      ${e.targetId}, ${tx.dialect.json(e.details)}, ${now})`,
+  );
+  await tx.execute(Prisma.sql`INSERT INTO "AuditEvent" ("id", "actorUserId", "actorEmail", "via", "action", "targetType",
+      "targetId", "details", "createdAt") VALUES ${Prisma.join(rows)}`);
 }
 
-export async function listAudit(
-  db: DbClient,
-  q: { targetType?: string | undefined; targetId?: string | undefined; cursor?: string | undefined; limit: number },
-): Promise<{ items: TAuditEventView[]; next_cursor: string | null }> {
-  const filter: Prisma.AuditEventWhereInput = {
-    ...(q.targetType ? { targetType: q.targetType } : {}),
-    ...(q.targetId ? { targetId: q.targetId } : {}),
-  };
-  const cursor = await cursorPosition(q.cursor, "audit event", (id) =>
-    db.auditEvent.findUnique({ where: { id }, select: { createdAt: true } }),
-  );
-  const rows = await db.auditEvent.findMany({
-    where: cursor ? { AND: [filter, afterCursor("createdAt", cursor)] } : filter,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: q.limit + 1,
-  });
-  const { page, nextCursor } = pageOf(rows, q.limit);
+const KEYSET: TKeyset = {
+  table: "AuditEvent",
+  alias: "e",
+  columns: ["createdAt", "id"],
+  direction: "desc",
+  what: "audit event",
+};
+
+type TAuditRow = {
+  id: string;
+  actorUserId: string | null;
+  actorEmail: string;
+  via: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  details: unknown;
+  createdAt: unknown;
+};
+
+export function auditRepository({ sql }: TStore) {
   return {
-    items: page.map((r) => ({
-      id: r.id,
-      actor_user_id: r.actorUserId,
-      actor_email: r.actorEmail,
-      via: r.via,
-      action: r.action,
-      target_type: r.targetType,
-      target_id: r.targetId,
-      details: r.details,
-      created_ts: r.createdAt.toISOString(),
-    })),
-    next_cursor: nextCursor,
+    /** Who did what to which CFB, proposal, token, user or schedule: newest first, keyset-paginated. */
+    async list(q: {
+      targetType?: string | undefined;
+      targetId?: string | undefined;
+      cursor?: string | undefined;
+      limit: number;
+    }): Promise<{ items: TAuditEventView[]; next_cursor: string | null }> {
+      const after = await afterCursor(sql, KEYSET, q.cursor);
+      const filters = [
+        ...(q.targetType ? [Prisma.sql`e."targetType" = ${q.targetType}`] : []),
+        ...(q.targetId ? [Prisma.sql`e."targetId" = ${q.targetId}`] : []),
+        ...(after ? [after] : []),
+      ];
+      const rows = await sql.query<TAuditRow>(
+        Prisma.sql`SELECT e."id" AS "id", e."actorUserId" AS "actorUserId", e."actorEmail" AS "actorEmail", e."via" AS "via",
+            e."action" AS "action", e."targetType" AS "targetType", e."targetId" AS "targetId", e."details" AS "details",
+            e."createdAt" AS "createdAt"
+          FROM "AuditEvent" e ${filters.length > 0 ? Prisma.sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty}
+          ORDER BY ${keysetOrder(KEYSET)} LIMIT ${q.limit + 1}`,
+      );
+      const { page, nextCursor } = pageOf(rows, q.limit, (r) => r.id);
+      return {
+        items: page.map((r) => ({
+          id: r.id,
+          actor_user_id: r.actorUserId,
+          actor_email: r.actorEmail,
+          via: r.via,
+          action: r.action,
+          target_type: r.targetType,
+          target_id: r.targetId,
+          details: jsonOf(r.details),
+          created_ts: dateOf(r.createdAt).toISOString(),
+        })),
+        next_cursor: nextCursor,
+      };
+    },
   };
 }

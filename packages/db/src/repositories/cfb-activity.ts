@@ -5,12 +5,11 @@ import {
   type TProposalStatus,
   ZPromoteAction,
 } from "@solserver/contracts";
-import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
-import type { TSql } from "../sql";
+import { dateOf, type TSql } from "../sql";
 
 // What the CFB page shows below the CFB: its stats row, its usage events per UTC day and the
-// proposals that touched it. Not a hot path (one page view), so Prisma where it reads well.
+// proposals that touched it. Through the SQL driver: a day is the dialect's (utcDay).
 
 export type TCfbActivityQuery = {
   cfbId: string;
@@ -34,42 +33,51 @@ export type TCfbActivityRows = {
 
 const USAGE_KINDS: ReadonlySet<string> = new Set<TUsageKind>(["injected", "used", "ignored"]);
 
-/** The CFB's activity, or null when there is no such CFB. */
-export async function getCfbActivity(db: DbClient, sql: TSql, q: TCfbActivityQuery): Promise<TCfbActivityRows | null> {
-  const cfb = await db.cfb.findUnique({ where: { id: q.cfbId }, select: { id: true, stats: true } });
+type TStatsRow = {
+  usage30d: number;
+  usedByModel30d: number;
+  ignoredByModel30d: number;
+  positiveFeedback30d: number;
+  negativeFeedback30d: number;
+  correctionEvents30d: number;
+  unknownRateWhenInjected: number;
+  hotness: number;
+  lastFeedbackAt: unknown;
+  updatedAt: unknown;
+};
+
+/** The CFB's activity, or null when there is no such CFB (usage per day needs the dialect's day: the SQL driver). */
+export async function getCfbActivity(sql: TSql, q: TCfbActivityQuery): Promise<TCfbActivityRows | null> {
+  const [cfb] = await sql.query<{ id: string }>(Prisma.sql`SELECT "id" FROM "Cfb" WHERE "id" = ${q.cfbId}`);
   if (!cfb) return null;
-  const [usage, proposals] = await Promise.all([usagePerDay(sql, q), proposalsTouching(db, q)]);
-  const s = cfb.stats;
+  const [s] = await sql.query<TStatsRow>(Prisma.sql`SELECT * FROM "CfbStats" WHERE "cfbId" = ${q.cfbId}`);
   return {
     stats: s
       ? {
-          usage_30d: s.usage30d,
-          used_by_model_30d: s.usedByModel30d,
-          ignored_by_model_30d: s.ignoredByModel30d,
-          positive_feedback_30d: s.positiveFeedback30d,
-          negative_feedback_30d: s.negativeFeedback30d,
-          correction_events_30d: s.correctionEvents30d,
-          unknown_rate_when_injected: s.unknownRateWhenInjected,
-          hotness: s.hotness,
-          last_feedback_ts: s.lastFeedbackAt?.toISOString() ?? null,
-          updated_ts: s.updatedAt.toISOString(),
+          usage_30d: Number(s.usage30d),
+          used_by_model_30d: Number(s.usedByModel30d),
+          ignored_by_model_30d: Number(s.ignoredByModel30d),
+          positive_feedback_30d: Number(s.positiveFeedback30d),
+          negative_feedback_30d: Number(s.negativeFeedback30d),
+          correction_events_30d: Number(s.correctionEvents30d),
+          unknown_rate_when_injected: Number(s.unknownRateWhenInjected),
+          hotness: Number(s.hotness),
+          last_feedback_ts: s.lastFeedbackAt ? dateOf(s.lastFeedbackAt).toISOString() : null,
+          updated_ts: dateOf(s.updatedAt).toISOString(),
         }
       : null,
-    usage,
-    proposals,
+    usage: await usagePerDay(sql, q),
+    proposals: await proposalsTouching(sql, q),
   };
 }
 
-/**
- * Usage events counted per UTC day and kind, over the [cfbId, createdAt] index. Dates are stored
- * as ISO text in UTC ("2025-11-22T09:30:00.000+00:00"), so the day is the first ten characters
- * (on PostgreSQL this would be `to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD')`).
- */
+/** Usage events counted per UTC day and kind, over the [cfbId, createdAt] index. */
 async function usagePerDay(sql: TSql, q: TCfbActivityQuery): Promise<TUsageDayCount[]> {
+  const day = sql.dialect.utcDay(Prisma.sql`"createdAt"`);
   const rows = await sql.query<{ day: string; kind: string; n: number }>(
-    Prisma.sql`SELECT substr("createdAt", 1, 10) AS "day", "kind" AS "kind", COUNT(*) AS "n" FROM "CfbUsageEvent"
+    Prisma.sql`SELECT ${day} AS "day", "kind" AS "kind", COUNT(*) AS "n" FROM "CfbUsageEvent"
       WHERE "cfbId" = ${q.cfbId} AND "createdAt" >= ${q.since} AND "createdAt" < ${q.until}
-      GROUP BY substr("createdAt", 1, 10), "kind"`,
+      GROUP BY ${day}, "kind"`,
   );
   return rows.flatMap((r) =>
     USAGE_KINDS.has(r.kind) ? [{ day: r.day, kind: r.kind as TUsageKind, count: Number(r.n) }] : [],
@@ -80,30 +88,31 @@ async function usagePerDay(sql: TSql, q: TCfbActivityQuery): Promise<TUsageDayCo
  * Proposals that named the CFB as their target or were promoted into it, newest first. A
  * proposal promoted into the CFB is `promoted_into` even when it also targeted it: it changed it.
  */
-async function proposalsTouching(db: DbClient, q: TCfbActivityQuery): Promise<TCfbActivityProposal[]> {
-  const rows = await db.umbraProposal.findMany({
-    where: {
-      OR: [{ targetCfbId: q.cfbId }, { promotion: { is: { finalCfbId: q.cfbId } } }],
-      ...(q.ownerId === undefined ? {} : { thread: { is: { ownerId: q.ownerId } } }),
-    },
-    select: {
-      id: true,
-      title: true,
-      op: true,
-      status: true,
-      createdAt: true,
-      promotion: { select: { action: true, finalCfbId: true } },
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: q.proposalLimit,
-  });
+async function proposalsTouching(sql: TSql, q: TCfbActivityQuery): Promise<TCfbActivityProposal[]> {
+  const rows = await sql.query<{
+    id: string;
+    title: string;
+    op: string;
+    status: string;
+    createdAt: unknown;
+    action: string | null;
+    finalCfbId: string | null;
+  }>(
+    Prisma.sql`SELECT p."id" AS "id", p."title" AS "title", p."op" AS "op", p."status" AS "status",
+        p."createdAt" AS "createdAt", e."action" AS "action", e."finalCfbId" AS "finalCfbId"
+      FROM "UmbraProposal" p
+      LEFT JOIN "PromotionEvent" e ON e."proposalId" = p."id"
+      ${q.ownerId === undefined ? Prisma.empty : Prisma.sql`JOIN "Thread" t ON t."id" = p."threadId" AND t."ownerId" = ${q.ownerId}`}
+      WHERE p."targetCfbId" = ${q.cfbId} OR e."finalCfbId" = ${q.cfbId}
+      ORDER BY p."createdAt" DESC, p."id" DESC LIMIT ${q.proposalLimit}`,
+  );
   return rows.map((r) => ({
     proposal_id: r.id,
     title: r.title,
     op: r.op as TCfbOp,
     status: r.status as TProposalStatus,
-    relation: r.promotion?.finalCfbId === q.cfbId ? "promoted_into" : "target",
-    action: r.promotion ? ZPromoteAction.parse(r.promotion.action) : null,
-    created_ts: r.createdAt.toISOString(),
+    relation: r.finalCfbId === q.cfbId ? "promoted_into" : "target",
+    action: r.action ? ZPromoteAction.parse(r.action) : null,
+    created_ts: dateOf(r.createdAt).toISOString(),
   }));
 }

@@ -1,5 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import { dateOf, type TSql, type TSqlDriver } from "../sql";
+import type { TStore } from "./store";
 
 // CFB stats (seed 001 §2.2): decoration derived from events. Kept up to date incrementally in
 // the transaction that writes each event (a turn's usage, a person's feedback), and rebuildable
@@ -155,4 +156,11 @@ export async function rebuildCfbStats(driver: TSqlDriver, now = new Date()): Pro
     const [count] = await tx.query<{ n: number }>(Prisma.sql`SELECT COUNT(*) AS "n" FROM "CfbStats"`);
     return Number(count?.n ?? 0);
   });
+}
+
+export function statsRepository({ sql }: TStore) {
+  return {
+    /** Recomputes every CFB's stats from the last 30 days of events (see rebuildCfbStats). */
+    rebuild: (now?: Date) => rebuildCfbStats(sql, now),
+  };
 }

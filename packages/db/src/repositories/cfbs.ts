@@ -1,11 +1,22 @@
-import { cfbFieldChanges, DomainError, type TCfb, type TCfbDetail, type TCfbListResponse } from "@solserver/contracts";
+import {
+  cfbFieldChanges,
+  type TCfb,
+  type TCfbDetail,
+  type TCfbDraft,
+  type TCfbListResponse,
+} from "@solserver/contracts";
+import type { TCandidateIndex } from "../candidates/candidate-index";
 import type { DbClient } from "../client";
-import { ftsAllWordsQuery } from "../fts";
+import type { TConnection, TDialect } from "../dialect/dialect";
 import { Prisma } from "../generated/prisma/client";
 import { asObject, asStringArray } from "../json";
-import { toCfb } from "../mappers";
-import { pageOf } from "../pagination";
+import { CFB_SELECT, type TCfbRow, toCfb } from "../mappers";
+import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
+import { insertAudit, type TAuditWrite } from "./audit";
+import { getCfbActivity, type TCfbActivityQuery } from "./cfb-activity";
+import { insertCfbs, rewriteCfb } from "./cfb-write";
+import type { TStore } from "./store";
 import type { TRetrievableCfb } from "./types";
 
 export type TCfbListQuery = {
@@ -23,40 +34,42 @@ export type TCfbListQuery = {
  * (`seq`: ids order as text, and "CFB-10000" < "CFB-9999"): an id cursor stays a valid position
  * even when the CFB it names is edited between two page requests.
  */
-export async function listCfbs(db: DbClient, sql: TSql, q: TCfbListQuery): Promise<TCfbListResponse> {
+const LIST_KEYSET: TKeyset = {
+  table: "Cfb",
+  alias: "c",
+  columns: ["createdAt", "seq"],
+  direction: "desc",
+  what: "CFB",
+};
+
+export async function listCfbs(sql: TSql, q: TCfbListQuery): Promise<TCfbListResponse> {
   const filters: Prisma.Sql[] = [Prisma.sql`c."mergedIntoId" IS NULL`];
   if (q.domain) filters.push(Prisma.sql`c."domain" = ${q.domain}`);
   if (q.query) {
-    const match = ftsAllWordsQuery(q.query);
+    const match = sql.dialect.cfbTextMatch("c", q.query);
     if (match === null) return { items: [], next_cursor: null };
-    filters.push(Prisma.sql`c.rowid IN (SELECT rowid FROM "CfbFts" WHERE "CfbFts" MATCH ${match})`);
+    filters.push(match);
   }
-  if (q.cursor !== undefined) {
-    const [c] = await sql.query<{ seq: number; createdAt: unknown }>(
-      Prisma.sql`SELECT "seq", "createdAt" FROM "Cfb" WHERE "id" = ${q.cursor}`,
-    );
-    if (!c) throw new DomainError("NOT_FOUND", `cursor: CFB ${q.cursor} does not exist`, { field: "cursor" });
-    filters.push(Prisma.sql`(c."createdAt", c."seq") < (${c.createdAt}, ${c.seq})`);
-  }
-  const ids = (
-    await sql.query<{ id: string }>(
-      Prisma.sql`SELECT c."id" AS "id" FROM "Cfb" c WHERE ${Prisma.join(filters, " AND ")}
-        ORDER BY c."createdAt" DESC, c."seq" DESC LIMIT ${q.limit + 1}`,
-    )
-  ).map((r) => r.id);
-  const found = new Map((await db.cfb.findMany({ where: { id: { in: ids } } })).map((r) => [r.id, r]));
-  const rows = ids.flatMap((id) => {
-    const row = found.get(id);
-    return row ? [row] : [];
-  });
-  const { page, nextCursor } = pageOf(rows, q.limit);
+  const after = await afterCursor(sql, LIST_KEYSET, q.cursor);
+  if (after) filters.push(after);
+  const rows = await sql.query<TCfbRow>(
+    Prisma.sql`SELECT c.* FROM "Cfb" c WHERE ${Prisma.join(filters, " AND ")}
+      ORDER BY ${keysetOrder(LIST_KEYSET)} LIMIT ${q.limit + 1}`,
+  );
+  const { page, nextCursor } = pageOf(rows, q.limit, (r) => r.id);
   return { items: page.map(toCfb), next_cursor: nextCursor };
 }
 
 export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | null> {
   const row = await db.cfb.findUnique({
     where: { id: cfbId },
-    include: { revisions: { orderBy: { version: "asc" } } },
+    select: {
+      ...CFB_SELECT,
+      revisions: {
+        select: { version: true, changeKind: true, promotionEventId: true, createdAt: true, snapshot: true },
+        orderBy: { version: "asc" },
+      },
+    },
   });
   if (!row) return null;
   const revisions = row.revisions.map((r, i) => ({
@@ -133,3 +146,82 @@ export async function retrievableCfbs(sql: TSql, ids: readonly string[], now = n
 }
 
 export type { TCfb };
+
+type TAuditActor = Omit<TAuditWrite, "targetType" | "targetId" | "details" | "action">;
+
+/** A Jam editor's edit names the version it was based on in `version`, the CFB in `cfb_id`. */
+const EDIT_FIELDS = { conflict: "version", notFound: "cfb_id" } as const;
+
+export function cfbRepository(
+  { prisma, sql }: TStore,
+  connection: TConnection & { dialect: TDialect },
+  index: TCandidateIndex,
+) {
+  return {
+    list: (q: TCfbListQuery) => listCfbs(sql, q),
+    get: (cfbId: string) => getCfb(prisma, cfbId),
+    activity: (q: TCfbActivityQuery) => getCfbActivity(sql, q),
+    existingIds: (ids: readonly string[]) => existingCfbIds(sql, ids),
+    /** The CFBs among `ids` with retrieval's signals, in that order (retrieval's second step). */
+    retrievable: (ids: readonly string[], now?: Date) => retrievableCfbs(sql, ids, now),
+    /** Resolve's candidates from the candidate index (candidates/candidate-index.ts). */
+    candidates: index.candidates,
+    /** The candidate index itself: weighted search, sync, status. */
+    index,
+    /** The vector index of semantic matching, for one embeddings model (dialect/vector-store.ts). */
+    openVectors: (model: string, dims: number) => connection.dialect.openVectors(connection, model, dims),
+    count: () => prisma.cfb.count(),
+
+    /** A CFB authored directly (a Jam editor, demo data), not through a proposal; audited when an actor is given. */
+    async create(draft: TCfbDraft, audit?: TAuditActor): Promise<TCfb> {
+      return sql.transaction(async (tx) => {
+        const now = new Date();
+        const [cfb] = await insertCfbs(tx, [draft], { promotionId: null, now });
+        if (!cfb) throw new Error("the CFB was not written");
+        if (audit)
+          await insertAudit(
+            tx,
+            [{ ...audit, action: "cfb.create", targetType: "cfb", targetId: cfb.cfb_id, details: {} }],
+            now,
+          );
+        return cfb;
+      });
+    },
+
+    /**
+     * A Jam editor's edit: version + 1, a revision with the new state, an audit event. The write is
+     * conditional on `expectedVersion`, so an edit based on a stale read is CONFLICT, not a lost update.
+     */
+    async update(cfbId: string, expectedVersion: number, draft: TCfbDraft, audit: TAuditActor): Promise<TCfb> {
+      return sql.transaction(async (tx) => {
+        const now = new Date();
+        const cfb = await rewriteCfb(tx, {
+          cfbId,
+          expectedVersion,
+          change: { draft },
+          revision: "edit",
+          promotionId: null,
+          now,
+          liveOnly: false,
+          fields: EDIT_FIELDS,
+        });
+        await insertAudit(
+          tx,
+          [{ ...audit, action: "cfb.update", targetType: "cfb", targetId: cfbId, details: { version: cfb.version } }],
+          now,
+        );
+        return cfb;
+      });
+    },
+
+    /**
+     * Many CFBs at once (a knowledge base brought in from elsewhere, the benchmarks): the same rows
+     * `create` writes, in one transaction of multi-row INSERTs, so 100,000 CFBs take seconds. Ids in
+     * draft order.
+     */
+    async import(drafts: readonly TCfbDraft[]): Promise<string[]> {
+      const written = await sql.transaction((tx) => insertCfbs(tx, drafts, { promotionId: null, now: new Date() }));
+      return written.map((c) => c.cfb_id);
+    },
+  };
+}

@@ -1,6 +1,7 @@
 import { DomainError } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { dateOf, jsonOf, type TSql } from "../sql";
+import type { TStore } from "./store";
 
 // Procedure mode (seed 004): a thread's binding to a catalog system (on Thread) and the context
 // engine's state (ConversationContext), read on every turn of a bound thread (hot path) and
@@ -103,7 +104,7 @@ export async function writeContext(
     );
     if (bound !== 1) throw conflict(threadId, "another turn bound this thread to a procedure first");
   }
-  const json = JSON.stringify(write.state);
+  const json = tx.dialect.json(write.state);
   const changed =
     write.expectedVersion === null
       ? await tx.execute(Prisma.sql`INSERT INTO "ConversationContext" ("threadId", "systemId", "version", "state", "createdAt", "updatedAt")
@@ -113,4 +114,13 @@ export async function writeContext(
           WHERE "threadId" = ${threadId} AND "version" = ${write.expectedVersion}`);
   if (changed !== 1) throw conflict(threadId, "its procedure state changed since this turn read it");
   return { version: write.expectedVersion === null ? write.insertVersion : write.expectedVersion + 1, updatedAt: at };
+}
+
+export function contextRepository({ sql }: TStore) {
+  return {
+    /** A thread's procedure binding and stored engine state; null when the thread is not bound. */
+    get: (threadId: string) => getContext(sql, threadId),
+    /** The user messages of a bound thread since its binding (to rebuild a lost state). */
+    messages: (threadId: string, since: Date) => procedureMessages(sql, threadId, since),
+  };
 }

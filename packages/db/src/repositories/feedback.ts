@@ -5,6 +5,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { TSql, TSqlDriver } from "../sql";
 import { countFeedback } from "./cfb-stats";
 import { countRepetitions } from "./repetitions";
+import type { TStore } from "./store";
 
 export type TFeedbackWrite = {
   responseId: string;
@@ -51,4 +52,12 @@ export async function recordFeedback(
 
 export async function feedbackCount(db: DbClient, responseId: string): Promise<number> {
   return db.humanFeedback.count({ where: { responseId } });
+}
+
+export function feedbackRepository({ prisma, sql }: TStore) {
+  return {
+    record: (w: TFeedbackWrite) => recordFeedback(sql, w),
+    responseDomain: (responseId: string) => responseDomain(sql, responseId),
+    count: (responseId: string) => feedbackCount(prisma, responseId),
+  };
 }

@@ -1,6 +1,7 @@
 import { DomainError } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { dateOf, jsonOf, type TSql, type TSqlDriver } from "../sql";
+import type { TStore } from "./store";
 
 // Mementos are read and written on every chat turn, so they go through the hot-path driver.
 
@@ -44,7 +45,7 @@ export async function writeMemento(
   payload: Record<string, unknown>,
   now = new Date(),
 ): Promise<number> {
-  const json = JSON.stringify(payload);
+  const json = tx.dialect.json(payload);
   const changed =
     expectedVersion === null
       ? await tx.execute(Prisma.sql`INSERT INTO "ThreadMemento" ("threadId", "version", "payload", "updatedAt")
@@ -67,4 +68,12 @@ export async function putMemento(
     const version = await writeMemento(tx, threadId, expectedVersion, payload, now);
     return { threadId, version, payload, updatedAt: now };
   });
+}
+
+export function mementoRepository({ sql }: TStore) {
+  return {
+    get: (threadId: string) => getMemento(sql, threadId),
+    put: (threadId: string, expectedVersion: number | null, payload: Record<string, unknown>) =>
+      putMemento(sql, threadId, expectedVersion, payload),
+  };
 }

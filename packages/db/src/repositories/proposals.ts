@@ -1,12 +1,48 @@
-import { DomainError, type TProposal, type TProposalListResponse } from "@solserver/contracts";
+import type { TProposal, TProposalListResponse } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
-import { toProposal } from "../mappers";
-import { pageOf } from "../pagination";
+import {
+  PROMOTION_SELECT,
+  PROPOSAL_SELECT,
+  RESOLVE_DECISION_SELECT,
+  type TPromotionRow,
+  type TProposalRow,
+  type TResolveDecisionRow,
+  toProposal,
+} from "../mappers";
+import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import type { TSql } from "../sql";
+import { applyPromotion, type TPromotionWrite } from "./promotion-write";
+import type { TStore } from "./store";
 
 /** The latest resolve decision of a proposal (at promotion if taken, else at creation). */
 const LATEST_DECISION = { orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }], take: 1 };
+
+/**
+ * Proposals by id, each with its promotion and latest resolve decision (three statements on the
+ * hot-path driver, whatever the page size), in the order of `ids`.
+ */
+export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise<TProposal[]> {
+  if (ids.length === 0) return [];
+  const list = Prisma.join([...ids]);
+  const [rows, promotions, decisions] = await Promise.all([
+    sql.query<TProposalRow>(Prisma.sql`SELECT * FROM "UmbraProposal" WHERE "id" IN (${list})`),
+    sql.query<TPromotionRow>(Prisma.sql`SELECT * FROM "PromotionEvent" WHERE "proposalId" IN (${list})`),
+    sql.query<TResolveDecisionRow>(
+      Prisma.sql`SELECT * FROM "UmbraResolveDecision" WHERE "proposalId" IN (${list}) ORDER BY "createdAt" DESC, "id" DESC`,
+    ),
+  ]);
+  const promotionOf = new Map(promotions.map((p) => [p.proposalId, p]));
+  const latestOf = new Map<string, TResolveDecisionRow>();
+  for (const d of decisions) if (!latestOf.has(d.proposalId)) latestOf.set(d.proposalId, d);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    const latest = latestOf.get(id);
+    return [toProposal({ ...row, promotion: promotionOf.get(id) ?? null, resolveDecision: latest ? [latest] : [] })];
+  });
+}
 
 export type TProposalListQuery = {
   status: "pending" | "approved" | "rejected" | "all";
@@ -26,26 +62,22 @@ export type TProposalListQuery = {
 // row-value comparison, which SQLite (and PostgreSQL) answer from an index at any page depth.
 // An OR of comparisons, as an ORM writes it, is not: it scanned 100k rows per page.
 // Ties on the time break on `seq`, the id's number (ids order as text: "UP-10000" < "UP-9999").
-const SORTS = {
-  newest: { columns: Prisma.sql`p."createdAt", p."seq"`, order: Prisma.sql`p."createdAt" DESC, p."seq" DESC`, op: "<" },
-  oldest: { columns: Prisma.sql`p."createdAt", p."seq"`, order: Prisma.sql`p."createdAt" ASC, p."seq" ASC`, op: ">" },
-  confidence: {
-    columns: Prisma.sql`p."confidence", p."createdAt", p."seq"`,
-    order: Prisma.sql`p."confidence" DESC, p."createdAt" DESC, p."seq" DESC`,
-    op: "<",
-  },
-} as const;
+const SORTS: Record<NonNullable<TProposalListQuery["sort"]>, Pick<TKeyset, "columns" | "direction">> = {
+  newest: { columns: ["createdAt", "seq"], direction: "desc" },
+  oldest: { columns: ["createdAt", "seq"], direction: "asc" },
+  confidence: { columns: ["confidence", "createdAt", "seq"], direction: "desc" },
+};
 
 /**
  * The review queue: filters on status, resolve's decision, domain, confidence and thread (each
  * backed by an index that leads with the status), three sorts, keyset pagination whatever the
- * sort (the cursor is the last id of the previous page), and counts per status. The page's ids
- * come from one statement through the hot-path driver; the proposals themselves (with their
- * promotion and latest resolve decision) from Prisma.
+ * sort (the cursor is the last id of the previous page), and counts per status, all through the
+ * SQL driver: the page's ids in one statement, then the proposals with their promotion and latest
+ * resolve decision (proposalsByIds).
  */
-export async function listProposals(db: DbClient, sql: TSql, q: TProposalListQuery): Promise<TProposalListResponse> {
+export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<TProposalListResponse> {
   const sortName = q.sort ?? "newest";
-  const sort = SORTS[sortName];
+  const keyset: TKeyset = { table: "UmbraProposal", alias: "p", what: "proposal", ...SORTS[sortName] };
   // Who may see what: a user only the proposals of threads they own.
   const from =
     q.ownerId === undefined
@@ -68,52 +100,52 @@ export async function listProposals(db: DbClient, sql: TSql, q: TProposalListQue
       : []),
     ...(q.threadId ? [Prisma.sql`p."threadId" = ${q.threadId}`] : []),
   ];
-  if (q.cursor !== undefined) {
-    const [c] = await sql.query<{ seq: number; createdAt: unknown; confidence: number }>(
-      Prisma.sql`SELECT "seq", "createdAt", "confidence" FROM "UmbraProposal" WHERE "id" = ${q.cursor}`,
-    );
-    if (!c) throw new DomainError("NOT_FOUND", `cursor: proposal ${q.cursor} does not exist`, { field: "cursor" });
-    // Compared as stored (dates as Prisma's text), so the row value matches the index's order.
-    const values =
-      sortName === "confidence"
-        ? Prisma.sql`(${c.confidence}, ${c.createdAt}, ${c.seq})`
-        : Prisma.sql`(${c.createdAt}, ${c.seq})`;
-    filters.push(Prisma.sql`(${sort.columns}) ${Prisma.raw(sort.op)} ${values}`);
-  }
+  const after = await afterCursor(sql, keyset, q.cursor);
+  if (after) filters.push(after);
   const where = (parts: Prisma.Sql[]) =>
     parts.length > 0 ? Prisma.sql`WHERE ${Prisma.join(parts, " AND ")}` : Prisma.empty;
   const [idRows, grouped] = await Promise.all([
     sql.query<{ id: string }>(
-      Prisma.sql`SELECT p."id" AS "id" FROM ${from} ${where(filters)} ORDER BY ${sort.order} LIMIT ${q.limit + 1}`,
+      Prisma.sql`SELECT p."id" AS "id" FROM ${from} ${where(filters)}
+        ORDER BY ${keysetOrder(keyset)} LIMIT ${q.limit + 1}`,
     ),
     sql.query<{ status: string; n: number }>(
       Prisma.sql`SELECT p."status" AS "status", COUNT(*) AS "n" FROM ${from} ${where(scope)} GROUP BY p."status"`,
     ),
   ]);
-  const ids = idRows.map((r) => r.id);
-  const found = await db.umbraProposal.findMany({
-    where: { id: { in: ids } },
-    include: { promotion: true, resolveDecision: LATEST_DECISION },
-  });
-  const byId = new Map(found.map((r) => [r.id, r]));
-  const rows = ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [row] : [];
-  });
+  const { page, nextCursor } = pageOf(idRows, q.limit, (r) => r.id);
   const counts = { pending: 0, approved: 0, rejected: 0 };
   for (const g of grouped) {
     if (g.status === "pending" || g.status === "approved" || g.status === "rejected") counts[g.status] = Number(g.n);
   }
-  const { page, nextCursor } = pageOf(rows, q.limit);
-  return { items: page.map(toProposal), next_cursor: nextCursor, counts };
+  return {
+    items: await proposalsByIds(
+      sql,
+      page.map((r) => r.id),
+    ),
+    next_cursor: nextCursor,
+    counts,
+  };
 }
 
 export async function getProposal(db: DbClient, proposalId: string): Promise<TProposal | null> {
   const row = await db.umbraProposal.findUnique({
     where: { id: proposalId },
-    include: { promotion: true, resolveDecision: LATEST_DECISION },
+    select: {
+      ...PROPOSAL_SELECT,
+      promotion: { select: PROMOTION_SELECT },
+      resolveDecision: { select: RESOLVE_DECISION_SELECT, ...LATEST_DECISION },
+    },
   });
   return row ? toProposal(row) : null;
+}
+
+export function proposalRepository({ prisma, sql }: TStore) {
+  return {
+    list: (q: TProposalListQuery) => listProposals(sql, q),
+    get: (proposalId: string) => getProposal(prisma, proposalId),
+    applyPromotion: (w: TPromotionWrite) => applyPromotion(sql, w),
+  };
 }
 
 export type { TPromotionResult, TPromotionWrite } from "./promotion-write";

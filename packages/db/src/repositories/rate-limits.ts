@@ -1,59 +1,61 @@
-import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
-import { dateOf, type TSql } from "../sql";
+import { dateOf } from "../sql";
+import type { TStore } from "./store";
+
+// Fixed-window counters (chat turns per account, failed sign-ins per account and per address),
+// on the hot path: every chat turn and every sign-in counts.
 
 export type TRateDecision = { allowed: boolean; count: number; retryAfterSeconds: number };
 
-/**
- * Counts one event against a fixed window and says whether it is within `max`. One statement,
- * through the hot-path driver (every chat turn is counted): an upsert that restarts an expired
- * window or adds one hit, so concurrent processes count correctly. Window starts are stored as
- * Prisma stores DateTime (fixed-width ISO text on SQLite), so `<=` compares them in time order.
- */
-export async function hitRateLimit(
-  sql: TSql,
-  key: string,
-  opts: { windowMs: number; max: number; now: Date },
-): Promise<TRateDecision> {
-  const windowFloor = new Date(opts.now.getTime() - opts.windowMs);
-  const [row] = await sql.query<{ windowStart: unknown; count: number }>(
-    Prisma.sql`INSERT INTO "RateLimitBucket" ("key", "windowStart", "count") VALUES (${key}, ${opts.now}, 1)
-      ON CONFLICT ("key") DO UPDATE SET
-        "count" = CASE WHEN "RateLimitBucket"."windowStart" <= ${windowFloor} THEN 1 ELSE "RateLimitBucket"."count" + 1 END,
-        "windowStart" = CASE WHEN "RateLimitBucket"."windowStart" <= ${windowFloor} THEN excluded."windowStart" ELSE "RateLimitBucket"."windowStart" END
-      RETURNING "windowStart", "count"`,
-  );
-  if (!row) throw new Error(`rate limit ${key}: the upsert returned no row`);
-  const count = Number(row.count);
-  const retryAfterSeconds = Math.max(
-    1,
-    Math.ceil((dateOf(row.windowStart).getTime() + opts.windowMs - opts.now.getTime()) / 1000),
-  );
-  return { allowed: count <= opts.max, count, retryAfterSeconds };
+type TWindow = { windowMs: number; max: number; now: Date };
+
+function retryAfter(windowStart: Date, w: TWindow): number {
+  return Math.max(1, Math.ceil((windowStart.getTime() + w.windowMs - w.now.getTime()) / 1000));
 }
 
-/** Whether `key` is already over `max` in its current window, without counting a hit. */
-export async function peekRateLimit(
-  db: DbClient,
-  key: string,
-  opts: { windowMs: number; max: number; now: Date },
-): Promise<TRateDecision> {
-  const row = await db.rateLimitBucket.findUnique({ where: { key } });
-  if (!row || row.windowStart.getTime() + opts.windowMs <= opts.now.getTime()) {
-    return { allowed: true, count: 0, retryAfterSeconds: 0 };
-  }
-  const retryAfterSeconds = Math.max(
-    1,
-    Math.ceil((row.windowStart.getTime() + opts.windowMs - opts.now.getTime()) / 1000),
-  );
-  return { allowed: row.count < opts.max, count: row.count, retryAfterSeconds };
-}
+export function rateLimitRepository({ sql }: TStore) {
+  return {
+    /**
+     * Counts one event against a fixed window and says whether it is within `max`. One statement:
+     * an upsert that restarts an expired window or adds one hit, so concurrent processes count
+     * correctly.
+     */
+    async hit(key: string, w: TWindow): Promise<TRateDecision> {
+      const windowFloor = new Date(w.now.getTime() - w.windowMs);
+      const [row] = await sql.query<{ windowStart: unknown; count: number }>(
+        Prisma.sql`INSERT INTO "RateLimitBucket" ("key", "windowStart", "count") VALUES (${key}, ${w.now}, 1)
+          ON CONFLICT ("key") DO UPDATE SET
+            "count" = CASE WHEN "RateLimitBucket"."windowStart" <= ${windowFloor} THEN 1 ELSE "RateLimitBucket"."count" + 1 END,
+            "windowStart" = CASE WHEN "RateLimitBucket"."windowStart" <= ${windowFloor} THEN excluded."windowStart" ELSE "RateLimitBucket"."windowStart" END
+          RETURNING "windowStart", "count"`,
+      );
+      if (!row) throw new Error(`rate limit ${key}: the upsert returned no row`);
+      const count = Number(row.count);
+      return { allowed: count <= w.max, count, retryAfterSeconds: retryAfter(dateOf(row.windowStart), w) };
+    },
 
-/** Gives one counted hit back (a sign-in attempt that turned out to succeed). */
-export async function refundRateLimit(db: DbClient, key: string): Promise<void> {
-  await db.rateLimitBucket.updateMany({ where: { key, count: { gt: 0 } }, data: { count: { decrement: 1 } } });
-}
+    /** Whether `key` is already over `max` in its current window, without counting a hit. */
+    async peek(key: string, w: TWindow): Promise<TRateDecision> {
+      const [row] = await sql.query<{ windowStart: unknown; count: number }>(
+        Prisma.sql`SELECT "windowStart", "count" FROM "RateLimitBucket" WHERE "key" = ${key}`,
+      );
+      const start = row ? dateOf(row.windowStart) : null;
+      if (!row || !start || start.getTime() + w.windowMs <= w.now.getTime()) {
+        return { allowed: true, count: 0, retryAfterSeconds: 0 };
+      }
+      const count = Number(row.count);
+      return { allowed: count < w.max, count, retryAfterSeconds: retryAfter(start, w) };
+    },
 
-export async function clearRateLimit(db: DbClient, key: string): Promise<void> {
-  await db.rateLimitBucket.deleteMany({ where: { key } });
+    /** Gives one counted hit back (a sign-in attempt that turned out to succeed). */
+    async refund(key: string): Promise<void> {
+      await sql.execute(
+        Prisma.sql`UPDATE "RateLimitBucket" SET "count" = "count" - 1 WHERE "key" = ${key} AND "count" > 0`,
+      );
+    },
+
+    async clear(key: string): Promise<void> {
+      await sql.execute(Prisma.sql`DELETE FROM "RateLimitBucket" WHERE "key" = ${key}`);
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { type TPromotionTrigger, type TRepetitionKind, ZRepetitionKind } from "@
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
 import { dateOf, type TSql } from "../sql";
+import type { TStore } from "./store";
 import type { TRepetitionHit } from "./types";
 
 /** What a reviewer should do when a repetition crosses its threshold. */
@@ -80,6 +81,16 @@ export async function listPromotionTriggers(
 ): Promise<TPromotionTrigger[]> {
   const rows = await db.repetitionCounter.findMany({
     where: { triggeredAt: { not: null }, dismissedAt: null },
+    select: {
+      id: true,
+      kind: true,
+      routerDomain: true,
+      key: true,
+      label: true,
+      count: true,
+      firstSeenAt: true,
+      lastSeenAt: true,
+    },
     orderBy: [{ lastSeenAt: "desc" }, { id: "desc" }],
     take: limit,
   });
@@ -101,10 +112,19 @@ export async function listPromotionTriggers(
 }
 
 /** Dismisses an open trigger; false when there is no such open trigger. */
-export async function dismissPromotionTrigger(db: DbClient, triggerId: string, now = new Date()): Promise<boolean> {
-  const { count } = await db.repetitionCounter.updateMany({
-    where: { id: triggerId, triggeredAt: { not: null }, dismissedAt: null },
-    data: { dismissedAt: now },
-  });
-  return count === 1;
+export async function dismissPromotionTrigger(sql: TSql, triggerId: string, now = new Date()): Promise<boolean> {
+  const changed = await sql.execute(Prisma.sql`UPDATE "RepetitionCounter" SET "dismissedAt" = ${now}
+    WHERE "id" = ${triggerId} AND "triggeredAt" IS NOT NULL AND "dismissedAt" IS NULL`);
+  return changed === 1;
+}
+
+/** Promotion triggers (repetitions past their threshold) for the review queue. */
+export function triggerRepository({ prisma, sql }: TStore) {
+  return {
+    list: (thresholds: Record<TRepetitionKind, number>, limit: number) =>
+      listPromotionTriggers(prisma, thresholds, limit),
+    dismiss: (triggerId: string) => dismissPromotionTrigger(sql, triggerId),
+    count: (hits: readonly TRepetitionHit[], thresholds: Record<TRepetitionKind, number>, now?: Date) =>
+      sql.transaction((tx) => countRepetitions(tx, hits, thresholds, now)),
+  };
 }

@@ -1,16 +1,17 @@
-import { randomUUID } from "node:crypto";
 import type { TResolveDecisionView } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
-import { toResolveDecisionView } from "../mappers";
+import { timeOrderedId } from "../ids";
+import { RESOLVE_DECISION_SELECT, toResolveDecisionView } from "../mappers";
 import type { TSql } from "../sql";
+import type { TStore } from "./store";
 import type { TResolveDecisionWrite } from "./types";
 
 /** One multi-row INSERT for resolve decisions; run in the transaction that writes their proposals. */
-function resolveDecisionStatement(rows: TResolveDecisionWrite[], now: Date): Prisma.Sql {
-  const json = (value: unknown) => JSON.stringify(value);
+function resolveDecisionStatement(tx: TSql, rows: TResolveDecisionWrite[], now: Date): Prisma.Sql {
+  const json = (value: unknown) => tx.dialect.json(value);
   const values = rows.map(
-    (r) => Prisma.sql`(${randomUUID()}, ${r.proposalId}, ${r.stage}, ${r.fingerprint}, ${r.outcome.decision},
+    (r) => Prisma.sql`(${timeOrderedId()}, ${r.proposalId}, ${r.stage}, ${r.fingerprint}, ${r.outcome.decision},
       ${r.outcome.target_cfb_id}, ${r.outcome.merge_cfb_ids.length > 0 ? json(r.outcome.merge_cfb_ids) : null},
       ${json(r.outcome.scores)}, ${json(r.outcome.reason_codes)}, ${r.outcome.hysteresis_applied}, ${r.modelOp},
       ${r.modelTargetCfbId}, ${r.disagreement}, ${now})`,
@@ -22,7 +23,7 @@ function resolveDecisionStatement(rows: TResolveDecisionWrite[], now: Date): Pri
 }
 
 export async function insertResolveDecisions(tx: TSql, rows: TResolveDecisionWrite[], now = new Date()): Promise<void> {
-  if (rows.length > 0) await tx.execute(resolveDecisionStatement(rows, now));
+  if (rows.length > 0) await tx.execute(resolveDecisionStatement(tx, rows, now));
 }
 
 /** The latest decision taken for proposals with this fingerprint (the hysteresis' "previous"). */
@@ -38,7 +39,15 @@ export async function previousResolveDecision(sql: TSql, fingerprint: string): P
 export async function listResolveDecisions(db: DbClient, proposalId: string): Promise<TResolveDecisionView[]> {
   const rows = await db.umbraResolveDecision.findMany({
     where: { proposalId },
+    select: RESOLVE_DECISION_SELECT,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
   return rows.map(toResolveDecisionView);
+}
+
+export function resolveRepository({ prisma, sql }: TStore) {
+  return {
+    previous: (fingerprint: string) => previousResolveDecision(sql, fingerprint),
+    list: (proposalId: string) => listResolveDecisions(prisma, proposalId),
+  };
 }

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { DbClient } from "../client";
-import { type TAuditWrite, writeAudit } from "./audit";
+import { Prisma } from "../generated/prisma/client";
+import type { TSqlDriver } from "../sql";
+import { insertAudit, type TAuditWrite } from "./audit";
+import type { TStore } from "./store";
 
 // Workflow schedules (the Umbra beat daily or weekly) and the occurrences ticks handled. The claim
 // is the whole concurrency story: a tick moves `nextRunAt` on only if it still holds the due value
@@ -98,28 +101,38 @@ export async function getSchedule(db: DbClient, workflow: string, runLimit: numb
  * saved it last, so who changed it when is on record (/admin/audit).
  */
 export async function upsertSchedule(
-  db: DbClient,
+  sql: TSqlDriver,
   w: TScheduleWrite,
   audit: Omit<TAuditWrite, "targetType" | "targetId" | "details" | "action">,
 ): Promise<void> {
-  const { workflow, ...settings } = w;
-  // Set here, not by @updatedAt: a tick's claim also updates the row and must not look like a save.
-  const saved = { ...settings, updatedAt: new Date() };
-  await db.$transaction(async (tx) => {
-    await tx.workflowSchedule.upsert({ where: { workflow }, create: { workflow, ...saved }, update: saved });
-    await writeAudit(tx, {
-      ...audit,
-      action: "schedule.update",
-      targetType: "schedule",
-      targetId: workflow,
-      details: {
-        enabled: w.enabled,
-        cadence: w.cadence,
-        time_of_day: w.timeOfDay,
-        weekday: w.weekday,
-        next_run_ts: w.nextRunAt?.toISOString() ?? null,
-      },
-    });
+  // updatedAt is the save's: a tick's claim also updates the row and must not look like a save.
+  const now = new Date();
+  await sql.transaction(async (tx) => {
+    await tx.execute(Prisma.sql`INSERT INTO "WorkflowSchedule" ("workflow", "enabled", "cadence", "timeOfDay", "weekday",
+        "nextRunAt", "runAsId", "updatedAt", "createdAt")
+      VALUES (${w.workflow}, ${w.enabled}, ${w.cadence}, ${w.timeOfDay}, ${w.weekday}, ${w.nextRunAt}, ${w.runAsId}, ${now}, ${now})
+      ON CONFLICT ("workflow") DO UPDATE SET "enabled" = excluded."enabled", "cadence" = excluded."cadence",
+        "timeOfDay" = excluded."timeOfDay", "weekday" = excluded."weekday", "nextRunAt" = excluded."nextRunAt",
+        "runAsId" = excluded."runAsId", "updatedAt" = excluded."updatedAt"`);
+    await insertAudit(
+      tx,
+      [
+        {
+          ...audit,
+          action: "schedule.update",
+          targetType: "schedule",
+          targetId: w.workflow,
+          details: {
+            enabled: w.enabled,
+            cadence: w.cadence,
+            time_of_day: w.timeOfDay,
+            weekday: w.weekday,
+            next_run_ts: w.nextRunAt?.toISOString() ?? null,
+          },
+        },
+      ],
+      now,
+    );
   });
 }
 
@@ -131,43 +144,33 @@ export async function upsertSchedule(
  * writes the outcome. Returns the occurrence's id, or null when another tick claimed it first.
  */
 export async function claimOccurrence(
-  db: DbClient,
+  sql: TSqlDriver,
   c: { workflow: string; dueAt: Date; nextRunAt: Date | null; now: Date },
 ): Promise<string | null> {
-  return db.$transaction(async (tx) => {
-    const moved = await tx.workflowSchedule.updateMany({
-      where: { workflow: c.workflow, enabled: true, nextRunAt: { equals: c.dueAt, lte: c.now } },
-      data: { nextRunAt: c.nextRunAt },
-    });
-    if (moved.count !== 1) return null;
+  return sql.transaction(async (tx) => {
+    const moved = await tx.execute(Prisma.sql`UPDATE "WorkflowSchedule" SET "nextRunAt" = ${c.nextRunAt}
+      WHERE "workflow" = ${c.workflow} AND "enabled" = ${true} AND "nextRunAt" = ${c.dueAt} AND "nextRunAt" <= ${c.now}`);
+    if (moved !== 1) return null;
     // Already handled (the same due time set again by hand): keep the move, start nothing twice.
-    const handled = await tx.workflowScheduleRun.findUnique({
-      where: { workflow_dueAt: { workflow: c.workflow, dueAt: c.dueAt } },
-      select: { id: true },
-    });
+    const [handled] = await tx.query<{ id: string }>(
+      Prisma.sql`SELECT "id" FROM "WorkflowScheduleRun" WHERE "workflow" = ${c.workflow} AND "dueAt" = ${c.dueAt}`,
+    );
     if (handled) return null;
     const id = randomUUID();
-    await tx.workflowScheduleRun.create({
-      data: {
-        id,
-        workflow: c.workflow,
-        dueAt: c.dueAt,
-        startedAt: c.now,
-        outcome: "failed",
-        detail: INTERRUPTED_DETAIL,
-      },
-    });
+    await tx.execute(Prisma.sql`INSERT INTO "WorkflowScheduleRun" ("id", "workflow", "dueAt", "startedAt", "outcome", "detail")
+      VALUES (${id}, ${c.workflow}, ${c.dueAt}, ${c.now}, 'failed', ${INTERRUPTED_DETAIL})`);
     return id;
   });
 }
 
 /** What the tick did with a claimed occurrence. */
 export async function finishOccurrence(
-  db: DbClient,
+  sql: TSqlDriver,
   id: string,
   w: { outcome: string; runId: string | null; detail: string | null },
 ): Promise<void> {
-  await db.workflowScheduleRun.update({ where: { id }, data: w });
+  await sql.execute(Prisma.sql`UPDATE "WorkflowScheduleRun" SET "outcome" = ${w.outcome}, "runId" = ${w.runId},
+    "detail" = ${w.detail} WHERE "id" = ${id}`);
 }
 
 /** The run of this workflow still under way (running, or waiting at a checkpoint), if any. */
@@ -177,4 +180,17 @@ export async function openWorkflowRun(db: DbClient, name: string): Promise<{ id:
     orderBy: { createdAt: "asc" },
     select: { id: true, status: true },
   });
+}
+
+export function scheduleRepository({ prisma, sql }: TStore) {
+  return {
+    list: () => listSchedules(prisma),
+    /** A schedule with its run-as account and latest occurrences; null when never set. */
+    get: (workflow: string, runLimit = 20) => getSchedule(prisma, workflow, runLimit),
+    upsert: (w: TScheduleWrite, audit: Parameters<typeof upsertSchedule>[2]) => upsertSchedule(sql, w, audit),
+    /** Atomically claims a due occurrence (see claimOccurrence); its id, or null when lost. */
+    claim: (c: Parameters<typeof claimOccurrence>[1]) => claimOccurrence(sql, c),
+    finish: (id: string, w: Parameters<typeof finishOccurrence>[2]) => finishOccurrence(sql, id, w),
+    openRun: (workflow: string) => openWorkflowRun(prisma, workflow),
+  };
 }

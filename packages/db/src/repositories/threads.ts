@@ -1,5 +1,6 @@
 import type { TClaimCheckView, TClaimMapEntry, TThreadDetail } from "@solserver/contracts";
 import type { DbClient } from "../client";
+import type { TStore } from "./store";
 
 export type TThreadSummaryView = {
   thread_id: string;
@@ -19,7 +20,7 @@ export async function listThreads(
     where: ownerId === undefined ? {} : { ownerId },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: limit,
-    include: { owner: { select: { email: true } } },
+    select: { id: true, title: true, updatedAt: true, procedureSystemId: true, owner: { select: { email: true } } },
   });
   return rows.map((t) => ({
     thread_id: t.id,
@@ -37,12 +38,21 @@ export async function getThreadDetail(
 ): Promise<(TThreadDetail & { owner_id: string | null }) | null> {
   const t = await db.thread.findUnique({
     where: { id: threadId },
-    include: {
+    select: {
+      id: true,
+      title: true,
+      ownerId: true,
+      updatedAt: true,
+      procedureSystemId: true,
       owner: { select: { email: true } },
-      messages: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
+      messages: {
+        select: { id: true, role: true, content: true, createdAt: true },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      },
       packets: {
         orderBy: { createdAt: "asc" },
-        include: {
+        select: {
+          id: true,
           transmissions: {
             take: 1,
             select: {
@@ -63,6 +73,16 @@ export async function getThreadDetail(
   const transmissionIds = t.packets.flatMap((p) => p.transmissions.map((tr) => tr.id));
   const events = await db.traceEvent.findMany({
     where: { transmissionId: { in: transmissionIds } },
+    select: {
+      transmissionId: true,
+      seq: true,
+      actor: true,
+      phase: true,
+      status: true,
+      summary: true,
+      metadata: true,
+      createdAt: true,
+    },
     orderBy: [{ createdAt: "asc" }, { seq: "asc" }],
   });
   return {
@@ -109,5 +129,12 @@ export async function getThreadDetail(
           })),
       };
     }),
+  };
+}
+
+export function threadRepository({ prisma }: TStore) {
+  return {
+    list: (ownerId: string | undefined, limit: number) => listThreads(prisma, ownerId, limit),
+    get: (threadId: string) => getThreadDetail(prisma, threadId),
   };
 }

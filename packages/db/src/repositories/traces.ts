@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
 import type { TSql } from "../sql";
+import type { TStore } from "./store";
 import type { TTraceEventInput } from "./types";
 
 export type TTraceRunWrite = {
@@ -17,9 +18,8 @@ export type TTraceRunWrite = {
  * The statements that write one run with its ordered events: the run row, then every event in one
  * multi-row INSERT (Prisma's createMany costs ~0.5 ms per row here, and every turn writes eight
  * events). Dates are bound parameters, so they are stored exactly as Prisma stores DateTime.
- * (PostgreSQL will need ::jsonb on the metadata parameter.)
  */
-function traceRunStatements(run: TTraceRunWrite): { id: string; statements: Prisma.Sql[] } {
+function traceRunStatements(tx: TSql, run: TTraceRunWrite): { id: string; statements: Prisma.Sql[] } {
   const id = randomUUID();
   const first = run.events[0]?.at ?? new Date();
   const last = run.events.at(-1)?.at ?? first;
@@ -30,7 +30,7 @@ function traceRunStatements(run: TTraceRunWrite): { id: string; statements: Pris
   if (run.events.length > 0) {
     const rows = run.events.map(
       (e, seq) =>
-        Prisma.sql`(${randomUUID()}, ${id}, ${seq}, ${run.transmissionId}, ${e.actor}, ${e.phase}, ${e.status}, ${e.summary}, ${JSON.stringify(e.metadata)}, ${e.at})`,
+        Prisma.sql`(${randomUUID()}, ${id}, ${seq}, ${run.transmissionId}, ${e.actor}, ${e.phase}, ${e.status}, ${e.summary}, ${tx.dialect.json(e.metadata)}, ${e.at})`,
     );
     statements.push(
       Prisma.sql`INSERT INTO "TraceEvent" ("id", "traceRunId", "seq", "transmissionId", "actor", "phase", "status", "summary", "metadata", "createdAt") VALUES ${Prisma.join(rows)}`,
@@ -41,7 +41,7 @@ function traceRunStatements(run: TTraceRunWrite): { id: string; statements: Pris
 
 /** One run with its events, inside the hot-path transaction of the step it describes. */
 export async function insertTraceRun(tx: TSql, run: TTraceRunWrite): Promise<string> {
-  const { id, statements } = traceRunStatements(run);
+  const { id, statements } = traceRunStatements(tx, run);
   for (const statement of statements) await tx.execute(statement);
   return id;
 }
@@ -59,6 +59,7 @@ export type TTraceEventView = {
 export async function listTraceEventsForTransmission(db: DbClient, transmissionId: string): Promise<TTraceEventView[]> {
   const rows = await db.traceEvent.findMany({
     where: { transmissionId },
+    select: { seq: true, actor: true, phase: true, status: true, summary: true, metadata: true, createdAt: true },
     orderBy: [{ createdAt: "asc" }, { seq: "asc" }],
   });
   return rows.map((r) => ({
@@ -70,4 +71,12 @@ export async function listTraceEventsForTransmission(db: DbClient, transmissionI
     metadata: r.metadata,
     created_ts: r.createdAt.toISOString(),
   }));
+}
+
+export function traceRepository({ prisma, sql }: TStore) {
+  return {
+    /** A run on its own (a turn that failed before anything else was stored), in one transaction. */
+    write: (run: TTraceRunWrite) => sql.transaction((tx) => insertTraceRun(tx, run)),
+    forTransmission: (transmissionId: string) => listTraceEventsForTransmission(prisma, transmissionId),
+  };
 }

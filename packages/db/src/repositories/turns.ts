@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { DomainError } from "@solserver/contracts";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
-import { allocateIdBatch, idNumber } from "../ids";
-import { toProposalPreview } from "../mappers";
+import { allocateIds, idNumber } from "../ids";
+import { type TProposalRow, toProposalPreview } from "../mappers";
 import { isUniqueViolation, jsonOf, type TSql, type TSqlDriver } from "../sql";
 import { countTurnUsage } from "./cfb-stats";
 import { writeContext } from "./contexts";
@@ -11,6 +11,7 @@ import { insertGateEvaluations } from "./gate";
 import { writeMemento } from "./mementos";
 import { countRepetitions } from "./repetitions";
 import { insertResolveDecisions } from "./resolve";
+import type { TStore } from "./store";
 import { insertTraceRun } from "./traces";
 import type { THistoryMessage, TPreviousResponse, TResponseSource, TStoredTurn, TTurnWrite } from "./types";
 
@@ -18,12 +19,7 @@ import type { THistoryMessage, TPreviousResponse, TResponseSource, TStoredTurn, 
  * A turn this caller stored earlier under this idempotency key, or null. The lookup runs on every
  * turn (hot path); the proposals are read only for a replay.
  */
-export async function findTurnByRequestId(
-  db: DbClient,
-  sql: TSql,
-  callerId: string,
-  requestId: string,
-): Promise<TStoredTurn | null> {
+export async function findTurnByRequestId(sql: TSql, callerId: string, requestId: string): Promise<TStoredTurn | null> {
   const [row] = await sql.query<{
     threadId: string;
     packetId: string;
@@ -40,10 +36,9 @@ export async function findTurnByRequestId(
     WHERE p."callerId" = ${callerId} AND p."requestId" = ${requestId}
     ORDER BY t."createdAt" ASC LIMIT 1`);
   if (!row) return null;
-  const proposals = await db.umbraProposal.findMany({
-    where: { responseId: row.responseId },
-    orderBy: { suggestionIndex: "asc" },
-  });
+  const proposals = await sql.query<TProposalRow>(
+    Prisma.sql`SELECT * FROM "UmbraProposal" WHERE "responseId" = ${row.responseId} ORDER BY "suggestionIndex" ASC`,
+  );
   return { ...row, proposals: proposals.map(toProposalPreview) };
 }
 
@@ -204,7 +199,7 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
       const attempts = attemptsOf(turn);
       // The selector step (seed 001 §7.1) is an attempt of its own, before the main ones.
       const selectorRows = turn.selector ? 1 : 0;
-      const ids = await allocateIdBatch(tx, {
+      const ids = await allocateIds(tx, {
         packet: 1,
         transmission: 1,
         response: 1,
@@ -233,7 +228,7 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
       await tx.execute(Prisma.sql`INSERT INTO "Packet"
         ("id", "threadId", "callerId", "requestId", "requestHash", "message", "messageWindowIds", "createdAt")
         VALUES (${packetId}, ${turn.threadId}, ${turn.callerId}, ${turn.requestId}, ${turn.requestHash}, ${turn.message},
-          ${JSON.stringify([...turn.historyMessageIds, turn.userMessageId])}, ${now})`);
+          ${tx.dialect.json([...turn.historyMessageIds, turn.userMessageId])}, ${now})`);
       await tx.execute(Prisma.sql`INSERT INTO "Transmission" ("id", "packetId", "status", "modeLabel", "routerDomain", "createdAt")
         VALUES (${transmissionId}, ${packetId}, 'done', ${turn.modeLabel}, ${turn.routerDomain}, ${now})`);
       const attemptRows = attempts.map(
@@ -252,7 +247,7 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
       await tx.execute(Prisma.sql`INSERT INTO "Response" ("id", "transmissionId", "attemptId", "assistantText", "createdAt")
         VALUES (${responseId}, ${transmissionId}, ${attemptId}, ${turn.assistantText}, ${now})`);
       const meta = turn.meta;
-      const json = (value: unknown) => JSON.stringify(value);
+      const json = (value: unknown) => tx.dialect.json(value);
       await tx.execute(Prisma.sql`INSERT INTO "ResponseMeta" ("responseId", "modeLabel", "domainHints", "usedCfbIds",
           "ignoredCfbIds", "assumptions", "unknowns", "missingCfbQueries", "cfbSuggestions", "claimMap", "claimCheck", "createdAt")
         VALUES (${responseId}, ${meta.modeLabel}, ${json(meta.domainHints)}, ${json(meta.used_cfb_ids)},
@@ -362,7 +357,21 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
     });
   } catch (error) {
     // The (callerId, requestId) key of Packet: a concurrent retry of this request stored first.
-    if (isUniqueViolation(error, "Packet", "requestId")) return "duplicate";
+    if (isUniqueViolation(error, driver, "Packet", "requestId")) return "duplicate";
     throw error;
   }
+}
+
+export function turnRepository({ prisma, sql }: TStore) {
+  return {
+    findByRequestId: (callerId: string, requestId: string) => findTurnByRequestId(sql, callerId, requestId),
+    history: (threadId: string, limit: number) => getThreadHistory(sql, threadId, limit),
+    responseThread: (responseId: string) => responseThread(prisma, responseId),
+    responseSource: (responseId: string) => responseSource(prisma, responseId),
+    threadOwner: (threadId: string) => threadOwner(sql, threadId),
+    record: (turn: TTurnWrite) => recordTurn(sql, turn),
+    lastResponse: (threadId: string) => lastResponse(sql, threadId),
+    /** The thread's previous router_domain and its recent answers' domainHints (the selector's input). */
+    routingHistory: (threadId: string, limit: number) => routingHistory(sql, threadId, limit),
+  };
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { DomainError } from "@solserver/contracts";
 import type { DbClient } from "../client";
-import type { Prisma } from "../generated/prisma/client";
-import { allocateId } from "../ids";
+import { Prisma } from "../generated/prisma/client";
+import { allocateIds } from "../ids";
+import type { TSqlDriver } from "../sql";
+import type { TStore } from "./store";
 
 export type TWorkflowRunRow = {
   id: string;
@@ -55,10 +57,11 @@ async function withStarter(
 
 /**
  * A new run, unless `exclusive` names a workflow with an unfinished run (no two beats at once):
- * then CONFLICT naming that run. The check and the insert share one transaction.
+ * then CONFLICT naming that run. The check and the insert share one transaction; its id is
+ * returned (read the run with `getWorkflowRun`).
  */
 export async function createWorkflowRun(
-  db: DbClient,
+  sql: TSqlDriver,
   w: {
     name: string;
     definition: string;
@@ -68,13 +71,21 @@ export async function createWorkflowRun(
     startedVia: string;
     exclusive: boolean;
   },
-): Promise<TWorkflowRunRow> {
-  const row = await db.$transaction(async (tx) => {
+): Promise<string> {
+  return sql.transaction(async (tx) => {
+    const now = new Date();
+    const id = (await allocateIds(tx, { workflowRun: 1 })).workflowRun[0] as string;
+    // Written first, then checked (a SQLite transaction that reads before it writes cannot wait
+    // for another process's write lock): a second start sees the first and rolls back.
+    await tx.execute(Prisma.sql`INSERT INTO "WorkflowRun" ("id", "name", "definition", "status", "state", "version",
+        "startedById", "startedVia", "createdAt", "updatedAt", "finishedAt")
+      VALUES (${id}, ${w.name}, ${w.definition}, ${w.status}, ${tx.dialect.json(w.state)}, 1, ${w.startedById},
+        ${w.startedVia}, ${now}, ${now}, ${FINISHED.has(w.status) ? now : null})`);
     if (w.exclusive) {
-      const open = await tx.workflowRun.findFirst({
-        where: { name: w.name, status: { in: ["running", "awaiting_decision"] } },
-        select: { id: true, status: true },
-      });
+      const [open] = await tx.query<{ id: string; status: string }>(
+        Prisma.sql`SELECT "id", "status" FROM "WorkflowRun" WHERE "name" = ${w.name}
+          AND "status" IN ('running', 'awaiting_decision') AND "id" <> ${id} ORDER BY "createdAt" ASC LIMIT 1`,
+      );
       if (open) {
         throw new DomainError(
           "CONFLICT",
@@ -83,23 +94,8 @@ export async function createWorkflowRun(
         );
       }
     }
-    const id = await allocateId(tx, "workflowRun");
-    return tx.workflowRun.create({
-      data: {
-        id,
-        name: w.name,
-        definition: w.definition,
-        status: w.status,
-        state: w.state as Prisma.InputJsonValue,
-        startedById: w.startedById,
-        startedVia: w.startedVia,
-        finishedAt: FINISHED.has(w.status) ? new Date() : null,
-      },
-      ...include,
-    });
+    return id;
   });
-  const [withEmail] = await withStarter(db, [row]);
-  return withEmail as TWorkflowRunRow;
 }
 
 export async function getWorkflowRun(db: DbClient, runId: string): Promise<TWorkflowRunRow | null> {
@@ -125,29 +121,22 @@ export async function listWorkflowRuns(
  * the artifacts its step wrote, in one transaction. False when another writer moved it first.
  */
 export async function saveWorkflowRun(
-  db: DbClient,
+  sql: TSqlDriver,
   runId: string,
   expectedVersion: number,
   w: { status: string; state: unknown; error?: string | null; artifacts?: readonly TWorkflowArtifactWrite[] },
 ): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const moved = await tx.workflowRun.updateMany({
-      where: { id: runId, version: expectedVersion },
-      data: {
-        status: w.status,
-        state: w.state as Prisma.InputJsonValue,
-        version: { increment: 1 },
-        error: w.error ?? null,
-        finishedAt: FINISHED.has(w.status) ? new Date() : null,
-      },
-    });
-    if (moved.count !== 1) return false;
+  return sql.transaction(async (tx) => {
+    const now = new Date();
+    const moved = await tx.execute(Prisma.sql`UPDATE "WorkflowRun" SET "status" = ${w.status},
+        "state" = ${tx.dialect.json(w.state)}, "version" = "version" + 1, "error" = ${w.error ?? null},
+        "finishedAt" = ${FINISHED.has(w.status) ? now : null}, "updatedAt" = ${now}
+      WHERE "id" = ${runId} AND "version" = ${expectedVersion}`);
+    if (moved !== 1) return false;
     for (const a of w.artifacts ?? []) {
-      await tx.workflowArtifact.upsert({
-        where: { runId_path: { runId, path: a.path } },
-        create: { id: randomUUID(), runId, path: a.path, content: a.content },
-        update: { content: a.content },
-      });
+      await tx.execute(Prisma.sql`INSERT INTO "WorkflowArtifact" ("id", "runId", "path", "content", "createdAt")
+        VALUES (${randomUUID()}, ${runId}, ${a.path}, ${a.content}, ${now})
+        ON CONFLICT ("runId", "path") DO UPDATE SET "content" = excluded."content"`);
     }
     return true;
   });
@@ -162,4 +151,20 @@ export async function workflowArtifacts(
   if (paths.length === 0) return new Map();
   const rows = await db.workflowArtifact.findMany({ where: { runId, path: { in: [...paths] } } });
   return new Map(rows.map((r) => [r.path, r.content]));
+}
+
+export function workflowRepository({ prisma, sql }: TStore) {
+  return {
+    /** A new run (see createWorkflowRun), read back as the dashboard lists it. */
+    async create(w: Parameters<typeof createWorkflowRun>[1]): Promise<TWorkflowRunRow> {
+      const row = await getWorkflowRun(prisma, await createWorkflowRun(sql, w));
+      if (!row) throw new Error("the workflow run was not written");
+      return row;
+    },
+    get: (runId: string) => getWorkflowRun(prisma, runId),
+    list: (q: Parameters<typeof listWorkflowRuns>[1]) => listWorkflowRuns(prisma, q),
+    save: (runId: string, expectedVersion: number, w: Parameters<typeof saveWorkflowRun>[3]) =>
+      saveWorkflowRun(sql, runId, expectedVersion, w),
+    artifacts: (runId: string, paths: readonly string[]) => workflowArtifacts(prisma, runId, paths),
+  };
 }

@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { databaseFilePath } from "./database-url";
+import { databaseFilePath } from "./database-file";
 
 export interface MigrateOptions {
   /** Defaults to `<repo>/prisma/migrations`. */
@@ -23,7 +23,7 @@ export interface MigrateOptions {
 // `new URL(rel, import.meta.url)`: bundlers (Next) treat the latter as an asset import.
 export function defaultMigrationsDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.resolve(here, "../../../prisma/migrations");
+  return path.resolve(here, "../../../../../prisma/migrations");
 }
 
 // Same DDL the Prisma schema engine uses for SQLite.
@@ -64,7 +64,7 @@ function listMigrations(dir: string): { name: string; sql: string }[] {
     }));
 }
 
-export async function migrateDatabase(databaseUrl: string, opts: MigrateOptions = {}): Promise<{ applied: string[] }> {
+export async function migrateSqlite(databaseUrl: string, opts: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const dir = opts.migrationsDir ?? defaultMigrationsDir();
   const log = opts.log ?? (() => {});
   const migrations = listMigrations(dir);

@@ -1,38 +1,15 @@
-// CFB embeddings for semantic matching (optional): stored per CFB and model in CfbEmbedding, with
-// the CFB version they were computed from (a version behind the CFB's = pending), and indexed for
-// nearest-neighbour search in a sqlite-vec `vec0` table (a well-kept C extension that ships its
-// Linux binary in the npm package) created when semantic matching is first opened, for the
-// model's dimension. CfbEmbedding is the source of truth: the vec0 table is rebuilt from it when
-// it is missing or was made for another model.
+// The vector index of semantic matching on SQLite (dialect/vector-store.ts says what it holds): a
+// sqlite-vec `vec0` table (a well-kept C extension that ships its Linux binary in the npm package)
+// created when semantic matching is first opened, for the model's dimension. CfbEmbedding is the
+// source of truth: the vec0 table is rebuilt from it when it is missing or was made for another
+// model.
 import { createRequire } from "node:module";
-import { type DbClient, loadExtension } from "../client";
-import { Prisma } from "../generated/prisma/client";
-import type { TSql, TSqlDriver } from "../sql";
-
-export { VECTOR_TABLES } from "./tables";
+import { Prisma } from "../../generated/prisma/client";
+import type { TSql, TSqlDriver } from "../../sql";
+import type { TConnection } from "../dialect";
+import type { TPendingEmbedding, TVectorStore } from "../vector-store";
 
 const require = createRequire(import.meta.url);
-
-export type TPendingEmbedding = { cfbId: string; version: number; title: string; summary: string };
-export type TEmbeddingWrite = { cfbId: string; version: number; vector: Float32Array };
-
-export type TVectorStore = {
-  /** The model whose vectors the index holds, and their dimension. */
-  readonly model: string;
-  readonly dims: number;
-  /** Live CFBs with no vector for this model, or one from an older version. */
-  pending(limit: number): Promise<TPendingEmbedding[]>;
-  /** How many live CFBs have an up-to-date vector, and how many do not. */
-  counts(): Promise<{ embedded: number; pending: number }>;
-  /** Stores vectors (each for the version it was computed from) and indexes them, in one transaction. */
-  write(rows: readonly TEmbeddingWrite[]): Promise<void>;
-  /** Drops merged and deleted CFBs from the index. */
-  prune(): Promise<number>;
-  nearest(vector: Float32Array, k: number): Promise<{ cfb_id: string; similarity: number }[]>;
-  vectors(ids: readonly string[]): Promise<Map<string, Float32Array>>;
-  /** Up to `n` stored vectors of live CFBs, the same ones every time (calibration). */
-  sample(n: number): Promise<Float32Array[]>;
-};
 
 function blob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
@@ -49,16 +26,12 @@ function floats(value: unknown): Float32Array {
  * connection, and creates (or re-creates, for another model or dimension) the vec0 table, filled
  * from the stored embeddings of the live CFBs.
  */
-export async function openVectorStore(
-  db: DbClient,
-  sql: TSqlDriver,
-  model: string,
-  dims: number,
-): Promise<TVectorStore> {
+export async function openSqliteVectors(connection: TConnection, model: string, dims: number): Promise<TVectorStore> {
+  const sql = connection.driver;
   if (!Number.isInteger(dims) || dims < 1 || dims > 8192)
     throw new RangeError(`embedding dimension ${dims} out of range`);
   const sqliteVec = require("sqlite-vec") as { getLoadablePath(): string };
-  loadExtension(db, sqliteVec.getLoadablePath());
+  connection.loadExtension(sqliteVec.getLoadablePath());
   await sql.execute(
     Prisma.sql`CREATE TABLE IF NOT EXISTS "CfbVecState" ("id" INTEGER NOT NULL PRIMARY KEY, "model" TEXT NOT NULL, "dims" INTEGER NOT NULL)`,
   );

@@ -1,0 +1,52 @@
+import type { DbClient } from "../client";
+import type { Prisma } from "../generated/prisma/client";
+import type { TSqlBase, TSqlDriver } from "../sql";
+import type { TVectorStore } from "./vector-store";
+
+// The seam between the repositories and the database product. Everything that only one database
+// understands (its client and settings, prepared statements, full-text search, day grouping, JSON
+// binding, the migration applier, vector search) is a dialect's; the repositories write portable
+// SQL and ask the dialect for the rest. SQLite (dialect/sqlite/) is the embedded default; a test
+// (packages/db/test/dialect-boundary.test.ts) fails on SQLite constructs anywhere else.
+
+/** What SQL statements need from the dialect, reachable from every transaction (`tx.dialect`). */
+export type TSqlDialect = {
+  /** A value for a Json column, as a bound parameter. */
+  json(value: unknown): Prisma.Sql;
+  /** The UTC calendar day ('YYYY-MM-DD') of a timestamp column, for GROUP BY day. */
+  utcDay(column: Prisma.Sql): Prisma.Sql;
+  /**
+   * A condition on the Cfb row `alias`: its full text (title, summary, text, tags, entities)
+   * holds every word of `text`, the last one as a prefix; null when `text` holds no word. No
+   * text is ever query syntax.
+   */
+  cfbTextMatch(alias: string, text: string): Prisma.Sql | null;
+};
+
+/** A Prisma client and the hot-path driver on its one connection. */
+export type TConnection = {
+  prisma: DbClient;
+  driver: TSqlDriver;
+  /** Loads an extension file into the connection (semantic matching's vector search). */
+  loadExtension(file: string): void;
+};
+
+export type TDialect = TSqlDialect & {
+  readonly name: "sqlite";
+  /** The provider name Prisma and its adapters (better-auth's) give this database. */
+  readonly prismaProvider: "sqlite";
+  connect(databaseUrl: string): Promise<TConnection>;
+  /** Applies the committed migrations to the database (creating it when missing). */
+  migrate(
+    databaseUrl: string,
+    opts?: { migrationsDir?: string; log?: (line: string) => void },
+  ): Promise<{ applied: string[] }>;
+  /** A faster way to run statements on the driver's own connection, when there is one. */
+  nativeBinding(queryable: unknown): TSqlBase | null;
+  /** Whether an error the driver raised (not Prisma's adapter) is a unique violation on table.column. */
+  isNativeUniqueViolation(error: Error, table: string, column: string): boolean;
+  /** The vector index of semantic matching, for one embeddings model and dimension. */
+  openVectors(connection: TConnection, model: string, dims: number): Promise<TVectorStore>;
+  /** Whether the /cfbs full-text index agrees with the Cfb table (tests, after migrations). */
+  textIndexHealth(sql: TSqlBase): Promise<{ cfbs: number; indexed: number; counted: number; ok: boolean }>;
+};

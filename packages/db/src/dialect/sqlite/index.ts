@@ -1,0 +1,24 @@
+import { Prisma } from "../../generated/prisma/client";
+import type { TDialect } from "../dialect";
+import { connectSqlite } from "./connect";
+import { cfbTextMatch, ftsHealth } from "./fts";
+import { migrateSqlite } from "./migrations";
+import { isNativeUniqueViolation, nativeBinding } from "./native";
+import { openSqliteVectors } from "./vectors";
+
+/** SQLite, the embedded default: one file, one process writing at a time (WAL, busy timeout). */
+export const sqliteDialect: TDialect = {
+  name: "sqlite",
+  prismaProvider: "sqlite",
+  connect: (databaseUrl) => connectSqlite(databaseUrl, sqliteDialect),
+  migrate: migrateSqlite,
+  nativeBinding,
+  isNativeUniqueViolation,
+  openVectors: openSqliteVectors,
+  textIndexHealth: ftsHealth,
+  cfbTextMatch,
+  // Json columns are TEXT: the value goes in as its JSON text.
+  json: (value) => Prisma.sql`${JSON.stringify(value)}`,
+  // date() reads every text form SQLite stores a timestamp in, and gives its UTC day.
+  utcDay: (column) => Prisma.sql`date(${column})`,
+};

@@ -1,0 +1,76 @@
+// The dialect boundary (packages/db/README.md): everything only SQLite understands lives under
+// packages/db/src/dialect/sqlite/. This test reads every source file of the product outside that
+// folder (comments stripped) and fails on a SQLite construct, so the PostgreSQL dialect can plug
+// in at one seam. It also checks the scan itself: the constructs are found where they belong.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const SQLITE_DIALECT = path.join("packages", "db", "src", "dialect", "sqlite");
+const SOURCES = ["packages", "apps"].flatMap((top) =>
+  readdirSync(path.join(ROOT, top), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => path.join(top, d.name, "src")),
+);
+
+/** SQLite-only SQL and settings: the words a portable statement never needs. */
+const SQLITE_CONSTRUCTS: readonly [string, RegExp][] = [
+  ["rowid", /\browid\b/i],
+  ["MATCH (FTS5, vec0)", /\bMATCH\b/],
+  ["bm25(", /\bbm25\s*\(/i],
+  ["PRAGMA", /\bPRAGMA\b/i],
+  ["substr(", /\bsubstr\s*\(/i],
+  ["strftime / julianday / datetime(", /(?<![.\w])(strftime|julianday|datetime)\s*\(/i],
+  ["json_extract / json_each", /\bjson_(extract|each|array|object)\s*\(/i],
+  ["INSERT OR REPLACE / IGNORE", /\bINSERT\s+OR\s+(REPLACE|IGNORE)\b/i],
+  ["sqlite_master", /\bsqlite_(master|schema)\b/i],
+  ["vec0 / FTS5 tables", /\bUSING\s+(vec0|fts5)\b/i],
+  ["better-sqlite3", /better-sqlite3/],
+];
+
+function sourceFiles(dir: string): string[] {
+  const full = path.join(ROOT, dir);
+  let entries: string[];
+  try {
+    entries = readdirSync(full, { recursive: true, encoding: "utf8" });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((f) => /\.(ts|tsx)$/.test(f) && !f.split(path.sep).includes("generated"))
+    .map((f) => path.join(dir, f));
+}
+
+/** The code of a file without its comments (line and block), so prose may name SQLite freely. */
+function code(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+}
+
+const files = SOURCES.flatMap(sourceFiles);
+
+describe("SQLite stays behind the dialect boundary", () => {
+  it("scans the product's sources, and finds the constructs inside the SQLite dialect", () => {
+    expect(files.length).toBeGreaterThan(150);
+    const inside = files.filter((f) => f.startsWith(SQLITE_DIALECT));
+    expect(inside.length).toBeGreaterThan(4);
+    const found = new Set(
+      inside.flatMap((f) => {
+        const text = code(readFileSync(path.join(ROOT, f), "utf8"));
+        return SQLITE_CONSTRUCTS.filter(([, re]) => re.test(text)).map(([name]) => name);
+      }),
+    );
+    for (const name of ["rowid", "MATCH (FTS5, vec0)", "PRAGMA", "better-sqlite3", "vec0 / FTS5 tables"])
+      expect(found).toContain(name);
+  });
+
+  it("finds none anywhere else", () => {
+    const offences = files
+      .filter((f) => !f.startsWith(SQLITE_DIALECT))
+      .flatMap((f) => {
+        const text = code(readFileSync(path.join(ROOT, f), "utf8"));
+        return SQLITE_CONSTRUCTS.filter(([, re]) => re.test(text)).map(([name]) => `${f}: ${name}`);
+      });
+    expect(offences).toEqual([]);
+  });
+});
