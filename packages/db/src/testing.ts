@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { TCfbDraft } from "@solserver/contracts";
 import { migrateDatabase } from "./migrations";
 
 export type TTestDatabase = { url: string; dir: string; cleanup: () => void };
@@ -63,5 +64,24 @@ export function prng(seed: number): () => number {
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The one CFB draft factory of the tests and benchmarks: an authoritative, user-approved "ops"
+ * fact with no text, tags, entities or sources unless given. Suites that need other defaults
+ * pass them here rather than writing a draft out.
+ */
+export function testCfb(fields: Pick<TCfbDraft, "title" | "summary"> & Partial<TCfbDraft>): TCfbDraft {
+  return {
+    domain: "ops",
+    kind: "authoritative",
+    confidence: 0.9,
+    text: null,
+    tags: [],
+    entities: [],
+    trust_tier: "user_approved",
+    source_refs: [],
+    ...fields,
   };
 }
