@@ -17,7 +17,7 @@ import {
 } from "@solserver/contracts";
 import { resolveCandidates, type TSemanticSearch } from "@solserver/control-plane";
 import { createPrismaClient, createRepositories } from "@solserver/db";
-import { createTestDatabase } from "@solserver/db/testing";
+import { createTestDatabase, testCfb } from "@solserver/db/testing";
 import { buildCandidateQuery, resolveOutcome } from "@solserver/resolve";
 import { realisticNoise, type TSourceText } from "./lib/realistic-corpus";
 
@@ -116,18 +116,7 @@ export function loadFixture(file: string = DEFAULT_FIXTURE): TEvalFixture {
 
 /** A corpus entry as the CFB it becomes (authoritative, user approved). */
 export function draftOf(c: TEvalCorpusEntry): TCfbDraft {
-  return {
-    domain: c.domain,
-    kind: "authoritative",
-    confidence: 0.9,
-    title: c.title,
-    summary: c.summary,
-    text: null,
-    tags: c.tags,
-    entities: c.entities,
-    trust_tier: "user_approved",
-    source_refs: [],
-  };
+  return testCfb({ domain: c.domain, title: c.title, summary: c.summary, tags: c.tags, entities: c.entities });
 }
 
 function isCorrect(expected: TEvalCase["expected"], actual: TCaseResult["actual"]): boolean {

@@ -20,6 +20,7 @@
 //   dropped: noise must never be a legitimate match for a labelled case.
 import { createRequire } from "node:module";
 import type { TCfbDraft } from "@solserver/contracts";
+import { testCfb } from "@solserver/db/testing";
 import { prng, randomTools } from "./random";
 
 const require = createRequire(import.meta.url);
@@ -173,18 +174,13 @@ export function realisticNoise(
     const tags = r.sample(topic.tags, r.int(1, 2));
     if (r.random() < 0.6) tags.push(own[0] as string);
     const entities = r.random() < 0.5 ? r.sample(topic.entities, 1) : [];
-    const draft: TCfbDraft = {
+    const draft = testCfb({
       domain: topic.domain,
-      kind: "authoritative",
-      confidence: 0.9,
       title: capitalise(title.join(" ")),
       summary,
-      text: null,
       tags: [...new Set(tags)],
       entities,
-      trust_tier: "user_approved",
-      source_refs: [],
-    };
+    });
     if (sourceTitles.has(draft.title.toLowerCase()) || titleTooClose(draft.title)) continue;
     if (tooClose(contentWordSet(`${draft.title} ${draft.summary} ${draft.tags.join(" ")}`))) continue;
     out.push(draft);

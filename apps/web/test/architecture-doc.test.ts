@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DOMAIN_ERROR_CODES } from "@solserver/contracts";
 import { describe, expect, it } from "vitest";
-import { DOMAIN_TO_HTTP, DOMAIN_TO_TRPC } from "@/server/trpc/error-mapping";
+import { ERROR_TABLE } from "@/server/errors/table";
 import * as trpc from "@/server/trpc/init";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -27,7 +27,7 @@ describe("docs/architecture.md", () => {
 
   it("lists every domain error code with its tRPC code and HTTP status", () => {
     const missing = DOMAIN_ERROR_CODES.filter(
-      (code) => !doc.includes(`| \`${code}\` | \`${DOMAIN_TO_TRPC[code]}\` | ${DOMAIN_TO_HTTP[code]} |`),
+      (code) => !doc.includes(`| \`${code}\` | \`${ERROR_TABLE[code].trpc}\` | ${ERROR_TABLE[code].http} |`),
     );
     expect(missing).toEqual([]);
   });

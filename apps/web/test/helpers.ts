@@ -12,7 +12,7 @@ import {
   type TServiceContext,
 } from "@solserver/control-plane";
 import { createPrismaClient, type DbClient } from "@solserver/db";
-import { createTestDatabase } from "@solserver/db/testing";
+import { createTestDatabase, testCfb } from "@solserver/db/testing";
 import { getErrorShape, TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { expect } from "vitest";
@@ -122,19 +122,15 @@ export function throwingModel(error: unknown, name = "throwing-test"): TModelPro
 
 /** A hand-written CFB, as demo data or an import would create it. */
 export function cfbDraft(overrides: Partial<TCfbDraft> = {}): TCfbDraft {
-  return {
+  return testCfb({
     domain: "infra",
-    kind: "authoritative",
-    confidence: 0.9,
     title: "Seeded knowledge block",
     summary: "A CFB written directly for a test.",
-    text: null,
     tags: ["seed"],
-    entities: [],
     trust_tier: "repo_adr",
     source_refs: ["file:test.md"],
     ...overrides,
-  };
+  });
 }
 
 /** The one element of a list, failing the test when there is not exactly one. */

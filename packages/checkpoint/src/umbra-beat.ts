@@ -1,5 +1,6 @@
-// The umbra-beat workflow (examples/umbra-beat.yaml) as a constant, so pure code can load it
-// without reading a file. test/examples.test.ts keeps the two identical.
+// The umbra-beat workflow, the one source of its YAML: a constant, so pure code can load it
+// without reading a file. examples/umbra-beat.yaml is generated from it (`pnpm
+// checkpoint:examples`); test/examples.test.ts fails when the two differ.
 
 export const UMBRA_BEAT_YAML = `# One Umbra beat: collect triggers, resolve pending proposals, let a person review the result,
 # then promote and recompute stats. The host runs each run step and, after resolve_pending,

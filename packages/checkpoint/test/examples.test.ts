@@ -22,7 +22,7 @@ describe("examples", () => {
     for (const file of files) expect(() => example(file), file).not.toThrow();
   });
 
-  it("UMBRA_BEAT_YAML is examples/umbra-beat.yaml, byte for byte", () => {
+  it("UMBRA_BEAT_YAML is examples/umbra-beat.yaml, byte for byte (regenerate: pnpm checkpoint:examples)", () => {
     expect(UMBRA_BEAT_YAML).toBe(readFileSync(path.join(EXAMPLES, "umbra-beat.yaml"), "utf8"));
   });
 

@@ -26,7 +26,6 @@ export {
 export { createModel } from "./model/registry";
 export { describeIssues, firstIssueField, parseInput, type TIssueLike } from "./parse";
 export { deriveProposals } from "./proposals/derive";
-export { proposalFingerprint } from "./proposals/fingerprint";
 export { rankCfbs, retrieveCfbs } from "./retrieval";
 export { canSeeThread, requireJam, requireSignedIn } from "./services/access";
 // The application services. Each is `(ctx, parsedInput)`: ctx holds the dependencies and the

@@ -1,6 +1,6 @@
 // Test support: a control plane with accounts on a fresh, migrated SQLite file.
 
-import type { TCfbDraft, TCfbSuggestion, TOutputMeta } from "@solserver/contracts";
+import type { TCfbSuggestion, TOutputMeta } from "@solserver/contracts";
 import { createTestDatabase } from "@solserver/db/testing";
 import { createPasswordAccount } from "./auth/auth";
 import { openControlPlane, type TOpenOptions } from "./control-plane";
@@ -95,20 +95,8 @@ export function scriptedModel(next: () => TScriptedAnswer): TModelProvider {
   };
 }
 
-/** A CFB draft for tests: an authoritative "ops" fact with no text, tags or entities unless given. */
-export function testCfb(fields: Pick<TCfbDraft, "title" | "summary"> & Partial<TCfbDraft>): TCfbDraft {
-  return {
-    domain: "ops",
-    kind: "authoritative",
-    confidence: 0.9,
-    text: null,
-    tags: [],
-    entities: [],
-    trust_tier: "user_approved",
-    source_refs: [],
-    ...fields,
-  };
-}
+// The CFB draft factory lives with the database's test support, the lowest package that needs it.
+export { testCfb } from "@solserver/db/testing";
 
 // The pieces a streamed turn runs on every chunk, for bench/stream.ts to time on their own.
 export { assistantTextStream } from "./model/stream-text";

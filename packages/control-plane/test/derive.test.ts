@@ -1,8 +1,9 @@
-// Pure control-plane helpers: proposals derived from model meta (and their fingerprint), CFB
+// Pure control-plane helpers: proposals derived from model meta (fingerprinted by resolve), CFB
 // ranking for retrieval, and input parsing for transports that do not validate themselves.
 import { DomainError, type ZCfbSuggestion, ZChatRespondRequest, ZOutputMeta } from "@solserver/contracts";
-import { deriveProposals, parseInput, proposalFingerprint, rankCfbs } from "@solserver/control-plane";
+import { deriveProposals, parseInput, rankCfbs } from "@solserver/control-plane";
 import type { TRetrievableCfb } from "@solserver/db";
+import { fingerprint } from "@solserver/resolve";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { PHRASE_BONUS } from "../src/retrieval";
@@ -49,7 +50,7 @@ describe("deriveProposals", () => {
       },
       rationale: "User said so.",
       confidence: 0.8,
-      fingerprint: proposalFingerprint({
+      fingerprint: fingerprint({
         title: "Use Postgres for analytics",
         tags: ["analytics"],
         delta_summary: "Analytics runs on Postgres.",
@@ -160,52 +161,7 @@ describe("deriveProposals", () => {
   });
 });
 
-describe("proposalFingerprint", () => {
-  const base = {
-    title: "Use Postgres for analytics",
-    tags: ["decision", "analytics", "postgres"],
-    delta_summary: "Analytics runs on Postgres.",
-  };
-  const fp = (s: Partial<typeof base>) => proposalFingerprint({ ...base, ...s });
-
-  it("is a sha256 hex digest", () => {
-    expect(fp({})).toMatch(/^[0-9a-f]{64}$/);
-  });
-
-  it("is stable across tag order", () => {
-    expect(fp({ tags: ["postgres", "decision", "analytics"] })).toBe(fp({}));
-  });
-
-  it("is stable across case and whitespace in title, tags and summary", () => {
-    expect(
-      fp({
-        title: "  USE   postgres\tfor\nAnalytics ",
-        tags: [" Decision", "ANALYTICS ", "Postgres"],
-        delta_summary: "analytics   RUNS on\npostgres.  ",
-      }),
-    ).toBe(fp({}));
-  });
-
-  it("differs when the title, a tag or the summary changes", () => {
-    const original = fp({});
-    expect(fp({ title: "Use MySQL for analytics" })).not.toBe(original);
-    expect(fp({ tags: ["decision", "analytics"] })).not.toBe(original);
-    expect(fp({ tags: [...base.tags, "extra"] })).not.toBe(original);
-    expect(fp({ delta_summary: "Analytics runs on MySQL." })).not.toBe(original);
-  });
-
-  it("keeps title, tags and summary apart (no run-together collisions)", () => {
-    expect(fp({ title: "ab", tags: [] })).not.toBe(fp({ title: "a", tags: ["b"] }));
-  });
-
-  it("only the first 300 characters of delta_summary count", () => {
-    const head = "x".repeat(300);
-    expect(fp({ delta_summary: `${head} tail one` })).toBe(fp({ delta_summary: `${head} tail two` }));
-    expect(fp({ delta_summary: `${head}` })).toBe(fp({ delta_summary: `${head}yyyy` }));
-    // A change inside the first 300 characters does count.
-    expect(fp({ delta_summary: `${"x".repeat(299)}y` })).not.toBe(fp({ delta_summary: head }));
-  });
-
+describe("proposal fingerprints", () => {
   it("deriveProposals fingerprints repeated suggestions identically", () => {
     const [a, b] = deriveProposals(
       meta(

@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { TCfbDraft } from "@solserver/contracts";
 import { migrateDatabase } from "./client";
 
 export type TTestDatabase = { url: string; dir: string; cleanup: () => void };
@@ -96,4 +97,23 @@ export async function nonCanonicalTimestamps(db: import("./client").DbClient): P
         found.push(`${table}.${column} = ${String(value)}`);
   }
   return found;
+}
+
+/**
+ * The one CFB draft factory of the tests and benchmarks: an authoritative, user-approved "ops"
+ * fact with no text, tags, entities or sources unless given. Suites that need other defaults
+ * pass them here rather than writing a draft out.
+ */
+export function testCfb(fields: Pick<TCfbDraft, "title" | "summary"> & Partial<TCfbDraft>): TCfbDraft {
+  return {
+    domain: "ops",
+    kind: "authoritative",
+    confidence: 0.9,
+    text: null,
+    tags: [],
+    entities: [],
+    trust_tier: "user_approved",
+    source_refs: [],
+    ...fields,
+  };
 }

@@ -12,7 +12,7 @@ import { createPrismaClient, createRepositories, type DbClient, resolveWeight, t
 import { sqlDriverOf } from "../src/client";
 import { Prisma } from "../src/generated/prisma/client";
 import type { TSql } from "../src/sql";
-import { createTestDatabase, prng, type TTestDatabase } from "../src/testing";
+import { createTestDatabase, prng, type TTestDatabase, testCfb } from "../src/testing";
 
 let database: TTestDatabase;
 // The writer, and a second client on the same file: another process with its own index.
@@ -21,19 +21,8 @@ let repos: TRepositories;
 let otherDb: DbClient;
 let other: TRepositories;
 
-const draft = (title: string, summary: string, extra: Partial<TCfbDraft> = {}): TCfbDraft => ({
-  domain: "ops",
-  kind: "authoritative",
-  confidence: 0.9,
-  title,
-  summary,
-  text: null,
-  tags: [],
-  entities: [],
-  trust_tier: "user_approved",
-  source_refs: [],
-  ...extra,
-});
+const draft = (title: string, summary: string, extra: Partial<TCfbDraft> = {}): TCfbDraft =>
+  testCfb({ title, summary, ...extra });
 const actor = { actorUserId: null, actorEmail: "test@example.com", via: "system" as const };
 
 /** A proposal's query: the analysed terms of its text, as resolve builds it. */

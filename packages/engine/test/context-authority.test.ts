@@ -12,10 +12,6 @@ import * as match from "../src/context/match";
 import * as registry from "../src/context/registry";
 import * as report from "../src/context/report";
 import * as rvCatalog from "../src/context/rv-catalog";
-import * as rvFurnace from "../src/context/rv-furnace";
-import * as rvRoofAc from "../src/context/rv-roof-ac";
-import * as rvSlideOut from "../src/context/rv-slide-out";
-import * as rvWaterPump from "../src/context/rv-water-pump";
 import * as state from "../src/context/state";
 import * as text from "../src/context/text";
 import * as api from "../src/index";
@@ -32,10 +28,6 @@ const MODULES: Record<string, Record<string, unknown>> = {
   registry,
   report,
   "rv-catalog": rvCatalog,
-  "rv-furnace": rvFurnace,
-  "rv-roof-ac": rvRoofAc,
-  "rv-slide-out": rvSlideOut,
-  "rv-water-pump": rvWaterPump,
   state,
   text,
 };

@@ -1,4 +1,4 @@
-// The procedure catalog: the shipped RV catalog is valid, equals its JSON copy, and validation
+// The procedure catalog: the shipped RV catalog is valid, is its JSON file, and validation
 // rejects every broken shape the format guide (src/context/CATALOG.md) lists.
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -82,7 +82,7 @@ describe("the RV service catalog", () => {
     expect(parseCatalog(RV_SERVICE_CATALOG)).toEqual(RV_SERVICE_CATALOG);
   });
 
-  it("equals catalogs/rv-service.json (regenerate the JSON from rv-catalog.ts when it changes)", () => {
+  it("is catalogs/rv-service.json, its one source", () => {
     expect(JSON.parse(readFileSync(JSON_PATH, "utf8"))).toEqual(RV_SERVICE_CATALOG);
   });
 

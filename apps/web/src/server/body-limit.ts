@@ -1,5 +1,5 @@
 import "server-only";
-import { DomainError } from "@solserver/contracts";
+import { bodyTooLarge } from "./errors/refusals";
 
 /** Largest request body accepted by the API (tRPC batch or REST), in bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -9,8 +9,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * while streaming (a chunked body has no length), so an oversized body is never buffered whole.
  */
 export async function readBodyCapped(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
-  const tooLarge = () =>
-    new DomainError("PAYLOAD_TOO_LARGE", `body: must be at most ${limit} bytes`, { field: "body" });
+  const tooLarge = () => bodyTooLarge(limit);
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge();
   if (!req.body) return "";

@@ -1,11 +1,12 @@
 import "server-only";
-import { DomainError, isDomainError, type TRestError } from "@solserver/contracts";
+import { isDomainError, type TRestError } from "@solserver/contracts";
 import { parseInput, requireSignedIn, type TServiceContext } from "@solserver/control-plane";
 import type { z } from "zod";
 import { readBodyCapped } from "./body-limit";
 import { getServer } from "./control-plane";
+import { bodyNotJson, bodyNotJsonContentType, crossSiteRefused } from "./errors/refusals";
+import { ERROR_TABLE, errorHeaders } from "./errors/table";
 import { identify } from "./request-actor";
-import { DOMAIN_TO_HTTP, MASKED_MESSAGE } from "./trpc/error-mapping";
 
 // The REST façade (seed 001 §3) over the same services as tRPC. Errors share one JSON shape
 // (TRestError): { "error": { "code": "CONFLICT", "message": "...", "field": "proposal_id" } }.
@@ -47,9 +48,7 @@ export async function restContext(req: Request): Promise<TRestContext> {
   const { actor, crossSiteWrite } = await identify(req, server);
   // Every REST route needs an account: say so before reading (or rejecting) the body.
   const caller = requireSignedIn(actor);
-  if (crossSiteWrite) {
-    throw new DomainError("FORBIDDEN", "cross-site request refused: send it from the dashboard's own origin");
-  }
+  if (crossSiteWrite) throw crossSiteRefused();
   return { deps: server.deps, caller, req };
 }
 
@@ -60,14 +59,16 @@ export function restErrorBody(error: unknown): {
   headers?: Record<string, string>;
 } {
   if (isDomainError(error)) {
+    const headers = errorHeaders(error);
     return {
-      status: DOMAIN_TO_HTTP[error.code],
+      status: ERROR_TABLE[error.code].http,
       error: { code: error.code, message: error.message, field: error.field ?? null },
-      ...(error.retryAfterSeconds === undefined ? {} : { headers: { "Retry-After": String(error.retryAfterSeconds) } }),
+      ...(headers ? { headers } : {}),
     };
   }
   console.error("REST call failed:", error);
-  return { status: 500, error: { code: "INTERNAL", message: MASKED_MESSAGE, field: null } };
+  const { http, message } = ERROR_TABLE.INTERNAL;
+  return { status: http, error: { code: "INTERNAL", message, field: null } };
 }
 
 export function restError(error: unknown): Response {
@@ -79,14 +80,14 @@ export function restError(error: unknown): Response {
 export async function readJsonBody<T extends z.ZodType>(req: Request, schema: T): Promise<z.infer<T>> {
   const type = req.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {
-    throw new DomainError("BAD_INPUT", "body: Content-Type must be application/json", { field: "body" });
+    throw bodyNotJsonContentType();
   }
   const text = await readBodyCapped(req);
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new DomainError("BAD_INPUT", "body: must be valid JSON", { field: "body" });
+    throw bodyNotJson();
   }
   return parseInput(schema, data);
 }

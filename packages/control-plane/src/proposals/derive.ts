@@ -1,6 +1,6 @@
 import type { TOutputMeta, TProposalWarning } from "@solserver/contracts";
 import type { TNewProposal } from "@solserver/db";
-import { proposalFingerprint } from "./fingerprint";
+import { fingerprint } from "@solserver/resolve";
 
 export type TKnownCfbs = ReadonlyMap<string, { domain: string }>;
 
@@ -29,7 +29,7 @@ export function deriveProposals(meta: TOutputMeta, known: TKnownCfbs, routerDoma
       proposedCfb: { title: s.title, summary: s.delta_summary, tags: s.tags, entities: s.entities, domain },
       rationale: s.rationale ?? null,
       confidence,
-      fingerprint: proposalFingerprint(s),
+      fingerprint: fingerprint(s),
       warnings,
     };
   });

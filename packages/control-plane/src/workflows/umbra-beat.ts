@@ -5,9 +5,9 @@ import type { TServiceDeps } from "../services/deps";
 import { promoteProposal, resolveAgain } from "../services/promote";
 import type { TStep } from "./driver";
 
-// The Umbra beat's steps (packages/checkpoint/examples/umbra-beat.yaml): collect the promotion
-// triggers, resolve every pending proposal again and plan what to promote, (a person reviews the
-// plan at the checkpoint), promote exactly that plan, recompute the stats.
+// The Umbra beat's steps (UMBRA_BEAT_YAML, packages/checkpoint/src/umbra-beat.ts): collect the
+// promotion triggers, resolve every pending proposal again and plan what to promote, (a person
+// reviews the plan at the checkpoint), promote exactly that plan, recompute the stats.
 
 /** At most this many pending proposals are planned per beat; the rest wait for the next one. */
 export const BEAT_MAX_PROPOSALS = 200;

@@ -1,15 +1,9 @@
 // The RV service desk's procedure catalog: four systems, each a short isolation procedure with
-// branches, safety and warranty constraints. The same data ships as catalogs/rv-service.json
-// (a test keeps the two equal); the format is described in CATALOG.md.
+// branches, safety and warranty constraints. Its one source is the data file
+// catalogs/rv-service.json (the format is described in CATALOG.md), validated whole here as any
+// catalog a server loads is: a broken edit fails at import, not in a conversation.
 
-import type { TCatalog } from "./catalog-schema";
-import { FURNACE } from "./rv-furnace";
-import { ROOF_AC } from "./rv-roof-ac";
-import { SLIDE_OUT } from "./rv-slide-out";
-import { WATER_PUMP } from "./rv-water-pump";
+import data from "../../catalogs/rv-service.json";
+import { parseCatalog, type TCatalog } from "./catalog-schema";
 
-export const RV_SERVICE_CATALOG: TCatalog = {
-  id: "rv_service",
-  title: "RV service desk: guided diagnostics",
-  systems: [WATER_PUMP, ROOF_AC, FURNACE, SLIDE_OUT],
-};
+export const RV_SERVICE_CATALOG: TCatalog = parseCatalog(data);

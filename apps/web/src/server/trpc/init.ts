@@ -1,14 +1,16 @@
-import { DomainError } from "@solserver/contracts";
+import { isDomainError } from "@solserver/contracts";
 import {
   describeIssues,
   firstIssueField,
   requireJam,
   requireSignedIn,
   type TActor,
+  type TIssueLike,
   type TServiceDeps,
 } from "@solserver/control-plane";
 import { initTRPC, TRPCError } from "@trpc/server";
-import { DOMAIN_TO_TRPC, isDomainError, MASKED_MESSAGE, validationIssues } from "./error-mapping";
+import { crossSiteRefused } from "../errors/refusals";
+import { ERROR_TABLE } from "../errors/table";
 
 // ---------------------------------------------------------------------------------------------
 // 1. Context. `createInnerContext` needs no request, so tests build it directly; the HTTP
@@ -32,6 +34,15 @@ export function createInnerContext(opts: {
 // ---------------------------------------------------------------------------------------------
 // 2. Initialisation. The formatter names the failing fields of a validation error and never
 //    lets an unexpected error's message (or stack) reach the client.
+
+/** zod (or Standard Schema) issues from a validation failure, if that is what `cause` is. */
+function validationIssues(cause: unknown): TIssueLike[] | null {
+  if (cause && typeof cause === "object" && "issues" in cause && Array.isArray(cause.issues)) {
+    return cause.issues as TIssueLike[];
+  }
+  return null;
+}
+
 const t = initTRPC.context<TInnerContext>().create({
   errorFormatter({ shape, error }) {
     const issues = error.code === "BAD_REQUEST" ? validationIssues(error.cause) : null;
@@ -40,7 +51,7 @@ const t = initTRPC.context<TInnerContext>().create({
     const { stack: _stack, ...data } = shape.data;
     return {
       ...shape,
-      message: masked ? MASKED_MESSAGE : issues ? describeIssues(issues) : shape.message,
+      message: masked ? ERROR_TABLE.INTERNAL.message : issues ? describeIssues(issues) : shape.message,
       data: {
         ...data,
         domainCode: domain?.code ?? null,
@@ -60,16 +71,14 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && isDomainError(result.error.cause)) {
     const cause = result.error.cause;
-    throw new TRPCError({ code: DOMAIN_TO_TRPC[cause.code], message: cause.message, cause });
+    throw new TRPCError({ code: ERROR_TABLE[cause.code].trpc, message: cause.message, cause });
   }
   return result;
 });
 
 /** Cookie-authenticated writes must come from our own origin (CSRF). */
 const refuseCrossSiteWrites = t.middleware(({ ctx, type, next }) => {
-  if (type === "mutation" && ctx.crossSiteWrite) {
-    throw new DomainError("FORBIDDEN", "cross-site request refused: send it from the dashboard's own origin");
-  }
+  if (type === "mutation" && ctx.crossSiteWrite) throw crossSiteRefused();
   return next();
 });
 

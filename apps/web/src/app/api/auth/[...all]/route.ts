@@ -1,12 +1,28 @@
-import { isDomainError } from "@solserver/contracts";
+import { type DomainError, isDomainError } from "@solserver/contracts";
 import { refundSignIn, reserveSignIn } from "@solserver/control-plane";
 import { toNextJsHandler } from "better-auth/next-js";
 import { serverEnv } from "@/env";
 import { readBodyCapped } from "@/server/body-limit";
 import { getServer } from "@/server/control-plane";
+import { bodyNotJson, bodyTooLarge, CROSS_SITE_REFUSED, crossSiteRefused } from "@/server/errors/refusals";
+import { ERROR_TABLE, errorHeaders } from "@/server/errors/table";
 import { clientIp, isSameOrigin } from "@/server/request-actor";
 
 export const runtime = "nodejs";
+
+/** Largest sign-in body: an email and a password. */
+const SIGN_IN_MAX_BYTES = 8 * 1024;
+
+/**
+ * A refusal in better-auth's error shape, `{ code, message }`, the code and status from the one
+ * table. `message`, when given, is the shorter text these routes have always sent in place of
+ * the error's own (the sign-in page words a 403 or a 413 itself).
+ */
+function refuse(error: DomainError, message = error.message): Response {
+  const { trpc, http } = ERROR_TABLE[error.code];
+  const headers = errorHeaders(error);
+  return Response.json({ code: trpc, message }, { status: http, ...(headers ? { headers } : {}) });
+}
 
 /**
  * better-auth's endpoints (sign-in, sign-out, session). Email sign-in is wrapped: each attempt
@@ -15,26 +31,22 @@ export const runtime = "nodejs";
  */
 async function signIn(req: Request): Promise<Response> {
   const { deps, auth } = await getServer();
-  const text = await readBodyCapped(req, 8 * 1024).catch(() => null);
-  if (text === null) return Response.json({ message: "request body too large" }, { status: 413 });
+  const text = await readBodyCapped(req, SIGN_IN_MAX_BYTES).catch(() => null);
+  if (text === null) return refuse(bodyTooLarge(SIGN_IN_MAX_BYTES), "request body too large");
   let email = "";
   try {
     const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === "object" && "email" in parsed && typeof parsed.email === "string")
       email = parsed.email;
   } catch {
-    return Response.json({ message: "body: must be valid JSON" }, { status: 400 });
+    return refuse(bodyNotJson());
   }
   const ip = clientIp(req);
   try {
     await reserveSignIn(deps, email, ip);
   } catch (error) {
-    if (isDomainError(error) && error.code === "RATE_LIMITED") {
-      return Response.json(
-        { code: "TOO_MANY_REQUESTS", message: error.message },
-        { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds ?? 60) } },
-      );
-    }
+    // Always carries its retry delay (Retry-After).
+    if (isDomainError(error) && error.code === "RATE_LIMITED") return refuse(error);
     throw error;
   }
   const response = await auth.handler(new Request(req.url, { method: "POST", headers: req.headers, body: text }));
@@ -45,7 +57,7 @@ async function signIn(req: Request): Promise<Response> {
 async function handle(req: Request): Promise<Response> {
   // Every auth POST (sign-in too: login CSRF) must come from the dashboard's own origin.
   if (!isSameOrigin(req, serverEnv().trustedOrigins)) {
-    return Response.json({ code: "FORBIDDEN", message: "cross-site request refused" }, { status: 403 });
+    return refuse(crossSiteRefused(), CROSS_SITE_REFUSED);
   }
   const { auth } = await getServer();
   if (req.method === "POST" && new URL(req.url).pathname.endsWith("/sign-in/email")) return signIn(req);

@@ -1,10 +1,21 @@
-import { isDomainError } from "@solserver/contracts";
+import { type DomainError, isDomainError } from "@solserver/contracts";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { MAX_BODY_BYTES, readBodyCapped } from "@/server/body-limit";
+import { ERROR_TABLE, errorHeaders } from "@/server/errors/table";
 import { createContext } from "@/server/trpc/context";
 import { appRouter } from "@/server/trpc/root";
 
 export const runtime = "nodejs";
+
+/** A refusal made before tRPC runs (the body limit), answered in tRPC's error shape. */
+function trpcRefusal(error: DomainError): Response {
+  const { trpc, http } = ERROR_TABLE[error.code];
+  return Response.json(
+    { error: { message: error.message, code: TRPC_ERROR_CODES_BY_KEY[trpc], data: { code: trpc, httpStatus: http } } },
+    { status: http },
+  );
+}
 
 async function handler(incoming: Request) {
   let req = incoming;
@@ -15,10 +26,7 @@ async function handler(incoming: Request) {
       req = new Request(incoming.url, { method: "POST", headers: incoming.headers, body });
     } catch (error) {
       if (!isDomainError(error)) throw error;
-      return Response.json(
-        { error: { message: error.message, code: -32600, data: { code: "PAYLOAD_TOO_LARGE", httpStatus: 413 } } },
-        { status: 413 },
-      );
+      return trpcRefusal(error);
     }
   }
   return fetchRequestHandler({
@@ -28,10 +36,8 @@ async function handler(incoming: Request) {
     createContext: () => createContext(req),
     responseMeta({ errors }) {
       // A rate-limited call says when to come back.
-      const retry = errors
-        .map((e) => (isDomainError(e.cause) ? e.cause.retryAfterSeconds : undefined))
-        .find((s) => s !== undefined);
-      return retry === undefined ? {} : { headers: new Headers({ "Retry-After": String(retry) }) };
+      const headers = errors.map((e) => (isDomainError(e.cause) ? errorHeaders(e.cause) : undefined)).find(Boolean);
+      return headers ? { headers: new Headers(headers) } : {};
     },
     onError({ error, path }) {
       // Unexpected errors are masked for the client; log them for the operator.

@@ -1,0 +1,23 @@
+import { DomainError } from "@solserver/contracts";
+
+// The refusals a transport makes before any service runs, shared by tRPC, REST and the auth
+// routes so each text exists once (tests assert them byte for byte).
+
+/** A cookie-authenticated write from another site (CSRF). better-auth's routes say only this much. */
+export const CROSS_SITE_REFUSED = "cross-site request refused";
+
+export function crossSiteRefused(): DomainError {
+  return new DomainError("FORBIDDEN", `${CROSS_SITE_REFUSED}: send it from the dashboard's own origin`);
+}
+
+export function bodyTooLarge(limit: number): DomainError {
+  return new DomainError("PAYLOAD_TOO_LARGE", `body: must be at most ${limit} bytes`, { field: "body" });
+}
+
+export function bodyNotJson(): DomainError {
+  return new DomainError("BAD_INPUT", "body: must be valid JSON", { field: "body" });
+}
+
+export function bodyNotJsonContentType(): DomainError {
+  return new DomainError("BAD_INPUT", "body: Content-Type must be application/json", { field: "body" });
+}
