@@ -1,4 +1,10 @@
-import type { TCfb, TCfbKind, TProposal, TProposalPreview, TResolveDecisionView } from "@solserver/contracts";
+import type {
+  TCfb,
+  TCfbKind,
+  TResolveDecisionView,
+  TStoredProposal,
+  TStoredProposalPreview,
+} from "@solserver/contracts";
 import { ZEditor, ZPromoteAction, ZProposalWarning, ZProposedCfb, ZResolveOutcome } from "@solserver/contracts";
 import type { Cfb, PromotionEvent, UmbraProposal, UmbraResolveDecision } from "./generated/prisma/client";
 import { asStringArray } from "./json";
@@ -26,10 +32,10 @@ export function toCfb(row: Cfb): TCfb {
   };
 }
 
-export function toProposalPreview(row: UmbraProposal): TProposalPreview {
+export function toProposalPreview(row: UmbraProposal): TStoredProposalPreview {
   return {
     proposal_id: row.id,
-    op: row.op as TProposalPreview["op"],
+    op: row.op as TStoredProposalPreview["op"],
     target_cfb_id: row.targetCfbId,
     title: row.title,
     delta_summary: row.deltaSummary,
@@ -40,14 +46,14 @@ export function toProposalPreview(row: UmbraProposal): TProposalPreview {
 
 export function toProposal(
   row: UmbraProposal & { promotion: PromotionEvent | null; resolveDecision?: UmbraResolveDecision[] },
-): TProposal {
+): TStoredProposal {
   const promotion = row.promotion;
   const latest = row.resolveDecision?.[0];
   return {
     ...toProposalPreview(row),
     response_id: row.responseId,
     thread_id: row.threadId,
-    status: row.status as TProposal["status"],
+    status: row.status as TStoredProposal["status"],
     proposed_cfb: ZProposedCfb.parse(row.proposedCfb),
     rationale: row.rationale,
     fingerprint: row.fingerprint,

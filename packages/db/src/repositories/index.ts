@@ -62,6 +62,8 @@ export function createRepositories(db: DbClient) {
       get: (cfbId: string) => cfbs.getCfb(db, cfbId),
       activity: (q: cfbActivity.TCfbActivityQuery) => cfbActivity.getCfbActivity(db, sql, q),
       existingIds: (ids: readonly string[]) => cfbs.existingCfbIds(sql, ids),
+      /** Id, version and merge of each CFB among `ids` that exists (the review queue's targets). */
+      heads: (ids: readonly string[]) => cfbs.cfbHeads(sql, ids),
       /** The CFBs among `ids` with retrieval's signals, in that order (retrieval's second step). */
       retrievable: (ids: readonly string[], now?: Date) => cfbs.retrievableCfbs(sql, ids, now),
       /** Resolve's candidates from the candidate index (candidates/candidate-index.ts). */
@@ -80,6 +82,8 @@ export function createRepositories(db: DbClient) {
     proposals: {
       list: (q: proposals.TProposalListQuery) => proposals.listProposals(db, sql, q),
       get: (proposalId: string) => proposals.getProposal(db, proposalId),
+      /** A response's proposals as a promotion's checks read them (one statement). */
+      facts: (responseId: string) => proposals.proposalFacts(sql, responseId),
       applyPromotion: (w: promotionWrite.TPromotionWrite) => promotionWrite.applyPromotion(sql, w),
     },
     accounts: {
@@ -172,11 +176,11 @@ export type TRepositories = ReturnType<typeof createRepositories>;
 export type { TAccount, TRole, TTokenView } from "./accounts";
 export type { TAuditEventView, TAuditWrite } from "./audit";
 export type { TCfbActivityQuery, TCfbActivityRows, TUsageDayCount } from "./cfb-activity";
-export type { TCfbListQuery } from "./cfbs";
+export type { TCfbHead, TCfbListQuery } from "./cfbs";
 export type { TContextWrite, TStoredContext } from "./contexts";
 export type { TGateEvaluationQuery } from "./gate";
 export type { TStoredMemento } from "./mementos";
-export type { TPromotionResult, TPromotionWrite, TProposalListQuery } from "./proposals";
+export type { TPromotionResult, TPromotionWrite, TProposalFacts, TProposalListQuery } from "./proposals";
 export type { TRateDecision } from "./rate-limits";
 export {
   INTERRUPTED_DETAIL,

@@ -1,9 +1,16 @@
-import { DomainError, type TProposal, type TProposalListResponse } from "@solserver/contracts";
+import {
+  DomainError,
+  type TResolveOutcome,
+  type TStoredProposal,
+  type TStoredProposalPage,
+  ZProposalWarning,
+} from "@solserver/contracts";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
+import { asStringArray } from "../json";
 import { toProposal } from "../mappers";
 import { pageOf } from "../pagination";
-import type { TSql } from "../sql";
+import { jsonOf, type TSql } from "../sql";
 
 /** The latest resolve decision of a proposal (at promotion if taken, else at creation). */
 const LATEST_DECISION = { orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }], take: 1 };
@@ -43,7 +50,7 @@ const SORTS = {
  * come from one statement through the hot-path driver; the proposals themselves (with their
  * promotion and latest resolve decision) from Prisma.
  */
-export async function listProposals(db: DbClient, sql: TSql, q: TProposalListQuery): Promise<TProposalListResponse> {
+export async function listProposals(db: DbClient, sql: TSql, q: TProposalListQuery): Promise<TStoredProposalPage> {
   const sortName = q.sort ?? "newest";
   const sort = SORTS[sortName];
   // Who may see what: a user only the proposals of threads they own.
@@ -108,7 +115,7 @@ export async function listProposals(db: DbClient, sql: TSql, q: TProposalListQue
   return { items: page.map(toProposal), next_cursor: nextCursor, counts };
 }
 
-export async function getProposal(db: DbClient, proposalId: string): Promise<TProposal | null> {
+export async function getProposal(db: DbClient, proposalId: string): Promise<TStoredProposal | null> {
   const row = await db.umbraProposal.findUnique({
     where: { id: proposalId },
     include: { promotion: true, resolveDecision: LATEST_DECISION },
@@ -117,3 +124,51 @@ export async function getProposal(db: DbClient, proposalId: string): Promise<TPr
 }
 
 export type { TPromotionResult, TPromotionWrite } from "./promotion-write";
+
+/** What a promotion's checks read of a proposal: its state, the model's target, resolve's latest decision. */
+export type TProposalFacts = Pick<
+  TStoredProposal,
+  "proposal_id" | "response_id" | "status" | "op" | "target_cfb_id" | "warnings"
+> & { resolve: Pick<TResolveOutcome, "decision" | "target_cfb_id" | "merge_cfb_ids"> | null };
+
+/**
+ * The proposals of one response as a promotion's checks read them, in one statement (hot path:
+ * every chat answer with proposals asks, to say what the caller may do with them).
+ */
+export async function proposalFacts(sql: TSql, responseId: string): Promise<TProposalFacts[]> {
+  const rows = await sql.query<{
+    id: string;
+    status: string;
+    op: string;
+    targetCfbId: string | null;
+    warnings: unknown;
+    decision: string | null;
+    decisionTarget: string | null;
+    mergeCfbIds: unknown;
+  }>(Prisma.sql`SELECT p."id" AS "id", p."status" AS "status", p."op" AS "op", p."targetCfbId" AS "targetCfbId",
+      p."warnings" AS "warnings", d."decision" AS "decision", d."targetCfbId" AS "decisionTarget",
+      d."mergeCfbIds" AS "mergeCfbIds"
+    FROM "UmbraProposal" p
+    LEFT JOIN "UmbraResolveDecision" d ON d."id" = (
+      SELECT l."id" FROM "UmbraResolveDecision" l WHERE l."proposalId" = p."id"
+      ORDER BY l."createdAt" DESC, l."id" DESC LIMIT 1)
+    WHERE p."responseId" = ${responseId}
+    ORDER BY p."suggestionIndex"`);
+  return rows.map((r) => ({
+    proposal_id: r.id,
+    response_id: responseId,
+    status: r.status as TProposalFacts["status"],
+    op: r.op as TProposalFacts["op"],
+    target_cfb_id: r.targetCfbId,
+    warnings: asStringArray(jsonOf(r.warnings), "UmbraProposal.warnings").map((w) => ZProposalWarning.parse(w)),
+    resolve:
+      r.decision === null
+        ? null
+        : {
+            decision: r.decision as NonNullable<TProposalFacts["resolve"]>["decision"],
+            target_cfb_id: r.decisionTarget,
+            merge_cfb_ids:
+              r.mergeCfbIds === null ? [] : asStringArray(jsonOf(r.mergeCfbIds), "UmbraResolveDecision.mergeCfbIds"),
+          },
+  }));
+}
