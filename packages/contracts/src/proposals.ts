@@ -111,19 +111,6 @@ export type TStoredProposalPage = Omit<TProposalListResponse, "items"> & { items
 export const ZProposalGetRequest = z.object({ proposal_id: ZProposalId });
 
 /**
- * approve_create writes a new CFB. For an update or merge that names a real CFB that would
- * duplicate knowledge (and its summary is a delta, not a block), so only `create` proposals, or
- * those whose target is missing, can be approved as new. Shared by the service and the UI.
- */
-export function canApproveAsNew(proposal: Pick<TStoredProposalPreview, "op" | "warnings">): boolean {
-  return (
-    proposal.op === "create" ||
-    proposal.warnings.includes("target_cfb_missing") ||
-    proposal.warnings.includes("target_cfb_required")
-  );
-}
-
-/**
  * The proposal page's request: the proposal, and optionally a Jam editor's overrides to preview
  * (the diff then shows what edit_then_approve would write).
  */

@@ -1,5 +1,4 @@
 import {
-  canApproveAsNew,
   DomainError,
   type TEditor,
   type TPromoteAction,
@@ -7,12 +6,26 @@ import {
   type TProposalActions,
   type TResolveOutcome,
   type TStoredProposal,
+  type TStoredProposalPreview,
   ZPromoteAction,
 } from "@solserver/contracts";
 
 // What a promotion accepts, decided in one place: promote runs these checks before it writes, and
 // the allowed actions every proposal carries are these same checks run against each action. So
 // the dashboard never offers a button the server refuses, nor hides one it would accept.
+
+/**
+ * approve_create writes a new CFB. For an update or merge that names a real CFB that would
+ * duplicate knowledge (and its summary is a delta, not a block), so only `create` proposals, or
+ * those whose target is missing, can be approved as new.
+ */
+export function canApproveAsNew(proposal: Pick<TStoredProposalPreview, "op" | "warnings">): boolean {
+  return (
+    proposal.op === "create" ||
+    proposal.warnings.includes("target_cfb_missing") ||
+    proposal.warnings.includes("target_cfb_required")
+  );
+}
 
 /** A CFB as far as finding an update's target needs it (a full CFB for promote, a head for a queue page). */
 export type TCfbRef = { cfb_id: string; version: number; merged_into_cfb_id: string | null };

@@ -1,5 +1,4 @@
 import {
-  canApproveAsNew,
   cfbFieldChanges,
   DomainError,
   type TCfbDetail,
@@ -7,6 +6,7 @@ import {
   type TProposalReviewRequest,
 } from "@solserver/contracts";
 import { once } from "../once";
+import { canApproveAsNew } from "../proposals/promotion-check";
 import { requireJam, visibleProposal } from "./access";
 import type { TServiceContext } from "./context";
 import { draftFromProposal, planOf, resolveAgain, updateTargetOf } from "./promote";

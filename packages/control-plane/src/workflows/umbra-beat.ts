@@ -1,5 +1,6 @@
 import type { TRunState } from "@solserver/checkpoint";
-import { canApproveAsNew, isDomainError, type TStoredProposal } from "@solserver/contracts";
+import { isDomainError, type TStoredProposal } from "@solserver/contracts";
+import { canApproveAsNew } from "../proposals/promotion-check";
 import type { TCaller } from "../services/context";
 import type { TServiceDeps } from "../services/deps";
 import { promoteProposal, resolveAgain } from "../services/promote";
