@@ -3,7 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
+import { QueryError } from "./query-state";
 import { ErrorAlert, LoadMore } from "./ui";
 
 const PAGE = 50;

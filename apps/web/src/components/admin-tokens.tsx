@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
+import { QueryError } from "./query-state";
 import { ErrorAlert } from "./ui";
 
 /** Jam editors: API tokens for services, created for an account and shown in plaintext once. */

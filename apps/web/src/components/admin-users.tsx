@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError, useMe } from "./require-session";
+import { QueryError } from "./query-state";
+import { useMe } from "./session";
 import { ErrorAlert } from "./ui";
 
 const MIN_PASSWORD = 10;

@@ -5,7 +5,7 @@ import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { usageTotals } from "@/lib/usage-chart";
 import { CfbUsageChart } from "./cfb-usage-chart";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
+import { QueryError } from "./query-state";
 
 type TActivity = TRouterOutputs["cfbs"]["activity"];
 

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useTRPC } from "@/lib/trpc";
 import { CfbActivity } from "./cfb-activity";
 import { FieldDiff, shown } from "./field-diff";
-import { QueryError } from "./require-session";
+import { QueryError } from "./query-state";
 
 export function CfbDetail({ cfbId }: { cfbId: string }) {
   const trpc = useTRPC();

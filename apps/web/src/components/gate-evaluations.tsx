@@ -5,7 +5,7 @@ import Link from "next/link";
 import { type FormEvent, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
+import { QueryError } from "./query-state";
 import { ErrorAlert, LoadMore } from "./ui";
 
 const PAGE = 25;

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { PromotionTriggers } from "./promotion-triggers";
 import { ProposalCard } from "./proposal-card";
-import { useMe } from "./require-session";
+import { useMe } from "./session";
 import { ErrorAlert, LoadMore } from "./ui";
 
 const STATUSES = ["pending", "approved", "rejected"] as const;

@@ -9,7 +9,7 @@ import { CfbSideBySide } from "./field-diff";
 import { formatTs } from "./format";
 import { ProposalEditor } from "./proposal-editor";
 import { ProposalWarnings } from "./proposal-warnings";
-import { QueryError } from "./require-session";
+import { QueryError } from "./query-state";
 import { ResolveSummary } from "./resolve-summary";
 import { ReviewButtons } from "./review-buttons";
 import { ErrorAlert } from "./ui";

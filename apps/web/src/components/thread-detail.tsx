@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { ProcedurePanel } from "./procedure-panel";
-import { QueryError } from "./require-session";
+import { QueryError } from "./query-state";
 import { TraceTimeline } from "./trace-timeline";
 
 /** A procedure thread's diagnosis (seed 004): the context engine's state and the final report. */

@@ -3,7 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError, useMe } from "./require-session";
+import { QueryError } from "./query-state";
+import { useMe } from "./session";
 
 /** Threads the account may see: its own, or every thread for a Jam editor (with the owner). */
 export function ThreadList() {

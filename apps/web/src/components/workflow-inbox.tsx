@@ -4,7 +4,7 @@ import { type FormEvent, useId, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { trpcCode } from "@/lib/trpc-errors";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
+import { QueryError } from "./query-state";
 import { ErrorAlert } from "./ui";
 import { WorkflowFile } from "./workflow-file";
 import {

@@ -3,7 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
+import { QueryError } from "./query-state";
 import { ErrorAlert } from "./ui";
 import { runAnchor, useRefreshWorkflows, WorkflowStatusBadge } from "./workflow-parts";
 
