@@ -9,7 +9,7 @@ import { CfbSideBySide } from "./field-diff";
 import { formatTs } from "./format";
 import { ProposalEditor } from "./proposal-editor";
 import { ProposalWarnings } from "./proposal-warnings";
-import { QueryError } from "./query-state";
+import { QueryState } from "./query-state";
 import { ResolveSummary } from "./resolve-summary";
 import { ReviewButtons } from "./review-buttons";
 import { ErrorAlert } from "./ui";
@@ -34,11 +34,7 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
       { retry: false, placeholderData: keepPreviousData },
     ),
   );
-  const review = query.data;
-  const decision = useReview(proposalId, review?.proposal.actions, () => setOverrides(undefined));
-  const { promote, editing } = decision;
-  const pending = review?.proposal.status === "pending" && !decision.decided;
-  const update = review?.preview.update ?? null;
+  const decision = useReview(proposalId, query.data?.proposal.actions, () => setOverrides(undefined));
 
   // Keyboard review anywhere on the page: A approve, E edit (Jam editors), R reject.
   useEffect(() => {
@@ -46,23 +42,43 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
     return () => window.removeEventListener("keydown", decision.onKey);
   });
 
-  const breadcrumb = (
-    <nav className="muted" aria-label="Breadcrumb">
-      <Link href="/">Review queue</Link> › {proposalId}
-    </nav>
-  );
-  if (!review) {
-    return (
-      <div className="stack">
-        {breadcrumb}
-        {query.error ? (
-          <QueryError error={query.error} what={`proposal ${proposalId}`} />
-        ) : (
-          <p className="muted">Loading proposal {proposalId}…</p>
+  return (
+    <div className="stack">
+      <nav className="muted" aria-label="Breadcrumb">
+        <Link href="/">Review queue</Link> › {proposalId}
+      </nav>
+      <QueryState query={query} what={`proposal ${proposalId}`}>
+        {(review) => (
+          <Review
+            review={review}
+            decision={decision}
+            onEdit={setOverrides}
+            refetch={() => query.refetch()}
+            stale={query.isPlaceholderData}
+          />
         )}
-      </div>
-    );
-  }
+      </QueryState>
+    </div>
+  );
+}
+
+/** The proposal page once it loaded: the proposal and the decision, what would change, where it came from. */
+function Review({
+  review,
+  decision,
+  onEdit,
+  refetch,
+  stale,
+}: {
+  review: TProposalReview;
+  decision: TReview;
+  onEdit: (overrides: TEditorialOverrides) => void;
+  refetch: () => Promise<unknown>;
+  stale: boolean;
+}) {
+  const { promote, editing } = decision;
+  const pending = review.proposal.status === "pending" && !decision.decided;
+  const update = review.preview.update;
   const { proposal, source } = review;
   const decided = decision.decided;
   const status = decided?.status ?? proposal.status;
@@ -71,7 +87,6 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
 
   return (
     <div className="stack" data-testid="proposal-review">
-      {breadcrumb}
       <section className="panel stack" aria-labelledby="proposal-heading">
         <div className="row">
           <span className="badge">{proposal.op}</span>
@@ -126,7 +141,7 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
               <button
                 type="button"
                 onClick={async () => {
-                  await query.refetch();
+                  await refetch();
                   promote.reset();
                 }}
               >
@@ -143,13 +158,13 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
             proposed={proposal.proposed_cfb}
             currentText={update?.target.text ?? null}
             pending={promote.isPending}
-            onChange={setOverrides}
+            onChange={onEdit}
             onCancel={decision.stopEditing}
             onSubmit={decision.saveEdit}
           />
         ) : null}
       </section>
-      {pending ? <Preview review={review} editing={editing} stale={query.isPlaceholderData} /> : null}
+      {pending ? <Preview review={review} editing={editing} stale={stale} /> : null}
       <section className="panel stack" aria-labelledby="source-heading">
         <h2 id="source-heading">Where it came from</h2>
         <p className="muted">
