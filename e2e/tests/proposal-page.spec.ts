@@ -127,6 +127,41 @@ test("edit then approve from the proposal page: E opens the editor, the diff fol
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Merge freeze on Thursday afternoons");
 });
 
+test("a queue card offers what the server allows: its main approval is the server's, on the CFB it names", async ({
+  page,
+}) => {
+  const cfbId = await knowledge(page, "We decided to water the office plants every Monday.", "Water the office plants");
+  await sendChat(page, "We decided to water the office plants every Monday before nine.");
+  const card = page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "before nine" }).first();
+  await expect(card).toBeVisible();
+  const proposalId = ((await card.getAttribute("aria-label")) ?? "").replace("Proposal ", "");
+  const answer = await page.request.get(
+    `/api/trpc/proposals.get?input=${encodeURIComponent(JSON.stringify({ proposal_id: proposalId }))}`,
+  );
+  expect(answer.status()).toBe(200);
+  const { actions } = (await answer.json()).result.data;
+  // The restatement updates the CFB just written: that is the main approval, A's, highlighted.
+  expect(actions).toMatchObject({ primary: "approve_update", update: { cfb_id: cfbId }, edit: "update" });
+  const main = card.locator('button[aria-keyshortcuts="A"]');
+  await expect(main).toHaveText(`Approve update of ${cfbId}`);
+  await expect(main).toHaveClass(/approve/);
+  // Exactly the buttons the allowed actions name.
+  const allowed = (action: string, label: string) => (actions.allowed.includes(action) ? [label] : []);
+  await expect(card.getByRole("button")).toHaveText([
+    ...allowed("approve_create", "Approve"),
+    ...allowed("approve_update", `Approve update of ${cfbId}`),
+    ...allowed("edit_then_approve", "Edit & approve"),
+    ...allowed("reject", "Reject"),
+  ]);
+  // The chat's card of the same proposal: A, with the card focused, does what that button does.
+  const chatCard = page.getByRole("region", { name: "Chat" }).getByRole("article").filter({ hasText: "before nine" });
+  await expect(chatCard.locator('button[aria-keyshortcuts="A"]')).toHaveText(`Approve update of ${cfbId}`);
+  await chatCard.focus();
+  await page.keyboard.press("a");
+  await expect(chatCard.getByRole("status")).toContainText(`Approved as ${cfbId}`);
+  await expect(card).toHaveCount(0);
+});
+
 test("an unknown proposal says so and links back to the queue", async ({ page }) => {
   await page.goto("/proposals/UP-999999");
   await expect(page.getByRole("alert").filter({ hasText: "Could not load" })).toContainText(

@@ -214,6 +214,30 @@ describe("GET /umbra/proposals", () => {
     expect(onlyPending.json.items).toEqual([]);
   });
 
+  it("every proposal carries what the caller may do, and so does the chat answer's preview", async () => {
+    const { res, json } = await respond({
+      request_id: "rest-actions-1",
+      message: "We decided to rotate the database passwords every quarter.",
+    });
+    expect(res.status).toBe(200);
+    const body = json as unknown as { response_id: string; ui_hints: { proposal_previews: { actions: unknown }[] } };
+    const expected = {
+      allowed: ["approve_create", "reject"],
+      primary: "approve_create",
+      update: null,
+      edit: null,
+      unavailable: [
+        expect.objectContaining({ action: "approve_update", code: "BAD_INPUT" }),
+        { action: "edit_then_approve", code: "FORBIDDEN", reason: "only Jam editors may edit_then_approve" },
+      ],
+      basis: "stored",
+    };
+    expect(only(body.ui_hints.proposal_previews).actions).toEqual(expected);
+    const listed = await listProposals(`?response_id=${body.response_id}`);
+    expect(listed.res.status).toBe(200);
+    expect((only(listed.json.items) as unknown as { actions: unknown }).actions).toEqual(expected);
+  });
+
   it("a response that does not exist is 404, not an empty list", async () => {
     const { res, json } = await listProposals("?response_id=R-9999");
     expect(res.status).toBe(404);

@@ -1042,6 +1042,50 @@ describe("approving an update as new knowledge", () => {
   });
 });
 
+describe("every proposal says what this caller may do (actions)", () => {
+  it("in the chat answer, the queue, proposals.get and proposals.review, per caller, until it is decided", async () => {
+    const target = await main.repos.cfbs.create(
+      cfbDraft({ title: "Standup time", summary: "The standup starts at 09:30.", tags: ["standup"] }),
+    );
+    const turn = await caller.chat.respond({
+      request_id: "actions-1",
+      message: "We decided the standup time stays at 09:30 sharp.",
+    });
+    const preview = only(turn.ui_hints.proposal_previews);
+    expect(preview).toMatchObject({ op: "update", target_cfb_id: target.cfb_id });
+    const forAlice = {
+      allowed: ["approve_update", "reject"],
+      primary: "approve_update",
+      update: { cfb_id: target.cfb_id, version: 1, merge_cfb_id: null },
+      edit: null,
+    };
+    expect(preview.actions).toMatchObject({ ...forAlice, basis: "stored" });
+    const listed = await caller.proposals.list({ response_id: turn.response_id });
+    expect(only(listed.items).actions).toEqual(preview.actions);
+    const got = await caller.proposals.get({ proposal_id: preview.proposal_id });
+    expect(got.actions).toEqual({ ...preview.actions, basis: "current" });
+    // A Jam editor may also edit it, into the same CFB.
+    const forJam = await jamCaller.proposals.get({ proposal_id: preview.proposal_id });
+    expect(forJam.actions).toMatchObject({
+      allowed: ["approve_update", "reject", "edit_then_approve"],
+      edit: "update",
+      update: forAlice.update,
+    });
+    // The proposal page's actions come from the same resolve as its preview.
+    const review = await caller.proposals.review({ proposal_id: preview.proposal_id });
+    expect(review.proposal.actions).toEqual(got.actions);
+    expect(review.preview.update?.target.cfb_id).toBe(got.actions.update?.cfb_id);
+    // Over HTTP the field is there as well.
+    const http = await trpcOverHttp(ctx, "proposals.get", { proposal_id: preview.proposal_id }, "GET");
+    expect(http.status).toBe(200);
+    expect((http.body as { result: { data: { actions: unknown } } }).result.data.actions).toEqual(got.actions);
+
+    await caller.promotion.promote({ proposal_id: preview.proposal_id, action: "reject" });
+    const decided = await caller.proposals.get({ proposal_id: preview.proposal_id });
+    expect(decided.actions).toMatchObject({ allowed: [], primary: null, update: null, edit: null });
+  });
+});
+
 describe("usage events", () => {
   it("count each injected CFB once per response, 'used' winning over 'ignored'", async () => {
     const cfb = await main.repos.cfbs.create(

@@ -11,6 +11,7 @@ export * from "./output-envelope";
 export * from "./procedure";
 export * from "./promotion";
 export * from "./promotion-enums";
+export * from "./proposal-actions";
 export * from "./proposals";
 export * from "./resolve";
 export * from "./routing";

@@ -4,6 +4,7 @@ import { ZCfbId, ZIsoDate, ZPromotionId, ZProposalId, ZResponseId, ZThreadId } f
 import { ZCfbOp } from "./output-envelope";
 import { ZEditorialOverrides } from "./promotion";
 import { ZEditor, ZPromoteAction } from "./promotion-enums";
+import { ZProposalActions } from "./proposal-actions";
 import { ZResolveDecisionKind, ZResolveDecisionView } from "./resolve";
 
 export const ZProposalStatus = z.enum(["pending", "approved", "rejected"]);
@@ -20,8 +21,8 @@ export const ZProposalWarning = z.enum([
 ]);
 export type TProposalWarning = z.infer<typeof ZProposalWarning>;
 
-/** The compact preview returned with a chat turn (seed 001 §3.2), derived from stored meta. */
-export const ZProposalPreview = z.object({
+/** The compact preview of a proposal as stored (seed 001 §3.2), derived from the model's meta. */
+export const ZStoredProposalPreview = z.object({
   proposal_id: ZProposalId,
   op: ZCfbOp,
   target_cfb_id: z.string().nullable(),
@@ -30,6 +31,10 @@ export const ZProposalPreview = z.object({
   confidence: z.number().min(0).max(1),
   warnings: z.array(ZProposalWarning),
 });
+export type TStoredProposalPreview = z.infer<typeof ZStoredProposalPreview>;
+
+/** The compact preview returned with a chat turn: what was stored, and what this caller may do. */
+export const ZProposalPreview = ZStoredProposalPreview.extend({ actions: ZProposalActions });
 export type TProposalPreview = z.infer<typeof ZProposalPreview>;
 
 export const ZProposedCfb = z.object({
@@ -40,7 +45,8 @@ export const ZProposedCfb = z.object({
   domain: z.string(),
 });
 
-export const ZProposal = ZProposalPreview.extend({
+/** A proposal as stored, with its promotion and resolve's latest decision. */
+export const ZStoredProposal = ZStoredProposalPreview.extend({
   response_id: ZResponseId,
   thread_id: ZThreadId,
   status: ZProposalStatus,
@@ -61,6 +67,10 @@ export const ZProposal = ZProposalPreview.extend({
   /** Resolve's latest decision (seed 001 §6): at promotion when taken, else at creation. */
   resolve: ZResolveDecisionView.nullable(),
 });
+export type TStoredProposal = z.infer<typeof ZStoredProposal>;
+
+/** A proposal as the API returns it: what was stored, and what this caller may do with it. */
+export const ZProposal = ZStoredProposal.extend({ actions: ZProposalActions });
 export type TProposal = z.infer<typeof ZProposal>;
 
 export const ZProposalSort = z.enum(["newest", "oldest", "confidence"]);
@@ -95,21 +105,10 @@ export const ZProposalListResponse = z.object({
   counts: z.object({ pending: z.number().int(), approved: z.number().int(), rejected: z.number().int() }),
 });
 export type TProposalListResponse = z.infer<typeof ZProposalListResponse>;
+/** A page of the queue as the database reads it, before the actions are worked out per caller. */
+export type TStoredProposalPage = Omit<TProposalListResponse, "items"> & { items: TStoredProposal[] };
 
 export const ZProposalGetRequest = z.object({ proposal_id: ZProposalId });
-
-/**
- * approve_create writes a new CFB. For an update or merge that names a real CFB that would
- * duplicate knowledge (and its summary is a delta, not a block), so only `create` proposals, or
- * those whose target is missing, can be approved as new. Shared by the service and the UI.
- */
-export function canApproveAsNew(proposal: Pick<TProposalPreview, "op" | "warnings">): boolean {
-  return (
-    proposal.op === "create" ||
-    proposal.warnings.includes("target_cfb_missing") ||
-    proposal.warnings.includes("target_cfb_required")
-  );
-}
 
 /**
  * The proposal page's request: the proposal, and optionally a Jam editor's overrides to preview

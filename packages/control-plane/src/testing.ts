@@ -70,6 +70,12 @@ export function testEnvelope(text: string, meta: Partial<TOutputMeta> = {}) {
   };
 }
 
+/** A suggestion as promotion tests script it (they add the confidence, and a rationale if any). */
+export type TTestSuggestion = Pick<TCfbSuggestion, "op" | "title" | "delta_summary" | "target_cfb_id"> & {
+  tags: string[];
+  entities: string[];
+};
+
 /** What a scripted model answers on its next turn (set by the test before each turn). */
 export type TScriptedAnswer = { suggestions: TCfbSuggestion[]; text?: string; missing?: string[] };
 

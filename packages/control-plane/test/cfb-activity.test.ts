@@ -10,17 +10,9 @@ import { getCfbActivity, parseInput, promoteProposal, respondToTurn } from "../s
 import type { TModelProvider } from "../src/model/provider";
 import { usageByDay, usageWindow } from "../src/services/cfb-activity";
 import { DEFAULT_LIMITS, type TServiceDeps } from "../src/services/deps";
-import { openTestControlPlane, type TTestActor, testCfb } from "../src/testing";
+import { openTestControlPlane, type TTestActor, type TTestSuggestion, testCfb } from "../src/testing";
 
-type TSuggestion = {
-  op: "create" | "update" | "merge";
-  title: string;
-  delta_summary: string;
-  tags: string[];
-  entities: string[];
-  target_cfb_id?: string;
-};
-let answer: { used: string[]; ignored: string[]; suggestions: TSuggestion[] } = {
+let answer: { used: string[]; ignored: string[]; suggestions: TTestSuggestion[] } = {
   used: [],
   ignored: [],
   suggestions: [],
@@ -64,7 +56,7 @@ async function turn(who: TTestActor, message: string, a: Partial<typeof answer> 
 }
 
 /** A fresh pending proposal of `who` from one suggestion; its id. */
-async function propose(who: TTestActor, s: TSuggestion): Promise<string> {
+async function propose(who: TTestActor, s: TTestSuggestion): Promise<string> {
   const res = await turn(who, "We decided something.", { suggestions: [s] });
   const id = res.ui_hints.proposal_previews[0]?.proposal_id;
   if (!id) throw new Error("no proposal");
@@ -235,7 +227,7 @@ describe("proposals that touched the CFB", () => {
   let others: string;
 
   beforeAll(async () => {
-    const update = (delta: string): TSuggestion => ({
+    const update = (delta: string): TTestSuggestion => ({
       op: "update",
       target_cfb_id: retention,
       title: "Kafka retention",

@@ -5,17 +5,9 @@
 import { isDomainError, type TCfbDraft } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getProposal, promoteProposal, respondToTurn, updateCfb } from "../src/index";
-import { openTestControlPlane, scriptedModel, type TTestActor, testCfb } from "../src/testing";
+import { openTestControlPlane, scriptedModel, type TTestActor, type TTestSuggestion, testCfb } from "../src/testing";
 
-type TSuggestion = {
-  op: "create" | "update" | "merge";
-  title: string;
-  delta_summary: string;
-  tags: string[];
-  entities: string[];
-  target_cfb_id?: string;
-};
-let next: TSuggestion[] = [];
+let next: TTestSuggestion[] = [];
 const scripted = scriptedModel(() => ({ suggestions: next.map((s) => ({ ...s, confidence: 0.8 })) }));
 
 const cfb = (title: string, summary: string, tags: string[], entities: string[]): TCfbDraft =>
@@ -35,7 +27,7 @@ let user: TTestActor;
 let jam: TTestActor;
 let n = 0;
 /** A fresh pending proposal from one scripted suggestion; its id. */
-async function propose(s: TSuggestion): Promise<string> {
+async function propose(s: TTestSuggestion): Promise<string> {
   next = [s];
   const res = await respondToTurn(opened.as(user), { request_id: `promo-${++n}`, message: "We decided." });
   return res.ui_hints.proposal_previews[0]?.proposal_id as string;

@@ -5,17 +5,9 @@
 import { isDomainError, type TCfbDraft } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promoteProposal, respondToTurn, reviewProposal, updateCfb } from "../src/index";
-import { openTestControlPlane, scriptedModel, type TTestActor, testCfb } from "../src/testing";
+import { openTestControlPlane, scriptedModel, type TTestActor, type TTestSuggestion, testCfb } from "../src/testing";
 
-type TSuggestion = {
-  op: "create" | "update" | "merge";
-  title: string;
-  delta_summary: string;
-  tags: string[];
-  entities: string[];
-  target_cfb_id?: string;
-};
-let next: TSuggestion[] = [];
+let next: TTestSuggestion[] = [];
 const scripted = scriptedModel(() => ({
   text: "Noted: the freeze moves.",
   suggestions: next.map((s) => ({ ...s, confidence: 0.8, rationale: "The user restated the policy." })),
@@ -29,7 +21,7 @@ let user: TTestActor;
 let other: TTestActor;
 let jam: TTestActor;
 let n = 0;
-async function propose(s: TSuggestion, message = "We decided something."): Promise<string> {
+async function propose(s: TTestSuggestion, message = "We decided something."): Promise<string> {
   next = [s];
   const res = await respondToTurn(opened.as(user), { request_id: `review-${++n}`, message });
   return res.ui_hints.proposal_previews[0]?.proposal_id as string;

@@ -1,4 +1,10 @@
-import type { TCfb, TCfbKind, TProposal, TProposalPreview, TResolveDecisionView } from "@solserver/contracts";
+import type {
+  TCfb,
+  TCfbKind,
+  TResolveDecisionView,
+  TStoredProposal,
+  TStoredProposalPreview,
+} from "@solserver/contracts";
 import { ZEditor, ZPromoteAction, ZProposalWarning, ZProposedCfb, ZResolveOutcome } from "@solserver/contracts";
 import type { Cfb, PromotionEvent, UmbraProposal, UmbraResolveDecision } from "./generated/prisma/client";
 import { asStringArray } from "./json";
@@ -129,10 +135,10 @@ export type TResolveDecisionRow = TRowOf<
 
 const isoOf = (value: unknown) => dateOf(value).toISOString();
 
-export function toProposalPreview(row: TProposalRow): TProposalPreview {
+export function toProposalPreview(row: TProposalRow): TStoredProposalPreview {
   return {
     proposal_id: row.id,
-    op: row.op as TProposalPreview["op"],
+    op: row.op as TStoredProposalPreview["op"],
     target_cfb_id: row.targetCfbId,
     title: row.title,
     delta_summary: row.deltaSummary,
@@ -143,14 +149,14 @@ export function toProposalPreview(row: TProposalRow): TProposalPreview {
 
 export function toProposal(
   row: TProposalRow & { promotion: TPromotionRow | null; resolveDecision?: TResolveDecisionRow[] },
-): TProposal {
+): TStoredProposal {
   const promotion = row.promotion;
   const latest = row.resolveDecision?.[0];
   return {
     ...toProposalPreview(row),
     response_id: row.responseId,
     thread_id: row.threadId,
-    status: row.status as TProposal["status"],
+    status: row.status as TStoredProposal["status"],
     proposed_cfb: ZProposedCfb.parse(jsonOf(row.proposedCfb)),
     rationale: row.rationale,
     fingerprint: row.fingerprint,

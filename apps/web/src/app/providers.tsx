@@ -2,7 +2,7 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { type ReactNode, useState } from "react";
-import { redirectToSignIn } from "@/components/require-session";
+import { redirectToSignIn } from "@/components/session";
 import { TRPCProvider } from "@/lib/trpc";
 import { isClientError, isUnauthorized } from "@/lib/trpc-errors";
 import type { AppRouter } from "@/server/trpc/root";

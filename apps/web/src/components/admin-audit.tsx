@@ -3,8 +3,8 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
-import { ErrorAlert, LoadMore } from "./ui";
+import { hasNoItems, QueryState } from "./query-state";
+import { LoadMore } from "./ui";
 
 const PAGE = 50;
 const TARGETS = ["proposal", "cfb", "token", "user", "schedule"] as const;
@@ -34,8 +34,6 @@ export function AdminAudit() {
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next_cursor ?? undefined,
   });
-  if (query.error && !query.data) return <QueryError error={query.error} what="the audit log" />;
-  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <section className="panel stack" aria-labelledby="audit-heading">
       <div className="row" style={{ justifyContent: "space-between" }}>
@@ -52,41 +50,48 @@ export function AdminAudit() {
           </select>
         </label>
       </div>
-      {query.isPending ? <p className="muted">Loading the audit log…</p> : null}
-      {query.isSuccess && items.length === 0 ? <p className="muted">Nothing recorded yet.</p> : null}
-      {items.length > 0 ? (
-        <div className="table-wrap">
-          <table className="data" data-testid="audit-list">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Who</th>
-                <th>Action</th>
-                <th>Target</th>
-                <th>Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((e) => (
-                <tr key={e.id}>
-                  <td className="nowrap">{formatTs(e.created_ts)}</td>
-                  <td>
-                    {e.actor_email} <span className="muted">via {e.via}</span>
-                  </td>
-                  <td className="nowrap">
-                    <code>{e.action}</code>
-                  </td>
-                  <td>
-                    {e.target_type} <span className="muted">{e.target_id}</span>
-                  </td>
-                  <td className="details">{detailsText(e.details)}</td>
+      <QueryState
+        query={query}
+        what="the audit log"
+        isEmpty={hasNoItems}
+        empty="Nothing recorded yet."
+        refreshError="Could not load more"
+      >
+        {(data) => (
+          <div className="table-wrap">
+            <table className="data" data-testid="audit-list">
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>Who</th>
+                  <th>Action</th>
+                  <th>Target</th>
+                  <th>Details</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <ErrorAlert what="Could not load more" error={query.error} />
+              </thead>
+              <tbody>
+                {data.pages
+                  .flatMap((p) => p.items)
+                  .map((e) => (
+                    <tr key={e.id}>
+                      <td className="nowrap">{formatTs(e.created_ts)}</td>
+                      <td>
+                        {e.actor_email} <span className="muted">via {e.via}</span>
+                      </td>
+                      <td className="nowrap">
+                        <code>{e.action}</code>
+                      </td>
+                      <td>
+                        {e.target_type} <span className="muted">{e.target_id}</span>
+                      </td>
+                      <td className="details">{detailsText(e.details)}</td>
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
       <LoadMore query={query} />
     </section>
   );

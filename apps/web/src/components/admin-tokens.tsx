@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
+import { hasNoItems, QueryState } from "./query-state";
 import { ErrorAlert } from "./ui";
 
 /** Jam editors: API tokens for services, created for an account and shown in plaintext once. */
@@ -34,7 +34,6 @@ export function AdminTokens() {
     create.mutate({ user_id: userId, name: name.trim() });
   }
 
-  if (tokens.error) return <QueryError error={tokens.error} what="API tokens" />;
   return (
     <div className="stack">
       <section className="panel stack" aria-labelledby="new-token-heading">
@@ -92,61 +91,67 @@ export function AdminTokens() {
 
       <section className="panel stack" aria-labelledby="tokens-heading">
         <h2 id="tokens-heading">API tokens</h2>
-        {tokens.isPending ? <p className="muted">Loading tokens…</p> : null}
-        {tokens.data && tokens.data.items.length === 0 ? <p className="muted">No tokens yet.</p> : null}
         <ErrorAlert what="Could not revoke" error={revoke.error} />
-        {tokens.data && tokens.data.items.length > 0 ? (
-          <div className="table-wrap">
-            <table className="data" data-testid="token-list">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Account</th>
-                  <th>Prefix</th>
-                  <th>Created</th>
-                  <th>Last used</th>
-                  <th>Status</th>
-                  <th>
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.data.items.map((t) => (
-                  <tr key={t.id}>
-                    <td>{t.name}</td>
-                    <td>{t.user_email}</td>
-                    <td>
-                      <code>{t.prefix}…</code>
-                    </td>
-                    <td>{formatTs(t.created_ts)}</td>
-                    <td>{formatTs(t.last_used_ts)}</td>
-                    <td>
-                      {t.revoked_ts ? (
-                        <span className="badge revoked">revoked {formatTs(t.revoked_ts)}</span>
-                      ) : (
-                        <span className="badge">active</span>
-                      )}
-                    </td>
-                    <td>
-                      {t.revoked_ts ? null : (
-                        <button
-                          type="button"
-                          className="reject"
-                          aria-label={`Revoke ${t.name}`}
-                          disabled={revoke.isPending && revoke.variables?.token_id === t.id}
-                          onClick={() => revoke.mutate({ token_id: t.id })}
-                        >
-                          Revoke
-                        </button>
-                      )}
-                    </td>
+        <QueryState
+          query={tokens}
+          what="API tokens"
+          loading="Loading tokens…"
+          isEmpty={hasNoItems}
+          empty="No tokens yet."
+        >
+          {(data) => (
+            <div className="table-wrap">
+              <table className="data" data-testid="token-list">
+                <thead>
+                  <tr>
+                    <th>Name</th>
+                    <th>Account</th>
+                    <th>Prefix</th>
+                    <th>Created</th>
+                    <th>Last used</th>
+                    <th>Status</th>
+                    <th>
+                      <span className="visually-hidden">Actions</span>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+                </thead>
+                <tbody>
+                  {data.items.map((t) => (
+                    <tr key={t.id}>
+                      <td>{t.name}</td>
+                      <td>{t.user_email}</td>
+                      <td>
+                        <code>{t.prefix}…</code>
+                      </td>
+                      <td>{formatTs(t.created_ts)}</td>
+                      <td>{formatTs(t.last_used_ts)}</td>
+                      <td>
+                        {t.revoked_ts ? (
+                          <span className="badge revoked">revoked {formatTs(t.revoked_ts)}</span>
+                        ) : (
+                          <span className="badge">active</span>
+                        )}
+                      </td>
+                      <td>
+                        {t.revoked_ts ? null : (
+                          <button
+                            type="button"
+                            className="reject"
+                            aria-label={`Revoke ${t.name}`}
+                            disabled={revoke.isPending && revoke.variables?.token_id === t.id}
+                            onClick={() => revoke.mutate({ token_id: t.id })}
+                          >
+                            Revoke
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </QueryState>
       </section>
     </div>
   );

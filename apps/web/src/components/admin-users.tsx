@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError, useMe } from "./require-session";
+import { QueryState } from "./query-state";
+import { useMe } from "./session";
 import { ErrorAlert } from "./ui";
 
 const MIN_PASSWORD = 10;
@@ -22,59 +23,59 @@ export function AdminUsers() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.users.pathKey() });
   const setRole = useMutation(trpc.users.setRole.mutationOptions({ onSettled: refresh }));
 
-  if (users.error) return <QueryError error={users.error} what="accounts" />;
   return (
     <div className="stack">
       <CreateUser onCreated={refresh} />
       <section className="panel stack" aria-labelledby="users-heading">
         <h2 id="users-heading">Accounts</h2>
-        {users.isPending ? <p className="muted">Loading accounts…</p> : null}
         <ErrorAlert what="Could not change the role" error={setRole.error} />
-        {users.data ? (
-          <div className="table-wrap">
-            <table className="data" data-testid="user-list">
-              <thead>
-                <tr>
-                  <th>Email</th>
-                  <th>Name</th>
-                  <th>Role</th>
-                  <th>Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.data.items.map((u) => {
-                  const self = u.id === me.data?.id;
-                  const changing = setRole.isPending && setRole.variables?.user_id === u.id;
-                  return (
-                    <tr key={u.id}>
-                      <td>
-                        {u.email}
-                        {self ? <span className="muted"> (you)</span> : null}
-                      </td>
-                      <td>{u.name}</td>
-                      <td>
-                        <select
-                          aria-label={`Role of ${u.email}`}
-                          value={changing ? setRole.variables.role : u.role}
-                          disabled={self || changing}
-                          title={self ? "You cannot remove your own Jam role" : undefined}
-                          onChange={(e) => setRole.mutate({ user_id: u.id, role: e.target.value as TRole })}
-                        >
-                          {ROLES.map((r) => (
-                            <option key={r.value} value={r.value}>
-                              {r.value}
-                            </option>
-                          ))}
-                        </select>
-                      </td>
-                      <td>{formatTs(u.created_ts)}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+        <QueryState query={users} what="accounts">
+          {(data) => (
+            <div className="table-wrap">
+              <table className="data" data-testid="user-list">
+                <thead>
+                  <tr>
+                    <th>Email</th>
+                    <th>Name</th>
+                    <th>Role</th>
+                    <th>Created</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.items.map((u) => {
+                    const self = u.id === me.data?.id;
+                    const changing = setRole.isPending && setRole.variables?.user_id === u.id;
+                    return (
+                      <tr key={u.id}>
+                        <td>
+                          {u.email}
+                          {self ? <span className="muted"> (you)</span> : null}
+                        </td>
+                        <td>{u.name}</td>
+                        <td>
+                          <select
+                            aria-label={`Role of ${u.email}`}
+                            value={changing ? setRole.variables.role : u.role}
+                            disabled={self || changing}
+                            title={self ? "You cannot remove your own Jam role" : undefined}
+                            onChange={(e) => setRole.mutate({ user_id: u.id, role: e.target.value as TRole })}
+                          >
+                            {ROLES.map((r) => (
+                              <option key={r.value} value={r.value}>
+                                {r.value}
+                              </option>
+                            ))}
+                          </select>
+                        </td>
+                        <td>{formatTs(u.created_ts)}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </QueryState>
       </section>
     </div>
   );

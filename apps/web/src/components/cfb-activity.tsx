@@ -5,7 +5,7 @@ import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { usageTotals } from "@/lib/usage-chart";
 import { CfbUsageChart } from "./cfb-usage-chart";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
+import { QueryState } from "./query-state";
 
 type TActivity = TRouterOutputs["cfbs"]["activity"];
 
@@ -83,26 +83,15 @@ function Proposals({ proposals }: { proposals: TActivity["proposals"] }) {
 export function CfbActivity({ cfbId }: { cfbId: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.cfbs.activity.queryOptions({ cfb_id: cfbId, days: DAYS }, { retry: false }));
-  if (query.isPending) {
-    return (
-      <p className="muted" role="status">
-        Loading usage and proposals…
-      </p>
-    );
-  }
-  if (query.error) {
-    return (
-      <div className="stack">
-        <QueryError error={query.error} what={`the activity of ${cfbId}`} />
-        <div>
-          <button type="button" onClick={() => query.refetch()} disabled={query.isFetching}>
-            Try again
-          </button>
-        </div>
-      </div>
-    );
-  }
-  const { stats, usage_by_day, proposals } = query.data;
+  return (
+    <QueryState query={query} what={`the activity of ${cfbId}`} loading="Loading usage and proposals…" retry>
+      {(activity) => <Activity activity={activity} />}
+    </QueryState>
+  );
+}
+
+function Activity({ activity }: { activity: TActivity }) {
+  const { stats, usage_by_day, proposals } = activity;
   const totals = usageTotals(usage_by_day);
   const used = totals.injected + totals.used + totals.ignored > 0;
   return (

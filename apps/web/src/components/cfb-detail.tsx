@@ -1,17 +1,22 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useTRPC } from "@/lib/trpc";
+import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { CfbActivity } from "./cfb-activity";
 import { FieldDiff, shown } from "./field-diff";
-import { QueryError } from "./require-session";
+import { QueryState } from "./query-state";
 
 export function CfbDetail({ cfbId }: { cfbId: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.cfbs.get.queryOptions({ cfb_id: cfbId }, { retry: false }));
-  if (query.isPending) return <p className="muted">Loading {cfbId}…</p>;
-  if (query.error) return <QueryError error={query.error} what={cfbId} />;
-  const cfb = query.data;
+  return (
+    <QueryState query={query} what={cfbId}>
+      {(cfb) => <Cfb cfb={cfb} />}
+    </QueryState>
+  );
+}
+
+function Cfb({ cfb }: { cfb: TRouterOutputs["cfbs"]["get"] }) {
   return (
     <article className="panel stack">
       <div className="row">

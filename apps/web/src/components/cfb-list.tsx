@@ -3,7 +3,8 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
-import { ErrorAlert, LoadMore } from "./ui";
+import { hasNoItems, QueryState } from "./query-state";
+import { LoadMore } from "./ui";
 
 export function CfbList() {
   const trpc = useTRPC();
@@ -14,7 +15,6 @@ export function CfbList() {
       { getNextPageParam: (page) => page.next_cursor ?? undefined },
     ),
   );
-  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <section className="panel stack" aria-labelledby="cfbs-heading">
       <h2 id="cfbs-heading">Knowledge (CFBs)</h2>
@@ -25,24 +25,31 @@ export function CfbList() {
         value={search}
         onChange={(e) => setSearch(e.target.value)}
       />
-      {query.isPending ? <p className="muted">Loading…</p> : null}
-      <ErrorAlert what="Could not load CFBs" error={query.error} />
-      {query.isSuccess && items.length === 0 ? (
-        <p className="muted">No CFBs match. Approve a proposal to create one.</p>
-      ) : null}
-      <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }} data-testid="cfb-list">
-        {items.map((cfb) => (
-          <li key={cfb.cfb_id} className="card">
-            <div className="row">
-              <Link href={`/cfbs/${cfb.cfb_id}`}>{cfb.cfb_id}</Link>
-              <span className="badge">{cfb.kind}</span>
-              <span className="muted">{cfb.domain}</span>
-            </div>
-            <h3>{cfb.title}</h3>
-            <p className="muted">{cfb.summary}</p>
-          </li>
-        ))}
-      </ul>
+      <QueryState
+        query={query}
+        what="CFBs"
+        isEmpty={hasNoItems}
+        empty="No CFBs match. Approve a proposal to create one."
+        refreshError="Could not load CFBs"
+      >
+        {(data) => (
+          <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }} data-testid="cfb-list">
+            {data.pages
+              .flatMap((p) => p.items)
+              .map((cfb) => (
+                <li key={cfb.cfb_id} className="card">
+                  <div className="row">
+                    <Link href={`/cfbs/${cfb.cfb_id}`}>{cfb.cfb_id}</Link>
+                    <span className="badge">{cfb.kind}</span>
+                    <span className="muted">{cfb.domain}</span>
+                  </div>
+                  <h3>{cfb.title}</h3>
+                  <p className="muted">{cfb.summary}</p>
+                </li>
+              ))}
+          </ul>
+        )}
+      </QueryState>
       <LoadMore query={query} />
     </section>
   );

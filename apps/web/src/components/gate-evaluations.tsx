@@ -5,7 +5,7 @@ import Link from "next/link";
 import { type FormEvent, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
+import { hasNoItems, QueryState } from "./query-state";
 import { ErrorAlert, LoadMore } from "./ui";
 
 const PAGE = 25;
@@ -126,7 +126,6 @@ export function GateEvaluations() {
     getNextPageParam: (page) => page.next_cursor ?? undefined,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.gate.list.infiniteQueryKey() });
-  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <div className="stack">
       <section className="panel stack" aria-labelledby="gate-heading">
@@ -148,49 +147,56 @@ export function GateEvaluations() {
           Every model attempt is checked before it is delivered: PII and the output contract block; cost and drift
           against the thread's previous answer warn.
         </p>
-        {query.error && !query.data ? <QueryError error={query.error} what="gate evaluations" /> : null}
-        {query.isPending ? <p className="muted">Loading evaluations…</p> : null}
-        {query.isSuccess && items.length === 0 ? <p className="muted">No evaluations yet.</p> : null}
-        {items.length > 0 ? (
-          <div className="table-wrap">
-            <table className="data" data-testid="gate-list">
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>Decision</th>
-                  <th>What</th>
-                  <th>Policies</th>
-                  <th>Reasons</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((e) => (
-                  <tr key={e.evaluation_id} data-status={e.status}>
-                    <td className="nowrap">{formatTs(e.created_ts)}</td>
-                    <td>
-                      <GateBadge status={e.status} />
-                      <div className="muted">
-                        {e.mode}
-                        {e.strict ? " · strict" : ""}
-                      </div>
-                    </td>
-                    <td>
-                      <Origin e={e} />
-                    </td>
-                    <td>
-                      <PolicyLines policies={e.policies} />
-                    </td>
-                    <td className="details">
-                      {e.reasons.length > 0 ? e.reasons.join(" ") : <span className="muted">none</span>}
-                      {e.reason_codes.length > 0 ? <div className="muted">{e.reason_codes.join(", ")}</div> : null}
-                    </td>
+        <QueryState
+          query={query}
+          what="gate evaluations"
+          loading="Loading evaluations…"
+          isEmpty={hasNoItems}
+          empty="No evaluations yet."
+          refreshError="Could not load more"
+        >
+          {(data) => (
+            <div className="table-wrap">
+              <table className="data" data-testid="gate-list">
+                <thead>
+                  <tr>
+                    <th>When</th>
+                    <th>Decision</th>
+                    <th>What</th>
+                    <th>Policies</th>
+                    <th>Reasons</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
-        <ErrorAlert what="Could not load more" error={query.data ? query.error : null} />
+                </thead>
+                <tbody>
+                  {data.pages
+                    .flatMap((p) => p.items)
+                    .map((e) => (
+                      <tr key={e.evaluation_id} data-status={e.status}>
+                        <td className="nowrap">{formatTs(e.created_ts)}</td>
+                        <td>
+                          <GateBadge status={e.status} />
+                          <div className="muted">
+                            {e.mode}
+                            {e.strict ? " · strict" : ""}
+                          </div>
+                        </td>
+                        <td>
+                          <Origin e={e} />
+                        </td>
+                        <td>
+                          <PolicyLines policies={e.policies} />
+                        </td>
+                        <td className="details">
+                          {e.reasons.length > 0 ? e.reasons.join(" ") : <span className="muted">none</span>}
+                          {e.reason_codes.length > 0 ? <div className="muted">{e.reason_codes.join(", ")}</div> : null}
+                        </td>
+                      </tr>
+                    ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </QueryState>
         <LoadMore query={query} />
       </section>
       <CompareForm onDone={refresh} />

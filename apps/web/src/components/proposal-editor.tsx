@@ -3,6 +3,7 @@ import { type TCfbKind, type TEditorialOverrides, type TProposal, ZCfbKind } fro
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { QueryState } from "./query-state";
 
 type TProposed = TProposal["proposed_cfb"];
 
@@ -97,17 +98,12 @@ export function ProposalEditor({ proposalId, proposed, ...rest }: TEditorProps) 
   const fetched = useQuery(
     trpc.proposals.get.queryOptions({ proposal_id: proposalId }, { enabled: proposed === undefined }),
   );
-  const original = proposed ?? fetched.data?.proposed_cfb;
-  if (!original) {
-    return fetched.error ? (
-      <p className="error" role="alert">
-        Could not load the proposal to edit: {fetched.error.message}
-      </p>
-    ) : (
-      <p className="muted">Loading the proposal…</p>
-    );
-  }
-  return <EditorForm key={proposalId} proposalId={proposalId} original={original} {...rest} />;
+  if (proposed) return <EditorForm key={proposalId} proposalId={proposalId} original={proposed} {...rest} />;
+  return (
+    <QueryState query={fetched} what="the proposal to edit" loading="Loading the proposal…">
+      {(proposal) => <EditorForm key={proposalId} proposalId={proposalId} original={proposal.proposed_cfb} {...rest} />}
+    </QueryState>
+  );
 }
 
 function EditorForm({

@@ -4,8 +4,9 @@ import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { PromotionTriggers } from "./promotion-triggers";
 import { ProposalCard } from "./proposal-card";
-import { useMe } from "./require-session";
-import { ErrorAlert, LoadMore } from "./ui";
+import { hasNoItems, QueryState } from "./query-state";
+import { useMe } from "./session";
+import { LoadMore } from "./ui";
 
 const STATUSES = ["pending", "approved", "rejected"] as const;
 const DECISIONS = ["update", "review", "create", "merge"] as const;
@@ -33,7 +34,6 @@ export function ProposalQueue() {
     ),
   );
   const counts = query.data?.pages[0]?.counts;
-  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <section className="panel" aria-labelledby="queue-heading">
       <h2 id="queue-heading">Review queue</h2>
@@ -79,25 +79,32 @@ export function ProposalQueue() {
       <p className="muted">
         Keys: focus a proposal, then <kbd>A</kbd> approve · <kbd>E</kbd> edit (Jam) · <kbd>R</kbd> reject.
       </p>
-      {query.isPending ? <p className="muted">Loading proposals…</p> : null}
-      <ErrorAlert what="Could not load proposals" error={query.error} />
-      {query.isSuccess && items.length === 0 ? (
-        <p className="muted">
-          {status === "pending"
+      <QueryState
+        query={query}
+        what="proposals"
+        isEmpty={hasNoItems}
+        empty={
+          status === "pending"
             ? "Nothing to review. Proposals appear here when a chat turn suggests new knowledge."
-            : `No ${status} proposals yet.`}
-        </p>
-      ) : null}
-      <div className="stack" data-testid="proposal-queue">
-        {items.map((p) => (
-          <ProposalCard
-            key={p.proposal_id}
-            proposal={p}
-            status={p.status}
-            finalCfbId={p.promotion?.final_cfb_id ?? null}
-          />
-        ))}
-      </div>
+            : `No ${status} proposals yet.`
+        }
+        refreshError="Could not load proposals"
+      >
+        {(data) => (
+          <div className="stack" data-testid="proposal-queue">
+            {data.pages
+              .flatMap((p) => p.items)
+              .map((p) => (
+                <ProposalCard
+                  key={p.proposal_id}
+                  proposal={p}
+                  status={p.status}
+                  finalCfbId={p.promotion?.final_cfb_id ?? null}
+                />
+              ))}
+          </div>
+        )}
+      </QueryState>
       <LoadMore query={query} />
     </section>
   );

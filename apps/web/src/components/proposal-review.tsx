@@ -9,13 +9,12 @@ import { CfbSideBySide } from "./field-diff";
 import { formatTs } from "./format";
 import { ProposalEditor } from "./proposal-editor";
 import { ProposalWarnings } from "./proposal-warnings";
-import { QueryError, useMe } from "./require-session";
+import { QueryState } from "./query-state";
 import { ResolveSummary } from "./resolve-summary";
-import { reviewKey } from "./review-keys";
+import { ReviewButtons } from "./review-buttons";
 import { ErrorAlert } from "./ui";
-import { usePromote } from "./use-promote";
+import { type TReview, useReview } from "./use-review";
 
-type TAction = "approve_create" | "approve_update" | "reject";
 type TProposalReview = TRouterOutputs["proposals"]["review"];
 
 /**
@@ -25,79 +24,69 @@ type TProposalReview = TRouterOutputs["proposals"]["review"];
  */
 export function ProposalReview({ proposalId }: { proposalId: string }) {
   const trpc = useTRPC();
-  const me = useMe();
-  const promote = usePromote();
-  const [editing, setEditing] = useState(false);
+  // The editor's overrides while it is open (cleared as it opens and closes).
   const [overrides, setOverrides] = useState<TEditorialOverrides | undefined>(undefined);
   // The diff follows the editor as the person types, without a request per key stroke.
-  const previewOverrides = useDeferredValue(editing ? overrides : undefined);
+  const previewOverrides = useDeferredValue(overrides);
   const query = useQuery(
     trpc.proposals.review.queryOptions(
       { proposal_id: proposalId, ...(previewOverrides ? { editorial_overrides: previewOverrides } : {}) },
       { retry: false, placeholderData: keepPreviousData },
     ),
   );
-  const review = query.data;
-  const pending = review?.proposal.status === "pending" && !promote.data;
-  const approvable = review?.preview.create ?? null;
-  const update = review?.preview.update ?? null;
-  const canEdit = me.data?.role === "jam" && (approvable !== null || update !== null);
-
-  const act = (action: TAction) =>
-    promote.mutate({
-      proposal_id: proposalId,
-      action,
-      // The version the page showed: if the CFB moves before the click, the answer is CONFLICT.
-      ...(action === "approve_update" && update ? { expected_cfb_version: update.target.version } : {}),
-    });
-  const startEditing = () => {
-    promote.reset();
-    setOverrides(undefined);
-    setEditing(true);
-  };
+  const decision = useReview(proposalId, query.data?.proposal.actions, () => setOverrides(undefined));
 
   // Keyboard review anywhere on the page: A approve, E edit (Jam editors), R reject.
   useEffect(() => {
-    if (!pending || editing) return;
-    function onKey(event: KeyboardEvent) {
-      if (promote.isPending) return;
-      const key = reviewKey(event);
-      if (key === "approve" && (approvable || update)) act(approvable ? "approve_create" : "approve_update");
-      else if (key === "reject") act("reject");
-      else if (key === "edit" && canEdit) startEditing();
-      else return;
-      event.preventDefault();
-    }
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    window.addEventListener("keydown", decision.onKey);
+    return () => window.removeEventListener("keydown", decision.onKey);
   });
 
-  const breadcrumb = (
-    <nav className="muted" aria-label="Breadcrumb">
-      <Link href="/">Review queue</Link> › {proposalId}
-    </nav>
-  );
-  if (!review) {
-    return (
-      <div className="stack">
-        {breadcrumb}
-        {query.error ? (
-          <QueryError error={query.error} what={`proposal ${proposalId}`} />
-        ) : (
-          <p className="muted">Loading proposal {proposalId}…</p>
+  return (
+    <div className="stack">
+      <nav className="muted" aria-label="Breadcrumb">
+        <Link href="/">Review queue</Link> › {proposalId}
+      </nav>
+      <QueryState query={query} what={`proposal ${proposalId}`}>
+        {(review) => (
+          <Review
+            review={review}
+            decision={decision}
+            onEdit={setOverrides}
+            refetch={() => query.refetch()}
+            stale={query.isPlaceholderData}
+          />
         )}
-      </div>
-    );
-  }
+      </QueryState>
+    </div>
+  );
+}
+
+/** The proposal page once it loaded: the proposal and the decision, what would change, where it came from. */
+function Review({
+  review,
+  decision,
+  onEdit,
+  refetch,
+  stale,
+}: {
+  review: TProposalReview;
+  decision: TReview;
+  onEdit: (overrides: TEditorialOverrides) => void;
+  refetch: () => Promise<unknown>;
+  stale: boolean;
+}) {
+  const { promote, editing } = decision;
+  const pending = review.proposal.status === "pending" && !decision.decided;
+  const update = review.preview.update;
   const { proposal, source } = review;
-  const decided = promote.data;
+  const decided = decision.decided;
   const status = decided?.status ?? proposal.status;
   const finalCfbId = decided?.final_cfb_id ?? proposal.promotion?.final_cfb_id ?? null;
   const isConflict = trpcCode(promote.error) === "CONFLICT";
 
   return (
     <div className="stack" data-testid="proposal-review">
-      {breadcrumb}
       <section className="panel stack" aria-labelledby="proposal-heading">
         <div className="row">
           <span className="badge">{proposal.op}</span>
@@ -125,15 +114,9 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
         </dl>
         {proposal.resolve ? <ResolveSummary resolve={proposal.resolve} open /> : null}
         {pending ? (
-          <Decision
-            editing={editing}
-            approvable={approvable !== null}
-            update={update}
-            canEdit={canEdit}
-            busy={promote.isPending}
-            onAct={act}
-            onEdit={startEditing}
-          />
+          editing ? null : (
+            <Decision review={decision} />
+          )
         ) : (
           <p role="status" className="ok">
             {status === "approved" ? "Approved" : "Rejected"}
@@ -158,7 +141,7 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
               <button
                 type="button"
                 onClick={async () => {
-                  await query.refetch();
+                  await refetch();
                   promote.reset();
                 }}
               >
@@ -175,26 +158,13 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
             proposed={proposal.proposed_cfb}
             currentText={update?.target.text ?? null}
             pending={promote.isPending}
-            onChange={setOverrides}
-            onCancel={() => {
-              setEditing(false);
-              promote.reset();
-            }}
-            onSubmit={(editorial_overrides) =>
-              promote.mutate(
-                {
-                  proposal_id: proposal.proposal_id,
-                  action: "edit_then_approve",
-                  editorial_overrides,
-                  ...(update && !approvable ? { expected_cfb_version: update.target.version } : {}),
-                },
-                { onSuccess: () => setEditing(false) },
-              )
-            }
+            onChange={onEdit}
+            onCancel={decision.stopEditing}
+            onSubmit={decision.saveEdit}
           />
         ) : null}
       </section>
-      {pending ? <Preview review={review} editing={editing} stale={query.isPlaceholderData} /> : null}
+      {pending ? <Preview review={review} editing={editing} stale={stale} /> : null}
       <section className="panel stack" aria-labelledby="source-heading">
         <h2 id="source-heading">Where it came from</h2>
         <p className="muted">
@@ -214,54 +184,15 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
   );
 }
 
-function Decision({
-  editing,
-  approvable,
-  update,
-  canEdit,
-  busy,
-  onAct,
-  onEdit,
-}: {
-  editing: boolean;
-  approvable: boolean;
-  update: TProposalReview["preview"]["update"];
-  canEdit: boolean;
-  busy: boolean;
-  onAct: (action: TAction) => void;
-  onEdit: () => void;
-}) {
-  if (editing) return null;
+/** The decision buttons with the keys that do the same. */
+function Decision({ review }: { review: TReview }) {
+  const { actions } = review;
   return (
     <div className="stack">
-      <div className="row">
-        {approvable ? (
-          <button type="button" className="approve" disabled={busy} onClick={() => onAct("approve_create")}>
-            Approve as a new CFB
-          </button>
-        ) : null}
-        {update ? (
-          <button
-            type="button"
-            className={approvable ? undefined : "approve"}
-            disabled={busy}
-            onClick={() => onAct("approve_update")}
-          >
-            {update.merged ? "Approve merge into" : "Approve update of"} {update.target.cfb_id}
-          </button>
-        ) : null}
-        {canEdit ? (
-          <button type="button" disabled={busy} onClick={onEdit}>
-            Edit &amp; approve
-          </button>
-        ) : null}
-        <button type="button" className="reject" disabled={busy} onClick={() => onAct("reject")}>
-          Reject
-        </button>
-      </div>
+      <ReviewButtons review={review} createLabel="Approve as a new CFB" />
       <p className="muted">
-        Keys: <kbd>A</kbd> approve{approvable ? " as new" : ""} ·{" "}
-        {canEdit ? (
+        Keys: <kbd>A</kbd> approve{actions?.primary === "approve_create" ? " as new" : ""} ·{" "}
+        {actions?.edit ? (
           <>
             <kbd>E</kbd> edit ·{" "}
           </>

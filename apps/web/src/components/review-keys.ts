@@ -5,8 +5,8 @@ const KEYS: Record<string, TReviewKey> = { a: "approve", e: "edit", r: "reject" 
 
 /**
  * The review shortcut a key press asks for, or null: keys typed into a field, or held with a
- * modifier (browser and OS shortcuts), are never shortcuts. Shared by the queue's cards and the
- * proposal page, so both answer the same keys the same way.
+ * modifier (browser and OS shortcuts), are never shortcuts. Read by useReview, which the queue's
+ * cards and the proposal page share, so both answer the same keys the same way.
  */
 export function reviewKey(event: {
   key: string;

@@ -3,7 +3,8 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { signOut } from "@/lib/auth-client";
-import { useMe } from "./require-session";
+import { isUnder, JAM_PAGES } from "./jam-pages";
+import { useMe } from "./session";
 
 const LINKS = [
   { href: "/", label: "Dashboard" },
@@ -11,16 +12,6 @@ const LINKS = [
   { href: "/threads", label: "Threads" },
   { href: "/gate", label: "Gate" },
 ] as const;
-const JAM_LINKS = [
-  { href: "/workflows", label: "Checkpoints" },
-  { href: "/admin/tokens", label: "Tokens" },
-  { href: "/admin/users", label: "Users" },
-  { href: "/admin/audit", label: "Audit" },
-] as const;
-
-function isCurrent(pathname: string, href: string): boolean {
-  return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
-}
 
 /** The header's navigation and account: who is signed in, their role, and Sign out. */
 export function SessionNav() {
@@ -41,12 +32,12 @@ export function SessionNav() {
     }
   }
 
-  const links = me.data?.role === "jam" ? [...LINKS, ...JAM_LINKS] : me.data ? LINKS : [];
+  const links = me.data?.role === "jam" ? [...LINKS, ...JAM_PAGES] : me.data ? LINKS : [];
   return (
     <>
       <nav aria-label="Main">
         {links.map((l) => (
-          <Link key={l.href} href={l.href} aria-current={isCurrent(pathname, l.href) ? "page" : undefined}>
+          <Link key={l.href} href={l.href} aria-current={isUnder(pathname, l.href) ? "page" : undefined}>
             {l.label}
           </Link>
         ))}

@@ -1,28 +1,35 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useTRPC } from "@/lib/trpc";
+import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { ProcedurePanel } from "./procedure-panel";
-import { QueryError } from "./require-session";
+import { QueryState } from "./query-state";
 import { TraceTimeline } from "./trace-timeline";
 
 /** A procedure thread's diagnosis (seed 004): the context engine's state and the final report. */
 function ThreadProcedure({ threadId }: { threadId: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.procedures.get.queryOptions({ thread_id: threadId }));
-  if (query.isPending) return <p className="muted">Loading the diagnosis…</p>;
-  if (query.error) return <QueryError error={query.error} what="the diagnosis" />;
-  return <ProcedurePanel view={query.data} />;
+  return (
+    <QueryState query={query} what="the diagnosis">
+      {(view) => <ProcedurePanel view={view} />}
+    </QueryState>
+  );
 }
 
 /** One thread: its messages, then each turn with a timeline of the trace its pipeline wrote. */
 export function ThreadDetail({ threadId }: { threadId: string }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.threads.get.queryOptions({ thread_id: threadId }));
-  if (query.isPending) return <p className="muted">Loading thread {threadId}…</p>;
-  if (query.error) return <QueryError error={query.error} what={`thread ${threadId}`} />;
-  const thread = query.data;
+  return (
+    <QueryState query={query} what={`thread ${threadId}`}>
+      {(thread) => <Thread thread={thread} />}
+    </QueryState>
+  );
+}
+
+function Thread({ thread }: { thread: TRouterOutputs["threads"]["get"] }) {
   return (
     <div className="stack">
       <p>

@@ -3,7 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError, useMe } from "./require-session";
+import { hasNoItems, QueryState } from "./query-state";
+import { useMe } from "./session";
 
 /** Threads the account may see: its own, or every thread for a Jam editor (with the owner). */
 export function ThreadList() {
@@ -11,30 +12,32 @@ export function ThreadList() {
   const me = useMe();
   const query = useQuery(trpc.threads.list.queryOptions({ limit: 100 }));
   const jam = me.data?.role === "jam";
-  if (query.error) return <QueryError error={query.error} what="threads" />;
   return (
     <section className="panel stack" aria-labelledby="threads-heading">
       <h2 id="threads-heading">{jam ? "All threads" : "Your threads"}</h2>
-      {query.isPending ? <p className="muted">Loading threads…</p> : null}
-      {query.data && query.data.items.length === 0 ? (
-        <p className="muted">No threads yet. Start one from the dashboard&rsquo;s chat.</p>
-      ) : null}
-      {query.data && query.data.items.length > 0 ? (
-        <ul className="stack plain" data-testid="thread-list">
-          {query.data.items.map((t) => (
-            <li key={t.thread_id} className="card">
-              <div className="row">
-                <Link href={`/threads/${encodeURIComponent(t.thread_id)}`}>{t.title || t.thread_id}</Link>
-                {jam ? <span className="badge">{t.owner_email ?? "no owner"}</span> : null}
-                {t.procedure_system_id ? <span className="badge">diagnosis: {t.procedure_system_id}</span> : null}
-              </div>
-              <p className="muted">
-                {t.thread_id} · updated {formatTs(t.updated_ts)}
-              </p>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <QueryState
+        query={query}
+        what="threads"
+        isEmpty={hasNoItems}
+        empty={<>No threads yet. Start one from the dashboard&rsquo;s chat.</>}
+      >
+        {(data) => (
+          <ul className="stack plain" data-testid="thread-list">
+            {data.items.map((t) => (
+              <li key={t.thread_id} className="card">
+                <div className="row">
+                  <Link href={`/threads/${encodeURIComponent(t.thread_id)}`}>{t.title || t.thread_id}</Link>
+                  {jam ? <span className="badge">{t.owner_email ?? "no owner"}</span> : null}
+                  {t.procedure_system_id ? <span className="badge">diagnosis: {t.procedure_system_id}</span> : null}
+                </div>
+                <p className="muted">
+                  {t.thread_id} · updated {formatTs(t.updated_ts)}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </section>
   );
 }

@@ -1,10 +1,10 @@
 "use client";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
-import { useTRPC } from "@/lib/trpc";
+import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { trpcCode } from "@/lib/trpc-errors";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
+import { QueryState } from "./query-state";
 import { ErrorAlert } from "./ui";
 import { WorkflowFile } from "./workflow-file";
 import {
@@ -139,15 +139,17 @@ function CheckpointCard({
   );
 }
 
+/** The runs of a list that wait at a checkpoint, each with it. */
+function waiting(data: TRouterOutputs["workflows"]["list"]) {
+  return data.items.flatMap((run) => (run.checkpoint ? [{ run, checkpoint: run.checkpoint }] : []));
+}
+
 /** Runs waiting for a person's decision, each with its checkpoint. */
 export function WorkflowInbox() {
   const trpc = useTRPC();
   const inbox = useQuery(trpc.workflows.list.queryOptions(INBOX_INPUT));
   const [notice, setNotice] = useState<string | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
-  const waiting = (inbox.data?.items ?? []).flatMap((run) =>
-    run.checkpoint ? [{ run, checkpoint: run.checkpoint }] : [],
-  );
   return (
     <section className="panel stack" aria-labelledby="inbox-heading" data-testid="checkpoint-inbox">
       <h2 id="inbox-heading">Checkpoints inbox</h2>
@@ -168,28 +170,33 @@ export function WorkflowInbox() {
           </div>
         </div>
       ) : null}
-      {inbox.error && !inbox.data ? <QueryError error={inbox.error} what="the checkpoints inbox" /> : null}
-      <ErrorAlert what="Could not refresh the inbox" error={inbox.data ? inbox.error : null} />
-      {inbox.isPending ? <p className="muted">Loading checkpoints…</p> : null}
-      {inbox.isSuccess && waiting.length === 0 ? (
-        <p className="muted">No run is waiting for a decision. Start the Umbra beat to review pending proposals.</p>
-      ) : null}
-      {waiting.map(({ run, checkpoint }) => (
-        // Keyed by version too: a run back at a checkpoint starts with a fresh choice.
-        <CheckpointCard
-          key={`${run.run_id}@${run.version}`}
-          run={run}
-          checkpoint={checkpoint}
-          onDecided={(text) => {
-            setConflict(null);
-            setNotice(text);
-          }}
-          onConflict={(message) => {
-            setNotice(null);
-            setConflict(message);
-          }}
-        />
-      ))}
+      <QueryState
+        query={inbox}
+        what="the checkpoints inbox"
+        loading="Loading checkpoints…"
+        isEmpty={(data) => waiting(data).length === 0}
+        empty="No run is waiting for a decision. Start the Umbra beat to review pending proposals."
+        refreshError="Could not refresh the inbox"
+      >
+        {(data) =>
+          waiting(data).map(({ run, checkpoint }) => (
+            // Keyed by version too: a run back at a checkpoint starts with a fresh choice.
+            <CheckpointCard
+              key={`${run.run_id}@${run.version}`}
+              run={run}
+              checkpoint={checkpoint}
+              onDecided={(text) => {
+                setConflict(null);
+                setNotice(text);
+              }}
+              onConflict={(message) => {
+                setNotice(null);
+                setConflict(message);
+              }}
+            />
+          ))
+        }
+      </QueryState>
     </section>
   );
 }

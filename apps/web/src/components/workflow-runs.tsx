@@ -2,7 +2,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
+import { hasNoItems, QueryState } from "./query-state";
 import { ErrorAlert } from "./ui";
 import {
   PhaseLine,
@@ -131,34 +131,38 @@ function RunRows({ run }: { run: TWorkflowRunView }) {
 export function WorkflowRuns() {
   const trpc = useTRPC();
   const runs = useQuery(trpc.workflows.list.queryOptions(RECENT_INPUT));
-  const items = runs.data?.items ?? [];
   return (
     <section className="panel stack" aria-labelledby="runs-heading" data-testid="workflow-runs">
       <h2 id="runs-heading">Recent runs</h2>
-      {runs.error && !runs.data ? <QueryError error={runs.error} what="the recent workflow runs" /> : null}
-      {runs.isPending ? <p className="muted">Loading runs…</p> : null}
-      {runs.isSuccess && items.length === 0 ? <p className="muted">No workflow has run yet.</p> : null}
-      <ErrorAlert what="Could not refresh the runs" error={runs.data ? runs.error : null} />
-      {items.length > 0 ? (
-        <div className="table-wrap">
-          <table className="data workflow-runs">
-            <thead>
-              <tr>
-                <th>Run</th>
-                <th>Workflow</th>
-                <th>Status</th>
-                <th>Phases</th>
-                <th>Exit code</th>
-                <th>Started by</th>
-                <th>Finished</th>
-              </tr>
-            </thead>
-            {items.map((run) => (
-              <RunRows key={run.run_id} run={run} />
-            ))}
-          </table>
-        </div>
-      ) : null}
+      <QueryState
+        query={runs}
+        what="the recent workflow runs"
+        loading="Loading runs…"
+        isEmpty={hasNoItems}
+        empty="No workflow has run yet."
+        refreshError="Could not refresh the runs"
+      >
+        {(data) => (
+          <div className="table-wrap">
+            <table className="data workflow-runs">
+              <thead>
+                <tr>
+                  <th>Run</th>
+                  <th>Workflow</th>
+                  <th>Status</th>
+                  <th>Phases</th>
+                  <th>Exit code</th>
+                  <th>Started by</th>
+                  <th>Finished</th>
+                </tr>
+              </thead>
+              {data.items.map((run) => (
+                <RunRows key={run.run_id} run={run} />
+              ))}
+            </table>
+          </div>
+        )}
+      </QueryState>
     </section>
   );
 }

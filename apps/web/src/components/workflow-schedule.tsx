@@ -3,7 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { QueryError } from "./require-session";
+import { QueryState } from "./query-state";
 import { ErrorAlert } from "./ui";
 import { runAnchor, useRefreshWorkflows, WorkflowStatusBadge } from "./workflow-parts";
 
@@ -172,37 +172,36 @@ export function WorkflowSchedule() {
   const schedule = useQuery(trpc.workflows.schedule.queryOptions(INPUT));
   // Here rather than in the form: a save remounts the form, and its outcome must stay on screen.
   const save = useMutation(trpc.workflows.setSchedule.mutationOptions({ onSuccess: refresh }));
-  const s = schedule.data;
   return (
     <section className="panel stack" aria-labelledby="schedule-heading" data-testid="workflow-schedule">
       <h2 id="schedule-heading">Schedule</h2>
-      {schedule.error && !s ? <QueryError error={schedule.error} what="the Umbra beat's schedule" /> : null}
-      {schedule.isPending ? <p className="muted">Loading the schedule…</p> : null}
-      {s ? (
-        <>
-          <p>{summary(s)}</p>
-          <p data-testid="schedule-next-run">
-            <strong>Next run:</strong> {s.next_run_ts ? utc(s.next_run_ts) : "none (the schedule is off)"}
-          </p>
-          <p className="muted">
-            A scheduled beat stops at its review checkpoint like any other; it starts nothing while another beat is
-            still under way.
-          </p>
-          {/* Keyed by the saved version: after a save the form shows what the server stored. */}
-          <ScheduleForm
-            key={s.updated_ts ?? "unset"}
-            saved={s}
-            pending={save.isPending}
-            onSave={(input) => save.mutate(input)}
-          />
-          <div role="status" className="workflow-live">
-            {save.isSuccess ? <p className="ok">Schedule saved.</p> : null}
-          </div>
-          <ErrorAlert what="Could not save the schedule" error={save.error} />
-          <h3>Scheduled runs</h3>
-          <Occurrences runs={s.runs} />
-        </>
-      ) : null}
+      <QueryState query={schedule} what="the Umbra beat's schedule" loading="Loading the schedule…">
+        {(s) => (
+          <>
+            <p>{summary(s)}</p>
+            <p data-testid="schedule-next-run">
+              <strong>Next run:</strong> {s.next_run_ts ? utc(s.next_run_ts) : "none (the schedule is off)"}
+            </p>
+            <p className="muted">
+              A scheduled beat stops at its review checkpoint like any other; it starts nothing while another beat is
+              still under way.
+            </p>
+            {/* Keyed by the saved version: after a save the form shows what the server stored. */}
+            <ScheduleForm
+              key={s.updated_ts ?? "unset"}
+              saved={s}
+              pending={save.isPending}
+              onSave={(input) => save.mutate(input)}
+            />
+            <div role="status" className="workflow-live">
+              {save.isSuccess ? <p className="ok">Schedule saved.</p> : null}
+            </div>
+            <ErrorAlert what="Could not save the schedule" error={save.error} />
+            <h3>Scheduled runs</h3>
+            <Occurrences runs={s.runs} />
+          </>
+        )}
+      </QueryState>
     </section>
   );
 }

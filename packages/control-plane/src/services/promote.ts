@@ -1,20 +1,24 @@
 import {
-  canApproveAsNew,
   cfbVersionConflict,
-  DomainError,
   type TCfb,
   type TCfbDetail,
   type TCfbDraft,
   type TEditorialOverrides,
   type TPromoteRequest,
   type TPromoteResponse,
-  type TProposal,
-  type TResolveOutcome,
+  type TStoredProposal,
   ZCfbDraft,
 } from "@solserver/contracts";
+import { once } from "../once";
 import { parseInput } from "../parse";
-import { assertCanSeeThread, auditActor } from "./access";
-import type { TCaller, TServiceContext } from "./context";
+import {
+  findUpdateTarget,
+  judgePromotion,
+  type TResolvedTarget,
+  type TUpdateTarget,
+} from "../proposals/promotion-check";
+import { auditActor, visibleProposal } from "./access";
+import type { TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
 import { resolveProposal } from "./resolve";
 import { createTraceLog } from "./trace-log";
@@ -42,7 +46,7 @@ function applyTagEdits(tags: readonly string[], overrides: TEditorialOverrides |
  * The CFB an approved proposal becomes, with a Jam editor's overrides applied when given. The
  * person approved it, so its trust tier says so.
  */
-export function draftFromProposal(proposal: TProposal, overrides?: TEditorialOverrides): TCfbDraft {
+export function draftFromProposal(proposal: TStoredProposal, overrides?: TEditorialOverrides): TCfbDraft {
   const p = proposal.proposed_cfb;
   const kind = overrides?.kind ?? (proposal.confidence >= HEURISTIC_MIN_CONFIDENCE ? "heuristic" : "umbra");
   return parseInput(ZCfbDraft, {
@@ -71,7 +75,7 @@ const union = (a: readonly string[], b: readonly string[]) => {
  */
 export function updateDraft(
   target: TCfb,
-  proposal: TProposal,
+  proposal: TStoredProposal,
   overrides: TEditorialOverrides | undefined,
   merged: TCfb | null,
 ): TCfbDraft {
@@ -95,91 +99,25 @@ export function updateDraft(
   });
 }
 
-/** Refuses what this caller may not do to this proposal, most specific reason first. */
-async function checkPromotion(deps: TServiceDeps, caller: TCaller, input: TPromoteRequest): Promise<TProposal> {
-  const proposal = await deps.repos.proposals.get(input.proposal_id);
-  if (!proposal)
-    throw new DomainError("NOT_FOUND", `proposal ${input.proposal_id} does not exist`, { field: "proposal_id" });
-  const thread = await deps.repos.turns.threadOwner(proposal.thread_id);
-  assertCanSeeThread(caller, thread?.ownerId ?? null, `proposal ${proposal.proposal_id}`);
-  if (input.action === "edit_then_approve" && caller.role !== "jam") {
-    throw new DomainError("FORBIDDEN", "only Jam editors may edit_then_approve", { field: "action" });
-  }
-  if (input.response_id !== undefined && input.response_id !== proposal.response_id) {
-    throw new DomainError(
-      "BAD_INPUT",
-      `response_id: proposal ${proposal.proposal_id} belongs to ${proposal.response_id}, not ${input.response_id}`,
-      { field: "response_id" },
-    );
-  }
-  if (proposal.status !== "pending") {
-    throw new DomainError("CONFLICT", `proposal ${proposal.proposal_id} was already ${proposal.status}`, {
-      field: "proposal_id",
-    });
-  }
-  if (input.action === "approve_create" && !canApproveAsNew(proposal)) {
-    throw new DomainError(
-      "BAD_INPUT",
-      `action: approve_create does not apply to ${proposal.op} proposal ${proposal.proposal_id} of ${proposal.target_cfb_id}; use approve_update (or edit_then_approve), or reject it`,
-      { field: "action" },
-    );
-  }
-  if (input.editorial_overrides !== undefined && input.action !== "edit_then_approve") {
-    throw new DomainError("BAD_INPUT", "editorial_overrides: only allowed with action edit_then_approve", {
-      field: "editorial_overrides",
-    });
-  }
-  if (input.action === "edit_then_approve" && input.editorial_overrides === undefined) {
-    throw new DomainError("BAD_INPUT", "editorial_overrides: required with action edit_then_approve", {
-      field: "editorial_overrides",
-    });
-  }
-  return proposal;
-}
-
-/** Follows merges: the CFB an id resolves to now (a merged CFB resolves to its survivor). */
-async function liveCfb(deps: TServiceDeps, cfbId: string): Promise<TCfbDetail | null> {
-  let cfb = await deps.repos.cfbs.get(cfbId);
-  for (let hops = 0; cfb?.merged_into_cfb_id && hops < 8; hops++)
-    cfb = await deps.repos.cfbs.get(cfb.merged_into_cfb_id);
-  return cfb;
-}
-
-/**
- * Where an update lands: the proposal's own target when it names an existing CFB, else resolve's
- * (update, review or merge); with resolve's merge pair around that target, the other CFB of the
- * pair is folded into it. Null when there is no CFB to update.
- */
-async function updateTarget(
-  deps: TServiceDeps,
-  proposal: TProposal,
-  resolved: TResolveOutcome,
-): Promise<{ target: TCfbDetail; merged: TCfbDetail | null } | null> {
-  const named = proposal.warnings.includes("target_cfb_missing") ? null : proposal.target_cfb_id;
-  const targetId = named ?? (resolved.decision === "create" ? null : resolved.target_cfb_id);
-  const target = targetId ? await liveCfb(deps, targetId) : null;
-  if (!target) return null;
-  const pair = resolved.decision === "merge" ? resolved.merge_cfb_ids : [];
-  const otherId = pair.includes(target.cfb_id) ? pair.find((id) => id !== target.cfb_id) : undefined;
-  const merged = otherId ? await liveCfb(deps, otherId) : null;
-  return { target, merged: merged && merged.cfb_id !== target.cfb_id ? merged : null };
-}
-
 /** What approving a proposal as an update would write: its target now, and the draft after. */
 export type TUpdatePlan = { target: TCfbDetail; merged: TCfbDetail | null; draft: TCfbDraft };
 
-export async function planUpdate(
-  deps: TServiceDeps,
-  proposal: TProposal,
-  resolved: TResolveOutcome,
+/** The update's draft on its target (the preview and the promotion both write it this way). */
+export function planOf(
+  found: TUpdateTarget<TCfbDetail>,
+  proposal: TStoredProposal,
   overrides: TEditorialOverrides | undefined,
-): Promise<TUpdatePlan | null> {
-  const found = await updateTarget(deps, proposal, resolved);
-  return found && { ...found, draft: updateDraft(found.target, proposal, overrides, found.merged) };
+): TUpdatePlan {
+  return { ...found, draft: updateDraft(found.target, proposal, overrides, found.merged) };
+}
+
+/** Where an update of `proposal` lands per `resolved`, read from the CFBs as they are now. */
+export function updateTargetOf(deps: TServiceDeps, proposal: TStoredProposal, resolved: TResolvedTarget) {
+  return findUpdateTarget((id) => deps.repos.cfbs.get(id), proposal, resolved);
 }
 
 /** Resolve again at review or promotion: CFBs may have been created, edited or merged since. */
-export function resolveAgain(deps: TServiceDeps, proposal: TProposal) {
+export function resolveAgain(deps: TServiceDeps, proposal: TStoredProposal) {
   return resolveProposal(deps, {
     op: proposal.op,
     targetCfbId: proposal.target_cfb_id,
@@ -201,14 +139,17 @@ function fieldsChangedSince(cfb: TCfbDetail, version: number): string[] {
   ];
 }
 
-export async function promoteProposal(
-  { deps, caller }: TServiceContext,
-  input: TPromoteRequest,
-): Promise<TPromoteResponse> {
-  const proposal = await checkPromotion(deps, caller, input);
+export async function promoteProposal(ctx: TServiceContext, input: TPromoteRequest): Promise<TPromoteResponse> {
+  const { deps, caller } = ctx;
+  const proposal = await visibleProposal(ctx, input.proposal_id);
+  // Resolve runs once, and only for a request the checks before it let through.
+  const resolving = once(() => resolveAgain(deps, proposal));
+  const updateTarget = once(async () => updateTargetOf(deps, proposal, (await resolving()).outcome));
+  const verdict = await judgePromotion({ proposal, editor: caller.role, updateTarget }, input);
+  if (!verdict.ok) throw verdict.error;
   const trace = createTraceLog(deps.now);
   trace.add("promotion", `Promotion requested: ${input.action} ${proposal.proposal_id}`, { editor: caller.role });
-  const resolved = await resolveAgain(deps, proposal);
+  const resolved = await resolving();
   trace.add("resolve", `Resolve at promotion: ${resolved.outcome.decision}`, {
     decision: resolved.outcome.decision,
     target_cfb_id: resolved.outcome.target_cfb_id,
@@ -216,20 +157,10 @@ export async function promoteProposal(
     reason_codes: resolved.outcome.reason_codes,
     disagreement: resolved.disagreement,
   });
-  // An update: approve_update, or an edit of a proposal that cannot stand as a new CFB.
-  const updates =
-    input.action === "approve_update" || (input.action === "edit_then_approve" && !canApproveAsNew(proposal));
   let cfbDraft: TCfbDraft | null = null;
   let cfbUpdate: { cfbId: string; expectedVersion: number; draft: TCfbDraft; mergedId: string | null } | null = null;
-  if (updates) {
-    const plan = await planUpdate(deps, proposal, resolved.outcome, input.editorial_overrides);
-    if (!plan) {
-      throw new DomainError(
-        "BAD_INPUT",
-        `action: proposal ${proposal.proposal_id} names no CFB to update and resolve found none close enough; use approve_create or reject`,
-        { field: "action" },
-      );
-    }
+  if (verdict.update) {
+    const plan = planOf(verdict.update, proposal, input.editorial_overrides);
     const { target, merged } = plan;
     if (input.expected_cfb_version !== undefined && input.expected_cfb_version !== target.version) {
       const changed = fieldsChangedSince(target, input.expected_cfb_version);

@@ -1,15 +1,16 @@
 import {
-  canApproveAsNew,
   cfbFieldChanges,
   DomainError,
   type TCfbDetail,
   type TProposalReview,
   type TProposalReviewRequest,
 } from "@solserver/contracts";
-import { requireJam } from "./access";
+import { once } from "../once";
+import { canApproveAsNew } from "../proposals/promotion-check";
+import { requireJam, visibleProposal } from "./access";
 import type { TServiceContext } from "./context";
-import { draftFromProposal, planUpdate, resolveAgain } from "./promote";
-import { getProposal } from "./proposals";
+import { draftFromProposal, planOf, resolveAgain, updateTargetOf } from "./promote";
+import { currentActions } from "./proposal-actions";
 
 /** A CFB as the wire shows it, without its history (the preview's before and merge partner). */
 function current({ revisions: _revisions, merged_into_cfb_id: _merged, ...cfb }: TCfbDetail) {
@@ -21,26 +22,29 @@ function current({ revisions: _revisions, merged_into_cfb_id: _merged, ...cfb }:
  * open to it would write now. The previews run the promotion's own code (resolve again, the
  * update target, the draft) without writing anything, so what the page shows is what lands,
  * unless the CFB moves first (then the promotion, sent with the version shown, is CONFLICT).
+ * The proposal's allowed actions are decided on the same resolve.
  */
 export async function reviewProposal(ctx: TServiceContext, input: TProposalReviewRequest): Promise<TProposalReview> {
   const { deps } = ctx;
-  const proposal = await getProposal(ctx, { proposal_id: input.proposal_id });
+  const stored = await visibleProposal(ctx, input.proposal_id);
   // Overrides are edit_then_approve's, which only Jam editors may send; so is their preview.
   if (input.editorial_overrides !== undefined) requireJam(ctx.caller, "preview editorial overrides");
-  const source = await deps.repos.turns.responseSource(proposal.response_id);
+  const source = await deps.repos.turns.responseSource(stored.response_id);
   if (!source)
-    throw new DomainError("NOT_FOUND", `response ${proposal.response_id} does not exist`, { field: "proposal_id" });
+    throw new DomainError("NOT_FOUND", `response ${stored.response_id} does not exist`, { field: "proposal_id" });
+  const updateTarget = once(async () => updateTargetOf(deps, stored, (await resolveAgain(deps, stored)).outcome));
+  const proposal = { ...stored, actions: await currentActions(ctx, stored, updateTarget) };
   if (proposal.status !== "pending") {
     return { proposal, source, preview: { create: null, update: null, update_unavailable: null } };
   }
   const overrides = input.editorial_overrides;
-  const resolved = await resolveAgain(deps, proposal);
-  const plan = await planUpdate(deps, proposal, resolved.outcome, overrides);
+  const found = await updateTarget();
+  const plan = found && planOf(found, stored, overrides);
   return {
     proposal,
     source,
     preview: {
-      create: canApproveAsNew(proposal) ? draftFromProposal(proposal, overrides) : null,
+      create: canApproveAsNew(stored) ? draftFromProposal(stored, overrides) : null,
       update: plan && {
         target: current(plan.target),
         merged: plan.merged && current(plan.merged),

@@ -6,8 +6,9 @@ import {
   type ZProposalListRequest,
 } from "@solserver/contracts";
 import type { z } from "zod";
-import { assertCanSeeThread } from "./access";
+import { assertCanSeeThread, visibleProposal } from "./access";
 import type { TServiceContext } from "./context";
+import { currentActions, storedActions } from "./proposal-actions";
 
 /**
  * The proposals of one response (every status by default), or the review queue (pending by
@@ -15,16 +16,17 @@ import type { TServiceContext } from "./context";
  * exist is NOT_FOUND, one of another user's threads FORBIDDEN.
  */
 export async function listProposals(
-  { deps, caller }: TServiceContext,
+  ctx: TServiceContext,
   input: z.output<typeof ZProposalListRequest>,
 ): Promise<TProposalListResponse> {
+  const { deps, caller } = ctx;
   if (input.response_id !== undefined) {
     const thread = await deps.repos.turns.responseThread(input.response_id);
     if (!thread)
       throw new DomainError("NOT_FOUND", `response ${input.response_id} does not exist`, { field: "response_id" });
     assertCanSeeThread(caller, thread.ownerId, `response ${input.response_id}`);
   }
-  return deps.repos.proposals.list({
+  const page = await deps.repos.proposals.list({
     status: input.status ?? (input.response_id ? "all" : "pending"),
     ownerId: caller.role === "jam" ? undefined : caller.userId,
     responseId: input.response_id,
@@ -36,13 +38,13 @@ export async function listProposals(
     cursor: input.cursor,
     limit: input.limit,
   });
+  // Each item with what this caller may do with it, from resolve's stored decision (a page is
+  // not worth 25 resolves; promote resolves again anyway).
+  return { ...page, items: await storedActions(ctx, page.items) };
 }
 
-export async function getProposal({ deps, caller }: TServiceContext, input: TProposalGetRequest): Promise<TProposal> {
-  const { proposal_id } = input;
-  const proposal = await deps.repos.proposals.get(proposal_id);
-  if (!proposal) throw new DomainError("NOT_FOUND", `proposal ${proposal_id} does not exist`, { field: "proposal_id" });
-  const thread = await deps.repos.turns.threadOwner(proposal.thread_id);
-  assertCanSeeThread(caller, thread?.ownerId ?? null, `proposal ${proposal_id}`);
-  return proposal;
+/** One proposal, with what this caller may do with it as a promotion now would decide it. */
+export async function getProposal(ctx: TServiceContext, input: TProposalGetRequest): Promise<TProposal> {
+  const proposal = await visibleProposal(ctx, input.proposal_id);
+  return { ...proposal, actions: await currentActions(ctx, proposal) };
 }

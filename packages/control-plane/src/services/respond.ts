@@ -44,13 +44,19 @@ export function respondToTurn(
       answered.guard?.settle(null, "the same request was answered by another turn");
       const winner = await ctx.deps.repos.turns.findByRequestId(ctx.caller.userId, input.request_id);
       if (!winner) throw new Error("request_id conflict without a stored turn");
-      return replay(ctx.deps, winner, input, turn.hash);
+      return replay(ctx, winner, input, turn.hash);
     }
     const breakpoint = {
       decision: planned.decision,
       peak_guardrail_active: planned.peakGuardrailActive,
       signal_kinds: planned.signalKinds,
     };
-    return toResponse(stored, false, breakpoint, plannedView(ctx.deps, planned.procedure, stored.procedureVersion));
+    return toResponse(
+      ctx,
+      stored,
+      false,
+      breakpoint,
+      plannedView(ctx.deps, planned.procedure, stored.procedureVersion),
+    );
   });
 }

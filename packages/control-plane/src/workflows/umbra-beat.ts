@@ -1,5 +1,6 @@
 import type { TRunState } from "@solserver/checkpoint";
-import { canApproveAsNew, isDomainError, type TProposal } from "@solserver/contracts";
+import { isDomainError, type TStoredProposal } from "@solserver/contracts";
+import { canApproveAsNew } from "../proposals/promotion-check";
 import type { TCaller } from "../services/context";
 import type { TServiceDeps } from "../services/deps";
 import { promoteProposal, resolveAgain } from "../services/promote";
@@ -28,7 +29,7 @@ type TLeft = { proposal_id: string; title: string; reason: string };
  * close exists) becomes approve_create; anything resolve left for review stays in the queue.
  */
 export function beatAction(
-  proposal: TProposal,
+  proposal: TStoredProposal,
   resolved: { decision: string; target_cfb_id: string | null },
 ): { action: TPlanned["action"]; target: string | null } | { reason: string } {
   if (resolved.decision === "update" || resolved.decision === "merge") {
@@ -45,8 +46,8 @@ export function beatAction(
   return { reason: "resolve asks for a person's review" };
 }
 
-async function pendingProposals(deps: TServiceDeps): Promise<TProposal[]> {
-  const found: TProposal[] = [];
+async function pendingProposals(deps: TServiceDeps): Promise<TStoredProposal[]> {
+  const found: TStoredProposal[] = [];
   let cursor: string | undefined;
   while (found.length < BEAT_MAX_PROPOSALS) {
     const page = await deps.repos.proposals.list({ status: "pending", sort: "oldest", cursor, limit: 100 });

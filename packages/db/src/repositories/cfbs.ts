@@ -85,6 +85,20 @@ export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | 
   return { ...toCfb(row), revisions: revisions.reverse(), merged_into_cfb_id: row.mergedIntoId };
 }
 
+/** A CFB's id, version and the CFB it was merged into: what a review needs to name an update's target. */
+export type TCfbHead = Pick<TCfbDetail, "cfb_id" | "version" | "merged_into_cfb_id">;
+
+/** The CFBs among `ids` that exist, by id, in one statement (a page of the review queue asks). */
+export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<string, TCfbHead>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sql.query<{ id: string; version: number; mergedIntoId: string | null }>(
+    Prisma.sql`SELECT "id", "version", "mergedIntoId" FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
+  );
+  return new Map(
+    rows.map((r) => [r.id, { cfb_id: r.id, version: Number(r.version), merged_into_cfb_id: r.mergedIntoId }] as const),
+  );
+}
+
 /** The CFBs among `ids` that exist, with their domain (hot path: every chat turn asks). */
 export async function existingCfbIds(sql: TSql, ids: readonly string[]): Promise<Map<string, { domain: string }>> {
   if (ids.length === 0) return new Map();
@@ -162,6 +176,8 @@ export function cfbRepository(
     get: (cfbId: string) => getCfb(prisma, cfbId),
     activity: (q: TCfbActivityQuery) => getCfbActivity(sql, q),
     existingIds: (ids: readonly string[]) => existingCfbIds(sql, ids),
+    /** Id, version and merge of each CFB among `ids` that exists (the review queue's targets). */
+    heads: (ids: readonly string[]) => cfbHeads(sql, ids),
     /** The CFBs among `ids` with retrieval's signals, in that order (retrieval's second step). */
     retrievable: (ids: readonly string[], now?: Date) => retrievableCfbs(sql, ids, now),
     /** Resolve's candidates from the candidate index (candidates/candidate-index.ts). */

@@ -64,11 +64,11 @@ export type TRepositories = ReturnType<typeof createRepositories>;
 export type { TAccount, TRole, TTokenView } from "./accounts";
 export type { TAuditEventView, TAuditWrite } from "./audit";
 export type { TCfbActivityQuery, TCfbActivityRows, TUsageDayCount } from "./cfb-activity";
-export type { TCfbListQuery } from "./cfbs";
+export type { TCfbHead, TCfbListQuery } from "./cfbs";
 export type { TContextWrite, TStoredContext } from "./contexts";
 export type { TGateEvaluationQuery } from "./gate";
 export type { TStoredMemento } from "./mementos";
-export type { TPromotionResult, TPromotionWrite, TProposalListQuery } from "./proposals";
+export type { TPromotionResult, TPromotionWrite, TProposalFacts, TProposalListQuery } from "./proposals";
 export type { TRateDecision } from "./rate-limits";
 export {
   INTERRUPTED_DETAIL,

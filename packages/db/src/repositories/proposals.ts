@@ -1,6 +1,12 @@
-import type { TProposal, TProposalListResponse } from "@solserver/contracts";
+import {
+  type TResolveOutcome,
+  type TStoredProposal,
+  type TStoredProposalPage,
+  ZProposalWarning,
+} from "@solserver/contracts";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
+import { asStringArray } from "../json";
 import {
   PROMOTION_SELECT,
   PROPOSAL_SELECT,
@@ -11,7 +17,7 @@ import {
   toProposal,
 } from "../mappers";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
-import type { TSql } from "../sql";
+import { jsonOf, type TSql } from "../sql";
 import { applyPromotion, type TPromotionWrite } from "./promotion-write";
 import type { TStore } from "./store";
 
@@ -22,7 +28,7 @@ const LATEST_DECISION = { orderBy: [{ createdAt: "desc" as const }, { id: "desc"
  * Proposals by id, each with its promotion and latest resolve decision (three statements on the
  * hot-path driver, whatever the page size), in the order of `ids`.
  */
-export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise<TProposal[]> {
+export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise<TStoredProposal[]> {
   if (ids.length === 0) return [];
   const list = Prisma.join([...ids]);
   const [rows, promotions, decisions] = await Promise.all([
@@ -75,7 +81,7 @@ const SORTS: Record<NonNullable<TProposalListQuery["sort"]>, Pick<TKeyset, "colu
  * SQL driver: the page's ids in one statement, then the proposals with their promotion and latest
  * resolve decision (proposalsByIds).
  */
-export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<TProposalListResponse> {
+export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<TStoredProposalPage> {
   const sortName = q.sort ?? "newest";
   const keyset: TKeyset = { table: "UmbraProposal", alias: "p", what: "proposal", ...SORTS[sortName] };
   // Who may see what: a user only the proposals of threads they own.
@@ -128,7 +134,7 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
   };
 }
 
-export async function getProposal(db: DbClient, proposalId: string): Promise<TProposal | null> {
+export async function getProposal(db: DbClient, proposalId: string): Promise<TStoredProposal | null> {
   const row = await db.umbraProposal.findUnique({
     where: { id: proposalId },
     select: {
@@ -140,10 +146,60 @@ export async function getProposal(db: DbClient, proposalId: string): Promise<TPr
   return row ? toProposal(row) : null;
 }
 
+/** What a promotion's checks read of a proposal: its state, the model's target, resolve's latest decision. */
+export type TProposalFacts = Pick<
+  TStoredProposal,
+  "proposal_id" | "response_id" | "status" | "op" | "target_cfb_id" | "warnings"
+> & { resolve: Pick<TResolveOutcome, "decision" | "target_cfb_id" | "merge_cfb_ids"> | null };
+
+/**
+ * The proposals of one response as a promotion's checks read them, in one statement (hot path:
+ * every chat answer with proposals asks, to say what the caller may do with them).
+ */
+export async function proposalFacts(sql: TSql, responseId: string): Promise<TProposalFacts[]> {
+  const rows = await sql.query<{
+    id: string;
+    status: string;
+    op: string;
+    targetCfbId: string | null;
+    warnings: unknown;
+    decision: string | null;
+    decisionTarget: string | null;
+    mergeCfbIds: unknown;
+  }>(Prisma.sql`SELECT p."id" AS "id", p."status" AS "status", p."op" AS "op", p."targetCfbId" AS "targetCfbId",
+      p."warnings" AS "warnings", d."decision" AS "decision", d."targetCfbId" AS "decisionTarget",
+      d."mergeCfbIds" AS "mergeCfbIds"
+    FROM "UmbraProposal" p
+    LEFT JOIN "UmbraResolveDecision" d ON d."id" = (
+      SELECT l."id" FROM "UmbraResolveDecision" l WHERE l."proposalId" = p."id"
+      ORDER BY l."createdAt" DESC, l."id" DESC LIMIT 1)
+    WHERE p."responseId" = ${responseId}
+    ORDER BY p."suggestionIndex"`);
+  return rows.map((r) => ({
+    proposal_id: r.id,
+    response_id: responseId,
+    status: r.status as TProposalFacts["status"],
+    op: r.op as TProposalFacts["op"],
+    target_cfb_id: r.targetCfbId,
+    warnings: asStringArray(jsonOf(r.warnings), "UmbraProposal.warnings").map((w) => ZProposalWarning.parse(w)),
+    resolve:
+      r.decision === null
+        ? null
+        : {
+            decision: r.decision as NonNullable<TProposalFacts["resolve"]>["decision"],
+            target_cfb_id: r.decisionTarget,
+            merge_cfb_ids:
+              r.mergeCfbIds === null ? [] : asStringArray(jsonOf(r.mergeCfbIds), "UmbraResolveDecision.mergeCfbIds"),
+          },
+  }));
+}
+
 export function proposalRepository({ prisma, sql }: TStore) {
   return {
     list: (q: TProposalListQuery) => listProposals(sql, q),
     get: (proposalId: string) => getProposal(prisma, proposalId),
+    /** A response's proposals as a promotion's checks read them (one statement). */
+    facts: (responseId: string) => proposalFacts(sql, responseId),
     applyPromotion: (w: TPromotionWrite) => applyPromotion(sql, w),
   };
 }

@@ -3,10 +3,10 @@ import type {
   TCfbOp,
   TGateDecision,
   TOutputMeta,
-  TProposalPreview,
   TProposalWarning,
   TRepetitionKind,
   TResolveOutcome,
+  TStoredProposalPreview,
 } from "@solserver/contracts";
 import type { TContextWrite } from "./contexts";
 
@@ -96,7 +96,7 @@ export type TStoredTurn = {
   responseId: string;
   assistantText: string;
   requestHash: string;
-  proposals: TProposalPreview[];
+  proposals: TStoredProposalPreview[];
   /** Memento version after the turn (null when the turn wrote none). */
   mementoVersion?: number | null;
   /** The procedure state's version after the turn (absent when the turn wrote none). */

@@ -26,13 +26,14 @@ export type TAdmitted = {
 };
 
 export async function admit(
-  { deps, caller }: TServiceContext,
+  ctx: TServiceContext,
   input: TChatRespondRequest,
 ): Promise<{ replay: TChatRespondResponse } | { admitted: TAdmitted }> {
+  const { deps, caller } = ctx;
   const hash = requestHash(input);
   // Idempotency keys belong to the caller: another account's "1" is a different request.
   const stored = await deps.repos.turns.findByRequestId(caller.userId, input.request_id);
-  if (stored) return { replay: await replay(deps, stored, input, hash) };
+  if (stored) return { replay: await replay(ctx, stored, input, hash) };
   if (input.thread_id !== undefined) {
     const thread = await deps.repos.turns.threadOwner(input.thread_id);
     if (thread) assertCanSeeThread(caller, thread.ownerId, `thread ${input.thread_id}`);

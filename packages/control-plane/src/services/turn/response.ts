@@ -6,8 +6,9 @@ import {
   type TProcedureView,
 } from "@solserver/contracts";
 import type { TStoredTurn } from "@solserver/db";
-import type { TServiceDeps } from "../deps";
+import type { TServiceContext } from "../context";
 import { threadProcedureView } from "../procedures";
+import { previewsWithActions } from "../proposal-actions";
 
 // A chat turn's answer as the API returns it: built from a stored turn, for a new turn and for a
 // replay of one (the same request_id sent again). respond.ts owns the order of a turn; this owns
@@ -29,12 +30,15 @@ export function requestHash(input: TChatRespondRequest): string {
 
 export type TBreakpointView = TChatRespondResponse["breakpoint"];
 
-export function toResponse(
+/** The answer to a stored turn; its proposal previews carry what the caller may do with them. */
+export async function toResponse(
+  ctx: TServiceContext,
   turn: TStoredTurn,
   replayed: boolean,
   breakpoint: TBreakpointView,
   procedure: TProcedureView | null,
-): TChatRespondResponse {
+): Promise<TChatRespondResponse> {
+  const previews = await previewsWithActions(ctx, turn.responseId, turn.proposals);
   return {
     thread_id: turn.threadId,
     packet_id: turn.packetId,
@@ -46,7 +50,7 @@ export function toResponse(
     breakpoint,
     thread_memento_version: turn.mementoVersion ?? null,
     procedure,
-    ui_hints: { has_proposals: turn.proposals.length > 0, proposal_previews: turn.proposals },
+    ui_hints: { has_proposals: previews.length > 0, proposal_previews: previews },
   };
 }
 
@@ -55,7 +59,7 @@ export function toResponse(
  * breakpoint verdict comes from the turn's trace; the memento version is the thread's current one.
  */
 export async function replay(
-  deps: TServiceDeps,
+  ctx: TServiceContext,
   stored: TStoredTurn,
   input: TChatRespondRequest,
   hash: string,
@@ -65,11 +69,13 @@ export async function replay(
       field: "request_id",
     });
   }
+  const { deps } = ctx;
   const events = await deps.repos.traces.forTransmission(stored.transmissionId);
   const meta = (events.find((e) => e.phase === "breakpoint")?.metadata ?? {}) as Record<string, unknown>;
   const decision = meta.decision === "must" || meta.decision === "skip" ? meta.decision : "should";
   const memento = await deps.repos.mementos.get(stored.threadId);
   return toResponse(
+    ctx,
     { ...stored, mementoVersion: memento?.version ?? null },
     true,
     { decision, peak_guardrail_active: meta.peakGuardrailActive === true, signal_kinds: [] },

@@ -1,0 +1,5 @@
+import { CfbList } from "@/components/cfb-list";
+
+export default function CfbsPage() {
+  return <CfbList />;
+}
