@@ -294,7 +294,13 @@ describe("POST /umbra/promote", () => {
       const again = await promote({ proposal_id: turn.proposalId, action });
       expect(again.res.status).toBe(409);
       expect(again.json).toEqual({
-        error: { code: "CONFLICT", field: "proposal_id", message: `proposal ${turn.proposalId} was already approved` },
+        error: {
+          code: "CONFLICT",
+          field: "proposal_id",
+          message: expect.stringMatching(
+            new RegExp(`^proposal ${turn.proposalId} was already approved by \\S+@\\S+ at .* UTC as CFB-\\d{4}`),
+          ),
+        },
       });
     }
     expect(await rowCounts(db)).toEqual(before);

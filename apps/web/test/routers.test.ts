@@ -243,7 +243,7 @@ describe("the knowledge loop: chat.respond -> proposals -> promotion.promote -> 
       status: "rejected",
       promotion: { promotion_id: result.promotion_id, action: "reject", final_cfb_id: null },
     });
-    expect(rejected.counts).toEqual({ pending: 0, approved: 0, rejected: 1 });
+    expect(rejected.counts).toEqual({ pending: 0, approved: 0, rejected: 1, duplicate: 0 });
   });
 });
 
@@ -275,7 +275,13 @@ describe("deciding a proposal twice", () => {
 
     const error = await trpcError(caller.promotion.promote({ proposal_id: proposalId, action }));
     expect(error.code).toBe("CONFLICT");
-    expect(error.message).toBe(`proposal ${proposalId} was already ${state}`);
+    // It names who decided and when, and says there is nothing left to do.
+    expect(error.message).toMatch(
+      new RegExp(
+        `^proposal ${proposalId} was already ${state} by alice@routers\\.test at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC`,
+      ),
+    );
+    expect(error.message).toContain("nothing left to decide");
     const shape = clientShape(ctx, error, "promotion.promote");
     expect(shape.data).toMatchObject({
       code: "CONFLICT",
@@ -1457,7 +1463,7 @@ describe("edit_then_approve (Jam editors only)", () => {
       }),
     );
     expect(late.code).toBe("CONFLICT");
-    expect(late.message).toBe(`proposal ${proposalId} was already rejected`);
+    expect(late.message).toMatch(new RegExp(`^proposal ${proposalId} was already rejected by \\S+@\\S+ at .* UTC`));
   });
 });
 

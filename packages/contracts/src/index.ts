@@ -12,6 +12,7 @@ export * from "./procedure";
 export * from "./promotion";
 export * from "./promotion-enums";
 export * from "./proposal-actions";
+export * from "./proposal-decided";
 export * from "./proposals";
 export * from "./resolve";
 export * from "./routing";

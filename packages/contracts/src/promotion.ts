@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZCfb, ZCfbKind } from "./cfb";
-import { ZCfbId, ZPromotionId, ZProposalId, ZResponseId } from "./ids";
+import { ZCfbId, ZIsoDate, ZPromotionId, ZProposalId, ZResponseId } from "./ids";
 import { ZPromoteAction } from "./promotion-enums";
 
 const ZLabel = z.string().trim().min(1).max(64);
@@ -43,5 +43,10 @@ export const ZPromoteResponse = z.object({
   cfb: ZCfb.nullable(),
   /** A merge: the CFB folded into `final_cfb_id` (its id now resolves to the survivor). */
   merged_cfb_id: ZCfbId.nullable(),
+  /** Who decided (the caller's email) and when. */
+  decided_by: z.string().nullable(),
+  decided_ts: ZIsoDate,
+  /** Pending twins of the proposal folded by this decision (status `duplicate`). */
+  folded_proposal_ids: z.array(ZProposalId),
 });
 export type TPromoteResponse = z.infer<typeof ZPromoteResponse>;

@@ -7,7 +7,11 @@ import { ZEditor, ZPromoteAction } from "./promotion-enums";
 import { ZProposalActions } from "./proposal-actions";
 import { ZResolveDecisionKind, ZResolveDecisionView } from "./resolve";
 
-export const ZProposalStatus = z.enum(["pending", "approved", "rejected"]);
+/**
+ * `duplicate`: folded into a twin that was decided (`twin_of_id` names it); it is never decided
+ * itself, so the same knowledge cannot land twice.
+ */
+export const ZProposalStatus = z.enum(["pending", "approved", "rejected", "duplicate"]);
 export type TProposalStatus = z.infer<typeof ZProposalStatus>;
 
 /**
@@ -55,6 +59,11 @@ export const ZStoredProposal = ZStoredProposalPreview.extend({
   fingerprint: z.string(),
   created_ts: ZIsoDate,
   decided_ts: ZIsoDate.nullable(),
+  /**
+   * The email of who decided it (of a duplicate: who decided the twin it was folded into); null
+   * while pending, or when that account was deleted since.
+   */
+  decided_by: z.string().nullable(),
   promotion: z
     .object({
       promotion_id: ZPromotionId,
@@ -64,6 +73,13 @@ export const ZStoredProposal = ZStoredProposalPreview.extend({
       created_ts: ZIsoDate,
     })
     .nullable(),
+  /**
+   * Twins (same fingerprint, or restating the same pending proposal): while pending, the lead it
+   * is grouped under; once folded, the proposal whose decision covered it. Null for a lead.
+   */
+  twin_of_id: ZProposalId.nullable(),
+  /** Proposals grouped under this one: a lead's pending twins (the queue's "and N more like it"), or those its decision folded. */
+  twin_count: z.number().int().min(0),
   /** Resolve's latest decision (seed 001 §6): at promotion when taken, else at creation. */
   resolve: ZResolveDecisionView.nullable(),
 });
@@ -76,8 +92,11 @@ export type TProposal = z.infer<typeof ZProposal>;
 export const ZProposalSort = z.enum(["newest", "oldest", "confidence"]);
 
 export const ZProposalListRequest = z.object({
-  /** Default: `all` when listing one response's proposals, else the `pending` review queue. */
-  status: z.enum(["pending", "approved", "rejected", "all"]).optional(),
+  /**
+   * Default: `all` when listing one response's proposals, else the `pending` review queue, which
+   * lists each group of twins once, by its lead (`twin_count` says how many more it stands for).
+   */
+  status: z.enum(["pending", "approved", "rejected", "duplicate", "all"]).optional(),
   response_id: ZResponseId.optional(),
   /** Resolve's latest decision for the proposal. */
   decision: ZResolveDecisionKind.optional(),
@@ -102,7 +121,13 @@ export type TProposalListRequest = z.input<typeof ZProposalListRequest>;
 export const ZProposalListResponse = z.object({
   items: z.array(ZProposal),
   next_cursor: ZProposalId.nullable(),
-  counts: z.object({ pending: z.number().int(), approved: z.number().int(), rejected: z.number().int() }),
+  /** Per status, as the lists count them: `pending` counts leads (twins are in their lead's `twin_count`). */
+  counts: z.object({
+    pending: z.number().int(),
+    approved: z.number().int(),
+    rejected: z.number().int(),
+    duplicate: z.number().int(),
+  }),
 });
 export type TProposalListResponse = z.infer<typeof ZProposalListResponse>;
 /** A page of the queue as the database reads it, before the actions are worked out per caller. */

@@ -102,6 +102,7 @@ export const PROPOSAL_SELECT = columns(
   "fingerprint",
   "createdAt",
   "decidedAt",
+  "twinOfId",
 );
 export type TProposalRow = TRowOf<
   UmbraProposal,
@@ -148,7 +149,13 @@ export function toProposalPreview(row: TProposalRow): TStoredProposalPreview {
 }
 
 export function toProposal(
-  row: TProposalRow & { promotion: TPromotionRow | null; resolveDecision?: TResolveDecisionRow[] },
+  row: TProposalRow & {
+    promotion: TPromotionRow | null;
+    resolveDecision?: TResolveDecisionRow[];
+    twinCount?: number;
+    /** The email of who decided it (of a duplicate, its twin). */
+    decidedBy?: string | null;
+  },
 ): TStoredProposal {
   const promotion = row.promotion;
   const latest = row.resolveDecision?.[0];
@@ -162,6 +169,7 @@ export function toProposal(
     fingerprint: row.fingerprint,
     created_ts: isoOf(row.createdAt),
     decided_ts: row.decidedAt ? isoOf(row.decidedAt) : null,
+    decided_by: row.decidedBy ?? null,
     promotion: promotion
       ? {
           promotion_id: promotion.id,
@@ -171,6 +179,8 @@ export function toProposal(
           created_ts: isoOf(promotion.createdAt),
         }
       : null,
+    twin_of_id: row.twinOfId,
+    twin_count: row.twinCount ?? 0,
     resolve: latest ? toResolveDecisionView(latest) : null,
   };
 }

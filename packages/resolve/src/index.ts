@@ -29,5 +29,14 @@ export { analyzeTerms, cachedTermSet, termBigrams, termSet } from "./text/analyz
 export { CHANGE_CUES, changeCues, type TChangeCue } from "./text/change-cues";
 export { detectLanguage, languagesDiffer } from "./text/language";
 export { cachedTextProfile, type TTextProfile, textProfile } from "./text/profile";
-export { dice, matchText, PAIR_DICE, SENTENCE_SUPPORT, sameFacts, TEXT_FULL, type TTextMatch } from "./text/text-match";
+export {
+  dice,
+  matchText,
+  PAIR_DICE,
+  SENTENCE_SUPPORT,
+  sameFacts,
+  sameSpecifics,
+  TEXT_FULL,
+  type TTextMatch,
+} from "./text/text-match";
 export { foldText, isNameLike, tokenize } from "./tokenize";

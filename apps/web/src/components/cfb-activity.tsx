@@ -12,7 +12,12 @@ type TActivity = TRouterOutputs["cfbs"]["activity"];
 /** The chart's window, in days (today included). */
 const DAYS = 30;
 
-const STATUS_BADGE = { pending: "badge warn", approved: "badge ok", rejected: "badge bad" } as const;
+const STATUS_BADGE = {
+  pending: "badge warn",
+  approved: "badge ok",
+  rejected: "badge bad",
+  duplicate: "badge",
+} as const;
 const RELATION = { target: "targeted this CFB", promoted_into: "promoted into this CFB" } as const;
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;

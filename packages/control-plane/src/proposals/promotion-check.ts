@@ -1,5 +1,6 @@
 import {
   DomainError,
+  proposalDecidedConflict,
   type TEditor,
   type TPromoteAction,
   type TPromoteRequest,
@@ -7,6 +8,7 @@ import {
   type TResolveOutcome,
   type TStoredProposal,
   type TStoredProposalPreview,
+  utcMinute,
   ZPromoteAction,
 } from "@solserver/contracts";
 
@@ -68,11 +70,20 @@ export function writesUpdate(proposal: Pick<TStoredProposal, "op" | "warnings">,
   return action === "approve_update" || (action === "edit_then_approve" && !canApproveAsNew(proposal));
 }
 
-/** What the checks read of a proposal (a stored proposal, or a chat answer's lean read of one). */
+/**
+ * What the checks read of a proposal (a stored proposal, or a chat answer's lean read of one):
+ * its state, and for a decided one who decided what and when (the "already decided" answer).
+ */
 export type TJudgedProposal = Pick<
   TStoredProposal,
-  "proposal_id" | "response_id" | "status" | "op" | "target_cfb_id" | "warnings"
->;
+  "proposal_id" | "response_id" | "status" | "op" | "target_cfb_id" | "warnings" | "twin_of_id"
+> &
+  Partial<Pick<TStoredProposal, "decided_ts" | "decided_by">> & {
+    promotion?: Pick<NonNullable<TStoredProposal["promotion"]>, "final_cfb_id"> | null;
+  };
+
+/** A CFB written since the proposal that resolve, taken now, says the proposal restates. */
+export type TNewerRestatement = { cfb_id: string; created_ts: string; score: number };
 
 /** What the verdict depends on besides the request. The caller may see the proposal (checked before). */
 export type TPromotionFacts<C extends TCfbRef> = {
@@ -81,6 +92,12 @@ export type TPromotionFacts<C extends TCfbRef> = {
   editor: TEditor;
   /** Where an update would land; asked only when the action updates (it may run resolve again). */
   updateTarget: () => Promise<TUpdateTarget<C> | null>;
+  /**
+   * Asked only when the action writes a new CFB: a CFB approved since the proposal was made that
+   * it restates (its twin's approval, or someone else's). Left out where resolve is not taken
+   * again (a page of the queue, basis `stored`): promote itself always asks.
+   */
+  newerRestatement?: () => Promise<TNewerRestatement | null>;
 };
 
 /** The parts of a promote request the checks read. */
@@ -112,11 +129,7 @@ export async function judgePromotion<C extends TCfbRef>(
     );
   }
   if (proposal.status !== "pending") {
-    return refuse(
-      new DomainError("CONFLICT", `proposal ${proposal.proposal_id} was already ${proposal.status}`, {
-        field: "proposal_id",
-      }),
-    );
+    return refuse(proposalDecidedConflict({ ...proposal, final_cfb_id: proposal.promotion?.final_cfb_id ?? null }));
   }
   if (ask.action === "approve_create" && !canApproveAsNew(proposal)) {
     return refuse(
@@ -141,7 +154,19 @@ export async function judgePromotion<C extends TCfbRef>(
       }),
     );
   }
-  if (!writesUpdate(proposal, ask.action)) return { ok: true, update: null };
+  if (!writesUpdate(proposal, ask.action)) {
+    const newer = ask.action === "reject" ? null : await facts.newerRestatement?.();
+    if (newer) {
+      return refuse(
+        new DomainError(
+          "CONFLICT",
+          `action: proposal ${proposal.proposal_id} restates ${newer.cfb_id}, approved at ${utcMinute(newer.created_ts)} after the proposal was made (resolve now: score ${newer.score.toFixed(2)}); approving it as new would write the same knowledge twice: approve it as an update of ${newer.cfb_id} instead, or reject it`,
+          { field: "action" },
+        ),
+      );
+    }
+    return { ok: true, update: null };
+  }
   const update = await facts.updateTarget();
   if (!update) {
     return refuse(

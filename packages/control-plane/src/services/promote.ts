@@ -6,14 +6,17 @@ import {
   type TEditorialOverrides,
   type TPromoteRequest,
   type TPromoteResponse,
+  type TResolveOutcome,
   type TStoredProposal,
   ZCfbDraft,
 } from "@solserver/contracts";
+import { sameSpecifics, textProfile } from "@solserver/resolve";
 import { once } from "../once";
 import { parseInput } from "../parse";
 import {
   findUpdateTarget,
   judgePromotion,
+  type TNewerRestatement,
   type TResolvedTarget,
   type TUpdateTarget,
 } from "../proposals/promotion-check";
@@ -127,6 +130,35 @@ export function resolveAgain(deps: TServiceDeps, proposal: TStoredProposal) {
   });
 }
 
+/**
+ * A CFB approved after `proposal` was made that resolve, taken again, places it in the update (or
+ * merge) band of, naming the same numbers and names: approving the proposal as new would write
+ * that knowledge a second time ("region 1 runs on its own cluster" is not "region 0 …" again).
+ */
+export async function newerRestatementOf(
+  proposal: Pick<TStoredProposal, "created_ts" | "proposed_cfb" | "delta_summary">,
+  outcome: TResolveOutcome,
+  found: TUpdateTarget<TCfbDetail> | null,
+): Promise<TNewerRestatement | null> {
+  if ((outcome.decision !== "update" && outcome.decision !== "merge") || !found) return null;
+  const { target } = found;
+  if (Date.parse(target.created_ts) <= Date.parse(proposal.created_ts)) return null;
+  const said = textProfile(proposal.proposed_cfb.title, proposal.delta_summary);
+  if (!sameSpecifics(said, textProfile(target.title, target.summary))) return null;
+  const score = outcome.scores.find((s) => s.cfb_id === outcome.target_cfb_id)?.score ?? outcome.scores[0]?.score ?? 0;
+  return { cfb_id: target.cfb_id, created_ts: target.created_ts, score };
+}
+
+/** The checks' lookups for a proposal as a promotion now decides it: resolve again (once), then the target. */
+export function currentLookups(deps: TServiceDeps, proposal: TStoredProposal) {
+  const resolving = once(() => resolveAgain(deps, proposal));
+  const updateTarget = once(async () => updateTargetOf(deps, proposal, (await resolving()).outcome));
+  const newerRestatement = once(async () =>
+    newerRestatementOf(proposal, (await resolving()).outcome, await updateTarget()),
+  );
+  return { resolving, updateTarget, newerRestatement };
+}
+
 /** The fields of a CFB that revisions after `version` changed, in the order they first did. */
 function fieldsChangedSince(cfb: TCfbDetail, version: number): string[] {
   return [
@@ -143,9 +175,8 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
   const { deps, caller } = ctx;
   const proposal = await visibleProposal(ctx, input.proposal_id);
   // Resolve runs once, and only for a request the checks before it let through.
-  const resolving = once(() => resolveAgain(deps, proposal));
-  const updateTarget = once(async () => updateTargetOf(deps, proposal, (await resolving()).outcome));
-  const verdict = await judgePromotion({ proposal, editor: caller.role, updateTarget }, input);
+  const { resolving, updateTarget, newerRestatement } = currentLookups(deps, proposal);
+  const verdict = await judgePromotion({ proposal, editor: caller.role, updateTarget, newerRestatement }, input);
   if (!verdict.ok) throw verdict.error;
   const trace = createTraceLog(deps.now);
   trace.add("promotion", `Promotion requested: ${input.action} ${proposal.proposal_id}`, { editor: caller.role });
@@ -201,5 +232,8 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
     final_cfb_id: result.cfb?.cfb_id ?? null,
     cfb: result.cfb,
     merged_cfb_id: result.mergedCfbId,
+    decided_by: caller.email,
+    decided_ts: result.decidedTs,
+    folded_proposal_ids: result.folded,
   };
 }

@@ -8,7 +8,7 @@ import {
   type TResolvedTarget,
 } from "../proposals/promotion-check";
 import type { TServiceContext } from "./context";
-import { resolveAgain, updateTargetOf } from "./promote";
+import { currentLookups } from "./promote";
 
 // The allowed actions each proposal carries (ZProposalActions), worked out per caller by
 // promotion-check.ts, the checks promote itself runs. One proposal on its own page is decided as
@@ -20,15 +20,18 @@ const NO_DECISION: TResolvedTarget = { decision: "create", target_cfb_id: null, 
 
 /**
  * The actions as a promotion now would decide them: resolve runs again, once, and only for a
- * pending proposal an action may update. `updateTarget` is the caller's own lookup of the same,
- * when it needs the target too (the proposal page's preview).
+ * pending proposal an action may update or approve as new. `lookups` are the caller's own, when
+ * it needs the target too (the proposal page's preview).
  */
 export async function currentActions(
   { deps, caller }: TServiceContext,
   proposal: TStoredProposal,
-  updateTarget = once(async () => updateTargetOf(deps, proposal, (await resolveAgain(deps, proposal)).outcome)),
+  lookups: Pick<ReturnType<typeof currentLookups>, "updateTarget" | "newerRestatement"> = currentLookups(
+    deps,
+    proposal,
+  ),
 ): Promise<TProposalActions> {
-  return proposalActions({ proposal, editor: caller.role, updateTarget }, "current");
+  return proposalActions({ proposal, editor: caller.role, ...lookups }, "current");
 }
 
 /**

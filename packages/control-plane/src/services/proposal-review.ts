@@ -5,11 +5,10 @@ import {
   type TProposalReview,
   type TProposalReviewRequest,
 } from "@solserver/contracts";
-import { once } from "../once";
 import { canApproveAsNew } from "../proposals/promotion-check";
 import { requireJam, visibleProposal } from "./access";
 import type { TServiceContext } from "./context";
-import { draftFromProposal, planOf, resolveAgain, updateTargetOf } from "./promote";
+import { currentLookups, draftFromProposal, planOf } from "./promote";
 import { currentActions } from "./proposal-actions";
 
 /** A CFB as the wire shows it, without its history (the preview's before and merge partner). */
@@ -32,13 +31,13 @@ export async function reviewProposal(ctx: TServiceContext, input: TProposalRevie
   const source = await deps.repos.turns.responseSource(stored.response_id);
   if (!source)
     throw new DomainError("NOT_FOUND", `response ${stored.response_id} does not exist`, { field: "proposal_id" });
-  const updateTarget = once(async () => updateTargetOf(deps, stored, (await resolveAgain(deps, stored)).outcome));
-  const proposal = { ...stored, actions: await currentActions(ctx, stored, updateTarget) };
+  const lookups = currentLookups(deps, stored);
+  const proposal = { ...stored, actions: await currentActions(ctx, stored, lookups) };
   if (proposal.status !== "pending") {
     return { proposal, source, preview: { create: null, update: null, update_unavailable: null } };
   }
   const overrides = input.editorial_overrides;
-  const found = await updateTarget();
+  const found = await lookups.updateTarget();
   const plan = found && planOf(found, stored, overrides);
   return {
     proposal,

@@ -15,7 +15,7 @@ const CANDIDATES = 20;
 /** What resolve reads of a stored or new proposal. */
 export type TResolvable = Pick<TNewProposal, "op" | "targetCfbId" | "deltaSummary" | "proposedCfb" | "fingerprint">;
 
-function asResolveProposal(p: TResolvable): TResolveProposal {
+export function asResolveProposal(p: TResolvable): TResolveProposal {
   return {
     title: p.proposedCfb.title,
     delta_summary: p.deltaSummary,

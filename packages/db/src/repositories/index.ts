@@ -68,7 +68,13 @@ export type { TCfbHead, TCfbListQuery } from "./cfbs";
 export type { TContextWrite, TStoredContext } from "./contexts";
 export type { TGateEvaluationQuery } from "./gate";
 export type { TStoredMemento } from "./mementos";
-export type { TPromotionResult, TPromotionWrite, TProposalFacts, TProposalListQuery } from "./proposals";
+export type {
+  TPromotionResult,
+  TPromotionWrite,
+  TProposalFacts,
+  TProposalListQuery,
+  TTwinCandidate,
+} from "./proposals";
 export type { TRateDecision } from "./rate-limits";
 export {
   INTERRUPTED_DETAIL,

@@ -1,9 +1,10 @@
-import { DomainError, type TCfb, type TCfbDraft } from "@solserver/contracts";
+import { DomainError, proposalDecidedConflict, type TCfb, type TCfbDraft } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { allocateIds } from "../ids";
-import type { TSqlDriver } from "../sql";
+import type { TSql, TSqlDriver } from "../sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import { insertCfbs, readCfbRow, rewriteCfb } from "./cfb-write";
+import { proposalsByIds } from "./proposal-read";
 import { insertResolveDecisions } from "./resolve";
 import { insertTraceRun } from "./traces";
 import type { TResolveDecisionWrite, TTraceEventInput } from "./types";
@@ -31,7 +32,15 @@ export type TPromotionWrite = {
   resolve?: Omit<TResolveDecisionWrite, "proposalId" | "stage">;
 };
 
-export type TPromotionResult = { promotionId: string; cfb: TCfb | null; mergedCfbId: string | null };
+export type TPromotionResult = {
+  promotionId: string;
+  cfb: TCfb | null;
+  mergedCfbId: string | null;
+  /** When the decision landed (ISO). */
+  decidedTs: string;
+  /** The proposal's pending twins this decision folded (status `duplicate`). */
+  folded: string[];
+};
 
 /** The request field a promotion's CFB conflicts name. */
 const PROMOTION_FIELDS = { conflict: "expected_cfb_version", notFound: "expected_cfb_version" } as const;
@@ -40,7 +49,9 @@ const PROMOTION_FIELDS = { conflict: "expected_cfb_version", notFound: "expected
  * Records a person's decision on a pending proposal, in one transaction. The status flip is
  * conditional on `pending` and comes first (a SQLite transaction that reads before it writes
  * cannot wait for another process's write lock), and PromotionEvent.proposalId is unique, so of
- * two concurrent decisions exactly one lands and the other gets CONFLICT with nothing written.
+ * two concurrent decisions exactly one lands and the other gets CONFLICT with nothing written,
+ * saying who decided it and when. The proposal's pending twins are folded into it in the same
+ * transaction: one decision covers the group, so a twin can never be decided on its own after it.
  */
 export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Promise<TPromotionResult> {
   return driver.transaction(async (tx) => {
@@ -51,27 +62,25 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
         "latestDecision" = COALESCE(${decision}, "latestDecision")
       WHERE "id" = ${w.proposalId} AND "status" = 'pending'`);
     if (flipped !== 1) {
-      const [current] = await tx.query<{ status: string }>(
-        Prisma.sql`SELECT "status" FROM "UmbraProposal" WHERE "id" = ${w.proposalId}`,
-      );
+      const [current] = await proposalsByIds(tx, [w.proposalId]);
       if (!current)
         throw new DomainError("NOT_FOUND", `proposal ${w.proposalId} does not exist`, { field: "proposal_id" });
-      throw new DomainError("CONFLICT", `proposal ${w.proposalId} was already ${current.status}`, {
-        field: "proposal_id",
-      });
+      throw proposalDecidedConflict({ ...current, final_cfb_id: current.promotion?.final_cfb_id ?? null });
     }
     const [proposal] = await tx.query<{
       responseId: string;
       threadId: string;
       transmissionId: string;
       packetId: string;
+      twinOfId: string | null;
     }>(
       Prisma.sql`SELECT p."responseId" AS "responseId", p."threadId" AS "threadId", t."id" AS "transmissionId",
-          t."packetId" AS "packetId"
+          t."packetId" AS "packetId", p."twinOfId" AS "twinOfId"
         FROM "UmbraProposal" p JOIN "Response" r ON r."id" = p."responseId" JOIN "Transmission" t ON t."id" = r."transmissionId"
         WHERE p."id" = ${w.proposalId}`,
     );
     if (!proposal) throw new Error(`proposal ${w.proposalId} has no response`);
+    const folded = await foldTwins(tx, w.proposalId, proposal.twinOfId, now);
     const promotionId = (await allocateIds(tx, { promotion: 1 })).promotion[0] as string;
     const created = w.cfbDraft ? await insertCfbs(tx, [w.cfbDraft], { promotionId, now }) : [];
     let cfb = created[0] ?? null;
@@ -127,6 +136,15 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
         details: { proposal_id: w.proposalId },
       });
     }
+    for (const id of folded) {
+      audits.push({
+        ...w.audit,
+        action: "proposal.fold",
+        targetType: "proposal",
+        targetId: id,
+        details: { twin_of: w.proposalId, promotion_id: promotionId },
+      });
+    }
     await insertAudit(tx, audits, now);
     if (w.resolve)
       await insertResolveDecisions(tx, [{ ...w.resolve, proposalId: w.proposalId, stage: "promotion" }], now);
@@ -142,12 +160,33 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
           actor: "solserver",
           phase: "promotion",
           status: "completed",
-          summary: `Promotion ${promotionId}: ${w.action}${cfb ? ` wrote ${cfb.cfb_id}` : ""}`,
-          metadata: { promotion_id: promotionId, proposal_id: w.proposalId, final_cfb_id: finalCfbId },
+          summary: `Promotion ${promotionId}: ${w.action}${cfb ? ` wrote ${cfb.cfb_id}` : ""}${folded.length > 0 ? `, folded ${folded.length} twin(s)` : ""}`,
+          metadata: { promotion_id: promotionId, proposal_id: w.proposalId, final_cfb_id: finalCfbId, folded },
           at: now,
         },
       ],
     });
-    return { promotionId, cfb, mergedCfbId: update?.mergedId ?? null };
+    return { promotionId, cfb, mergedCfbId: update?.mergedId ?? null, decidedTs: now.toISOString(), folded };
   });
+}
+
+/**
+ * Folds the pending twins of a just-decided proposal into it: its group is its lead (`leadId`,
+ * when it was a twin itself) or itself, and every other pending member becomes `duplicate`,
+ * linked to the decided proposal. Returns their ids, oldest first.
+ */
+async function foldTwins(tx: TSql, decidedId: string, leadId: string | null, now: Date): Promise<string[]> {
+  const group = leadId ?? decidedId;
+  // Decided, it leads nothing any more: the twins point to it, not it to its old lead.
+  if (leadId) await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL WHERE "id" = ${decidedId}`);
+  const members = await tx.query<{ id: string }>(
+    Prisma.sql`SELECT "id" FROM "UmbraProposal"
+      WHERE "status" = 'pending' AND ("id" = ${group} OR "twinOfId" = ${group}) AND "id" <> ${decidedId}
+      ORDER BY "seq"`,
+  );
+  const ids = members.map((m) => m.id);
+  if (ids.length === 0) return [];
+  await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "status" = 'duplicate', "twinOfId" = ${decidedId},
+      "decidedAt" = ${now} WHERE "id" IN (${Prisma.join(ids)}) AND "status" = 'pending'`);
+  return ids;
 }

@@ -4,54 +4,16 @@ import {
   type TStoredProposalPage,
   ZProposalWarning,
 } from "@solserver/contracts";
-import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
-import {
-  PROMOTION_SELECT,
-  PROPOSAL_SELECT,
-  RESOLVE_DECISION_SELECT,
-  type TPromotionRow,
-  type TProposalRow,
-  type TResolveDecisionRow,
-  toProposal,
-} from "../mappers";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
-import { jsonOf, type TSql } from "../sql";
+import { dateOf, jsonOf, type TSql } from "../sql";
 import { applyPromotion, type TPromotionWrite } from "./promotion-write";
+import { proposalsByIds } from "./proposal-read";
 import type { TStore } from "./store";
 
-/** The latest resolve decision of a proposal (at promotion if taken, else at creation). */
-const LATEST_DECISION = { orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }], take: 1 };
-
-/**
- * Proposals by id, each with its promotion and latest resolve decision (three statements on the
- * hot-path driver, whatever the page size), in the order of `ids`.
- */
-export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise<TStoredProposal[]> {
-  if (ids.length === 0) return [];
-  const list = Prisma.join([...ids]);
-  const [rows, promotions, decisions] = await Promise.all([
-    sql.query<TProposalRow>(Prisma.sql`SELECT * FROM "UmbraProposal" WHERE "id" IN (${list})`),
-    sql.query<TPromotionRow>(Prisma.sql`SELECT * FROM "PromotionEvent" WHERE "proposalId" IN (${list})`),
-    sql.query<TResolveDecisionRow>(
-      Prisma.sql`SELECT * FROM "UmbraResolveDecision" WHERE "proposalId" IN (${list}) ORDER BY "createdAt" DESC, "id" DESC`,
-    ),
-  ]);
-  const promotionOf = new Map(promotions.map((p) => [p.proposalId, p]));
-  const latestOf = new Map<string, TResolveDecisionRow>();
-  for (const d of decisions) if (!latestOf.has(d.proposalId)) latestOf.set(d.proposalId, d);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => {
-    const row = byId.get(id);
-    if (!row) return [];
-    const latest = latestOf.get(id);
-    return [toProposal({ ...row, promotion: promotionOf.get(id) ?? null, resolveDecision: latest ? [latest] : [] })];
-  });
-}
-
 export type TProposalListQuery = {
-  status: "pending" | "approved" | "rejected" | "all";
+  status: "pending" | "approved" | "rejected" | "duplicate" | "all";
   /** Only proposals of threads this account owns; undefined for every proposal (Jam). */
   ownerId?: string | undefined;
   responseId?: string | undefined;
@@ -93,6 +55,8 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
   const filters = [
     ...scope,
     ...(q.status === "all" ? [] : [Prisma.sql`p."status" = ${q.status}`]),
+    // The pending queue shows each group of twins once, by its lead.
+    ...(q.status === "pending" ? [Prisma.sql`p."twinOfId" IS NULL`] : []),
     ...(q.decision ? [Prisma.sql`p."latestDecision" = ${q.decision}`] : []),
     ...(q.domain ? [Prisma.sql`p."domain" = ${q.domain}`] : []),
     // Unary + keeps SQLite from choosing the confidence index for a range and then sorting
@@ -110,7 +74,9 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
   if (after) filters.push(after);
   const where = (parts: Prisma.Sql[]) =>
     parts.length > 0 ? Prisma.sql`WHERE ${Prisma.join(parts, " AND ")}` : Prisma.empty;
-  const [idRows, grouped] = await Promise.all([
+  // Counted as the lists show them: the pending twins (few, found by their index) are taken off
+  // the pending count, which an index on the status alone then answers.
+  const [idRows, grouped, [grouping]] = await Promise.all([
     sql.query<{ id: string }>(
       Prisma.sql`SELECT p."id" AS "id" FROM ${from} ${where(filters)}
         ORDER BY ${keysetOrder(keyset)} LIMIT ${q.limit + 1}`,
@@ -118,12 +84,17 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
     sql.query<{ status: string; n: number }>(
       Prisma.sql`SELECT p."status" AS "status", COUNT(*) AS "n" FROM ${from} ${where(scope)} GROUP BY p."status"`,
     ),
+    sql.query<{ n: number }>(
+      Prisma.sql`SELECT COUNT(*) AS "n" FROM ${from}
+        ${where([...scope, Prisma.sql`p."twinOfId" IS NOT NULL`, Prisma.sql`p."status" = 'pending'`])}`,
+    ),
   ]);
   const { page, nextCursor } = pageOf(idRows, q.limit, (r) => r.id);
-  const counts = { pending: 0, approved: 0, rejected: 0 };
+  const counts = { pending: 0, approved: 0, rejected: 0, duplicate: 0 };
   for (const g of grouped) {
-    if (g.status === "pending" || g.status === "approved" || g.status === "rejected") counts[g.status] = Number(g.n);
+    if (g.status in counts) counts[g.status as keyof typeof counts] = Number(g.n);
   }
+  counts.pending -= Number(grouping?.n ?? 0);
   return {
     items: await proposalsByIds(
       sql,
@@ -134,23 +105,29 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
   };
 }
 
-export async function getProposal(db: DbClient, proposalId: string): Promise<TStoredProposal | null> {
-  const row = await db.umbraProposal.findUnique({
-    where: { id: proposalId },
-    select: {
-      ...PROPOSAL_SELECT,
-      promotion: { select: PROMOTION_SELECT },
-      resolveDecision: { select: RESOLVE_DECISION_SELECT, ...LATEST_DECISION },
-    },
-  });
-  return row ? toProposal(row) : null;
+export async function getProposal(sql: TSql, proposalId: string): Promise<TStoredProposal | null> {
+  return (await proposalsByIds(sql, [proposalId]))[0] ?? null;
 }
 
-/** What a promotion's checks read of a proposal: its state, the model's target, resolve's latest decision. */
+/**
+ * What a promotion's checks read of a proposal: its state (and of a decided one who decided it
+ * when, and the CFB it wrote), the model's target, resolve's latest decision.
+ */
 export type TProposalFacts = Pick<
   TStoredProposal,
-  "proposal_id" | "response_id" | "status" | "op" | "target_cfb_id" | "warnings"
-> & { resolve: Pick<TResolveOutcome, "decision" | "target_cfb_id" | "merge_cfb_ids"> | null };
+  | "proposal_id"
+  | "response_id"
+  | "status"
+  | "op"
+  | "target_cfb_id"
+  | "warnings"
+  | "twin_of_id"
+  | "decided_ts"
+  | "decided_by"
+> & {
+  promotion: { final_cfb_id: string | null } | null;
+  resolve: Pick<TResolveOutcome, "decision" | "target_cfb_id" | "merge_cfb_ids"> | null;
+};
 
 /**
  * The proposals of one response as a promotion's checks read them, in one statement (hot path:
@@ -166,13 +143,22 @@ export async function proposalFacts(sql: TSql, responseId: string): Promise<TPro
     decision: string | null;
     decisionTarget: string | null;
     mergeCfbIds: unknown;
+    twinOfId: string | null;
+    decidedAt: unknown;
+    promotionId: string | null;
+    finalCfbId: string | null;
+    decidedBy: string | null;
   }>(Prisma.sql`SELECT p."id" AS "id", p."status" AS "status", p."op" AS "op", p."targetCfbId" AS "targetCfbId",
       p."warnings" AS "warnings", d."decision" AS "decision", d."targetCfbId" AS "decisionTarget",
-      d."mergeCfbIds" AS "mergeCfbIds"
+      d."mergeCfbIds" AS "mergeCfbIds", p."twinOfId" AS "twinOfId", p."decidedAt" AS "decidedAt",
+      e."id" AS "promotionId", e."finalCfbId" AS "finalCfbId", u."email" AS "decidedBy"
     FROM "UmbraProposal" p
     LEFT JOIN "UmbraResolveDecision" d ON d."id" = (
       SELECT l."id" FROM "UmbraResolveDecision" l WHERE l."proposalId" = p."id"
       ORDER BY l."createdAt" DESC, l."id" DESC LIMIT 1)
+    LEFT JOIN "PromotionEvent" e
+      ON e."proposalId" = CASE WHEN p."status" = 'duplicate' THEN p."twinOfId" ELSE p."id" END
+    LEFT JOIN "User" u ON u."id" = e."decidedById"
     WHERE p."responseId" = ${responseId}
     ORDER BY p."suggestionIndex"`);
   return rows.map((r) => ({
@@ -182,6 +168,11 @@ export async function proposalFacts(sql: TSql, responseId: string): Promise<TPro
     op: r.op as TProposalFacts["op"],
     target_cfb_id: r.targetCfbId,
     warnings: asStringArray(jsonOf(r.warnings), "UmbraProposal.warnings").map((w) => ZProposalWarning.parse(w)),
+    twin_of_id: r.twinOfId,
+    decided_ts: r.decidedAt === null ? null : dateOf(r.decidedAt).toISOString(),
+    decided_by: r.decidedBy,
+    // A duplicate's promotion is its twin's: the CFB that twin wrote is not the duplicate's.
+    promotion: r.promotionId !== null && r.status !== "duplicate" ? { final_cfb_id: r.finalCfbId } : null,
     resolve:
       r.decision === null
         ? null
@@ -194,13 +185,82 @@ export async function proposalFacts(sql: TSql, responseId: string): Promise<TPro
   }));
 }
 
-export function proposalRepository({ prisma, sql }: TStore) {
+/** A pending lead as a new proposal is compared with it, to find its twin. */
+export type TTwinCandidate = {
+  proposalId: string;
+  op: string;
+  targetCfbId: string | null;
+  fingerprint: string;
+  title: string;
+  deltaSummary: string;
+  tags: string[];
+  entities: string[];
+};
+
+/** How many of a thread's newest pending leads a new proposal is compared with. */
+export const THREAD_TWIN_CANDIDATES = 50;
+
+/**
+ * The pending leads a turn's new proposals may be twins of: those with one of their fingerprints
+ * in any thread of the same owner (the fingerprint index), and the newest of the turn's own thread
+ * (the thread index), for restatements in other words. Both are bounded however big the queue.
+ */
+export async function twinCandidates(
+  sql: TSql,
+  q: { ownerId: string | null; threadId: string; fingerprints: readonly string[] },
+): Promise<TTwinCandidate[]> {
+  const lead = Prisma.sql`p."status" = 'pending' AND p."twinOfId" IS NULL`;
+  const [same, recent] = await Promise.all([
+    q.fingerprints.length === 0
+      ? Promise.resolve([])
+      : sql.query<TTwinRow>(Prisma.sql`SELECT ${TWIN_COLUMNS} FROM "UmbraProposal" p
+          JOIN "Thread" t ON t."id" = p."threadId"
+            AND ${q.ownerId === null ? Prisma.sql`t."id" = ${q.threadId}` : Prisma.sql`t."ownerId" = ${q.ownerId}`}
+          WHERE p."fingerprint" IN (${Prisma.join([...new Set(q.fingerprints)])}) AND ${lead}`),
+    sql.query<TTwinRow>(Prisma.sql`SELECT ${TWIN_COLUMNS} FROM "UmbraProposal" p
+      WHERE p."threadId" = ${q.threadId} AND ${lead}
+      ORDER BY p."createdAt" DESC LIMIT ${THREAD_TWIN_CANDIDATES}`),
+  ]);
+  const seen = new Set<string>();
+  return [...same, ...recent].flatMap((r) => {
+    if (seen.has(r.id)) return [];
+    seen.add(r.id);
+    const proposed = jsonOf(r.proposedCfb) as { title: string; tags?: unknown; entities?: unknown };
+    return [
+      {
+        proposalId: r.id,
+        op: r.op,
+        targetCfbId: r.targetCfbId,
+        fingerprint: r.fingerprint,
+        title: proposed.title,
+        deltaSummary: r.deltaSummary,
+        tags: asStringArray(proposed.tags ?? [], "UmbraProposal.proposedCfb.tags"),
+        entities: asStringArray(proposed.entities ?? [], "UmbraProposal.proposedCfb.entities"),
+      },
+    ];
+  });
+}
+
+type TTwinRow = {
+  id: string;
+  op: string;
+  targetCfbId: string | null;
+  fingerprint: string;
+  deltaSummary: string;
+  proposedCfb: unknown;
+};
+const TWIN_COLUMNS = Prisma.sql`p."id" AS "id", p."op" AS "op", p."targetCfbId" AS "targetCfbId",
+  p."fingerprint" AS "fingerprint", p."deltaSummary" AS "deltaSummary", p."proposedCfb" AS "proposedCfb"`;
+
+export function proposalRepository({ sql }: TStore) {
   return {
     list: (q: TProposalListQuery) => listProposals(sql, q),
-    get: (proposalId: string) => getProposal(prisma, proposalId),
+    get: (proposalId: string) => getProposal(sql, proposalId),
     /** A response's proposals as a promotion's checks read them (one statement). */
     facts: (responseId: string) => proposalFacts(sql, responseId),
     applyPromotion: (w: TPromotionWrite) => applyPromotion(sql, w),
+    /** The pending leads a turn's new proposals may be twins of (bounded, two indexed statements). */
+    twinCandidates: (q: Parameters<typeof twinCandidates>[1]) => twinCandidates(sql, q),
   };
 }
 

@@ -13,7 +13,14 @@ import { countRepetitions } from "./repetitions";
 import { insertResolveDecisions } from "./resolve";
 import type { TStore } from "./store";
 import { insertTraceRun } from "./traces";
-import type { THistoryMessage, TPreviousResponse, TResponseSource, TStoredTurn, TTurnWrite } from "./types";
+import type {
+  THistoryMessage,
+  TNewProposal,
+  TPreviousResponse,
+  TResponseSource,
+  TStoredTurn,
+  TTurnWrite,
+} from "./types";
 
 /**
  * A turn this caller stored earlier under this idempotency key, or null. The lookup runs on every
@@ -261,17 +268,27 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
         VALUES (${turn.userMessageId}, ${turn.threadId}, 'user', ${turn.message}, ${packetId}, ${now}),
           (${randomUUID()}, ${turn.threadId}, 'assistant', ${turn.assistantText}, ${packetId}, ${answeredAt})`);
       if (turn.proposals.length > 0) {
+        const twinOfId = (p: TNewProposal) =>
+          !p.twinOf ? null : "proposalId" in p.twinOf ? p.twinOf.proposalId : (ids.proposal[p.twinOf.index] ?? null);
         const rows = turn.proposals.map(
           (p, i) =>
             Prisma.sql`(${ids.proposal[i]}, ${responseId}, ${turn.threadId}, ${p.suggestionIndex}, ${p.op}, ${p.targetCfbId},
               ${json(p.warnings)}, ${p.title}, ${p.deltaSummary}, ${json(p.proposedCfb)}, ${p.rationale}, ${p.confidence},
               ${p.fingerprint}, 'pending', ${p.proposedCfb.domain}, ${p.resolve?.outcome.decision ?? null},
-              ${idNumber(ids.proposal[i] as string)}, ${now})`,
+              ${idNumber(ids.proposal[i] as string)}, ${twinOfId(p)}, ${now})`,
         );
         await tx.execute(Prisma.sql`INSERT INTO "UmbraProposal" ("id", "responseId", "threadId", "suggestionIndex", "op",
             "targetCfbId", "warnings", "title", "deltaSummary", "proposedCfb", "rationale", "confidence", "fingerprint",
-            "status", "domain", "latestDecision", "seq", "createdAt")
+            "status", "domain", "latestDecision", "seq", "twinOfId", "createdAt")
           VALUES ${Prisma.join(rows)}`);
+        // Twins were found before this transaction: a lead decided since (its group folded) leads
+        // nothing any more, so a proposal grouped under it stands on its own instead of hiding.
+        if (turn.proposals.some((p) => p.twinOf)) {
+          await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL
+            WHERE "responseId" = ${responseId} AND "twinOfId" IS NOT NULL AND NOT EXISTS (
+              SELECT 1 FROM "UmbraProposal" l
+              WHERE l."id" = "UmbraProposal"."twinOfId" AND l."status" = 'pending' AND l."twinOfId" IS NULL)`);
+        }
       }
       // Resolve's decision on each new proposal (seed 001 §6), taken before this transaction.
       await insertResolveDecisions(

@@ -34,6 +34,12 @@ export type TNewProposal = {
   warnings: TProposalWarning[];
   /** Resolve's decision as the proposal is created (stored with it). */
   resolve?: Omit<TResolveDecisionWrite, "proposalId" | "stage" | "fingerprint">;
+  /**
+   * The pending lead this proposal is a twin of: a stored one, or an earlier proposal of the same
+   * turn (its index in the turn's list). Stored only if that lead is still a pending lead when the
+   * turn is written; otherwise the proposal leads its own group.
+   */
+  twinOf?: { proposalId: string } | { index: number } | null;
 };
 
 export type TTurnWrite = {

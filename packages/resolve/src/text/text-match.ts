@@ -95,6 +95,15 @@ export function matchText(p: TTextProfile, c: TTextProfile, detail = true): TTex
 }
 
 /**
+ * Two texts name exactly the same numbers and names: the stricter test for "the same knowledge
+ * said twice" (twin proposals, a proposal against a CFB approved since). "Timeout 30 s" and
+ * "timeout 60 s" are two facts; a text that adds a port to the other says more than it.
+ */
+export function sameSpecifics(a: TTextProfile, b: TTextProfile): boolean {
+  return a.specifics.size === b.specifics.size && [...a.specifics].every((x) => b.specifics.has(x));
+}
+
+/**
  * Two CFBs are one CFB written twice (a merge may be suggested) when their texts mostly agree and
  * neither states a number or a name the other lacks while also lacking one of the other's:
  * "eu-central-1 (Frankfurt)" against "us-east-1 (N. Virginia)" are two facts, not one.

@@ -18,6 +18,8 @@ export type TAdmitted = {
   readonly hash: string;
   /** The turn's thread: the one the request names, or a new id. */
   readonly threadId: string;
+  /** Who owns the thread: its owner when it exists (null for a thread without one), else the caller. */
+  readonly ownerId: string | null;
   /** Whether the request named a thread (its history, memento and route then count). */
   readonly existing: boolean;
   readonly userMessageId: string;
@@ -34,9 +36,13 @@ export async function admit(
   // Idempotency keys belong to the caller: another account's "1" is a different request.
   const stored = await deps.repos.turns.findByRequestId(caller.userId, input.request_id);
   if (stored) return { replay: await replay(ctx, stored, input, hash) };
+  let ownerId: string | null = caller.userId;
   if (input.thread_id !== undefined) {
     const thread = await deps.repos.turns.threadOwner(input.thread_id);
-    if (thread) assertCanSeeThread(caller, thread.ownerId, `thread ${input.thread_id}`);
+    if (thread) {
+      assertCanSeeThread(caller, thread.ownerId, `thread ${input.thread_id}`);
+      ownerId = thread.ownerId;
+    }
   }
   checkProcedureChoice(deps.catalog, input.procedure);
   // Replays and refusals above are free; only turns that reach the model count against the budget.
@@ -54,6 +60,7 @@ export async function admit(
       input,
       hash,
       threadId,
+      ownerId,
       existing: input.thread_id !== undefined,
       userMessageId: randomUUID(),
       trace,

@@ -1,6 +1,7 @@
 import type { TOutputMeta, TThreadMemento } from "@solserver/contracts";
 import type { TNewProposal, TRepetitionHit } from "@solserver/db";
 import { deriveProposals } from "../../proposals/derive";
+import { findTwins } from "../../proposals/twins";
 import type { TServiceContext } from "../context";
 import type { TServiceDeps } from "../deps";
 import { resolveProposal, turnRepetitions } from "../resolve";
@@ -125,6 +126,32 @@ async function resolved(
   const started = performance.now();
   const proposals: TNewProposal[] = [];
   for (const p of derived) proposals.push({ ...p, resolve: await resolveProposal(deps, p) });
+  // Twins: the same suggestion again (in this turn, or pending from an earlier one) joins its group.
+  if (proposals.length > 0) {
+    const candidates = await deps.repos.proposals.twinCandidates({
+      ownerId: turn.ownerId,
+      threadId: turn.threadId,
+      fingerprints: proposals.map((p) => p.fingerprint),
+    });
+    findTwins(proposals, candidates).forEach((twinOf, i) => {
+      (proposals[i] as TNewProposal).twinOf = twinOf;
+    });
+    const grouped = proposals.flatMap((p) =>
+      p.twinOf
+        ? [
+            {
+              suggestion: p.suggestionIndex,
+              twin_of:
+                "proposalId" in p.twinOf
+                  ? p.twinOf.proposalId
+                  : `suggestion ${derived[p.twinOf.index]?.suggestionIndex}`,
+            },
+          ]
+        : [],
+    );
+    if (grouped.length > 0)
+      trace.add("proposals", `Grouped ${grouped.length} twin(s) under pending proposals`, { twins: grouped });
+  }
   trace.add(
     "resolve",
     proposals.length === 0 ? "Nothing to resolve" : `Resolved ${proposals.length} proposal(s)`,

@@ -1,0 +1,57 @@
+import type { TStoredProposal } from "@solserver/contracts";
+import { Prisma } from "../generated/prisma/client";
+import { type TPromotionRow, type TProposalRow, type TResolveDecisionRow, toProposal } from "../mappers";
+import type { TSql } from "../sql";
+
+// Proposals as the API shows them, read through the driver: the queue's pages, one proposal's
+// page, and a promotion that lost a race (which says who won and when).
+
+/**
+ * Who decided each of these proposals (a duplicate: whoever decided the twin it was folded into),
+ * by email; proposals still pending, or decided by an account deleted since, are left out.
+ */
+const DECIDERS = (list: Prisma.Sql) => Prisma.sql`SELECT p."id" AS "id", u."email" AS "email"
+  FROM "UmbraProposal" p
+  JOIN "PromotionEvent" e ON e."proposalId" = CASE WHEN p."status" = 'duplicate' THEN p."twinOfId" ELSE p."id" END
+  JOIN "User" u ON u."id" = e."decidedById"
+  WHERE p."id" IN (${list})`;
+
+/**
+ * Proposals by id, each with its promotion, who decided it, its latest resolve decision and its
+ * number of twins, in five statements on the driver whatever the page size, in the order of `ids`.
+ */
+export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise<TStoredProposal[]> {
+  if (ids.length === 0) return [];
+  const list = Prisma.join([...ids]);
+  const [rows, promotions, decisions, twins, deciders] = await Promise.all([
+    sql.query<TProposalRow>(Prisma.sql`SELECT * FROM "UmbraProposal" WHERE "id" IN (${list})`),
+    sql.query<TPromotionRow>(Prisma.sql`SELECT * FROM "PromotionEvent" WHERE "proposalId" IN (${list})`),
+    sql.query<TResolveDecisionRow>(
+      Prisma.sql`SELECT * FROM "UmbraResolveDecision" WHERE "proposalId" IN (${list}) ORDER BY "createdAt" DESC, "id" DESC`,
+    ),
+    sql.query<{ id: string; n: number }>(
+      Prisma.sql`SELECT "twinOfId" AS "id", COUNT(*) AS "n" FROM "UmbraProposal" WHERE "twinOfId" IN (${list}) GROUP BY "twinOfId"`,
+    ),
+    sql.query<{ id: string; email: string }>(DECIDERS(list)),
+  ]);
+  const deciderOf = new Map(deciders.map((d) => [d.id, d.email]));
+  const promotionOf = new Map(promotions.map((p) => [p.proposalId, p]));
+  const twinsOf = new Map(twins.map((t) => [t.id, Number(t.n)]));
+  const latestOf = new Map<string, TResolveDecisionRow>();
+  for (const d of decisions) if (!latestOf.has(d.proposalId)) latestOf.set(d.proposalId, d);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    const latest = latestOf.get(id);
+    return [
+      toProposal({
+        ...row,
+        promotion: promotionOf.get(id) ?? null,
+        resolveDecision: latest ? [latest] : [],
+        twinCount: twinsOf.get(id) ?? 0,
+        decidedBy: deciderOf.get(id) ?? null,
+      }),
+    ];
+  });
+}
