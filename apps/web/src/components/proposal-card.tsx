@@ -1,6 +1,7 @@
 "use client";
 import type { TProposal, TProposalPreview, TProposalStatus } from "@solserver/contracts";
 import Link from "next/link";
+import { formatTs } from "./format";
 import { ProposalEditor } from "./proposal-editor";
 import { ProposalWarnings } from "./proposal-warnings";
 import { ResolveSummary } from "./resolve-summary";
@@ -9,12 +10,18 @@ import { ErrorAlert } from "./ui";
 import { useReview } from "./use-review";
 
 type Props = {
-  /** A chat turn's preview, or a queue item (which also carries the proposed CFB). */
-  proposal: TProposalPreview & { proposed_cfb?: TProposal["proposed_cfb"]; resolve?: TProposal["resolve"] };
+  /** A chat turn's preview, or a queue item (which also carries the proposed CFB, its twins and its decision). */
+  proposal: TProposalPreview &
+    Partial<Pick<TProposal, "proposed_cfb" | "resolve" | "twin_count" | "twin_of_id" | "decided_by" | "decided_ts">>;
   status: TProposalStatus;
   /** Set when the proposal was decided: the CFB it produced. */
   finalCfbId?: string | null;
 };
+
+/** " by editor2@… on <local time>" when known. */
+function decidedLine(d: { decided_by?: string | null; decided_ts?: string | null }): string {
+  return `${d.decided_by ? ` by ${d.decided_by}` : ""}${d.decided_ts ? ` on ${formatTs(d.decided_ts)}` : ""}`;
+}
 
 export function ProposalCard({ proposal, status, finalCfbId }: Props) {
   const review = useReview(proposal.proposal_id, proposal.actions);
@@ -42,6 +49,12 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
         <Link href={`/proposals/${proposal.proposal_id}`}>{proposal.title}</Link>
       </h3>
       <p className="muted">{proposal.delta_summary}</p>
+      {proposal.twin_count ? (
+        <p className="muted" data-testid="twin-count">
+          and {proposal.twin_count} more like it
+          {effectiveStatus === "pending" ? ": one decision covers them all" : ", folded into this one"}
+        </p>
+      ) : null}
       <ProposalWarnings warnings={proposal.warnings} />
       {proposal.resolve ? <ResolveSummary resolve={proposal.resolve} /> : null}
       {effectiveStatus === "pending" ? (
@@ -58,14 +71,23 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
         )
       ) : (
         <p className="muted" role="status">
-          {effectiveStatus === "approved" ? "Approved" : "Rejected"}
+          {effectiveStatus === "duplicate" ? (
+            <>
+              Folded into its twin <Link href={`/proposals/${proposal.twin_of_id}`}>{proposal.twin_of_id}</Link>
+            </>
+          ) : effectiveStatus === "approved" ? (
+            "Approved"
+          ) : (
+            "Rejected"
+          )}
           {decided?.action === "edit_then_approve" ? " with edits" : ""}
-          {cfbId ? (
+          {cfbId && effectiveStatus !== "duplicate" ? (
             <>
               {" "}
               as <Link href={`/cfbs/${cfbId}`}>{cfbId}</Link>
             </>
           ) : null}
+          {decidedLine(decided ?? proposal)}
         </p>
       )}
       <ErrorAlert error={review.promote.error} />

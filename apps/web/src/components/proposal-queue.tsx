@@ -2,13 +2,22 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { DepartedNotice, useDepartedCards } from "./departed-cards";
 import { PromotionTriggers } from "./promotion-triggers";
 import { ProposalCard } from "./proposal-card";
 import { hasNoItems, QueryState } from "./query-state";
 import { useMe } from "./session";
 import { LoadMore } from "./ui";
 
-const STATUSES = ["pending", "approved", "rejected"] as const;
+const STATUSES = ["pending", "approved", "rejected", "duplicate"] as const;
+const STATUS_LABELS: Record<(typeof STATUSES)[number], string> = {
+  pending: "pending",
+  approved: "approved",
+  rejected: "rejected",
+  duplicate: "folded twins",
+};
+/** The queue refreshes on its own this often, so a decision made elsewhere shows within seconds. */
+const REFRESH_MS = 5_000;
 const DECISIONS = ["update", "review", "create", "merge"] as const;
 const SORTS = { newest: "newest first", oldest: "oldest first", confidence: "most confident first" } as const;
 type TDecision = (typeof DECISIONS)[number];
@@ -30,10 +39,12 @@ export function ProposalQueue() {
         ...(decision ? { decision } : {}),
         ...(minConfidence ? { min_confidence: Number(minConfidence) } : {}),
       },
-      { getNextPageParam: (page) => page.next_cursor ?? undefined },
+      { getNextPageParam: (page) => page.next_cursor ?? undefined, refetchInterval: REFRESH_MS },
     ),
   );
   const counts = query.data?.pages[0]?.counts;
+  const shown = query.data?.pages.flatMap((p) => p.items.map((i) => i.proposal_id));
+  const { departed, dismiss } = useDepartedCards(`${status}|${decision}|${sort}|${minConfidence}`, shown);
   return (
     <section className="panel" aria-labelledby="queue-heading">
       <h2 id="queue-heading">Review queue</h2>
@@ -41,7 +52,7 @@ export function ProposalQueue() {
       <fieldset className="tabs" aria-label="Proposal status">
         {STATUSES.map((s) => (
           <button key={s} type="button" aria-pressed={status === s} onClick={() => setStatus(s)}>
-            {s} {counts ? `(${counts[s]})` : ""}
+            {STATUS_LABELS[s]} {counts ? `(${counts[s]})` : ""}
           </button>
         ))}
       </fieldset>
@@ -79,6 +90,13 @@ export function ProposalQueue() {
       <p className="muted">
         Keys: focus a proposal, then <kbd>A</kbd> approve · <kbd>E</kbd> edit (Jam) · <kbd>R</kbd> reject.
       </p>
+      {departed.length > 0 ? (
+        <section className="stack" aria-label="Changed while you were looking" aria-live="polite">
+          {departed.map((id) => (
+            <DepartedNotice key={id} proposalId={id} onDismiss={() => dismiss(id)} />
+          ))}
+        </section>
+      ) : null}
       <QueryState
         query={query}
         what="proposals"
@@ -86,7 +104,7 @@ export function ProposalQueue() {
         empty={
           status === "pending"
             ? "Nothing to review. Proposals appear here when a chat turn suggests new knowledge."
-            : `No ${status} proposals yet.`
+            : `No ${status === "duplicate" ? "folded twins" : `${status} proposals`} yet.`
         }
         refreshError="Could not load proposals"
       >

@@ -1,10 +1,10 @@
 "use client";
-import type { TEditorialOverrides } from "@solserver/contracts";
+import { decidedMessage, type TEditorialOverrides } from "@solserver/contracts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useDeferredValue, useEffect, useState } from "react";
+import { useDeferredValue, useEffect, useRef, useState } from "react";
 import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
-import { trpcCode } from "@/lib/trpc-errors";
+import { trpcCode, trpcErrorData } from "@/lib/trpc-errors";
 import { CfbSideBySide } from "./field-diff";
 import { formatTs } from "./format";
 import { ProposalEditor } from "./proposal-editor";
@@ -35,6 +35,19 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
     ),
   );
   const decision = useReview(proposalId, query.data?.proposal.actions, () => setOverrides(undefined));
+  // Someone else may decide it meanwhile: its state is watched (cheaply: no resolve, no preview)
+  // and the page reloads when it changes, instead of offering a decision that is gone.
+  const watched = useQuery(
+    trpc.proposals.get.queryOptions({ proposal_id: proposalId }, { retry: false, refetchInterval: REFRESH_MS }),
+  );
+  const shownStatus = query.data?.proposal.status;
+  const { refetch } = query;
+  useEffect(() => {
+    if (watched.data && shownStatus && watched.data.status !== shownStatus) void refetch();
+  }, [watched.data, shownStatus, refetch]);
+  // Whether this page showed it pending: a decision that then appears was made elsewhere.
+  const sawPending = useRef(false);
+  if (shownStatus === "pending") sawPending.current = true;
 
   // Keyboard review anywhere on the page: A approve, E edit (Jam editors), R reject.
   useEffect(() => {
@@ -55,6 +68,7 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
             onEdit={setOverrides}
             refetch={() => query.refetch()}
             stale={query.isPlaceholderData}
+            decidedElsewhere={sawPending.current && review.proposal.status !== "pending" && !decision.decided}
           />
         )}
       </QueryState>
@@ -69,12 +83,15 @@ function Review({
   onEdit,
   refetch,
   stale,
+  decidedElsewhere,
 }: {
   review: TProposalReview;
   decision: TReview;
   onEdit: (overrides: TEditorialOverrides) => void;
   refetch: () => Promise<unknown>;
   stale: boolean;
+  /** It was pending on this page and someone else decided it since. */
+  decidedElsewhere: boolean;
 }) {
   const { promote, editing } = decision;
   const pending = review.proposal.status === "pending" && !decision.decided;
@@ -83,14 +100,20 @@ function Review({
   const decided = decision.decided;
   const status = decided?.status ?? proposal.status;
   const finalCfbId = decided?.final_cfb_id ?? proposal.promotion?.final_cfb_id ?? null;
-  const isConflict = trpcCode(promote.error) === "CONFLICT";
+  const conflict = trpcCode(promote.error) === "CONFLICT" ? (trpcErrorData(promote.error)?.field ?? null) : undefined;
+  const showCurrent = async () => {
+    await refetch();
+    promote.reset();
+  };
 
   return (
     <div className="stack" data-testid="proposal-review">
       <section className="panel stack" aria-labelledby="proposal-heading">
         <div className="row">
           <span className="badge">{proposal.op}</span>
-          <span className={`badge ${status === "approved" ? "ok" : status === "rejected" ? "bad" : "warn"}`}>
+          <span
+            className={`badge ${status === "approved" ? "ok" : status === "rejected" ? "bad" : status === "pending" ? "warn" : ""}`}
+          >
             {status}
           </span>
           <span className="muted">{proposal.proposal_id}</span>
@@ -113,44 +136,51 @@ function Review({
           <dd>{proposal.proposed_cfb.domain}</dd>
         </dl>
         {proposal.resolve ? <ResolveSummary resolve={proposal.resolve} open /> : null}
+        <Twins proposal={proposal} />
+        {decidedElsewhere ? (
+          <p className="conflict" role="alert">
+            While you were reviewing, {decidedMessage({ ...proposal, final_cfb_id: finalCfbId })}.
+          </p>
+        ) : null}
         {pending ? (
           editing ? null : (
             <Decision review={decision} />
           )
         ) : (
-          <p role="status" className="ok">
-            {status === "approved" ? "Approved" : "Rejected"}
+          <p role="status" className="ok" data-testid="decided">
+            {status === "duplicate" ? (
+              <>
+                Folded into its twin <Link href={`/proposals/${proposal.twin_of_id}`}>{proposal.twin_of_id}</Link>,
+                decided
+              </>
+            ) : status === "approved" ? (
+              "Approved"
+            ) : (
+              "Rejected"
+            )}
             {(decided?.action ?? proposal.promotion?.action) === "edit_then_approve" ? " with edits" : ""}
-            {finalCfbId ? (
+            {finalCfbId && status !== "duplicate" ? (
               <>
                 {" "}
                 as <Link href={`/cfbs/${finalCfbId}`}>{finalCfbId}</Link>
               </>
             ) : null}
-            {proposal.promotion && !decided
-              ? ` by a ${proposal.promotion.editor === "jam" ? "Jam editor" : "user"}`
-              : ""}
-            {proposal.decided_ts && !decided ? ` on ${formatTs(proposal.decided_ts)}` : ""}.
+            {decided ? ` by you (${decided.decided_by})` : decider(proposal)}
+            {` on ${formatTs(decided?.decided_ts ?? proposal.decided_ts)}`}.
           </p>
         )}
-        {isConflict ? (
+        {conflict === undefined ? (
+          <ErrorAlert what="Could not decide" error={promote.error} />
+        ) : (
           <div className="stack conflict" role="alert">
             <p className="error">{promote.error?.message}</p>
-            <p>The CFB changed while you were reviewing. Look at the new version below, then decide again.</p>
+            <p>{CONFLICT_NEXT[conflict ?? ""] ?? CONFLICT_NEXT.expected_cfb_version}</p>
             <div className="row">
-              <button
-                type="button"
-                onClick={async () => {
-                  await refetch();
-                  promote.reset();
-                }}
-              >
-                Show the current version
+              <button type="button" onClick={showCurrent}>
+                {conflict === "proposal_id" ? "Show the decision" : "Show the current version"}
               </button>
             </div>
           </div>
-        ) : (
-          <ErrorAlert what="Could not decide" error={promote.error} />
         )}
         {editing && pending ? (
           <ProposalEditor
@@ -181,6 +211,44 @@ function Review({
         </div>
       </section>
     </div>
+  );
+}
+
+/** The queue and this page refresh on their own this often. */
+const REFRESH_MS = 5_000;
+
+/** What to do after each CONFLICT a decision can meet, by the field the server named. */
+const CONFLICT_NEXT: Record<string, string> = {
+  proposal_id: "Someone decided this proposal while you were reviewing it: there is nothing left to decide here.",
+  expected_cfb_version: "The CFB changed while you were reviewing. Look at the new version below, then decide again.",
+  action:
+    "A CFB saying the same was approved since this proposal was made. Approve this one as an update of it instead, or reject it.",
+};
+
+/** " by editor2@… (a Jam editor)" as far as it is known. */
+function decider(p: TProposalReview["proposal"]): string {
+  const role = p.promotion ? (p.promotion.editor === "jam" ? "a Jam editor" : "a user") : null;
+  if (p.decided_by) return ` by ${p.decided_by}${role ? ` (${role})` : ""}`;
+  return role ? ` by ${role}` : "";
+}
+
+/** The twins of a proposal: the lead it is grouped under, or how many it stands for. */
+function Twins({ proposal }: { proposal: TProposalReview["proposal"] }) {
+  if (proposal.status === "pending" && proposal.twin_of_id) {
+    return (
+      <p className="muted" data-testid="twins">
+        A twin of <Link href={`/proposals/${proposal.twin_of_id}`}>{proposal.twin_of_id}</Link>, which the queue shows
+        for both: deciding either decides the other.
+      </p>
+    );
+  }
+  if (proposal.twin_count === 0) return null;
+  return (
+    <p className="muted" data-testid="twins">
+      {proposal.status === "pending"
+        ? `And ${proposal.twin_count} more like it: the same suggestion made again. Deciding this one decides them all.`
+        : `${proposal.twin_count} twin${proposal.twin_count === 1 ? " was" : "s were"} folded into this one.`}
+    </p>
   );
 }
 
