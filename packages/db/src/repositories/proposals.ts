@@ -19,13 +19,14 @@ import {
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { jsonOf, type TSql } from "../sql";
 import { applyPromotion, type TPromotionWrite } from "./promotion-write";
+import { reopenProposal, type TReopenWrite } from "./proposal-reopen";
 import type { TStore } from "./store";
 
 /** The latest resolve decision of a proposal (at promotion if taken, else at creation). */
 const LATEST_DECISION = { orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }], take: 1 };
 
 /**
- * Proposals by id, each with its promotion and latest resolve decision (three statements on the
+ * Proposals by id, each with its decisions and latest resolve decision (three statements on the
  * hot-path driver, whatever the page size), in the order of `ids`.
  */
 export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise<TStoredProposal[]> {
@@ -38,7 +39,12 @@ export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise
       Prisma.sql`SELECT * FROM "UmbraResolveDecision" WHERE "proposalId" IN (${list}) ORDER BY "createdAt" DESC, "id" DESC`,
     ),
   ]);
-  const promotionOf = new Map(promotions.map((p) => [p.proposalId, p]));
+  const promotionsOf = new Map<string, TPromotionRow[]>();
+  for (const p of promotions) {
+    const list = promotionsOf.get(p.proposalId);
+    if (list) list.push(p);
+    else promotionsOf.set(p.proposalId, [p]);
+  }
   const latestOf = new Map<string, TResolveDecisionRow>();
   for (const d of decisions) if (!latestOf.has(d.proposalId)) latestOf.set(d.proposalId, d);
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -46,7 +52,7 @@ export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise
     const row = byId.get(id);
     if (!row) return [];
     const latest = latestOf.get(id);
-    return [toProposal({ ...row, promotion: promotionOf.get(id) ?? null, resolveDecision: latest ? [latest] : [] })];
+    return [toProposal({ ...row, promotions: promotionsOf.get(id) ?? [], resolveDecision: latest ? [latest] : [] })];
   });
 }
 
@@ -139,7 +145,7 @@ export async function getProposal(db: DbClient, proposalId: string): Promise<TSt
     where: { id: proposalId },
     select: {
       ...PROPOSAL_SELECT,
-      promotion: { select: PROMOTION_SELECT },
+      promotions: { select: PROMOTION_SELECT },
       resolveDecision: { select: RESOLVE_DECISION_SELECT, ...LATEST_DECISION },
     },
   });
@@ -201,7 +207,10 @@ export function proposalRepository({ prisma, sql }: TStore) {
     /** A response's proposals as a promotion's checks read them (one statement). */
     facts: (responseId: string) => proposalFacts(sql, responseId),
     applyPromotion: (w: TPromotionWrite) => applyPromotion(sql, w),
+    /** A rejected proposal back to pending, its rejection kept (proposal-reopen.ts). */
+    reopen: (w: TReopenWrite) => reopenProposal(sql, w),
   };
 }
 
 export type { TPromotionResult, TPromotionWrite } from "./promotion-write";
+export type { TReopenResult, TReopenWrite } from "./proposal-reopen";
