@@ -8,6 +8,7 @@ import { trpcCode } from "@/lib/trpc-errors";
 import { CfbSideBySide } from "./field-diff";
 import { formatTs } from "./format";
 import { ProposalEditor } from "./proposal-editor";
+import { EarlierDecisions, ReopenButton } from "./proposal-reopen";
 import { ProposalWarnings } from "./proposal-warnings";
 import { QueryState } from "./query-state";
 import { ResolveSummary } from "./resolve-summary";
@@ -113,6 +114,7 @@ function Review({
           <dd>{proposal.proposed_cfb.domain}</dd>
         </dl>
         {proposal.resolve ? <ResolveSummary resolve={proposal.resolve} open /> : null}
+        <EarlierDecisions decisions={proposal.earlier_decisions} />
         {pending ? (
           editing ? null : (
             <Decision review={decision} />
@@ -133,6 +135,9 @@ function Review({
             {proposal.decided_ts && !decided ? ` on ${formatTs(proposal.decided_ts)}` : ""}.
           </p>
         )}
+        {review.reopen && status === "rejected" ? (
+          <ReopenButton proposalId={proposal.proposal_id} onReopened={() => promote.reset()} />
+        ) : null}
         {isConflict ? (
           <div className="stack conflict" role="alert">
             <p className="error">{promote.error?.message}</p>
