@@ -18,7 +18,9 @@ import {
   getMemento,
   promoteProposal,
   respondToTurn,
+  retireCfb,
   startWorkflow,
+  updateCfb,
 } from "@solserver/control-plane";
 import { createRepositories } from "@solserver/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -149,6 +151,31 @@ async function cfbFromBobsProposal() {
   return bobsCfb;
 }
 
+/**
+ * One proposal of Alice's, rejected (again, if a reopen made it pending): each reopen is a new
+ * decision round of the same proposal, so the rows need no new turn each (turns fill the pages
+ * other rows read).
+ */
+let reopened: string | undefined;
+async function rejectedProposal(): Promise<string> {
+  reopened ??= (await freshTurn(alice)).proposal_id;
+  const current = await createRepositories(web.db).proposals.get(reopened);
+  if (current?.status === "pending") {
+    await promoteProposal(web.as(jam.actor), { proposal_id: reopened, action: "reject" });
+  }
+  return reopened;
+}
+
+/** The title each CFB a revert row made had at version 1 (what the revert brings back). */
+const firstTitles = new Map<string, string>();
+
+/** A fresh CFB authored by the Jam editor (its title a secret no refusal may show). */
+async function freshCfb(label: string) {
+  const created = await createCfb(web.as(jam.actor), cfbDraft({ title: `Matrix ${label} ${next()}` }));
+  secrets.add(created.title);
+  return created;
+}
+
 /** A one-phase workflow of its own name that pauses for approval (no two runs of a name at once). */
 const approvalWorkflow = () =>
   `name: matrix-${next()}\nphases:\n  - id: only\n    checkpoint:\n      approval_required: true\n`;
@@ -259,6 +286,69 @@ const TRPC_ROWS: Record<string, TRow> = {
       expect(field(result, "cfb_id")).toBe(field(input, "cfb_id"));
       expect(field(result, "version")).toBe(2);
       expect(field(result, "title")).toBe(field(input, "title"));
+    },
+  },
+  "cfbs.revert": {
+    expect: JAM_ONLY,
+    input: async () => {
+      const created = await freshCfb("reverted");
+      const edited = await updateCfb(web.as(jam.actor), {
+        ...cfbDraft({ title: `Matrix revert edit ${next()}` }),
+        cfb_id: created.cfb_id,
+        version: created.version,
+      });
+      firstTitles.set(created.cfb_id, created.title);
+      return { cfb_id: created.cfb_id, version: edited.version, to_version: 1 };
+    },
+    check: (result, input) => {
+      expect(field(result, "cfb_id")).toBe(field(input, "cfb_id"));
+      expect(field(result, "version")).toBe(3);
+      expect(field(result, "title")).toBe(firstTitles.get(field(input, "cfb_id") as string));
+    },
+  },
+  "cfbs.retire": {
+    expect: JAM_ONLY,
+    input: async () => ({ cfb_id: (await freshCfb("retired")).cfb_id, version: 1 }),
+    check: (result, input) => {
+      expect(field(result, "cfb_id")).toBe(field(input, "cfb_id"));
+      expect(field(result, "version")).toBe(2);
+      expect(field(result, "retired_ts")).not.toBeNull();
+    },
+  },
+  "cfbs.restore": {
+    expect: JAM_ONLY,
+    input: async () => {
+      const created = await freshCfb("restored");
+      const retired = await retireCfb(web.as(jam.actor), { cfb_id: created.cfb_id, version: created.version });
+      return { cfb_id: created.cfb_id, version: retired.version };
+    },
+    check: (result, input) => {
+      expect(field(result, "cfb_id")).toBe(field(input, "cfb_id"));
+      expect(field(result, "version")).toBe(3);
+      expect(field(result, "retired_ts")).toBeNull();
+    },
+  },
+  "cfbs.merge": {
+    expect: JAM_ONLY,
+    input: async () => {
+      const [survivor, merged] = [await freshCfb("survivor"), await freshCfb("merged")];
+      return { cfb_id: survivor.cfb_id, version: 1, merge_cfb_id: merged.cfb_id, merge_version: 1 };
+    },
+    check: (result, input) => {
+      expect(field(result, "merged_cfb_id")).toBe(field(input, "merge_cfb_id"));
+      expect(field(field(result, "cfb"), "cfb_id")).toBe(field(input, "cfb_id"));
+      expect(field(field(result, "cfb"), "version")).toBe(2);
+    },
+  },
+  "proposals.reopen": {
+    expect: JAM_ONLY,
+    input: async () => ({ proposal_id: await rejectedProposal() }),
+    check: (result, input) => {
+      expect(field(result, "proposal_id")).toBe(field(input, "proposal_id"));
+      expect(field(result, "status")).toBe("pending");
+      const earlier = field(result, "earlier_decisions") as Record<string, unknown>[];
+      expect(earlier.length).toBeGreaterThan(0);
+      for (const d of earlier) expect(d).toMatchObject({ action: "reject", editor: "jam" });
     },
   },
   "threads.list": {

@@ -49,6 +49,8 @@ export const ZCfbDraft = z.object({
 export type TCfbDraft = z.infer<typeof ZCfbDraft>;
 
 export const ZCfbListRequest = z.object({
+  /** `live` (the default): the CFBs answers draw on; `retired`: those a Jam editor retired. Merged ones are never listed. */
+  state: z.enum(["live", "retired"]).default("live"),
   domain: z.string().trim().min(1).max(64).optional(),
   query: z.string().trim().max(200).optional(),
   cursor: ZCfbId.optional(),
@@ -67,6 +69,16 @@ export const ZCfbGetRequest = z.object({ cfb_id: ZCfbId });
 /** One field a revision changed, against the revision before it. */
 export const ZCfbFieldChange = z.object({ field: z.string(), before: z.unknown(), after: z.unknown() });
 export type TCfbFieldChange = z.infer<typeof ZCfbFieldChange>;
+
+/** A CFB's content: the fields a draft sets, read from a CFB or a revision's snapshot of one. */
+export function cfbDraftOf(cfb: Readonly<Record<string, unknown>>): TCfbDraft {
+  return Object.fromEntries(ZCfbDraft.keyof().options.map((field) => [field, cfb[field] ?? null])) as TCfbDraft;
+}
+
+/** Whether two CFBs (or snapshots) hold the same content, field for field. */
+export function sameCfbContent(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+  return JSON.stringify(cfbDraftOf(a)) === JSON.stringify(cfbDraftOf(b));
+}
 
 /** Bookkeeping fields every write moves: not part of what a revision or a promotion changes. */
 const UNCOMPARED_FIELDS = new Set(["cfb_id", "version", "created_ts", "updated_ts", "last_accessed_ts"]);
@@ -88,17 +100,22 @@ export function cfbFieldChanges(
 
 export const ZCfbRevision = z.object({
   version: z.number().int().positive(),
+  /** create, edit, update, merge, revert, retire or restore. */
   change_kind: z.string(),
   promotion_id: z.string().nullable(),
   created_ts: ZIsoDate,
   /** What this revision changed against the previous one (empty for the first). */
   changes: z.array(ZCfbFieldChange),
+  /** Its content is the CFB's current content: reverting to it would change nothing. */
+  same_as_current: z.boolean(),
 });
 
 export const ZCfbDetail = ZCfb.extend({
   revisions: z.array(ZCfbRevision),
   /** Set when this CFB was merged into another: the survivor that now holds its knowledge. */
   merged_into_cfb_id: z.string().nullable(),
+  /** Set while the CFB is retired: out of retrieval, resolve and the default list until restored. */
+  retired_ts: ZIsoDate.nullable(),
 });
 export type TCfbDetail = z.infer<typeof ZCfbDetail>;
 

@@ -1,6 +1,7 @@
 export * from "./admin";
 export * from "./cfb";
 export * from "./cfb-activity";
+export * from "./cfb-repair";
 export * from "./chat";
 export * from "./errors";
 export * from "./feedback";

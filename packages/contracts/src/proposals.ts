@@ -80,6 +80,19 @@ export const ZStoredProposal = ZStoredProposalPreview.extend({
   twin_of_id: ZProposalId.nullable(),
   /** Proposals grouped under this one: a lead's pending twins (the queue's "and N more like it"), or those its decision folded. */
   twin_count: z.number().int().min(0),
+  /**
+   * Decisions a Jam editor reopened (rejections), oldest first: kept as the proposal's history
+   * while it is pending again (and after its next decision, which is `promotion`).
+   */
+  earlier_decisions: z.array(
+    z.object({
+      promotion_id: ZPromotionId,
+      action: ZPromoteAction,
+      editor: ZEditor,
+      created_ts: ZIsoDate,
+      reopened_ts: ZIsoDate,
+    }),
+  ),
   /** Resolve's latest decision (seed 001 §6): at promotion when taken, else at creation. */
   resolve: ZResolveDecisionView.nullable(),
 });
@@ -135,6 +148,10 @@ export type TStoredProposalPage = Omit<TProposalListResponse, "items"> & { items
 
 export const ZProposalGetRequest = z.object({ proposal_id: ZProposalId });
 
+/** Reopens a rejected proposal: pending again, its rejection kept in `earlier_decisions`. */
+export const ZProposalReopenRequest = z.object({ proposal_id: ZProposalId }).strict();
+export type TProposalReopenRequest = z.infer<typeof ZProposalReopenRequest>;
+
 /**
  * The proposal page's request: the proposal, and optionally a Jam editor's overrides to preview
  * (the diff then shows what edit_then_approve would write).
@@ -173,6 +190,8 @@ export type TUpdatePreview = z.infer<typeof ZUpdatePreview>;
 export const ZProposalReview = z.object({
   proposal: ZProposal,
   source: ZProposalSource,
+  /** Whether this caller may reopen it (`proposals.reopen`): a rejected proposal, for a Jam editor. */
+  reopen: z.boolean(),
   preview: z.object({
     create: ZCfbDraft.nullable(),
     update: ZUpdatePreview.nullable(),

@@ -34,6 +34,7 @@ export { createAccount, listAccounts, me, setAccountRole } from "./services/acco
 export { actorFromBearer, actorFromSession } from "./services/actors";
 export { listAudit } from "./services/audit";
 export { getCfbActivity } from "./services/cfb-activity";
+export { mergeCfbs, restoreCfb, retireCfb, revertCfb } from "./services/cfb-repair";
 export { createCfb, getCfb, listCfbs, updateCfb } from "./services/cfbs";
 export type { TCaller, TServiceContext } from "./services/context";
 export { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";
@@ -42,6 +43,7 @@ export { evaluateGate, listGateEvaluations } from "./services/gate";
 export { getMemento, putMemento } from "./services/mementos";
 export { getProcedureCatalog, getThreadProcedure } from "./services/procedures";
 export { promoteProposal } from "./services/promote";
+export { reopenProposal } from "./services/proposal-reopen";
 export { reviewProposal } from "./services/proposal-review";
 export { getProposal, listProposals } from "./services/proposals";
 export { refundSignIn, reserveSignIn } from "./services/rate-limits";

@@ -6,7 +6,7 @@
 
 import { type TCfbSuggestion, ZProposalListRequest } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getProposal, listProposals, parseInput, promoteProposal, respondToTurn } from "../src/index";
+import { getProposal, listProposals, parseInput, promoteProposal, reopenProposal, respondToTurn } from "../src/index";
 import { openTestControlPlane, scriptedModel, type TTestActor, testCfb } from "../src/testing";
 
 let next: TCfbSuggestion[] = [];
@@ -194,6 +194,26 @@ describe("one decision covers the group", () => {
       decided_by: "editor2@twins.test",
     });
     expect((await pending(alice, a.threadId)).items.map((p) => p.proposal_id)).not.toContain(a.ids[0]);
+  });
+
+  it("reopening a rejected lead keeps its twins folded under it; its next decision covers them", async () => {
+    const s = create("Backup window", "Nightly backups run between 01:00 and 03:00 UTC.", ["backup"]);
+    const a = await say(alice, [s]);
+    const b = await say(alice, [s], a.threadId);
+    const lead = a.ids[0] as string;
+    const twin = b.ids[0] as string;
+    await promoteProposal(opened.as(jam), { proposal_id: lead, action: "reject" });
+    const reopened = await reopenProposal(opened.as(jam), { proposal_id: lead });
+    expect(reopened).toMatchObject({ status: "pending", twin_count: 1, decided_by: null, promotion: null });
+    // The twin was settled by the rejection and stays with its lead: not a second card to decide.
+    expect(await get(alice, twin)).toMatchObject({ status: "duplicate", twin_of_id: lead, decided_by: null });
+    expect((await pending(alice, a.threadId)).items.map((p) => p.proposal_id)).toEqual([lead]);
+    const approved = await promoteProposal(opened.as(jam), { proposal_id: lead, action: "approve_create" });
+    expect(approved.folded_proposal_ids).toEqual([]);
+    expect(await get(alice, twin)).toMatchObject({ status: "duplicate", decided_by: "editor2@twins.test" });
+    const decided = await get(alice, lead);
+    expect(decided.promotion?.action).toBe("approve_create");
+    expect(decided.earlier_decisions.map((d) => d.action)).toEqual(["reject"]);
   });
 
   it("a restatement proposed after its twin was decided stands on its own, resolved against the CFB", async () => {

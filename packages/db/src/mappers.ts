@@ -29,6 +29,7 @@ export type TCfbRow = Pick<
   | "version"
   | "mergedIntoId"
 > & {
+  retiredAt: unknown;
   tags: unknown;
   entities: unknown;
   sourceRefs: unknown;
@@ -58,6 +59,7 @@ export const CFB_SELECT = {
   updatedAt: true,
   lastAccessedAt: true,
   mergedIntoId: true,
+  retiredAt: true,
 } as const;
 
 export function toCfb(row: TCfbRow): TCfb {
@@ -110,8 +112,17 @@ export type TProposalRow = TRowOf<
   "warnings" | "proposedCfb" | "createdAt" | "decidedAt" | "confidence"
 >;
 
-export const PROMOTION_SELECT = columns("id", "proposalId", "action", "finalCfbId", "editor", "createdAt");
-export type TPromotionRow = TRowOf<PromotionEvent, keyof typeof PROMOTION_SELECT, "createdAt">;
+export const PROMOTION_SELECT = columns(
+  "id",
+  "proposalId",
+  "action",
+  "finalCfbId",
+  "editor",
+  "createdAt",
+  "round",
+  "reopenedAt",
+);
+export type TPromotionRow = TRowOf<PromotionEvent, keyof typeof PROMOTION_SELECT, "createdAt" | "reopenedAt">;
 
 export const RESOLVE_DECISION_SELECT = columns(
   "id",
@@ -148,16 +159,21 @@ export function toProposalPreview(row: TProposalRow): TStoredProposalPreview {
   };
 }
 
+/**
+ * A proposal with its decisions (any order): `promotion` is the one in force (none while a
+ * reopened proposal is pending again), `earlier_decisions` those reopened, oldest first.
+ */
 export function toProposal(
   row: TProposalRow & {
-    promotion: TPromotionRow | null;
+    promotions: readonly TPromotionRow[];
     resolveDecision?: TResolveDecisionRow[];
     twinCount?: number;
     /** The email of who decided it (of a duplicate, its twin). */
     decidedBy?: string | null;
   },
 ): TStoredProposal {
-  const promotion = row.promotion;
+  const rounds = [...row.promotions].sort((a, b) => Number(a.round) - Number(b.round));
+  const promotion = rounds.find((p) => p.reopenedAt === null || p.reopenedAt === undefined) ?? null;
   const latest = row.resolveDecision?.[0];
   return {
     ...toProposalPreview(row),
@@ -181,6 +197,19 @@ export function toProposal(
       : null,
     twin_of_id: row.twinOfId,
     twin_count: row.twinCount ?? 0,
+    earlier_decisions: rounds.flatMap((p) =>
+      p.reopenedAt === null || p.reopenedAt === undefined
+        ? []
+        : [
+            {
+              promotion_id: p.id,
+              action: ZPromoteAction.parse(p.action),
+              editor: ZEditor.parse(p.editor),
+              created_ts: isoOf(p.createdAt),
+              reopened_ts: isoOf(p.reopenedAt),
+            },
+          ],
+    ),
     resolve: latest ? toResolveDecisionView(latest) : null,
   };
 }

@@ -96,6 +96,24 @@ describe("following another process's writes", () => {
     expect(other.cfbs.index.status().documents).toBe(await db.cfb.count({ where: { mergedIntoId: null } }));
   });
 
+  it("drops a CFB another client retired, and takes it back when restored (through the log)", async () => {
+    const cfb = await repos.cfbs.create(draft("Tapir enclosure", "The tapir enclosure is raked on Mondays."));
+    expect(await found(other, "tapir enclosure")).toEqual([cfb.cfb_id]);
+    const rebuilds = other.cfbs.index.status().rebuilds;
+
+    const { cfb: retired } = await repos.cfbs.setRetired(cfb.cfb_id, 1, true, actor);
+    expect(await found(other, "tapir enclosure")).toEqual([]);
+    expect(await other.cfbs.index.candidatesByIds([cfb.cfb_id])).toEqual([]);
+    expect(await other.cfbs.retrievable([cfb.cfb_id])).toEqual([]);
+
+    await repos.cfbs.setRetired(cfb.cfb_id, retired.version, false, actor);
+    expect(await found(other, "tapir enclosure")).toEqual([cfb.cfb_id]);
+    expect(other.cfbs.index.status().rebuilds).toBe(rebuilds);
+    expect(other.cfbs.index.status().documents).toBe(
+      await db.cfb.count({ where: { mergedIntoId: null, retiredAt: null } }),
+    );
+  });
+
   it("writes no log entry for a usage-only update (lastAccessedAt), one for an indexed column", async () => {
     const cfb = await repos.cfbs.create(draft("Pangolin rota", "Who feeds the pangolin this week."));
     const before = await changeCount();

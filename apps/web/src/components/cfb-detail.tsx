@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { CfbActivity } from "./cfb-activity";
+import { CfbRepairActions, RetiredNotice, RevertButton } from "./cfb-repair";
 import { FieldDiff, shown } from "./field-diff";
 import { QueryState } from "./query-state";
 
@@ -23,7 +24,9 @@ function Cfb({ cfb }: { cfb: TRouterOutputs["cfbs"]["get"] }) {
         <span className="badge">{cfb.kind}</span>
         <span className="muted">{cfb.cfb_id}</span>
         <span className="muted">v{cfb.version}</span>
+        {cfb.retired_ts ? <span className="badge warn">retired</span> : null}
       </div>
+      <RetiredNotice cfb={cfb} />
       {cfb.merged_into_cfb_id ? (
         <p className="badge warn" role="status">
           Merged into <Link href={`/cfbs/${cfb.merged_into_cfb_id}`}>{cfb.merged_into_cfb_id}</Link>: it holds this
@@ -62,14 +65,18 @@ function Cfb({ cfb }: { cfb: TRouterOutputs["cfbs"]["get"] }) {
         <dt>Updated</dt>
         <dd>{new Date(cfb.updated_ts).toLocaleString()}</dd>
       </dl>
+      <CfbRepairActions cfb={cfb} />
       <CfbActivity cfbId={cfb.cfb_id} />
       <h2>History</h2>
       <ol className="plain stack" data-testid="cfb-history">
         {cfb.revisions.map((r) => (
           <li key={r.version}>
-            <div>
-              v{r.version} {r.change_kind} · {new Date(r.created_ts).toLocaleString()}
-              {r.promotion_id ? ` · ${r.promotion_id}` : ""}
+            <div className="row">
+              <span>
+                v{r.version} {r.change_kind} · {new Date(r.created_ts).toLocaleString()}
+                {r.promotion_id ? ` · ${r.promotion_id}` : ""}
+              </span>
+              <RevertButton cfb={cfb} version={r.version} />
             </div>
             {r.changes.length > 0 ? (
               <div className="table-wrap">

@@ -6,18 +6,32 @@ import { useTRPC } from "@/lib/trpc";
 import { hasNoItems, QueryState } from "./query-state";
 import { LoadMore } from "./ui";
 
+/** Live CFBs are those answers draw on; retired ones a Jam editor took out of use (restorable on their page). */
+const STATES = [
+  { state: "live", label: "In use" },
+  { state: "retired", label: "Retired" },
+] as const;
+
 export function CfbList() {
   const trpc = useTRPC();
   const [search, setSearch] = useState("");
+  const [state, setState] = useState<(typeof STATES)[number]["state"]>("live");
   const query = useInfiniteQuery(
     trpc.cfbs.list.infiniteQueryOptions(
-      { limit: 50, ...(search.trim() ? { query: search.trim() } : {}) },
+      { limit: 50, state, ...(search.trim() ? { query: search.trim() } : {}) },
       { getNextPageParam: (page) => page.next_cursor ?? undefined },
     ),
   );
   return (
     <section className="panel stack" aria-labelledby="cfbs-heading">
       <h2 id="cfbs-heading">Knowledge (CFBs)</h2>
+      <fieldset className="tabs" aria-label="CFB state">
+        {STATES.map((s) => (
+          <button key={s.state} type="button" aria-pressed={state === s.state} onClick={() => setState(s.state)}>
+            {s.label}
+          </button>
+        ))}
+      </fieldset>
       <input
         type="search"
         placeholder="Filter by title or summary"
@@ -29,7 +43,7 @@ export function CfbList() {
         query={query}
         what="CFBs"
         isEmpty={hasNoItems}
-        empty="No CFBs match. Approve a proposal to create one."
+        empty={state === "retired" ? "No retired CFBs match." : "No CFBs match. Approve a proposal to create one."}
         refreshError="Could not load CFBs"
       >
         {(data) => (

@@ -8,6 +8,7 @@ import { trpcCode, trpcErrorData } from "@/lib/trpc-errors";
 import { CfbSideBySide } from "./field-diff";
 import { formatTs } from "./format";
 import { ProposalEditor } from "./proposal-editor";
+import { EarlierDecisions, ReopenButton } from "./proposal-reopen";
 import { ProposalWarnings } from "./proposal-warnings";
 import { QueryState } from "./query-state";
 import { ResolveSummary } from "./resolve-summary";
@@ -142,6 +143,7 @@ function Review({
             While you were reviewing, {decidedMessage({ ...proposal, final_cfb_id: finalCfbId })}.
           </p>
         ) : null}
+        <EarlierDecisions decisions={proposal.earlier_decisions} />
         {pending ? (
           editing ? null : (
             <Decision review={decision} />
@@ -169,6 +171,9 @@ function Review({
             {` on ${formatTs(decided?.decided_ts ?? proposal.decided_ts)}`}.
           </p>
         )}
+        {review.reopen && status === "rejected" ? (
+          <ReopenButton proposalId={proposal.proposal_id} onReopened={() => promote.reset()} />
+        ) : null}
         {conflict === undefined ? (
           <ErrorAlert what="Could not decide" error={promote.error} />
         ) : (

@@ -30,7 +30,7 @@ export function canApproveAsNew(proposal: Pick<TStoredProposalPreview, "op" | "w
 }
 
 /** A CFB as far as finding an update's target needs it (a full CFB for promote, a head for a queue page). */
-export type TCfbRef = { cfb_id: string; version: number; merged_into_cfb_id: string | null };
+export type TCfbRef = { cfb_id: string; version: number; merged_into_cfb_id: string | null; retired_ts: string | null };
 
 /** Where an update lands: the target, and for a merge the other CFB folded into it. */
 export type TUpdateTarget<C extends TCfbRef> = { target: C; merged: C | null };
@@ -48,7 +48,8 @@ async function liveCfb<C extends TCfbRef>(get: (id: string) => Promise<C | null>
 /**
  * Where an update lands: the proposal's own target when it names an existing CFB, else resolve's
  * (update, review or merge); with resolve's merge pair around that target, the other CFB of the
- * pair is folded into it. Null when there is no CFB to update.
+ * pair is folded into it (unless it was retired since: retired knowledge is not folded back in).
+ * Null when there is no CFB to update.
  */
 export async function findUpdateTarget<C extends TCfbRef>(
   get: (id: string) => Promise<C | null>,
@@ -62,7 +63,7 @@ export async function findUpdateTarget<C extends TCfbRef>(
   const pair = resolved.decision === "merge" ? resolved.merge_cfb_ids : [];
   const otherId = pair.includes(target.cfb_id) ? pair.find((id) => id !== target.cfb_id) : undefined;
   const merged = otherId ? await liveCfb(get, otherId) : null;
-  return { target, merged: merged && merged.cfb_id !== target.cfb_id ? merged : null };
+  return { target, merged: merged && merged.cfb_id !== target.cfb_id && !merged.retired_ts ? merged : null };
 }
 
 /** Whether `action` rewrites an existing CFB: approve_update, or an edit of a proposal that cannot stand as new. */
@@ -173,6 +174,16 @@ export async function judgePromotion<C extends TCfbRef>(
       new DomainError(
         "BAD_INPUT",
         `action: proposal ${proposal.proposal_id} names no CFB to update and resolve found none close enough; use approve_create or reject`,
+        { field: "action" },
+      ),
+    );
+  }
+  if (update.target.retired_ts) {
+    // Retired knowledge stays out until a Jam editor restores it: an approval must not change it unseen.
+    return refuse(
+      new DomainError(
+        "CONFLICT",
+        `CFB ${update.target.cfb_id} is retired; restore it on its page first to approve this update, or reject the proposal`,
         { field: "action" },
       ),
     );

@@ -2,18 +2,19 @@ import {
   DomainError,
   type TCfb,
   type TCfbCreateRequest,
-  type TCfbDetail,
   type TCfbGetRequest,
   type TCfbListResponse,
   type TCfbUpdateRequest,
+  type TCfbView,
   type ZCfbListRequest,
 } from "@solserver/contracts";
 import type { z } from "zod";
 import { auditActor, requireJam } from "./access";
+import { cfbActions } from "./cfb-repair";
 import type { TServiceContext } from "./context";
 
 // CFBs are the shared knowledge every answer draws on: any signed-in account reads them; Jam
-// editors author and edit them (promotion writes them too: promote.ts).
+// editors author, edit and repair them (cfb-repair.ts; promotion writes them too: promote.ts).
 
 export async function listCfbs(
   { deps }: TServiceContext,
@@ -22,10 +23,11 @@ export async function listCfbs(
   return deps.repos.cfbs.list(input);
 }
 
-export async function getCfb({ deps }: TServiceContext, input: TCfbGetRequest): Promise<TCfbDetail> {
+/** A CFB's page: the CFB with its history, and what this caller may do to it. */
+export async function getCfb({ deps, caller }: TServiceContext, input: TCfbGetRequest): Promise<TCfbView> {
   const cfb = await deps.repos.cfbs.get(input.cfb_id);
   if (!cfb) throw new DomainError("NOT_FOUND", `CFB ${input.cfb_id} does not exist`, { field: "cfb_id" });
-  return cfb;
+  return { ...cfb, actions: cfbActions(caller, cfb) };
 }
 
 export async function createCfb({ deps, caller }: TServiceContext, input: TCfbCreateRequest): Promise<TCfb> {

@@ -102,6 +102,26 @@ export function updateDraft(
   });
 }
 
+/**
+ * The survivor of a Jam editor's merge (cfbs.merge), as a promotion's merge folds one CFB into
+ * another: the survivor's content as it is, with the union of both CFBs' tags, entities and
+ * sources, and a `merged:` source naming the CFB folded in.
+ */
+export function mergeDraft(survivor: TCfb, merged: TCfb): TCfbDraft {
+  return parseInput(ZCfbDraft, {
+    domain: survivor.domain,
+    kind: survivor.kind,
+    confidence: survivor.confidence,
+    title: survivor.title,
+    summary: survivor.summary,
+    text: survivor.text,
+    tags: union(survivor.tags, merged.tags).slice(0, 32),
+    entities: union(survivor.entities, merged.entities).slice(0, 32),
+    trust_tier: survivor.trust_tier,
+    source_refs: union(union(survivor.source_refs, merged.source_refs), [`merged:${merged.cfb_id}`]).slice(0, 32),
+  });
+}
+
 /** What approving a proposal as an update would write: its target now, and the draft after. */
 export type TUpdatePlan = { target: TCfbDetail; merged: TCfbDetail | null; draft: TCfbDraft };
 

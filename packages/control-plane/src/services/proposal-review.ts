@@ -10,9 +10,10 @@ import { requireJam, visibleProposal } from "./access";
 import type { TServiceContext } from "./context";
 import { currentLookups, draftFromProposal, planOf } from "./promote";
 import { currentActions } from "./proposal-actions";
+import { mayReopen } from "./proposal-reopen";
 
 /** A CFB as the wire shows it, without its history (the preview's before and merge partner). */
-function current({ revisions: _revisions, merged_into_cfb_id: _merged, ...cfb }: TCfbDetail) {
+function current({ revisions: _revisions, merged_into_cfb_id: _merged, retired_ts: _retired, ...cfb }: TCfbDetail) {
   return cfb;
 }
 
@@ -33,8 +34,9 @@ export async function reviewProposal(ctx: TServiceContext, input: TProposalRevie
     throw new DomainError("NOT_FOUND", `response ${stored.response_id} does not exist`, { field: "proposal_id" });
   const lookups = currentLookups(deps, stored);
   const proposal = { ...stored, actions: await currentActions(ctx, stored, lookups) };
+  const reopen = mayReopen(ctx.caller, stored);
   if (proposal.status !== "pending") {
-    return { proposal, source, preview: { create: null, update: null, update_unavailable: null } };
+    return { proposal, source, reopen, preview: { create: null, update: null, update_unavailable: null } };
   }
   const overrides = input.editorial_overrides;
   const found = await lookups.updateTarget();
@@ -42,6 +44,7 @@ export async function reviewProposal(ctx: TServiceContext, input: TProposalRevie
   return {
     proposal,
     source,
+    reopen,
     preview: {
       create: canApproveAsNew(stored) ? draftFromProposal(stored, overrides) : null,
       update: plan && {

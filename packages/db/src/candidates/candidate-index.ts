@@ -1,4 +1,5 @@
-// The candidate index over the database: a TermIndex of every live CFB's analysed terms, built
+// The candidate index over the database: a TermIndex of every live CFB's analysed terms (live.ts:
+// neither merged nor retired), built
 // from the Cfb table on first use and kept in step with it through the CfbChange log that
 // triggers on Cfb write (migration *_candidate_index). Every process (server, CLI, workers) holds
 // its own; before each search it applies the log entries written since its last one, so a CFB
@@ -8,6 +9,7 @@ import type { TCandidateQuery, TResolveCandidate } from "@solserver/contracts";
 import { termSet } from "@solserver/resolve";
 import { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
+import { isLiveCfb, liveCfbSql } from "../live";
 import { jsonOf, type TSql } from "../sql";
 import { TermIndex, type TIndexedDoc, type TIndexHit, type TSearchOptions } from "./term-index";
 
@@ -31,6 +33,7 @@ type TCfbTextRow = {
   tags: unknown;
   entities: unknown;
   mergedIntoId: string | null;
+  retiredAt: unknown;
 };
 
 export type TIndexStatus = { documents: number; builtMs: number | null; appliedChanges: number; rebuilds: number };
@@ -38,7 +41,7 @@ export type TIndexStatus = { documents: number; builtMs: number | null; appliedC
 export type TCandidateIndex = {
   /** Resolve's candidates: the live CFBs sharing the most terms with the proposal, best first. */
   candidates(query: TCandidateQuery, opts?: { limit?: number }): Promise<TResolveCandidate[]>;
-  /** The same shape for given CFBs (nearest neighbours), in the order given; merged ones left out. */
+  /** The same shape for given CFBs (nearest neighbours), in the order given; merged and retired ones left out. */
   candidatesByIds(ids: readonly string[]): Promise<TResolveCandidate[]>;
   /**
    * Raw hits (retrieval): each term weighted by `weight(documents, df)` from the index's own
@@ -66,7 +69,7 @@ function docOf(row: TCfbTextRow): TIndexedDoc {
   };
 }
 
-const TEXT_COLUMNS = Prisma.sql`"id", "domain", "title", "summary", "text", "tags", "entities", "mergedIntoId"`;
+const TEXT_COLUMNS = Prisma.sql`"id", "domain", "title", "summary", "text", "tags", "entities", "mergedIntoId", "retiredAt"`;
 
 /**
  * Resolve's query weights: 1 for sharing a term at all, up to 2 for a rare one. Candidates are
@@ -89,9 +92,7 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     const [last] = await sql.query<{ seq: number; token: string }>(
       Prisma.sql`SELECT "seq", "token" FROM "CfbChange" ORDER BY "seq" DESC LIMIT 1`,
     );
-    const rows = await sql.query<TCfbTextRow>(
-      Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE "mergedIntoId" IS NULL`,
-    );
+    const rows = await sql.query<TCfbTextRow>(Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE ${liveCfbSql()}`);
     index.clear();
     for (const row of rows) index.upsert(docOf(row));
     index.spellings();
@@ -127,7 +128,7 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     }
     for (const id of ids) {
       const row = rows.get(id);
-      if (!row || row.mergedIntoId !== null) index.remove(id);
+      if (!row || !isLiveCfb(row)) index.remove(id);
       else index.upsert(docOf(row));
     }
     const last = fresh[fresh.length - 1] as { seq: number; token: string };
@@ -145,7 +146,7 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     return pending;
   }
 
-  /** Rows for resolve, in the order of `ids`; merged or gone since the sync are left out. */
+  /** Rows for resolve, in the order of `ids`; merged, retired or gone since the sync are left out. */
   async function candidateRows(ids: readonly string[]): Promise<TResolveCandidate[]> {
     if (ids.length === 0) return [];
     const rows = await sql.query<TCfbTextRow>(
@@ -154,7 +155,7 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => {
       const r = byId.get(id);
-      if (!r || r.mergedIntoId !== null) return [];
+      if (!r || !isLiveCfb(r)) return [];
       return [
         {
           cfb_id: r.id,

@@ -101,7 +101,7 @@ async function proposalsTouching(sql: TSql, q: TCfbActivityQuery): Promise<TCfbA
     Prisma.sql`SELECT p."id" AS "id", p."title" AS "title", p."op" AS "op", p."status" AS "status",
         p."createdAt" AS "createdAt", e."action" AS "action", e."finalCfbId" AS "finalCfbId"
       FROM "UmbraProposal" p
-      LEFT JOIN "PromotionEvent" e ON e."proposalId" = p."id"
+      LEFT JOIN "PromotionEvent" e ON e."proposalId" = p."id" AND e."reopenedAt" IS NULL
       ${q.ownerId === undefined ? Prisma.empty : Prisma.sql`JOIN "Thread" t ON t."id" = p."threadId" AND t."ownerId" = ${q.ownerId}`}
       WHERE p."targetCfbId" = ${q.cfbId} OR e."finalCfbId" = ${q.cfbId}
       ORDER BY p."createdAt" DESC, p."id" DESC LIMIT ${q.proposalLimit}`,

@@ -2,14 +2,15 @@ import { randomUUID } from "node:crypto";
 import { cfbFieldChanges, cfbVersionConflict, DomainError, type TCfb, type TCfbDraft } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { allocateIds, idNumber } from "../ids";
+import { isLiveCfb, liveCfbSql } from "../live";
 import { type TCfbRow, toCfb } from "../mappers";
 import { jsonOf, type TSql } from "../sql";
 
-// The one write path of a CFB, used by every act that writes one: a Jam editor's create and edit,
-// an import, and a promotion (create, update, merge). A CFB never exists without its revision
-// history and its stats row, and every change is a new version, conditional on the version the
-// change was based on. Runs inside the caller's transaction (the act's audit event, promotion
-// event and trace go in the same one).
+// The one write path of a CFB, used by every act that writes one: a Jam editor's create, edit,
+// revert, retire, restore and merge, an import, and a promotion (create, update, merge). A CFB
+// never exists without its revision history and its stats row, and every change is a new version,
+// conditional on the version the change was based on. Runs inside the caller's transaction (the
+// act's audit event, promotion event and trace go in the same one).
 
 /** Staleness a new CFB starts with (the Cfb columns' defaults say the same). */
 const NEW_CFB_STALENESS = { ttl_days: 180, review_on_use: true } as const;
@@ -17,7 +18,7 @@ const NEW_CFB_STALENESS = { ttl_days: 180, review_on_use: true } as const;
 /** Rows per INSERT: 16 parameters a CFB, well under SQLite's bound-parameter limit. */
 const CHUNK = 500;
 
-export type TCfbRevisionKind = "create" | "edit" | "update" | "merge";
+export type TCfbRevisionKind = "create" | "edit" | "update" | "merge" | "revert" | "retire" | "restore";
 
 /**
  * Writes new CFBs, each at version 1 with its first revision and an empty stats row, in multi-row
@@ -69,16 +70,59 @@ export type TCfbRewrite = {
   cfbId: string;
   /** The version the change was based on: another change since is CONFLICT. */
   expectedVersion: number;
-  /** The CFB's new content, or (merged away) the CFB it now points to. */
-  change: { draft: TCfbDraft } | { mergedInto: string };
+  /**
+   * The CFB's new content; or (merged away) the CFB it now points to; or retired (true) or
+   * restored (false), which needs a CFB that is not merged and is live, or retired, as it says.
+   */
+  change: { draft: TCfbDraft } | { mergedInto: string } | { retired: boolean };
   revision: TCfbRevisionKind;
   promotionId: string | null;
   now: Date;
-  /** Promotions write only live CFBs: one merged meanwhile is CONFLICT. */
+  /** Promotions and merges write only live CFBs (live.ts): one merged or retired meanwhile is CONFLICT. */
   liveOnly: boolean;
-  /** The request fields a CONFLICT and a NOT_FOUND name (an edit: version, cfb_id; a promotion: expected_cfb_version). */
-  fields: { conflict: string; notFound: string };
+  /**
+   * The request fields errors name: `conflict` a stale version (an edit: version; a promotion:
+   * expected_cfb_version), `cfb` the CFB itself (missing, merged, retired: an edit's cfb_id).
+   */
+  fields: { conflict: string; cfb: string };
 };
+
+/** What state the CFB must be in for the write: any, live, or retired (and not merged). */
+type TRequiredState = "any" | "live" | "retired";
+
+function requiredState(w: TCfbRewrite): TRequiredState {
+  if ("retired" in w.change) return w.change.retired ? "live" : "retired";
+  return w.liveOnly ? "live" : "any";
+}
+
+const STATE_CONDITION: Record<TRequiredState, Prisma.Sql> = {
+  any: Prisma.empty,
+  live: Prisma.sql`AND ${liveCfbSql()}`,
+  retired: Prisma.sql`AND "mergedIntoId" IS NULL AND "retiredAt" IS NOT NULL`,
+};
+
+/**
+ * Why a CFB is not in the state a write needs, and what to do next; null when it is (the
+ * version moved instead).
+ */
+function stateConflict(w: TCfbRewrite, row: TCfbRow): DomainError | null {
+  const state = requiredState(w);
+  const conflict = (message: string) => new DomainError("CONFLICT", message, { field: w.fields.cfb });
+  if (state === "any") return null;
+  if (row.mergedIntoId) {
+    return conflict(`CFB ${w.cfbId} was merged into ${row.mergedIntoId}; work on ${row.mergedIntoId} instead`);
+  }
+  const retired = !isLiveCfb(row);
+  if (state === "retired" && !retired) return conflict(`CFB ${w.cfbId} is not retired: nothing to restore`);
+  if (state === "live" && retired) {
+    return conflict(
+      "retired" in w.change
+        ? `CFB ${w.cfbId} is already retired; restore it to bring it back`
+        : `CFB ${w.cfbId} is retired; restore it on its page first to change it`,
+    );
+  }
+  return null;
+}
 
 /**
  * A new version of a CFB: version + 1 conditional on `expectedVersion`, and its revision. A stale
@@ -87,25 +131,25 @@ export type TCfbRewrite = {
  */
 export async function rewriteCfb(tx: TSql, w: TCfbRewrite): Promise<TCfb> {
   const json = (value: unknown) => tx.dialect.json(value);
+  const change = w.change;
   const set =
-    "draft" in w.change
-      ? Prisma.sql`"domain" = ${w.change.draft.domain}, "kind" = ${w.change.draft.kind},
-          "confidence" = ${w.change.draft.confidence}, "title" = ${w.change.draft.title},
-          "summary" = ${w.change.draft.summary}, "text" = ${w.change.draft.text}, "tags" = ${json(w.change.draft.tags)},
-          "entities" = ${json(w.change.draft.entities)}, "trustTier" = ${w.change.draft.trust_tier},
-          "sourceRefs" = ${json(w.change.draft.source_refs)}`
-      : Prisma.sql`"mergedIntoId" = ${w.change.mergedInto}`;
+    "draft" in change
+      ? Prisma.sql`"domain" = ${change.draft.domain}, "kind" = ${change.draft.kind},
+          "confidence" = ${change.draft.confidence}, "title" = ${change.draft.title},
+          "summary" = ${change.draft.summary}, "text" = ${change.draft.text}, "tags" = ${json(change.draft.tags)},
+          "entities" = ${json(change.draft.entities)}, "trustTier" = ${change.draft.trust_tier},
+          "sourceRefs" = ${json(change.draft.source_refs)}`
+      : "mergedInto" in change
+        ? Prisma.sql`"mergedIntoId" = ${change.mergedInto}`
+        : Prisma.sql`"retiredAt" = ${change.retired ? w.now : null}`;
+  // Retiring and restoring are versions too: the candidate index's trigger on "version" sees them.
   const moved = await tx.execute(Prisma.sql`UPDATE "Cfb" SET ${set}, "version" = "version" + 1, "updatedAt" = ${w.now}
-    WHERE "id" = ${w.cfbId} AND "version" = ${w.expectedVersion}
-      ${w.liveOnly ? Prisma.sql`AND "mergedIntoId" IS NULL` : Prisma.empty}`);
+    WHERE "id" = ${w.cfbId} AND "version" = ${w.expectedVersion} ${STATE_CONDITION[requiredState(w)]}`);
   const row = await readCfbRow(tx, w.cfbId);
-  if (!row) throw new DomainError("NOT_FOUND", `CFB ${w.cfbId} does not exist`, { field: w.fields.notFound });
+  if (!row) throw new DomainError("NOT_FOUND", `CFB ${w.cfbId} does not exist`, { field: w.fields.cfb });
   if (moved !== 1) {
-    if (w.liveOnly && row.mergedIntoId) {
-      throw new DomainError("CONFLICT", `CFB ${w.cfbId} was merged into ${row.mergedIntoId} meanwhile`, {
-        field: w.fields.conflict,
-      });
-    }
+    const refused = stateConflict(w, row);
+    if (refused) throw refused;
     const current = toCfb(row);
     throw cfbVersionConflict(
       w.cfbId,

@@ -1,5 +1,8 @@
 import {
+  cfbDraftOf,
   cfbFieldChanges,
+  DomainError,
+  sameCfbContent,
   type TCfb,
   type TCfbDetail,
   type TCfbDraft,
@@ -10,6 +13,7 @@ import type { DbClient } from "../client";
 import type { TConnection, TDialect } from "../dialect/dialect";
 import { Prisma } from "../generated/prisma/client";
 import { asObject, asStringArray } from "../json";
+import { liveCfbSql } from "../live";
 import { CFB_SELECT, type TCfbRow, toCfb } from "../mappers";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
@@ -20,6 +24,8 @@ import type { TStore } from "./store";
 import type { TRetrievableCfb } from "./types";
 
 export type TCfbListQuery = {
+  /** live (the default) or retired CFBs; merged ones are never listed. */
+  state?: "live" | "retired" | undefined;
   domain?: string | undefined;
   query?: string | undefined;
   cursor?: string | undefined;
@@ -30,7 +36,7 @@ export type TCfbListQuery = {
  * Browsing and searching CFBs, newest first. A text query searches the full-text index (title,
  * summary, text, tags, entities): every word must match, the last one as a prefix ("nightly
  * exp" finds "nightly export"), and query syntax in the text is never interpreted. Merged CFBs
- * are left out. Keyset pagination on the creation time, which never changes, then the id's number
+ * are left out, and so are retired ones unless asked for (`state: "retired"`, only those). Keyset pagination on the creation time, which never changes, then the id's number
  * (`seq`: ids order as text, and "CFB-10000" < "CFB-9999"): an id cursor stays a valid position
  * even when the CFB it names is edited between two page requests.
  */
@@ -43,7 +49,9 @@ const LIST_KEYSET: TKeyset = {
 };
 
 export async function listCfbs(sql: TSql, q: TCfbListQuery): Promise<TCfbListResponse> {
-  const filters: Prisma.Sql[] = [Prisma.sql`c."mergedIntoId" IS NULL`];
+  const filters: Prisma.Sql[] = [
+    q.state === "retired" ? Prisma.sql`c."mergedIntoId" IS NULL AND c."retiredAt" IS NOT NULL` : liveCfbSql("c"),
+  ];
   if (q.domain) filters.push(Prisma.sql`c."domain" = ${q.domain}`);
   if (q.query) {
     const match = sql.dialect.cfbTextMatch("c", q.query);
@@ -72,30 +80,59 @@ export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | 
     },
   });
   if (!row) return null;
-  const revisions = row.revisions.map((r, i) => ({
-    version: r.version,
-    change_kind: r.changeKind,
-    promotion_id: r.promotionEventId,
-    created_ts: r.createdAt.toISOString(),
-    changes: cfbFieldChanges(
-      i === 0 ? null : asObject(row.revisions[i - 1]?.snapshot, "CfbRevision.snapshot"),
-      asObject(r.snapshot, "CfbRevision.snapshot"),
-    ),
-  }));
-  return { ...toCfb(row), revisions: revisions.reverse(), merged_into_cfb_id: row.mergedIntoId };
+  const cfb = toCfb(row);
+  const revisions = row.revisions.map((r, i) => {
+    const snapshot = asObject(r.snapshot, "CfbRevision.snapshot");
+    return {
+      version: r.version,
+      change_kind: r.changeKind,
+      promotion_id: r.promotionEventId,
+      created_ts: r.createdAt.toISOString(),
+      changes: cfbFieldChanges(
+        i === 0 ? null : asObject(row.revisions[i - 1]?.snapshot, "CfbRevision.snapshot"),
+        snapshot,
+      ),
+      same_as_current: sameCfbContent(snapshot, cfb),
+    };
+  });
+  return {
+    ...cfb,
+    revisions: revisions.reverse(),
+    merged_into_cfb_id: row.mergedIntoId,
+    retired_ts: row.retiredAt ? row.retiredAt.toISOString() : null,
+  };
 }
 
-/** A CFB's id, version and the CFB it was merged into: what a review needs to name an update's target. */
-export type TCfbHead = Pick<TCfbDetail, "cfb_id" | "version" | "merged_into_cfb_id">;
+/** A revision's snapshot of the CFB (revisions never change once written), or null. */
+async function revisionSnapshot(sql: TSql, cfbId: string, version: number) {
+  const [row] = await sql.query<{ snapshot: unknown }>(
+    Prisma.sql`SELECT "snapshot" FROM "CfbRevision" WHERE "cfbId" = ${cfbId} AND "version" = ${version}`,
+  );
+  return row ? asObject(jsonOf(row.snapshot), "CfbRevision.snapshot") : null;
+}
+
+/** A CFB's id, version, the CFB it was merged into and its retirement: what a review needs to name an update's target. */
+export type TCfbHead = Pick<TCfbDetail, "cfb_id" | "version" | "merged_into_cfb_id" | "retired_ts">;
 
 /** The CFBs among `ids` that exist, by id, in one statement (a page of the review queue asks). */
 export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<string, TCfbHead>> {
   if (ids.length === 0) return new Map();
-  const rows = await sql.query<{ id: string; version: number; mergedIntoId: string | null }>(
-    Prisma.sql`SELECT "id", "version", "mergedIntoId" FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
+  const rows = await sql.query<{ id: string; version: number; mergedIntoId: string | null; retiredAt: unknown }>(
+    Prisma.sql`SELECT "id", "version", "mergedIntoId", "retiredAt" FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
   );
   return new Map(
-    rows.map((r) => [r.id, { cfb_id: r.id, version: Number(r.version), merged_into_cfb_id: r.mergedIntoId }] as const),
+    rows.map(
+      (r) =>
+        [
+          r.id,
+          {
+            cfb_id: r.id,
+            version: Number(r.version),
+            merged_into_cfb_id: r.mergedIntoId,
+            retired_ts: r.retiredAt ? dateOf(r.retiredAt).toISOString() : null,
+          },
+        ] as const,
+    ),
   );
 }
 
@@ -110,7 +147,7 @@ export async function existingCfbIds(sql: TSql, ids: readonly string[]): Promise
 
 /**
  * The CFBs among `ids` as retrieval ranks them (hot path: the candidate index found them), with
- * the signals retrieval weighs (stats, staleness), in the order of `ids`; merged ones left out.
+ * the signals retrieval weighs (stats, staleness), in the order of `ids`; merged and retired ones left out.
  */
 export async function retrievableCfbs(sql: TSql, ids: readonly string[], now = new Date()): Promise<TRetrievableCfb[]> {
   if (ids.length === 0) return [];
@@ -132,7 +169,7 @@ export async function retrievableCfbs(sql: TSql, ids: readonly string[], now = n
       c."reviewOnUse" AS "reviewOnUse", s."hotness" AS "hotness", s."usedByModel30d" AS "used",
       s."ignoredByModel30d" AS "ignored"
     FROM "Cfb" c LEFT JOIN "CfbStats" s ON s."cfbId" = c."id"
-    WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND +c."mergedIntoId" IS NULL`);
+    WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND +c."mergedIntoId" IS NULL AND c."retiredAt" IS NULL`);
   // The unary + keeps SQLite on the primary key for the IN list: with the mergedIntoId index it
   // walked every live CFB (5 ms at 10k CFBs, a turn's whole budget).
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -164,7 +201,9 @@ export type { TCfb };
 type TAuditActor = Omit<TAuditWrite, "targetType" | "targetId" | "details" | "action">;
 
 /** A Jam editor's edit names the version it was based on in `version`, the CFB in `cfb_id`. */
-const EDIT_FIELDS = { conflict: "version", notFound: "cfb_id" } as const;
+const EDIT_FIELDS = { conflict: "version", cfb: "cfb_id" } as const;
+/** A merge's other CFB, in `merge_cfb_id` at `merge_version`. */
+const MERGED_FIELDS = { conflict: "merge_version", cfb: "merge_cfb_id" } as const;
 
 export function cfbRepository(
   { prisma, sql }: TStore,
@@ -224,6 +263,156 @@ export function cfbRepository(
         await insertAudit(
           tx,
           [{ ...audit, action: "cfb.update", targetType: "cfb", targetId: cfbId, details: { version: cfb.version } }],
+          now,
+        );
+        return cfb;
+      });
+    },
+
+    /**
+     * A Jam editor's revert: version `toVersion`'s content as a new version (revision `revert`),
+     * conditional on `expectedVersion`, with an audit event. Revisions never change, so both
+     * snapshots are read before the transaction, whose first statement is the conditional write.
+     * Reverting to the content the CFB has at `expectedVersion` is BAD_INPUT: nothing would change.
+     */
+    async revert(cfbId: string, expectedVersion: number, toVersion: number, audit: TAuditActor): Promise<TCfb> {
+      const [target, seen] = await Promise.all([
+        revisionSnapshot(sql, cfbId, toVersion),
+        revisionSnapshot(sql, cfbId, expectedVersion),
+      ]);
+      if (!target) {
+        if ((await existingCfbIds(sql, [cfbId])).size === 0)
+          throw new DomainError("NOT_FOUND", `CFB ${cfbId} does not exist`, { field: "cfb_id" });
+        throw new DomainError("NOT_FOUND", `CFB ${cfbId} has no version ${toVersion}`, {
+          field: "to_version",
+        });
+      }
+      if (seen && sameCfbContent(target, seen)) {
+        throw new DomainError(
+          "BAD_INPUT",
+          `to_version: version ${toVersion} of CFB ${cfbId} holds the same content as version ${expectedVersion}; choose another version`,
+          { field: "to_version" },
+        );
+      }
+      return sql.transaction(async (tx) => {
+        const now = new Date();
+        const cfb = await rewriteCfb(tx, {
+          cfbId,
+          expectedVersion,
+          change: { draft: cfbDraftOf(target) },
+          revision: "revert",
+          promotionId: null,
+          now,
+          liveOnly: false,
+          fields: EDIT_FIELDS,
+        });
+        await insertAudit(
+          tx,
+          [
+            {
+              ...audit,
+              action: "cfb.revert",
+              targetType: "cfb",
+              targetId: cfbId,
+              details: { from_version: expectedVersion, to_version: toVersion, version: cfb.version },
+            },
+          ],
+          now,
+        );
+        return cfb;
+      });
+    },
+
+    /**
+     * Retires a live CFB (`retired`), or restores a retired one: a new version (revision `retire`
+     * or `restore`, content unchanged) conditional on `expectedVersion`, with an audit event.
+     * A CFB merged, already retired or not retired is CONFLICT saying so.
+     */
+    async setRetired(
+      cfbId: string,
+      expectedVersion: number,
+      retired: boolean,
+      audit: TAuditActor,
+    ): Promise<{ cfb: TCfb; retiredAt: Date | null }> {
+      return sql.transaction(async (tx) => {
+        const now = new Date();
+        const cfb = await rewriteCfb(tx, {
+          cfbId,
+          expectedVersion,
+          change: { retired },
+          revision: retired ? "retire" : "restore",
+          promotionId: null,
+          now,
+          liveOnly: false,
+          fields: EDIT_FIELDS,
+        });
+        await insertAudit(
+          tx,
+          [
+            {
+              ...audit,
+              action: retired ? "cfb.retire" : "cfb.restore",
+              targetType: "cfb",
+              targetId: cfbId,
+              details: { version: cfb.version },
+            },
+          ],
+          now,
+        );
+        return { cfb, retiredAt: retired ? now : null };
+      });
+    },
+
+    /**
+     * A Jam editor's merge, as a promotion's merge writes one: the survivor takes `draft` (its
+     * content with the other's labels and sources) and the other CFB points to it
+     * (`mergedIntoId`), each a `merge` revision conditional on the version the editor saw, both
+     * live; an audit event on each.
+     */
+    async merge(
+      m: { survivorId: string; survivorVersion: number; mergedId: string; mergedVersion: number; draft: TCfbDraft },
+      audit: TAuditActor,
+    ): Promise<TCfb> {
+      return sql.transaction(async (tx) => {
+        const now = new Date();
+        const cfb = await rewriteCfb(tx, {
+          cfbId: m.survivorId,
+          expectedVersion: m.survivorVersion,
+          change: { draft: m.draft },
+          revision: "merge",
+          promotionId: null,
+          now,
+          liveOnly: true,
+          fields: EDIT_FIELDS,
+        });
+        const merged = await rewriteCfb(tx, {
+          cfbId: m.mergedId,
+          expectedVersion: m.mergedVersion,
+          change: { mergedInto: m.survivorId },
+          revision: "merge",
+          promotionId: null,
+          now,
+          liveOnly: true,
+          fields: MERGED_FIELDS,
+        });
+        await insertAudit(
+          tx,
+          [
+            {
+              ...audit,
+              action: "cfb.merge",
+              targetType: "cfb",
+              targetId: m.survivorId,
+              details: { merged_cfb_id: m.mergedId, version: cfb.version },
+            },
+            {
+              ...audit,
+              action: "cfb.merged_into",
+              targetType: "cfb",
+              targetId: m.mergedId,
+              details: { merged_into_cfb_id: m.survivorId, version: merged.version },
+            },
+          ],
           now,
         );
         return cfb;

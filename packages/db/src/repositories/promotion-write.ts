@@ -43,15 +43,16 @@ export type TPromotionResult = {
 };
 
 /** The request field a promotion's CFB conflicts name. */
-const PROMOTION_FIELDS = { conflict: "expected_cfb_version", notFound: "expected_cfb_version" } as const;
+const PROMOTION_FIELDS = { conflict: "expected_cfb_version", cfb: "expected_cfb_version" } as const;
 
 /**
  * Records a person's decision on a pending proposal, in one transaction. The status flip is
  * conditional on `pending` and comes first (a SQLite transaction that reads before it writes
- * cannot wait for another process's write lock), and PromotionEvent.proposalId is unique, so of
- * two concurrent decisions exactly one lands and the other gets CONFLICT with nothing written,
- * saying who decided it and when. The proposal's pending twins are folded into it in the same
- * transaction: one decision covers the group, so a twin can never be decided on its own after it.
+ * cannot wait for another process's write lock), and (PromotionEvent.proposalId, round) is unique
+ * (the round counts the proposal's earlier decisions, all of them reopened), so of two concurrent
+ * decisions exactly one lands and the other gets CONFLICT with nothing written, saying who
+ * decided it and when. The proposal's pending twins are folded into it in the same transaction:
+ * one decision covers the group, so a twin can never be decided on its own after it.
  */
 export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Promise<TPromotionResult> {
   return driver.transaction(async (tx) => {
@@ -115,9 +116,10 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
     }
     const finalCfbId = cfb?.cfb_id ?? null;
     await tx.execute(Prisma.sql`INSERT INTO "PromotionEvent" ("id", "proposalId", "responseId", "packetId", "transmissionId",
-        "action", "finalCfbId", "editor", "decidedById", "overrides", "createdAt")
+        "action", "finalCfbId", "editor", "decidedById", "overrides", "createdAt", "round")
       VALUES (${promotionId}, ${w.proposalId}, ${proposal.responseId}, ${proposal.packetId}, ${proposal.transmissionId},
-        ${w.action}, ${finalCfbId}, ${w.editor}, ${w.audit.actorUserId}, ${w.overrides ? tx.dialect.json(w.overrides) : null}, ${now})`);
+        ${w.action}, ${finalCfbId}, ${w.editor}, ${w.audit.actorUserId}, ${w.overrides ? tx.dialect.json(w.overrides) : null}, ${now},
+        (SELECT COUNT(*) FROM "PromotionEvent" WHERE "proposalId" = ${w.proposalId}))`);
     const audits: TAuditWrite[] = [
       {
         ...w.audit,

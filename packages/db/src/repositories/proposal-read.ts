@@ -8,17 +8,20 @@ import type { TSql } from "../sql";
 
 /**
  * Who decided each of these proposals (a duplicate: whoever decided the twin it was folded into),
- * by email; proposals still pending, or decided by an account deleted since, are left out.
+ * by email, from the decision in force (not one reopened since); proposals still pending, or
+ * decided by an account deleted since, are left out.
  */
 const DECIDERS = (list: Prisma.Sql) => Prisma.sql`SELECT p."id" AS "id", u."email" AS "email"
   FROM "UmbraProposal" p
   JOIN "PromotionEvent" e ON e."proposalId" = CASE WHEN p."status" = 'duplicate' THEN p."twinOfId" ELSE p."id" END
+    AND e."reopenedAt" IS NULL
   JOIN "User" u ON u."id" = e."decidedById"
   WHERE p."id" IN (${list})`;
 
 /**
- * Proposals by id, each with its promotion, who decided it, its latest resolve decision and its
- * number of twins, in five statements on the driver whatever the page size, in the order of `ids`.
+ * Proposals by id, each with its decisions (the one in force and any reopened), who decided it,
+ * its latest resolve decision and its number of twins, in five statements on the driver whatever
+ * the page size, in the order of `ids`.
  */
 export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise<TStoredProposal[]> {
   if (ids.length === 0) return [];
@@ -35,7 +38,12 @@ export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise
     sql.query<{ id: string; email: string }>(DECIDERS(list)),
   ]);
   const deciderOf = new Map(deciders.map((d) => [d.id, d.email]));
-  const promotionOf = new Map(promotions.map((p) => [p.proposalId, p]));
+  const promotionsOf = new Map<string, TPromotionRow[]>();
+  for (const p of promotions) {
+    const rounds = promotionsOf.get(p.proposalId);
+    if (rounds) rounds.push(p);
+    else promotionsOf.set(p.proposalId, [p]);
+  }
   const twinsOf = new Map(twins.map((t) => [t.id, Number(t.n)]));
   const latestOf = new Map<string, TResolveDecisionRow>();
   for (const d of decisions) if (!latestOf.has(d.proposalId)) latestOf.set(d.proposalId, d);
@@ -47,7 +55,7 @@ export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise
     return [
       toProposal({
         ...row,
-        promotion: promotionOf.get(id) ?? null,
+        promotions: promotionsOf.get(id) ?? [],
         resolveDecision: latest ? [latest] : [],
         twinCount: twinsOf.get(id) ?? 0,
         decidedBy: deciderOf.get(id) ?? null,

@@ -10,6 +10,7 @@ import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
 import { applyPromotion, type TPromotionWrite } from "./promotion-write";
 import { proposalsByIds } from "./proposal-read";
+import { reopenProposal, type TReopenWrite } from "./proposal-reopen";
 import type { TStore } from "./store";
 
 export type TProposalListQuery = {
@@ -162,6 +163,7 @@ export async function proposalFacts(sql: TSql, responseId: string): Promise<TPro
       ORDER BY l."createdAt" DESC, l."id" DESC LIMIT 1)
     LEFT JOIN "PromotionEvent" e
       ON e."proposalId" = CASE WHEN p."status" = 'duplicate' THEN p."twinOfId" ELSE p."id" END
+      AND e."reopenedAt" IS NULL
     LEFT JOIN "User" u ON u."id" = e."decidedById"
     WHERE p."responseId" = ${responseId}
     ORDER BY p."suggestionIndex"`);
@@ -265,7 +267,10 @@ export function proposalRepository({ sql }: TStore) {
     applyPromotion: (w: TPromotionWrite) => applyPromotion(sql, w),
     /** The pending leads a turn's new proposals may be twins of (bounded, two indexed statements). */
     twinCandidates: (q: Parameters<typeof twinCandidates>[1]) => twinCandidates(sql, q),
+    /** A rejected proposal back to pending, its rejection kept (proposal-reopen.ts). */
+    reopen: (w: TReopenWrite) => reopenProposal(sql, w),
   };
 }
 
 export type { TPromotionResult, TPromotionWrite } from "./promotion-write";
+export type { TReopenResult, TReopenWrite } from "./proposal-reopen";

@@ -5,6 +5,7 @@
 // model.
 import { createRequire } from "node:module";
 import { Prisma } from "../../generated/prisma/client";
+import { liveCfbSql } from "../../live";
 import type { TSql, TSqlDriver } from "../../sql";
 import type { TConnection } from "../dialect";
 import type { TPendingEmbedding, TVectorStore } from "../vector-store";
@@ -51,7 +52,7 @@ export async function openSqliteVectors(connection: TConnection, model: string, 
       );
       const stored = await tx.query<{ cfbId: string; vector: unknown }>(
         Prisma.sql`SELECT e."cfbId" AS "cfbId", e."vector" AS "vector" FROM "CfbEmbedding" e
-          JOIN "Cfb" c ON c."id" = e."cfbId" AND c."mergedIntoId" IS NULL
+          JOIN "Cfb" c ON c."id" = e."cfbId" AND ${liveCfbSql("c")}
           WHERE e."model" = ${model} AND e."dims" = ${dims}`,
       );
       for (const row of stored)
@@ -64,7 +65,7 @@ export async function openSqliteVectors(connection: TConnection, model: string, 
 }
 
 function createStore(sql: TSqlDriver, model: string, dims: number): TVectorStore {
-  const pendingWhere = Prisma.sql`c."mergedIntoId" IS NULL AND (e."cfbId" IS NULL OR e."version" <> c."version")`;
+  const pendingWhere = Prisma.sql`${liveCfbSql("c")} AND (e."cfbId" IS NULL OR e."version" <> c."version")`;
   // A vector of another dimension (the same model asked for fewer numbers) is as good as none.
   const pendingFrom = Prisma.sql`"Cfb" c LEFT JOIN "CfbEmbedding" e
     ON e."cfbId" = c."id" AND e."model" = ${model} AND e."dims" = ${dims}`;
@@ -80,7 +81,7 @@ function createStore(sql: TSqlDriver, model: string, dims: number): TVectorStore
     },
     async counts() {
       const [row] = await sql.query<{ live: number; pending: number }>(
-        Prisma.sql`SELECT (SELECT COUNT(*) FROM "Cfb" WHERE "mergedIntoId" IS NULL) AS "live",
+        Prisma.sql`SELECT (SELECT COUNT(*) FROM "Cfb" WHERE ${liveCfbSql()}) AS "live",
           (SELECT COUNT(*) FROM ${pendingFrom} WHERE ${pendingWhere}) AS "pending"`,
       );
       const pending = Number(row?.pending ?? 0);
@@ -106,7 +107,7 @@ function createStore(sql: TSqlDriver, model: string, dims: number): TVectorStore
     async prune() {
       const gone = await sql.query<{ id: string }>(
         Prisma.sql`SELECT v.cfb_id AS "id" FROM "CfbVec" v LEFT JOIN "Cfb" c ON c."id" = v.cfb_id
-          WHERE c."id" IS NULL OR c."mergedIntoId" IS NOT NULL`,
+          WHERE c."id" IS NULL OR NOT (${liveCfbSql("c")})`,
       );
       for (const g of gone) await sql.execute(Prisma.sql`DELETE FROM "CfbVec" WHERE cfb_id = ${g.id}`);
       return gone.length;
@@ -122,7 +123,7 @@ function createStore(sql: TSqlDriver, model: string, dims: number): TVectorStore
     async sample(n) {
       const rows = await sql.query<{ vector: unknown }>(
         Prisma.sql`SELECT e."vector" AS "vector" FROM "CfbEmbedding" e JOIN "Cfb" c ON c."id" = e."cfbId"
-          WHERE e."model" = ${model} AND e."dims" = ${dims} AND c."mergedIntoId" IS NULL
+          WHERE e."model" = ${model} AND e."dims" = ${dims} AND ${liveCfbSql("c")}
           ORDER BY c."seq" LIMIT ${n}`,
       );
       return rows.map((r) => floats(r.vector));

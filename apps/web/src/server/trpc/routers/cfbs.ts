@@ -3,13 +3,28 @@ import {
   ZCfbActivity,
   ZCfbActivityRequest,
   ZCfbCreateRequest,
-  ZCfbDetail,
   ZCfbGetRequest,
   ZCfbListRequest,
   ZCfbListResponse,
+  ZCfbMergeRequest,
+  ZCfbMergeResponse,
+  ZCfbRetirement,
+  ZCfbRetireRequest,
+  ZCfbRevertRequest,
   ZCfbUpdateRequest,
+  ZCfbView,
 } from "@solserver/contracts";
-import { createCfb, getCfb, getCfbActivity, listCfbs, updateCfb } from "@solserver/control-plane";
+import {
+  createCfb,
+  getCfb,
+  getCfbActivity,
+  listCfbs,
+  mergeCfbs,
+  restoreCfb,
+  retireCfb,
+  revertCfb,
+  updateCfb,
+} from "@solserver/control-plane";
 import { jamProcedure, router, signedInProcedure } from "../init";
 
 export const cfbsRouter = router({
@@ -17,9 +32,10 @@ export const cfbsRouter = router({
     .input(ZCfbListRequest)
     .output(ZCfbListResponse)
     .query(({ ctx, input }) => listCfbs(ctx, input)),
+  /** The CFB's page: the CFB, its history, and what this caller may do to it. */
   get: signedInProcedure
     .input(ZCfbGetRequest)
-    .output(ZCfbDetail)
+    .output(ZCfbView)
     .query(({ ctx, input }) => getCfb(ctx, input)),
   /** Stats, usage per day and the proposals that touched the CFB (a user's own threads' only). */
   activity: signedInProcedure
@@ -36,4 +52,24 @@ export const cfbsRouter = router({
     .input(ZCfbUpdateRequest)
     .output(ZCfb)
     .mutation(({ ctx, input }) => updateCfb(ctx, input)),
+  /** An earlier version's content as a new version, based on `version`. */
+  revert: jamProcedure
+    .input(ZCfbRevertRequest)
+    .output(ZCfb)
+    .mutation(({ ctx, input }) => revertCfb(ctx, input)),
+  /** Out of retrieval, resolve and the default list; page and history kept. */
+  retire: jamProcedure
+    .input(ZCfbRetireRequest)
+    .output(ZCfbRetirement)
+    .mutation(({ ctx, input }) => retireCfb(ctx, input)),
+  /** A retired CFB back into use. */
+  restore: jamProcedure
+    .input(ZCfbRetireRequest)
+    .output(ZCfbRetirement)
+    .mutation(({ ctx, input }) => restoreCfb(ctx, input)),
+  /** Another CFB folded into this one, as a promotion's merge does. */
+  merge: jamProcedure
+    .input(ZCfbMergeRequest)
+    .output(ZCfbMergeResponse)
+    .mutation(({ ctx, input }) => mergeCfbs(ctx, input)),
 });

@@ -3,11 +3,12 @@ import {
   ZProposalGetRequest,
   ZProposalListRequest,
   ZProposalListResponse,
+  ZProposalReopenRequest,
   ZProposalReview,
   ZProposalReviewRequest,
 } from "@solserver/contracts";
-import { getProposal, listProposals, reviewProposal } from "@solserver/control-plane";
-import { router, signedInProcedure } from "../init";
+import { getProposal, listProposals, reopenProposal, reviewProposal } from "@solserver/control-plane";
+import { jamProcedure, router, signedInProcedure } from "../init";
 
 export const proposalsRouter = router({
   /** A user's own threads' proposals; every proposal for a Jam editor. */
@@ -27,4 +28,9 @@ export const proposalsRouter = router({
     .input(ZProposalReviewRequest)
     .output(ZProposalReview)
     .query(({ ctx, input }) => reviewProposal(ctx, input)),
+  /** A rejected proposal back to pending, its rejection kept as history. */
+  reopen: jamProcedure
+    .input(ZProposalReopenRequest)
+    .output(ZProposal)
+    .mutation(({ ctx, input }) => reopenProposal(ctx, input)),
 });

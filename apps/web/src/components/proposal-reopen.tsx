@@ -1,0 +1,57 @@
+"use client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
+import { formatTs } from "./format";
+import { ErrorAlert } from "./ui";
+
+// Undoing a rejection on the proposal page: a Jam editor reopens it (pending again, decided like
+// any other), and the page shows the decisions that were reopened, so the history stays readable.
+
+type TEarlierDecision = TRouterOutputs["proposals"]["review"]["proposal"]["earlier_decisions"][number];
+
+/** Reopen for review: shown when the server allows it (`review.reopen`). Not costly, so it does not ask. */
+export function ReopenButton({ proposalId, onReopened }: { proposalId: string; onReopened: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const reopen = useMutation(
+    trpc.proposals.reopen.mutationOptions({
+      onSuccess: async () => {
+        onReopened();
+        await queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() });
+      },
+    }),
+  );
+  return (
+    <div className="stack">
+      <div className="row">
+        <button type="button" onClick={() => reopen.mutate({ proposal_id: proposalId })} disabled={reopen.isPending}>
+          {reopen.isPending ? "Reopening…" : "Reopen for review"}
+        </button>
+        <span className="muted">Back to pending; the rejection stays in its history.</span>
+      </div>
+      <ErrorAlert what="Could not reopen" error={reopen.error} />
+    </div>
+  );
+}
+
+const DONE: Record<TEarlierDecision["action"], string> = {
+  approve_create: "approved as new",
+  approve_update: "approved as an update",
+  edit_then_approve: "approved with edits",
+  reject: "rejected",
+};
+
+/** The decisions reopened since, oldest first. */
+export function EarlierDecisions({ decisions }: { decisions: readonly TEarlierDecision[] }) {
+  if (decisions.length === 0) return null;
+  return (
+    <ul className="plain muted" data-testid="earlier-decisions" aria-label="Earlier decisions">
+      {decisions.map((d) => (
+        <li key={d.promotion_id}>
+          {DONE[d.action]} by a {d.editor === "jam" ? "Jam editor" : "user"} on {formatTs(d.created_ts)} ·{" "}
+          {d.promotion_id} · reopened on {formatTs(d.reopened_ts)}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,17 @@
+import { Prisma } from "./generated/prisma/client";
+
+// A live CFB is one answers draw on: not merged into another, not retired. Retrieval, resolve's
+// candidates, the default list and the vector index hold only live CFBs; every other read (a
+// CFB's page and history, an id that resolves to its survivor) sees them all. One definition, so
+// the places that leave a CFB out cannot disagree.
+
+/** The SQL condition "the CFB is live", on the Cfb table (or its alias, a constant of the caller). */
+export function liveCfbSql(alias?: string): Prisma.Sql {
+  const column = (name: string) => Prisma.raw(alias ? `${alias}."${name}"` : `"${name}"`);
+  return Prisma.sql`${column("mergedIntoId")} IS NULL AND ${column("retiredAt")} IS NULL`;
+}
+
+/** The same for a row already read. */
+export function isLiveCfb(row: { mergedIntoId: string | null; retiredAt: unknown }): boolean {
+  return row.mergedIntoId === null && (row.retiredAt === null || row.retiredAt === undefined);
+}
