@@ -9,6 +9,14 @@ export type TTrustTier = z.infer<typeof ZTrustTier>;
 
 const ZLabel = z.string().trim().min(1).max(64);
 
+/**
+ * Who a CFB is retrieved for (issue 19). `shared`: every thread. `private`: a user's own approval
+ * wrote it, so only that user's threads retrieve and resolve against it, until a Jam editor
+ * endorses it (cfbs.endorse). A Jam editor's approvals and authored CFBs are shared at once.
+ */
+export const ZCfbVisibility = z.enum(["shared", "private"]);
+export type TCfbVisibility = z.infer<typeof ZCfbVisibility>;
+
 /** The canonical knowledge object (seed 001 §2.1), as served on the wire. */
 export const ZCfb = z.object({
   cfb_id: ZCfbId,
@@ -27,6 +35,9 @@ export const ZCfb = z.object({
   created_ts: ZIsoDate,
   updated_ts: ZIsoDate,
   last_accessed_ts: ZIsoDate.nullable(),
+  visibility: ZCfbVisibility,
+  /** A private CFB's owner (their email), whose threads alone retrieve it; null when shared. */
+  private_to: z.string().nullable(),
 });
 export type TCfb = z.infer<typeof ZCfb>;
 
@@ -50,6 +61,8 @@ export type TCfbDraft = z.infer<typeof ZCfbDraft>;
 
 export const ZCfbListRequest = z.object({
   domain: z.string().trim().min(1).max(64).optional(),
+  /** Only shared CFBs, or only private ones (a Jam editor: those awaiting endorsement). */
+  visibility: ZCfbVisibility.optional(),
   query: z.string().trim().max(200).optional(),
   cursor: ZCfbId.optional(),
   limit: z.number().int().min(1).max(100).default(25),
@@ -74,7 +87,8 @@ const UNCOMPARED_FIELDS = new Set(["cfb_id", "version", "created_ts", "updated_t
 /**
  * Field by field, what `after` changes against `before` (CFB snapshots, or a CFB and the draft
  * that would replace it), in `after`'s field order. Shared by revision history and the preview
- * of a promotion, so both show a change the same way.
+ * of a promotion, so both show a change the same way. A field `before` does not hold was not
+ * recorded then (a snapshot older than the field, e.g. `visibility`): not a change.
  */
 export function cfbFieldChanges(
   before: Readonly<Record<string, unknown>> | null,
@@ -82,7 +96,12 @@ export function cfbFieldChanges(
 ): TCfbFieldChange[] {
   if (!before) return [];
   return Object.keys(after)
-    .filter((field) => !UNCOMPARED_FIELDS.has(field) && JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+    .filter(
+      (field) =>
+        !UNCOMPARED_FIELDS.has(field) &&
+        Object.hasOwn(before, field) &&
+        JSON.stringify(before[field]) !== JSON.stringify(after[field]),
+    )
     .map((field) => ({ field, before: before[field] ?? null, after: after[field] ?? null }));
 }
 
@@ -95,12 +114,31 @@ export const ZCfbRevision = z.object({
   changes: z.array(ZCfbFieldChange),
 });
 
-export const ZCfbDetail = ZCfb.extend({
+/** What the caller may do with a CFB, decided by the server (the CFB page renders exactly this). */
+export const ZCfbActions = z.object({
+  /** Endorse a private CFB into shared knowledge (cfbs.endorse): Jam editors, live private CFBs. */
+  endorse: z.boolean(),
+});
+export type TCfbActions = z.infer<typeof ZCfbActions>;
+
+/** A CFB with its history, as stored (ZCfbDetail adds what the caller may do with it). */
+export const ZCfbWithHistory = ZCfb.extend({
   revisions: z.array(ZCfbRevision),
   /** Set when this CFB was merged into another: the survivor that now holds its knowledge. */
   merged_into_cfb_id: z.string().nullable(),
 });
+export type TCfbWithHistory = z.infer<typeof ZCfbWithHistory>;
+
+/** The CFB page: the CFB, its history and the caller's actions. */
+export const ZCfbDetail = ZCfbWithHistory.extend({ actions: ZCfbActions });
 export type TCfbDetail = z.infer<typeof ZCfbDetail>;
+
+/**
+ * A Jam editor endorses a private CFB into shared knowledge, vouching for the version they saw:
+ * if it moved since, CONFLICT and nothing changes.
+ */
+export const ZCfbEndorseRequest = z.object({ cfb_id: ZCfbId, version: z.number().int().positive() }).strict();
+export type TCfbEndorseRequest = z.output<typeof ZCfbEndorseRequest>;
 
 /**
  * A write based on a version the CFB has moved past: CONFLICT naming the fields that changed

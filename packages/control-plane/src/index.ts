@@ -34,7 +34,7 @@ export { createAccount, listAccounts, me, setAccountRole } from "./services/acco
 export { actorFromBearer, actorFromSession } from "./services/actors";
 export { listAudit } from "./services/audit";
 export { getCfbActivity } from "./services/cfb-activity";
-export { createCfb, getCfb, listCfbs, updateCfb } from "./services/cfbs";
+export { createCfb, endorseCfb, getCfb, listCfbs, updateCfb } from "./services/cfbs";
 export type { TCaller, TServiceContext } from "./services/context";
 export { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";
 export { dismissTrigger, giveFeedback, listTriggers } from "./services/feedback";

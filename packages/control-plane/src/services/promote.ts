@@ -1,14 +1,15 @@
 import {
   cfbVersionConflict,
   type TCfb,
-  type TCfbDetail,
   type TCfbDraft,
+  type TCfbWithHistory,
   type TEditorialOverrides,
   type TPromoteRequest,
   type TPromoteResponse,
   type TStoredProposal,
   ZCfbDraft,
 } from "@solserver/contracts";
+import { visibleTo } from "@solserver/db";
 import { once } from "../once";
 import { parseInput } from "../parse";
 import {
@@ -17,7 +18,7 @@ import {
   type TResolvedTarget,
   type TUpdateTarget,
 } from "../proposals/promotion-check";
-import { auditActor, visibleProposal } from "./access";
+import { auditActor, proposalOwner, visibleProposal } from "./access";
 import type { TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
 import { resolveProposal } from "./resolve";
@@ -100,35 +101,44 @@ export function updateDraft(
 }
 
 /** What approving a proposal as an update would write: its target now, and the draft after. */
-export type TUpdatePlan = { target: TCfbDetail; merged: TCfbDetail | null; draft: TCfbDraft };
+export type TUpdatePlan = { target: TCfbWithHistory; merged: TCfbWithHistory | null; draft: TCfbDraft };
 
 /** The update's draft on its target (the preview and the promotion both write it this way). */
 export function planOf(
-  found: TUpdateTarget<TCfbDetail>,
+  found: TUpdateTarget<TCfbWithHistory>,
   proposal: TStoredProposal,
   overrides: TEditorialOverrides | undefined,
 ): TUpdatePlan {
   return { ...found, draft: updateDraft(found.target, proposal, overrides, found.merged) };
 }
 
-/** Where an update of `proposal` lands per `resolved`, read from the CFBs as they are now. */
-export function updateTargetOf(deps: TServiceDeps, proposal: TStoredProposal, resolved: TResolvedTarget) {
-  return findUpdateTarget((id) => deps.repos.cfbs.get(id), proposal, resolved);
+/**
+ * Where an update of `proposal` lands per `resolved`, read from the CFBs as they are now: among
+ * the shared CFBs and those private to the proposal's thread's owner (another user's private CFB
+ * is no target, even when named).
+ */
+export async function updateTargetOf(deps: TServiceDeps, proposal: TStoredProposal, resolved: TResolvedTarget) {
+  const scope = visibleTo(await proposalOwner(deps, proposal));
+  return findUpdateTarget((id) => deps.repos.cfbs.get(id, scope), proposal, resolved);
 }
 
-/** Resolve again at review or promotion: CFBs may have been created, edited or merged since. */
-export function resolveAgain(deps: TServiceDeps, proposal: TStoredProposal) {
-  return resolveProposal(deps, {
-    op: proposal.op,
-    targetCfbId: proposal.target_cfb_id,
-    deltaSummary: proposal.delta_summary,
-    proposedCfb: proposal.proposed_cfb,
-    fingerprint: proposal.fingerprint,
-  });
+/** Resolve again at review or promotion: CFBs may have been created, edited, merged or endorsed since. */
+export async function resolveAgain(deps: TServiceDeps, proposal: TStoredProposal) {
+  return resolveProposal(
+    deps,
+    {
+      op: proposal.op,
+      targetCfbId: proposal.target_cfb_id,
+      deltaSummary: proposal.delta_summary,
+      proposedCfb: proposal.proposed_cfb,
+      fingerprint: proposal.fingerprint,
+    },
+    await proposalOwner(deps, proposal),
+  );
 }
 
 /** The fields of a CFB that revisions after `version` changed, in the order they first did. */
-function fieldsChangedSince(cfb: TCfbDetail, version: number): string[] {
+function fieldsChangedSince(cfb: TCfbWithHistory, version: number): string[] {
   return [
     ...new Set(
       cfb.revisions
@@ -181,6 +191,9 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
   } else if (input.action !== "reject") {
     cfbDraft = draftFromProposal(proposal, input.editorial_overrides);
   }
+  // A user's own approval is their knowledge until a Jam editor endorses it; a Jam editor's
+  // approval is shared at once (issue 19). An update keeps its target's visibility.
+  const privateTo = caller.role === "jam" ? null : { userId: caller.userId, email: caller.email };
   const result = await deps.repos.proposals.applyPromotion({
     resolve: { ...resolved, fingerprint: proposal.fingerprint },
     proposalId: proposal.proposal_id,
@@ -188,6 +201,7 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
     editor: caller.role,
     audit: auditActor(caller),
     cfbDraft,
+    cfbPrivateTo: cfbDraft ? privateTo : null,
     cfbUpdate,
     overrides: input.editorial_overrides ?? null,
     trace: trace.events,

@@ -1,7 +1,7 @@
 import {
   cfbFieldChanges,
   DomainError,
-  type TCfbDetail,
+  type TCfbWithHistory,
   type TProposalReview,
   type TProposalReviewRequest,
 } from "@solserver/contracts";
@@ -13,7 +13,7 @@ import { draftFromProposal, planOf, resolveAgain, updateTargetOf } from "./promo
 import { currentActions } from "./proposal-actions";
 
 /** A CFB as the wire shows it, without its history (the preview's before and merge partner). */
-function current({ revisions: _revisions, merged_into_cfb_id: _merged, ...cfb }: TCfbDetail) {
+function current({ revisions: _revisions, merged_into_cfb_id: _merged, ...cfb }: TCfbWithHistory) {
   return cfb;
 }
 

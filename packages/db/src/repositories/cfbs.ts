@@ -1,9 +1,10 @@
 import {
   cfbFieldChanges,
   type TCfb,
-  type TCfbDetail,
   type TCfbDraft,
   type TCfbListResponse,
+  type TCfbVisibility,
+  type TCfbWithHistory,
 } from "@solserver/contracts";
 import type { TCandidateIndex } from "../candidates/candidate-index";
 import type { DbClient } from "../client";
@@ -15,6 +16,7 @@ import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import { getCfbActivity, type TCfbActivityQuery } from "./cfb-activity";
+import { ALL_CFBS, inScope, scopeCondition, type TCfbScope, visibleTo } from "./cfb-visibility";
 import { insertCfbs, rewriteCfb } from "./cfb-write";
 import type { TStore } from "./store";
 import type { TRetrievableCfb } from "./types";
@@ -22,6 +24,10 @@ import type { TRetrievableCfb } from "./types";
 export type TCfbListQuery = {
   domain?: string | undefined;
   query?: string | undefined;
+  /** Only shared CFBs, or only private ones (within `scope`). */
+  visibility?: TCfbVisibility | undefined;
+  /** Whose CFBs the list may show (default: every one; services pass the caller's). */
+  scope?: TCfbScope | undefined;
   cursor?: string | undefined;
   limit: number;
 };
@@ -43,8 +49,11 @@ const LIST_KEYSET: TKeyset = {
 };
 
 export async function listCfbs(sql: TSql, q: TCfbListQuery): Promise<TCfbListResponse> {
-  const filters: Prisma.Sql[] = [Prisma.sql`c."mergedIntoId" IS NULL`];
+  const filters: Prisma.Sql[] = [Prisma.sql`c."mergedIntoId" IS NULL`, scopeCondition("c", q.scope ?? ALL_CFBS)];
   if (q.domain) filters.push(Prisma.sql`c."domain" = ${q.domain}`);
+  // Private ones are few: their index finds them (those awaiting a Jam editor's endorsement).
+  if (q.visibility === "private") filters.push(Prisma.sql`c."privateToId" IS NOT NULL`);
+  if (q.visibility === "shared") filters.push(Prisma.sql`+c."privateToId" IS NULL`);
   if (q.query) {
     const match = sql.dialect.cfbTextMatch("c", q.query);
     if (match === null) return { items: [], next_cursor: null };
@@ -53,14 +62,20 @@ export async function listCfbs(sql: TSql, q: TCfbListQuery): Promise<TCfbListRes
   const after = await afterCursor(sql, LIST_KEYSET, q.cursor);
   if (after) filters.push(after);
   const rows = await sql.query<TCfbRow>(
-    Prisma.sql`SELECT c.* FROM "Cfb" c WHERE ${Prisma.join(filters, " AND ")}
+    Prisma.sql`SELECT c.*, u."email" AS "privateToEmail" FROM "Cfb" c LEFT JOIN "User" u ON u."id" = c."privateToId"
+      WHERE ${Prisma.join(filters, " AND ")}
       ORDER BY ${keysetOrder(LIST_KEYSET)} LIMIT ${q.limit + 1}`,
   );
   const { page, nextCursor } = pageOf(rows, q.limit, (r) => r.id);
   return { items: page.map(toCfb), next_cursor: nextCursor };
 }
 
-export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | null> {
+/** The CFB with its history, or null when there is none in `scope`. */
+export async function getCfb(
+  db: DbClient,
+  cfbId: string,
+  scope: TCfbScope = ALL_CFBS,
+): Promise<TCfbWithHistory | null> {
   const row = await db.cfb.findUnique({
     where: { id: cfbId },
     select: {
@@ -71,7 +86,10 @@ export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | 
       },
     },
   });
-  if (!row) return null;
+  if (!row || !inScope(scope, row.privateToId)) return null;
+  const owner = row.privateToId
+    ? await db.user.findUnique({ where: { id: row.privateToId }, select: { email: true } })
+    : null;
   const revisions = row.revisions.map((r, i) => ({
     version: r.version,
     change_kind: r.changeKind,
@@ -82,37 +100,80 @@ export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | 
       asObject(r.snapshot, "CfbRevision.snapshot"),
     ),
   }));
-  return { ...toCfb(row), revisions: revisions.reverse(), merged_into_cfb_id: row.mergedIntoId };
+  return {
+    ...toCfb({ ...row, privateToEmail: owner?.email ?? null }),
+    revisions: revisions.reverse(),
+    merged_into_cfb_id: row.mergedIntoId,
+  };
 }
 
-/** A CFB's id, version and the CFB it was merged into: what a review needs to name an update's target. */
-export type TCfbHead = Pick<TCfbDetail, "cfb_id" | "version" | "merged_into_cfb_id">;
+/**
+ * A CFB's id, version, the CFB it was merged into and its visibility: what a review needs to name
+ * an update's target (a merge never folds shared knowledge into a private CFB, nor the reverse).
+ */
+export type TCfbHead = Pick<TCfbWithHistory, "cfb_id" | "version" | "merged_into_cfb_id" | "visibility">;
 
 /** The CFBs among `ids` that exist, by id, in one statement (a page of the review queue asks). */
 export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<string, TCfbHead>> {
   if (ids.length === 0) return new Map();
-  const rows = await sql.query<{ id: string; version: number; mergedIntoId: string | null }>(
-    Prisma.sql`SELECT "id", "version", "mergedIntoId" FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
+  const rows = await sql.query<{
+    id: string;
+    version: number;
+    mergedIntoId: string | null;
+    privateToId: string | null;
+  }>(
+    Prisma.sql`SELECT "id", "version", "mergedIntoId", "privateToId" FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
   );
   return new Map(
-    rows.map((r) => [r.id, { cfb_id: r.id, version: Number(r.version), merged_into_cfb_id: r.mergedIntoId }] as const),
+    rows.map(
+      (r) =>
+        [
+          r.id,
+          {
+            cfb_id: r.id,
+            version: Number(r.version),
+            merged_into_cfb_id: r.mergedIntoId,
+            visibility: r.privateToId === null ? "shared" : "private",
+          },
+        ] as const,
+    ),
   );
 }
 
-/** The CFBs among `ids` that exist, with their domain (hot path: every chat turn asks). */
-export async function existingCfbIds(sql: TSql, ids: readonly string[]): Promise<Map<string, { domain: string }>> {
+/** Who may see a CFB: its private owner's id (null: shared), or null when there is no such CFB. */
+export async function cfbOwner(sql: TSql, cfbId: string): Promise<{ privateToId: string | null } | null> {
+  const [row] = await sql.query<{ privateToId: string | null }>(
+    Prisma.sql`SELECT "privateToId" FROM "Cfb" WHERE "id" = ${cfbId}`,
+  );
+  return row ? { privateToId: row.privateToId ?? null } : null;
+}
+
+/** The CFBs among `ids` that exist in `scope`, with their domain (hot path: every chat turn asks). */
+export async function existingCfbIds(
+  sql: TSql,
+  ids: readonly string[],
+  scope: TCfbScope = ALL_CFBS,
+): Promise<Map<string, { domain: string }>> {
   if (ids.length === 0) return new Map();
   const rows = await sql.query<{ id: string; domain: string }>(
-    Prisma.sql`SELECT "id", "domain" FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
+    Prisma.sql`SELECT c."id" AS "id", c."domain" AS "domain" FROM "Cfb" c
+      WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND ${scopeCondition("c", scope)}`,
   );
   return new Map(rows.map((r) => [r.id, { domain: r.domain }] as const));
 }
 
 /**
  * The CFBs among `ids` as retrieval ranks them (hot path: the candidate index found them), with
- * the signals retrieval weighs (stats, staleness), in the order of `ids`; merged ones left out.
+ * the signals retrieval weighs (stats, staleness), in the order of `ids`; merged ones and those
+ * out of `scope` left out (the index already left them out; semantic neighbours come from
+ * elsewhere).
  */
-export async function retrievableCfbs(sql: TSql, ids: readonly string[], now = new Date()): Promise<TRetrievableCfb[]> {
+export async function retrievableCfbs(
+  sql: TSql,
+  ids: readonly string[],
+  now = new Date(),
+  scope: TCfbScope = visibleTo(null),
+): Promise<TRetrievableCfb[]> {
   if (ids.length === 0) return [];
   const rows = await sql.query<{
     id: string;
@@ -132,7 +193,8 @@ export async function retrievableCfbs(sql: TSql, ids: readonly string[], now = n
       c."reviewOnUse" AS "reviewOnUse", s."hotness" AS "hotness", s."usedByModel30d" AS "used",
       s."ignoredByModel30d" AS "ignored"
     FROM "Cfb" c LEFT JOIN "CfbStats" s ON s."cfbId" = c."id"
-    WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND +c."mergedIntoId" IS NULL`);
+    WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND +c."mergedIntoId" IS NULL
+      AND ${scopeCondition("c", scope)}`);
   // The unary + keeps SQLite on the primary key for the IN list: with the mergedIntoId index it
   // walked every live CFB (5 ms at 10k CFBs, a turn's whole budget).
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -173,13 +235,20 @@ export function cfbRepository(
 ) {
   return {
     list: (q: TCfbListQuery) => listCfbs(sql, q),
-    get: (cfbId: string) => getCfb(prisma, cfbId),
+    /** The CFB with its history; null when it does not exist in `scope` (default: every CFB). */
+    get: (cfbId: string, scope?: TCfbScope) => getCfb(prisma, cfbId, scope),
     activity: (q: TCfbActivityQuery) => getCfbActivity(sql, q),
-    existingIds: (ids: readonly string[]) => existingCfbIds(sql, ids),
-    /** Id, version and merge of each CFB among `ids` that exists (the review queue's targets). */
+    /** The CFBs among `ids` that exist in `scope` (default: every CFB). */
+    existingIds: (ids: readonly string[], scope?: TCfbScope) => existingCfbIds(sql, ids, scope),
+    /** Id, version, merge and visibility of each CFB among `ids` that exists (the review queue's targets). */
     heads: (ids: readonly string[]) => cfbHeads(sql, ids),
-    /** The CFBs among `ids` with retrieval's signals, in that order (retrieval's second step). */
-    retrievable: (ids: readonly string[], now?: Date) => retrievableCfbs(sql, ids, now),
+    /** The private owner of a CFB (null: shared), or null when it does not exist (access checks). */
+    owner: (cfbId: string) => cfbOwner(sql, cfbId),
+    /**
+     * The CFBs among `ids` in `scope` (default: shared only) with retrieval's signals, in that
+     * order (retrieval's second step).
+     */
+    retrievable: (ids: readonly string[], now?: Date, scope?: TCfbScope) => retrievableCfbs(sql, ids, now, scope),
     /** Resolve's candidates from the candidate index (candidates/candidate-index.ts). */
     candidates: index.candidates,
     /** The candidate index itself: weighted search, sync, status. */
@@ -224,6 +293,42 @@ export function cfbRepository(
         await insertAudit(
           tx,
           [{ ...audit, action: "cfb.update", targetType: "cfb", targetId: cfbId, details: { version: cfb.version } }],
+          now,
+        );
+        return cfb;
+      });
+    },
+
+    /**
+     * A Jam editor endorses a private CFB into shared knowledge (issue 19): version + 1 conditional
+     * on the version they saw (they vouch for that content), a revision "endorse", an audit event.
+     * Written as a version so the candidate index's log (and every process's index) sees it.
+     * CONFLICT when it moved, was merged or is shared already.
+     */
+    async endorse(cfbId: string, expectedVersion: number, audit: TAuditActor, privateTo: string | null): Promise<TCfb> {
+      return sql.transaction(async (tx) => {
+        const now = new Date();
+        const cfb = await rewriteCfb(tx, {
+          cfbId,
+          expectedVersion,
+          change: { endorse: true },
+          revision: "endorse",
+          promotionId: null,
+          now,
+          liveOnly: true,
+          fields: EDIT_FIELDS,
+        });
+        await insertAudit(
+          tx,
+          [
+            {
+              ...audit,
+              action: "cfb.endorse",
+              targetType: "cfb",
+              targetId: cfbId,
+              details: { version: cfb.version, was_private_to: privateTo },
+            },
+          ],
           now,
         );
         return cfb;

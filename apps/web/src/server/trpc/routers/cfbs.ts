@@ -4,12 +4,13 @@ import {
   ZCfbActivityRequest,
   ZCfbCreateRequest,
   ZCfbDetail,
+  ZCfbEndorseRequest,
   ZCfbGetRequest,
   ZCfbListRequest,
   ZCfbListResponse,
   ZCfbUpdateRequest,
 } from "@solserver/contracts";
-import { createCfb, getCfb, getCfbActivity, listCfbs, updateCfb } from "@solserver/control-plane";
+import { createCfb, endorseCfb, getCfb, getCfbActivity, listCfbs, updateCfb } from "@solserver/control-plane";
 import { jamProcedure, router, signedInProcedure } from "../init";
 
 export const cfbsRouter = router({
@@ -36,4 +37,9 @@ export const cfbsRouter = router({
     .input(ZCfbUpdateRequest)
     .output(ZCfb)
     .mutation(({ ctx, input }) => updateCfb(ctx, input)),
+  /** A private CFB (a user's own approval) into shared knowledge, as of `version`; audited. */
+  endorse: jamProcedure
+    .input(ZCfbEndorseRequest)
+    .output(ZCfb)
+    .mutation(({ ctx, input }) => endorseCfb(ctx, input)),
 });
