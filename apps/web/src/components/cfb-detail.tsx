@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { CfbActivity } from "./cfb-activity";
+import { CfbVisibility, PrivateMarker } from "./cfb-visibility";
 import { FieldDiff, shown } from "./field-diff";
 import { QueryState } from "./query-state";
 
@@ -23,6 +24,7 @@ function Cfb({ cfb }: { cfb: TRouterOutputs["cfbs"]["get"] }) {
         <span className="badge">{cfb.kind}</span>
         <span className="muted">{cfb.cfb_id}</span>
         <span className="muted">v{cfb.version}</span>
+        <PrivateMarker cfb={cfb} />
       </div>
       {cfb.merged_into_cfb_id ? (
         <p className="badge warn" role="status">
@@ -33,6 +35,7 @@ function Cfb({ cfb }: { cfb: TRouterOutputs["cfbs"]["get"] }) {
       <h1 style={{ margin: 0 }}>{cfb.title}</h1>
       <p>{cfb.summary}</p>
       {cfb.text ? <p className="reply">{cfb.text}</p> : null}
+      <CfbVisibility cfb={cfb} />
       <dl className="meta">
         <dt>Domain</dt>
         <dd>{cfb.domain}</dd>
