@@ -1,6 +1,7 @@
 // The access matrix: for EVERY tRPC procedure of the app router and EVERY REST route handler,
 // what an anonymous caller, a user on their own resource, a user on another user's resource
-// (where the procedure is about a thread-owned resource) and a Jam editor get. Table-driven: a
+// (where the procedure is about a thread-owned resource, or a CFB private to a user: issue 19,
+// PRIVATE_CFB_ROWS) and a Jam editor get. Table-driven: a
 // procedure or route without a row fails the completeness tests, so nothing new is born open.
 // Refusals are UNAUTHORIZED / 401 and FORBIDDEN / 403, write nothing, and their messages carry
 // no data of the resource (no title, message text, email or id beyond what was asked about).
@@ -176,6 +177,41 @@ async function freshCfb(label: string) {
   return created;
 }
 
+/** A word no other turn of the matrix uses ("zokalo…"), so the offline model proposes a new CFB. */
+const SYLLABLES = ["ka", "lo", "mi", "nu", "pe", "ri", "so", "tu", "va", "xe"];
+const uniqueWord = () => `zo${[...String(next())].map((d) => SYLLABLES[Number(d)]).join("")}`;
+
+/**
+ * A CFB private to `owner`: their own approval of a proposal of their own thread (issue 19),
+ * about words no other CFB holds; its id and version. The message and title are secrets.
+ */
+async function freshPrivateCfb(owner: TWebAccount = alice): Promise<{ cfb_id: string; version: number }> {
+  const message = `We decided to ${uniqueWord()} the ${uniqueWord()} ${uniqueWord()}.`;
+  const turn = await respondToTurn(web.as(owner.actor), { request_id: `matrix-${next()}`, message });
+  const preview = turn.ui_hints.proposal_previews[0];
+  if (preview?.op !== "create") throw new Error("the offline model proposed no new CFB");
+  for (const secret of [turn.thread_id, turn.response_id, preview.title, message]) secrets.add(secret);
+  const res = await promoteProposal(web.as(owner.actor), {
+    proposal_id: preview.proposal_id,
+    action: "approve_create",
+  });
+  if (res.cfb?.visibility !== "private") throw new Error("a user's approval was not private");
+  return { cfb_id: res.cfb.cfb_id, version: res.cfb.version };
+}
+
+/** Private CFBs of Alice's made before the rows run, one per endorse a Jam editor makes. */
+const endorsable: { cfb_id: string; version: number }[] = [];
+
+/** Once per owner: the CFB private to them that the read rows ask for. */
+const privateCfbs = new Map<string, string>();
+async function privateCfbOf(owner: TWebAccount): Promise<string> {
+  const known = privateCfbs.get(owner.userId);
+  if (known) return known;
+  const { cfb_id } = await freshPrivateCfb(owner);
+  privateCfbs.set(owner.userId, cfb_id);
+  return cfb_id;
+}
+
 /** A one-phase workflow of its own name that pauses for approval (no two runs of a name at once). */
 const approvalWorkflow = () =>
   `name: matrix-${next()}\nphases:\n  - id: only\n    checkpoint:\n      approval_required: true\n`;
@@ -349,6 +385,16 @@ const TRPC_ROWS: Record<string, TRow> = {
       const earlier = field(result, "earlier_decisions") as Record<string, unknown>[];
       expect(earlier.length).toBeGreaterThan(0);
       for (const d of earlier) expect(d).toMatchObject({ action: "reject", editor: "jam" });
+    },
+  },
+  "cfbs.endorse": {
+    expect: JAM_ONLY,
+    // A refused call changes nothing: only the Jam editor's needs a CFB of its own.
+    input: async (c) =>
+      c.who === "jam" ? (endorsable.pop() ?? freshPrivateCfb()) : { cfb_id: await privateCfbOf(alice), version: 1 },
+    check: (result, input) => {
+      expect(field(result, "cfb_id")).toBe(field(input, "cfb_id"));
+      expect(result).toMatchObject({ visibility: "shared", private_to: null, version: 2 });
     },
   },
   "threads.list": {
@@ -566,6 +612,47 @@ const TRPC_ROWS: Record<string, TRow> = {
   },
 };
 
+// ---- CFBs private to a user (issue 19): the same procedures on another user's knowledge --------
+/** Rows beyond one per procedure: `procedure` is called; own CFBs are Alice's, another's Bob's. */
+const PRIVATE_CFB_ROWS: Record<string, TRow & { procedure: string }> = {
+  "cfbs.get, a private CFB": {
+    procedure: "cfbs.get",
+    expect: OWNED,
+    input: async (c) => ({ cfb_id: await privateCfbOf(ownerOf(c)) }),
+    check: (result, input) => {
+      expect(field(result, "cfb_id")).toBe(field(input, "cfb_id"));
+      expect(result).toMatchObject({ visibility: "private", private_to: alice.email });
+    },
+  },
+  "cfbs.activity, a private CFB": {
+    procedure: "cfbs.activity",
+    expect: OWNED,
+    input: async (c) => ({ cfb_id: await privateCfbOf(ownerOf(c)), days: 7 }),
+    check: (result, input) => expect(field(result, "cfb_id")).toBe(field(input, "cfb_id")),
+  },
+  "cfbs.list, private CFBs": {
+    procedure: "cfbs.list",
+    expect: SIGNED_IN,
+    input: async () => {
+      await Promise.all([privateCfbOf(alice), privateCfbOf(bob)]);
+      return { visibility: "private", limit: 100 };
+    },
+    check: (result, _input, c) => {
+      const owners = new Map(items(result).map((cfb) => [cfb.cfb_id, cfb.private_to] as const));
+      expect(owners.get(privateCfbs.get(alice.userId) as string)).toBe(alice.email);
+      // A user lists their own private CFBs; a Jam editor everyone's, with the owner.
+      if (c.who === "jam") expect(owners.get(privateCfbs.get(bob.userId) as string)).toBe(bob.email);
+      else expect(owners.has(privateCfbs.get(bob.userId) as string)).toBe(false);
+    },
+  },
+};
+
+/** Every tRPC case: [label, procedure, row]. */
+const TRPC_CASES: [string, string, TRow][] = [
+  ...Object.entries(TRPC_ROWS).map(([name, row]) => [name, name, row] as [string, string, TRow]),
+  ...Object.entries(PRIVATE_CFB_ROWS).map(([label, row]) => [label, row.procedure, row] as [string, string, TRow]),
+];
+
 // ---- REST routes (every route.ts under src/app except better-auth's and tRPC's) ----------------
 const REST_ROWS: Record<TRestRoute, TRow> = {
   "POST /chat/respond": TRPC_ROWS["chat.respond"] as TRow,
@@ -655,6 +742,10 @@ beforeAll(async () => {
   jamTokenId = jamToken.id;
   headers.token = { alice: aliceToken, jam: { authorization: `Bearer ${jamToken.token}` } };
   for (const h of [aliceToken.authorization, jamToken.token]) secrets.add(String(h).replace("Bearer ", ""));
+  // Private CFBs first: their turns are then older than every turn a row looks for (gate.list's page).
+  await privateCfbOf(alice);
+  await privateCfbOf(bob);
+  for (let i = 0; i < 3; i++) endorsable.push(await freshPrivateCfb());
   aliceTurn = await freshTurn(alice);
   bobTurn = await freshTurn(bob);
   aliceDiagnosis = await freshDiagnosis(alice);
@@ -709,11 +800,18 @@ describe("completeness", () => {
     for (const name of owned) expect(TRPC_ROWS[name]?.expect.userOther, name).toBe("FORBIDDEN");
     for (const route of OWNED_REST) expect(REST_ROWS[route].expect.userOther, route).toBe("FORBIDDEN");
   });
+
+  it("rows about private CFBs call real procedures, and another user's private CFB is FORBIDDEN", () => {
+    for (const [label, row] of Object.entries(PRIVATE_CFB_ROWS)) {
+      expect(Object.keys(appRouter._def.procedures), label).toContain(row.procedure);
+      if (row.expect.userOther !== undefined) expect(row.expect.userOther, label).toBe("FORBIDDEN");
+    }
+  });
 });
 
 describe("tRPC procedures through createCaller", () => {
-  for (const [name, row] of Object.entries(TRPC_ROWS)) {
-    it.each(casesOf(row))(`${name}: $who -> $outcome`, async ({ who, outcome }) => {
+  for (const [label, name, row] of TRPC_CASES) {
+    it.each(casesOf(row))(`${label}: $who -> $outcome`, async ({ who, outcome }) => {
       const c: TCallContext = { who, me: account(who) };
       const input = await row.input(c);
       const ctx = createInnerContext({ deps: web.deps, actor: actorOf(who) });
@@ -739,9 +837,9 @@ describe("tRPC procedures through createCaller", () => {
 });
 
 describe.each(["cookie", "token"] as const)("tRPC procedures over HTTP, signed in by %s", (via) => {
-  for (const [name, row] of Object.entries(TRPC_ROWS)) {
+  for (const [label, name, row] of TRPC_CASES) {
     const type = procedureTypes[name];
-    it.each(casesOf(row))(`${name}: $who -> $outcome`, async ({ who, outcome }) => {
+    it.each(casesOf(row))(`${label}: $who -> $outcome`, async ({ who, outcome }) => {
       const c: TCallContext = { who, me: account(who) };
       const input = await row.input(c);
       const before = await rowCounts(web.db);

@@ -5,7 +5,17 @@
 // own temp database before importing the routes and shares that database across its tests.
 import type { DbClient } from "@solserver/db";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { only, openWebServer, rowCounts, type THeaders, type TWebServer } from "./helpers";
+import {
+  only,
+  openWebServer,
+  rowCounts,
+  type THeaders,
+  type TWebAccount,
+  type TWebServer,
+  trpcHttp,
+  trpcHttpData,
+  trpcHttpError,
+} from "./helpers";
 
 let web: TWebServer;
 let db: DbClient;
@@ -13,11 +23,12 @@ let db: DbClient;
 let asAlice: THeaders;
 let asBob: THeaders;
 let aliceId: string;
+let alice: TWebAccount;
 
 beforeAll(async () => {
   web = await openWebServer("web-rest");
   db = web.db;
-  const alice = await web.account("user", "alice");
+  alice = await web.account("user", "alice");
   const bob = await web.account("user", "bob");
   aliceId = alice.userId;
   asAlice = await web.browser(alice);
@@ -412,6 +423,44 @@ describe("accounts over REST", () => {
     const forged = await listProposals("", { cookie: "better-auth.session_token=forged.value" });
     expect(forged.res.status).toBe(401);
     expect(await rowCounts(db)).toEqual(before);
+  });
+});
+
+describe("visibility (issue 19)", () => {
+  type TCfbWire = { cfb_id: string; visibility: string; private_to: string | null; version: number };
+  const list = async (headers: THeaders) =>
+    trpcHttpData<{ items: TCfbWire[] }>(await trpcHttp(web, "cfbs.list", "query", { limit: 100 }, headers)).items.map(
+      (c) => c.cfb_id,
+    );
+
+  it("a user's approval over REST answers a private CFB; the browser lists and shows it to her alone until a Jam editor endorses it", async () => {
+    const turn = await turnWithProposal("rest-visibility-1", "We decided to water the office ferns on Tuesdays.");
+    const approved = await promote({ proposal_id: turn.proposalId, action: "approve_create" });
+    expect(approved.res.status).toBe(200);
+    expect(approved.json).toMatchObject({ cfb: { visibility: "private", private_to: alice.email, version: 1 } });
+    const cfbId = approved.json.final_cfb_id as string;
+
+    expect(await list(asAlice)).toContain(cfbId);
+    expect(await list(asBob)).not.toContain(cfbId);
+    const page = await trpcHttp(web, "cfbs.get", "query", { cfb_id: cfbId }, asAlice);
+    expect(trpcHttpData(page)).toMatchObject({ visibility: "private", private_to: alice.email });
+    const refused = await trpcHttp(web, "cfbs.get", "query", { cfb_id: cfbId }, asBob);
+    expect(refused.status).toBe(403);
+    expect(trpcHttpError(refused).message).toBe(`you may not access CFB ${cfbId}`);
+    expect(refused.text).not.toContain("ferns");
+    expect(refused.text).not.toContain(alice.email);
+
+    // A user may not endorse; a Jam editor does, from the browser, and it is everyone's.
+    const byAlice = await trpcHttp(web, "cfbs.endorse", "mutation", { cfb_id: cfbId, version: 1 }, asAlice);
+    expect(byAlice.status).toBe(403);
+    const asJam = await web.browser(await web.account("jam", "endorser"));
+    const endorsed = await trpcHttp(web, "cfbs.endorse", "mutation", { cfb_id: cfbId, version: 1 }, asJam);
+    expect(trpcHttpData(endorsed)).toMatchObject({ cfb_id: cfbId, visibility: "shared", private_to: null, version: 2 });
+    expect(await list(asBob)).toContain(cfbId);
+    expect(trpcHttpData(await trpcHttp(web, "cfbs.get", "query", { cfb_id: cfbId }, asBob))).toMatchObject({
+      visibility: "shared",
+      actions: { allowed: [], revert_to: [] },
+    });
   });
 });
 

@@ -6,8 +6,11 @@ import { ZCfbId, ZIsoDate } from "./ids";
 // retires it (and restores it), or merges another CFB into it. Each is a new version written
 // through the one CFB writer, conditional on the version the editor saw.
 
-/** What a Jam editor may do to a CFB from its page. */
-export const ZCfbRepairAction = z.enum(["revert", "retire", "restore", "merge"]);
+/**
+ * What a Jam editor may do to a CFB from its page: repair it, or endorse a private one into
+ * shared knowledge (cfbs.endorse).
+ */
+export const ZCfbRepairAction = z.enum(["revert", "retire", "restore", "merge", "endorse"]);
 export type TCfbRepairAction = z.infer<typeof ZCfbRepairAction>;
 
 /**

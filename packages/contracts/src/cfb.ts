@@ -9,6 +9,14 @@ export type TTrustTier = z.infer<typeof ZTrustTier>;
 
 const ZLabel = z.string().trim().min(1).max(64);
 
+/**
+ * Who a CFB is retrieved for (issue 19). `shared`: every thread. `private`: a user's own approval
+ * wrote it, so only that user's threads retrieve and resolve against it, until a Jam editor
+ * endorses it (cfbs.endorse). A Jam editor's approvals and authored CFBs are shared at once.
+ */
+export const ZCfbVisibility = z.enum(["shared", "private"]);
+export type TCfbVisibility = z.infer<typeof ZCfbVisibility>;
+
 /** The canonical knowledge object (seed 001 §2.1), as served on the wire. */
 export const ZCfb = z.object({
   cfb_id: ZCfbId,
@@ -27,6 +35,9 @@ export const ZCfb = z.object({
   created_ts: ZIsoDate,
   updated_ts: ZIsoDate,
   last_accessed_ts: ZIsoDate.nullable(),
+  visibility: ZCfbVisibility,
+  /** A private CFB's owner (their email), whose threads alone retrieve it; null when shared. */
+  private_to: z.string().nullable(),
 });
 export type TCfb = z.infer<typeof ZCfb>;
 
@@ -52,6 +63,8 @@ export const ZCfbListRequest = z.object({
   /** `live` (the default): the CFBs answers draw on; `retired`: those a Jam editor retired. Merged ones are never listed. */
   state: z.enum(["live", "retired"]).default("live"),
   domain: z.string().trim().min(1).max(64).optional(),
+  /** Only shared CFBs, or only private ones (a Jam editor: those awaiting endorsement). */
+  visibility: ZCfbVisibility.optional(),
   query: z.string().trim().max(200).optional(),
   cursor: ZCfbId.optional(),
   limit: z.number().int().min(1).max(100).default(25),
@@ -86,7 +99,8 @@ const UNCOMPARED_FIELDS = new Set(["cfb_id", "version", "created_ts", "updated_t
 /**
  * Field by field, what `after` changes against `before` (CFB snapshots, or a CFB and the draft
  * that would replace it), in `after`'s field order. Shared by revision history and the preview
- * of a promotion, so both show a change the same way.
+ * of a promotion, so both show a change the same way. A field `before` does not hold was not
+ * recorded then (a snapshot older than the field, e.g. `visibility`): not a change.
  */
 export function cfbFieldChanges(
   before: Readonly<Record<string, unknown>> | null,
@@ -94,13 +108,18 @@ export function cfbFieldChanges(
 ): TCfbFieldChange[] {
   if (!before) return [];
   return Object.keys(after)
-    .filter((field) => !UNCOMPARED_FIELDS.has(field) && JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+    .filter(
+      (field) =>
+        !UNCOMPARED_FIELDS.has(field) &&
+        Object.hasOwn(before, field) &&
+        JSON.stringify(before[field]) !== JSON.stringify(after[field]),
+    )
     .map((field) => ({ field, before: before[field] ?? null, after: after[field] ?? null }));
 }
 
 export const ZCfbRevision = z.object({
   version: z.number().int().positive(),
-  /** create, edit, update, merge, revert, retire or restore. */
+  /** create, edit, update, merge, revert, retire, restore or endorse. */
   change_kind: z.string(),
   promotion_id: z.string().nullable(),
   created_ts: ZIsoDate,
@@ -110,6 +129,7 @@ export const ZCfbRevision = z.object({
   same_as_current: z.boolean(),
 });
 
+/** A CFB with its history, as stored (ZCfbView, cfb-repair.ts, adds what the caller may do with it). */
 export const ZCfbDetail = ZCfb.extend({
   revisions: z.array(ZCfbRevision),
   /** Set when this CFB was merged into another: the survivor that now holds its knowledge. */
@@ -118,6 +138,13 @@ export const ZCfbDetail = ZCfb.extend({
   retired_ts: ZIsoDate.nullable(),
 });
 export type TCfbDetail = z.infer<typeof ZCfbDetail>;
+
+/**
+ * A Jam editor endorses a private CFB into shared knowledge, vouching for the version they saw:
+ * if it moved since, CONFLICT and nothing changes.
+ */
+export const ZCfbEndorseRequest = z.object({ cfb_id: ZCfbId, version: z.number().int().positive() }).strict();
+export type TCfbEndorseRequest = z.output<typeof ZCfbEndorseRequest>;
 
 /**
  * A write based on a version the CFB has moved past: CONFLICT naming the fields that changed

@@ -35,7 +35,7 @@ export { actorFromBearer, actorFromSession } from "./services/actors";
 export { listAudit } from "./services/audit";
 export { getCfbActivity } from "./services/cfb-activity";
 export { mergeCfbs, restoreCfb, retireCfb, revertCfb } from "./services/cfb-repair";
-export { createCfb, getCfb, listCfbs, updateCfb } from "./services/cfbs";
+export { createCfb, endorseCfb, getCfb, listCfbs, updateCfb } from "./services/cfbs";
 export type { TCaller, TServiceContext } from "./services/context";
 export { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";
 export { dismissTrigger, giveFeedback, listTriggers } from "./services/feedback";

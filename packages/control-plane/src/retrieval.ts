@@ -1,5 +1,12 @@
 import { compareIds } from "@solserver/contracts";
-import { FUZZY_WEIGHT, type TCandidateIndex, type TRetrievableCfb, type TRetrievalSignals } from "@solserver/db";
+import {
+  FUZZY_WEIGHT,
+  type TCandidateIndex,
+  type TCfbScope,
+  type TRetrievableCfb,
+  type TRetrievalSignals,
+  visibleTo,
+} from "@solserver/db";
 import { cachedTermSet, semanticComponent, type TSemanticScale, termBigrams, termSet } from "@solserver/resolve";
 import { uniqueContentWords } from "./text";
 
@@ -144,7 +151,7 @@ export function retrievalWeight(documents: number, df: number): number {
 /** What retrieval needs from the database: the candidate index and the CFB rows with signals. */
 export type TRetrievalSource = {
   search: TCandidateIndex["search"];
-  retrievable: (ids: readonly string[], now?: Date) => Promise<TRetrievableCfb[]>;
+  retrievable: (ids: readonly string[], now?: Date, scope?: TCfbScope) => Promise<TRetrievableCfb[]>;
 };
 
 /**
@@ -154,6 +161,9 @@ export type TRetrievalSource = {
  * rankCfbs orders them with the boosts. With semantic matching on, `neighbours` (the message's
  * nearest CFBs by embedding) join the candidates, and a CFB's text relevance is the better of its
  * word overlap and its scaled similarity (so a paraphrase with no shared word is found too).
+ * Only shared CFBs and those private to `visibleTo` (the thread's owner, issue 19) are retrieved:
+ * the index skips the others as it ranks, and the row read leaves out any neighbour that slipped
+ * through.
  */
 export async function retrieveCfbs(
   source: TRetrievalSource,
@@ -165,6 +175,8 @@ export async function retrieveCfbs(
     neighbours?: readonly { cfb_id: string; similarity: number }[];
     /** The semantic scale of the embeddings model the neighbours came from. */
     semanticScale?: TSemanticScale;
+    /** Whose private CFBs may be retrieved besides the shared ones (the thread's owner; null: none). */
+    visibleTo?: string | null;
   },
 ): Promise<TRankedCfb[]> {
   const terms = [...termSet(message)].slice(0, MAX_MESSAGE_TERMS);
@@ -190,11 +202,12 @@ export async function retrieveCfbs(
       strongBoost: STRONG_FIELD_BOOST,
       lengthNorm: LENGTH_NORM,
       fuzzy: true,
+      visibleTo: opts.visibleTo ?? null,
     },
   );
   const neighbours = opts.neighbours ?? [];
   const ids = [...new Set([...hits.map((h) => h.id), ...neighbours.map((n) => n.cfb_id)])];
-  const cfbs = await source.retrievable(ids, opts.now);
+  const cfbs = await source.retrievable(ids, opts.now, visibleTo(opts.visibleTo ?? null));
   const ranking = { terms: [...weights.keys()], priority: new Map(hits.map((h, i) => [h.id, i] as const)) };
   if (neighbours.length === 0) return rankCfbs(message, cfbs, opts.limit, route, weights, ranking);
   const lexical = new Map(

@@ -62,9 +62,13 @@ describe("proposals.review", () => {
       updated_ts: _u,
       last_accessed_ts: _l,
       staleness: _s,
+      visibility,
+      private_to,
       ...written
     } = landed.cfb ?? ({} as never);
     expect(written).toEqual(review.preview.create);
+    // A user's own approval is theirs until a Jam editor endorses it (issue 19).
+    expect({ visibility, private_to }).toEqual({ visibility: "private", private_to: user.email });
   });
 
   it("previews an update as the target now, the CFB after and the field diff, and that is what lands", async () => {

@@ -3,6 +3,7 @@ export {
   FUZZY_WEIGHT,
   resolveWeight,
   type TCandidateIndex,
+  type TVisibleTo,
   type TWeightedQuery,
 } from "./candidates/candidate-index";
 export { TermIndex, type TIndexHit, type TWeightedTerm } from "./candidates/term-index";

@@ -28,6 +28,7 @@ export type TCfbRow = Pick<
   | "ttlDays"
   | "version"
   | "mergedIntoId"
+  | "privateToId"
 > & {
   retiredAt: unknown;
   tags: unknown;
@@ -37,6 +38,8 @@ export type TCfbRow = Pick<
   createdAt: unknown;
   updatedAt: unknown;
   lastAccessedAt: unknown;
+  /** The private owner's email, joined from User where the row is read (absent: not joined). */
+  privateToEmail?: string | null;
 };
 
 /** Every column toCfb reads, for Prisma reads (explicit select: nothing else comes back). */
@@ -60,9 +63,11 @@ export const CFB_SELECT = {
   lastAccessedAt: true,
   mergedIntoId: true,
   retiredAt: true,
+  privateToId: true,
 } as const;
 
 export function toCfb(row: TCfbRow): TCfb {
+  const privateTo = row.privateToId ?? null;
   return {
     cfb_id: row.id,
     domain: row.domain,
@@ -80,6 +85,8 @@ export function toCfb(row: TCfbRow): TCfb {
     created_ts: dateOf(row.createdAt).toISOString(),
     updated_ts: dateOf(row.updatedAt).toISOString(),
     last_accessed_ts: row.lastAccessedAt ? dateOf(row.lastAccessedAt).toISOString() : null,
+    visibility: privateTo === null ? "shared" : "private",
+    private_to: privateTo === null ? null : (row.privateToEmail ?? null),
   };
 }
 

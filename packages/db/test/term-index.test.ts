@@ -169,6 +169,56 @@ describe("deferred common terms", () => {
   });
 });
 
+describe("private documents (issue 19)", () => {
+  const index = new TermIndex();
+  index.upsert({ id: "CFB-0001", domain: "ops", terms: ["backup"] });
+  // Alice's and Bob's hold more of the query: they would outrank the shared one for anybody.
+  index.upsert({ id: "CFB-0002", domain: "ops", terms: ["backup", "nightly"], owner: "alice" });
+  index.upsert({ id: "CFB-0003", domain: "ops", terms: ["backup", "nightly"], owner: "bob" });
+  const query = q("backup", "nightly");
+
+  it("are found by their owner's searches only; shared ones by everyone's", () => {
+    expect(idsOf(index.search(query, { limit: 10 }))).toEqual(["CFB-0001"]);
+    expect(idsOf(index.search(query, { limit: 10, visibleTo: null }))).toEqual(["CFB-0001"]);
+    expect(idsOf(index.search(query, { limit: 10, visibleTo: "carol" }))).toEqual(["CFB-0001"]);
+    expect(idsOf(index.search(query, { limit: 10, visibleTo: "alice" }))).toEqual(["CFB-0002", "CFB-0001"]);
+    expect(idsOf(index.search(query, { limit: 10, visibleTo: "bob" }))).toEqual(["CFB-0003", "CFB-0001"]);
+    // Skipped before the top `limit` are taken: a crowd of others' private documents hides nothing.
+    expect(idsOf(index.search(query, { limit: 1, visibleTo: "bob" }))).toEqual(["CFB-0003"]);
+    expect(idsOf(index.search(query, { limit: 1, visibleTo: "alice", domains: new Set(["ops"]) }))).toEqual([
+      "CFB-0002",
+    ]);
+    expect(idsOf(index.search(query, { limit: 1 }))).toEqual(["CFB-0001"]);
+  });
+
+  it("an upsert without an owner (an endorse) shares it; the document frequency counts every document", () => {
+    expect(index.documentFrequency("nightly")).toBe(2);
+    index.upsert({ id: "CFB-0002", domain: "ops", terms: ["backup", "nightly"] });
+    expect(idsOf(index.search(query, { limit: 10, visibleTo: "bob" }))).toEqual(["CFB-0002", "CFB-0003", "CFB-0001"]);
+    expect(idsOf(index.search(query, { limit: 10 }))).toEqual(["CFB-0002", "CFB-0001"]);
+    expect(index.documentFrequency("nightly")).toBe(2);
+  });
+
+  it("are skipped on the deferred path too (common terms added to a shortlist of visible documents)", () => {
+    const big = new TermIndex();
+    for (let n = 1; n <= 1200; n++)
+      big.upsert({
+        id: `CFB-${n}`,
+        domain: "ops",
+        terms: n <= 20 ? ["common", "mid", "rare"] : n <= 200 ? ["common", "mid"] : ["common"],
+        owner: n <= 10 ? "alice" : null,
+      });
+    // "common" (every document) is the third rarest term: deferred, then added to the shortlist.
+    const hits = big.search(q("common", "mid", "rare"), { limit: 5, deferShare: 0.1, visibleTo: "bob" });
+    expect(idsOf(hits)).toEqual(["CFB-11", "CFB-12", "CFB-13", "CFB-14", "CFB-15"]);
+    expect(hits[0]).toMatchObject({ score: 3, shared: 3 });
+    expect(idsOf(big.search(q("common", "mid", "rare"), { limit: 2, deferShare: 0.1, visibleTo: "alice" }))).toEqual([
+      "CFB-1",
+      "CFB-2",
+    ]);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Property: the index's ranking equals a brute-force one over 20,000 random documents.
 

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { CfbActivity } from "./cfb-activity";
 import { CfbRepairActions, RetiredNotice, RevertButton } from "./cfb-repair";
+import { CfbVisibility, PrivateMarker } from "./cfb-visibility";
 import { FieldDiff, shown } from "./field-diff";
 import { QueryState } from "./query-state";
 
@@ -25,6 +26,7 @@ function Cfb({ cfb }: { cfb: TRouterOutputs["cfbs"]["get"] }) {
         <span className="muted">{cfb.cfb_id}</span>
         <span className="muted">v{cfb.version}</span>
         {cfb.retired_ts ? <span className="badge warn">retired</span> : null}
+        <PrivateMarker cfb={cfb} />
       </div>
       <RetiredNotice cfb={cfb} />
       {cfb.merged_into_cfb_id ? (
@@ -36,6 +38,7 @@ function Cfb({ cfb }: { cfb: TRouterOutputs["cfbs"]["get"] }) {
       <h1 style={{ margin: 0 }}>{cfb.title}</h1>
       <p>{cfb.summary}</p>
       {cfb.text ? <p className="reply">{cfb.text}</p> : null}
+      <CfbVisibility cfb={cfb} />
       <dl className="meta">
         <dt>Domain</dt>
         <dd>{cfb.domain}</dd>

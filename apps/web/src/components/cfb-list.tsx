@@ -3,6 +3,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { PrivateMarker } from "./cfb-visibility";
 import { hasNoItems, QueryState } from "./query-state";
 import { LoadMore } from "./ui";
 
@@ -16,9 +17,15 @@ export function CfbList() {
   const trpc = useTRPC();
   const [search, setSearch] = useState("");
   const [state, setState] = useState<(typeof STATES)[number]["state"]>("live");
+  const [visibility, setVisibility] = useState<"" | "shared" | "private">("");
   const query = useInfiniteQuery(
     trpc.cfbs.list.infiniteQueryOptions(
-      { limit: 50, state, ...(search.trim() ? { query: search.trim() } : {}) },
+      {
+        limit: 50,
+        state,
+        ...(search.trim() ? { query: search.trim() } : {}),
+        ...(visibility ? { visibility } : {}),
+      },
       { getNextPageParam: (page) => page.next_cursor ?? undefined },
     ),
   );
@@ -39,6 +46,14 @@ export function CfbList() {
         value={search}
         onChange={(e) => setSearch(e.target.value)}
       />
+      <label className="row">
+        Visibility
+        <select value={visibility} onChange={(e) => setVisibility(e.target.value as typeof visibility)}>
+          <option value="">All</option>
+          <option value="shared">Shared</option>
+          <option value="private">Private (awaiting endorsement)</option>
+        </select>
+      </label>
       <QueryState
         query={query}
         what="CFBs"
@@ -56,6 +71,7 @@ export function CfbList() {
                     <Link href={`/cfbs/${cfb.cfb_id}`}>{cfb.cfb_id}</Link>
                     <span className="badge">{cfb.kind}</span>
                     <span className="muted">{cfb.domain}</span>
+                    <PrivateMarker cfb={cfb} />
                   </div>
                   <h3>{cfb.title}</h3>
                   <p className="muted">{cfb.summary}</p>

@@ -4,7 +4,7 @@
 // write's, or the one every scheduler tick starts (the web server ticks each minute; cron can run
 // `pnpm workflow tick`). Queries never wait for the embedder to catch
 // up: a CFB without a vector yet is still found lexically.
-import type { TRepositories, TVectorStore } from "@solserver/db";
+import { type TRepositories, type TVectorStore, visibleTo } from "@solserver/db";
 import { SEMANTIC_SCALE, type TSemanticScale } from "@solserver/resolve";
 import type { TEmbeddingsProvider } from "../embeddings/openai-embeddings";
 import { proposalText } from "./resolve-candidates";
@@ -17,6 +17,11 @@ const CALIBRATION_SAMPLE = 400;
 const MIN_CALIBRATION = 30;
 /** `full` sits this share of the way from `none` to a perfect 1. */
 const FULL_SHARE = 0.75;
+/**
+ * The most neighbours a search reads while skipping other users' private CFBs: it asks for k,
+ * then 4k, 16k … until k are visible (the vector index holds every CFB; visibility is the Cfb row's).
+ */
+const MAX_NEAREST = 1024;
 
 /**
  * The semantic scale for this model, from the knowledge base itself: `none` is the cosine that
@@ -154,7 +159,18 @@ export async function openSemanticSearch(
         if (!vector) throw new Error("the embeddings server returned no vector");
         return vector;
       },
-      nearest: (vector, k) => store.nearest(vector, k),
+      async nearest(vector, k, opts = {}) {
+        const scope = visibleTo(opts.visibleTo ?? null);
+        for (let asked = k; ; asked *= 4) {
+          const rows = await store.nearest(vector, Math.min(asked, MAX_NEAREST));
+          const seen = await repos.cfbs.existingIds(
+            rows.map((r) => r.cfb_id),
+            scope,
+          );
+          const visible = rows.filter((r) => seen.has(r.cfb_id));
+          if (visible.length >= k || rows.length < asked || asked >= MAX_NEAREST) return visible.slice(0, k);
+        }
+      },
       async similarities(vector, ids) {
         const stored = await store.vectors(ids);
         return new Map([...stored].map(([id, v]) => [id, cosine(vector, v)] as const));

@@ -3,6 +3,7 @@
 // candidates from the candidate index and, when this is on, fuse them with the nearest neighbours
 // (reciprocal rank fusion) and hand resolve each candidate's cosine similarity.
 
+import type { TVisibleTo } from "@solserver/db";
 import type { TSemanticScale } from "@solserver/resolve";
 
 /** A text's embedding, and its neighbours among the CFBs (cosine similarity, best first). */
@@ -12,7 +13,8 @@ export type TSemanticSearch = {
   /** Where this model's cosines mean "unrelated" and "the same" (calibrated on the knowledge base). */
   scale(): TSemanticScale;
   embed(text: string): Promise<Float32Array>;
-  nearest(vector: Float32Array, k: number): Promise<{ cfb_id: string; similarity: number }[]>;
+  /** The k nearest among the shared CFBs and those private to `visibleTo` (null or absent: shared only). */
+  nearest(vector: Float32Array, k: number, opts?: TVisibleTo): Promise<{ cfb_id: string; similarity: number }[]>;
   /** Cosine similarity of `vector` with each listed CFB that has a stored embedding. */
   similarities(vector: Float32Array, ids: readonly string[]): Promise<Map<string, number>>;
 };

@@ -1,6 +1,7 @@
 import {
   DomainError,
   proposalDecidedConflict,
+  type TCfbVisibility,
   type TEditor,
   type TPromoteAction,
   type TPromoteRequest,
@@ -30,7 +31,13 @@ export function canApproveAsNew(proposal: Pick<TStoredProposalPreview, "op" | "w
 }
 
 /** A CFB as far as finding an update's target needs it (a full CFB for promote, a head for a queue page). */
-export type TCfbRef = { cfb_id: string; version: number; merged_into_cfb_id: string | null; retired_ts: string | null };
+export type TCfbRef = {
+  cfb_id: string;
+  version: number;
+  merged_into_cfb_id: string | null;
+  retired_ts: string | null;
+  visibility: TCfbVisibility;
+};
 
 /** Where an update lands: the target, and for a merge the other CFB folded into it. */
 export type TUpdateTarget<C extends TCfbRef> = { target: C; merged: C | null };
@@ -48,8 +55,11 @@ async function liveCfb<C extends TCfbRef>(get: (id: string) => Promise<C | null>
 /**
  * Where an update lands: the proposal's own target when it names an existing CFB, else resolve's
  * (update, review or merge); with resolve's merge pair around that target, the other CFB of the
- * pair is folded into it (unless it was retired since: retired knowledge is not folded back in).
- * Null when there is no CFB to update.
+ * pair is folded into it, unless it was retired since (retired knowledge is not folded back in),
+ * and only when both are shared or both private (issue 19): folding shared knowledge into a
+ * private CFB would take it from everyone else, and the reverse would share a user's knowledge
+ * without a Jam editor's endorsement; then only the target is updated. Null when there is no CFB
+ * to update.
  */
 export async function findUpdateTarget<C extends TCfbRef>(
   get: (id: string) => Promise<C | null>,
@@ -63,7 +73,9 @@ export async function findUpdateTarget<C extends TCfbRef>(
   const pair = resolved.decision === "merge" ? resolved.merge_cfb_ids : [];
   const otherId = pair.includes(target.cfb_id) ? pair.find((id) => id !== target.cfb_id) : undefined;
   const merged = otherId ? await liveCfb(get, otherId) : null;
-  return { target, merged: merged && merged.cfb_id !== target.cfb_id && !merged.retired_ts ? merged : null };
+  const folds =
+    merged !== null && merged.cfb_id !== target.cfb_id && !merged.retired_ts && merged.visibility === target.visibility;
+  return { target, merged: folds ? merged : null };
 }
 
 /** Whether `action` rewrites an existing CFB: approve_update, or an edit of a proposal that cannot stand as new. */

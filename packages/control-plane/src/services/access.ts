@@ -1,5 +1,5 @@
 import { DomainError, type TStoredProposal } from "@solserver/contracts";
-import type { TAuditWrite } from "@solserver/db";
+import { ALL_CFBS, inScope, type TAuditWrite, type TCfbScope, visibleTo } from "@solserver/db";
 import type { TCaller, TServiceContext } from "./context";
 import type { TActor } from "./deps";
 
@@ -32,6 +32,34 @@ export async function visibleProposal({ deps, caller }: TServiceContext, proposa
   const thread = await deps.repos.turns.threadOwner(proposal.thread_id);
   assertCanSeeThread(caller, thread?.ownerId ?? null, `proposal ${proposalId}`);
   return proposal;
+}
+
+/**
+ * The CFBs a caller's knowledge browser shows (issue 19): a Jam editor every one (they endorse
+ * private ones), a user the shared ones and their own private ones.
+ */
+export function cfbScopeOf(caller: TCaller): TCfbScope {
+  return caller.role === "jam" ? ALL_CFBS : visibleTo(caller.userId);
+}
+
+/**
+ * The CFB exists and this caller may see it, else NOT_FOUND, or FORBIDDEN for another user's
+ * private CFB: as another user's thread is refused, naming only the id the caller sent.
+ */
+export async function assertCanSeeCfb({ deps, caller }: TServiceContext, cfbId: string): Promise<void> {
+  const cfb = await deps.repos.cfbs.owner(cfbId);
+  if (!cfb) throw new DomainError("NOT_FOUND", `CFB ${cfbId} does not exist`, { field: "cfb_id" });
+  if (!inScope(cfbScopeOf(caller), cfb.privateToId))
+    throw new DomainError("FORBIDDEN", `you may not access CFB ${cfbId}`);
+}
+
+/**
+ * Whose private CFBs a proposal is judged against: its thread's owner's (issue 19). Resolve and an
+ * update's target see the shared CFBs and that user's private ones, never another user's, whoever
+ * reviews the proposal. Null for a thread from before accounts: shared only.
+ */
+export async function proposalOwner(deps: TServiceContext["deps"], proposal: Pick<TStoredProposal, "thread_id">) {
+  return (await deps.repos.turns.threadOwner(proposal.thread_id))?.ownerId ?? null;
 }
 
 /** The "who" of an audit event. */

@@ -7,6 +7,7 @@ import {
 } from "@solserver/contracts";
 import type { TUsageDayCount } from "@solserver/db";
 import type { z } from "zod";
+import { assertCanSeeCfb } from "./access";
 import type { TServiceContext } from "./context";
 
 const DAY_MS = 86_400_000;
@@ -42,13 +43,16 @@ export function usageByDay(counts: readonly TUsageDayCount[], now: Date, days: n
 
 /**
  * A CFB's stats, its usage per day over the last `days` days and the proposals that touched it.
- * CFBs are shared knowledge (any signed-in account reads them), but proposals come from
- * conversations: a user sees those of their own threads, a Jam editor every one.
+ * Whoever may see the CFB (a shared one: any signed-in account; a private one: its owner and
+ * Jam editors), but proposals come from conversations: a user sees those of their own threads, a
+ * Jam editor every one.
  */
 export async function getCfbActivity(
-  { deps, caller }: TServiceContext,
+  ctx: TServiceContext,
   request: z.output<typeof ZCfbActivityRequest>,
 ): Promise<TCfbActivity> {
+  const { deps, caller } = ctx;
+  await assertCanSeeCfb(ctx, request.cfb_id);
   const now = deps.now();
   const rows = await deps.repos.cfbs.activity({
     cfbId: request.cfb_id,

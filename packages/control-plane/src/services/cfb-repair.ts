@@ -41,6 +41,8 @@ export function cfbActions(caller: TCaller, cfb: TCfbDetail): TCfbActions {
     retire: !merged && !retired,
     restore: !merged && retired,
     merge: !merged && !retired,
+    // Endorsing vouches for live knowledge: a retired private CFB is restored first.
+    endorse: !merged && !retired && cfb.visibility === "private",
   };
   return {
     allowed: (Object.keys(allowed) as TCfbRepairAction[]).filter((a) => allowed[a]),
@@ -97,6 +99,18 @@ export async function mergeCfbs(ctx: TServiceContext, input: TCfbMergeRequest): 
     existingCfb(ctx, input.cfb_id, "cfb_id"),
     existingCfb(ctx, input.merge_cfb_id, "merge_cfb_id"),
   ]);
+  // A merged CFB's readers follow its survivor: shared knowledge folded into a private CFB (or
+  // one private to somebody else) would vanish from everyone else's answers.
+  if (
+    survivor.visibility === "private" &&
+    (merged.visibility !== "private" || merged.private_to !== survivor.private_to)
+  ) {
+    throw new DomainError(
+      "CONFLICT",
+      `CFB ${survivor.cfb_id} is private to ${survivor.private_to}; ${merged.cfb_id} is ${merged.visibility === "private" ? `private to ${merged.private_to}` : "shared"}: endorse ${survivor.cfb_id} first, or merge the other way round`,
+      { field: "merge_cfb_id" },
+    );
+  }
   const cfb = await deps.repos.cfbs.merge(
     {
       survivorId: survivor.cfb_id,

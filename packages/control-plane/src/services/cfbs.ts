@@ -2,6 +2,7 @@ import {
   DomainError,
   type TCfb,
   type TCfbCreateRequest,
+  type TCfbEndorseRequest,
   type TCfbGetRequest,
   type TCfbListResponse,
   type TCfbUpdateRequest,
@@ -9,25 +10,28 @@ import {
   type ZCfbListRequest,
 } from "@solserver/contracts";
 import type { z } from "zod";
-import { auditActor, requireJam } from "./access";
+import { assertCanSeeCfb, auditActor, cfbScopeOf, requireJam } from "./access";
 import { cfbActions } from "./cfb-repair";
 import type { TServiceContext } from "./context";
 
-// CFBs are the shared knowledge every answer draws on: any signed-in account reads them; Jam
-// editors author, edit and repair them (cfb-repair.ts; promotion writes them too: promote.ts).
+// CFBs are the knowledge answers draw on. Shared ones every signed-in account reads; a private
+// one (a user's own approval, issue 19) only its owner and Jam editors, until a Jam editor
+// endorses it into shared knowledge. Jam editors author, edit, endorse and repair them
+// (cfb-repair.ts; promotion writes CFBs too: promote.ts).
 
 export async function listCfbs(
-  { deps }: TServiceContext,
+  { deps, caller }: TServiceContext,
   input: z.output<typeof ZCfbListRequest>,
 ): Promise<TCfbListResponse> {
-  return deps.repos.cfbs.list(input);
+  return deps.repos.cfbs.list({ ...input, scope: cfbScopeOf(caller) });
 }
 
 /** A CFB's page: the CFB with its history, and what this caller may do to it. */
-export async function getCfb({ deps, caller }: TServiceContext, input: TCfbGetRequest): Promise<TCfbView> {
-  const cfb = await deps.repos.cfbs.get(input.cfb_id);
+export async function getCfb(ctx: TServiceContext, input: TCfbGetRequest): Promise<TCfbView> {
+  await assertCanSeeCfb(ctx, input.cfb_id);
+  const cfb = await ctx.deps.repos.cfbs.get(input.cfb_id, cfbScopeOf(ctx.caller));
   if (!cfb) throw new DomainError("NOT_FOUND", `CFB ${input.cfb_id} does not exist`, { field: "cfb_id" });
-  return { ...cfb, actions: cfbActions(caller, cfb) };
+  return { ...cfb, actions: cfbActions(ctx.caller, cfb) };
 }
 
 export async function createCfb({ deps, caller }: TServiceContext, input: TCfbCreateRequest): Promise<TCfb> {
@@ -41,6 +45,21 @@ export async function updateCfb({ deps, caller }: TServiceContext, input: TCfbUp
   const editor = requireJam(caller, "edit CFBs");
   const { cfb_id, version, ...draft } = input;
   const cfb = await deps.repos.cfbs.update(cfb_id, version, draft, auditActor(editor));
+  deps.semantic?.afterWrite();
+  return cfb;
+}
+
+/**
+ * A Jam editor endorses a private CFB into shared knowledge: from then on every thread retrieves
+ * it and every proposal may resolve against it. Audited (`cfb.endorse`, naming whose it was).
+ * The editor vouches for the version they saw: CONFLICT when it moved since, was merged, or is
+ * shared already.
+ */
+export async function endorseCfb({ deps, caller }: TServiceContext, input: TCfbEndorseRequest): Promise<TCfb> {
+  const editor = requireJam(caller, "endorse CFBs into shared knowledge");
+  const before = await deps.repos.cfbs.get(input.cfb_id);
+  if (!before) throw new DomainError("NOT_FOUND", `CFB ${input.cfb_id} does not exist`, { field: "cfb_id" });
+  const cfb = await deps.repos.cfbs.endorse(input.cfb_id, input.version, auditActor(editor), before.private_to);
   deps.semantic?.afterWrite();
   return cfb;
 }

@@ -5,6 +5,7 @@ import {
   type TTriggerDismissRequest,
   type TTriggerListRequest,
 } from "@solserver/contracts";
+import { visibleTo } from "@solserver/db";
 import { assertCanSeeThread, requireJam } from "./access";
 import type { TServiceContext } from "./context";
 
@@ -21,7 +22,9 @@ export async function giveFeedback(
     throw new DomainError("NOT_FOUND", `response ${request.response_id} does not exist`, { field: "response_id" });
   }
   assertCanSeeThread(caller, thread.ownerId, `response ${request.response_id}`);
-  if (request.cfb_id !== undefined && (await deps.repos.cfbs.existingIds([request.cfb_id])).size === 0) {
+  // A CFB that could have been in this thread's answers: shared, or private to the thread's owner.
+  const inThread = visibleTo(thread.ownerId);
+  if (request.cfb_id !== undefined && (await deps.repos.cfbs.existingIds([request.cfb_id], inThread)).size === 0) {
     throw new DomainError("NOT_FOUND", `cfb_id: ${request.cfb_id} does not exist`, { field: "cfb_id" });
   }
   const routerDomain = (await deps.repos.feedback.responseDomain(request.response_id)) ?? "general";

@@ -10,6 +10,7 @@ import {
   type TStoredProposal,
   ZCfbDraft,
 } from "@solserver/contracts";
+import { visibleTo } from "@solserver/db";
 import { sameSpecifics, textProfile } from "@solserver/resolve";
 import { once } from "../once";
 import { parseInput } from "../parse";
@@ -20,7 +21,7 @@ import {
   type TResolvedTarget,
   type TUpdateTarget,
 } from "../proposals/promotion-check";
-import { auditActor, visibleProposal } from "./access";
+import { auditActor, proposalOwner, visibleProposal } from "./access";
 import type { TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
 import { resolveProposal } from "./resolve";
@@ -134,20 +135,29 @@ export function planOf(
   return { ...found, draft: updateDraft(found.target, proposal, overrides, found.merged) };
 }
 
-/** Where an update of `proposal` lands per `resolved`, read from the CFBs as they are now. */
-export function updateTargetOf(deps: TServiceDeps, proposal: TStoredProposal, resolved: TResolvedTarget) {
-  return findUpdateTarget((id) => deps.repos.cfbs.get(id), proposal, resolved);
+/**
+ * Where an update of `proposal` lands per `resolved`, read from the CFBs as they are now: among
+ * the shared CFBs and those private to the proposal's thread's owner (another user's private CFB
+ * is no target, even when named).
+ */
+export async function updateTargetOf(deps: TServiceDeps, proposal: TStoredProposal, resolved: TResolvedTarget) {
+  const scope = visibleTo(await proposalOwner(deps, proposal));
+  return findUpdateTarget((id) => deps.repos.cfbs.get(id, scope), proposal, resolved);
 }
 
-/** Resolve again at review or promotion: CFBs may have been created, edited or merged since. */
-export function resolveAgain(deps: TServiceDeps, proposal: TStoredProposal) {
-  return resolveProposal(deps, {
-    op: proposal.op,
-    targetCfbId: proposal.target_cfb_id,
-    deltaSummary: proposal.delta_summary,
-    proposedCfb: proposal.proposed_cfb,
-    fingerprint: proposal.fingerprint,
-  });
+/** Resolve again at review or promotion: CFBs may have been created, edited, merged or endorsed since. */
+export async function resolveAgain(deps: TServiceDeps, proposal: TStoredProposal) {
+  return resolveProposal(
+    deps,
+    {
+      op: proposal.op,
+      targetCfbId: proposal.target_cfb_id,
+      deltaSummary: proposal.delta_summary,
+      proposedCfb: proposal.proposed_cfb,
+      fingerprint: proposal.fingerprint,
+    },
+    await proposalOwner(deps, proposal),
+  );
 }
 
 /**
@@ -232,6 +242,9 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
   } else if (input.action !== "reject") {
     cfbDraft = draftFromProposal(proposal, input.editorial_overrides);
   }
+  // A user's own approval is their knowledge until a Jam editor endorses it; a Jam editor's
+  // approval is shared at once (issue 19). An update keeps its target's visibility.
+  const privateTo = caller.role === "jam" ? null : { userId: caller.userId, email: caller.email };
   const result = await deps.repos.proposals.applyPromotion({
     resolve: { ...resolved, fingerprint: proposal.fingerprint },
     proposalId: proposal.proposal_id,
@@ -239,6 +252,7 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
     editor: caller.role,
     audit: auditActor(caller),
     cfbDraft,
+    cfbPrivateTo: cfbDraft ? privateTo : null,
     cfbUpdate,
     overrides: input.editorial_overrides ?? null,
     trace: trace.events,

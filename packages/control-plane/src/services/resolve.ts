@@ -30,14 +30,17 @@ export function asResolveProposal(p: TResolvable): TResolveProposal {
 /**
  * Umbra resolve for one proposal (seed 001 §6): the candidate index's CFBs sharing the most terms
  * with it, the composite score, the bands against the previous decision for the same fingerprint (the +0.05
- * hysteresis), and how the decision compares with what the model itself proposed.
+ * hysteresis), and how the decision compares with what the model itself proposed. The
+ * candidates are the shared CFBs and those private to `owner`, the proposal's thread's owner
+ * (issue 19): a proposal never resolves against another user's private knowledge.
  */
 export async function resolveProposal(
   deps: TServiceDeps,
   p: TResolvable,
+  owner: string | null,
 ): Promise<NonNullable<TNewProposal["resolve"]>> {
   const proposal = asResolveProposal(p);
-  const { candidates, semanticScale } = await resolveCandidatesOf(deps, proposal);
+  const { candidates, semanticScale } = await resolveCandidatesOf(deps, proposal, owner);
   const previous = await deps.repos.resolve.previous(p.fingerprint);
   const outcome = resolveOutcome(
     proposal,
@@ -61,18 +64,24 @@ export async function resolveProposal(
 async function resolveCandidatesOf(
   deps: TServiceDeps,
   proposal: TResolveProposal,
+  owner: string | null,
 ): Promise<{ candidates: TResolveCandidate[]; semanticScale?: TSemanticScale }> {
   const lexical = { candidates: deps.repos.cfbs.candidates, candidatesByIds: deps.repos.cfbs.index.candidatesByIds };
   const semantic = await deps.semantic?.get();
   if (semantic) {
     try {
-      const candidates = await resolveCandidates({ ...lexical, semantic: semantic.search }, proposal, CANDIDATES);
+      const candidates = await resolveCandidates(
+        { ...lexical, semantic: semantic.search },
+        proposal,
+        CANDIDATES,
+        owner,
+      );
       return { candidates, semanticScale: semantic.search.scale() };
     } catch (error) {
       console.warn(`resolve: semantic candidates failed, lexical only: ${(error as Error).message}`);
     }
   }
-  return { candidates: await resolveCandidates(lexical, proposal, CANDIDATES) };
+  return { candidates: await resolveCandidates(lexical, proposal, CANDIDATES, owner) };
 }
 
 /** Seed 001 §5.2's repetition thresholds: how many times before a promotion trigger is raised. */

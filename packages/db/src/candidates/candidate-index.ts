@@ -5,11 +5,14 @@
 // its own; before each search it applies the log entries written since its last one, so a CFB
 // another process promoted a moment ago is found. Resolve asks it for the CFBs sharing the most
 // terms with a proposal, retrieval for those sharing the most weighted terms with a message.
+// Both in one user's scope (issue 19): the shared CFBs and that user's private ones; each indexed
+// CFB carries its owner, and a visibility change is a new version, so the log carries it too.
 import type { TCandidateQuery, TResolveCandidate } from "@solserver/contracts";
 import { termSet } from "@solserver/resolve";
 import { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
 import { isLiveCfb, liveCfbSql } from "../live";
+import { inScope, visibleTo } from "../repositories/cfb-visibility";
 import { jsonOf, type TSql } from "../sql";
 import { TermIndex, type TIndexedDoc, type TIndexHit, type TSearchOptions } from "./term-index";
 
@@ -34,15 +37,19 @@ type TCfbTextRow = {
   entities: unknown;
   mergedIntoId: string | null;
   retiredAt: unknown;
+  privateToId: string | null;
 };
+
+/** Whose private CFBs a search may return besides the shared ones (null or absent: none). */
+export type TVisibleTo = { visibleTo?: string | null | undefined };
 
 export type TIndexStatus = { documents: number; builtMs: number | null; appliedChanges: number; rebuilds: number };
 
 export type TCandidateIndex = {
-  /** Resolve's candidates: the live CFBs sharing the most terms with the proposal, best first. */
-  candidates(query: TCandidateQuery, opts?: { limit?: number }): Promise<TResolveCandidate[]>;
-  /** The same shape for given CFBs (nearest neighbours), in the order given; merged and retired ones left out. */
-  candidatesByIds(ids: readonly string[]): Promise<TResolveCandidate[]>;
+  /** Resolve's candidates: the live CFBs in scope sharing the most terms with the proposal, best first. */
+  candidates(query: TCandidateQuery, opts?: { limit?: number } & TVisibleTo): Promise<TResolveCandidate[]>;
+  /** The same shape for given CFBs (nearest neighbours), in the order given; merged, retired and out-of-scope ones left out. */
+  candidatesByIds(ids: readonly string[], opts?: TVisibleTo): Promise<TResolveCandidate[]>;
   /**
    * Raw hits (retrieval): each term weighted by `weight(documents, df)` from the index's own
    * counts, then the documents with the highest summed weight (times the boost).
@@ -66,10 +73,11 @@ function docOf(row: TCfbTextRow): TIndexedDoc {
     domain: row.domain,
     terms: termSet(row.summary, row.text ?? ""),
     strong: termSet(row.title, ...tags, ...entities),
+    owner: row.privateToId ?? null,
   };
 }
 
-const TEXT_COLUMNS = Prisma.sql`"id", "domain", "title", "summary", "text", "tags", "entities", "mergedIntoId", "retiredAt"`;
+const TEXT_COLUMNS = Prisma.sql`"id", "domain", "title", "summary", "text", "tags", "entities", "mergedIntoId", "retiredAt", "privateToId"`;
 
 /**
  * Resolve's query weights: 1 for sharing a term at all, up to 2 for a rare one. Candidates are
@@ -146,16 +154,17 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     return pending;
   }
 
-  /** Rows for resolve, in the order of `ids`; merged, retired or gone since the sync are left out. */
-  async function candidateRows(ids: readonly string[]): Promise<TResolveCandidate[]> {
+  /** Rows for resolve, in the order of `ids`; merged, retired or gone since the sync, or out of scope, are left out. */
+  async function candidateRows(ids: readonly string[], opts: TVisibleTo = {}): Promise<TResolveCandidate[]> {
     if (ids.length === 0) return [];
     const rows = await sql.query<TCfbTextRow>(
       Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
+    const scope = visibleTo(opts.visibleTo ?? null);
     return ids.flatMap((id) => {
       const r = byId.get(id);
-      if (!r || !isLiveCfb(r)) return [];
+      if (!r || !isLiveCfb(r) || !inScope(scope, r.privateToId ?? null)) return [];
       return [
         {
           cfb_id: r.id,
@@ -193,8 +202,12 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
       await sync();
       const hits = index.search(weighted({ terms: query.terms, weight: resolveWeight }), {
         limit: opts.limit ?? DEFAULT_LIMIT,
+        visibleTo: opts.visibleTo,
       });
-      return candidateRows(hits.map((h) => h.id));
+      return candidateRows(
+        hits.map((h) => h.id),
+        opts,
+      );
     },
     candidatesByIds: candidateRows,
     async search(query, opts) {

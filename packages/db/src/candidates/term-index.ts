@@ -15,15 +15,28 @@ import { SymSpell } from "mnemonist";
 
 /**
  * A document's terms; `strong` are those of its title and labels (a subset of `terms` or not: they
- * are indexed either way), which a search may weigh more (TSearchOptions.strongBoost).
+ * are indexed either way), which a search may weigh more (TSearchOptions.strongBoost). `owner`:
+ * the user a private document belongs to (null or absent: shared), see TSearchOptions.visibleTo.
  */
-export type TIndexedDoc = { id: string; domain: string; terms: Iterable<string>; strong?: Iterable<string> };
+export type TIndexedDoc = {
+  id: string;
+  domain: string;
+  terms: Iterable<string>;
+  strong?: Iterable<string>;
+  owner?: string | null;
+};
 export type TWeightedTerm = { term: string; weight: number };
 export type TIndexHit = { id: string; domain: string; score: number; shared: number };
 export type TSearchOptions = {
   limit: number;
   /** Only documents of these domains (none: every domain). */
   domains?: ReadonlySet<string> | undefined;
+  /**
+   * Private documents are found only by their owner's searches: shared ones and those owned by
+   * `visibleTo` are returned (null or absent: shared ones only). Checked per touched document,
+   * like the domain, never by a walk of all documents.
+   */
+  visibleTo?: string | null | undefined;
   /** Multiplies a hit's score (domain boost); applied before the top `limit` are taken. */
   boost?: ((domain: string) => number) | undefined;
   /** The largest value `boost` returns: lets a search skip documents that cannot make the top. */
@@ -57,6 +70,9 @@ export class TermIndex {
   private readonly slotOf = new Map<string, number>();
   private ids: (string | null)[] = [];
   private domainOf: string[] = [];
+  /** A slot's owner as a number (ownerNumbers), 0 for a shared document. */
+  private ownerOf: number[] = [];
+  private readonly ownerNumbers = new Map<string, number>();
   /** The number in a slot's id (CFB-0042 → 42), for cheap tie-breaks; NaN when it has none. */
   private idNumber: number[] = [];
   private termsOf: Int32Array[] = [];
@@ -99,6 +115,7 @@ export class TermIndex {
     const termIds = [...terms].map((term) => this.termId(term));
     this.ids[slot] = doc.id;
     this.domainOf[slot] = doc.domain;
+    this.ownerOf[slot] = this.ownerNumber(doc.owner ?? null);
     this.idNumber[slot] = idNumberOf(doc.id);
     this.termsOf[slot] = Int32Array.from(termIds);
     this.totalLength += termIds.length;
@@ -121,6 +138,8 @@ export class TermIndex {
     this.slotOf.clear();
     this.ids = [];
     this.domainOf = [];
+    this.ownerOf = [];
+    this.ownerNumbers.clear();
     this.idNumber = [];
     this.termsOf = [];
     this.totalLength = 0;
@@ -185,6 +204,9 @@ export class TermIndex {
     // (A boost with no stated maximum may lift any score: then every slot is offered.)
     let floor = Number.NEGATIVE_INFINITY;
     const domains = opts.domains;
+    // The searcher's owner number: a private document of anyone else is skipped (-1 owns nothing).
+    const viewer = opts.visibleTo == null ? 0 : (this.ownerNumbers.get(opts.visibleTo) ?? -1);
+    const ownerOf = this.ownerOf;
     const boosted = opts.boost !== undefined && deferred.size === 0;
     const norm = opts.lengthNorm;
     const average = this.size > 0 ? this.totalLength / this.size : 1;
@@ -200,6 +222,8 @@ export class TermIndex {
       let score = scores[slot] as number;
       scores[slot] = 0;
       if (score * lift < floor) continue;
+      const owner = ownerOf[slot] as number;
+      if (owner !== 0 && owner !== viewer) continue;
       if (norm) score *= lengthFactor(slot);
       if (domains && !domains.has(this.domainOf[slot] as string)) continue;
       if (boosted) score *= boostOf(slot);
@@ -256,6 +280,17 @@ export class TermIndex {
       for (const known of this.termIds.keys()) if ([...known].length >= 3) this.spell.add(known);
     }
     return this.spell;
+  }
+
+  /** The number of an owner (0: shared), given on first sight and kept until clear(). */
+  private ownerNumber(owner: string | null): number {
+    if (owner === null) return 0;
+    let n = this.ownerNumbers.get(owner);
+    if (n === undefined) {
+      n = this.ownerNumbers.size + 1;
+      this.ownerNumbers.set(owner, n);
+    }
+    return n;
   }
 
   private termId(term: string): number {

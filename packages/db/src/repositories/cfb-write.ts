@@ -18,20 +18,24 @@ const NEW_CFB_STALENESS = { ttl_days: 180, review_on_use: true } as const;
 /** Rows per INSERT: 16 parameters a CFB, well under SQLite's bound-parameter limit. */
 const CHUNK = 500;
 
-export type TCfbRevisionKind = "create" | "edit" | "update" | "merge" | "revert" | "retire" | "restore";
+export type TCfbRevisionKind = "create" | "edit" | "update" | "merge" | "revert" | "retire" | "restore" | "endorse";
+
+/** The user a new CFB is private to (a user's own approval, issue 19); null or absent: shared. */
+export type TPrivateOwner = { userId: string; email: string };
 
 /**
  * Writes new CFBs, each at version 1 with its first revision and an empty stats row, in multi-row
  * INSERTs (an import of 100,000 takes seconds); ids in draft order. `promotionId` links the
- * revisions to the promotion that wrote them.
+ * revisions to the promotion that wrote them; `privateTo` makes them private to that user.
  */
 export async function insertCfbs(
   tx: TSql,
   drafts: readonly TCfbDraft[],
-  opts: { promotionId: string | null; now: Date },
+  opts: { promotionId: string | null; now: Date; privateTo?: TPrivateOwner | null },
 ): Promise<TCfb[]> {
   if (drafts.length === 0) return [];
   const { now, promotionId } = opts;
+  const privateTo = opts.privateTo ?? null;
   const ids = (await allocateIds(tx, { cfb: drafts.length })).cfb;
   const created = drafts.map((d, i): TCfb => {
     const at = now.toISOString();
@@ -43,18 +47,21 @@ export async function insertCfbs(
       created_ts: at,
       updated_ts: at,
       last_accessed_ts: null,
+      visibility: privateTo ? "private" : "shared",
+      private_to: privateTo?.email ?? null,
     };
   });
   const json = (value: unknown) => tx.dialect.json(value);
   for (let start = 0; start < created.length; start += CHUNK) {
     const chunk = created.slice(start, start + CHUNK);
     await tx.execute(Prisma.sql`INSERT INTO "Cfb" ("id", "domain", "kind", "confidence", "title", "summary", "text",
-        "tags", "entities", "trustTier", "sourceRefs", "ttlDays", "reviewOnUse", "version", "seq", "createdAt", "updatedAt")
+        "tags", "entities", "trustTier", "sourceRefs", "ttlDays", "reviewOnUse", "version", "seq", "createdAt", "updatedAt",
+        "privateToId")
       VALUES ${Prisma.join(
         chunk.map(
           (c) => Prisma.sql`(${c.cfb_id}, ${c.domain}, ${c.kind}, ${c.confidence}, ${c.title}, ${c.summary}, ${c.text},
             ${json(c.tags)}, ${json(c.entities)}, ${c.trust_tier}, ${json(c.source_refs)}, ${c.staleness.ttl_days},
-            ${c.staleness.review_on_use}, 1, ${idNumber(c.cfb_id)}, ${now}, ${now})`,
+            ${c.staleness.review_on_use}, 1, ${idNumber(c.cfb_id)}, ${now}, ${now}, ${privateTo?.userId ?? null})`,
         ),
       )}`);
     await tx.execute(Prisma.sql`INSERT INTO "CfbRevision" ("id", "cfbId", "version", "snapshot", "changeKind",
@@ -72,9 +79,11 @@ export type TCfbRewrite = {
   expectedVersion: number;
   /**
    * The CFB's new content; or (merged away) the CFB it now points to; or retired (true) or
-   * restored (false), which needs a CFB that is not merged and is live, or retired, as it says.
+   * restored (false), which needs a CFB that is not merged and is live, or retired, as it says;
+   * or (endorsed) shared from now on, which needs a live private CFB. Each is a version, so the
+   * candidate index's log (every process's index) sees it.
    */
-  change: { draft: TCfbDraft } | { mergedInto: string } | { retired: boolean };
+  change: { draft: TCfbDraft } | { mergedInto: string } | { retired: boolean } | { endorse: true };
   revision: TCfbRevisionKind;
   promotionId: string | null;
   now: Date;
@@ -92,6 +101,7 @@ type TRequiredState = "any" | "live" | "retired";
 
 function requiredState(w: TCfbRewrite): TRequiredState {
   if ("retired" in w.change) return w.change.retired ? "live" : "retired";
+  if ("endorse" in w.change) return "live";
   return w.liveOnly ? "live" : "any";
 }
 
@@ -141,15 +151,22 @@ export async function rewriteCfb(tx: TSql, w: TCfbRewrite): Promise<TCfb> {
           "sourceRefs" = ${json(change.draft.source_refs)}`
       : "mergedInto" in change
         ? Prisma.sql`"mergedIntoId" = ${change.mergedInto}`
-        : Prisma.sql`"retiredAt" = ${change.retired ? w.now : null}`;
-  // Retiring and restoring are versions too: the candidate index's trigger on "version" sees them.
+        : "retired" in change
+          ? Prisma.sql`"retiredAt" = ${change.retired ? w.now : null}`
+          : Prisma.sql`"privateToId" = NULL`;
+  const endorse = "endorse" in change;
+  // Retiring, restoring and endorsing are versions too: the candidate index's trigger on "version" sees them.
   const moved = await tx.execute(Prisma.sql`UPDATE "Cfb" SET ${set}, "version" = "version" + 1, "updatedAt" = ${w.now}
-    WHERE "id" = ${w.cfbId} AND "version" = ${w.expectedVersion} ${STATE_CONDITION[requiredState(w)]}`);
+    WHERE "id" = ${w.cfbId} AND "version" = ${w.expectedVersion} ${STATE_CONDITION[requiredState(w)]}
+      ${endorse ? Prisma.sql`AND "privateToId" IS NOT NULL` : Prisma.empty}`);
   const row = await readCfbRow(tx, w.cfbId);
   if (!row) throw new DomainError("NOT_FOUND", `CFB ${w.cfbId} does not exist`, { field: w.fields.cfb });
   if (moved !== 1) {
     const refused = stateConflict(w, row);
     if (refused) throw refused;
+    if (endorse && row.privateToId === null) {
+      throw new DomainError("CONFLICT", `CFB ${w.cfbId} is already shared`, { field: w.fields.cfb });
+    }
     const current = toCfb(row);
     throw cfbVersionConflict(
       w.cfbId,
@@ -165,15 +182,21 @@ export async function rewriteCfb(tx: TSql, w: TCfbRewrite): Promise<TCfb> {
   return cfb;
 }
 
-/** A CFB's row as stored, for the writer's read-back (and the merge partner's current version). */
+/** A CFB's row as stored (with its private owner's email), for the writer's read-back and the merge partner. */
 export async function readCfbRow(tx: TSql, cfbId: string) {
-  const [row] = await tx.query<TCfbRow>(Prisma.sql`SELECT * FROM "Cfb" WHERE "id" = ${cfbId}`);
+  const [row] = await tx.query<TCfbRow>(
+    Prisma.sql`SELECT c.*, u."email" AS "privateToEmail" FROM "Cfb" c LEFT JOIN "User" u ON u."id" = c."privateToId"
+      WHERE c."id" = ${cfbId}`,
+  );
   return row ?? null;
 }
 
 function draftFields(
   d: TCfbDraft,
-): Omit<TCfb, "cfb_id" | "staleness" | "version" | "created_ts" | "updated_ts" | "last_accessed_ts"> {
+): Omit<
+  TCfb,
+  "cfb_id" | "staleness" | "version" | "created_ts" | "updated_ts" | "last_accessed_ts" | "visibility" | "private_to"
+> {
   return {
     domain: d.domain,
     kind: d.kind,

@@ -7,6 +7,7 @@ import {
   type TCfbDetail,
   type TCfbDraft,
   type TCfbListResponse,
+  type TCfbVisibility,
 } from "@solserver/contracts";
 import type { TCandidateIndex } from "../candidates/candidate-index";
 import type { DbClient } from "../client";
@@ -19,6 +20,7 @@ import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import { getCfbActivity, type TCfbActivityQuery } from "./cfb-activity";
+import { ALL_CFBS, inScope, scopeCondition, type TCfbScope, visibleTo } from "./cfb-visibility";
 import { insertCfbs, rewriteCfb } from "./cfb-write";
 import type { TStore } from "./store";
 import type { TRetrievableCfb } from "./types";
@@ -28,6 +30,10 @@ export type TCfbListQuery = {
   state?: "live" | "retired" | undefined;
   domain?: string | undefined;
   query?: string | undefined;
+  /** Only shared CFBs, or only private ones (within `scope`). */
+  visibility?: TCfbVisibility | undefined;
+  /** Whose CFBs the list may show (default: every one; services pass the caller's). */
+  scope?: TCfbScope | undefined;
   cursor?: string | undefined;
   limit: number;
 };
@@ -51,8 +57,12 @@ const LIST_KEYSET: TKeyset = {
 export async function listCfbs(sql: TSql, q: TCfbListQuery): Promise<TCfbListResponse> {
   const filters: Prisma.Sql[] = [
     q.state === "retired" ? Prisma.sql`c."mergedIntoId" IS NULL AND c."retiredAt" IS NOT NULL` : liveCfbSql("c"),
+    scopeCondition("c", q.scope ?? ALL_CFBS),
   ];
   if (q.domain) filters.push(Prisma.sql`c."domain" = ${q.domain}`);
+  // Private ones are few: their index finds them (those awaiting a Jam editor's endorsement).
+  if (q.visibility === "private") filters.push(Prisma.sql`c."privateToId" IS NOT NULL`);
+  if (q.visibility === "shared") filters.push(Prisma.sql`+c."privateToId" IS NULL`);
   if (q.query) {
     const match = sql.dialect.cfbTextMatch("c", q.query);
     if (match === null) return { items: [], next_cursor: null };
@@ -61,14 +71,16 @@ export async function listCfbs(sql: TSql, q: TCfbListQuery): Promise<TCfbListRes
   const after = await afterCursor(sql, LIST_KEYSET, q.cursor);
   if (after) filters.push(after);
   const rows = await sql.query<TCfbRow>(
-    Prisma.sql`SELECT c.* FROM "Cfb" c WHERE ${Prisma.join(filters, " AND ")}
+    Prisma.sql`SELECT c.*, u."email" AS "privateToEmail" FROM "Cfb" c LEFT JOIN "User" u ON u."id" = c."privateToId"
+      WHERE ${Prisma.join(filters, " AND ")}
       ORDER BY ${keysetOrder(LIST_KEYSET)} LIMIT ${q.limit + 1}`,
   );
   const { page, nextCursor } = pageOf(rows, q.limit, (r) => r.id);
   return { items: page.map(toCfb), next_cursor: nextCursor };
 }
 
-export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | null> {
+/** The CFB with its history, or null when there is none in `scope`. */
+export async function getCfb(db: DbClient, cfbId: string, scope: TCfbScope = ALL_CFBS): Promise<TCfbDetail | null> {
   const row = await db.cfb.findUnique({
     where: { id: cfbId },
     select: {
@@ -79,8 +91,11 @@ export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | 
       },
     },
   });
-  if (!row) return null;
-  const cfb = toCfb(row);
+  if (!row || !inScope(scope, row.privateToId)) return null;
+  const owner = row.privateToId
+    ? await db.user.findUnique({ where: { id: row.privateToId }, select: { email: true } })
+    : null;
+  const cfb = toCfb({ ...row, privateToEmail: owner?.email ?? null });
   const revisions = row.revisions.map((r, i) => {
     const snapshot = asObject(r.snapshot, "CfbRevision.snapshot");
     return {
@@ -111,14 +126,24 @@ async function revisionSnapshot(sql: TSql, cfbId: string, version: number) {
   return row ? asObject(jsonOf(row.snapshot), "CfbRevision.snapshot") : null;
 }
 
-/** A CFB's id, version, the CFB it was merged into and its retirement: what a review needs to name an update's target. */
-export type TCfbHead = Pick<TCfbDetail, "cfb_id" | "version" | "merged_into_cfb_id" | "retired_ts">;
+/**
+ * A CFB's id, version, the CFB it was merged into, its retirement and its visibility: what a
+ * review needs to name an update's target (a merge never folds shared knowledge into a private
+ * CFB, nor the reverse, nor a retired CFB into anything).
+ */
+export type TCfbHead = Pick<TCfbDetail, "cfb_id" | "version" | "merged_into_cfb_id" | "retired_ts" | "visibility">;
 
 /** The CFBs among `ids` that exist, by id, in one statement (a page of the review queue asks). */
 export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<string, TCfbHead>> {
   if (ids.length === 0) return new Map();
-  const rows = await sql.query<{ id: string; version: number; mergedIntoId: string | null; retiredAt: unknown }>(
-    Prisma.sql`SELECT "id", "version", "mergedIntoId", "retiredAt" FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
+  const rows = await sql.query<{
+    id: string;
+    version: number;
+    mergedIntoId: string | null;
+    retiredAt: unknown;
+    privateToId: string | null;
+  }>(
+    Prisma.sql`SELECT "id", "version", "mergedIntoId", "retiredAt", "privateToId" FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
   );
   return new Map(
     rows.map(
@@ -130,26 +155,47 @@ export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<s
             version: Number(r.version),
             merged_into_cfb_id: r.mergedIntoId,
             retired_ts: r.retiredAt ? dateOf(r.retiredAt).toISOString() : null,
+            visibility: r.privateToId === null ? "shared" : "private",
           },
         ] as const,
     ),
   );
 }
 
-/** The CFBs among `ids` that exist, with their domain (hot path: every chat turn asks). */
-export async function existingCfbIds(sql: TSql, ids: readonly string[]): Promise<Map<string, { domain: string }>> {
+/** Who may see a CFB: its private owner's id (null: shared), or null when there is no such CFB. */
+export async function cfbOwner(sql: TSql, cfbId: string): Promise<{ privateToId: string | null } | null> {
+  const [row] = await sql.query<{ privateToId: string | null }>(
+    Prisma.sql`SELECT "privateToId" FROM "Cfb" WHERE "id" = ${cfbId}`,
+  );
+  return row ? { privateToId: row.privateToId ?? null } : null;
+}
+
+/** The CFBs among `ids` that exist in `scope`, with their domain (hot path: every chat turn asks). */
+export async function existingCfbIds(
+  sql: TSql,
+  ids: readonly string[],
+  scope: TCfbScope = ALL_CFBS,
+): Promise<Map<string, { domain: string }>> {
   if (ids.length === 0) return new Map();
   const rows = await sql.query<{ id: string; domain: string }>(
-    Prisma.sql`SELECT "id", "domain" FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
+    Prisma.sql`SELECT c."id" AS "id", c."domain" AS "domain" FROM "Cfb" c
+      WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND ${scopeCondition("c", scope)}`,
   );
   return new Map(rows.map((r) => [r.id, { domain: r.domain }] as const));
 }
 
 /**
  * The CFBs among `ids` as retrieval ranks them (hot path: the candidate index found them), with
- * the signals retrieval weighs (stats, staleness), in the order of `ids`; merged and retired ones left out.
+ * the signals retrieval weighs (stats, staleness), in the order of `ids`; merged and retired ones
+ * and those out of `scope` left out (the index already left them out; semantic neighbours come
+ * from elsewhere).
  */
-export async function retrievableCfbs(sql: TSql, ids: readonly string[], now = new Date()): Promise<TRetrievableCfb[]> {
+export async function retrievableCfbs(
+  sql: TSql,
+  ids: readonly string[],
+  now = new Date(),
+  scope: TCfbScope = visibleTo(null),
+): Promise<TRetrievableCfb[]> {
   if (ids.length === 0) return [];
   const rows = await sql.query<{
     id: string;
@@ -169,7 +215,8 @@ export async function retrievableCfbs(sql: TSql, ids: readonly string[], now = n
       c."reviewOnUse" AS "reviewOnUse", s."hotness" AS "hotness", s."usedByModel30d" AS "used",
       s."ignoredByModel30d" AS "ignored"
     FROM "Cfb" c LEFT JOIN "CfbStats" s ON s."cfbId" = c."id"
-    WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND +c."mergedIntoId" IS NULL AND c."retiredAt" IS NULL`);
+    WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND +c."mergedIntoId" IS NULL AND c."retiredAt" IS NULL
+      AND ${scopeCondition("c", scope)}`);
   // The unary + keeps SQLite on the primary key for the IN list: with the mergedIntoId index it
   // walked every live CFB (5 ms at 10k CFBs, a turn's whole budget).
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -212,13 +259,20 @@ export function cfbRepository(
 ) {
   return {
     list: (q: TCfbListQuery) => listCfbs(sql, q),
-    get: (cfbId: string) => getCfb(prisma, cfbId),
+    /** The CFB with its history; null when it does not exist in `scope` (default: every CFB). */
+    get: (cfbId: string, scope?: TCfbScope) => getCfb(prisma, cfbId, scope),
     activity: (q: TCfbActivityQuery) => getCfbActivity(sql, q),
-    existingIds: (ids: readonly string[]) => existingCfbIds(sql, ids),
-    /** Id, version and merge of each CFB among `ids` that exists (the review queue's targets). */
+    /** The CFBs among `ids` that exist in `scope` (default: every CFB). */
+    existingIds: (ids: readonly string[], scope?: TCfbScope) => existingCfbIds(sql, ids, scope),
+    /** Id, version, merge and visibility of each CFB among `ids` that exists (the review queue's targets). */
     heads: (ids: readonly string[]) => cfbHeads(sql, ids),
-    /** The CFBs among `ids` with retrieval's signals, in that order (retrieval's second step). */
-    retrievable: (ids: readonly string[], now?: Date) => retrievableCfbs(sql, ids, now),
+    /** The private owner of a CFB (null: shared), or null when it does not exist (access checks). */
+    owner: (cfbId: string) => cfbOwner(sql, cfbId),
+    /**
+     * The CFBs among `ids` in `scope` (default: shared only) with retrieval's signals, in that
+     * order (retrieval's second step).
+     */
+    retrievable: (ids: readonly string[], now?: Date, scope?: TCfbScope) => retrievableCfbs(sql, ids, now, scope),
     /** Resolve's candidates from the candidate index (candidates/candidate-index.ts). */
     candidates: index.candidates,
     /** The candidate index itself: weighted search, sync, status. */
@@ -263,6 +317,42 @@ export function cfbRepository(
         await insertAudit(
           tx,
           [{ ...audit, action: "cfb.update", targetType: "cfb", targetId: cfbId, details: { version: cfb.version } }],
+          now,
+        );
+        return cfb;
+      });
+    },
+
+    /**
+     * A Jam editor endorses a private CFB into shared knowledge (issue 19): version + 1 conditional
+     * on the version they saw (they vouch for that content), a revision "endorse", an audit event.
+     * Written as a version so the candidate index's log (and every process's index) sees it.
+     * CONFLICT when it moved, was merged or is shared already.
+     */
+    async endorse(cfbId: string, expectedVersion: number, audit: TAuditActor, privateTo: string | null): Promise<TCfb> {
+      return sql.transaction(async (tx) => {
+        const now = new Date();
+        const cfb = await rewriteCfb(tx, {
+          cfbId,
+          expectedVersion,
+          change: { endorse: true },
+          revision: "endorse",
+          promotionId: null,
+          now,
+          liveOnly: true,
+          fields: EDIT_FIELDS,
+        });
+        await insertAudit(
+          tx,
+          [
+            {
+              ...audit,
+              action: "cfb.endorse",
+              targetType: "cfb",
+              targetId: cfbId,
+              details: { version: cfb.version, was_private_to: privateTo },
+            },
+          ],
           now,
         );
         return cfb;

@@ -64,6 +64,8 @@ export type TRepositories = ReturnType<typeof createRepositories>;
 export type { TAccount, TRole, TTokenView } from "./accounts";
 export type { TAuditEventView, TAuditWrite } from "./audit";
 export type { TCfbActivityQuery, TCfbActivityRows, TUsageDayCount } from "./cfb-activity";
+export { ALL_CFBS, inScope, type TCfbScope, visibleTo } from "./cfb-visibility";
+export type { TPrivateOwner } from "./cfb-write";
 export type { TCfbHead, TCfbListQuery } from "./cfbs";
 export type { TContextWrite, TStoredContext } from "./contexts";
 export type { TGateEvaluationQuery } from "./gate";

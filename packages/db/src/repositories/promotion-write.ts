@@ -3,7 +3,7 @@ import { Prisma } from "../generated/prisma/client";
 import { allocateIds } from "../ids";
 import type { TSql, TSqlDriver } from "../sql";
 import { insertAudit, type TAuditWrite } from "./audit";
-import { insertCfbs, readCfbRow, rewriteCfb } from "./cfb-write";
+import { insertCfbs, readCfbRow, rewriteCfb, type TPrivateOwner } from "./cfb-write";
 import { proposalsByIds } from "./proposal-read";
 import { insertResolveDecisions } from "./resolve";
 import { insertTraceRun } from "./traces";
@@ -21,6 +21,8 @@ export type TPromotionWrite = {
   audit: Omit<TAuditWrite, "targetType" | "targetId" | "details" | "action">;
   /** The CFB to create, or null when the action writes no CFB (reject) or updates one. */
   cfbDraft: TCfbDraft | null;
+  /** The user a created CFB is private to (a user's own approval, issue 19); null: shared. */
+  cfbPrivateTo?: TPrivateOwner | null;
   /**
    * An existing CFB to rewrite instead (approve_update, or an edit of an update proposal),
    * conditional on the version the person reviewed; with `mergedId`, that CFB is folded into it.
@@ -83,7 +85,9 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
     if (!proposal) throw new Error(`proposal ${w.proposalId} has no response`);
     const folded = await foldTwins(tx, w.proposalId, proposal.twinOfId, now);
     const promotionId = (await allocateIds(tx, { promotion: 1 })).promotion[0] as string;
-    const created = w.cfbDraft ? await insertCfbs(tx, [w.cfbDraft], { promotionId, now }) : [];
+    const created = w.cfbDraft
+      ? await insertCfbs(tx, [w.cfbDraft], { promotionId, now, privateTo: w.cfbPrivateTo ?? null })
+      : [];
     let cfb = created[0] ?? null;
     const update = w.cfbUpdate ?? null;
     if (update) {

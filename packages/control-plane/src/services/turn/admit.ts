@@ -18,10 +18,14 @@ export type TAdmitted = {
   readonly hash: string;
   /** The turn's thread: the one the request names, or a new id. */
   readonly threadId: string;
-  /** Who owns the thread: its owner when it exists (null for a thread without one), else the caller. */
-  readonly ownerId: string | null;
   /** Whether the request named a thread (its history, memento and route then count). */
   readonly existing: boolean;
+  /**
+   * The thread's owner (the caller for a thread this turn creates; null for one from before
+   * accounts): CFBs private to them are retrieved and resolved against in this thread, nobody
+   * else's (issue 19), whoever sends the turn.
+   */
+  readonly ownerId: string | null;
   readonly userMessageId: string;
   /** The turn's trace; every step adds its own events, stored with the turn. */
   readonly trace: TTraceLog;
@@ -36,14 +40,8 @@ export async function admit(
   // Idempotency keys belong to the caller: another account's "1" is a different request.
   const stored = await deps.repos.turns.findByRequestId(caller.userId, input.request_id);
   if (stored) return { replay: await replay(ctx, stored, input, hash) };
-  let ownerId: string | null = caller.userId;
-  if (input.thread_id !== undefined) {
-    const thread = await deps.repos.turns.threadOwner(input.thread_id);
-    if (thread) {
-      assertCanSeeThread(caller, thread.ownerId, `thread ${input.thread_id}`);
-      ownerId = thread.ownerId;
-    }
-  }
+  const thread = input.thread_id === undefined ? null : await deps.repos.turns.threadOwner(input.thread_id);
+  if (thread) assertCanSeeThread(caller, thread.ownerId, `thread ${input.thread_id}`);
   checkProcedureChoice(deps.catalog, input.procedure);
   // Replays and refusals above are free; only turns that reach the model count against the budget.
   await chargeChatTurn(deps, caller.userId);
@@ -60,8 +58,8 @@ export async function admit(
       input,
       hash,
       threadId,
-      ownerId,
       existing: input.thread_id !== undefined,
+      ownerId: thread ? thread.ownerId : caller.userId,
       userMessageId: randomUUID(),
       trace,
     },

@@ -8,7 +8,8 @@ import { since } from "./timing";
 
 // Step 3, gather: what the model is given besides the message. The thread's recent messages, its
 // previous delivered answer (the output gate's baseline, seed 002) and the CFBs retrieval ranks
-// over every live CFB in the route's scope (the candidate index); a skip turn injects none.
+// over every live CFB in the route's scope (the candidate index) that the thread's owner may see:
+// shared ones and their own private ones (issue 19); a skip turn injects none.
 
 const HISTORY_WINDOW = 20;
 export const INJECTED_CFBS = 8;
@@ -32,7 +33,13 @@ export async function gather({ deps }: TServiceContext, turn: TAdmitted, plan: T
     : await retrieveCfbs(
         { search: deps.repos.cfbs.index.search, retrievable: deps.repos.cfbs.retrievable },
         input.message,
-        { limit: INJECTED_CFBS, route, now: deps.now(), ...(await semanticNeighbours(deps, input.message)) },
+        {
+          limit: INJECTED_CFBS,
+          route,
+          now: deps.now(),
+          visibleTo: turn.ownerId,
+          ...(await semanticNeighbours(deps, input.message, turn.ownerId)),
+        },
       );
   trace.add(
     "retrieval",
@@ -56,11 +63,12 @@ export async function gather({ deps }: TServiceContext, turn: TAdmitted, plan: T
  * The message's nearest CFBs by embedding, when semantic matching is on; none when it is off or
  * the embeddings server fails (the turn then retrieves lexically, and the log says why).
  */
-async function semanticNeighbours(deps: TServiceDeps, message: string) {
+async function semanticNeighbours(deps: TServiceDeps, message: string, visibleTo: string | null) {
   const semantic = await deps.semantic?.get();
   if (!semantic) return {};
   try {
-    const neighbours = await semantic.search.nearest(await semantic.search.embed(message), INJECTED_CFBS);
+    const vector = await semantic.search.embed(message);
+    const neighbours = await semantic.search.nearest(vector, INJECTED_CFBS, { visibleTo });
     return { neighbours, semanticScale: semantic.search.scale() };
   } catch (error) {
     console.warn(`retrieval: semantic neighbours failed, lexical only: ${(error as Error).message}`);

@@ -1,5 +1,5 @@
 import type { TOutputMeta, TThreadMemento } from "@solserver/contracts";
-import type { TNewProposal, TRepetitionHit } from "@solserver/db";
+import { type TNewProposal, type TRepetitionHit, visibleTo } from "@solserver/db";
 import { deriveProposals } from "../../proposals/derive";
 import { findTwins } from "../../proposals/twins";
 import type { TServiceContext } from "../context";
@@ -40,11 +40,15 @@ export async function learn(
   const { input, trace } = turn;
   const { route } = plan.selection;
   const meta = answered.envelope.meta;
-  const existing = await deps.repos.cfbs.existingIds([
-    ...meta.cfb_suggestions.flatMap((s) => (s.target_cfb_id ? [s.target_cfb_id] : [])),
-    ...meta.used_cfb_ids,
-    ...meta.ignored_cfb_ids,
-  ]);
+  // Another user's private CFB does not exist here: a suggestion naming it is target_cfb_missing.
+  const existing = await deps.repos.cfbs.existingIds(
+    [
+      ...meta.cfb_suggestions.flatMap((s) => (s.target_cfb_id ? [s.target_cfb_id] : [])),
+      ...meta.used_cfb_ids,
+      ...meta.ignored_cfb_ids,
+    ],
+    visibleTo(turn.ownerId),
+  );
   const proposals = await resolved(
     deps,
     turn,
@@ -125,7 +129,7 @@ async function resolved(
   );
   const started = performance.now();
   const proposals: TNewProposal[] = [];
-  for (const p of derived) proposals.push({ ...p, resolve: await resolveProposal(deps, p) });
+  for (const p of derived) proposals.push({ ...p, resolve: await resolveProposal(deps, p, turn.ownerId) });
   // Twins: the same suggestion again (in this turn, or pending from an earlier one) joins its group.
   if (proposals.length > 0) {
     const candidates = await deps.repos.proposals.twinCandidates({

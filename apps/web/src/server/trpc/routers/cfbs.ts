@@ -3,6 +3,7 @@ import {
   ZCfbActivity,
   ZCfbActivityRequest,
   ZCfbCreateRequest,
+  ZCfbEndorseRequest,
   ZCfbGetRequest,
   ZCfbListRequest,
   ZCfbListResponse,
@@ -16,6 +17,7 @@ import {
 } from "@solserver/contracts";
 import {
   createCfb,
+  endorseCfb,
   getCfb,
   getCfbActivity,
   listCfbs,
@@ -52,6 +54,11 @@ export const cfbsRouter = router({
     .input(ZCfbUpdateRequest)
     .output(ZCfb)
     .mutation(({ ctx, input }) => updateCfb(ctx, input)),
+  /** A private CFB (a user's own approval) into shared knowledge, as of `version`; audited. */
+  endorse: jamProcedure
+    .input(ZCfbEndorseRequest)
+    .output(ZCfb)
+    .mutation(({ ctx, input }) => endorseCfb(ctx, input)),
   /** An earlier version's content as a new version, based on `version`. */
   revert: jamProcedure
     .input(ZCfbRevertRequest)
