@@ -54,6 +54,7 @@ describe("approve_update", () => {
       target_cfb_id: target.cfb_id,
       title: "Credential rotation",
       delta_summary: "Credentials rotate every 60 days, down from 90.",
+      summary: "Credentials rotate every 60 days, down from 90.",
       tags: ["credentials"],
       entities: ["Vault"],
     });

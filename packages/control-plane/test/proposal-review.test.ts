@@ -74,6 +74,7 @@ describe("proposals.review", () => {
       target_cfb_id: target.cfb_id,
       title: "Deploy freeze",
       delta_summary: "No deploys on Fridays or the day before a holiday.",
+      summary: "No deploys on Fridays or the day before a holiday.",
       tags: ["deploys", "holidays"],
       entities: [],
     });
@@ -114,6 +115,7 @@ describe("proposals.review", () => {
       target_cfb_id: target.cfb_id,
       title: "Backups",
       delta_summary: "Backups run nightly and are tested monthly.",
+      summary: "Backups run nightly and are tested monthly.",
       tags: ["backups"],
       entities: [],
     });

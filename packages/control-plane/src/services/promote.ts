@@ -11,6 +11,7 @@ import {
 } from "@solserver/contracts";
 import { once } from "../once";
 import { parseInput } from "../parse";
+import { factOf, withParagraph } from "../proposals/content";
 import {
   findUpdateTarget,
   judgePromotion,
@@ -43,7 +44,8 @@ function applyTagEdits(tags: readonly string[], overrides: TEditorialOverrides |
 }
 
 /**
- * The CFB an approved proposal becomes, with a Jam editor's overrides applied when given. The
+ * The CFB an approved proposal becomes, with a Jam editor's overrides applied when given: the
+ * proposed summary and text (without a proposed summary, the fact its change note records). The
  * person approved it, so its trust tier says so.
  */
 export function draftFromProposal(proposal: TStoredProposal, overrides?: TEditorialOverrides): TCfbDraft {
@@ -54,8 +56,8 @@ export function draftFromProposal(proposal: TStoredProposal, overrides?: TEditor
     kind,
     confidence: overrides?.confidence ?? APPROVED_CONFIDENCE[kind === "authoritative" ? "heuristic" : kind],
     title: overrides?.title_edit ?? p.title,
-    summary: overrides?.summary_edit ?? p.summary,
-    text: overrides?.text_edit ?? null,
+    summary: overrides?.summary_edit ?? p.summary ?? factOf(proposal.delta_summary),
+    text: overrides?.text_edit ?? p.text,
     tags: applyTagEdits(p.tags, overrides),
     entities: p.entities,
     trust_tier: "user_approved",
@@ -69,9 +71,25 @@ const union = (a: readonly string[], b: readonly string[]) => {
 };
 
 /**
- * The CFB an approved update becomes: the target as it is, with the proposal's restatement as
- * its summary, the union of tags, entities and sources (a merged CFB's too), and the editor's
- * overrides on top. The title and full text stay the target's unless the editor changes them.
+ * The content an approved update writes (docs/api.md#proposed-content): the proposed summary, else
+ * the target's; the proposed text added to the target's full text. A proposal without content of
+ * its own keeps the summary and adds the fact its change note records to the full text, so the
+ * note itself ("Add decision: …") never lands. A target without full text starts one from its
+ * summary.
+ */
+function updatedContent(target: TCfb, proposal: TStoredProposal): Pick<TCfbDraft, "summary" | "text"> {
+  const p = proposal.proposed_cfb;
+  const addition = p.text ?? (p.summary === null ? factOf(proposal.delta_summary) : null);
+  return {
+    summary: p.summary ?? target.summary,
+    text: addition === null ? target.text : withParagraph(target.text ?? target.summary, addition),
+  };
+}
+
+/**
+ * The CFB an approved update becomes: the target as it is, with the proposal's content
+ * (updatedContent), the union of tags, entities and sources (a merged CFB's too), and the
+ * editor's overrides on top. The title stays the target's unless the editor changes it.
  */
 export function updateDraft(
   target: TCfb,
@@ -80,14 +98,15 @@ export function updateDraft(
   merged: TCfb | null,
 ): TCfbDraft {
   const p = proposal.proposed_cfb;
+  const content = updatedContent(target, proposal);
   const tags = union(union(target.tags, merged?.tags ?? []), p.tags);
   return parseInput(ZCfbDraft, {
     domain: target.domain,
     kind: overrides?.kind ?? target.kind,
     confidence: overrides?.confidence ?? target.confidence,
     title: overrides?.title_edit ?? target.title,
-    summary: overrides?.summary_edit ?? p.summary,
-    text: overrides?.text_edit ?? target.text,
+    summary: overrides?.summary_edit ?? content.summary,
+    text: overrides?.text_edit ?? content.text,
     tags: applyTagEdits(tags, overrides).slice(0, 32),
     entities: union(union(target.entities, merged?.entities ?? []), p.entities).slice(0, 32),
     trust_tier: "user_approved",
