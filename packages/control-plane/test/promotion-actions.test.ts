@@ -18,7 +18,7 @@ const cfb = (title: string, summary: string, tags: string[], entities: string[])
     text: "Full text kept.",
     tags,
     entities,
-    trust_tier: "repo_adr",
+    trust_tier: "derived",
     source_refs: ["file:ADR-7.md"],
   });
 

@@ -18,6 +18,7 @@ import {
   type TResolvedTarget,
   type TUpdateTarget,
 } from "../proposals/promotion-check";
+import { approvedTrustTier, strongestKind } from "../proposals/trust";
 import { auditActor, visibleProposal } from "./access";
 import type { TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
@@ -89,7 +90,9 @@ function updatedContent(target: TCfb, proposal: TStoredProposal): Pick<TCfbDraft
 /**
  * The CFB an approved update becomes: the target as it is, with the proposal's content
  * (updatedContent), the union of tags, entities and sources (a merged CFB's too), and the
- * editor's overrides on top. The title stays the target's unless the editor changes it.
+ * editor's overrides on top. The title stays the target's unless the editor changes it. Approving
+ * never lowers what the CFBs it changes were: the highest trust tier (at least user_approved: a
+ * person approved it), the strongest kind and the highest confidence of the target and a merged CFB.
  */
 export function updateDraft(
   target: TCfb,
@@ -102,14 +105,14 @@ export function updateDraft(
   const tags = union(union(target.tags, merged?.tags ?? []), p.tags);
   return parseInput(ZCfbDraft, {
     domain: target.domain,
-    kind: overrides?.kind ?? target.kind,
-    confidence: overrides?.confidence ?? target.confidence,
+    kind: overrides?.kind ?? strongestKind(target.kind, ...(merged ? [merged.kind] : [])),
+    confidence: overrides?.confidence ?? Math.max(target.confidence, merged?.confidence ?? 0),
     title: overrides?.title_edit ?? target.title,
     summary: overrides?.summary_edit ?? content.summary,
     text: overrides?.text_edit ?? content.text,
     tags: applyTagEdits(tags, overrides).slice(0, 32),
     entities: union(union(target.entities, merged?.entities ?? []), p.entities).slice(0, 32),
-    trust_tier: "user_approved",
+    trust_tier: approvedTrustTier(target.trust_tier, ...(merged ? [merged.trust_tier] : [])),
     source_refs: union(union(target.source_refs, merged?.source_refs ?? []), [
       `thread:${proposal.thread_id}#response:${proposal.response_id}`,
       `proposal:${proposal.proposal_id}`,

@@ -85,17 +85,39 @@ export async function getCfb(db: DbClient, cfbId: string): Promise<TCfbDetail | 
   return { ...toCfb(row), revisions: revisions.reverse(), merged_into_cfb_id: row.mergedIntoId };
 }
 
-/** A CFB's id, version and the CFB it was merged into: what a review needs to name an update's target. */
-export type TCfbHead = Pick<TCfbDetail, "cfb_id" | "version" | "merged_into_cfb_id">;
+/**
+ * A CFB's id, version, the CFB it was merged into, its kind and trust tier: what a review needs
+ * to name an update's target and say whether only a Jam editor may change it.
+ */
+export type TCfbHead = Pick<TCfbDetail, "cfb_id" | "version" | "merged_into_cfb_id" | "kind" | "trust_tier">;
 
 /** The CFBs among `ids` that exist, by id, in one statement (a page of the review queue asks). */
 export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<string, TCfbHead>> {
   if (ids.length === 0) return new Map();
-  const rows = await sql.query<{ id: string; version: number; mergedIntoId: string | null }>(
-    Prisma.sql`SELECT "id", "version", "mergedIntoId" FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
+  const rows = await sql.query<{
+    id: string;
+    version: number;
+    mergedIntoId: string | null;
+    kind: string;
+    trustTier: string;
+  }>(
+    Prisma.sql`SELECT "id", "version", "mergedIntoId", "kind", "trustTier" FROM "Cfb"
+      WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
   );
   return new Map(
-    rows.map((r) => [r.id, { cfb_id: r.id, version: Number(r.version), merged_into_cfb_id: r.mergedIntoId }] as const),
+    rows.map(
+      (r) =>
+        [
+          r.id,
+          {
+            cfb_id: r.id,
+            version: Number(r.version),
+            merged_into_cfb_id: r.mergedIntoId,
+            kind: r.kind as TCfbHead["kind"],
+            trust_tier: r.trustTier as TCfbHead["trust_tier"],
+          },
+        ] as const,
+    ),
   );
 }
 
