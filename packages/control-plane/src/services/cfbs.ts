@@ -13,7 +13,8 @@ import { auditActor, requireJam } from "./access";
 import type { TServiceContext } from "./context";
 
 // CFBs are the shared knowledge every answer draws on: any signed-in account reads them; Jam
-// editors author and edit them (promotion writes them too: promote.ts).
+// editors author and edit them (promotion writes them too: promote.ts). Tags are written one per
+// meaning (case, plurals, aliases: docs/tags.md), as promotion writes them.
 
 export async function listCfbs(
   { deps }: TServiceContext,
@@ -30,7 +31,7 @@ export async function getCfb({ deps }: TServiceContext, input: TCfbGetRequest): 
 
 export async function createCfb({ deps, caller }: TServiceContext, input: TCfbCreateRequest): Promise<TCfb> {
   const editor = requireJam(caller, "author CFBs");
-  const cfb = await deps.repos.cfbs.create(input, auditActor(editor));
+  const cfb = await deps.repos.cfbs.create({ ...input, tags: deps.tags.normalize(input.tags) }, auditActor(editor));
   deps.semantic?.afterWrite();
   return cfb;
 }
@@ -38,7 +39,8 @@ export async function createCfb({ deps, caller }: TServiceContext, input: TCfbCr
 export async function updateCfb({ deps, caller }: TServiceContext, input: TCfbUpdateRequest): Promise<TCfb> {
   const editor = requireJam(caller, "edit CFBs");
   const { cfb_id, version, ...draft } = input;
-  const cfb = await deps.repos.cfbs.update(cfb_id, version, draft, auditActor(editor));
+  const tags = deps.tags.normalize(draft.tags);
+  const cfb = await deps.repos.cfbs.update(cfb_id, version, { ...draft, tags }, auditActor(editor));
   deps.semantic?.afterWrite();
   return cfb;
 }

@@ -9,6 +9,7 @@ import {
   type TStoredProposal,
   ZCfbDraft,
 } from "@solserver/contracts";
+import type { TTagNormalizer } from "../knowledge/tags";
 import { once } from "../once";
 import { parseInput } from "../parse";
 import { factOf, withParagraph } from "../proposals/content";
@@ -35,13 +36,18 @@ const HEURISTIC_MIN_CONFIDENCE = 0.5;
  */
 const APPROVED_CONFIDENCE = { heuristic: 0.7, umbra: 0.4 } as const;
 
-function applyTagEdits(tags: readonly string[], overrides: TEditorialOverrides | undefined): string[] {
-  const removed = new Set((overrides?.tags_remove ?? []).map((t) => t.toLowerCase()));
-  const kept = tags.filter((t) => !removed.has(t.toLowerCase()));
-  for (const tag of overrides?.tags_add ?? []) {
-    if (!kept.some((t) => t.toLowerCase() === tag.toLowerCase())) kept.push(tag);
-  }
-  return kept;
+/**
+ * The tags a draft writes: `tags` without those an editor removed (and their near-duplicates),
+ * plus those added, one per meaning (docs/tags.md), at most 32.
+ */
+function applyTagEdits(
+  normal: TTagNormalizer,
+  tags: readonly string[],
+  overrides: TEditorialOverrides | undefined,
+): string[] {
+  const removed = overrides?.tags_remove ?? [];
+  const kept = tags.filter((t) => !removed.some((r) => normal.same(t, r)));
+  return normal.normalize([...kept, ...(overrides?.tags_add ?? [])]).slice(0, 32);
 }
 
 /**
@@ -49,7 +55,11 @@ function applyTagEdits(tags: readonly string[], overrides: TEditorialOverrides |
  * proposed summary and text (without a proposed summary, the fact its change note records). The
  * person approved it, so its trust tier says so.
  */
-export function draftFromProposal(proposal: TStoredProposal, overrides?: TEditorialOverrides): TCfbDraft {
+export function draftFromProposal(
+  tags: TTagNormalizer,
+  proposal: TStoredProposal,
+  overrides?: TEditorialOverrides,
+): TCfbDraft {
   const p = proposal.proposed_cfb;
   const kind = overrides?.kind ?? (proposal.confidence >= HEURISTIC_MIN_CONFIDENCE ? "heuristic" : "umbra");
   return parseInput(ZCfbDraft, {
@@ -59,13 +69,14 @@ export function draftFromProposal(proposal: TStoredProposal, overrides?: TEditor
     title: overrides?.title_edit ?? p.title,
     summary: overrides?.summary_edit ?? p.summary ?? factOf(proposal.delta_summary),
     text: overrides?.text_edit ?? p.text,
-    tags: applyTagEdits(p.tags, overrides),
+    tags: applyTagEdits(tags, p.tags, overrides),
     entities: p.entities,
     trust_tier: "user_approved",
     source_refs: [`thread:${proposal.thread_id}#response:${proposal.response_id}`, `proposal:${proposal.proposal_id}`],
   });
 }
 
+/** Entities and sources: the first spelling of each, case aside. */
 const union = (a: readonly string[], b: readonly string[]) => {
   const seen = new Set(a.map((x) => x.toLowerCase()));
   return [...a, ...b.filter((x) => !seen.has(x.toLowerCase()) && seen.add(x.toLowerCase()))];
@@ -95,6 +106,7 @@ function updatedContent(target: TCfb, proposal: TStoredProposal): Pick<TCfbDraft
  * person approved it), the strongest kind and the highest confidence of the target and a merged CFB.
  */
 export function updateDraft(
+  normal: TTagNormalizer,
   target: TCfb,
   proposal: TStoredProposal,
   overrides: TEditorialOverrides | undefined,
@@ -102,7 +114,6 @@ export function updateDraft(
 ): TCfbDraft {
   const p = proposal.proposed_cfb;
   const content = updatedContent(target, proposal);
-  const tags = union(union(target.tags, merged?.tags ?? []), p.tags);
   return parseInput(ZCfbDraft, {
     domain: target.domain,
     kind: overrides?.kind ?? strongestKind(target.kind, ...(merged ? [merged.kind] : [])),
@@ -110,7 +121,7 @@ export function updateDraft(
     title: overrides?.title_edit ?? target.title,
     summary: overrides?.summary_edit ?? content.summary,
     text: overrides?.text_edit ?? content.text,
-    tags: applyTagEdits(tags, overrides).slice(0, 32),
+    tags: applyTagEdits(normal, [...target.tags, ...(merged?.tags ?? []), ...p.tags], overrides),
     entities: union(union(target.entities, merged?.entities ?? []), p.entities).slice(0, 32),
     trust_tier: approvedTrustTier(target.trust_tier, ...(merged ? [merged.trust_tier] : [])),
     source_refs: union(union(target.source_refs, merged?.source_refs ?? []), [
@@ -126,11 +137,12 @@ export type TUpdatePlan = { target: TCfbDetail; merged: TCfbDetail | null; draft
 
 /** The update's draft on its target (the preview and the promotion both write it this way). */
 export function planOf(
+  tags: TTagNormalizer,
   found: TUpdateTarget<TCfbDetail>,
   proposal: TStoredProposal,
   overrides: TEditorialOverrides | undefined,
 ): TUpdatePlan {
-  return { ...found, draft: updateDraft(found.target, proposal, overrides, found.merged) };
+  return { ...found, draft: updateDraft(tags, found.target, proposal, overrides, found.merged) };
 }
 
 /** Where an update of `proposal` lands per `resolved`, read from the CFBs as they are now. */
@@ -182,7 +194,7 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
   let cfbDraft: TCfbDraft | null = null;
   let cfbUpdate: { cfbId: string; expectedVersion: number; draft: TCfbDraft; mergedId: string | null } | null = null;
   if (verdict.update) {
-    const plan = planOf(verdict.update, proposal, input.editorial_overrides);
+    const plan = planOf(deps.tags, verdict.update, proposal, input.editorial_overrides);
     const { target, merged } = plan;
     if (input.expected_cfb_version !== undefined && input.expected_cfb_version !== target.version) {
       const changed = fieldsChangedSince(target, input.expected_cfb_version);
@@ -201,7 +213,7 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
       merged_cfb_id: merged?.cfb_id ?? null,
     });
   } else if (input.action !== "reject") {
-    cfbDraft = draftFromProposal(proposal, input.editorial_overrides);
+    cfbDraft = draftFromProposal(deps.tags, proposal, input.editorial_overrides);
   }
   const result = await deps.repos.proposals.applyPromotion({
     resolve: { ...resolved, fingerprint: proposal.fingerprint },
