@@ -236,6 +236,7 @@ describe("GET /umbra/proposals", () => {
       allowed: ["approve_create", "reject"],
       primary: "approve_create",
       update: null,
+      protection: null,
       edit: null,
       unavailable: [
         expect.objectContaining({ action: "approve_update", code: "BAD_INPUT" }),

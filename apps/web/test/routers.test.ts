@@ -1051,7 +1051,13 @@ describe("approving an update as new knowledge", () => {
 describe("every proposal says what this caller may do (actions)", () => {
   it("in the chat answer, the queue, proposals.get and proposals.review, per caller, until it is decided", async () => {
     const target = await main.repos.cfbs.create(
-      cfbDraft({ title: "Standup time", summary: "The standup starts at 09:30.", tags: ["standup"] }),
+      // Not curated knowledge (a repository ADR is Jam editors' to change): the user may update it.
+      cfbDraft({
+        title: "Standup time",
+        summary: "The standup starts at 09:30.",
+        tags: ["standup"],
+        trust_tier: "user_approved",
+      }),
     );
     const turn = await caller.chat.respond({
       request_id: "actions-1",
@@ -1089,6 +1095,38 @@ describe("every proposal says what this caller may do (actions)", () => {
     await caller.promotion.promote({ proposal_id: preview.proposal_id, action: "reject" });
     const decided = await caller.proposals.get({ proposal_id: preview.proposal_id });
     expect(decided.actions).toMatchObject({ allowed: [], primary: null, update: null, edit: null });
+  });
+});
+
+describe("curated knowledge (authoritative, repo_adr) is changed by Jam editors only", () => {
+  it("a user's approve_update is FORBIDDEN over tRPC, as the actions said; a Jam editor's lands and keeps the tier", async () => {
+    const target = await main.repos.cfbs.create(
+      cfbDraft({ title: "Release train", summary: "The release train leaves every Wednesday.", tags: ["release"] }),
+    );
+    expect(target.trust_tier).toBe("repo_adr");
+    const turn = await caller.chat.respond({
+      request_id: "curated-1",
+      message: "We decided the release train leaves every Wednesday at 14:00.",
+    });
+    const preview = only(turn.ui_hints.proposal_previews);
+    expect(preview).toMatchObject({ op: "update", target_cfb_id: target.cfb_id });
+    const why = `only a Jam editor may change ${target.cfb_id}: ${target.cfb_id} is a repository ADR (repo_adr); reject the proposal or leave it to a Jam editor`;
+    expect(preview.actions.unavailable).toContainEqual({ action: "approve_update", code: "FORBIDDEN", reason: why });
+    expect(preview.actions.protection?.cfb_id).toBe(target.cfb_id);
+
+    const before = await rowCounts(main.db);
+    const error = await trpcError(
+      caller.promotion.promote({ proposal_id: preview.proposal_id, action: "approve_update" }),
+    );
+    expect(error.code).toBe("FORBIDDEN");
+    expect(clientShape(ctx, error, "promotion.promote")).toMatchObject({
+      message: why,
+      data: { httpStatus: 403, domainCode: "FORBIDDEN", field: "action" },
+    });
+    expect(await rowCounts(main.db)).toEqual(before);
+
+    const landed = await jamCaller.promotion.promote({ proposal_id: preview.proposal_id, action: "approve_update" });
+    expect(landed.cfb).toMatchObject({ cfb_id: target.cfb_id, version: 2, trust_tier: "repo_adr" });
   });
 });
 

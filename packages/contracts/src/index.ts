@@ -19,5 +19,6 @@ export * from "./resolve";
 export * from "./routing";
 export * from "./schedules";
 export * from "./system";
+export * from "./tags";
 export * from "./threads";
 export * from "./workflows";

@@ -19,6 +19,8 @@ export const OUTPUT_LIMITS = {
   claims: 64,
   cfbIds: 64,
   assistantText: 20000,
+  /** A proposed CFB's full text (a new CFB's, or what an update adds to its target's). */
+  cfbText: 8000,
 } as const;
 const L = OUTPUT_LIMITS;
 
@@ -28,11 +30,31 @@ const ZLabel = z.string().trim().min(1).max(L.label);
 export const ZCfbOp = z.enum(["create", "update", "merge"]);
 export type TCfbOp = z.infer<typeof ZCfbOp>;
 
+/** Proposed content may be left out, but not sent empty: an empty summary would blank a CFB. */
+const ZProposedText = (what: string, max: number, omit: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: `must not be empty: leave ${what} out ${omit}` })
+    .max(max, { error: `must be at most ${max} characters` });
+
+/**
+ * One piece of knowledge the model proposes (seed 001 §7.2). `delta_summary` describes the change
+ * (a reviewer's one-line note); the content is `summary` and `text`, kept apart so that approving
+ * an update never writes the change note into the CFB (docs/api.md#proposed-content):
+ * - `summary`: the CFB's summary as it should read after the change (a new CFB's 1–3 sentence
+ *   gist; for an update, the target's summary rewritten to include the change). Left out on an
+ *   update, the target keeps its summary.
+ * - `text`: a new CFB's full text; for an update, the prose the change adds to the target's full
+ *   text (the model sees a CFB's summary only, so it adds to the full text, never rewrites it).
+ */
 export const ZCfbSuggestion = z.object({
   op: ZCfbOp,
   target_cfb_id: z.string().trim().max(32).optional(),
   title: z.string().trim().min(1).max(L.title),
   delta_summary: ZShortText,
+  summary: ZProposedText("summary", L.text, "to keep the target's summary").optional(),
+  text: ZProposedText("text", L.cfbText, "when the change adds nothing to the full text").optional(),
   tags: z.array(ZLabel).max(L.labels).default([]),
   entities: z.array(ZLabel).max(L.labels).default([]),
   // Finite (zod's number already refuses NaN and Infinity) but not bounded here on purpose:

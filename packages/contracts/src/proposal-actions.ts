@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZCfbKind, ZTrustTier } from "./cfb";
 import { DOMAIN_ERROR_CODES } from "./errors";
 import { ZCfbId } from "./ids";
 import { ZPromoteAction } from "./promotion-enums";
@@ -32,6 +33,13 @@ export const ZProposalActions = z.object({
       merge_cfb_id: ZCfbId.nullable(),
     })
     .nullable(),
+  /**
+   * Set when the CFB an update would change (its target, or the CFB a merge folds in) is curated
+   * knowledge: kind `authoritative` or trust tier `repo_adr`. Only a Jam editor may change it: for
+   * anyone else approve_update is unavailable (FORBIDDEN); a Jam editor is warned. `note` says so
+   * in a sentence, for the reviewer to read before they decide. Null otherwise.
+   */
+  protection: z.object({ cfb_id: ZCfbId, kind: ZCfbKind, trust_tier: ZTrustTier, note: z.string() }).nullable(),
   /** What edit_then_approve writes: a new CFB, or the update above. Null when this caller may not edit. */
   edit: z.enum(["create", "update"]).nullable(),
   /** Each action not allowed, with the code and message promote answers it with. */

@@ -41,13 +41,21 @@ export type TStoredProposalPreview = z.infer<typeof ZStoredProposalPreview>;
 export const ZProposalPreview = ZStoredProposalPreview.extend({ actions: ZProposalActions });
 export type TProposalPreview = z.infer<typeof ZProposalPreview>;
 
+/**
+ * The content a proposal carries, apart from its change note (`delta_summary`): what approving
+ * it writes (docs/api.md#proposed-content). `summary` is null on an update or merge that proposed
+ * none (the target keeps its own); `text` is a new CFB's full text, or the prose an update adds
+ * to its target's full text, null when the model proposed none.
+ */
 export const ZProposedCfb = z.object({
   title: z.string(),
-  summary: z.string(),
+  summary: z.string().nullable(),
+  text: z.string().nullable(),
   tags: z.array(z.string()),
   entities: z.array(z.string()),
   domain: z.string(),
 });
+export type TProposedCfb = z.infer<typeof ZProposedCfb>;
 
 /** A proposal as stored, with its promotion and resolve's latest decision. */
 export const ZStoredProposal = ZStoredProposalPreview.extend({

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { TGateConfigInput, TRepetitionKind, TRoutingConfig } from "@solserver/contracts";
+import type { TGateConfigInput, TRepetitionKind, TRoutingConfig, TTagAliasConfigInput } from "@solserver/contracts";
+import { ZTagAliasConfig } from "@solserver/contracts";
 import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "@solserver/db";
 import { RV_SERVICE_CATALOG, type TCatalog } from "@solserver/engine";
 import { createAuth, createPasswordAccount, type TAuth } from "./auth/auth";
@@ -7,6 +8,7 @@ import { createOpenAICompatibleEmbeddings, type TEmbeddingsProvider } from "./em
 import { loadServerEnv, type TServerEnv } from "./env";
 import { pipelineGateConfig } from "./gate/pipeline-config";
 import { semanticHandle } from "./knowledge/semantic-matching";
+import { createTagNormalizer, tagAliasTable } from "./knowledge/tags";
 import { createOfflineModel } from "./model/offline-model";
 import type { TModelProvider } from "./model/provider";
 import { createModel } from "./model/registry";
@@ -35,6 +37,8 @@ export type TOpenOptions = {
   catalog?: TCatalog;
   /** The selector step's routing config; the shipped domains when not given. */
   routing?: TRoutingConfig;
+  /** Tag aliases over (or instead of) the shipped table; the shipped table when not given. */
+  tagAliases?: TTagAliasConfigInput | null;
   /** When given, accounts can be created (users.create, the setup command) and cookies resolved. */
   auth?: Omit<Parameters<typeof createAuth>[0], "prisma">;
   /** An embeddings provider switches semantic matching on (docs/resolve.md). */
@@ -64,6 +68,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     repetitionThresholds: { ...DEFAULT_REPETITION_THRESHOLDS, ...opts.repetitionThresholds },
     catalog: opts.catalog ?? RV_SERVICE_CATALOG,
     routing: opts.routing ?? DEFAULT_ROUTING,
+    tags: createTagNormalizer(tagAliasTable(opts.tagAliases ? ZTagAliasConfig.parse(opts.tagAliases) : null)),
     semantic: opts.embeddings ? semanticHandle(repos, opts.embeddings) : undefined,
     ...(auth
       ? { createAccount: (u: Parameters<typeof createPasswordAccount>[1]) => createPasswordAccount(auth, u) }
@@ -82,6 +87,7 @@ export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
     repetitionThresholds: env.repetitionThresholds,
     catalog: env.catalog,
     routing: env.routing,
+    tagAliases: env.tagAliases,
     ...(env.embeddings ? { embeddings: createOpenAICompatibleEmbeddings(env.embeddings) } : {}),
     auth: { secret: env.BETTER_AUTH_SECRET, baseURL: env.SOLSERVER_BASE_URL, trustedOrigins: env.trustedOrigins },
   });

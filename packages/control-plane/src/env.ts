@@ -6,12 +6,13 @@ import {
   type TGateConfigInput,
   type TRepetitionKind,
   type TRoutingConfig,
+  type TTagAliasConfig,
   ZRepetitionKind,
 } from "@solserver/contracts";
 import { databaseUrlProblem, repositoryRoot, resolveDatabaseUrl } from "@solserver/db";
 import { RV_SERVICE_CATALOG, type TCatalog } from "@solserver/engine";
 import { z } from "zod";
-import { readCatalogFile, readGateConfigFile, readRoutingFile } from "./config/config-file";
+import { readCatalogFile, readGateConfigFile, readRoutingFile, readTagAliasFile } from "./config/config-file";
 import { DEFAULT_ROUTING } from "./routing/default-routing";
 
 // The server environment, parsed in one place for the web app and the scripts alike. A bad
@@ -105,6 +106,11 @@ const ZServerEnv = z
       .string()
       .optional()
       .transform((v) => v?.trim() || undefined),
+    // A YAML or JSON file of tag aliases on top of (or instead of) the shipped ones (docs/tags.md).
+    SOLSERVER_TAG_ALIASES: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
     // A YAML or JSON procedure catalog for procedure mode; unset: the shipped RV service catalog.
     SOLSERVER_PROCEDURE_CATALOG: z
       .string()
@@ -189,6 +195,8 @@ export type TServerEnv = {
   catalog: TCatalog;
   /** The selector step's routing config (SOLSERVER_ROUTING_CONFIG, validated), or the shipped one. */
   routing: TRoutingConfig;
+  /** Tag aliases over the shipped table (SOLSERVER_TAG_ALIASES, validated), or null: the shipped table. */
+  tagAliases: TTagAliasConfig | null;
   /** How often the web server ticks workflow schedules; 0: its timer is off. */
   SOLSERVER_SCHEDULER_INTERVAL_MS: number;
   /** Semantic matching's embeddings server (SOLSERVER_EMBEDDINGS=openai), or null when off. */
@@ -258,6 +266,9 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     routing: e.SOLSERVER_ROUTING_CONFIG
       ? configFile("SOLSERVER_ROUTING_CONFIG", e.SOLSERVER_ROUTING_CONFIG, readRoutingFile)
       : DEFAULT_ROUTING,
+    tagAliases: e.SOLSERVER_TAG_ALIASES
+      ? configFile("SOLSERVER_TAG_ALIASES", e.SOLSERVER_TAG_ALIASES, readTagAliasFile)
+      : null,
     catalog: e.SOLSERVER_PROCEDURE_CATALOG
       ? configFile("SOLSERVER_PROCEDURE_CATALOG", e.SOLSERVER_PROCEDURE_CATALOG, readCatalogFile)
       : RV_SERVICE_CATALOG,

@@ -70,8 +70,14 @@ export function testEnvelope(text: string, meta: Partial<TOutputMeta> = {}) {
   };
 }
 
-/** A suggestion as promotion tests script it (they add the confidence, and a rationale if any). */
-export type TTestSuggestion = Pick<TCfbSuggestion, "op" | "title" | "delta_summary" | "target_cfb_id"> & {
+/**
+ * A suggestion as promotion tests script it (they add the confidence, and a rationale if any);
+ * `summary` and `text` are the content it proposes, when it proposes any.
+ */
+export type TTestSuggestion = Pick<
+  TCfbSuggestion,
+  "op" | "title" | "delta_summary" | "target_cfb_id" | "summary" | "text"
+> & {
   tags: string[];
   entities: string[];
 };

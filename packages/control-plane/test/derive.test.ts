@@ -44,6 +44,7 @@ describe("deriveProposals", () => {
       proposedCfb: {
         title: "Use Postgres for analytics",
         summary: "Analytics runs on Postgres.",
+        text: null,
         tags: ["analytics"],
         entities: ["Postgres"],
         domain: "general",

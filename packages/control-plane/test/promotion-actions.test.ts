@@ -18,7 +18,7 @@ const cfb = (title: string, summary: string, tags: string[], entities: string[])
     text: "Full text kept.",
     tags,
     entities,
-    trust_tier: "repo_adr",
+    trust_tier: "derived",
     source_refs: ["file:ADR-7.md"],
   });
 
@@ -54,6 +54,7 @@ describe("approve_update", () => {
       target_cfb_id: target.cfb_id,
       title: "Credential rotation",
       delta_summary: "Credentials rotate every 60 days, down from 90.",
+      summary: "Credentials rotate every 60 days, down from 90.",
       tags: ["credentials"],
       entities: ["Vault"],
     });

@@ -5,6 +5,7 @@
 // run again) while nothing moves in between.
 import {
   isDomainError,
+  type TCfbDraft,
   type TPromoteAction,
   type TPromoteRequest,
   type TProposalActions,
@@ -57,8 +58,10 @@ function vocabulary(): [string, string, string, string, string, string, string] 
   ];
 }
 
-const cfb = (title: string, summary: string, tags: string[]) =>
-  opened.repos.cfbs.create(testCfb({ title, summary, tags, entities: [], text: "Kept.", source_refs: ["file:x.md"] }));
+const cfb = (title: string, summary: string, tags: string[], curated: Partial<TCfbDraft> = {}) =>
+  opened.repos.cfbs.create(
+    testCfb({ title, summary, tags, entities: [], text: "Kept.", source_refs: ["file:x.md"], ...curated }),
+  );
 
 /** The actions each proposal's chat answer gave the thread's user. */
 const previewed = new Map<string, TProposalActions>();
@@ -73,10 +76,13 @@ async function propose(s: TTestSuggestion): Promise<string> {
   return preview.proposal_id;
 }
 
-/** Two near-identical CFBs (only a tag apart) and a proposal that resolve pairs them for, as a merge. */
-async function mergeProposal([a, b, c, d, e, f, g]: ReturnType<typeof vocabulary>) {
+/**
+ * Two near-identical CFBs (only a tag apart) and a proposal that resolve pairs them for, as a
+ * merge; the second may be curated knowledge.
+ */
+async function mergeProposal([a, b, c, d, e, f, g]: ReturnType<typeof vocabulary>, partner: Partial<TCfbDraft> = {}) {
   const first = await cfb(`${a} ${b}`, `The ${a} ${b} lives in ${c} ${d}.`, [e, f]);
-  await cfb(`${a} ${b}`, `The ${a} ${b} lives in ${c} ${d}.`, [e, g]);
+  await cfb(`${a} ${b}`, `The ${a} ${b} lives in ${c} ${d}.`, [e, g], partner);
   const suggestion: TTestSuggestion = {
     op: "merge",
     target_cfb_id: first.cfb_id,
@@ -177,6 +183,46 @@ const SCENARIOS: TScenario[] = [
     allowed: { user: ["approve_update", "reject"], jam: ["approve_update", "reject", "edit_then_approve"] },
   },
   {
+    // Curated knowledge (issue 19): only a Jam editor may change it.
+    name: "an update of an authoritative CFB",
+    setup: async () => {
+      const [a, b, c, d, e] = vocabulary();
+      const target = await cfb(`${a} ${b}`, `The ${a} ${b} runs every ${c}.`, [e], { kind: "authoritative" });
+      return propose({
+        op: "update",
+        target_cfb_id: target.cfb_id,
+        title: `${a} ${b}`,
+        delta_summary: `The ${a} ${b} runs every ${c} and ${d}.`,
+        tags: [e],
+        entities: [],
+      });
+    },
+    allowed: { user: ["reject"], jam: ["approve_update", "reject", "edit_then_approve"] },
+  },
+  {
+    name: "a create that restates a repository ADR (repo_adr)",
+    setup: async () => {
+      const [a, b, c, d, e] = vocabulary();
+      await cfb(`${a} ${b} ${c}`, `The ${a} ${b} runs every ${c} in ${d}.`, [e], { trust_tier: "repo_adr" });
+      return propose({
+        op: "create",
+        title: `${a} ${b} ${c}`,
+        delta_summary: `The ${a} ${b} runs every ${c} in ${d}.`,
+        tags: [e],
+        entities: [],
+      });
+    },
+    allowed: {
+      user: ["approve_create", "reject"],
+      jam: ["approve_create", "approve_update", "reject", "edit_then_approve"],
+    },
+  },
+  {
+    name: "a merge that folds in a repository ADR (repo_adr)",
+    setup: async () => (await mergeProposal(vocabulary(), { trust_tier: "repo_adr" })).id,
+    allowed: { user: ["reject"], jam: ["approve_update", "reject", "edit_then_approve"] },
+  },
+  {
     name: "a proposal already decided",
     setup: async () => {
       const [a, b, c] = vocabulary();
@@ -236,6 +282,9 @@ describe("a proposal's allowed actions agree with promote", () => {
         );
         expect(current.edit !== null).toBe(current.allowed.includes("edit_then_approve"));
         expect(current.update !== null).toBe(current.allowed.includes("approve_update"));
+        // A protected target is said whether or not this caller may change it.
+        const curated = scenario.name.includes("authoritative") || scenario.name.includes("repo_adr");
+        expect(current.protection !== null).toBe(curated);
         expect(current.unavailable.map((u) => u.action).sort()).toEqual(
           (["approve_create", "approve_update", "reject", "edit_then_approve"] as const)
             .filter((a) => !current.allowed.includes(a))

@@ -14,7 +14,7 @@ const scripted = scriptedModel(() => ({
 }));
 
 const cfb = (title: string, summary: string, tags: string[]): TCfbDraft =>
-  testCfb({ title, summary, text: "Full text kept.", tags, trust_tier: "repo_adr", source_refs: ["file:ADR-9.md"] });
+  testCfb({ title, summary, text: "Full text kept.", tags, trust_tier: "derived", source_refs: ["file:ADR-9.md"] });
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let user: TTestActor;
@@ -78,6 +78,7 @@ describe("proposals.review", () => {
       target_cfb_id: target.cfb_id,
       title: "Deploy freeze",
       delta_summary: "No deploys on Fridays or the day before a holiday.",
+      summary: "No deploys on Fridays or the day before a holiday.",
       tags: ["deploys", "holidays"],
       entities: [],
     });
@@ -93,7 +94,7 @@ describe("proposals.review", () => {
       after: "No deploys on Fridays or the day before a holiday.",
     });
     expect(fields.tags?.after).toEqual(["deploys", "holidays"]);
-    expect(fields.trust_tier).toEqual({ field: "trust_tier", before: "repo_adr", after: "user_approved" });
+    expect(fields.trust_tier).toEqual({ field: "trust_tier", before: "derived", after: "user_approved" });
     // Unchanged fields are not in the diff.
     expect(fields.title).toBeUndefined();
     expect(fields.text).toBeUndefined();
@@ -118,6 +119,7 @@ describe("proposals.review", () => {
       target_cfb_id: target.cfb_id,
       title: "Backups",
       delta_summary: "Backups run nightly and are tested monthly.",
+      summary: "Backups run nightly and are tested monthly.",
       tags: ["backups"],
       entities: [],
     });

@@ -23,6 +23,7 @@ type TSuggestion = {
   op: "create" | "update";
   title: string;
   delta_summary: string;
+  summary?: string;
   tags: string[];
   entities: string[];
   confidence: number;
@@ -82,6 +83,7 @@ beforeEach(async () => {
       target_cfb_id: target.cfb_id,
       title: `Backup window ${k}`,
       delta_summary: "Backups run at 1am and finish by 3am.",
+      summary: "Backups run at 1am and finish by 3am.",
       tags: [`backup${k}`],
       entities: [],
       confidence: 0.9,

@@ -1,13 +1,14 @@
 import type {
   TCfb,
   TCfbKind,
+  TProposedCfb,
   TResolveDecisionView,
   TStoredProposal,
   TStoredProposalPreview,
 } from "@solserver/contracts";
 import { ZEditor, ZPromoteAction, ZProposalWarning, ZProposedCfb, ZResolveOutcome } from "@solserver/contracts";
 import type { Cfb, PromotionEvent, UmbraProposal, UmbraResolveDecision } from "./generated/prisma/client";
-import { asStringArray } from "./json";
+import { asObject, asStringArray } from "./json";
 import { dateOf, jsonOf } from "./sql";
 
 // Row -> wire shape, one mapper per aggregate. Explicit field by field, so a new column never
@@ -154,6 +155,17 @@ export type TResolveDecisionRow = TRowOf<
 
 const isoOf = (value: unknown) => dateOf(value).toISOString();
 
+/**
+ * A proposal's content as stored. Rows written before proposals carried their content apart from
+ * the change note have no `text` key and held the change note as `summary`: an update or merge of
+ * those reads as one that proposed no content (approving it keeps the target's summary).
+ */
+function proposedCfbOf(op: string, value: unknown): TProposedCfb {
+  const raw = asObject(jsonOf(value), "UmbraProposal.proposedCfb");
+  if ("text" in raw) return ZProposedCfb.parse(raw);
+  return ZProposedCfb.parse({ ...raw, summary: op === "create" ? raw.summary : null, text: null });
+}
+
 export function toProposalPreview(row: TProposalRow): TStoredProposalPreview {
   return {
     proposal_id: row.id,
@@ -187,7 +199,7 @@ export function toProposal(
     response_id: row.responseId,
     thread_id: row.threadId,
     status: row.status as TStoredProposal["status"],
-    proposed_cfb: ZProposedCfb.parse(jsonOf(row.proposedCfb)),
+    proposed_cfb: proposedCfbOf(row.op, row.proposedCfb),
     rationale: row.rationale,
     fingerprint: row.fingerprint,
     created_ts: isoOf(row.createdAt),

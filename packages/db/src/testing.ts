@@ -100,14 +100,15 @@ export async function nonCanonicalTimestamps(db: import("./client").DbClient): P
 }
 
 /**
- * The one CFB draft factory of the tests and benchmarks: an authoritative, user-approved "ops"
- * fact with no text, tags, entities or sources unless given. Suites that need other defaults
- * pass them here rather than writing a draft out.
+ * The one CFB draft factory of the tests and benchmarks: a heuristic, user-approved "ops" fact
+ * with no text, tags, entities or sources unless given. Not curated knowledge by default (kind
+ * authoritative or tier repo_adr: only Jam editors change those), so a user may approve updates
+ * of it; suites that need other defaults pass them here rather than writing a draft out.
  */
 export function testCfb(fields: Pick<TCfbDraft, "title" | "summary"> & Partial<TCfbDraft>): TCfbDraft {
   return {
     domain: "ops",
-    kind: "authoritative",
+    kind: "heuristic",
     confidence: 0.9,
     text: null,
     tags: [],

@@ -123,7 +123,7 @@ describe("proposals.list", () => {
       targetCfbId: null,
       title: `Proposal ${i}`,
       deltaSummary: "A proposal of the bulk turn.",
-      proposedCfb: { title: `Proposal ${i}`, summary: "Bulk.", tags: [], entities: [], domain: "ops" },
+      proposedCfb: { title: `Proposal ${i}`, summary: "Bulk.", text: null, tags: [], entities: [], domain: "ops" },
       rationale: null,
       confidence: 0.7,
       fingerprint: `fp-${i}`,

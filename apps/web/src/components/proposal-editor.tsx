@@ -36,8 +36,14 @@ export type TEditorForm = {
   tagsRemove: string;
 };
 
-/** The values the form starts from: the proposal's, and the full text the CFB has now (updates). */
+/**
+ * The values the form starts from: what approving would write without edits. A null summary is
+ * an update's that proposed none: left empty, the CFB keeps its own.
+ */
 export type TEditorOriginal = Pick<TProposed, "title" | "summary" | "tags"> & { text: string | null };
+
+/** What approving writes without edits, when the caller has the preview (the proposal page). */
+export type TEditorStart = { summary: string; text: string | null };
 
 /** The overrides a Jam editor's form amounts to: only the fields that changed. */
 export function editorialOverrides(original: TEditorOriginal, form: TEditorForm): TEditorialOverrides {
@@ -45,7 +51,7 @@ export function editorialOverrides(original: TEditorOriginal, form: TEditorForm)
   const title = form.title.trim();
   const summary = form.summary.trim();
   if (title !== original.title.trim()) overrides.title_edit = title;
-  if (summary !== original.summary.trim()) overrides.summary_edit = summary;
+  if (summary !== "" && summary !== (original.summary ?? "").trim()) overrides.summary_edit = summary;
   if (form.text.trim() !== (original.text ?? "").trim()) overrides.text_edit = form.text.trim();
   if (form.kind) overrides.kind = form.kind;
   if (form.confidence.trim()) overrides.confidence = Number(form.confidence);
@@ -56,11 +62,11 @@ export function editorialOverrides(original: TEditorOriginal, form: TEditorForm)
   return overrides;
 }
 
-/** The first rule the form breaks, in words, or null. */
-export function editorProblem(form: TEditorForm): string | null {
+/** The first rule the form breaks, in words, or null. A summary may stay empty only where there was none. */
+export function editorProblem(form: TEditorForm, summaryRequired = true): string | null {
   if (!form.title.trim()) return "Title must not be empty.";
   if (form.title.trim().length > TITLE_MAX) return `Title must be at most ${TITLE_MAX} characters.`;
-  if (!form.summary.trim()) return "Summary must not be empty.";
+  if (summaryRequired && !form.summary.trim()) return "Summary must not be empty.";
   if (form.summary.trim().length > SUMMARY_MAX) return `Summary must be at most ${SUMMARY_MAX} characters.`;
   if (form.text.length > TEXT_MAX) return `Full text must be at most ${TEXT_MAX} characters.`;
   if (form.confidence.trim()) {
@@ -83,8 +89,8 @@ type TEditorProps = {
   proposalId: string;
   /** The proposed CFB when the caller already has it (queue items); else it is fetched. */
   proposed: TProposed | undefined;
-  /** The full text the approved CFB would start from (an update's target text), if any. */
-  currentText?: string | null;
+  /** What approving writes without edits (the page's preview), so edits start from it. */
+  start?: TEditorStart | undefined;
   pending: boolean;
   onCancel: () => void;
   onSubmit: (overrides: TEditorialOverrides) => void;
@@ -109,33 +115,41 @@ export function ProposalEditor({ proposalId, proposed, ...rest }: TEditorProps) 
 function EditorForm({
   proposalId,
   original,
-  currentText = null,
+  start,
   pending,
   onCancel,
   onSubmit,
   onChange,
 }: Omit<TEditorProps, "proposed"> & { original: TProposed }) {
-  const [form, setForm] = useState<TEditorForm>({
+  // Fixed as the editor opens: the preview then follows the edits, and edits are measured against
+  // what approving would have written without them.
+  const [base] = useState<TEditorOriginal>(() => ({
     title: original.title,
-    summary: original.summary,
-    text: currentText ?? "",
+    tags: original.tags,
+    summary: start?.summary ?? original.summary,
+    text: start?.text ?? null,
+  }));
+  const [form, setForm] = useState<TEditorForm>({
+    title: base.title,
+    summary: base.summary ?? "",
+    text: base.text ?? "",
     kind: "",
     confidence: "",
     tagsAdd: "",
     tagsRemove: "",
   });
   const [error, setError] = useState<string | null>(null);
-  const base = { ...original, text: currentText };
+  const summaryRequired = base.summary !== null;
 
   function set<K extends keyof TEditorForm>(key: K, value: TEditorForm[K]) {
     const next = { ...form, [key]: value };
     setForm(next);
-    if (onChange && editorProblem(next) === null) onChange(editorialOverrides(base, next));
+    if (onChange && editorProblem(next, summaryRequired) === null) onChange(editorialOverrides(base, next));
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const wrong = editorProblem(form);
+    const wrong = editorProblem(form, summaryRequired);
     setError(wrong);
     if (!wrong) onSubmit(editorialOverrides(base, form));
   }
@@ -147,7 +161,7 @@ function EditorForm({
         <input type="text" value={form.title} maxLength={TITLE_MAX} onChange={(e) => set("title", e.target.value)} />
       </label>
       <label className="field">
-        <span>Summary</span>
+        <span>{summaryRequired ? "Summary" : "Summary (empty: the CFB keeps its own)"}</span>
         <textarea
           rows={3}
           value={form.summary}

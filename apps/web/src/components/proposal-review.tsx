@@ -191,7 +191,7 @@ function Review({
           <ProposalEditor
             proposalId={proposal.proposal_id}
             proposed={proposal.proposed_cfb}
-            currentText={update?.target.text ?? null}
+            start={(decision.actions?.edit === "update" ? update?.after : review.preview.create) ?? undefined}
             pending={promote.isPending}
             onChange={onEdit}
             onCancel={decision.stopEditing}

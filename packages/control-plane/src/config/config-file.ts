@@ -1,5 +1,12 @@
 import { readFileSync } from "node:fs";
-import { type TGateConfigInput, type TRoutingConfig, ZGateConfig, ZRoutingConfig } from "@solserver/contracts";
+import {
+  type TGateConfigInput,
+  type TRoutingConfig,
+  type TTagAliasConfig,
+  ZGateConfig,
+  ZRoutingConfig,
+  ZTagAliasConfig,
+} from "@solserver/contracts";
 import { type TCatalog, ZCatalog } from "@solserver/engine";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
@@ -54,4 +61,9 @@ export function readCatalogFile(file: string): TCatalog {
 /** Reads a routing config (docs/routing.md): the selector step's domains, strictness and scope. */
 export function readRoutingFile(file: string): TRoutingConfig {
   return readConfigFile(file, ZRoutingConfig, "routing config").data;
+}
+
+/** Reads a tag alias file (docs/tags.md): each tag with the other names that mean it. */
+export function readTagAliasFile(file: string): TTagAliasConfig {
+  return readConfigFile(file, ZTagAliasConfig, "tag alias file").data;
 }

@@ -28,7 +28,9 @@ import {
 //    (>= ANSWER_COVERAGE); when none does, it becomes an `unknown` and a `missing_cfb_query`;
 //  - a stated decision, rule or fact ("we decided ...", "from now on ...", "remember that ...")
 //    becomes a `cfb_suggestion`: `update` of the CFB that already covers it (>= UPDATE_COVERAGE),
-//    else `create`;
+//    else `create`. Its content is the statement as a sentence, apart from the change note: a
+//    restatement of the target's summary (>= RESTATE_COVERAGE of it) replaces that summary, any
+//    other update adds the sentence to the target's full text;
 //  - any other sentence cites a CFB only when one clearly covers it.
 // CFBs it cites are `used_cfb_ids`; injected CFBs it did not cite are `ignored_cfb_ids`.
 // In procedure mode it follows the context engine's directive instead (procedure-text.ts).
@@ -36,6 +38,7 @@ import {
 export const OFFLINE_MODEL_NAME = "offline-heuristic-v1";
 const ANSWER_COVERAGE = 0.5;
 const UPDATE_COVERAGE = 0.6;
+const RESTATE_COVERAGE = 0.8;
 const RELATED_COVERAGE = 0.5;
 const BASE_CONFIDENCE = { decision: 0.8, rule: 0.75, fact: 0.7 } as const;
 const HEDGE_PENALTY = 0.25;
@@ -87,19 +90,26 @@ function suggestionFor(
     entities,
     confidence: Math.round(confidence * 100) / 100,
   };
+  // The knowledge itself, as a sentence: what a CFB holds (the change note only describes it).
+  const fact = clip(`${capitalize(statement.clause)}.`, OUTPUT_LIMITS.text);
   if (match && match.score >= UPDATE_COVERAGE) {
+    const restates = coverage(uniqueContentWords(match.cfb.summary), new Set(uniqueContentWords(statement.clause)));
     return {
       ...base,
       op: "update",
       target_cfb_id: match.cfb.cfb_id,
       delta_summary: clip(`Add ${statement.kind}: ${statement.clause}.`, OUTPUT_LIMITS.text),
+      // A restatement ("… every Tuesday at noon" of "… every Tuesday") is the summary now; anything
+      // else is one more fact, which joins the full text and leaves the curated summary alone.
+      ...(restates >= RESTATE_COVERAGE ? { summary: fact } : { text: fact }),
       rationale: `User stated a ${statement.kind} ("${statement.trigger}"); ${match.cfb.cfb_id} already covers ${Math.round(match.score * 100)}% of its words.`,
     };
   }
   return {
     ...base,
     op: "create",
-    delta_summary: clip(`${capitalize(statement.clause)}.`, OUTPUT_LIMITS.text),
+    delta_summary: fact,
+    summary: fact,
     rationale: `User stated a ${statement.kind} ("${statement.trigger}") that no injected CFB covers.`,
   };
 }

@@ -8,6 +8,9 @@ export type TKnownCfbs = ReadonlyMap<string, { domain: string }>;
  * Turns validated meta into proposals. Nothing the model said is trusted as-is: a target that
  * does not exist is flagged (not dropped), confidence is clamped to [0, 1] and the clamp is
  * flagged, and the proposed CFB's domain comes from the real target or the turn's domain.
+ * The content (summary, text) is kept apart from the change note: a `create` without a summary
+ * of its own has its change note as summary (it describes the new CFB); an update or merge
+ * without one proposes none, and approving it keeps the target's summary.
  */
 export function deriveProposals(meta: TOutputMeta, known: TKnownCfbs, routerDomain: string): TNewProposal[] {
   return meta.cfb_suggestions.map((s, suggestionIndex) => {
@@ -26,7 +29,14 @@ export function deriveProposals(meta: TOutputMeta, known: TKnownCfbs, routerDoma
       targetCfbId: target,
       title: s.title,
       deltaSummary: s.delta_summary,
-      proposedCfb: { title: s.title, summary: s.delta_summary, tags: s.tags, entities: s.entities, domain },
+      proposedCfb: {
+        title: s.title,
+        summary: s.summary ?? (s.op === "create" ? s.delta_summary : null),
+        text: s.text ?? null,
+        tags: s.tags,
+        entities: s.entities,
+        domain,
+      },
       rationale: s.rationale ?? null,
       confidence,
       fingerprint: fingerprint(s),

@@ -2,6 +2,7 @@ import {
   DomainError,
   proposalDecidedConflict,
   type TCfbVisibility,
+  type TCfbKind,
   type TEditor,
   type TPromoteAction,
   type TPromoteRequest,
@@ -10,8 +11,10 @@ import {
   type TStoredProposal,
   type TStoredProposalPreview,
   utcMinute,
+  type TTrustTier,
   ZPromoteAction,
 } from "@solserver/contracts";
+import { protectedCfb, protectedRefusal, protectionNote } from "./trust";
 
 // What a promotion accepts, decided in one place: promote runs these checks before it writes, and
 // the allowed actions every proposal carries are these same checks run against each action. So
@@ -30,13 +33,18 @@ export function canApproveAsNew(proposal: Pick<TStoredProposalPreview, "op" | "w
   );
 }
 
-/** A CFB as far as finding an update's target needs it (a full CFB for promote, a head for a queue page). */
+/**
+ * A CFB as far as finding an update's target and its protection need it (a full CFB for promote,
+ * a head for a queue page).
+ */
 export type TCfbRef = {
   cfb_id: string;
   version: number;
   merged_into_cfb_id: string | null;
   retired_ts: string | null;
   visibility: TCfbVisibility;
+  kind: TCfbKind;
+  trust_tier: TTrustTier;
 };
 
 /** Where an update lands: the target, and for a merge the other CFB folded into it. */
@@ -116,10 +124,13 @@ export type TPromotionFacts<C extends TCfbRef> = {
 /** The parts of a promote request the checks read. */
 export type TPromotionAsk = Pick<TPromoteRequest, "action" | "response_id" | "editorial_overrides">;
 
-/** Go ahead (with the update's target when the action updates), or the error promote answers. */
+/**
+ * Go ahead (with the update's target when the action updates), or the error promote answers; a
+ * refusal because the target is protected still says where the update would have landed.
+ */
 export type TPromotionVerdict<C extends TCfbRef> =
   | { ok: true; update: TUpdateTarget<C> | null }
-  | { ok: false; error: DomainError };
+  | { ok: false; error: DomainError; update?: TUpdateTarget<C> };
 
 const refuse = (error: DomainError) => ({ ok: false as const, error });
 
@@ -200,6 +211,11 @@ export async function judgePromotion<C extends TCfbRef>(
       ),
     );
   }
+  // Curated knowledge (authoritative, or a repository ADR) is changed by Jam editors only.
+  const guarded = protectedCfb(update);
+  if (guarded && facts.editor !== "jam") {
+    return { ok: false, error: new DomainError("FORBIDDEN", protectedRefusal(guarded), { field: "action" }), update };
+  }
   return { ok: true, update };
 }
 
@@ -219,8 +235,11 @@ export async function proposalActions<C extends TCfbRef>(
   const allowed: TPromoteAction[] = [];
   const unavailable: TProposalActions["unavailable"] = [];
   let update: TUpdateTarget<C> | null = null;
+  // Where an update would land, allowed or not: its protection is said either way.
+  let reach: TUpdateTarget<C> | null = null;
   for (const action of ZPromoteAction.options) {
     const verdict = await judgePromotion(facts, probe(action));
+    if (action === "approve_update") reach = verdict.update ?? null;
     if (!verdict.ok) {
       unavailable.push({ action, code: verdict.error.code, reason: verdict.error.message });
       continue;
@@ -229,6 +248,7 @@ export async function proposalActions<C extends TCfbRef>(
     if (action === "approve_update") update = verdict.update;
   }
   const editing = allowed.includes("edit_then_approve");
+  const guarded = reach && protectedCfb(reach);
   return {
     allowed,
     primary: allowed.includes("approve_create")
@@ -240,6 +260,12 @@ export async function proposalActions<C extends TCfbRef>(
       cfb_id: update.target.cfb_id,
       version: update.target.version,
       merge_cfb_id: update.merged?.cfb_id ?? null,
+    },
+    protection: guarded && {
+      cfb_id: guarded.cfb_id,
+      kind: guarded.kind,
+      trust_tier: guarded.trust_tier,
+      note: protectionNote(guarded, facts.editor),
     },
     edit: editing ? (writesUpdate(facts.proposal, "edit_then_approve") ? "update" : "create") : null,
     unavailable,

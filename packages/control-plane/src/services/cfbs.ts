@@ -17,7 +17,8 @@ import type { TServiceContext } from "./context";
 // CFBs are the knowledge answers draw on. Shared ones every signed-in account reads; a private
 // one (a user's own approval, issue 19) only its owner and Jam editors, until a Jam editor
 // endorses it into shared knowledge. Jam editors author, edit, endorse and repair them
-// (cfb-repair.ts; promotion writes CFBs too: promote.ts).
+// (cfb-repair.ts; promotion writes CFBs too: promote.ts). Tags are written one per meaning
+// (case, plurals, aliases: docs/tags.md), as promotion writes them.
 
 export async function listCfbs(
   { deps, caller }: TServiceContext,
@@ -36,7 +37,7 @@ export async function getCfb(ctx: TServiceContext, input: TCfbGetRequest): Promi
 
 export async function createCfb({ deps, caller }: TServiceContext, input: TCfbCreateRequest): Promise<TCfb> {
   const editor = requireJam(caller, "author CFBs");
-  const cfb = await deps.repos.cfbs.create(input, auditActor(editor));
+  const cfb = await deps.repos.cfbs.create({ ...input, tags: deps.tags.normalize(input.tags) }, auditActor(editor));
   deps.semantic?.afterWrite();
   return cfb;
 }
@@ -44,7 +45,8 @@ export async function createCfb({ deps, caller }: TServiceContext, input: TCfbCr
 export async function updateCfb({ deps, caller }: TServiceContext, input: TCfbUpdateRequest): Promise<TCfb> {
   const editor = requireJam(caller, "edit CFBs");
   const { cfb_id, version, ...draft } = input;
-  const cfb = await deps.repos.cfbs.update(cfb_id, version, draft, auditActor(editor));
+  const tags = deps.tags.normalize(draft.tags);
+  const cfb = await deps.repos.cfbs.update(cfb_id, version, { ...draft, tags }, auditActor(editor));
   deps.semantic?.afterWrite();
   return cfb;
 }

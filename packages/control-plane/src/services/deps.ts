@@ -2,6 +2,7 @@ import type { TGateConfig, TRepetitionKind, TRoutingConfig } from "@solserver/co
 import type { TRepositories } from "@solserver/db";
 import type { TCatalog } from "@solserver/engine";
 import type { TSemanticHandle } from "../knowledge/semantic-matching";
+import type { TTagNormalizer } from "../knowledge/tags";
 import type { TModelProvider } from "../model/provider";
 
 export type TLimits = {
@@ -29,6 +30,8 @@ export type TServiceDeps = {
   routing: TRoutingConfig;
   /** The procedure catalog of procedure mode (seed 004): data only, the context engine decides. */
   catalog: TCatalog;
+  /** One tag per meaning wherever tags are written (case, plurals, aliases: docs/tags.md). */
+  tags: TTagNormalizer;
   /** Semantic matching (embeddings), when switched on; resolve and retrieval stay lexical without it. */
   semantic?: TSemanticHandle | undefined;
   /** Counts at which a repetition raises a promotion trigger (seed 001 §5.2). */

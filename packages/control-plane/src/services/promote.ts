@@ -12,8 +12,10 @@ import {
 } from "@solserver/contracts";
 import { visibleTo } from "@solserver/db";
 import { sameSpecifics, textProfile } from "@solserver/resolve";
+import type { TTagNormalizer } from "../knowledge/tags";
 import { once } from "../once";
 import { parseInput } from "../parse";
+import { factOf, withParagraph } from "../proposals/content";
 import {
   findUpdateTarget,
   judgePromotion,
@@ -21,6 +23,7 @@ import {
   type TResolvedTarget,
   type TUpdateTarget,
 } from "../proposals/promotion-check";
+import { approvedTrustTier, strongestKind } from "../proposals/trust";
 import { auditActor, proposalOwner, visibleProposal } from "./access";
 import type { TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
@@ -37,20 +40,30 @@ const HEURISTIC_MIN_CONFIDENCE = 0.5;
  */
 const APPROVED_CONFIDENCE = { heuristic: 0.7, umbra: 0.4 } as const;
 
-function applyTagEdits(tags: readonly string[], overrides: TEditorialOverrides | undefined): string[] {
-  const removed = new Set((overrides?.tags_remove ?? []).map((t) => t.toLowerCase()));
-  const kept = tags.filter((t) => !removed.has(t.toLowerCase()));
-  for (const tag of overrides?.tags_add ?? []) {
-    if (!kept.some((t) => t.toLowerCase() === tag.toLowerCase())) kept.push(tag);
-  }
-  return kept;
+/**
+ * The tags a draft writes: `tags` without those an editor removed (and their near-duplicates),
+ * plus those added, one per meaning (docs/tags.md), at most 32.
+ */
+function applyTagEdits(
+  normal: TTagNormalizer,
+  tags: readonly string[],
+  overrides: TEditorialOverrides | undefined,
+): string[] {
+  const removed = overrides?.tags_remove ?? [];
+  const kept = tags.filter((t) => !removed.some((r) => normal.same(t, r)));
+  return normal.normalize([...kept, ...(overrides?.tags_add ?? [])]).slice(0, 32);
 }
 
 /**
- * The CFB an approved proposal becomes, with a Jam editor's overrides applied when given. The
+ * The CFB an approved proposal becomes, with a Jam editor's overrides applied when given: the
+ * proposed summary and text (without a proposed summary, the fact its change note records). The
  * person approved it, so its trust tier says so.
  */
-export function draftFromProposal(proposal: TStoredProposal, overrides?: TEditorialOverrides): TCfbDraft {
+export function draftFromProposal(
+  tags: TTagNormalizer,
+  proposal: TStoredProposal,
+  overrides?: TEditorialOverrides,
+): TCfbDraft {
   const p = proposal.proposed_cfb;
   const kind = overrides?.kind ?? (proposal.confidence >= HEURISTIC_MIN_CONFIDENCE ? "heuristic" : "umbra");
   return parseInput(ZCfbDraft, {
@@ -58,43 +71,63 @@ export function draftFromProposal(proposal: TStoredProposal, overrides?: TEditor
     kind,
     confidence: overrides?.confidence ?? APPROVED_CONFIDENCE[kind === "authoritative" ? "heuristic" : kind],
     title: overrides?.title_edit ?? p.title,
-    summary: overrides?.summary_edit ?? p.summary,
-    text: overrides?.text_edit ?? null,
-    tags: applyTagEdits(p.tags, overrides),
+    summary: overrides?.summary_edit ?? p.summary ?? factOf(proposal.delta_summary),
+    text: overrides?.text_edit ?? p.text,
+    tags: applyTagEdits(tags, p.tags, overrides),
     entities: p.entities,
     trust_tier: "user_approved",
     source_refs: [`thread:${proposal.thread_id}#response:${proposal.response_id}`, `proposal:${proposal.proposal_id}`],
   });
 }
 
+/** Entities and sources: the first spelling of each, case aside. */
 const union = (a: readonly string[], b: readonly string[]) => {
   const seen = new Set(a.map((x) => x.toLowerCase()));
   return [...a, ...b.filter((x) => !seen.has(x.toLowerCase()) && seen.add(x.toLowerCase()))];
 };
 
 /**
- * The CFB an approved update becomes: the target as it is, with the proposal's restatement as
- * its summary, the union of tags, entities and sources (a merged CFB's too), and the editor's
- * overrides on top. The title and full text stay the target's unless the editor changes them.
+ * The content an approved update writes (docs/api.md#proposed-content): the proposed summary, else
+ * the target's; the proposed text added to the target's full text. A proposal without content of
+ * its own keeps the summary and adds the fact its change note records to the full text, so the
+ * note itself ("Add decision: …") never lands. A target without full text starts one from its
+ * summary.
+ */
+function updatedContent(target: TCfb, proposal: TStoredProposal): Pick<TCfbDraft, "summary" | "text"> {
+  const p = proposal.proposed_cfb;
+  const addition = p.text ?? (p.summary === null ? factOf(proposal.delta_summary) : null);
+  return {
+    summary: p.summary ?? target.summary,
+    text: addition === null ? target.text : withParagraph(target.text ?? target.summary, addition),
+  };
+}
+
+/**
+ * The CFB an approved update becomes: the target as it is, with the proposal's content
+ * (updatedContent), the union of tags, entities and sources (a merged CFB's too), and the
+ * editor's overrides on top. The title stays the target's unless the editor changes it. Approving
+ * never lowers what the CFBs it changes were: the highest trust tier (at least user_approved: a
+ * person approved it), the strongest kind and the highest confidence of the target and a merged CFB.
  */
 export function updateDraft(
+  normal: TTagNormalizer,
   target: TCfb,
   proposal: TStoredProposal,
   overrides: TEditorialOverrides | undefined,
   merged: TCfb | null,
 ): TCfbDraft {
   const p = proposal.proposed_cfb;
-  const tags = union(union(target.tags, merged?.tags ?? []), p.tags);
+  const content = updatedContent(target, proposal);
   return parseInput(ZCfbDraft, {
     domain: target.domain,
-    kind: overrides?.kind ?? target.kind,
-    confidence: overrides?.confidence ?? target.confidence,
+    kind: overrides?.kind ?? strongestKind(target.kind, ...(merged ? [merged.kind] : [])),
+    confidence: overrides?.confidence ?? Math.max(target.confidence, merged?.confidence ?? 0),
     title: overrides?.title_edit ?? target.title,
-    summary: overrides?.summary_edit ?? p.summary,
-    text: overrides?.text_edit ?? target.text,
-    tags: applyTagEdits(tags, overrides).slice(0, 32),
+    summary: overrides?.summary_edit ?? content.summary,
+    text: overrides?.text_edit ?? content.text,
+    tags: applyTagEdits(normal, [...target.tags, ...(merged?.tags ?? []), ...p.tags], overrides),
     entities: union(union(target.entities, merged?.entities ?? []), p.entities).slice(0, 32),
-    trust_tier: "user_approved",
+    trust_tier: approvedTrustTier(target.trust_tier, ...(merged ? [merged.trust_tier] : [])),
     source_refs: union(union(target.source_refs, merged?.source_refs ?? []), [
       `thread:${proposal.thread_id}#response:${proposal.response_id}`,
       `proposal:${proposal.proposal_id}`,
@@ -128,11 +161,12 @@ export type TUpdatePlan = { target: TCfbDetail; merged: TCfbDetail | null; draft
 
 /** The update's draft on its target (the preview and the promotion both write it this way). */
 export function planOf(
+  tags: TTagNormalizer,
   found: TUpdateTarget<TCfbDetail>,
   proposal: TStoredProposal,
   overrides: TEditorialOverrides | undefined,
 ): TUpdatePlan {
-  return { ...found, draft: updateDraft(found.target, proposal, overrides, found.merged) };
+  return { ...found, draft: updateDraft(tags, found.target, proposal, overrides, found.merged) };
 }
 
 /**
@@ -221,7 +255,7 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
   let cfbDraft: TCfbDraft | null = null;
   let cfbUpdate: { cfbId: string; expectedVersion: number; draft: TCfbDraft; mergedId: string | null } | null = null;
   if (verdict.update) {
-    const plan = planOf(verdict.update, proposal, input.editorial_overrides);
+    const plan = planOf(deps.tags, verdict.update, proposal, input.editorial_overrides);
     const { target, merged } = plan;
     if (input.expected_cfb_version !== undefined && input.expected_cfb_version !== target.version) {
       const changed = fieldsChangedSince(target, input.expected_cfb_version);
@@ -240,7 +274,7 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
       merged_cfb_id: merged?.cfb_id ?? null,
     });
   } else if (input.action !== "reject") {
-    cfbDraft = draftFromProposal(proposal, input.editorial_overrides);
+    cfbDraft = draftFromProposal(deps.tags, proposal, input.editorial_overrides);
   }
   // A user's own approval is their knowledge until a Jam editor endorses it; a Jam editor's
   // approval is shared at once (issue 19). An update keeps its target's visibility.

@@ -40,13 +40,13 @@ export async function reviewProposal(ctx: TServiceContext, input: TProposalRevie
   }
   const overrides = input.editorial_overrides;
   const found = await lookups.updateTarget();
-  const plan = found && planOf(found, stored, overrides);
+  const plan = found && planOf(deps.tags, found, stored, overrides);
   return {
     proposal,
     source,
     reopen,
     preview: {
-      create: canApproveAsNew(stored) ? draftFromProposal(stored, overrides) : null,
+      create: canApproveAsNew(stored) ? draftFromProposal(deps.tags, stored, overrides) : null,
       update: plan && {
         target: current(plan.target),
         merged: plan.merged && current(plan.merged),

@@ -127,11 +127,15 @@ async function revisionSnapshot(sql: TSql, cfbId: string, version: number) {
 }
 
 /**
- * A CFB's id, version, the CFB it was merged into, its retirement and its visibility: what a
- * review needs to name an update's target (a merge never folds shared knowledge into a private
- * CFB, nor the reverse, nor a retired CFB into anything).
+ * A CFB's id, version, the CFB it was merged into, its retirement, visibility, kind and trust
+ * tier: what a review needs to name an update's target (a merge never folds shared knowledge into
+ * a private CFB, nor the reverse, nor a retired CFB into anything) and say whether only a Jam
+ * editor may change it.
  */
-export type TCfbHead = Pick<TCfbDetail, "cfb_id" | "version" | "merged_into_cfb_id" | "retired_ts" | "visibility">;
+export type TCfbHead = Pick<
+  TCfbDetail,
+  "cfb_id" | "version" | "merged_into_cfb_id" | "retired_ts" | "visibility" | "kind" | "trust_tier"
+>;
 
 /** The CFBs among `ids` that exist, by id, in one statement (a page of the review queue asks). */
 export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<string, TCfbHead>> {
@@ -142,8 +146,11 @@ export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<s
     mergedIntoId: string | null;
     retiredAt: unknown;
     privateToId: string | null;
+    kind: string;
+    trustTier: string;
   }>(
-    Prisma.sql`SELECT "id", "version", "mergedIntoId", "retiredAt", "privateToId" FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
+    Prisma.sql`SELECT "id", "version", "mergedIntoId", "retiredAt", "privateToId", "kind", "trustTier" FROM "Cfb"
+      WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
   );
   return new Map(
     rows.map(
@@ -156,6 +163,8 @@ export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<s
             merged_into_cfb_id: r.mergedIntoId,
             retired_ts: r.retiredAt ? dateOf(r.retiredAt).toISOString() : null,
             visibility: r.privateToId === null ? "shared" : "private",
+            kind: r.kind as TCfbHead["kind"],
+            trust_tier: r.trustTier as TCfbHead["trust_tier"],
           },
         ] as const,
     ),

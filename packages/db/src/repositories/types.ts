@@ -4,6 +4,7 @@ import type {
   TGateDecision,
   TOutputMeta,
   TProposalWarning,
+  TProposedCfb,
   TRepetitionKind,
   TResolveOutcome,
   TStoredProposalPreview,
@@ -27,7 +28,8 @@ export type TNewProposal = {
   targetCfbId: string | null;
   title: string;
   deltaSummary: string;
-  proposedCfb: { title: string; summary: string; tags: string[]; entities: string[]; domain: string };
+  /** The content approving it writes (ZProposedCfb), apart from the change note. */
+  proposedCfb: TProposedCfb;
   rationale: string | null;
   confidence: number;
   fingerprint: string;
