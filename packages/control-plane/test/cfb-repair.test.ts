@@ -232,7 +232,8 @@ describe("cfbs.retire and cfbs.restore", () => {
       op: "update",
       target_cfb_id: cfb.cfb_id,
       title: "Printer toner",
-      delta_summary: "Order toner when it is at 20%.",
+      delta_summary: "Change the toner threshold to 20%.",
+      summary: "Order toner when it is at 20%.",
     });
     await retireCfb(opened.as(jam), { cfb_id: cfb.cfb_id, version: 1 });
     const proposal = await getProposal(opened.as(jam), { proposal_id: id });
@@ -266,9 +267,12 @@ describe("cfbs.merge", () => {
     );
     const other = await opened.repos.cfbs.create(
       draft("VPN access", "Staff use the WireGuard VPN from home.", {
-        tags: ["remote-work", "VPN"],
+        // Near-duplicate tags are written once; the stronger kind and trust tier are kept.
+        tags: ["remote-work", "VPNs", "Remote Work"],
         entities: ["WireGuard", "Okta"],
         source_refs: ["file:remote.md"],
+        kind: "authoritative",
+        trust_tier: "repo_adr",
       }),
     );
     const res = await mergeCfbs(opened.as(jam), {
@@ -286,7 +290,8 @@ describe("cfbs.merge", () => {
       tags: ["vpn", "remote-work"],
       entities: ["WireGuard", "Okta"],
       source_refs: ["file:vpn.md", "file:remote.md", `merged:${other.cfb_id}`],
-      trust_tier: survivor.trust_tier,
+      kind: "authoritative",
+      trust_tier: "repo_adr",
     });
 
     const merged = await getCfb(opened.as(jam), { cfb_id: other.cfb_id });

@@ -335,6 +335,8 @@ describe("a merge keeps visibility apart", () => {
     merged_into_cfb_id: null,
     retired_ts: null,
     visibility,
+    kind: "heuristic",
+    trust_tier: "user_approved",
   });
   const cfbs = new Map([
     ["CFB-0001", ref("CFB-0001", "shared")],

@@ -1,8 +1,8 @@
 import {
   DomainError,
   proposalDecidedConflict,
-  type TCfbVisibility,
   type TCfbKind,
+  type TCfbVisibility,
   type TEditor,
   type TPromoteAction,
   type TPromoteRequest,
@@ -10,8 +10,8 @@ import {
   type TResolveOutcome,
   type TStoredProposal,
   type TStoredProposalPreview,
-  utcMinute,
   type TTrustTier,
+  utcMinute,
   ZPromoteAction,
 } from "@solserver/contracts";
 import { protectedCfb, protectedRefusal, protectionNote } from "./trust";

@@ -12,9 +12,14 @@ const KIND_ORDER: readonly TCfbKind[] = ["umbra", "heuristic", "authoritative"];
 const highest = <T>(order: readonly T[], values: readonly T[]): T =>
   values.reduce((best, v) => (order.indexOf(v) > order.indexOf(best) ? v : best));
 
+/** The highest of these tiers (a Jam editor's merge keeps the stronger of the two CFBs'). */
+export function highestTrustTier(first: TTrustTier, ...rest: readonly TTrustTier[]): TTrustTier {
+  return highest(TIER_ORDER, [first, ...rest]);
+}
+
 /** The tier an approval writes: a person approved it, and what it changes keeps any higher tier. */
 export function approvedTrustTier(...changed: readonly TTrustTier[]): TTrustTier {
-  return highest(TIER_ORDER, ["user_approved", ...changed]);
+  return highestTrustTier("user_approved", ...changed);
 }
 
 /** The strongest kind among the CFBs an update changes (a merge folds one into the other). */

@@ -117,7 +117,7 @@ export async function mergeCfbs(ctx: TServiceContext, input: TCfbMergeRequest): 
       survivorVersion: input.version,
       mergedId: merged.cfb_id,
       mergedVersion: input.merge_version,
-      draft: mergeDraft(survivor, merged),
+      draft: mergeDraft(deps.tags, survivor, merged),
     },
     auditActor(editor),
   );

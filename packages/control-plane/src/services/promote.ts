@@ -23,7 +23,7 @@ import {
   type TResolvedTarget,
   type TUpdateTarget,
 } from "../proposals/promotion-check";
-import { approvedTrustTier, strongestKind } from "../proposals/trust";
+import { approvedTrustTier, highestTrustTier, strongestKind } from "../proposals/trust";
 import { auditActor, proposalOwner, visibleProposal } from "./access";
 import type { TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
@@ -138,20 +138,21 @@ export function updateDraft(
 
 /**
  * The survivor of a Jam editor's merge (cfbs.merge), as a promotion's merge folds one CFB into
- * another: the survivor's content as it is, with the union of both CFBs' tags, entities and
- * sources, and a `merged:` source naming the CFB folded in.
+ * another: the survivor's content as it is, the stronger kind and trust tier of the two (a merge
+ * never lowers either), the union of both CFBs' tags (one per meaning), entities and sources, and
+ * a `merged:` source naming the CFB folded in.
  */
-export function mergeDraft(survivor: TCfb, merged: TCfb): TCfbDraft {
+export function mergeDraft(normal: TTagNormalizer, survivor: TCfb, merged: TCfb): TCfbDraft {
   return parseInput(ZCfbDraft, {
     domain: survivor.domain,
-    kind: survivor.kind,
+    kind: strongestKind(survivor.kind, merged.kind),
     confidence: survivor.confidence,
     title: survivor.title,
     summary: survivor.summary,
     text: survivor.text,
-    tags: union(survivor.tags, merged.tags).slice(0, 32),
+    tags: normal.normalize([...survivor.tags, ...merged.tags]).slice(0, 32),
     entities: union(survivor.entities, merged.entities).slice(0, 32),
-    trust_tier: survivor.trust_tier,
+    trust_tier: highestTrustTier(survivor.trust_tier, merged.trust_tier),
     source_refs: union(union(survivor.source_refs, merged.source_refs), [`merged:${merged.cfb_id}`]).slice(0, 32),
   });
 }
