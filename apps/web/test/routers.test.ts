@@ -1410,8 +1410,9 @@ describe("edit_then_approve (Jam editors only)", () => {
       title: overrides.title_edit,
       summary: overrides.summary_edit,
       text: overrides.text_edit,
-      // Removal and duplicates are case-insensitive; added tags keep their spelling.
-      tags: ["postgres", "storage", "reviewed"],
+      // Removal and duplicates are case-insensitive; tags are written one per meaning (the
+      // shipped alias writes "postgres" as "postgresql", docs/tags.md).
+      tags: ["postgresql", "storage", "reviewed"],
       entities: ["Postgres"],
       trust_tier: "user_approved",
       kind: "heuristic",
@@ -1463,7 +1464,7 @@ describe("edit_then_approve (Jam editors only)", () => {
       title: suggestion.title,
       summary: suggestion.delta_summary,
       text: null,
-      tags: ["postgres", "analytics"],
+      tags: ["postgresql", "analytics"],
     });
   });
 

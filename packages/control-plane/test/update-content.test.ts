@@ -3,7 +3,7 @@
 // (delta_summary); an update without content of its own keeps the target's summary and adds the
 // fact to its full text; the proposal page's preview is exactly what lands; the offline model
 // proposes real content; an envelope with empty content is refused naming the field.
-import { isDomainError, type TCfbDraft, ZOutputEnvelope } from "@solserver/contracts";
+import { cfbDraftOf, isDomainError, type TCfbDraft, ZOutputEnvelope } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCfb, getProposal, promoteProposal, respondToTurn, reviewProposal } from "../src/index";
 import { openTestControlPlane, scriptedModel, type TTestActor, type TTestSuggestion, testCfb } from "../src/testing";
@@ -11,18 +11,9 @@ import { openTestControlPlane, scriptedModel, type TTestActor, type TTestSuggest
 const target = (title: string, summary: string, text: string | null): TCfbDraft =>
   testCfb({ kind: "heuristic", confidence: 0.7, title, summary, text, tags: ["ops"], source_refs: ["thread:t0"] });
 
-/** The fields of a landed CFB that a draft holds (the preview's `after`). */
+/** The content a CFB holds (what a draft sets): what the preview showed and what landed compare on. */
 function asDraft(cfb: Record<string, unknown> | null | undefined) {
-  const {
-    cfb_id: _i,
-    version: _v,
-    created_ts: _c,
-    updated_ts: _u,
-    last_accessed_ts: _l,
-    staleness: _s,
-    ...draft
-  } = cfb ?? {};
-  return draft;
+  return cfbDraftOf(cfb ?? {});
 }
 
 describe("scripted suggestions", () => {
