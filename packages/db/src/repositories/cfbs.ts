@@ -17,11 +17,11 @@ import { asObject, asStringArray } from "../json";
 import { liveCfbSql } from "../live";
 import { CFB_SELECT, type TCfbRow, toCfb } from "../mappers";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
-import { dateOf, jsonOf, type TSql } from "../sql";
+import { dateOf, jsonOf, type TSql, type TSqlDriver } from "../sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import { getCfbActivity, type TCfbActivityQuery } from "./cfb-activity";
 import { ALL_CFBS, inScope, scopeCondition, type TCfbScope, visibleTo } from "./cfb-visibility";
-import { insertCfbs, rewriteCfb } from "./cfb-write";
+import { insertCfbs, rewriteCfb, type TCfbRewrite } from "./cfb-write";
 import type { TStore } from "./store";
 import type { TRetrievableCfb } from "./types";
 
@@ -261,6 +261,28 @@ const EDIT_FIELDS = { conflict: "version", cfb: "cfb_id" } as const;
 /** A merge's other CFB, in `merge_cfb_id` at `merge_version`. */
 const MERGED_FIELDS = { conflict: "merge_version", cfb: "merge_cfb_id" } as const;
 
+/**
+ * One Jam editor's change to one CFB, in one transaction: a new version through the one CFB
+ * writer (conditional on the version they saw, answering in the request's `version` / `cfb_id`)
+ * and its audit event. Edits, endorsements, reverts, retirements and restorations all write so.
+ */
+async function editorRewrite(
+  sql: TSqlDriver,
+  w: Pick<TCfbRewrite, "cfbId" | "expectedVersion" | "change" | "revision" | "liveOnly"> & {
+    audit: TAuditActor;
+    action: string;
+    details: (cfb: TCfb) => Record<string, unknown>;
+  },
+): Promise<{ cfb: TCfb; now: Date }> {
+  return sql.transaction(async (tx) => {
+    const now = new Date();
+    const { audit, action, details, ...change } = w;
+    const cfb = await rewriteCfb(tx, { ...change, promotionId: null, now, fields: EDIT_FIELDS });
+    await insertAudit(tx, [{ ...audit, action, targetType: "cfb", targetId: w.cfbId, details: details(cfb) }], now);
+    return { cfb, now };
+  });
+}
+
 export function cfbRepository(
   { prisma, sql }: TStore,
   connection: TConnection & { dialect: TDialect },
@@ -311,25 +333,17 @@ export function cfbRepository(
      * conditional on `expectedVersion`, so an edit based on a stale read is CONFLICT, not a lost update.
      */
     async update(cfbId: string, expectedVersion: number, draft: TCfbDraft, audit: TAuditActor): Promise<TCfb> {
-      return sql.transaction(async (tx) => {
-        const now = new Date();
-        const cfb = await rewriteCfb(tx, {
-          cfbId,
-          expectedVersion,
-          change: { draft },
-          revision: "edit",
-          promotionId: null,
-          now,
-          liveOnly: false,
-          fields: EDIT_FIELDS,
-        });
-        await insertAudit(
-          tx,
-          [{ ...audit, action: "cfb.update", targetType: "cfb", targetId: cfbId, details: { version: cfb.version } }],
-          now,
-        );
-        return cfb;
+      const { cfb } = await editorRewrite(sql, {
+        cfbId,
+        expectedVersion,
+        change: { draft },
+        revision: "edit",
+        liveOnly: false,
+        audit,
+        action: "cfb.update",
+        details: (c) => ({ version: c.version }),
       });
+      return cfb;
     },
 
     /**
@@ -339,33 +353,17 @@ export function cfbRepository(
      * CONFLICT when it moved, was merged or is shared already.
      */
     async endorse(cfbId: string, expectedVersion: number, audit: TAuditActor, privateTo: string | null): Promise<TCfb> {
-      return sql.transaction(async (tx) => {
-        const now = new Date();
-        const cfb = await rewriteCfb(tx, {
-          cfbId,
-          expectedVersion,
-          change: { endorse: true },
-          revision: "endorse",
-          promotionId: null,
-          now,
-          liveOnly: true,
-          fields: EDIT_FIELDS,
-        });
-        await insertAudit(
-          tx,
-          [
-            {
-              ...audit,
-              action: "cfb.endorse",
-              targetType: "cfb",
-              targetId: cfbId,
-              details: { version: cfb.version, was_private_to: privateTo },
-            },
-          ],
-          now,
-        );
-        return cfb;
+      const { cfb } = await editorRewrite(sql, {
+        cfbId,
+        expectedVersion,
+        change: { endorse: true },
+        revision: "endorse",
+        liveOnly: true,
+        audit,
+        action: "cfb.endorse",
+        details: (c) => ({ version: c.version, was_private_to: privateTo }),
       });
+      return cfb;
     },
 
     /**
@@ -393,33 +391,17 @@ export function cfbRepository(
           { field: "to_version" },
         );
       }
-      return sql.transaction(async (tx) => {
-        const now = new Date();
-        const cfb = await rewriteCfb(tx, {
-          cfbId,
-          expectedVersion,
-          change: { draft: cfbDraftOf(target) },
-          revision: "revert",
-          promotionId: null,
-          now,
-          liveOnly: false,
-          fields: EDIT_FIELDS,
-        });
-        await insertAudit(
-          tx,
-          [
-            {
-              ...audit,
-              action: "cfb.revert",
-              targetType: "cfb",
-              targetId: cfbId,
-              details: { from_version: expectedVersion, to_version: toVersion, version: cfb.version },
-            },
-          ],
-          now,
-        );
-        return cfb;
+      const { cfb } = await editorRewrite(sql, {
+        cfbId,
+        expectedVersion,
+        change: { draft: cfbDraftOf(target) },
+        revision: "revert",
+        liveOnly: false,
+        audit,
+        action: "cfb.revert",
+        details: (c) => ({ from_version: expectedVersion, to_version: toVersion, version: c.version }),
       });
+      return cfb;
     },
 
     /**
@@ -433,33 +415,17 @@ export function cfbRepository(
       retired: boolean,
       audit: TAuditActor,
     ): Promise<{ cfb: TCfb; retiredAt: Date | null }> {
-      return sql.transaction(async (tx) => {
-        const now = new Date();
-        const cfb = await rewriteCfb(tx, {
-          cfbId,
-          expectedVersion,
-          change: { retired },
-          revision: retired ? "retire" : "restore",
-          promotionId: null,
-          now,
-          liveOnly: false,
-          fields: EDIT_FIELDS,
-        });
-        await insertAudit(
-          tx,
-          [
-            {
-              ...audit,
-              action: retired ? "cfb.retire" : "cfb.restore",
-              targetType: "cfb",
-              targetId: cfbId,
-              details: { version: cfb.version },
-            },
-          ],
-          now,
-        );
-        return { cfb, retiredAt: retired ? now : null };
+      const { cfb, now } = await editorRewrite(sql, {
+        cfbId,
+        expectedVersion,
+        change: { retired },
+        revision: retired ? "retire" : "restore",
+        liveOnly: false,
+        audit,
+        action: retired ? "cfb.retire" : "cfb.restore",
+        details: (c) => ({ version: c.version }),
       });
+      return { cfb, retiredAt: retired ? now : null };
     },
 
     /**
