@@ -2,8 +2,8 @@ import { Prisma } from "../generated/prisma/client";
 import type { TSql } from "../sql";
 
 // The review queue's counts per status (issue 20), kept as they change rather than counted on
-// every read: a GROUP BY over the whole queue cost ~12 ms of CPU per page at 100,000 proposals,
-// and more as the queue grew. "ProposalCount" holds one row per (owner of the thread, kind), and
+// every read: a GROUP BY over the whole queue cost ~8.5 ms of CPU per page at 100,000 proposals
+// (53 ms for a user's, joined to the threads), and more as the queue grew (docs/performance.md). "ProposalCount" holds one row per (owner of the thread, kind), and
 // every statement that changes a proposal's kind adds its difference in the same transaction
 // (proposal creation in turns.ts, a decision and its folded twins in promotion-write.ts, a reopen
 // in proposal-reopen.ts), so the counts are exact after any commit and a crash or a rollback takes
@@ -13,7 +13,8 @@ import type { TSql } from "../sql";
 // Why in the writers rather than in triggers: the writers are the three places that change a
 // status, each already one transaction through the SQL driver; triggers would be a second, SQLite-
 // only write path (PostgreSQL writes them as functions) that a table rewrite by a later migration
-// drops without a word (docs: ENVIRONMENT.md), leaving the counts quietly wrong.
+// drops without a word (Prisma's SQLite "RedefineTables" drops a table's triggers), leaving the
+// counts quietly wrong.
 //
 // The owner is the thread's (`""` for a thread from before accounts, which only Jam editors see).
 // Nothing changes a thread's owner or deletes a proposal today; whatever starts to (an account's
