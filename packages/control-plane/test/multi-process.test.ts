@@ -6,6 +6,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { ZProposalListRequest } from "@solserver/contracts";
+import { proposalCountDrift } from "@solserver/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openControlPlane } from "../src/control-plane";
 import { listProposals, parseInput, respondToTurn } from "../src/index";
@@ -71,6 +72,9 @@ describe("four processes racing on one database file", () => {
         parseInput(ZProposalListRequest, { status: "approved", limit: 100 }),
       );
       expect(approved.items.map((p) => p.proposal_id).sort()).toEqual([...proposalIds].sort());
+      // The queue's counts, kept by the racing writers (issue 20), equal a recount.
+      expect(await proposalCountDrift(db)).toEqual([]);
+      expect(approved.counts.approved).toBe(PROPOSALS);
     } finally {
       await db.$disconnect();
     }

@@ -23,6 +23,7 @@ export async function createTestDatabase(label = "test"): Promise<TTestDatabase>
 export async function cloneProposals(db: import("./client").DbClient, count: number): Promise<number> {
   const { sqlDriverOf } = await import("./client");
   const { Prisma } = await import("./generated/prisma/client");
+  const { recountProposals } = await import("./repositories/proposal-counts");
   const driver = sqlDriverOf(db);
   const sources = await driver.query<Record<string, unknown>>(Prisma.sql`SELECT * FROM "UmbraProposal"`);
   if (sources.length === 0) throw new Error("cloneProposals: no proposal to copy; record a turn first");
@@ -48,8 +49,36 @@ export async function cloneProposals(db: import("./client").DbClient, count: num
           "targetCfbId", "warnings", "title", "deltaSummary", "proposedCfb", "rationale", "confidence", "fingerprint",
           "status", "domain", "latestDecision", "seq", "createdAt") VALUES ${Prisma.join(rows)}`);
     }
+    // A bulk copy bypasses the writers that keep the queue's counts: count again, once.
+    await recountProposals(tx);
   });
   return count;
+}
+
+/**
+ * The review queue's stored counts (ProposalCount) that differ from a full recount of the
+ * proposals, as "owner/kind: stored N, counted M" (empty: exact). Counted without the code that
+ * keeps them: every proposal read with its thread's owner, and classified here.
+ */
+export async function proposalCountDrift(db: import("./client").DbClient): Promise<string[]> {
+  const proposals = await db.umbraProposal.findMany({
+    select: { status: true, twinOfId: true, thread: { select: { ownerId: true } } },
+  });
+  const counted = new Map<string, number>();
+  for (const p of proposals) {
+    const key = `${p.thread.ownerId ?? ""}/${p.status === "pending" && p.twinOfId !== null ? "twin" : p.status}`;
+    counted.set(key, (counted.get(key) ?? 0) + 1);
+  }
+  const stored = new Map(
+    (await db.proposalCount.findMany({ select: { ownerKey: true, kind: true, n: true } })).map((r) => [
+      `${r.ownerKey}/${r.kind}`,
+      r.n,
+    ]),
+  );
+  return [...new Set([...counted.keys(), ...stored.keys()])]
+    .sort()
+    .filter((key) => (stored.get(key) ?? 0) !== (counted.get(key) ?? 0))
+    .map((key) => `${key}: stored ${stored.get(key) ?? 0}, counted ${counted.get(key) ?? 0}`);
 }
 
 /**

@@ -4,6 +4,7 @@ import { allocateIds } from "../ids";
 import type { TSql, TSqlDriver } from "../sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import { insertCfbs, readCfbRow, rewriteCfb, type TPrivateOwner } from "./cfb-write";
+import { addProposalCounts, KIND_WHILE_PENDING } from "./proposal-counts";
 import { proposalsByIds } from "./proposal-read";
 import { insertResolveDecisions } from "./resolve";
 import { insertTraceRun } from "./traces";
@@ -83,6 +84,11 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
         WHERE p."id" = ${w.proposalId}`,
     );
     if (!proposal) throw new Error(`proposal ${w.proposalId} has no response`);
+    // The queue counts: off its pending kind (a lead or a twin; the flip left its link), onto its
+    // decision. Before the fold, which unlinks it from its lead.
+    const decided = Prisma.sql`p."id" = ${w.proposalId}`;
+    await addProposalCounts(tx, decided, -1, KIND_WHILE_PENDING);
+    await addProposalCounts(tx, decided, 1);
     const folded = await foldTwins(tx, w.proposalId, proposal.twinOfId, now);
     const promotionId = (await allocateIds(tx, { promotion: 1 })).promotion[0] as string;
     const created = w.cfbDraft
@@ -192,7 +198,12 @@ async function foldTwins(tx: TSql, decidedId: string, leadId: string | null, now
   );
   const ids = members.map((m) => m.id);
   if (ids.length === 0) return [];
+  // The queue counts move with them, from what they are (the lead, twins) to duplicate; this
+  // transaction holds the write lock since its first statement, so nothing changed them since.
+  const folded = Prisma.sql`p."id" IN (${Prisma.join(ids)})`;
+  await addProposalCounts(tx, folded, -1);
   await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "status" = 'duplicate', "twinOfId" = ${decidedId},
       "decidedAt" = ${now} WHERE "id" IN (${Prisma.join(ids)}) AND "status" = 'pending'`);
+  await addProposalCounts(tx, folded, 1);
   return ids;
 }

@@ -2,6 +2,7 @@ import { DomainError } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
 import type { TSql, TSqlDriver } from "../sql";
 import { insertAudit, type TAuditWrite } from "./audit";
+import { addProposalCounts } from "./proposal-counts";
 
 // Reopening a rejected proposal, in one transaction: the status flips back to pending
 // (conditional on `rejected`, and first: a SQLite transaction that reads before it writes cannot
@@ -23,6 +24,10 @@ export async function reopenProposal(driver: TSqlDriver, w: TReopenWrite): Promi
     const flipped = await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "status" = 'pending', "decidedAt" = NULL
       WHERE "id" = ${w.proposalId} AND "status" = 'rejected'`);
     if (flipped !== 1) throw await cannotReopen(tx, w.proposalId);
+    // The queue counts: off rejected, onto pending (a lead: a decided proposal leads no group).
+    const reopened = Prisma.sql`p."id" = ${w.proposalId}`;
+    await addProposalCounts(tx, reopened, -1, Prisma.sql`'rejected'`);
+    await addProposalCounts(tx, reopened, 1);
     const [rejection] = await tx.query<{ id: string }>(
       Prisma.sql`SELECT "id" FROM "PromotionEvent" WHERE "proposalId" = ${w.proposalId}
         AND "reopenedAt" IS NULL ORDER BY "round" DESC LIMIT 1`,

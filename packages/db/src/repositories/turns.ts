@@ -9,6 +9,7 @@ import { countTurnUsage } from "./cfb-stats";
 import { writeContext } from "./contexts";
 import { insertGateEvaluations } from "./gate";
 import { writeMemento } from "./mementos";
+import { addProposalCounts } from "./proposal-counts";
 import { countRepetitions } from "./repetitions";
 import { insertResolveDecisions } from "./resolve";
 import type { TStore } from "./store";
@@ -289,6 +290,8 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
               SELECT 1 FROM "UmbraProposal" l
               WHERE l."id" = "UmbraProposal"."twinOfId" AND l."status" = 'pending' AND l."twinOfId" IS NULL)`);
         }
+        // Counted as they now stand (a lead, or a twin), in the queue counts of the thread's owner.
+        await addProposalCounts(tx, Prisma.sql`p."responseId" = ${responseId}`, 1);
       }
       // Resolve's decision on each new proposal (seed 001 §6), taken before this transaction.
       await insertResolveDecisions(
