@@ -16,6 +16,7 @@ import { createTestDatabase, testCfb } from "@solserver/db/testing";
 import { getErrorShape, TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { expect } from "vitest";
+import { PEER_ADDRESS_HEADER } from "@/server/peer-address";
 import type { TInnerContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
 import { BASE_URL, type THeaders } from "./http-client";
@@ -212,7 +213,7 @@ export async function openWebServer(label: string, env: Record<string, string> =
 
   /** A real session: signs in and returns the Cookie header a browser would send back. */
   async function sessionCookie(who: TWebAccount): Promise<string> {
-    const res = await signIn(who.email, who.password, { "x-forwarded-for": "10.0.0.1" });
+    const res = await signIn(who.email, who.password, { [PEER_ADDRESS_HEADER]: "10.0.0.1" });
     expect(res.status).toBe(200);
     const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0] ?? "");
     expect(cookies.some((c) => c.startsWith("better-auth.session_token="))).toBe(true);

@@ -14,6 +14,7 @@ import { RV_SERVICE_CATALOG, type TCatalog } from "@solserver/engine";
 import { z } from "zod";
 import { readCatalogFile, readGateConfigFile, readRoutingFile, readTagAliasFile } from "./config/config-file";
 import { DEFAULT_ROUTING } from "./routing/default-routing";
+import { trustedProxyProblem } from "./trusted-proxies";
 
 // The server environment, parsed in one place for the web app and the scripts alike. A bad
 // value stops start-up with the variable's name and the rule it breaks.
@@ -72,6 +73,22 @@ const ZServerEnv = z
     SOLSERVER_TRUSTED_ORIGINS: z.string().default(""),
     BETTER_AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
     SOLSERVER_CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1, { error: "must be at least 1" }).default(30),
+    // Reverse proxies whose X-Forwarded-For is believed, comma-separated addresses or CIDR ranges
+    // (docs/security.md#client-addresses); unset: the socket's address, X-Forwarded-For ignored.
+    SOLSERVER_TRUSTED_PROXIES: z
+      .string()
+      .default("")
+      .transform((value, ctx) => {
+        const entries = value
+          .split(",")
+          .map((p) => p.trim())
+          .filter(Boolean);
+        for (const entry of entries) {
+          const problem = trustedProxyProblem(entry);
+          if (problem) ctx.addIssue({ code: "custom", message: `"${entry}" ${problem}` });
+        }
+        return entries;
+      }),
     // Repetition thresholds as "kind=count" pairs, e.g. "missing_query=3,cfb_ignored=5".
     SOLSERVER_REPETITION_THRESHOLDS: z
       .string()
@@ -185,6 +202,8 @@ export type TServerEnv = {
   SOLSERVER_BASE_URL: string;
   BETTER_AUTH_SECRET: string;
   SOLSERVER_CHAT_TURNS_PER_MINUTE: number;
+  /** Proxies whose X-Forwarded-For is believed: addresses and CIDR ranges, validated. */
+  trustedProxies: string[];
   /** Repetition thresholds over the defaults (SOLSERVER_REPETITION_THRESHOLDS). */
   repetitionThresholds: Partial<Record<TRepetitionKind, number>>;
   /** The operator's output-gate overrides (SOLSERVER_GATE_CONFIG), already validated. */
@@ -260,6 +279,7 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     SOLSERVER_BASE_URL: baseURL,
     BETTER_AUTH_SECRET: authSecret(e.BETTER_AUTH_SECRET),
     SOLSERVER_CHAT_TURNS_PER_MINUTE: e.SOLSERVER_CHAT_TURNS_PER_MINUTE,
+    trustedProxies: e.SOLSERVER_TRUSTED_PROXIES,
     gateConfig: e.SOLSERVER_GATE_CONFIG
       ? configFile("SOLSERVER_GATE_CONFIG", e.SOLSERVER_GATE_CONFIG, readGateConfigFile)
       : {},

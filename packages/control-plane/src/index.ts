@@ -46,7 +46,6 @@ export { promoteProposal } from "./services/promote";
 export { reopenProposal } from "./services/proposal-reopen";
 export { reviewProposal } from "./services/proposal-review";
 export { getProposal, listProposals } from "./services/proposals";
-export { refundSignIn, reserveSignIn } from "./services/rate-limits";
 export { respondToTurn } from "./services/respond";
 export {
   getSchedule,
@@ -56,6 +55,16 @@ export {
   tickSchedules,
   updateSchedule,
 } from "./services/schedules";
+export { reserveSignIn, signInSucceeded, type TSignInReservation } from "./services/sign-in-guard";
+export {
+  backoffDelaySeconds,
+  backoffRule,
+  backoffVerdict,
+  DEFAULT_SIGN_IN_POLICY,
+  type TBackoff,
+  type TSignInPolicy,
+  type TThrottleVerdict,
+} from "./services/sign-in-policy";
 export { health } from "./services/system";
 export { getThread, listThreads } from "./services/threads";
 export { createToken, hashToken, listTokens, revokeToken, TOKEN_PREFIX } from "./services/tokens";
@@ -68,4 +77,11 @@ export {
   startWorkflow,
   type TStartedVia,
 } from "./services/workflows";
+export {
+  clientAddressOf,
+  normalizeAddress,
+  proxyMatcher,
+  type TProxyMatcher,
+  trustedProxyProblem,
+} from "./trusted-proxies";
 export { startScheduler, type TSchedulerOptions, tickLines } from "./workflows/scheduler";

@@ -1,7 +1,15 @@
 import "server-only";
-import { actorFromBearer, actorFromSession, type TActor } from "@solserver/control-plane";
+import {
+  actorFromBearer,
+  actorFromSession,
+  clientAddressOf,
+  proxyMatcher,
+  type TActor,
+  type TProxyMatcher,
+} from "@solserver/control-plane";
 import { serverEnv } from "@/env";
 import type { TServer } from "./control-plane";
+import { PEER_ADDRESS_HEADER } from "./peer-address";
 
 export type TRequestIdentity = {
   actor: TActor;
@@ -41,7 +49,15 @@ export async function identify(req: Request, server: TServer): Promise<TRequestI
   return { actor, crossSiteWrite };
 }
 
-/** The client's address for per-IP limits: the first X-Forwarded-For hop (Next sets it when absent). */
+let trusted: { entries: readonly string[]; isTrusted: TProxyMatcher } | undefined;
+
+/**
+ * The client's address for per-address limits: the socket's (stamped by peer-address.ts), or,
+ * behind a proxy listed in SOLSERVER_TRUSTED_PROXIES, the hop that proxy saw. X-Forwarded-For
+ * from anyone else is ignored: a client could write any address there.
+ */
 export function clientIp(req: Request): string {
-  return req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+  const entries = serverEnv().trustedProxies;
+  if (trusted?.entries !== entries) trusted = { entries, isTrusted: proxyMatcher(entries) };
+  return clientAddressOf(req.headers.get(PEER_ADDRESS_HEADER), req.headers.get("x-forwarded-for"), trusted.isTrusted);
 }

@@ -17,7 +17,8 @@ export type TAuthOptions = {
  * better-auth over the same Prisma client as the repositories: email + password, sessions in
  * the database, HttpOnly SameSite=Lax cookies (Secure when baseURL is https). Self sign-up is
  * off: accounts are created by the setup command or a Jam editor. Its own rate limiter is off
- * because ours counts failures per account and per IP (see services/sign-in-guard.ts).
+ * because ours slows failures per account-and-address pair, per address and per account (see
+ * services/sign-in-guard.ts). The web's auth route strips session tokens from answer bodies.
  */
 export function createAuth(opts: TAuthOptions) {
   return betterAuth({

@@ -4,16 +4,16 @@ import type { TCatalog } from "@solserver/engine";
 import type { TSemanticHandle } from "../knowledge/semantic-matching";
 import type { TTagNormalizer } from "../knowledge/tags";
 import type { TModelProvider } from "../model/provider";
+import { DEFAULT_SIGN_IN_POLICY, type TSignInPolicy } from "./sign-in-policy";
 
 export type TLimits = {
   /** Chat turns per account per minute. */
   chatTurnsPerMinute: number;
-  /** Failed sign-ins per account and per IP in `signInWindowMinutes`. */
-  signInFailures: number;
-  signInWindowMinutes: number;
+  /** Growing delays after failed sign-ins (sign-in-policy.ts). */
+  signIn: TSignInPolicy;
 };
 
-export const DEFAULT_LIMITS: TLimits = { chatTurnsPerMinute: 30, signInFailures: 5, signInWindowMinutes: 15 };
+export const DEFAULT_LIMITS: TLimits = { chatTurnsPerMinute: 30, signIn: DEFAULT_SIGN_IN_POLICY };
 
 /** What every service is handed: no globals, so tests wire their own. */
 export type TServiceDeps = {

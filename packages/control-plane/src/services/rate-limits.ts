@@ -21,32 +21,3 @@ export async function chargeChatTurn(deps: TServiceDeps, userId: string): Promis
     );
   }
 }
-
-function signInKeys(email: string, ip: string): string[] {
-  return [`signin:account:${email.trim().toLowerCase()}`, `signin:ip:${ip}`];
-}
-
-/**
- * Before a sign-in attempt: counts it, atomically, against the account and the IP, and refuses
- * with RATE_LIMITED when either is over `signInFailures` in the window. Counting first (and
- * refunding on success) means a burst of parallel guesses cannot all slip past the check.
- */
-export async function reserveSignIn(deps: TServiceDeps, email: string, ip: string): Promise<void> {
-  const { signInFailures: max, signInWindowMinutes } = deps.limits;
-  const opts = { windowMs: signInWindowMinutes * MINUTE_MS, max, now: deps.now() };
-  const decisions = [];
-  for (const key of signInKeys(email, ip)) decisions.push(await deps.repos.rateLimits.hit(key, opts));
-  const refused = decisions.find((d) => !d.allowed);
-  if (refused) {
-    throw new DomainError(
-      "RATE_LIMITED",
-      `too many failed sign-ins: at most ${max} in ${signInWindowMinutes} minutes, retry in ${refused.retryAfterSeconds} s`,
-      { retryAfterSeconds: refused.retryAfterSeconds },
-    );
-  }
-}
-
-/** After a successful sign-in: the reserved attempt was not a failure. */
-export async function refundSignIn(deps: TServiceDeps, email: string, ip: string): Promise<void> {
-  for (const key of signInKeys(email, ip)) await deps.repos.rateLimits.refund(key);
-}

@@ -14,6 +14,7 @@ import { rateLimitRepository } from "./rate-limits";
 import { triggerRepository } from "./repetitions";
 import { resolveRepository } from "./resolve";
 import { scheduleRepository } from "./schedules";
+import { signInThrottleRepository } from "./sign-in-throttle";
 import { threadRepository } from "./threads";
 import { traceRepository } from "./traces";
 import { turnRepository } from "./turns";
@@ -46,6 +47,7 @@ export function createRepositories(db: DbClient) {
     accounts: accountRepository(store),
     audit: auditRepository(store),
     rateLimits: rateLimitRepository(store),
+    signInThrottle: signInThrottleRepository(store),
     mementos: mementoRepository(store),
     contexts: contextRepository(store),
     threads: threadRepository(store),
@@ -85,6 +87,7 @@ export {
   type TScheduleRunRow,
   type TScheduleWrite,
 } from "./schedules";
+export type { TThrottleClaim, TThrottleRule, TThrottleState } from "./sign-in-throttle";
 export type { TTraceEventView, TTraceRunWrite } from "./traces";
 export * from "./types";
 export type { TWorkflowArtifactWrite, TWorkflowRunRow } from "./workflows";

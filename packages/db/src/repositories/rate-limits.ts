@@ -2,8 +2,8 @@ import { Prisma } from "../generated/prisma/client";
 import { dateOf } from "../sql";
 import type { TStore } from "./store";
 
-// Fixed-window counters (chat turns per account, failed sign-ins per account and per address),
-// on the hot path: every chat turn and every sign-in counts.
+// Fixed-window counters (chat turns per account), on the hot path: every chat turn counts.
+// Sign-in throttling has its own rules over the same table (sign-in-throttle.ts).
 
 export type TRateDecision = { allowed: boolean; count: number; retryAfterSeconds: number };
 
@@ -45,13 +45,6 @@ export function rateLimitRepository({ sql }: TStore) {
       }
       const count = Number(row.count);
       return { allowed: count < w.max, count, retryAfterSeconds: retryAfter(start, w) };
-    },
-
-    /** Gives one counted hit back (a sign-in attempt that turned out to succeed). */
-    async refund(key: string): Promise<void> {
-      await sql.execute(
-        Prisma.sql`UPDATE "RateLimitBucket" SET "count" = "count" - 1 WHERE "key" = ${key} AND "count" > 0`,
-      );
     },
 
     async clear(key: string): Promise<void> {

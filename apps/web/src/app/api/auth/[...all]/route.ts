@@ -1,7 +1,8 @@
 import { type DomainError, isDomainError } from "@solserver/contracts";
-import { refundSignIn, reserveSignIn } from "@solserver/control-plane";
+import { reserveSignIn, signInSucceeded, type TSignInReservation } from "@solserver/control-plane";
 import { toNextJsHandler } from "better-auth/next-js";
 import { serverEnv } from "@/env";
+import { withoutTokens } from "@/server/auth-answers";
 import { readBodyCapped } from "@/server/body-limit";
 import { getServer } from "@/server/control-plane";
 import { bodyNotJson, bodyTooLarge, CROSS_SITE_REFUSED, crossSiteRefused } from "@/server/errors/refusals";
@@ -26,8 +27,9 @@ function refuse(error: DomainError, message = error.message): Response {
 
 /**
  * better-auth's endpoints (sign-in, sign-out, session). Email sign-in is wrapped: each attempt
- * is counted per account and per IP before the password is checked (and given back when it
- * succeeds), so at most N failures fit in the window; over that, 429 with Retry-After.
+ * is counted per account-and-address pair, per address and per account before the password is
+ * checked (the sign-in guard; given back when it succeeds), and once a key has used its free
+ * failures it must wait a growing delay: 429 with Retry-After.
  */
 async function signIn(req: Request): Promise<Response> {
   const { deps, auth } = await getServer();
@@ -41,16 +43,16 @@ async function signIn(req: Request): Promise<Response> {
   } catch {
     return refuse(bodyNotJson());
   }
-  const ip = clientIp(req);
+  let reservation: TSignInReservation;
   try {
-    await reserveSignIn(deps, email, ip);
+    reservation = await reserveSignIn(deps, email, clientIp(req));
   } catch (error) {
     // Always carries its retry delay (Retry-After).
     if (isDomainError(error) && error.code === "RATE_LIMITED") return refuse(error);
     throw error;
   }
   const response = await auth.handler(new Request(req.url, { method: "POST", headers: req.headers, body: text }));
-  if (response.ok) await refundSignIn(deps, email, ip);
+  if (response.ok) await signInSucceeded(deps, reservation);
   return response;
 }
 
@@ -60,13 +62,15 @@ async function handle(req: Request): Promise<Response> {
     return refuse(crossSiteRefused(), CROSS_SITE_REFUSED);
   }
   const { auth } = await getServer();
-  if (req.method === "POST" && new URL(req.url).pathname.endsWith("/sign-in/email")) return signIn(req);
-  return toNextJsHandler(auth.handler).POST(req);
+  if (req.method === "POST" && new URL(req.url).pathname.endsWith("/sign-in/email")) {
+    return withoutTokens(await signIn(req));
+  }
+  return withoutTokens(await toNextJsHandler(auth.handler).POST(req));
 }
 
 export async function GET(req: Request) {
   const { auth } = await getServer();
-  return toNextJsHandler(auth.handler).GET(req);
+  return withoutTokens(await toNextJsHandler(auth.handler).GET(req));
 }
 
 export { handle as POST };

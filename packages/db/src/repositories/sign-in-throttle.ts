@@ -1,0 +1,138 @@
+import { Prisma } from "../generated/prisma/client";
+import { dateOf } from "../sql";
+import { insertAudit } from "./audit";
+import type { TStore } from "./store";
+
+// Sign-in throttling state, kept in RateLimitBucket rows so several server processes share it.
+// For a throttle key, `count` is the failures counted and `windowStart` the time of the last
+// counted attempt; for a known-address key, `windowStart` is the last successful sign-in. The
+// policy (how many failures are free, how long each delay is) belongs to the caller, which hands
+// it over as a rule; this file reads the state and counts attempts atomically.
+
+export type TThrottleState = { failures: number; lastAttempt: Date | null };
+
+/**
+ * When an attempt may be counted: always while a key has fewer than `freeFailures` failures;
+ * with `freeFailures + i` failures only if its last attempt was at or before `lastAttemptAtMost[i]`
+ * (the last entry for every count past the list). The caller turns its delays into these times.
+ */
+export type TThrottleRule = { now: Date; forgetBefore: Date; freeFailures: number; lastAttemptAtMost: readonly Date[] };
+
+export type TThrottleClaim = { claimed: true; failures: number } | { claimed: false; state: TThrottleState };
+
+type TBucketRow = { windowStart: unknown; count: number };
+
+export function signInThrottleRepository({ sql }: TStore) {
+  async function state(key: string, forgetBefore: Date): Promise<TThrottleState> {
+    const [row] = await sql.query<TBucketRow>(
+      Prisma.sql`SELECT "windowStart", "count" FROM "RateLimitBucket" WHERE "key" = ${key}`,
+    );
+    const last = row ? dateOf(row.windowStart) : null;
+    return row && last && last.getTime() > forgetBefore.getTime()
+      ? { failures: Number(row.count), lastAttempt: last }
+      : EMPTY;
+  }
+
+  return {
+    /**
+     * Counts one attempt against `key` if `rule` allows it, in one statement (an upsert whose
+     * update only happens when the rule holds), so a parallel burst, from one process or several,
+     * gets exactly the attempts the rule allows. A key whose last attempt is at or before
+     * `forgetBefore` starts from zero. A refused attempt changes nothing and gets the state back.
+     */
+    async claim(key: string, rule: TThrottleRule): Promise<TThrottleClaim> {
+      const bucket = Prisma.sql`"RateLimitBucket"`;
+      const free = rule.freeFailures;
+      const last = rule.lastAttemptAtMost.at(-1);
+      const whens = rule.lastAttemptAtMost.slice(0, -1).map((at, i) => Prisma.sql`WHEN ${free + i} THEN ${at}`);
+      const threshold =
+        whens.length > 0
+          ? Prisma.sql`CASE ${bucket}."count" ${Prisma.join(whens, " ")} ELSE ${last} END`
+          : Prisma.sql`${last}`;
+      // No delays at all (an empty list): every attempt is counted.
+      const waited = last ? Prisma.sql`OR ${bucket}."windowStart" <= ${threshold}` : Prisma.sql`OR 1 = 1`;
+      const [row] = await sql.query<{ count: number }>(
+        Prisma.sql`INSERT INTO ${bucket} ("key", "windowStart", "count") VALUES (${key}, ${rule.now}, 1)
+          ON CONFLICT ("key") DO UPDATE SET
+            "count" = CASE WHEN ${bucket}."windowStart" <= ${rule.forgetBefore} THEN 1 ELSE ${bucket}."count" + 1 END,
+            "windowStart" = excluded."windowStart"
+          WHERE ${bucket}."windowStart" <= ${rule.forgetBefore} OR ${bucket}."count" < ${free} ${waited}
+          RETURNING "count"`,
+      );
+      if (row) return { claimed: true, failures: Number(row.count) };
+      return { claimed: false, state: await state(key, rule.forgetBefore) };
+    },
+
+    /** The current state of `key` (a state older than `forgetBefore` is empty). */
+    state,
+
+    /** Gives one counted attempt back (it turned out to be a success, not a failure). */
+    async refund(key: string): Promise<void> {
+      await sql.execute(
+        Prisma.sql`UPDATE "RateLimitBucket" SET "count" = "count" - 1 WHERE "key" = ${key} AND "count" > 0`,
+      );
+    },
+
+    /** Forgets `key` entirely (a successful sign-in clears its own account-and-address pair). */
+    async clear(key: string): Promise<void> {
+      await sql.execute(Prisma.sql`DELETE FROM "RateLimitBucket" WHERE "key" = ${key}`);
+    },
+
+    /** Records `now` as the last time `key` (an account-and-address pair) signed in successfully. */
+    async markKnown(key: string, now: Date): Promise<void> {
+      await sql.execute(
+        Prisma.sql`INSERT INTO "RateLimitBucket" ("key", "windowStart", "count") VALUES (${key}, ${now}, 1)
+          ON CONFLICT ("key") DO UPDATE SET "windowStart" = excluded."windowStart", "count" = 1`,
+      );
+    },
+
+    /** Whether `key` signed in successfully after `since`. */
+    async isKnown(key: string, since: Date): Promise<boolean> {
+      return (await state(key, since)).lastAttempt !== null;
+    },
+
+    /**
+     * Tells the owner of the account signed in as `email` that its sign-ins are being throttled:
+     * one `user.sign_in_throttled` audit event per account per window (`markerKey` remembers the
+     * last one), in one transaction. An email with no account writes nothing: there is nobody to
+     * tell. Returns whether an event was written.
+     */
+    async recordThrottled(
+      email: string,
+      o: { markerKey: string; now: Date; windowMs: number; details: Record<string, unknown> },
+    ): Promise<boolean> {
+      return sql.transaction(async (tx) => {
+        const [user] = await tx.query<{ id: string; email: string }>(
+          Prisma.sql`SELECT "id", "email" FROM "User" WHERE lower("email") = ${email.toLowerCase()} LIMIT 1`,
+        );
+        if (!user) return false;
+        const floor = new Date(o.now.getTime() - o.windowMs);
+        // Takes the marker only when there is none in the window: one event per window.
+        const taken = await tx.execute(
+          Prisma.sql`INSERT INTO "RateLimitBucket" ("key", "windowStart", "count") VALUES (${o.markerKey}, ${o.now}, 1)
+            ON CONFLICT ("key") DO UPDATE SET "windowStart" = excluded."windowStart", "count" = 1
+            WHERE "RateLimitBucket"."windowStart" <= ${floor}`,
+        );
+        if (taken !== 1) return false;
+        await insertAudit(
+          tx,
+          [
+            {
+              actorUserId: null,
+              actorEmail: "system",
+              via: "system",
+              action: "user.sign_in_throttled",
+              targetType: "user",
+              targetId: user.id,
+              details: { email: user.email, ...o.details },
+            },
+          ],
+          o.now,
+        );
+        return true;
+      });
+    },
+  };
+}
+
+const EMPTY: TThrottleState = { failures: 0, lastAttempt: null };
