@@ -14,6 +14,7 @@ import { rateLimitRepository } from "./rate-limits";
 import { triggerRepository } from "./repetitions";
 import { resolveRepository } from "./resolve";
 import { scheduleRepository } from "./schedules";
+import { systemRepository } from "./system";
 import { threadRepository } from "./threads";
 import { traceRepository } from "./traces";
 import { turnRepository } from "./turns";
@@ -57,6 +58,7 @@ export function createRepositories(db: DbClient) {
     workflows: workflowRepository(store),
     schedules: scheduleRepository(store),
     traces: traceRepository(store),
+    system: systemRepository(store),
   };
 }
 
