@@ -59,7 +59,10 @@ describe("the concurrency limiter", () => {
       }),
     );
     first();
-    for (const w of waiting) (await w)();
+    for (const w of waiting) {
+      await vi.advanceTimersByTimeAsync(0);
+      (await w)();
+    }
     expect(order).toEqual([1, 2, 3]);
     expect(limiter.stats()).toEqual({ active: 0, queued: 0, shed: 0 });
   });
@@ -110,6 +113,22 @@ describe("the concurrency limiter", () => {
     expect(await settled(newcomer)).toBe(false);
     ((await waiter) as TRelease)();
     expect(await settled(newcomer)).toBe(true);
+  });
+
+  it("hands a freed slot over on a later turn of the event loop, reserved meanwhile", async () => {
+    const handOffs: (() => void)[] = [];
+    const limiter = createLimiter({ concurrency: 1, queue: 2, maxWaitMs: 1000, handOff: (g) => handOffs.push(g) });
+    const first = await limiter.acquire();
+    const waiter = limiter.acquire();
+    first();
+    expect(handOffs).toHaveLength(1);
+    expect(await settled(waiter)).toBe(false);
+    // Reserved for the waiter: a newcomer queues behind it instead of taking the slot.
+    const newcomer = limiter.acquire();
+    expect(limiter.stats()).toEqual({ active: 1, queued: 1, shed: 0 });
+    handOffs[0]?.();
+    expect(await settled(waiter)).toBe(true);
+    expect(await settled(newcomer)).toBe(false);
   });
 
   it("a bound of 0 is no bound", async () => {

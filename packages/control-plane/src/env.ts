@@ -147,13 +147,14 @@ const ZServerEnv = z
       .max(600_000, { error: "must be at most 600000 (10 minutes)" })
       .default(10_000),
     // Load shedding (apps/web/src/server/load-shedding.ts): requests doing work at once per
-    // process (0: no bound), how many may wait for a slot, and for how long, before a 503.
+    // process (0: no bound; unset: by model, see loadShedding below), how many may wait for a
+    // slot, and for how long, before a 503.
     SOLSERVER_MAX_CONCURRENT_REQUESTS: z.coerce
       .number()
       .int()
       .min(0, { error: "must be between 0 (no bound) and 1000" })
       .max(1000, { error: "must be between 0 (no bound) and 1000" })
-      .default(4),
+      .optional(),
     SOLSERVER_MAX_QUEUED_REQUESTS: z.coerce
       .number()
       .int()
@@ -262,6 +263,15 @@ function configFile<T>(variable: string, file: string, read: (file: string) => T
   }
 }
 
+/**
+ * Requests at work at once per process when SOLSERVER_MAX_CONCURRENT_REQUESTS is unset. With the
+ * offline model a turn is CPU from start to end (SQLite is synchronous): more at once only delays
+ * every answer and the health probes (bench/load.ts, docs/performance.md). A remote model's turn
+ * mostly waits on the network, holding its slot without the CPU: the bound is then about turns in
+ * flight, so it is set much higher.
+ */
+export const DEFAULT_CONCURRENT_REQUESTS = { offline: 1, openai: 32 } as const;
+
 export function loadServerEnv(env: Record<string, string | undefined> = process.env): TServerEnv {
   const parsed = ZServerEnv.safeParse(env);
   if (!parsed.success) {
@@ -307,7 +317,7 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
           }
         : null,
     loadShedding: {
-      concurrency: e.SOLSERVER_MAX_CONCURRENT_REQUESTS,
+      concurrency: e.SOLSERVER_MAX_CONCURRENT_REQUESTS ?? DEFAULT_CONCURRENT_REQUESTS[e.SOLSERVER_MODEL],
       queue: e.SOLSERVER_MAX_QUEUED_REQUESTS,
       maxWaitMs: e.SOLSERVER_MAX_QUEUE_WAIT_MS,
     },

@@ -8,6 +8,12 @@ export type TLimiterOptions = {
   queue: number;
   /** Longest a waiter waits for a slot before it is refused. */
   maxWaitMs: number;
+  /**
+   * How a freed slot reaches its waiter (default: setImmediate). Handing it over at once would run
+   * the waiter's work in the same turn of the event loop as the work that just ended; SQLite work
+   * is synchronous, so a busy queue would then keep new connections (health probes) waiting.
+   */
+  handOff?: (grant: () => void) => void;
 };
 
 /** Why an acquire was refused: the queue was full, or the wait ran out. */
@@ -38,6 +44,7 @@ export function createLimiter(options: TLimiterOptions): TLimiter {
   let active = 0;
   let shed = 0;
   const waiters: TWaiter[] = [];
+  const handOff = options.handOff ?? ((grant: () => void) => void setImmediate(grant));
 
   const slot = (): TRelease => {
     active++;
@@ -46,11 +53,13 @@ export function createLimiter(options: TLimiterOptions): TLimiter {
       if (released) return;
       released = true;
       active--;
-      // Hand the slot straight to the oldest waiter: it cannot be overtaken by a newcomer.
+      // The slot goes to the oldest waiter, reserved now so that no newcomer can overtake it,
+      // granted once the event loop has seen to its pending I/O.
       const next = waiters.shift();
       if (next) {
         clearTimeout(next.timer);
-        next.grant(slot());
+        const release = slot();
+        handOff(() => next.grant(release));
       }
     };
   };
