@@ -678,6 +678,13 @@ const REST_ROWS: Record<TRestRoute, TRow> = {
   },
   "GET /procedures": TRPC_ROWS["procedures.catalog"] as TRow,
   "POST /gate/evaluate": TRPC_ROWS["gate.evaluate"] as TRow,
+  // Probes for a proxy or orchestrator (issue 20): anyone, and a status word is all they say.
+  "GET /healthz": {
+    expect: PUBLIC,
+    input: async () => "",
+    check: (result) => expect(result).toEqual({ status: "ok" }),
+  },
+  "GET /readyz": { expect: PUBLIC, input: async () => "", check: (result) => expect(result).toEqual({ status: "ok" }) },
 };
 
 /** REST routes about a thread-owned resource (the rest need only an account). */

@@ -182,6 +182,8 @@ export async function openWebServer(label: string, env: Record<string, string> =
     memento: await import("@/app/threads/[id]/memento/route"),
     procedure: await import("@/app/threads/[id]/procedure/route"),
     procedures: await import("@/app/procedures/route"),
+    healthz: await import("@/app/healthz/route"),
+    readyz: await import("@/app/readyz/route"),
     trpc: await import("@/app/api/trpc/[trpc]/route"),
     auth: await import("@/app/api/auth/[...all]/route"),
   };

@@ -64,7 +64,9 @@ export type TRestRoute =
   | "PUT /threads/[id]/memento"
   | "GET /threads/[id]/procedure"
   | "GET /procedures"
-  | "POST /gate/evaluate";
+  | "POST /gate/evaluate"
+  | "GET /healthz"
+  | "GET /readyz";
 
 /**
  * One REST call through its Next route handler. `body` is JSON-encoded unless it is a string;
@@ -95,6 +97,10 @@ export async function rest(
       const req = new Request(`${BASE_URL}/threads/${id}/memento`, { headers });
       return settle(await web.routes.memento.GET(req, { params: Promise.resolve({ id }) }));
     }
+    case "GET /healthz":
+      return settle(await web.routes.healthz.GET());
+    case "GET /readyz":
+      return settle(await web.routes.readyz.GET());
     case "GET /procedures":
       return settle(await web.routes.procedures.GET(new Request(`${BASE_URL}/procedures`, { headers })));
     case "GET /threads/[id]/procedure": {

@@ -11,6 +11,7 @@ export const DOMAIN_ERROR_CODES = [
   "PRECONDITION_FAILED", // an If-Match (ETag) that is no longer current
   "PRECONDITION_REQUIRED", // a conditional write sent without If-Match
   "UPSTREAM", // the model provider failed or returned an envelope that breaks the contract
+  "UNAVAILABLE", // the server is at capacity: shed before any work (carries retryAfterSeconds)
 ] as const;
 export type TDomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 
@@ -22,7 +23,7 @@ export class DomainError extends Error {
   readonly code: TDomainErrorCode;
   /** The input field the problem is about, when there is one (e.g. "proposal_id"). */
   readonly field: string | undefined;
-  /** For RATE_LIMITED: seconds until a retry can succeed (sent as Retry-After). */
+  /** For RATE_LIMITED and UNAVAILABLE: seconds until a retry can succeed (sent as Retry-After). */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(

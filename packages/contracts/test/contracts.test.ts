@@ -390,6 +390,7 @@ describe("DomainError", () => {
         "UNAUTHENTICATED",
         "UNSUPPORTED",
         "UPSTREAM",
+        "UNAVAILABLE",
       ].sort(),
     );
   });

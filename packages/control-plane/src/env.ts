@@ -163,6 +163,27 @@ const ZServerEnv = z
       .min(100, { error: "must be at least 100 (milliseconds)" })
       .max(600_000, { error: "must be at most 600000 (10 minutes)" })
       .default(10_000),
+    // Load shedding (apps/web/src/server/load-shedding.ts): requests doing work at once per
+    // process (0: no bound; unset: by model, see loadShedding below), how many may wait for a
+    // slot, and for how long, before a 503.
+    SOLSERVER_MAX_CONCURRENT_REQUESTS: z.coerce
+      .number()
+      .int()
+      .min(0, { error: "must be between 0 (no bound) and 1000" })
+      .max(1000, { error: "must be between 0 (no bound) and 1000" })
+      .optional(),
+    SOLSERVER_MAX_QUEUED_REQUESTS: z.coerce
+      .number()
+      .int()
+      .min(0, { error: "must be between 0 and 10000" })
+      .max(10_000, { error: "must be between 0 and 10000" })
+      .default(16),
+    SOLSERVER_MAX_QUEUE_WAIT_MS: z.coerce
+      .number()
+      .int()
+      .min(1, { error: "must be between 1 and 60000 (milliseconds)" })
+      .max(60_000, { error: "must be between 1 and 60000 (milliseconds)" })
+      .default(2_000),
   })
   .superRefine((e, ctx) => {
     if (e.SOLSERVER_EMBEDDINGS === "openai" && !e.SOLSERVER_EMBEDDINGS_MODEL)
@@ -220,6 +241,8 @@ export type TServerEnv = {
   SOLSERVER_SCHEDULER_INTERVAL_MS: number;
   /** Semantic matching's embeddings server (SOLSERVER_EMBEDDINGS=openai), or null when off. */
   embeddings: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | null;
+  /** The load shedder's bound (0: none), queue length and longest wait in the queue. */
+  loadShedding: { concurrency: number; queue: number; maxWaitMs: number };
 };
 
 /**
@@ -258,6 +281,15 @@ function configFile<T>(variable: string, file: string, read: (file: string) => T
     throw new Error(`Invalid environment:\n  ${variable}: ${(error as Error).message}`);
   }
 }
+
+/**
+ * Requests at work at once per process when SOLSERVER_MAX_CONCURRENT_REQUESTS is unset. With the
+ * offline model a turn is CPU from start to end (SQLite is synchronous): more at once only delays
+ * every answer and the health probes (bench/load.ts, docs/performance.md). A remote model's turn
+ * mostly waits on the network, holding its slot without the CPU: the bound is then about turns in
+ * flight, so it is set much higher.
+ */
+export const DEFAULT_CONCURRENT_REQUESTS = { offline: 1, openai: 32 } as const;
 
 export function loadServerEnv(env: Record<string, string | undefined> = process.env): TServerEnv {
   const parsed = ZServerEnv.safeParse(env);
@@ -304,5 +336,10 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
             timeoutMs: e.SOLSERVER_EMBEDDINGS_TIMEOUT_MS,
           }
         : null,
+    loadShedding: {
+      concurrency: e.SOLSERVER_MAX_CONCURRENT_REQUESTS ?? DEFAULT_CONCURRENT_REQUESTS[e.SOLSERVER_MODEL],
+      queue: e.SOLSERVER_MAX_QUEUED_REQUESTS,
+      maxWaitMs: e.SOLSERVER_MAX_QUEUE_WAIT_MS,
+    },
   };
 }

@@ -65,7 +65,7 @@ export {
   type TSignInPolicy,
   type TThrottleVerdict,
 } from "./services/sign-in-policy";
-export { health } from "./services/system";
+export { health, READY_TIMEOUT_MS, ready } from "./services/system";
 export { getThread, listThreads } from "./services/threads";
 export { createToken, hashToken, listTokens, revokeToken, TOKEN_PREFIX } from "./services/tokens";
 export type { TStreamEvent } from "./services/turn/stream-guard";

@@ -6,6 +6,7 @@ import { readBodyCapped } from "./body-limit";
 import { getServer } from "./control-plane";
 import { bodyNotJson, bodyNotJsonContentType, crossSiteRefused } from "./errors/refusals";
 import { ERROR_TABLE, errorHeaders } from "./errors/table";
+import { admit } from "./load-shedding";
 import { identify } from "./request-actor";
 
 // The REST façade (seed 001 §3) over the same services as tRPC. Errors share one JSON shape
@@ -25,7 +26,16 @@ function errorResponse(status: number, error: TRestError["error"], headers?: Rec
  * HTTP statuses (with Retry-After when rate limited) and masks anything unexpected. The
  * services check what the caller may touch (ownership, Jam-only actions) themselves.
  */
-export async function runRest<S extends z.ZodType>(
+export function runRest<S extends z.ZodType>(
+  req: Request,
+  output: S,
+  handler: (ctx: TRestContext) => Promise<TRestResult<z.input<S>>>,
+): Promise<Response> {
+  // Every REST route is behind the load shedder: past its bound and queue, 503 before any work.
+  return admit(() => runRestNow(req, output, handler), restError);
+}
+
+async function runRestNow<S extends z.ZodType>(
   req: Request,
   output: S,
   handler: (ctx: TRestContext) => Promise<TRestResult<z.input<S>>>,

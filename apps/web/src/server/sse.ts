@@ -1,4 +1,5 @@
 import "server-only";
+import { holdSlotUntil } from "./load-shedding";
 import { restErrorBody } from "./rest";
 
 // Server-sent events for a long call (a streamed chat turn). The HTTP status is decided by how the
@@ -58,12 +59,16 @@ export async function sseResponse(work: (send: TSend) => Promise<void>): Promise
       open = false;
     },
   });
-  return new Response(stream, {
-    status: 200,
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      "x-accel-buffering": "no",
-    },
-  });
+  // The request's load-shedding slot is held until the work ends, not just until the first event.
+  return holdSlotUntil(
+    new Response(stream, {
+      status: 200,
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        "x-accel-buffering": "no",
+      },
+    }),
+    outcome,
+  );
 }

@@ -15,6 +15,7 @@ import { triggerRepository } from "./repetitions";
 import { resolveRepository } from "./resolve";
 import { scheduleRepository } from "./schedules";
 import { signInThrottleRepository } from "./sign-in-throttle";
+import { systemRepository } from "./system";
 import { threadRepository } from "./threads";
 import { traceRepository } from "./traces";
 import { turnRepository } from "./turns";
@@ -59,6 +60,7 @@ export function createRepositories(db: DbClient) {
     workflows: workflowRepository(store),
     schedules: scheduleRepository(store),
     traces: traceRepository(store),
+    system: systemRepository(store),
   };
 }
 

@@ -22,6 +22,7 @@ export const ERROR_TABLE = {
   PRECONDITION_FAILED: { trpc: "PRECONDITION_FAILED", http: 412 },
   PRECONDITION_REQUIRED: { trpc: "BAD_REQUEST", http: 428 },
   UPSTREAM: { trpc: "BAD_GATEWAY", http: 502 },
+  UNAVAILABLE: { trpc: "SERVICE_UNAVAILABLE", http: 503 },
   INTERNAL: { trpc: "INTERNAL_SERVER_ERROR", http: 500, message: "Internal server error" },
 } as const satisfies Record<TDomainErrorCode | "INTERNAL", TWireError>;
 

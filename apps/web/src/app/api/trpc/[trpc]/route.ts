@@ -3,6 +3,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { MAX_BODY_BYTES, readBodyCapped } from "@/server/body-limit";
 import { ERROR_TABLE, errorHeaders } from "@/server/errors/table";
+import { shed } from "@/server/load-shedding";
 import { createContext } from "@/server/trpc/context";
 import { appRouter } from "@/server/trpc/root";
 
@@ -46,4 +47,6 @@ async function handler(incoming: Request) {
   });
 }
 
-export { handler as GET, handler as POST };
+const shedded = shed(handler, trpcRefusal);
+
+export { shedded as GET, shedded as POST };

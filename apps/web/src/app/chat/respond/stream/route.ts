@@ -1,5 +1,6 @@
 import { ZChatRespondRequest, ZChatRespondResponse, ZThreadMementoRecord } from "@solserver/contracts";
 import { getMemento, respondToTurn } from "@solserver/control-plane";
+import { shed } from "@/server/load-shedding";
 import { readJsonBody, restContext, restError } from "@/server/rest";
 import { sseResponse } from "@/server/sse";
 
@@ -13,7 +14,7 @@ export const runtime = "nodejs";
  * errors with their HTTP status. A client that goes away does not stop the turn: it is stored
  * whole, and resending the same request_id replays it.
  */
-export async function POST(req: Request) {
+async function post(req: Request) {
   try {
     const ctx = await restContext(req);
     const input = await readJsonBody(req, ZChatRespondRequest);
@@ -39,3 +40,5 @@ export async function POST(req: Request) {
     return restError(error);
   }
 }
+
+export const POST = shed(post, restError);

@@ -1,0 +1,358 @@
+// Benchmark (issue 20): the built web server under load, over real HTTP. A fresh SQLite file with
+// the demo data and one real account per client; `next start` (the production build: run
+// `pnpm --filter @solserver/web build` first) with the offline model; clients signed in by the
+// sign-in route, each sending chat turns (POST /chat/respond) one after another on its own thread
+// for --seconds at 1, 8 and 32 clients. A client that is shed (503) waits its Retry-After, as
+// the API asks. Meanwhile a separate process probes GET /healthz every 50 ms. Reported per load:
+// turns/s, p50/p99 of answered turns, the share of 503s, /healthz p50/p99/max, the server's CPU
+// ms per answered turn (user + system time of its process tree) and os.loadavg(); then the CPU and
+// latency of the review queue page (GET /umbra/proposals as a Jam editor) once the turns have
+// filled the queue. --bounds runs it all once per SOLSERVER_MAX_CONCURRENT_REQUESTS value (a
+// server each; 0 = no shedding), which is how the defaults were chosen (docs/performance.md).
+// Run: `pnpm bench:load` (--seconds N, --clients 1,8,32, --bounds 0,1,2,4, --queue N, --wait-ms N,
+// --port N). Writes bench/results/load.json.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import {
+  createPasswordAccount,
+  ensureFirstRunAccounts,
+  loadServerEnv,
+  openControlPlaneFromEnv,
+  seedDemo,
+} from "@solserver/control-plane";
+import { migrateDatabase } from "@solserver/db";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "15" },
+    clients: { type: "string", default: "1,8,32" },
+    bounds: { type: "string", default: "0,1,2,4" },
+    queue: { type: "string", default: "16" },
+    "wait-ms": { type: "string", default: "2000" },
+    port: { type: "string", default: "3917" },
+    "queue-pages": { type: "string", default: "200" },
+  },
+});
+const list = (s: string) => s.split(",").map((v) => Number(v.trim()));
+const SECONDS = Number(values.seconds);
+const CLIENTS = list(values.clients);
+const BOUNDS = list(values.bounds);
+const PORT = Number(values.port);
+const QUEUE_PAGES = Number(values["queue-pages"]);
+const PROBE_INTERVAL_MS = 50;
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const ROOT = path.resolve(import.meta.dirname, "..");
+const WEB = path.join(ROOT, "apps/web");
+const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number);
+}
+const loadavg = () => os.loadavg().map((x) => round(x, 2)) as [number, number, number];
+
+/** CPU time (user + system, ms) of `pid` and every process below it. */
+function treeCpuMs(pid: number): number {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after the command name (which may hold spaces): state ppid ... utime(14) stime(15).
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      stats.set(Number(entry), { ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]) });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let ticks = 0;
+  for (const [p, s] of stats) {
+    for (let at: number | undefined = p; at !== undefined && at > 1; at = stats.get(at)?.ppid) {
+      if (at === pid) {
+        ticks += s.ticks;
+        break;
+      }
+    }
+  }
+  return (ticks * 1000) / CLK_TCK;
+}
+
+// ---- the database and the accounts -------------------------------------------------------------
+const dir = mkdtempSync(path.join(os.tmpdir(), "solserver-load-"));
+const PASSWORD = "load-bench-password";
+const baseEnv: Record<string, string> = {
+  ...(process.env as Record<string, string>),
+  DATABASE_URL: `file:${path.join(dir, "load.db")}`,
+  BETTER_AUTH_SECRET: "load-bench-secret-load-bench-secret-0123",
+  SOLSERVER_BASE_URL: ORIGIN,
+  SOLSERVER_MODEL: "offline",
+  SOLSERVER_CHAT_TURNS_PER_MINUTE: "1000000",
+  SOLSERVER_SCHEDULER_INTERVAL_MS: "0",
+  SOLSERVER_OFFLINE_STREAM_DELAY_MS: "0",
+  PORT: String(PORT),
+  NEXT_TELEMETRY_DISABLED: "1",
+};
+const maxClients = Math.max(...CLIENTS);
+const userEmail = (i: number) => `load-${i}@bench.test`;
+const JAM_EMAIL = "load-jam@bench.test";
+{
+  const env = loadServerEnv(baseEnv);
+  await migrateDatabase(env.DATABASE_URL);
+  const { deps, repos, auth, db } = await openControlPlaneFromEnv(env);
+  if (!auth) throw new Error("auth is not configured");
+  const { user } = await ensureFirstRunAccounts(repos, (u) => createPasswordAccount(auth, u), {});
+  await seedDemo(deps, user);
+  for (let i = 0; i < maxClients; i++) {
+    await createPasswordAccount(auth, { email: userEmail(i), name: `load ${i}`, password: PASSWORD, role: "user" });
+  }
+  await createPasswordAccount(auth, { email: JAM_EMAIL, name: "load jam", password: PASSWORD, role: "jam" });
+  await db.$disconnect();
+}
+
+// ---- the server -----------------------------------------------------------------------------------
+const nextBin = createRequire(path.join(WEB, "package.json")).resolve("next/dist/bin/next");
+
+async function startServer(bound: number): Promise<ChildProcess> {
+  const server = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(PORT)], {
+    cwd: WEB,
+    env: {
+      ...baseEnv,
+      SOLSERVER_MAX_CONCURRENT_REQUESTS: String(bound),
+      SOLSERVER_MAX_QUEUED_REQUESTS: values.queue,
+      SOLSERVER_MAX_QUEUE_WAIT_MS: values["wait-ms"],
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`${ORIGIN}/readyz`)).ok) return server;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error("the server did not become ready within 60 s");
+    await sleep(200);
+  }
+}
+
+async function stopServer(server: ChildProcess) {
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  server.kill("SIGTERM");
+  await exited;
+}
+
+/** A session cookie for `email`, by the sign-in route as the dashboard sends it. */
+async function signIn(email: string): Promise<string> {
+  const res = await fetch(`${ORIGIN}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: ORIGIN },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in ${email}: ${res.status} ${await res.text()}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+// ---- one load level ---------------------------------------------------------------------------------
+const MESSAGES = [
+  "We decided to run the nightly backup at 02:00 UTC from now on.",
+  "How do we rotate the database credentials?",
+  "What is the retention of the audit log?",
+  "We agreed that deploys go out on Tuesdays and Thursdays only.",
+  "Why does the worker restart after a config change?",
+  "ok thanks",
+];
+
+type TLevel = {
+  bound: number;
+  clients: number;
+  seconds: number;
+  turns: number;
+  turns_per_s: number;
+  turn_p50_ms: number;
+  turn_p99_ms: number;
+  shed: number;
+  shed_share: number;
+  other_errors: number;
+  healthz: { probes: number; p50_ms: number; p99_ms: number; max_ms: number; timeouts: number };
+  cpu_ms_per_turn: number;
+  loadavg: [number, number, number];
+};
+
+let seq = 0;
+async function level(server: ChildProcess, bound: number, clients: number, cookies: string[]): Promise<TLevel> {
+  const prober = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      path.join(ROOT, "bench/lib/health-prober.ts"),
+      `${ORIGIN}/healthz`,
+      String(SECONDS * 1000),
+      String(PROBE_INTERVAL_MS),
+    ],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let probeOut = "";
+  prober.stdout?.on("data", (chunk: Buffer) => {
+    probeOut += chunk.toString();
+  });
+  const probed = new Promise((resolve) => prober.once("exit", resolve));
+  const cpuBefore = treeCpuMs(server.pid as number);
+  const until = performance.now() + SECONDS * 1000;
+  const latencies: number[] = [];
+  let shed = 0;
+  let otherErrors = 0;
+  await Promise.all(
+    cookies.slice(0, clients).map(async (cookie, c) => {
+      let threadId: string | undefined;
+      for (let n = 0; performance.now() < until; n++) {
+        const started = performance.now();
+        const res = await fetch(`${ORIGIN}/chat/respond`, {
+          method: "POST",
+          headers: { "content-type": "application/json", cookie, origin: ORIGIN },
+          body: JSON.stringify({
+            request_id: `load-${bound}-${clients}-${c}-${++seq}`,
+            message: MESSAGES[n % MESSAGES.length],
+            ...(threadId ? { thread_id: threadId } : {}),
+          }),
+        });
+        const body = (await res.json()) as { thread_id?: string };
+        if (res.status === 200) {
+          latencies.push(performance.now() - started);
+          threadId ??= body.thread_id;
+        } else if (res.status === 503) {
+          shed++;
+          await sleep(Number(res.headers.get("retry-after") ?? "1") * 1000);
+        } else {
+          otherErrors++;
+          if (otherErrors <= 3) console.error(`turn: ${res.status} ${JSON.stringify(body)}`);
+        }
+      }
+    }),
+  );
+  const cpu = treeCpuMs(server.pid as number) - cpuBefore;
+  await probed;
+  const probes = JSON.parse(probeOut) as { latencies: (number | null)[] };
+  const answered = probes.latencies.filter((x): x is number => x !== null);
+  const turns = latencies.length;
+  return {
+    bound,
+    clients,
+    seconds: SECONDS,
+    turns,
+    turns_per_s: round(turns / SECONDS),
+    turn_p50_ms: percentile(latencies, 50),
+    turn_p99_ms: percentile(latencies, 99),
+    shed,
+    shed_share: round(shed / Math.max(1, shed + turns + otherErrors), 3),
+    other_errors: otherErrors,
+    healthz: {
+      probes: probes.latencies.length,
+      p50_ms: percentile(answered, 50),
+      p99_ms: percentile(answered, 99),
+      max_ms: round(Math.max(...answered)),
+      timeouts: probes.latencies.length - answered.length,
+    },
+    cpu_ms_per_turn: round(cpu / Math.max(1, turns), 2),
+    loadavg: loadavg(),
+  };
+}
+
+/** CPU and latency of the review queue's first page as a Jam editor, one call at a time. */
+async function queuePage(server: ChildProcess, cookie: string) {
+  const call = () => fetch(`${ORIGIN}/umbra/proposals?status=pending`, { headers: { cookie } });
+  const first = (await (await call()).json()) as { items?: unknown[]; counts?: unknown };
+  for (let i = 0; i < 10; i++) await (await call()).arrayBuffer(); // warm-up
+  const latencies: number[] = [];
+  const cpuBefore = treeCpuMs(server.pid as number);
+  for (let i = 0; i < QUEUE_PAGES; i++) {
+    const started = performance.now();
+    const res = await call();
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET /umbra/proposals: ${res.status}`);
+    latencies.push(performance.now() - started);
+  }
+  const cpu = treeCpuMs(server.pid as number) - cpuBefore;
+  return {
+    calls: QUEUE_PAGES,
+    page_items: first.items?.length ?? null,
+    counts: first.counts ?? null,
+    p50_ms: percentile(latencies, 50),
+    p99_ms: percentile(latencies, 99),
+    cpu_ms_per_call: round(cpu / QUEUE_PAGES, 2),
+    loadavg: loadavg(),
+  };
+}
+
+// ---- run ------------------------------------------------------------------------------------------
+const runs: { bound: number; levels: TLevel[]; queue_page: Awaited<ReturnType<typeof queuePage>> }[] = [];
+const startedAt = new Date().toISOString();
+const loadBefore = loadavg();
+try {
+  for (const bound of BOUNDS) {
+    const server = await startServer(bound);
+    try {
+      const cookies: string[] = [];
+      for (let i = 0; i < maxClients; i++) cookies.push(await signIn(userEmail(i)));
+      const jamCookie = await signIn(JAM_EMAIL);
+      const levels: TLevel[] = [];
+      for (const clients of CLIENTS) {
+        const result = await level(server, bound, clients, cookies);
+        levels.push(result);
+        const h = result.healthz;
+        console.log(
+          `bound ${String(bound).padStart(2)} clients ${String(clients).padStart(2)}: ${String(result.turns_per_s).padStart(6)} turns/s  p50 ${result.turn_p50_ms} / p99 ${result.turn_p99_ms} ms  503 ${(100 * result.shed_share).toFixed(1)}%  healthz p50 ${h.p50_ms} / p99 ${h.p99_ms} / max ${h.max_ms} ms (${h.timeouts} timeouts)  cpu ${result.cpu_ms_per_turn} ms/turn  load ${result.loadavg.join(" ")}`,
+        );
+      }
+      const queue = await queuePage(server, jamCookie);
+      console.log(
+        `bound ${bound}: queue page p50 ${queue.p50_ms} / p99 ${queue.p99_ms} ms, cpu ${queue.cpu_ms_per_call} ms/call  load ${queue.loadavg.join(" ")}`,
+      );
+      runs.push({ bound, levels, queue_page: queue });
+    } finally {
+      await stopServer(server);
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const out = path.join(ROOT, "bench/results/load.json");
+writeFileSync(
+  out,
+  `${JSON.stringify(
+    {
+      benchmark: "load",
+      started_at: startedAt,
+      machine: {
+        cpus: os.cpus().length,
+        cpu_model: os.cpus()[0]?.model ?? null,
+        memory_gb: round(os.totalmem() / 2 ** 30),
+        node: process.version,
+        loadavg_before: loadBefore,
+      },
+      data: "demo data (pnpm db:seed) plus one account per client; offline model; each client on its own thread",
+      settings: {
+        seconds_per_level: SECONDS,
+        queue: Number(values.queue),
+        max_queue_wait_ms: Number(values["wait-ms"]),
+        healthz_probe_interval_ms: PROBE_INTERVAL_MS,
+      },
+      runs,
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`wrote ${path.relative(ROOT, out)}`);
