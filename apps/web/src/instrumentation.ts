@@ -1,8 +1,10 @@
 // Next calls register() once when the server starts: validate the environment there, so a bad
 // DATABASE_URL or SOLSERVER_MODEL fails start-up instead of the first request. Then start the
-// timer that runs scheduled workflows (the Umbra beat), in the Node runtime only.
+// timer that runs scheduled workflows (the Umbra beat), in the Node runtime only. TRACE is
+// answered before Next sees it (Next cannot build a fetch Request for it).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  (await import("./server/http/fetch-forbidden-methods")).refuseFetchForbiddenMethods(await import("node:http"));
   const { serverEnv } = await import("./env");
   let intervalMs: number;
   try {

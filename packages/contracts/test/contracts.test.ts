@@ -390,6 +390,10 @@ describe("DomainError", () => {
         "UNAUTHENTICATED",
         "UNSUPPORTED",
         "UPSTREAM",
+        "METHOD_NOT_ALLOWED",
+        "UNSUPPORTED_MEDIA_TYPE",
+        "URI_TOO_LONG",
+        "HEADERS_TOO_LARGE",
       ].sort(),
     );
   });

@@ -72,6 +72,8 @@ const ZServerEnv = z
     SOLSERVER_TRUSTED_ORIGINS: z.string().default(""),
     BETTER_AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
     SOLSERVER_CHAT_TURNS_PER_MINUTE: z.coerce.number().int().min(1, { error: "must be at least 1" }).default(30),
+    // Read calls (each tRPC query of a batch, each REST GET) per account per minute.
+    SOLSERVER_READS_PER_MINUTE: z.coerce.number().int().min(1, { error: "must be at least 1" }).default(600),
     // Repetition thresholds as "kind=count" pairs, e.g. "missing_query=3,cfb_ignored=5".
     SOLSERVER_REPETITION_THRESHOLDS: z
       .string()
@@ -185,6 +187,7 @@ export type TServerEnv = {
   SOLSERVER_BASE_URL: string;
   BETTER_AUTH_SECRET: string;
   SOLSERVER_CHAT_TURNS_PER_MINUTE: number;
+  SOLSERVER_READS_PER_MINUTE: number;
   /** Repetition thresholds over the defaults (SOLSERVER_REPETITION_THRESHOLDS). */
   repetitionThresholds: Partial<Record<TRepetitionKind, number>>;
   /** The operator's output-gate overrides (SOLSERVER_GATE_CONFIG), already validated. */
@@ -260,6 +263,7 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     SOLSERVER_BASE_URL: baseURL,
     BETTER_AUTH_SECRET: authSecret(e.BETTER_AUTH_SECRET),
     SOLSERVER_CHAT_TURNS_PER_MINUTE: e.SOLSERVER_CHAT_TURNS_PER_MINUTE,
+    SOLSERVER_READS_PER_MINUTE: e.SOLSERVER_READS_PER_MINUTE,
     gateConfig: e.SOLSERVER_GATE_CONFIG
       ? configFile("SOLSERVER_GATE_CONFIG", e.SOLSERVER_GATE_CONFIG, readGateConfigFile)
       : {},

@@ -46,7 +46,7 @@ export { promoteProposal } from "./services/promote";
 export { reopenProposal } from "./services/proposal-reopen";
 export { reviewProposal } from "./services/proposal-review";
 export { getProposal, listProposals } from "./services/proposals";
-export { refundSignIn, reserveSignIn } from "./services/rate-limits";
+export { chargeRead, refundSignIn, reserveSignIn } from "./services/rate-limits";
 export { respondToTurn } from "./services/respond";
 export {
   getSchedule,

@@ -8,12 +8,19 @@ import type { TModelProvider } from "../model/provider";
 export type TLimits = {
   /** Chat turns per account per minute. */
   chatTurnsPerMinute: number;
+  /** Read calls (tRPC queries, REST GETs) per account per minute. */
+  readsPerMinute: number;
   /** Failed sign-ins per account and per IP in `signInWindowMinutes`. */
   signInFailures: number;
   signInWindowMinutes: number;
 };
 
-export const DEFAULT_LIMITS: TLimits = { chatTurnsPerMinute: 30, signInFailures: 5, signInWindowMinutes: 15 };
+export const DEFAULT_LIMITS: TLimits = {
+  chatTurnsPerMinute: 30,
+  readsPerMinute: 600,
+  signInFailures: 5,
+  signInWindowMinutes: 15,
+};
 
 /** What every service is handed: no globals, so tests wire their own. */
 export type TServiceDeps = {
