@@ -1,3 +1,6 @@
+// First: how zod runs, before any schema below is built.
+import "./zod-config";
+
 export * from "./admin";
 export * from "./cfb";
 export * from "./cfb-activity";
