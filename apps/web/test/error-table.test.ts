@@ -24,11 +24,11 @@ describe("the error table", () => {
     expect(Object.keys(ERROR_TABLE).sort()).toEqual([...DOMAIN_ERROR_CODES, "INTERNAL"].sort());
   });
 
-  it("gives each code the HTTP status tRPC gives its tRPC code, but PRECONDITION_REQUIRED (428 over REST)", () => {
+  it("gives each code the HTTP status tRPC gives its tRPC code, but PRECONDITION_REQUIRED (428 over REST) and the two request-size refusals tRPC has no code for (414, 431)", () => {
     const differs = Object.entries(ERROR_TABLE)
       .filter(([, row]) => getHTTPStatusCodeFromError(new TRPCError({ code: row.trpc })) !== row.http)
       .map(([code]) => code);
-    expect(differs).toEqual(["PRECONDITION_REQUIRED"]);
+    expect(differs).toEqual(["PRECONDITION_REQUIRED", "URI_TOO_LONG", "HEADERS_TOO_LARGE"]);
   });
 
   it("masks unexpected errors with one message", () => {

@@ -167,6 +167,8 @@ export async function openWebServer(label: string, env: Record<string, string> =
     SOLSERVER_TRUSTED_ORIGINS: "",
     // Suites make many turns per account; the rate-limit suite lowers this.
     SOLSERVER_CHAT_TURNS_PER_MINUTE: "10000",
+    // ... and many reads; the read-budget suite lowers this.
+    SOLSERVER_READS_PER_MINUTE: "100000",
     ...env,
   });
   // Never reuse a server some earlier module instance may have left on globalThis.

@@ -134,28 +134,6 @@ describe("POST /chat/respond", () => {
       field: "body",
     },
     {
-      name: "a text/plain content type",
-      req: () =>
-        new Request(`${ORIGIN}/chat/respond`, {
-          method: "POST",
-          headers: { ...asAlice, "content-type": "text/plain" },
-          body: JSON.stringify({ request_id: "rest-bad-1", message: "We decided on plain text." }),
-        }),
-      message: "body: Content-Type must be application/json",
-      field: "body",
-    },
-    {
-      name: "no content type at all",
-      req: () =>
-        new Request(`${ORIGIN}/chat/respond`, {
-          method: "POST",
-          headers: asAlice,
-          body: new Blob([JSON.stringify({ request_id: "rest-bad-2", message: "We decided on blobs." })]),
-        }),
-      message: "body: Content-Type must be application/json",
-      field: "body",
-    },
-    {
       name: "a missing message",
       req: () => postJson("/chat/respond", { request_id: "rest-bad-3" }),
       message: /^message: /,
@@ -180,6 +158,40 @@ describe("POST /chat/respond", () => {
       field: null,
     },
   ];
+
+  // Not sent as application/json: 415 (issue 20), the same message and field as before.
+  const notJson: typeof badBodies = [
+    {
+      name: "a text/plain content type",
+      req: () =>
+        new Request(`${ORIGIN}/chat/respond`, {
+          method: "POST",
+          headers: { ...asAlice, "content-type": "text/plain" },
+          body: JSON.stringify({ request_id: "rest-bad-1", message: "We decided on plain text." }),
+        }),
+      message: "body: Content-Type must be application/json",
+      field: "body",
+    },
+    {
+      name: "no content type at all",
+      req: () =>
+        new Request(`${ORIGIN}/chat/respond`, {
+          method: "POST",
+          headers: asAlice,
+          body: new Blob([JSON.stringify({ request_id: "rest-bad-2", message: "We decided on blobs." })]),
+        }),
+      message: "body: Content-Type must be application/json",
+      field: "body",
+    },
+  ];
+
+  it.each(notJson)("$name -> 415 UNSUPPORTED_MEDIA_TYPE, nothing written", async ({ req, message, field }) => {
+    const before = await rowCounts(db);
+    const res = await web.routes.chat.POST(req());
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({ error: { code: "UNSUPPORTED_MEDIA_TYPE", message, field } });
+    expect(await rowCounts(db)).toEqual(before);
+  });
 
   it.each(badBodies)("$name -> 400 BAD_INPUT, nothing written", async ({ req, message, field }) => {
     const before = await rowCounts(db);

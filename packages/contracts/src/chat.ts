@@ -3,6 +3,7 @@ import { ZAttemptId, ZPacketId, ZRequestId, ZResponseId, ZThreadId, ZTransmissio
 import { ThreadMementoSignalKind, ZThreadMemento } from "./memento";
 import { ZProcedureChoice, ZProcedureView } from "./procedure";
 import { ZProposalPreview } from "./proposals";
+import { ZVisibleText } from "./text";
 
 export const MAX_MESSAGE_CHARS = 8000;
 
@@ -13,11 +14,13 @@ export const ZChatRespondRequest = z
     thread_id: ZThreadId.optional(),
     // Idempotency key: a retried turn with the same key returns the stored response.
     request_id: ZRequestId,
-    message: z
-      .string({ error: "is required and must be a string" })
-      .trim()
-      .min(1, { error: "must not be empty" })
-      .max(MAX_MESSAGE_CHARS, { error: `must be at most ${MAX_MESSAGE_CHARS} characters` }),
+    message: ZVisibleText(
+      z
+        .string({ error: "is required and must be a string" })
+        .trim()
+        .min(1, { error: "must not be empty" })
+        .max(MAX_MESSAGE_CHARS, { error: `must be at most ${MAX_MESSAGE_CHARS} characters` }),
+    ),
     // The client's thread memento v0.2 (seed 000 packet.context.thread_memento): when given it
     // is the turn's baseline (its signals drive the breakpoint decision); else the stored one.
     context: z.object({ thread_memento: ZThreadMemento.optional() }).strict().optional(),

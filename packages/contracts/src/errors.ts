@@ -12,6 +12,10 @@ export const DOMAIN_ERROR_CODES = [
   "PRECONDITION_REQUIRED", // a conditional write sent without If-Match
   "UPSTREAM", // the model provider failed or returned an envelope that breaks the contract
   "UNAVAILABLE", // the server is at capacity: shed before any work (carries retryAfterSeconds)
+  "METHOD_NOT_ALLOWED", // an HTTP method the path does not answer (carries Allow)
+  "UNSUPPORTED_MEDIA_TYPE", // a body that is not sent as application/json
+  "URI_TOO_LONG", // a request line (path and query) over the URL limit
+  "HEADERS_TOO_LARGE", // request headers over the header limit
 ] as const;
 export type TDomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

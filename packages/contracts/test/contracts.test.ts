@@ -391,6 +391,10 @@ describe("DomainError", () => {
         "UNSUPPORTED",
         "UPSTREAM",
         "UNAVAILABLE",
+        "METHOD_NOT_ALLOWED",
+        "UNSUPPORTED_MEDIA_TYPE",
+        "URI_TOO_LONG",
+        "HEADERS_TOO_LARGE",
       ].sort(),
     );
   });

@@ -82,7 +82,7 @@ export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
   return openControlPlane({
     databaseUrl: env.DATABASE_URL,
     model: createModel(env.SOLSERVER_MODEL, env),
-    limits: { chatTurnsPerMinute: env.SOLSERVER_CHAT_TURNS_PER_MINUTE },
+    limits: { chatTurnsPerMinute: env.SOLSERVER_CHAT_TURNS_PER_MINUTE, readsPerMinute: env.SOLSERVER_READS_PER_MINUTE },
     gate: env.gateConfig,
     repetitionThresholds: env.repetitionThresholds,
     catalog: env.catalog,

@@ -89,6 +89,8 @@ const ZServerEnv = z
         }
         return entries;
       }),
+    // Read calls (each tRPC query of a batch, each REST GET) per account per minute.
+    SOLSERVER_READS_PER_MINUTE: z.coerce.number().int().min(1, { error: "must be at least 1" }).default(600),
     // Repetition thresholds as "kind=count" pairs, e.g. "missing_query=3,cfb_ignored=5".
     SOLSERVER_REPETITION_THRESHOLDS: z
       .string()
@@ -225,6 +227,7 @@ export type TServerEnv = {
   SOLSERVER_CHAT_TURNS_PER_MINUTE: number;
   /** Proxies whose X-Forwarded-For is believed: addresses and CIDR ranges, validated. */
   trustedProxies: string[];
+  SOLSERVER_READS_PER_MINUTE: number;
   /** Repetition thresholds over the defaults (SOLSERVER_REPETITION_THRESHOLDS). */
   repetitionThresholds: Partial<Record<TRepetitionKind, number>>;
   /** The operator's output-gate overrides (SOLSERVER_GATE_CONFIG), already validated. */
@@ -312,6 +315,7 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     BETTER_AUTH_SECRET: authSecret(e.BETTER_AUTH_SECRET),
     SOLSERVER_CHAT_TURNS_PER_MINUTE: e.SOLSERVER_CHAT_TURNS_PER_MINUTE,
     trustedProxies: e.SOLSERVER_TRUSTED_PROXIES,
+    SOLSERVER_READS_PER_MINUTE: e.SOLSERVER_READS_PER_MINUTE,
     gateConfig: e.SOLSERVER_GATE_CONFIG
       ? configFile("SOLSERVER_GATE_CONFIG", e.SOLSERVER_GATE_CONFIG, readGateConfigFile)
       : {},

@@ -46,6 +46,7 @@ export { promoteProposal } from "./services/promote";
 export { reopenProposal } from "./services/proposal-reopen";
 export { reviewProposal } from "./services/proposal-review";
 export { getProposal, listProposals } from "./services/proposals";
+export { chargeRead } from "./services/rate-limits";
 export { respondToTurn } from "./services/respond";
 export {
   getSchedule,

@@ -1,4 +1,5 @@
 "use client";
+import { MAX_BATCH_CALLS, MAX_URL_BYTES } from "@solserver/contracts";
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { type ReactNode, useState } from "react";
@@ -24,7 +25,12 @@ export function Providers({ children }: { children: ReactNode }) {
         },
       }),
   );
-  const [trpcClient] = useState(() => createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc" })] }));
+  // Batches stay within the server's request limits (calls per batch, URL length) by splitting.
+  const [trpcClient] = useState(() =>
+    createTRPCClient<AppRouter>({
+      links: [httpBatchLink({ url: "/api/trpc", maxItems: MAX_BATCH_CALLS, maxURLLength: MAX_URL_BYTES / 2 })],
+    }),
+  );
   return (
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>

@@ -36,7 +36,7 @@ export function AdminAudit() {
   });
   return (
     <section className="panel stack" aria-labelledby="audit-heading">
-      <div className="row" style={{ justifyContent: "space-between" }}>
+      <div className="row spread">
         <h2 id="audit-heading">Audit log</h2>
         <label className="row">
           <span className="muted">Target</span>

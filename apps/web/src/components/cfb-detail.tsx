@@ -35,7 +35,7 @@ function Cfb({ cfb }: { cfb: TRouterOutputs["cfbs"]["get"] }) {
           knowledge now.
         </p>
       ) : null}
-      <h1 style={{ margin: 0 }}>{cfb.title}</h1>
+      <h1 className="flush">{cfb.title}</h1>
       <p>{cfb.summary}</p>
       {cfb.text ? <p className="reply">{cfb.text}</p> : null}
       <CfbVisibility cfb={cfb} />

@@ -62,7 +62,7 @@ export function CfbList() {
         refreshError="Could not load CFBs"
       >
         {(data) => (
-          <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }} data-testid="cfb-list">
+          <ul className="stack plain-list" data-testid="cfb-list">
             {data.pages
               .flatMap((p) => p.items)
               .map((cfb) => (

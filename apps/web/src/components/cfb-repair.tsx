@@ -51,7 +51,7 @@ export function RetiredNotice({ cfb }: { cfb: TCfbView }) {
   if (!cfb.retired_ts) return null;
   return (
     <div className="stack retired-notice" role="status" data-testid="cfb-retired">
-      <p style={{ margin: 0 }}>
+      <p className="flush">
         Retired on {formatTs(cfb.retired_ts)}: answers, resolve and the CFB list leave it out. Its page and history
         stay.
       </p>

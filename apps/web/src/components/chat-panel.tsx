@@ -90,7 +90,7 @@ export function ChatPanel() {
 
   return (
     <section className="panel stack" aria-labelledby="chat-heading">
-      <div className="row" style={{ justifyContent: "space-between" }}>
+      <div className="row spread">
         <h2 id="chat-heading">Chat</h2>
         {threadId ? (
           <button

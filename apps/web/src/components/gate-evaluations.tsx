@@ -129,7 +129,7 @@ export function GateEvaluations() {
   return (
     <div className="stack">
       <section className="panel stack" aria-labelledby="gate-heading">
-        <div className="row" style={{ justifyContent: "space-between" }}>
+        <div className="row spread">
           <h2 id="gate-heading">Output gate</h2>
           <label className="row">
             <span className="muted">Decision</span>

@@ -69,7 +69,7 @@ export function ProcedurePanel({
   const options = askingAuthorization ? ["yes", "no"] : (view.active_step?.options ?? []);
   return (
     <section className="panel stack" aria-labelledby="procedure-heading" data-testid="procedure-panel">
-      <div className="row" style={{ justifyContent: "space-between" }}>
+      <div className="row spread">
         <h2 id="procedure-heading">{view.system_title}</h2>
         <span className="badge" data-testid="procedure-mode">
           {MODE_LABEL[view.mode]}
@@ -93,7 +93,7 @@ export function ProcedurePanel({
       ) : null}
       {view.mode !== "final_report" && options.length > 0 ? (
         onAnswer ? (
-          <fieldset className="row" style={{ border: 0, padding: 0, margin: 0 }}>
+          <fieldset className="row bare">
             <legend className="visually-hidden">Answer options</legend>
             {options.map((o) => (
               <button key={o} type="button" onClick={() => onAnswer(o)} disabled={busy}>

@@ -1,11 +1,12 @@
 import "server-only";
 import { isDomainError, type TRestError } from "@solserver/contracts";
-import { parseInput, requireSignedIn, type TServiceContext } from "@solserver/control-plane";
+import { chargeRead, parseInput, requireSignedIn, type TServiceContext } from "@solserver/control-plane";
 import type { z } from "zod";
 import { readBodyCapped } from "./body-limit";
 import { getServer } from "./control-plane";
-import { bodyNotJson, bodyNotJsonContentType, crossSiteRefused } from "./errors/refusals";
+import { bodyNotJson, bodyNotJsonContentType, crossSiteRefused, isJsonContentType } from "./errors/refusals";
 import { ERROR_TABLE, errorHeaders } from "./errors/table";
+import { refuseLoneSurrogates } from "./input-text";
 import { admit } from "./load-shedding";
 import { identify } from "./request-actor";
 
@@ -42,6 +43,8 @@ async function runRestNow<S extends z.ZodType>(
 ): Promise<Response> {
   try {
     const ctx = await restContext(req);
+    // A GET is a read: it counts against the account's read budget (as a tRPC query does).
+    if (req.method === "GET") await chargeRead(ctx.deps, ctx.caller.userId);
     const { body, headers } = await handler(ctx);
     return Response.json(output.parse(body), { status: 200, ...(headers ? { headers } : {}) });
   } catch (error) {
@@ -88,10 +91,7 @@ export function restError(error: unknown): Response {
 
 /** The JSON body of a request (size-capped), parsed against `schema`; names the field that breaks a rule. */
 export async function readJsonBody<T extends z.ZodType>(req: Request, schema: T): Promise<z.infer<T>> {
-  const type = req.headers.get("content-type") ?? "";
-  if (!type.toLowerCase().startsWith("application/json")) {
-    throw bodyNotJsonContentType();
-  }
+  if (!isJsonContentType(req.headers.get("content-type"))) throw bodyNotJsonContentType();
   const text = await readBodyCapped(req);
   let data: unknown;
   try {
@@ -99,6 +99,7 @@ export async function readJsonBody<T extends z.ZodType>(req: Request, schema: T)
   } catch {
     throw bodyNotJson();
   }
+  refuseLoneSurrogates(data);
   return parseInput(schema, data);
 }
 

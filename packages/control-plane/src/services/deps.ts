@@ -9,11 +9,17 @@ import { DEFAULT_SIGN_IN_POLICY, type TSignInPolicy } from "./sign-in-policy";
 export type TLimits = {
   /** Chat turns per account per minute. */
   chatTurnsPerMinute: number;
+  /** Read calls (tRPC queries, REST GETs) per account per minute. */
+  readsPerMinute: number;
   /** Growing delays after failed sign-ins (sign-in-policy.ts). */
   signIn: TSignInPolicy;
 };
 
-export const DEFAULT_LIMITS: TLimits = { chatTurnsPerMinute: 30, signIn: DEFAULT_SIGN_IN_POLICY };
+export const DEFAULT_LIMITS: TLimits = {
+  chatTurnsPerMinute: 30,
+  readsPerMinute: 600,
+  signIn: DEFAULT_SIGN_IN_POLICY,
+};
 
 /** What every service is handed: no globals, so tests wire their own. */
 export type TServiceDeps = {

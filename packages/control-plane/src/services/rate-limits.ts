@@ -21,3 +21,24 @@ export async function chargeChatTurn(deps: TServiceDeps, userId: string): Promis
     );
   }
 }
+
+/**
+ * Counts one read (a tRPC query, a REST GET) against the account's per-minute budget;
+ * RATE_LIMITED when over it. Bounds what one account can make the server read, alongside the
+ * batch limits that bound a single request.
+ */
+export async function chargeRead(deps: TServiceDeps, userId: string): Promise<void> {
+  const max = deps.limits.readsPerMinute;
+  const decision = await deps.repos.rateLimits.hit(`read:user:${userId}`, {
+    windowMs: MINUTE_MS,
+    max,
+    now: deps.now(),
+  });
+  if (!decision.allowed) {
+    throw new DomainError(
+      "RATE_LIMITED",
+      `too many reads: at most ${max} per minute per account, retry in ${decision.retryAfterSeconds} s`,
+      { retryAfterSeconds: decision.retryAfterSeconds },
+    );
+  }
+}

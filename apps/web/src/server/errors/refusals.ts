@@ -18,6 +18,14 @@ export function bodyNotJson(): DomainError {
   return new DomainError("BAD_INPUT", "body: must be valid JSON", { field: "body" });
 }
 
+/**
+ * Exactly `application/json`, optionally with `charset=utf-8` (JSON is UTF-8): look-alikes such
+ * as `application/jsonp` or `application/json-patch+json` mean another format and are refused.
+ */
+export function isJsonContentType(header: string | null): boolean {
+  return header !== null && /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i.test(header.trim());
+}
+
 export function bodyNotJsonContentType(): DomainError {
-  return new DomainError("BAD_INPUT", "body: Content-Type must be application/json", { field: "body" });
+  return new DomainError("UNSUPPORTED_MEDIA_TYPE", "body: Content-Type must be application/json", { field: "body" });
 }

@@ -23,6 +23,11 @@ export const ERROR_TABLE = {
   PRECONDITION_REQUIRED: { trpc: "BAD_REQUEST", http: 428 },
   UPSTREAM: { trpc: "BAD_GATEWAY", http: 502 },
   UNAVAILABLE: { trpc: "SERVICE_UNAVAILABLE", http: 503 },
+  METHOD_NOT_ALLOWED: { trpc: "METHOD_NOT_SUPPORTED", http: 405 },
+  UNSUPPORTED_MEDIA_TYPE: { trpc: "UNSUPPORTED_MEDIA_TYPE", http: 415 },
+  // tRPC has no code for these two: its clients see BAD_REQUEST, HTTP clients the exact status.
+  URI_TOO_LONG: { trpc: "BAD_REQUEST", http: 414 },
+  HEADERS_TOO_LARGE: { trpc: "BAD_REQUEST", http: 431 },
   INTERNAL: { trpc: "INTERNAL_SERVER_ERROR", http: 500, message: "Internal server error" },
 } as const satisfies Record<TDomainErrorCode | "INTERNAL", TWireError>;
 

@@ -1,5 +1,6 @@
 import { isDomainError } from "@solserver/contracts";
 import {
+  chargeRead,
   describeIssues,
   firstIssueField,
   requireJam,
@@ -11,6 +12,7 @@ import {
 import { initTRPC, TRPCError } from "@trpc/server";
 import { crossSiteRefused } from "../errors/refusals";
 import { ERROR_TABLE } from "../errors/table";
+import { refuseLoneSurrogates } from "../input-text";
 
 // ---------------------------------------------------------------------------------------------
 // 1. Context. `createInnerContext` needs no request, so tests build it directly; the HTTP
@@ -82,16 +84,31 @@ const refuseCrossSiteWrites = t.middleware(({ ctx, type, next }) => {
   return next();
 });
 
+/** Every string of the input must be valid Unicode: a lone surrogate is refused naming its field. */
+const refuseLoneSurrogateInput = t.middleware(async ({ getRawInput, next }) => {
+  refuseLoneSurrogates(await getRawInput());
+  return next();
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** Anyone who can reach the server (only the health probe). */
-export const publicProcedure = t.procedure.use(mapDomainErrors).use(refuseCrossSiteWrites);
+export const publicProcedure = t.procedure
+  .use(mapDomainErrors)
+  .use(refuseCrossSiteWrites)
+  .use(refuseLoneSurrogateInput);
 
-/** A signed-in account, by session cookie or API token: `user` or `jam`, as `ctx.caller`. */
-export const signedInProcedure = publicProcedure.use(({ ctx, next }) =>
-  next({ ctx: { caller: requireSignedIn(ctx.actor) } }),
-);
+/**
+ * A signed-in account, by session cookie or API token: `user` or `jam`, as `ctx.caller`. Each
+ * query (each call of a batch) counts against the account's read budget.
+ */
+export const signedInProcedure = publicProcedure
+  .use(({ ctx, next }) => next({ ctx: { caller: requireSignedIn(ctx.actor) } }))
+  .use(async ({ ctx, type, next }) => {
+    if (type === "query") await chargeRead(ctx.deps, ctx.caller.userId);
+    return next();
+  });
 
 /** A Jam editor. */
 export const jamProcedure = signedInProcedure.use(({ ctx, next }) => {

@@ -1,15 +1,16 @@
-import { type DomainError, isDomainError } from "@solserver/contracts";
+import { type DomainError, isDomainError, MAX_BATCH_CALLS } from "@solserver/contracts";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { MAX_BODY_BYTES, readBodyCapped } from "@/server/body-limit";
 import { ERROR_TABLE, errorHeaders } from "@/server/errors/table";
 import { shed } from "@/server/load-shedding";
+import { checkBatchLimits } from "@/server/trpc/batch-limits";
 import { createContext } from "@/server/trpc/context";
 import { appRouter } from "@/server/trpc/root";
 
 export const runtime = "nodejs";
 
-/** A refusal made before tRPC runs (the body limit), answered in tRPC's error shape. */
+/** A refusal made before tRPC runs (body and batch limits), answered in tRPC's error shape. */
 function trpcRefusal(error: DomainError): Response {
   const { trpc, http } = ERROR_TABLE[error.code];
   return Response.json(
@@ -20,20 +21,20 @@ function trpcRefusal(error: DomainError): Response {
 
 async function handler(incoming: Request) {
   let req = incoming;
-  if (incoming.method === "POST") {
+  try {
     // The fetch adapter has no body limit of its own: cap it before tRPC reads it.
-    try {
-      const body = await readBodyCapped(incoming, MAX_BODY_BYTES);
-      req = new Request(incoming.url, { method: "POST", headers: incoming.headers, body });
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      return trpcRefusal(error);
-    }
+    const body = incoming.method === "POST" ? await readBodyCapped(incoming, MAX_BODY_BYTES) : null;
+    checkBatchLimits(incoming.url, body);
+    if (body !== null) req = new Request(incoming.url, { method: "POST", headers: incoming.headers, body });
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return trpcRefusal(error);
   }
   return fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
     router: appRouter,
+    maxBatchSize: MAX_BATCH_CALLS,
     createContext: () => createContext(req),
     responseMeta({ errors }) {
       // A rate-limited call says when to come back.
