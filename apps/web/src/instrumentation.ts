@@ -1,16 +1,19 @@
 // Next calls register() once when the server starts: validate the environment there, so a bad
 // DATABASE_URL or SOLSERVER_MODEL fails start-up instead of the first request. Then start the
-// timer that runs scheduled workflows (the Umbra beat), in the Node runtime only.
+// timer that runs scheduled workflows (the Umbra beat) and the daily prune (retention), in the Node
+// runtime only.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { serverEnv } = await import("./env");
-  let intervalMs: number;
+  let env: ReturnType<typeof serverEnv>;
   try {
-    intervalMs = serverEnv().SOLSERVER_SCHEDULER_INTERVAL_MS;
+    env = serverEnv();
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);
   }
   const { startWebScheduler } = await import("./server/scheduler");
-  startWebScheduler(intervalMs);
+  startWebScheduler(env.SOLSERVER_SCHEDULER_INTERVAL_MS);
+  const { startWebRetention } = await import("./server/retention");
+  startWebRetention(env.SOLSERVER_PRUNE_INTERVAL_HOURS, env.retention);
 }

@@ -13,6 +13,7 @@ import { proposalRepository } from "./proposals";
 import { rateLimitRepository } from "./rate-limits";
 import { triggerRepository } from "./repetitions";
 import { resolveRepository } from "./resolve";
+import { retentionRepository } from "./retention";
 import { scheduleRepository } from "./schedules";
 import { threadRepository } from "./threads";
 import { traceRepository } from "./traces";
@@ -57,6 +58,7 @@ export function createRepositories(db: DbClient) {
     workflows: workflowRepository(store),
     schedules: scheduleRepository(store),
     traces: traceRepository(store),
+    retention: retentionRepository(store, connection.dialect),
   };
 }
 
@@ -78,6 +80,7 @@ export type {
   TTwinCandidate,
 } from "./proposals";
 export type { TRateDecision } from "./rate-limits";
+export type { TPruneCounts, TRetentionCutoffs } from "./retention";
 export {
   INTERRUPTED_DETAIL,
   type TScheduleDetail,
