@@ -41,6 +41,7 @@ const number = (flag: string, min: number, max: number) => (text: string) => {
 class UsageError extends Error {}
 
 const count = (n: number) => n.toLocaleString("en-US");
+const batches = (n: number) => `${count(n)} ${n === 1 ? "batch" : "batches"}`;
 const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 const kept = (days: number, what: string, cutoff: string | null) =>
   cutoff ? `${what} older than ${days} days (before ${cutoff})` : `${what} kept forever (0 days)`;
@@ -57,7 +58,7 @@ function summary(report: TPruneReport, out: (line: string) => void): void {
   }
   out(
     `deleted ${count(deleted.traceRuns)} trace runs (${count(deleted.traceEvents)} events) and ` +
-      `${count(deleted.gateEvaluations)} gate decisions in ${count(report.batches)} batches, ${count(report.ms)} ms`,
+      `${count(deleted.gateEvaluations)} gate decisions in ${batches(report.batches)}, ${count(report.ms)} ms`,
   );
   const freed = report.after.freeBytes - report.before.freeBytes;
   if (report.vacuumed) {
@@ -119,7 +120,7 @@ async function prune(
         last = at;
         const what = p.what === "traces" ? "trace runs" : "gate decisions";
         const pct = p.total > 0 ? Math.min(100, Math.round((100 * p.done) / p.total)) : 100;
-        io.out(`  ${what}: ${count(p.done)} / ${count(p.total)} deleted (${pct}%), ${count(p.batches)} batches`);
+        io.out(`  ${what}: ${count(p.done)} / ${count(p.total)} deleted (${pct}%), ${batches(p.batches)}`);
       },
     });
     summary(report, io.out);

@@ -10,8 +10,8 @@ import type { TRetention } from "../services/deps";
 
 const DAY_MS = 86_400_000;
 
-/** Rows per batch: a batch of 500 runs (~4,000 events) holds the write lock for a few ms. */
-export const DEFAULT_PRUNE_BATCH = 500;
+/** Rows per batch: 100 trace runs (~1,200 events) hold the write lock ~10 ms (bench/retention.ts). */
+export const DEFAULT_PRUNE_BATCH = 100;
 /** Pause between batches, in which other writers (a turn, a promotion) take the lock. */
 export const DEFAULT_PRUNE_PAUSE_MS = 5;
 
@@ -90,7 +90,8 @@ export async function pruneRetention(repos: TRepositories, opts: TPruneOptions):
         deleted.traceRuns += batch.runs;
         deleted.traceEvents += batch.events;
         opts.progress?.({ what: "traces", done: deleted.traceRuns, total: planned.traceRuns, batches });
-        if (batch.runs < batchSize) break;
+        // A short batch was the last; so was one reaching the count (unless another prune shares the work).
+        if (batch.runs < batchSize || deleted.traceRuns >= planned.traceRuns) break;
         await pause(pauseMs);
       }
     }
@@ -108,7 +109,7 @@ export async function pruneRetention(repos: TRepositories, opts: TPruneOptions):
           total: planned.gateEvaluations,
           batches: gateBatches,
         });
-        if (n < batchSize) break;
+        if (n < batchSize || deleted.gateEvaluations >= planned.gateEvaluations) break;
         await pause(pauseMs);
       }
     }

@@ -10,7 +10,7 @@ import { pruneRetention, type TPruneReport } from "./prune";
 export function pruneLine(r: TPruneReport): string {
   const d = r.deleted;
   const head = `retention: deleted ${d.traceRuns} trace runs (${d.traceEvents} events), ${d.gateEvaluations} gate decisions`;
-  return `${head} in ${r.batches} batches, ${r.ms} ms; ${Math.round(r.after.freeBytes / 1_048_576)} MB free for new rows`;
+  return `${head} in ${r.batches} ${r.batches === 1 ? "batch" : "batches"}, ${r.ms} ms; ${Math.round(r.after.freeBytes / 1_048_576)} MB free for new rows`;
 }
 
 export type TRetentionTimerOptions = {
