@@ -1,8 +1,8 @@
 // Next calls register() once when the server starts: validate the environment there, so a bad
 // DATABASE_URL or SOLSERVER_MODEL fails start-up instead of the first request. Then start the
-// timer that runs scheduled workflows (the Umbra beat), in the Node runtime only; stamp each
-// request with its socket's address (server/peer-address.ts); answer TRACE before Next sees it
-// (Next cannot build a fetch Request for it).
+// timer that runs scheduled workflows (the Umbra beat) and the daily prune (retention), in the Node
+// runtime only; stamp each request with its socket's address (server/peer-address.ts); answer
+// TRACE before Next sees it (Next cannot build a fetch Request for it).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // Before the first request: per-address limits read the socket's address from this stamp.
@@ -10,13 +10,15 @@ export async function register() {
   installPeerAddressStamp();
   (await import("./server/http/fetch-forbidden-methods")).refuseFetchForbiddenMethods(await import("node:http"));
   const { serverEnv } = await import("./env");
-  let intervalMs: number;
+  let env: ReturnType<typeof serverEnv>;
   try {
-    intervalMs = serverEnv().SOLSERVER_SCHEDULER_INTERVAL_MS;
+    env = serverEnv();
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);
   }
   const { startWebScheduler } = await import("./server/scheduler");
-  startWebScheduler(intervalMs);
+  startWebScheduler(env.SOLSERVER_SCHEDULER_INTERVAL_MS);
+  const { startWebRetention } = await import("./server/retention");
+  startWebRetention(env.SOLSERVER_PRUNE_INTERVAL_HOURS, env.retention);
 }

@@ -52,6 +52,13 @@ export const ZThreadDetail = ZThreadSummary.extend({
         })
         .nullable(),
       trace: z.array(ZTraceEvent),
+      /** When the turn's packet was stored. */
+      created_ts: ZIsoDate,
+      /**
+       * Set when the trace was pruned by retention (docs/operations.md): the days traces are kept.
+       * The messages and the answer stay; `trace` is then empty.
+       */
+      trace_pruned_after_days: z.number().int().nullable(),
     }),
   ),
 });

@@ -13,7 +13,7 @@ import { createOfflineModel } from "./model/offline-model";
 import type { TModelProvider } from "./model/provider";
 import { createModel } from "./model/registry";
 import { DEFAULT_ROUTING } from "./routing/default-routing";
-import { DEFAULT_LIMITS, type TLimits, type TServiceDeps } from "./services/deps";
+import { DEFAULT_LIMITS, DEFAULT_RETENTION, type TLimits, type TRetention, type TServiceDeps } from "./services/deps";
 import { DEFAULT_REPETITION_THRESHOLDS } from "./services/resolve";
 
 // Opening the control plane: the database, the model and the settings every service is handed
@@ -29,6 +29,8 @@ export type TOpenOptions = {
   databaseUrl: string;
   model?: TModelProvider;
   limits?: Partial<TLimits>;
+  /** Days trace runs and gate decisions are kept (0: forever); 30 each when not given. */
+  retention?: Partial<TRetention>;
   /** Overrides of the output gate's pipeline config (thresholds, pricing, PII allowlist). */
   gate?: TGateConfigInput;
   /** Overrides of the repetition thresholds that raise promotion triggers. */
@@ -64,6 +66,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     now: () => new Date(),
     newThreadId,
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
+    retention: { ...DEFAULT_RETENTION, ...opts.retention },
     gate: pipelineGateConfig(opts.gate),
     repetitionThresholds: { ...DEFAULT_REPETITION_THRESHOLDS, ...opts.repetitionThresholds },
     catalog: opts.catalog ?? RV_SERVICE_CATALOG,
@@ -83,6 +86,7 @@ export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
     databaseUrl: env.DATABASE_URL,
     model: createModel(env.SOLSERVER_MODEL, env),
     limits: { chatTurnsPerMinute: env.SOLSERVER_CHAT_TURNS_PER_MINUTE, readsPerMinute: env.SOLSERVER_READS_PER_MINUTE },
+    retention: env.retention,
     gate: env.gateConfig,
     repetitionThresholds: env.repetitionThresholds,
     catalog: env.catalog,

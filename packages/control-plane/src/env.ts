@@ -15,6 +15,16 @@ import { z } from "zod";
 import { readCatalogFile, readGateConfigFile, readRoutingFile, readTagAliasFile } from "./config/config-file";
 import { DEFAULT_ROUTING } from "./routing/default-routing";
 import { trustedProxyProblem } from "./trusted-proxies";
+import type { TRetention } from "./services/deps";
+
+/** Days to keep a kind of record: 0 keeps it forever; at most 100 years. */
+const retentionDays = () =>
+  z.coerce
+    .number()
+    .int({ error: "must be a whole number of days (0 keeps everything)" })
+    .min(0, { error: "must be between 0 (keep forever) and 36500 days" })
+    .max(36_500, { error: "must be between 0 (keep forever) and 36500 days" })
+    .default(30);
 
 // The server environment, parsed in one place for the web app and the scripts alike. A bad
 // value stops start-up with the variable's name and the rule it breaks.
@@ -144,6 +154,17 @@ const ZServerEnv = z
       .max(86_400_000, { error: "must be at most 86400000 (a day)" })
       .refine((ms) => ms === 0 || ms >= 1000, { error: "must be 0 (off) or at least 1000 (milliseconds)" })
       .default(60_000),
+    // Retention (docs/operations.md): trace runs with their events, and gate decisions, older
+    // than this many days are pruned; turns, proposals, audit events and knowledge are kept.
+    SOLSERVER_TRACE_RETENTION_DAYS: retentionDays(),
+    SOLSERVER_GATE_RETENTION_DAYS: retentionDays(),
+    // How often the web server prunes by itself; 0 turns its timer off (cron runs `pnpm db:prune`).
+    SOLSERVER_PRUNE_INTERVAL_HOURS: z.coerce
+      .number()
+      .int({ error: "must be a whole number of hours (0 turns the web server's pruning off)" })
+      .min(0, { error: "must be between 0 (off) and 168 (a week)" })
+      .max(168, { error: "must be between 0 (off) and 168 (a week)" })
+      .default(24),
     // Semantic matching (docs/resolve.md): off by default, so the offline default stays lexical.
     SOLSERVER_EMBEDDINGS: z
       .enum(["off", "openai"], { error: 'must be "off" or "openai" (docs/resolve.md#semantic-matching)' })
@@ -242,6 +263,9 @@ export type TServerEnv = {
   tagAliases: TTagAliasConfig | null;
   /** How often the web server ticks workflow schedules; 0: its timer is off. */
   SOLSERVER_SCHEDULER_INTERVAL_MS: number;
+  /** Days trace runs and gate decisions are kept (0: forever), and how often the web server prunes. */
+  retention: TRetention;
+  SOLSERVER_PRUNE_INTERVAL_HOURS: number;
   /** Semantic matching's embeddings server (SOLSERVER_EMBEDDINGS=openai), or null when off. */
   embeddings: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | null;
   /** The load shedder's bound (0: none), queue length and longest wait in the queue. */
@@ -331,6 +355,8 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     repetitionThresholds: e.SOLSERVER_REPETITION_THRESHOLDS,
     trustedOrigins: trustedOrigins(baseURL, e.SOLSERVER_TRUSTED_ORIGINS),
     SOLSERVER_SCHEDULER_INTERVAL_MS: e.SOLSERVER_SCHEDULER_INTERVAL_MS,
+    retention: { traceDays: e.SOLSERVER_TRACE_RETENTION_DAYS, gateDays: e.SOLSERVER_GATE_RETENTION_DAYS },
+    SOLSERVER_PRUNE_INTERVAL_HOURS: e.SOLSERVER_PRUNE_INTERVAL_HOURS,
     embeddings:
       e.SOLSERVER_EMBEDDINGS === "openai" && e.SOLSERVER_EMBEDDINGS_MODEL
         ? {

@@ -26,6 +26,15 @@ export {
 export { createModel } from "./model/registry";
 export { describeIssues, firstIssueField, parseInput, type TIssueLike } from "./parse";
 export { deriveProposals } from "./proposals/derive";
+export {
+  DEFAULT_PRUNE_BATCH,
+  pruneRetention,
+  retentionCutoffs,
+  type TPruneOptions,
+  type TPruneProgress,
+  type TPruneReport,
+} from "./retention/prune";
+export { pruneLine, startRetentionTimer, type TRetentionTimerOptions } from "./retention/timer";
 export { rankCfbs, retrieveCfbs } from "./retrieval";
 export { canSeeThread, requireJam, requireSignedIn } from "./services/access";
 // The application services. Each is `(ctx, parsedInput)`: ctx holds the dependencies and the
@@ -37,7 +46,14 @@ export { getCfbActivity } from "./services/cfb-activity";
 export { mergeCfbs, restoreCfb, retireCfb, revertCfb } from "./services/cfb-repair";
 export { createCfb, endorseCfb, getCfb, listCfbs, updateCfb } from "./services/cfbs";
 export type { TCaller, TServiceContext } from "./services/context";
-export { DEFAULT_LIMITS, type TActor, type TLimits, type TServiceDeps } from "./services/deps";
+export {
+  DEFAULT_LIMITS,
+  DEFAULT_RETENTION,
+  type TActor,
+  type TLimits,
+  type TRetention,
+  type TServiceDeps,
+} from "./services/deps";
 export { dismissTrigger, giveFeedback, listTriggers } from "./services/feedback";
 export { evaluateGate, listGateEvaluations } from "./services/gate";
 export { getMemento, putMemento } from "./services/mementos";

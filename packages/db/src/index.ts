@@ -15,6 +15,7 @@ export {
   type TDialect,
   type TEmbeddingWrite,
   type TPendingEmbedding,
+  type TStorage,
   type TVectorStore,
 } from "./dialect";
 export { databaseFilePath } from "./dialect/sqlite/database-file";

@@ -53,6 +53,8 @@ export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
   const gate = typeof gateStatus === "string" ? gateStatus : null;
   const times = turn.trace.map((e) => Date.parse(e.created_ts)).filter(Number.isFinite);
   const start = times.length > 0 ? Math.min(...times) : 0;
+  // Retention pruned this turn's trace: the decision, gate verdict and attempts went with it.
+  const prunedDays = turn.trace_pruned_after_days;
   return (
     <article className="card stack" aria-labelledby={headingId} data-testid="turn">
       <h3 id={headingId}>Turn {index + 1}</h3>
@@ -61,9 +63,9 @@ export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
           <span className={`badge decision-${decision.toLowerCase()}`} data-testid="breakpoint-decision">
             {decision}
           </span>
-        ) : (
+        ) : prunedDays === null ? (
           <span className="muted">no decision</span>
-        )}
+        ) : null}
         {peak ? <span className="badge warn">peak guardrail</span> : null}
         {gate ? (
           <span
@@ -78,16 +80,23 @@ export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
             {turn.router_domain}
           </span>
         ) : null}
-        <span className="muted">
-          {attempts} {attempts === 1 ? "attempt" : "attempts"}
-        </span>
+        {prunedDays === null ? (
+          <span className="muted">
+            {attempts} {attempts === 1 ? "attempt" : "attempts"}
+          </span>
+        ) : null}
         <span className="muted trace-ids">
           {turn.packet_id}
           {turn.transmission_id ? ` · ${turn.transmission_id}` : ""}
         </span>
       </p>
       {turn.answer ? <ClaimsView answer={turn.answer} /> : null}
-      {turn.trace.length === 0 ? (
+      {prunedDays !== null ? (
+        <p className="muted" data-testid="trace-pruned">
+          Trace pruned after {prunedDays} {prunedDays === 1 ? "day" : "days"} (retention); the messages and the answer
+          are kept.
+        </p>
+      ) : turn.trace.length === 0 ? (
         <p className="muted">No trace events.</p>
       ) : (
         <ol className="plain timeline" aria-label={`Trace of turn ${index + 1}`}>

@@ -21,6 +21,14 @@ export const DEFAULT_LIMITS: TLimits = {
   signIn: DEFAULT_SIGN_IN_POLICY,
 };
 
+/**
+ * How many days trace runs (with their events) and gate decisions are kept; 0 keeps them forever.
+ * Turns, messages, proposals, promotions, audit events and knowledge are always kept.
+ */
+export type TRetention = { traceDays: number; gateDays: number };
+
+export const DEFAULT_RETENTION: TRetention = { traceDays: 30, gateDays: 30 };
+
 /** What every service is handed: no globals, so tests wire their own. */
 export type TServiceDeps = {
   repos: TRepositories;
@@ -30,6 +38,8 @@ export type TServiceDeps = {
   /** Id for a thread a turn creates. */
   newThreadId: () => string;
   limits: TLimits;
+  /** What pruning deletes, and what a pruned turn's trace says (retention/). */
+  retention: TRetention;
   /** The output gate every model attempt passes (seed 002; see gate/pipeline-config.ts). */
   gate: TGateConfig;
   /** The selector step's domains (seed 001 §7.1): router_domain, modeLabel, strictness, scope. */

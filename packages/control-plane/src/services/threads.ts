@@ -1,4 +1,5 @@
 import { DomainError, type TThreadGetRequest, type TThreadListRequest } from "@solserver/contracts";
+import { retentionCutoffs } from "../retention/prune";
 import { assertCanSeeThread } from "./access";
 import type { TServiceContext } from "./context";
 
@@ -12,6 +13,18 @@ export async function getThread({ deps, caller }: TServiceContext, input: TThrea
   const thread = await deps.repos.threads.get(input.thread_id);
   if (!thread) throw new DomainError("NOT_FOUND", `thread ${input.thread_id} does not exist`, { field: "thread_id" });
   assertCanSeeThread(caller, thread.owner_id, `thread ${input.thread_id}`);
-  const { owner_id: _owner, ...detail } = thread;
-  return detail;
+  const { owner_id: _owner, turns, ...detail } = thread;
+  const cutoff = retentionCutoffs(deps.retention, deps.now()).traces;
+  return {
+    ...detail,
+    // A turn older than the trace retention with no trace left lost it to pruning (every stored
+    // turn writes its trace in the turn's own transaction): the page says so, not "no trace".
+    turns: turns.map((turn) => ({
+      ...turn,
+      trace_pruned_after_days:
+        turn.trace.length === 0 && cutoff !== null && Date.parse(turn.created_ts) < cutoff.getTime()
+          ? deps.retention.traceDays
+          : null,
+    })),
+  };
 }

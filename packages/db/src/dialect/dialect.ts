@@ -23,6 +23,9 @@ export type TSqlDialect = {
   cfbTextMatch(alias: string, text: string): Prisma.Sql | null;
 };
 
+/** The database's size and free space in bytes; `tables`: bytes per table asked about, indexes included. */
+export type TStorage = { fileBytes: number; freeBytes: number; tables: Record<string, number> };
+
 /** A Prisma client and the hot-path driver on its one connection. */
 export type TConnection = {
   prisma: DbClient;
@@ -49,4 +52,10 @@ export type TDialect = TSqlDialect & {
   openVectors(connection: TConnection, model: string, dims: number): Promise<TVectorStore>;
   /** Whether the /cfbs full-text index agrees with the Cfb table (tests, after migrations). */
   textIndexHealth(sql: TSqlBase): Promise<{ cfbs: number; indexed: number; counted: number; ok: boolean }>;
+  /** Size, free space and (for `tables`) bytes per table: what pruning frees (retention). */
+  storage(sql: TSqlBase, tables?: readonly string[]): Promise<TStorage>;
+  /** Gives free space back to the filesystem (outside any transaction). */
+  vacuum(sql: TSqlBase): Promise<void>;
+  /** Refreshes the query planner's statistics. */
+  analyze(sql: TSqlBase): Promise<void>;
 };

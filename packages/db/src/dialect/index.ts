@@ -14,5 +14,5 @@ export function dialectFor(databaseUrl: string): TDialect {
   return sqliteDialect;
 }
 
-export type { TConnection, TDialect, TSqlDialect } from "./dialect";
+export type { TConnection, TDialect, TSqlDialect, TStorage } from "./dialect";
 export type { TEmbeddingWrite, TPendingEmbedding, TVectorStore } from "./vector-store";

@@ -13,6 +13,7 @@ import { proposalRepository } from "./proposals";
 import { rateLimitRepository } from "./rate-limits";
 import { triggerRepository } from "./repetitions";
 import { resolveRepository } from "./resolve";
+import { retentionRepository } from "./retention";
 import { scheduleRepository } from "./schedules";
 import { signInThrottleRepository } from "./sign-in-throttle";
 import { systemRepository } from "./system";
@@ -61,6 +62,7 @@ export function createRepositories(db: DbClient) {
     schedules: scheduleRepository(store),
     traces: traceRepository(store),
     system: systemRepository(store),
+    retention: retentionRepository(store, connection.dialect),
   };
 }
 
@@ -82,6 +84,7 @@ export type {
   TTwinCandidate,
 } from "./proposals";
 export type { TRateDecision } from "./rate-limits";
+export type { TPruneCounts, TRetentionCutoffs } from "./retention";
 export {
   INTERRUPTED_DETAIL,
   type TScheduleDetail,

@@ -31,11 +31,14 @@ export async function listThreads(
   }));
 }
 
+/** A turn as stored; whether its trace was pruned is the service's to say (it knows the retention). */
+type TStoredTurn = Omit<TThreadDetail["turns"][number], "trace_pruned_after_days">;
+
 /** A thread with its messages and, per turn, the trace of that turn. */
 export async function getThreadDetail(
   db: DbClient,
   threadId: string,
-): Promise<(TThreadDetail & { owner_id: string | null }) | null> {
+): Promise<(Omit<TThreadDetail, "turns"> & { turns: TStoredTurn[]; owner_id: string | null }) | null> {
   const t = await db.thread.findUnique({
     where: { id: threadId },
     select: {
@@ -53,6 +56,7 @@ export async function getThreadDetail(
         orderBy: { createdAt: "asc" },
         select: {
           id: true,
+          createdAt: true,
           transmissions: {
             take: 1,
             select: {
@@ -127,6 +131,7 @@ export async function getThreadDetail(
             metadata: e.metadata,
             created_ts: e.createdAt.toISOString(),
           })),
+        created_ts: p.createdAt.toISOString(),
       };
     }),
   };

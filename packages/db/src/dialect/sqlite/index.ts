@@ -4,6 +4,7 @@ import { connectSqlite } from "./connect";
 import { cfbTextMatch, ftsHealth } from "./fts";
 import { migrateSqlite } from "./migrations";
 import { isNativeUniqueViolation, nativeBinding } from "./native";
+import { sqliteAnalyze, sqliteStorage, sqliteVacuum } from "./storage";
 import { openSqliteVectors } from "./vectors";
 
 /** SQLite, the embedded default: one file, one process writing at a time (WAL, busy timeout). */
@@ -16,6 +17,9 @@ export const sqliteDialect: TDialect = {
   isNativeUniqueViolation,
   openVectors: openSqliteVectors,
   textIndexHealth: ftsHealth,
+  storage: sqliteStorage,
+  vacuum: sqliteVacuum,
+  analyze: sqliteAnalyze,
   cfbTextMatch,
   // Json columns are TEXT: the value goes in as its JSON text.
   json: (value) => Prisma.sql`${JSON.stringify(value)}`,

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "TraceRun_startedAt_idx" ON "TraceRun"("startedAt");
