@@ -14,8 +14,8 @@ import { RV_SERVICE_CATALOG, type TCatalog } from "@solserver/engine";
 import { z } from "zod";
 import { readCatalogFile, readGateConfigFile, readRoutingFile, readTagAliasFile } from "./config/config-file";
 import { DEFAULT_ROUTING } from "./routing/default-routing";
-import { trustedProxyProblem } from "./trusted-proxies";
 import type { TRetention } from "./services/deps";
+import { trustedProxyProblem } from "./trusted-proxies";
 
 /** Days to keep a kind of record: 0 keeps it forever; at most 100 years. */
 const retentionDays = () =>

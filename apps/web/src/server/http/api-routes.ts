@@ -15,6 +15,9 @@ export const API_ROUTES: readonly TApiRoute[] = [
   { pattern: /^\/procedures$/, methods: ["GET"] },
   { pattern: /^\/threads\/[^/]+\/memento$/, methods: ["GET", "PUT"] },
   { pattern: /^\/threads\/[^/]+\/procedure$/, methods: ["GET"] },
+  // Health probes (server/probes.ts): JSON, no-store, never shed.
+  { pattern: /^\/healthz$/, methods: ["GET"] },
+  { pattern: /^\/readyz$/, methods: ["GET"] },
 ];
 
 /** The API route a raw path belongs to, or null for a page (or a framework asset). */
