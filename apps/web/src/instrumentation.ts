@@ -2,13 +2,13 @@
 // DATABASE_URL or SOLSERVER_MODEL fails start-up instead of the first request. Then start the
 // timer that runs scheduled workflows (the Umbra beat) and the daily prune (retention), in the Node
 // runtime only; stamp each request with its socket's address (server/peer-address.ts); answer
-// TRACE before Next sees it (Next cannot build a fetch Request for it).
+// TRACE and the liveness probe before Next sees them (server/http/early-answers.ts).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // Before the first request: per-address limits read the socket's address from this stamp.
   const { installPeerAddressStamp } = await import("./server/peer-address");
   installPeerAddressStamp();
-  (await import("./server/http/fetch-forbidden-methods")).refuseFetchForbiddenMethods(await import("node:http"));
+  (await import("./server/http/early-answers")).answerBeforeNext(await import("node:http"));
   const { serverEnv } = await import("./env");
   let env: ReturnType<typeof serverEnv>;
   try {

@@ -11,7 +11,7 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proxy } from "@/proxy";
 import { allowedMethods, apiRouteOf } from "@/server/http/api-routes";
-import { refuseFetchForbiddenMethods } from "@/server/http/fetch-forbidden-methods";
+import { answerBeforeNext } from "@/server/http/early-answers";
 import {
   BASE_URL,
   jsonPost,
@@ -301,9 +301,9 @@ describe("security headers on every answer", () => {
   });
 });
 
-describe("TRACE over a real socket (Next cannot build a fetch Request for it)", () => {
+describe("answers before Next, over a real socket: TRACE (Next cannot build a fetch Request for it) and liveness", () => {
   it("answers 405 JSON with Allow and the security headers; other methods reach the app", async () => {
-    refuseFetchForbiddenMethods(http);
+    answerBeforeNext(http);
     const server = http.createServer((_req, res) => res.writeHead(204).end());
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
@@ -334,6 +334,18 @@ describe("TRACE over a real socket (Next cannot build a fetch Request for it)", 
       });
       expect((await send("TRACE", "/")).headers.allow).toBe("GET, HEAD");
       expect((await send("GET", "/")).status).toBe(204);
+      // The liveness probe is answered here too, never reaching the app (whose answer is 204).
+      const live = await send("GET", "/healthz?probe=1");
+      expect(live.status).toBe(200);
+      expect(JSON.parse(live.body)).toEqual({ status: "ok" });
+      expect(live.headers["cache-control"]).toBe("no-store");
+      expect(live.headers["x-content-type-options"]).toBe("nosniff");
+      const head = await send("HEAD", "/healthz");
+      expect([head.status, head.body]).toEqual([200, ""]);
+      // Only that path and those methods: the rest reach the app.
+      expect((await send("POST", "/healthz")).status).toBe(204);
+      expect((await send("GET", "/healthz/x")).status).toBe(204);
+      expect((await send("GET", "/readyz")).status).toBe(204);
     } finally {
       server.close();
     }
