@@ -3,8 +3,8 @@
 // `pnpm --filter @solserver/web build` first) with the offline model; clients signed in by the
 // sign-in route, each sending chat turns (POST /chat/respond) one after another on its own thread
 // for --seconds at 1, 8 and 32 clients. A client that is shed (503) waits its Retry-After, as
-// the API asks. Meanwhile a separate process probes GET /healthz every 50 ms. Reported per load:
-// turns/s, p50/p99 of answered turns, the share of 503s, /healthz p50/p99/max, the server's CPU
+// the API asks. Meanwhile two separate processes probe GET /healthz and GET /readyz every 50 ms. Reported per load:
+// turns/s, p50/p99 of answered turns, the share of 503s, /healthz and /readyz p50/p99/max, the server's CPU
 // ms per answered turn (user + system time of its process tree) and os.loadavg(); then the CPU and
 // latency of the review queue page (GET /umbra/proposals as a Jam editor) once the turns have
 // filled the queue. --bounds runs it all once per SOLSERVER_MAX_CONCURRENT_REQUESTS value (a
@@ -184,30 +184,47 @@ type TLevel = {
   shed: number;
   shed_share: number;
   other_errors: number;
-  healthz: { probes: number; p50_ms: number; p99_ms: number; max_ms: number; timeouts: number };
+  healthz: TProbeFigures;
+  readyz: TProbeFigures;
   cpu_ms_per_turn: number;
   loadavg: [number, number, number];
 };
 
-let seq = 0;
-async function level(server: ChildProcess, bound: number, clients: number, cookies: string[]): Promise<TLevel> {
+type TProbeFigures = { probes: number; p50_ms: number; p99_ms: number; max_ms: number; timeouts: number };
+
+/** A separate process probing `url` every PROBE_INTERVAL_MS for the level; its latency figures. */
+async function startProber(url: string): Promise<TProbeFigures> {
   const prober = spawn(
     process.execPath,
     [
       "--import",
       "tsx",
       path.join(ROOT, "bench/lib/health-prober.ts"),
-      `${ORIGIN}/healthz`,
+      url,
       String(SECONDS * 1000),
       String(PROBE_INTERVAL_MS),
     ],
     { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
   );
-  let probeOut = "";
+  let out = "";
   prober.stdout?.on("data", (chunk: Buffer) => {
-    probeOut += chunk.toString();
+    out += chunk.toString();
   });
-  const probed = new Promise((resolve) => prober.once("exit", resolve));
+  await new Promise((resolve) => prober.once("exit", resolve));
+  const probes = JSON.parse(out) as { latencies: (number | null)[] };
+  const answered = probes.latencies.filter((x): x is number => x !== null);
+  return {
+    probes: probes.latencies.length,
+    p50_ms: percentile(answered, 50),
+    p99_ms: percentile(answered, 99),
+    max_ms: round(Math.max(...answered)),
+    timeouts: probes.latencies.length - answered.length,
+  };
+}
+
+let seq = 0;
+async function level(server: ChildProcess, bound: number, clients: number, cookies: string[]): Promise<TLevel> {
+  const probers = ["healthz", "readyz"].map((probe) => startProber(`${ORIGIN}/${probe}`));
   const cpuBefore = treeCpuMs(server.pid as number);
   const until = performance.now() + SECONDS * 1000;
   const latencies: number[] = [];
@@ -242,9 +259,7 @@ async function level(server: ChildProcess, bound: number, clients: number, cooki
     }),
   );
   const cpu = treeCpuMs(server.pid as number) - cpuBefore;
-  await probed;
-  const probes = JSON.parse(probeOut) as { latencies: (number | null)[] };
-  const answered = probes.latencies.filter((x): x is number => x !== null);
+  const [healthz, readyz] = await Promise.all(probers);
   const turns = latencies.length;
   return {
     bound,
@@ -257,13 +272,8 @@ async function level(server: ChildProcess, bound: number, clients: number, cooki
     shed,
     shed_share: round(shed / Math.max(1, shed + turns + otherErrors), 3),
     other_errors: otherErrors,
-    healthz: {
-      probes: probes.latencies.length,
-      p50_ms: percentile(answered, 50),
-      p99_ms: percentile(answered, 99),
-      max_ms: round(Math.max(...answered)),
-      timeouts: probes.latencies.length - answered.length,
-    },
+    healthz: healthz as TProbeFigures,
+    readyz: readyz as TProbeFigures,
     cpu_ms_per_turn: round(cpu / Math.max(1, turns), 2),
     loadavg: loadavg(),
   };
@@ -312,7 +322,7 @@ try {
         levels.push(result);
         const h = result.healthz;
         console.log(
-          `bound ${String(bound).padStart(2)} clients ${String(clients).padStart(2)}: ${String(result.turns_per_s).padStart(6)} turns/s  p50 ${result.turn_p50_ms} / p99 ${result.turn_p99_ms} ms  503 ${(100 * result.shed_share).toFixed(1)}%  healthz p50 ${h.p50_ms} / p99 ${h.p99_ms} / max ${h.max_ms} ms (${h.timeouts} timeouts)  cpu ${result.cpu_ms_per_turn} ms/turn  load ${result.loadavg.join(" ")}`,
+          `bound ${String(bound).padStart(2)} clients ${String(clients).padStart(2)}: ${String(result.turns_per_s).padStart(6)} turns/s  p50 ${result.turn_p50_ms} / p99 ${result.turn_p99_ms} ms  503 ${(100 * result.shed_share).toFixed(1)}%  healthz p50 ${h.p50_ms} / p99 ${h.p99_ms} / max ${h.max_ms} ms (${h.timeouts} timeouts)  readyz p50 ${result.readyz.p50_ms} / p99 ${result.readyz.p99_ms} ms (${result.readyz.timeouts} timeouts)  cpu ${result.cpu_ms_per_turn} ms/turn  load ${result.loadavg.join(" ")}`,
         );
       }
       const queue = await queuePage(server, jamCookie);

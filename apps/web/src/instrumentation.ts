@@ -8,7 +8,8 @@ export async function register() {
   // Before the first request: per-address limits read the socket's address from this stamp.
   const { installPeerAddressStamp } = await import("./server/peer-address");
   installPeerAddressStamp();
-  (await import("./server/http/early-answers")).answerBeforeNext(await import("node:http"));
+  const { readiness } = await import("./server/readiness");
+  (await import("./server/http/early-answers")).answerBeforeNext(await import("node:http"), readiness);
   const { serverEnv } = await import("./env");
   let env: ReturnType<typeof serverEnv>;
   try {

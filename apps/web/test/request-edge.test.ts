@@ -346,6 +346,17 @@ describe("answers before Next, over a real socket: TRACE (Next cannot build a fe
       expect((await send("POST", "/healthz")).status).toBe(204);
       expect((await send("GET", "/healthz/x")).status).toBe(204);
       expect((await send("GET", "/readyz")).status).toBe(204);
+      // Given the readiness question, /readyz is answered here too: 200 or 503, a failure as 503.
+      let answer: () => Promise<boolean> = async () => true;
+      answerBeforeNext(http, () => answer());
+      expect(await send("GET", "/readyz")).toMatchObject({ status: 200, body: '{"status":"ok"}' });
+      answer = async () => false;
+      expect(await send("GET", "/readyz")).toMatchObject({ status: 503, body: '{"status":"unavailable"}' });
+      answer = async () => {
+        throw new Error("database gone");
+      };
+      const failed = await send("GET", "/readyz");
+      expect([failed.status, failed.headers["cache-control"]]).toEqual([503, "no-store"]);
     } finally {
       server.close();
     }

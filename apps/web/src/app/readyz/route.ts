@@ -1,6 +1,5 @@
-import { ready } from "@solserver/control-plane";
-import { getServer } from "@/server/control-plane";
 import { probeResponse } from "@/server/probes";
+import { readiness } from "@/server/readiness";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -12,8 +11,7 @@ export const dynamic = "force-dynamic";
  */
 export async function GET() {
   try {
-    const { deps } = await getServer();
-    return probeResponse((await ready(deps)) ? "ok" : "unavailable");
+    return probeResponse((await readiness()) ? "ok" : "unavailable");
   } catch (error) {
     console.error("readiness probe:", error);
     return probeResponse("unavailable");

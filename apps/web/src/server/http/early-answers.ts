@@ -7,30 +7,42 @@ import { API_CSP, securityHeaders, servedOverHttps } from "./security-headers";
 // - TRACE, a method the fetch API forbids: Next fails to build a Request for it and answers a
 //   plain-text 500 before the proxy runs. It gets the same JSON 405 (and Allow) the proxy gives
 //   any other method. (CONNECT never becomes a request event; Node's parser refuses TRACK.)
-// - the liveness probe, GET /healthz: under load every hop through Next's pipeline (proxy,
-//   routing, the route handler) may wait behind a chat turn's synchronous work, and a probe must
-//   answer within its timeout. Answered here it waits for one turn of the event loop at most
-//   (docs/performance.md, bench:load). The route file app/healthz answers the same where this
-//   hook is not installed (next dev).
+// - the health probes, GET /healthz and GET /readyz: under load every hop through Next's pipeline
+//   (proxy, routing, the route handler) may wait behind a chat turn's synchronous work, and a
+//   probe must answer within its timeout. Answered here, liveness waits for one turn of the event
+//   loop at most and readiness for its one read (docs/performance.md, bench:load). The route
+//   files app/healthz and app/readyz answer the same where this hook is not installed (next dev).
 const FETCH_FORBIDDEN = new Set(["TRACE"]);
 
-/** GET or HEAD /healthz, with or without a query string. */
-function isLiveness(method: string, url: string | undefined): boolean {
-  if (method !== "GET" && method !== "HEAD") return false;
+/** Whether the database answers (control-plane `ready`); the readiness probe's question. */
+export type TReadiness = () => Promise<boolean>;
+
+/** Which probe a GET or HEAD asks for, with or without a query string; null for anything else. */
+function probeOf(method: string, url: string | undefined): "healthz" | "readyz" | null {
+  if (method !== "GET" && method !== "HEAD") return null;
   const path = (url ?? "").split("?")[0];
-  return path === "/healthz";
+  return path === "/healthz" || path === "/readyz" ? (path.slice(1) as "healthz" | "readyz") : null;
 }
 
-/** The liveness answer (the route's: app/healthz/route.ts), with the API's headers (no-store among them). */
-function answerLiveness(method: string, res: http.ServerResponse): void {
-  const body = JSON.stringify({ status: "ok" });
+/** A probe's answer (the routes': app/healthz, app/readyz), with the API's headers (no-store among them). */
+function answerProbe(method: string, res: http.ServerResponse, ok: boolean): void {
+  const body = JSON.stringify({ status: ok ? "ok" : "unavailable" });
   res
-    .writeHead(200, {
+    .writeHead(ok ? 200 : 503, {
       ...securityHeaders({ csp: API_CSP, api: true, https: servedOverHttps() }),
       "content-type": "application/json",
       "content-length": Buffer.byteLength(body),
     })
     .end(method === "HEAD" ? undefined : body);
+}
+
+async function readiness(ready: TReadiness): Promise<boolean> {
+  try {
+    return await ready();
+  } catch (error) {
+    console.error("readiness probe:", error);
+    return false;
+  }
 }
 
 async function answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -45,9 +57,14 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse): Prom
   res.writeHead(response.status, headers).end(await response.text());
 }
 
-/** Wraps every Node HTTP server's request event (once): TRACE and liveness never reach Next. */
-export function answerBeforeNext(httpModule: typeof http): void {
-  const proto = httpModule.Server.prototype as http.Server & { solserverGuarded?: true };
+/**
+ * Wraps every Node HTTP server's request event (once): TRACE and the probes never reach Next.
+ * Without `ready`, /readyz is left to its route.
+ */
+export function answerBeforeNext(httpModule: typeof http, ready?: TReadiness): void {
+  const proto = httpModule.Server.prototype as http.Server & { solserverGuarded?: true; solserverReady?: TReadiness };
+  // A later call may hand over the readiness question (the wrapper below reads it per request).
+  if (ready) proto.solserverReady = ready;
   if (proto.solserverGuarded) return;
   proto.solserverGuarded = true;
   const emit = proto.emit;
@@ -59,8 +76,14 @@ export function answerBeforeNext(httpModule: typeof http): void {
         void answer(req, res).catch(() => res.destroy());
         return true;
       }
-      if (isLiveness(method, req.url)) {
-        answerLiveness(method, res);
+      const probe = probeOf(method, req.url);
+      if (probe === "healthz") {
+        answerProbe(method, res, true);
+        return true;
+      }
+      const askReady = proto.solserverReady;
+      if (probe === "readyz" && askReady) {
+        void readiness(askReady).then((ok) => answerProbe(method, res, ok));
         return true;
       }
     }
