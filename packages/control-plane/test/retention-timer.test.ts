@@ -4,7 +4,7 @@
 import type { TRepositories } from "@solserver/db";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startRetentionTimer } from "../src/retention/timer";
-import { DEFAULT_RETENTION } from "../src/services/deps";
+import { DEFAULT_LIMITS, DEFAULT_RETENTION } from "../src/services/deps";
 
 const storage = { fileBytes: 8 * 1_048_576, freeBytes: 2 * 1_048_576, tables: {} };
 
@@ -21,6 +21,8 @@ function fakeRepos(failFirst: boolean) {
     }),
     pruneTraceBatch: vi.fn(async () => ({ runs: 3, events: 30 })),
     pruneGateBatch: vi.fn(async () => 2),
+    countLimitStates: vi.fn(async () => 0),
+    pruneLimitStateBatch: vi.fn(async () => 0),
     storage: vi.fn(async () => storage),
     vacuum: vi.fn(async () => {}),
     analyze: vi.fn(async () => {}),
@@ -40,7 +42,12 @@ describe("startRetentionTimer", () => {
     const { repos, retention } = fakeRepos(true);
     const log: string[] = [];
     const timer = startRetentionTimer({
-      deps: async () => ({ repos, retention: DEFAULT_RETENTION, now: () => new Date("2026-11-27T03:00:00Z") }),
+      deps: async () => ({
+        repos,
+        retention: DEFAULT_RETENTION,
+        limits: DEFAULT_LIMITS,
+        now: () => new Date("2026-11-27T03:00:00Z"),
+      }),
       intervalMs: 3_600_000,
       firstDelayMs: 60_000,
       log: (l) => log.push(l),
@@ -66,7 +73,7 @@ describe("startRetentionTimer", () => {
     const spy = vi.spyOn(globalThis, "setTimeout");
     const { repos } = fakeRepos(false);
     const timer = startRetentionTimer({
-      deps: async () => ({ repos, retention: DEFAULT_RETENTION, now: () => new Date() }),
+      deps: async () => ({ repos, retention: DEFAULT_RETENTION, limits: DEFAULT_LIMITS, now: () => new Date() }),
       intervalMs: 1000,
       firstDelayMs: 1000,
       log: () => {},

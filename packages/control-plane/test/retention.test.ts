@@ -12,6 +12,7 @@ import { loadServerEnv } from "../src/env";
 import { getThread, parseInput, respondToTurn } from "../src/index";
 import { PRUNE_EXIT, runPruneCli } from "../src/retention/cli";
 import { pruneRetention, type TPruneProgress } from "../src/retention/prune";
+import { DEFAULT_SIGN_IN_POLICY, limitStateDays } from "../src/services/sign-in-policy";
 import { openTestControlPlane, type TTestActor } from "../src/testing";
 
 const DAY = 86_400_000;
@@ -178,6 +179,35 @@ describe("pruneRetention", () => {
     // Nothing more to do.
     const again = await pruneRetention(opened.repos, { retention: { traceDays: 30, gateDays: 30 }, now: pruneAt });
     expect([again.batches, again.planned.traceRuns, again.planned.gateEvaluations]).toEqual([0, 0, 0]);
+  });
+
+  it("deletes rate-limit and sign-in throttle state no rule reads any more, and keeps the rest", async () => {
+    const horizon = limitStateDays(DEFAULT_SIGN_IN_POLICY);
+    expect(horizon).toBe(31);
+    const at = (days: number) => new Date(pruneAt.getTime() - days * DAY);
+    await opened.db.rateLimitBucket.createMany({
+      data: [
+        { key: "test:expired:chat", windowStart: at(horizon + 9), count: 3 },
+        { key: "test:expired:pair", windowStart: at(horizon + 1), count: 7 },
+        { key: "test:live:known", windowStart: at(horizon - 1), count: 1 },
+        { key: "test:live:pair", windowStart: at(0.5), count: 2 },
+      ],
+    });
+    const keys = async () =>
+      (await opened.db.rateLimitBucket.findMany({ where: { key: { startsWith: "test:" } }, select: { key: true } }))
+        .map((r) => r.key)
+        .sort();
+    const dry = await pruneRetention(opened.repos, {
+      retention: { traceDays: 0, gateDays: 0 },
+      now: pruneAt,
+      dryRun: true,
+    });
+    expect(dry.limitStates.deleted).toBe(0);
+    expect(dry.limitStates.planned).toBeGreaterThanOrEqual(2);
+    expect(await keys()).toHaveLength(4);
+    const report = await pruneRetention(opened.repos, { retention: { traceDays: 0, gateDays: 0 }, now: pruneAt });
+    expect(report.limitStates.deleted).toBe(dry.limitStates.planned);
+    expect(await keys()).toEqual(["test:live:known", "test:live:pair"]);
   });
 
   it("0 days keeps a kind forever", async () => {

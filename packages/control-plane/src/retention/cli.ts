@@ -53,6 +53,8 @@ function summary(report: TPruneReport, out: (line: string) => void): void {
       `would delete ${count(planned.traceRuns)} trace runs (${count(planned.traceEvents)} events) and ` +
         `${count(planned.gateEvaluations)} gate decisions; nothing was deleted (dry run)`,
     );
+    if (report.limitStates.planned > 0)
+      out(`would delete ${count(report.limitStates.planned)} expired rate-limit and sign-in throttle states`);
     out(`database ${mb(report.before.fileBytes)}, ${mb(report.before.freeBytes)} of it free`);
     return;
   }
@@ -60,6 +62,8 @@ function summary(report: TPruneReport, out: (line: string) => void): void {
     `deleted ${count(deleted.traceRuns)} trace runs (${count(deleted.traceEvents)} events) and ` +
       `${count(deleted.gateEvaluations)} gate decisions in ${batches(report.batches)}, ${count(report.ms)} ms`,
   );
+  if (report.limitStates.deleted > 0)
+    out(`deleted ${count(report.limitStates.deleted)} expired rate-limit and sign-in throttle states`);
   const freed = report.after.freeBytes - report.before.freeBytes;
   if (report.vacuumed) {
     out(`vacuumed: database ${mb(report.before.fileBytes)} → ${mb(report.after.fileBytes)}`);

@@ -1,5 +1,6 @@
 import type { TPruneCounts, TRepositories, TRetentionCutoffs, TStorage } from "@solserver/db";
 import type { TRetention } from "../services/deps";
+import { DEFAULT_SIGN_IN_POLICY, limitStateDays } from "../services/sign-in-policy";
 
 // Retention: deletes trace runs (with their events) and gate decisions older than their window,
 // oldest first, in bounded batches of one transaction each, pausing between batches so that
@@ -37,7 +38,15 @@ export type TPruneOptions = {
   progress?: (p: TPruneProgress) => void;
   vacuum?: boolean;
   analyze?: boolean;
+  /**
+   * Rate-limit and sign-in throttle state untouched for this many days is deleted too (no rule
+   * reads it any more); default: the default sign-in policy's horizon (limitStateDays).
+   */
+  limitStateDays?: number;
 };
+
+/** Rows per batch of expired limit state: small rows, no events hanging off them. */
+const LIMIT_STATE_BATCH = 1000;
 
 export type TPruneReport = {
   dryRun: boolean;
@@ -45,6 +54,8 @@ export type TPruneReport = {
   /** What was older than the cutoffs when the prune began. */
   planned: TPruneCounts;
   deleted: TPruneCounts;
+  /** Expired rate-limit and throttle rows: older than the horizon when the prune began, and deleted. */
+  limitStates: { planned: number; deleted: number };
   batches: number;
   /** Stopped by the signal before everything planned was deleted. */
   interrupted: boolean;
@@ -74,6 +85,10 @@ export async function pruneRetention(repos: TRepositories, opts: TPruneOptions):
   const before = await retention.storage();
   const planned = await retention.count(cutoffs);
   const deleted: TPruneCounts = { traceRuns: 0, traceEvents: 0, gateEvaluations: 0 };
+  const limitCutoff = new Date(
+    opts.now.getTime() - (opts.limitStateDays ?? limitStateDays(DEFAULT_SIGN_IN_POLICY)) * DAY_MS,
+  );
+  const limitStates = { planned: await retention.countLimitStates(limitCutoff), deleted: 0 };
   let batches = 0;
   let interrupted = false;
   const stopped = () => {
@@ -113,6 +128,13 @@ export async function pruneRetention(repos: TRepositories, opts: TPruneOptions):
         await pause(pauseMs);
       }
     }
+    // Expired limit state last: small rows, and nothing to report progress on.
+    while (limitStates.planned > 0 && !stopped()) {
+      const n = await retention.pruneLimitStateBatch(limitCutoff, LIMIT_STATE_BATCH);
+      limitStates.deleted += n;
+      if (n < LIMIT_STATE_BATCH) break;
+      await pause(pauseMs);
+    }
   }
 
   // A vacuum after an interruption would still be worth it, but the person asked to stop.
@@ -125,6 +147,7 @@ export async function pruneRetention(repos: TRepositories, opts: TPruneOptions):
     cutoffs: { traces: cutoffs.traces?.toISOString() ?? null, gate: cutoffs.gate?.toISOString() ?? null },
     planned,
     deleted,
+    limitStates,
     batches,
     interrupted,
     before,

@@ -1,4 +1,5 @@
 import type { TServiceDeps } from "../services/deps";
+import { limitStateDays } from "../services/sign-in-policy";
 import { pruneRetention, type TPruneReport } from "./prune";
 
 // The web server's own pruning: once soon after start, then every `intervalMs`, never two at
@@ -9,12 +10,13 @@ import { pruneRetention, type TPruneReport } from "./prune";
 /** The line a prune leaves in the server log. */
 export function pruneLine(r: TPruneReport): string {
   const d = r.deleted;
-  const head = `retention: deleted ${d.traceRuns} trace runs (${d.traceEvents} events), ${d.gateEvaluations} gate decisions`;
+  const limits = r.limitStates.deleted > 0 ? `, ${r.limitStates.deleted} expired rate-limit states` : "";
+  const head = `retention: deleted ${d.traceRuns} trace runs (${d.traceEvents} events), ${d.gateEvaluations} gate decisions${limits}`;
   return `${head} in ${r.batches} ${r.batches === 1 ? "batch" : "batches"}, ${r.ms} ms; ${Math.round(r.after.freeBytes / 1_048_576)} MB free for new rows`;
 }
 
 export type TRetentionTimerOptions = {
-  deps: () => Promise<Pick<TServiceDeps, "repos" | "retention" | "now">>;
+  deps: () => Promise<Pick<TServiceDeps, "repos" | "retention" | "now" | "limits">>;
   intervalMs: number;
   /** Until the first prune: start-up is not the moment for it. */
   firstDelayMs: number;
@@ -38,8 +40,9 @@ export function startRetentionTimer(opts: TRetentionTimerOptions): { stop: () =>
         retention: deps.retention,
         now: deps.now(),
         signal: controller.signal,
+        limitStateDays: limitStateDays(deps.limits.signIn),
       });
-      if (report.batches > 0) opts.log(pruneLine(report));
+      if (report.batches > 0 || report.limitStates.deleted > 0) opts.log(pruneLine(report));
     } catch (error) {
       opts.error(`retention: prune failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {

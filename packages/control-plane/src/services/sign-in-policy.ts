@@ -41,6 +41,15 @@ export const DEFAULT_SIGN_IN_POLICY: TSignInPolicy = {
   auditWindowMinutes: 60,
 };
 
+/**
+ * Days after which no rule of `policy` reads a throttle key any more (known addresses, the
+ * forgetting period, the audit window), plus one: retention deletes older state (retention/prune.ts).
+ */
+export function limitStateDays(policy: TSignInPolicy): number {
+  const hours = Math.max(policy.knownAddressDays * 24, policy.forgetAfterHours, policy.auditWindowMinutes / 60);
+  return Math.ceil(hours / 24) + 1;
+}
+
 /** The wait after `failures` counted failures: 0 while they are free, then doubling to the cap. */
 export function backoffDelaySeconds(failures: number, b: TBackoff): number {
   if (failures < b.freeFailures) return 0;

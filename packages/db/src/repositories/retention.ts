@@ -67,8 +67,32 @@ function pruneGateBatch(sql: TSqlDriver, cutoff: Date, limit: number): Promise<n
   );
 }
 
+/**
+ * Deletes up to `limit` rate-limit and sign-in throttle rows last touched before `cutoff`: state
+ * no rule reads any more (every key's window, forgetting period and known-address period is
+ * shorter), so the table holds what is live, not every address that ever tried a password.
+ */
+function pruneLimitStateBatch(sql: TSqlDriver, cutoff: Date, limit: number): Promise<number> {
+  return sql.transaction((tx) =>
+    tx.execute(
+      Prisma.sql`DELETE FROM "RateLimitBucket" WHERE "key" IN (SELECT "key" FROM "RateLimitBucket"
+        WHERE "windowStart" < ${cutoff} LIMIT ${limit})`,
+    ),
+  );
+}
+
+async function countLimitStates(sql: TSqlDriver, cutoff: Date): Promise<number> {
+  const [row] = await sql.query<{ n: number }>(
+    Prisma.sql`SELECT COUNT(*) AS "n" FROM "RateLimitBucket" WHERE "windowStart" < ${cutoff}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
 export function retentionRepository({ sql }: TStore, dialect: TDialect) {
   return {
+    /** Expired rate-limit and throttle state before `cutoff` (counted for a dry run). */
+    countLimitStates: (cutoff: Date) => countLimitStates(sql, cutoff),
+    pruneLimitStateBatch: (cutoff: Date, limit: number) => pruneLimitStateBatch(sql, cutoff, limit),
     /** What a prune with these cutoffs would delete (a dry run, and the progress total). */
     count: (cutoffs: TRetentionCutoffs) => countOld(sql, cutoffs),
     pruneTraceBatch: (cutoff: Date, limit: number) => pruneTraceBatch(sql, cutoff, limit),

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "TraceEvent_transmissionId_idx" ON "TraceEvent"("transmissionId");
