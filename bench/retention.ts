@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_PRUNE_BATCH, DEMO_CFBS, pruneRetention, respondToTurn } from "@solserver/control-plane";
 import { openTestControlPlane } from "@solserver/control-plane/testing";
 import type { TStorage } from "@solserver/db";
+import { pick } from "./lib/topics";
 
 const { values } = parseArgs({
   options: {
@@ -47,19 +48,6 @@ const TABLES = [
   "AuditEvent",
 ] as const;
 
-const TOPICS = [
-  "billing",
-  "search",
-  "deploys",
-  "alerts",
-  "backups",
-  "schemas",
-  "queues",
-  "caches",
-  "tokens",
-  "exports",
-];
-const pick = (i: number) => TOPICS[i % TOPICS.length] as string;
 function message(i: number): string {
   switch (i % 4) {
     case 0:

@@ -6,6 +6,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEMO_CFBS, promoteProposal, respondToTurn } from "@solserver/control-plane";
 import { openTestControlPlane } from "@solserver/control-plane/testing";
+import { pick } from "./lib/topics";
 
 const { values } = parseArgs({
   options: { turns: { type: "string", default: "300" }, cfbs: { type: "string", default: "500" } },
@@ -16,20 +17,6 @@ if (!Number.isInteger(TURNS) || TURNS < 10 || !Number.isInteger(CFBS) || CFBS < 
   console.error("error: --turns must be an integer >= 10 and --cfbs an integer >= 0");
   process.exit(2);
 }
-
-const TOPICS = [
-  "billing",
-  "search",
-  "deploys",
-  "alerts",
-  "backups",
-  "schemas",
-  "queues",
-  "caches",
-  "tokens",
-  "exports",
-];
-const pick = (i: number) => TOPICS[i % TOPICS.length] as string;
 
 function percentile(sorted: number[], p: number): number {
   const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
