@@ -16,6 +16,7 @@ export const DOMAIN_ERROR_CODES = [
   "UNSUPPORTED_MEDIA_TYPE", // a body that is not sent as application/json
   "URI_TOO_LONG", // a request line (path and query) over the URL limit
   "HEADERS_TOO_LARGE", // request headers over the header limit
+  "REQUEST_TIMEOUT", // a request body not received in time (a slow sender)
 ] as const;
 export type TDomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

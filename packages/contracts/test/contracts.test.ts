@@ -395,6 +395,7 @@ describe("DomainError", () => {
         "UNSUPPORTED_MEDIA_TYPE",
         "URI_TOO_LONG",
         "HEADERS_TOO_LARGE",
+        "REQUEST_TIMEOUT",
       ].sort(),
     );
   });

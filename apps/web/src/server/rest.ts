@@ -43,8 +43,9 @@ async function runRestNow<S extends z.ZodType>(
 ): Promise<Response> {
   try {
     const ctx = await restContext(req);
-    // A GET is a read: it counts against the account's read budget (as a tRPC query does).
-    if (req.method === "GET") await chargeRead(ctx.deps, ctx.caller.userId);
+    // A GET (or HEAD, which runs the GET handler) is a read: it counts against the account's read
+    // budget, as a tRPC query does.
+    if (req.method === "GET" || req.method === "HEAD") await chargeRead(ctx.deps, ctx.caller.userId);
     const { body, headers } = await handler(ctx);
     return Response.json(output.parse(body), { status: 200, ...(headers ? { headers } : {}) });
   } catch (error) {

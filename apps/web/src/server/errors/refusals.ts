@@ -14,6 +14,16 @@ export function bodyTooLarge(limit: number): DomainError {
   return new DomainError("PAYLOAD_TOO_LARGE", `body: must be at most ${limit} bytes`, { field: "body" });
 }
 
+export function bodyTimedOut(seconds: number): DomainError {
+  return new DomainError("REQUEST_TIMEOUT", `body: must arrive within ${seconds} s; send it at once`, {
+    field: "body",
+  });
+}
+
+export function bodyNotUtf8(): DomainError {
+  return new DomainError("BAD_INPUT", "body: must be valid UTF-8", { field: "body" });
+}
+
 export function bodyNotJson(): DomainError {
   return new DomainError("BAD_INPUT", "body: must be valid JSON", { field: "body" });
 }

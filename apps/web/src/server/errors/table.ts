@@ -19,6 +19,7 @@ export const ERROR_TABLE = {
   FORBIDDEN: { trpc: "FORBIDDEN", http: 403 },
   RATE_LIMITED: { trpc: "TOO_MANY_REQUESTS", http: 429 },
   PAYLOAD_TOO_LARGE: { trpc: "PAYLOAD_TOO_LARGE", http: 413 },
+  REQUEST_TIMEOUT: { trpc: "TIMEOUT", http: 408 },
   PRECONDITION_FAILED: { trpc: "PRECONDITION_FAILED", http: 412 },
   PRECONDITION_REQUIRED: { trpc: "BAD_REQUEST", http: 428 },
   UPSTREAM: { trpc: "BAD_GATEWAY", http: 502 },

@@ -5,7 +5,14 @@ import { serverEnv } from "@/env";
 import { withoutTokens } from "@/server/auth-answers";
 import { readBodyCapped } from "@/server/body-limit";
 import { getServer } from "@/server/control-plane";
-import { bodyNotJson, bodyTooLarge, CROSS_SITE_REFUSED, crossSiteRefused } from "@/server/errors/refusals";
+import {
+  bodyNotJson,
+  bodyNotJsonContentType,
+  bodyTooLarge,
+  CROSS_SITE_REFUSED,
+  crossSiteRefused,
+  isJsonContentType,
+} from "@/server/errors/refusals";
 import { ERROR_TABLE, errorHeaders } from "@/server/errors/table";
 import { clientIp, isSameOrigin } from "@/server/request-actor";
 
@@ -33,8 +40,18 @@ function refuse(error: DomainError, message = error.message): Response {
  */
 async function signIn(req: Request): Promise<Response> {
   const { deps, auth } = await getServer();
-  const text = await readBodyCapped(req, SIGN_IN_MAX_BYTES).catch(() => null);
-  if (text === null) return refuse(bodyTooLarge(SIGN_IN_MAX_BYTES), "request body too large");
+  // Only JSON: better-auth also reads form bodies, and a form body that parses as a JSON string
+  // would be counted against no account while better-auth checked the password it carries.
+  if (!isJsonContentType(req.headers.get("content-type"))) return refuse(bodyNotJsonContentType());
+  let text: string;
+  try {
+    text = await readBodyCapped(req, SIGN_IN_MAX_BYTES);
+  } catch (error) {
+    if (isDomainError(error) && error.code === "PAYLOAD_TOO_LARGE")
+      return refuse(bodyTooLarge(SIGN_IN_MAX_BYTES), "request body too large");
+    if (isDomainError(error)) return refuse(error);
+    throw error;
+  }
   let email = "";
   try {
     const parsed: unknown = JSON.parse(text);
@@ -51,7 +68,10 @@ async function signIn(req: Request): Promise<Response> {
     if (isDomainError(error) && error.code === "RATE_LIMITED") return refuse(error);
     throw error;
   }
-  const response = await auth.handler(new Request(req.url, { method: "POST", headers: req.headers, body: text }));
+  // better-auth reads exactly the JSON that was counted, whatever else the headers said.
+  const headers = new Headers(req.headers);
+  headers.set("content-type", "application/json");
+  const response = await auth.handler(new Request(req.url, { method: "POST", headers, body: text }));
   if (response.ok) await signInSucceeded(deps, reservation);
   return response;
 }

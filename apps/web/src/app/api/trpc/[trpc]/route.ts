@@ -3,7 +3,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { MAX_BODY_BYTES, readBodyCapped } from "@/server/body-limit";
 import { ERROR_TABLE, errorHeaders } from "@/server/errors/table";
-import { shed } from "@/server/load-shedding";
+import { admit } from "@/server/load-shedding";
 import { checkBatchLimits } from "@/server/trpc/batch-limits";
 import { createContext } from "@/server/trpc/context";
 import { appRouter } from "@/server/trpc/root";
@@ -19,17 +19,39 @@ function trpcRefusal(error: DomainError): Response {
   );
 }
 
-async function handler(incoming: Request) {
-  let req = incoming;
+/**
+ * The request tRPC sees, without what asks for a streamed answer (`trpc-accept` or an `Accept` of
+ * `application/jsonl`): tRPC would answer at once and go on working after the load shedder's slot
+ * was given back. No client of ours streams; every answer is whole.
+ */
+function unstreamed(incoming: Request, body: string | null): Request {
+  const headers = new Headers(incoming.headers);
+  headers.delete("trpc-accept");
+  const accept = headers.get("accept");
+  if (accept?.split(",").some((t) => t.trim().startsWith("application/jsonl")))
+    headers.set("accept", "application/json");
+  return new Request(incoming.url, { method: incoming.method, headers, ...(body !== null ? { body } : {}) });
+}
+
+/**
+ * The body is read (capped, with a deadline) and the batch checked before a slot is taken: a
+ * sender that trickles its body never holds one of the load shedder's slots.
+ */
+async function route(incoming: Request): Promise<Response> {
+  let req: Request;
   try {
     // The fetch adapter has no body limit of its own: cap it before tRPC reads it.
     const body = incoming.method === "POST" ? await readBodyCapped(incoming, MAX_BODY_BYTES) : null;
     checkBatchLimits(incoming.url, body);
-    if (body !== null) req = new Request(incoming.url, { method: "POST", headers: incoming.headers, body });
+    req = unstreamed(incoming, body);
   } catch (error) {
     if (!isDomainError(error)) throw error;
     return trpcRefusal(error);
   }
+  return admit(() => handler(req), trpcRefusal);
+}
+
+function handler(req: Request) {
   return fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
@@ -48,6 +70,4 @@ async function handler(incoming: Request) {
   });
 }
 
-const shedded = shed(handler, trpcRefusal);
-
-export { shedded as GET, shedded as POST };
+export { route as GET, route as POST };
