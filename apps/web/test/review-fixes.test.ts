@@ -6,7 +6,8 @@
 // - a streamed tRPC answer (`trpc-accept: application/jsonl`) gave the slot back while the
 //   procedures still ran: streaming is not offered, every answer is whole;
 // - HEAD ran a REST GET without counting against the read budget;
-// - invalid UTF-8 in a body became U+FFFD instead of a refusal.
+// - invalid UTF-8 in a body became U+FFFD instead of a refusal;
+// - an IPv6 client rotating through its /64 got fresh sign-in budgets with every address.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BODY_DEADLINE_MS, readBodyCapped } from "@/server/body-limit";
 import { PEER_ADDRESS_HEADER } from "@/server/peer-address";
@@ -50,6 +51,23 @@ describe("sign-in", () => {
     // JSON with the same account still signs in.
     const ok = await web.signIn(owner.email, owner.password, { [PEER_ADDRESS_HEADER]: "10.9.0.1" });
     expect(ok.status).toBe(200);
+  });
+});
+
+describe("sign-in from IPv6", () => {
+  it("counts a /64 as one address: rotating through it does not reset the pair's budget", async () => {
+    const target = await web.account("user", "fixes-v6");
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++) {
+      const res = await web.signIn(target.email, "wrong-password", { [PEER_ADDRESS_HEADER]: `2001:db8:0:7::${i}` });
+      statuses.push(res.status);
+    }
+    // Five free failures for the pair, then a wait: the sixth address of the same /64 is refused.
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    // Another /64 is another address.
+    expect((await web.signIn(target.email, target.password, { [PEER_ADDRESS_HEADER]: "2001:db8:0:8::1" })).status).toBe(
+      200,
+    );
   });
 });
 

@@ -99,6 +99,7 @@ export {
   normalizeAddress,
   proxyMatcher,
   type TProxyMatcher,
+  throttleAddress,
   trustedProxyProblem,
 } from "./trusted-proxies";
 export { startScheduler, type TSchedulerOptions, tickLines } from "./workflows/scheduler";

@@ -6,11 +6,44 @@ import { BlockList, isIP } from "node:net";
 // read from the right, where the trusted proxies appended what they saw, to the first hop that
 // is not one of them.
 
-/** `::ffff:192.0.2.1` (an IPv4 peer on a dual-stack socket) is 192.0.2.1. */
+/**
+ * An address as written by a socket or a proxy, plain: `::ffff:192.0.2.1` (an IPv4 peer on a
+ * dual-stack socket) is 192.0.2.1, and a port some proxies append (`192.0.2.1:5678`,
+ * `[2001:db8::1]:443`) is dropped, so the hop is still recognised as an address.
+ */
 export function normalizeAddress(address: string): string {
   const trimmed = address.trim();
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(trimmed);
-  return (mapped?.[1] ?? trimmed).toLowerCase();
+  const withoutPort =
+    /^\[([0-9a-f:.]+)\](?::\d+)?$/i.exec(trimmed)?.[1] ??
+    /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(trimmed)?.[1] ??
+    trimmed;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(withoutPort);
+  return (mapped?.[1] ?? withoutPort).toLowerCase();
+}
+
+/** The eight groups of an IPv6 address, as lowercase hex without leading zeros. */
+function ipv6Groups(address: string): string[] {
+  let s = address.toLowerCase();
+  const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(s);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    s = `${s.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = "", tail] = s.split("::");
+  const h = head ? head.split(":") : [];
+  const t = tail ? tail.split(":") : [];
+  const fill = tail === undefined ? [] : Array<string>(8 - h.length - t.length).fill("0");
+  return [...h, ...fill, ...t].map((g) => Number.parseInt(g, 16).toString(16));
+}
+
+/**
+ * An address as per-address limits count it: an IPv6 address by its /64 network (one host or
+ * home gets a whole /64 and can rotate through it at will), any other address as it is.
+ */
+export function throttleAddress(address: string): string {
+  const plain = address.split("%")[0] ?? address;
+  if (isIP(plain) !== 6) return address;
+  return `${ipv6Groups(plain).slice(0, 4).join(":")}::/64`;
 }
 
 /** Why an entry of SOLSERVER_TRUSTED_PROXIES is not an address or a CIDR range, or null. */

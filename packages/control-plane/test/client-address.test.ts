@@ -1,7 +1,14 @@
 // The client's address for per-address limits: the socket's unless it is a trusted proxy, then
 // X-Forwarded-For read from the right; and the SOLSERVER_TRUSTED_PROXIES setting.
 import { describe, expect, it } from "vitest";
-import { clientAddressOf, loadServerEnv, normalizeAddress, proxyMatcher, trustedProxyProblem } from "../src";
+import {
+  clientAddressOf,
+  loadServerEnv,
+  normalizeAddress,
+  proxyMatcher,
+  throttleAddress,
+  trustedProxyProblem,
+} from "../src";
 
 describe("clientAddressOf", () => {
   const none = proxyMatcher([]);
@@ -38,6 +45,35 @@ describe("clientAddressOf", () => {
   it("normalizes IPv4-mapped IPv6 and case", () => {
     expect(normalizeAddress(" ::FFFF:192.0.2.1 ")).toBe("192.0.2.1");
     expect(normalizeAddress("2001:DB8::1")).toBe("2001:db8::1");
+  });
+
+  it("drops a port a proxy appended, so the hop still counts as an address", () => {
+    expect(normalizeAddress("203.0.113.9:5678")).toBe("203.0.113.9");
+    expect(normalizeAddress("[2001:db8::7]:443")).toBe("2001:db8::7");
+    const trusted = proxyMatcher(["10.0.0.1"]);
+    expect(clientAddressOf("10.0.0.1", "203.0.113.9:5678", trusted)).toBe("203.0.113.9");
+  });
+});
+
+describe("throttleAddress", () => {
+  it("counts an IPv6 client by its /64, whatever its spelling", () => {
+    const net = "2001:db8:0:12::/64";
+    for (const a of [
+      "2001:db8:0:12::1",
+      "2001:0DB8:0000:0012:ffff:1:2:3",
+      "2001:db8:0:12:a:b:c:d",
+      "2001:db8::12:0:0:0:1",
+    ])
+      expect(throttleAddress(a), a).toBe(net);
+    expect(throttleAddress("2001:db8:0:13::1")).not.toBe(net);
+    expect(throttleAddress("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(throttleAddress("::1")).toBe("0:0:0:0::/64");
+    expect(throttleAddress("64:ff9b::192.0.2.1")).toBe("64:ff9b:0:0::/64");
+  });
+
+  it("leaves IPv4 and anything else as it is", () => {
+    expect(throttleAddress("192.0.2.1")).toBe("192.0.2.1");
+    expect(throttleAddress("unknown")).toBe("unknown");
   });
 });
 

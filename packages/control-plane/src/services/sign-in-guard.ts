@@ -1,4 +1,5 @@
 import { DomainError } from "@solserver/contracts";
+import { throttleAddress } from "../trusted-proxies";
 import type { TServiceDeps } from "./deps";
 import { backoffRule, backoffVerdict, type TBackoff } from "./sign-in-policy";
 
@@ -45,12 +46,14 @@ function normalizedEmail(email: string): string {
 export async function reserveSignIn(
   deps: TServiceDeps,
   rawEmail: string,
-  address: string,
+  rawAddress: string,
 ): Promise<TSignInReservation> {
   const policy = deps.limits.signIn;
   const repo = deps.repos.signInThrottle;
   const now = deps.now();
   const email = normalizedEmail(rawEmail);
+  // An IPv6 client is counted by its /64: rotating through it must not reset its budgets.
+  const address = throttleAddress(rawAddress);
   const k = keys(email, address);
   const forgetBefore = new Date(now.getTime() - policy.forgetAfterHours * HOUR_MS);
   const known = await repo.isKnown(k.known, new Date(now.getTime() - policy.knownAddressDays * 24 * HOUR_MS));
