@@ -7,7 +7,8 @@
 //   procedures still ran: streaming is not offered, every answer is whole;
 // - HEAD ran a REST GET without counting against the read budget;
 // - invalid UTF-8 in a body became U+FFFD instead of a refusal;
-// - an IPv6 client rotating through its /64 got fresh sign-in budgets with every address.
+// - an IPv6 client rotating through its /64 got fresh sign-in budgets with every address;
+// - gate.evaluate (a comparison computed and stored per call) had no budget at all.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BODY_DEADLINE_MS, readBodyCapped } from "@/server/body-limit";
 import { PEER_ADDRESS_HEADER } from "@/server/peer-address";
@@ -117,6 +118,20 @@ describe("the read budget", () => {
       statuses.push(res.status);
     }
     // Three per minute in this server: the fourth read, HEAD or GET, is over budget.
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it("counts each gate evaluation, over REST as over tRPC", async () => {
+    const caller = await web.account("user", "fixes-gate");
+    const headers = { ...(await web.browser(caller)), "content-type": "application/json" };
+    const body = JSON.stringify({ baseline: { output: "Hello there." }, candidate: { output: "Hello again." } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await web.routes.gate.POST(
+        new Request(`${BASE_URL}/gate/evaluate`, { method: "POST", headers, body }),
+      );
+      statuses.push(res.status);
+    }
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 });

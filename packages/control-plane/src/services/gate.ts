@@ -8,6 +8,7 @@ import {
 import { evaluate, GateInputError } from "@solserver/gate";
 import type { z } from "zod";
 import type { TServiceContext } from "./context";
+import { chargeRead } from "./rate-limits";
 
 /**
  * gate.evaluate: the `breakpoint` CLI's comparison as a service (seed 002), for pipelines that
@@ -17,6 +18,9 @@ export async function evaluateGate(
   { deps, caller }: TServiceContext,
   request: z.output<typeof ZGateEvaluateRequest>,
 ): Promise<{ evaluation_id: string; decision: TGateDecision }> {
+  // Each call computes a comparison and stores a decision: it counts against the account's read
+  // budget (SOLSERVER_READS_PER_MINUTE) as a query does, so a script cannot call it without bound.
+  await chargeRead(deps, caller.userId);
   let decision: TGateDecision;
   try {
     decision = evaluate({
