@@ -3,23 +3,24 @@ import type { TServiceDeps } from "./deps";
 
 const MINUTE_MS = 60_000;
 
-/** Counts a chat turn against the account's per-minute budget; RATE_LIMITED when over it. */
-export async function chargeChatTurn(deps: TServiceDeps, userId: string): Promise<void> {
-  const max = deps.limits.chatTurnsPerMinute;
-  const decision = await deps.repos.rateLimits.hit(`chat:user:${userId}`, {
-    windowMs: MINUTE_MS,
-    max,
-    now: deps.now(),
-  });
+/**
+ * Counts one call against a per-minute budget (`key`, at most `max`); RATE_LIMITED with the wait
+ * when over it: `too many <what>: at most <max> <per>, retry in <n> s`.
+ */
+async function chargePerMinute(deps: TServiceDeps, key: string, max: number, what: string, per: string): Promise<void> {
+  const decision = await deps.repos.rateLimits.hit(key, { windowMs: MINUTE_MS, max, now: deps.now() });
   if (!decision.allowed) {
     throw new DomainError(
       "RATE_LIMITED",
-      `too many chat turns: at most ${max} per minute, retry in ${decision.retryAfterSeconds} s`,
-      {
-        retryAfterSeconds: decision.retryAfterSeconds,
-      },
+      `too many ${what}: at most ${max} ${per}, retry in ${decision.retryAfterSeconds} s`,
+      { retryAfterSeconds: decision.retryAfterSeconds },
     );
   }
+}
+
+/** Counts a chat turn against the account's per-minute budget; RATE_LIMITED when over it. */
+export function chargeChatTurn(deps: TServiceDeps, userId: string): Promise<void> {
+  return chargePerMinute(deps, `chat:user:${userId}`, deps.limits.chatTurnsPerMinute, "chat turns", "per minute");
 }
 
 /**
@@ -27,18 +28,6 @@ export async function chargeChatTurn(deps: TServiceDeps, userId: string): Promis
  * RATE_LIMITED when over it. Bounds what one account can make the server read, alongside the
  * batch limits that bound a single request.
  */
-export async function chargeRead(deps: TServiceDeps, userId: string): Promise<void> {
-  const max = deps.limits.readsPerMinute;
-  const decision = await deps.repos.rateLimits.hit(`read:user:${userId}`, {
-    windowMs: MINUTE_MS,
-    max,
-    now: deps.now(),
-  });
-  if (!decision.allowed) {
-    throw new DomainError(
-      "RATE_LIMITED",
-      `too many reads: at most ${max} per minute per account, retry in ${decision.retryAfterSeconds} s`,
-      { retryAfterSeconds: decision.retryAfterSeconds },
-    );
-  }
+export function chargeRead(deps: TServiceDeps, userId: string): Promise<void> {
+  return chargePerMinute(deps, `read:user:${userId}`, deps.limits.readsPerMinute, "reads", "per minute per account");
 }
