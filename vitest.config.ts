@@ -2,7 +2,7 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 // One vitest run for every package: unit tests beside pure code, integration tests that open a
-// temp SQLite file each. e2e (Playwright) runs separately against a built server.
+// database each (a temp SQLite file, or a PostgreSQL database with SOLSERVER_TEST_POSTGRES_URL). e2e (Playwright) runs separately against a built server.
 export default defineConfig({
   resolve: {
     alias: {
@@ -13,6 +13,12 @@ export default defineConfig({
   },
   test: {
     include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts", "apps/web/test/**/*.test.ts"],
+    // Tests that need a PostgreSQL server (test/postgres/ folders) join the run when
+    // SOLSERVER_TEST_POSTGRES_URL names one (scripts/test-all.sh starts a throwaway cluster).
+    exclude: [
+      "**/node_modules/**",
+      ...(process.env.SOLSERVER_TEST_POSTGRES_URL ? [] : ["packages/*/test/postgres/**", "apps/web/test/postgres/**"]),
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

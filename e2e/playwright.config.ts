@@ -33,7 +33,11 @@ export default defineConfig({
   webServer: {
     command: "bash ../scripts/e2e-server.sh",
     url: `${baseURL}/api/trpc/system.health`,
-    env: { PORT: String(PORT), HOST: "127.0.0.1" },
+    env: {
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      ...(process.env.E2E_DATABASE_URL ? { E2E_DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+    },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: "ignore",

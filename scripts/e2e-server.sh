@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # The server Playwright tests against: a fresh database with demo data, then the built app.
+# SQLite by default; E2E_DATABASE_URL=postgresql://… (a database that does not exist yet: it is
+# created and migrated) runs the same server on PostgreSQL.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-db="$ROOT/.data/e2e.db"
-rm -f "$db" "$db-wal" "$db-shm"
-export DATABASE_URL="file:$db"
+if [[ -n "${E2E_DATABASE_URL:-}" ]]; then
+  export DATABASE_URL="$E2E_DATABASE_URL"
+else
+  db="$ROOT/.data/e2e.db"
+  rm -f "$db" "$db-wal" "$db-shm"
+  export DATABASE_URL="file:$db"
+fi
 # Streamed answers arrive slowly enough for a browser test to watch them grow.
 export SOLSERVER_OFFLINE_STREAM_DELAY_MS="${SOLSERVER_OFFLINE_STREAM_DELAY_MS:-40}"
 pnpm --silent db:seed

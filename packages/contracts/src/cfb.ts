@@ -97,17 +97,28 @@ export function sameCfbContent(a: Readonly<Record<string, unknown>>, b: Readonly
 const UNCOMPARED_FIELDS = new Set(["cfb_id", "version", "created_ts", "updated_ts", "last_accessed_ts"]);
 
 /**
+ * The order changes are listed in: a CFB's fields as the contract declares them, then any other
+ * in name order. Never a stored object's own key order, which a database may not keep
+ * (PostgreSQL's jsonb stores keys shortest first).
+ */
+function byCfbFieldOrder(fields: string[]): string[] {
+  const order = Object.keys(ZCfb.shape);
+  const rank = (f: string) => (order.indexOf(f) === -1 ? order.length : order.indexOf(f));
+  return [...fields].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/**
  * Field by field, what `after` changes against `before` (CFB snapshots, or a CFB and the draft
- * that would replace it), in `after`'s field order. Shared by revision history and the preview
- * of a promotion, so both show a change the same way. A field `before` does not hold was not
- * recorded then (a snapshot older than the field, e.g. `visibility`): not a change.
+ * that would replace it), in the contract's field order. Shared by revision history and the
+ * preview of a promotion, so both show a change the same way. A field `before` does not hold was
+ * not recorded then (a snapshot older than the field, e.g. `visibility`): not a change.
  */
 export function cfbFieldChanges(
   before: Readonly<Record<string, unknown>> | null,
   after: Readonly<Record<string, unknown>>,
 ): TCfbFieldChange[] {
   if (!before) return [];
-  return Object.keys(after)
+  return byCfbFieldOrder(Object.keys(after))
     .filter(
       (field) =>
         !UNCOMPARED_FIELDS.has(field) &&

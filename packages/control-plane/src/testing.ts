@@ -49,7 +49,7 @@ export async function openTestControlPlane(opts: Omit<TOpenOptions, "databaseUrl
     as,
     close: async () => {
       await opened.db.$disconnect();
-      database.cleanup();
+      await database.cleanup();
     },
   };
 }

@@ -113,6 +113,16 @@ describe("stored timestamps", () => {
         "details", "createdAt") VALUES ('ts-odd', NULL, 'x@test.local', 'system', 'test', 'cfb', 'CFB-0001', '{}',
         '2026-11-27 05:00:00')`,
     );
-    expect(await nonCanonicalTimestamps(opened.db)).toEqual(["AuditEvent.createdAt = 2026-11-27 05:00:00"]);
+    // SQLite keeps the text as written, and the reader catches it. PostgreSQL's timestamptz column
+    // stores the instant, so the same statement reads back in the canonical form: nothing to catch.
+    expect(await nonCanonicalTimestamps(opened.db)).toEqual(
+      opened.database.dialect === "sqlite" ? ["AuditEvent.createdAt = 2026-11-27 05:00:00"] : [],
+    );
+    const stored = await opened.db.auditEvent.findUniqueOrThrow({
+      where: { id: "ts-odd" },
+      select: { createdAt: true },
+    });
+    if (opened.database.dialect === "postgresql")
+      expect(stored.createdAt.toISOString()).toBe("2026-11-27T05:00:00.000Z");
   });
 });

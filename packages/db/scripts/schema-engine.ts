@@ -53,7 +53,7 @@ declare const WebAssembly: {
 // Node 20 cannot `import` the package entry (it imports a `.wasm` module), so instantiate the
 // wasm by hand with the JS glue as its import object — what the entry does under a bundler.
 let wasmReady: Promise<void> | undefined;
-function loadWasm(): Promise<void> {
+export function loadWasm(): Promise<void> {
   wasmReady ??= (async () => {
     const require = createRequire(import.meta.url);
     const gluePath = require.resolve("@prisma/schema-engine-wasm/schema_engine_bg");
@@ -206,7 +206,7 @@ export async function diffMigrationsToSchema(migrationsDir = MIGRATIONS_DIR): Pr
 }
 
 // An empty SQLite diff still prints "-- This is an empty migration."; treat comments-only as empty.
-function stripEmpty(sql: string): string {
+export function stripEmpty(sql: string): string {
   const meaningful = sql.split("\n").some((l) => l.trim() !== "" && !l.trim().startsWith("--"));
   return meaningful ? sql : "";
 }

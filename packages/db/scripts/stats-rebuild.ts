@@ -4,7 +4,7 @@
 // run at any time, e.g. daily from cron.
 import { createPrismaClient } from "../src/client";
 import { resolveDatabaseUrl } from "../src/database-url";
-import { databaseFilePath } from "../src/dialect/sqlite/database-file";
+import { databaseLabel } from "../src/dialect";
 import { createRepositories } from "../src/repositories";
 
 const url = resolveDatabaseUrl();
@@ -13,7 +13,7 @@ const db = await createPrismaClient(url);
 try {
   const count = await createRepositories(db).stats.rebuild();
   console.log(
-    `CFB stats rebuilt for ${count} CFBs from the last 30 days of events (${databaseFilePath(url)}, ${Date.now() - started} ms)`,
+    `CFB stats rebuilt for ${count} CFBs from the last 30 days of events (${databaseLabel(url)}, ${Date.now() - started} ms)`,
   );
 } catch (error) {
   console.error(`db:stats failed: ${(error as Error).message}`);

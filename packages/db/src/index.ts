@@ -10,6 +10,7 @@ export { TermIndex, type TIndexHit, type TWeightedTerm } from "./candidates/term
 export { connectionOf, createPrismaClient, type DbClient, migrateDatabase, sqlDriverOf } from "./client";
 export { defaultDatabaseUrl, repositoryRoot, resolveDatabaseUrl } from "./database-url";
 export {
+  databaseLabel,
   databaseUrlProblem,
   dialectFor,
   type TDialect,

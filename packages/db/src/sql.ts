@@ -69,7 +69,7 @@ function bind(queryable: SqlQueryable, dialect: TDialect): TSql {
   const native = dialect.nativeBinding(queryable);
   if (native) return { ...native, dialect };
   // PostgreSQL numbers its placeholders ($1); SQLite takes `?`.
-  const text = (s: Prisma.Sql) => (queryable.provider === "postgres" ? s.statement : s.sql);
+  const text = (s: Prisma.Sql) => (queryable.provider === "postgres" ? s.text : s.sql);
   const toQuery = (s: Prisma.Sql) => ({ sql: text(s), args: s.values, argTypes: s.values.map(argTypeOf) });
   return {
     dialect,
@@ -99,27 +99,42 @@ export function createSqlDriver(slot: TAdapterSlot, dialect: TDialect): TSqlDriv
     query: (statement) => bind(adapter(), dialect).query(statement),
     execute: (statement) => bind(adapter(), dialect).execute(statement),
     async transaction(work) {
-      const connection = adapter();
-      // startTransaction takes the adapter's lock (shared with Prisma's $transaction) and BEGINs.
-      const tx = await connection.startTransaction();
-      // Drivers without "phantom" transactions expect the caller to send COMMIT / ROLLBACK, as
-      // Prisma's own transaction manager does.
-      const explicit = !tx.options.usePhantomQuery;
-      try {
-        const result = await work(bind(tx, dialect));
-        if (explicit) await tx.executeRaw(control("COMMIT"));
-        await tx.commit();
-        return result;
-      } catch (error) {
+      // PostgreSQL runs transactions SERIALIZABLE: one that raced another fails with a
+      // serialization error having done nothing, and runs again (a few times, with a short
+      // random wait so that the racers do not meet again). SQLite never raises one.
+      for (let attempt = 1; ; attempt++) {
         try {
-          if (explicit) await tx.executeRaw(control("ROLLBACK"));
-        } finally {
-          await tx.rollback();
+          return await runTransaction(adapter(), dialect, work);
+        } catch (error) {
+          if (attempt >= TRANSACTION_ATTEMPTS || !dialect.isRetryableTransactionError?.(error)) throw error;
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 8 * attempt));
         }
-        throw error;
       }
     },
   };
+}
+
+const TRANSACTION_ATTEMPTS = 8;
+
+async function runTransaction<T>(connection: SqlDriverAdapter, dialect: TDialect, work: (tx: TSql) => Promise<T>) {
+  // startTransaction takes the adapter's lock (shared with Prisma's $transaction) and BEGINs.
+  const tx = await connection.startTransaction(dialect.transactionIsolation);
+  // Drivers without "phantom" transactions expect the caller to send COMMIT / ROLLBACK, as
+  // Prisma's own transaction manager does.
+  const explicit = !tx.options.usePhantomQuery;
+  try {
+    const result = await work(bind(tx, dialect));
+    if (explicit) await tx.executeRaw(control("COMMIT"));
+    await tx.commit();
+    return result;
+  } catch (error) {
+    try {
+      if (explicit) await tx.executeRaw(control("ROLLBACK"));
+    } finally {
+      await tx.rollback();
+    }
+    throw error;
+  }
 }
 
 type TDriverErrorCause = { kind?: string; table?: string; constraint?: { fields?: string[] } };

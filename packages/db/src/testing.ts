@@ -1,18 +1,48 @@
-// Test support: a fresh, migrated SQLite file per test file (never a shared or in-memory DB, so
-// tests exercise the same migrations, WAL and constraints as production).
+// Test support: a fresh, migrated database per test file (never a shared or in-memory one, so
+// tests exercise the same migrations and constraints as production). SQLite by default: a temp
+// file. With SOLSERVER_TEST_POSTGRES_URL set (a PostgreSQL server's admin URL, e.g.
+// postgresql://postgres@127.0.0.1:55432/postgres), a new PostgreSQL database per test file,
+// copied from a template migrated once per set of migrations (postgres-test-databases.ts).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TCfbDraft } from "@solserver/contracts";
 import { migrateDatabase } from "./client";
+import { createPostgresTestDatabase } from "./postgres-test-databases";
 
-export type TTestDatabase = { url: string; dir: string; cleanup: () => void };
+export type TTestDatabase = {
+  url: string;
+  /** A temp folder of the test's own (the SQLite file lives there). */
+  dir: string;
+  /** "sqlite" or "postgresql": the database product the suite runs on. */
+  dialect: "sqlite" | "postgresql";
+  cleanup: () => Promise<void>;
+};
+
+/** The admin URL of the PostgreSQL server tests run on, or null (SQLite). */
+export function testPostgresUrl(): string | null {
+  return process.env.SOLSERVER_TEST_POSTGRES_URL || null;
+}
 
 export async function createTestDatabase(label = "test"): Promise<TTestDatabase> {
   const dir = mkdtempSync(path.join(tmpdir(), `solserver-${label}-`));
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  const admin = testPostgresUrl();
+  if (admin) {
+    const pg = await createPostgresTestDatabase(admin, label);
+    return {
+      url: pg.url,
+      dir,
+      dialect: "postgresql",
+      cleanup: async () => {
+        removeDir();
+        await pg.drop();
+      },
+    };
+  }
   const url = `file:${path.join(dir, "test.db")}`;
   await migrateDatabase(url);
-  return { url, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { url, dir, dialect: "sqlite", cleanup: async () => removeDir() };
 }
 
 /**

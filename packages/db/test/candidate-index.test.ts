@@ -126,6 +126,12 @@ describe("following another process's writes", () => {
 });
 
 describe("rebuilds", () => {
+  // On SQLite the index reads on the writer's own connection, so it can apply a log entry that is
+  // then rolled back, and the number may be reused: it must notice and rebuild. On PostgreSQL it
+  // reads on another pooled connection, which never sees uncommitted rows, and a sequence never
+  // gives a number twice: the same story ends with no rebuild at all.
+  const sqlite = () => database.dialect === "sqlite";
+
   /** A CFB row written inside the caller's transaction (raw: the repositories open their own). */
   const insertRaw = (tx: TSql, id: string, title: string, summary: string) => {
     const now = new Date();
@@ -148,7 +154,7 @@ describe("rebuilds", () => {
     await expect(
       sqlDriverOf(db).transaction(async (tx) => {
         await insertRaw(tx, "CFB-7777", "Phantom narwhal migration", "The narwhal pod migrates north.");
-        expect(await found(repos, "narwhal pod")).toEqual(["CFB-7777"]);
+        expect(await found(repos, "narwhal pod")).toEqual(sqlite() ? ["CFB-7777"] : []);
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
@@ -160,12 +166,12 @@ describe("rebuilds", () => {
     const [entry] = await sqlDriverOf(db).query<{ seq: number; cfbId: string }>(
       Prisma.sql`SELECT "seq", "cfbId" FROM "CfbChange" ORDER BY "seq" DESC LIMIT 1`,
     );
-    expect(entry).toEqual({ seq: Number(last?.seq) + 1, cfbId: survivor.cfb_id });
+    expect(entry).toEqual({ seq: Number(last?.seq) + (sqlite() ? 1 : 2), cfbId: survivor.cfb_id });
 
     expect(await found(repos, "narwhal pod")).toEqual([survivor.cfb_id]);
     expect(await db.cfb.findUnique({ where: { id: "CFB-7777" } })).toBeNull();
     const after = repos.cfbs.index.status();
-    expect(after.rebuilds).toBe(before.rebuilds + 1);
+    expect(after.rebuilds).toBe(before.rebuilds + (sqlite() ? 1 : 0));
     expect(after.documents).toBe(await db.cfb.count({ where: { mergedIntoId: null } }));
   });
 
@@ -179,14 +185,14 @@ describe("rebuilds", () => {
         await tx.execute(
           Prisma.sql`UPDATE "Cfb" SET "summary" = 'Count the wombat colony.' WHERE "id" = ${cfb.cfb_id}`,
         );
-        expect(await found(repos, "wombat colony")).toEqual([cfb.cfb_id]);
+        expect(await found(repos, "wombat")).toEqual(sqlite() ? [cfb.cfb_id] : []);
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
     await db.cfb.update({ where: { id: cfb.cfb_id }, data: { summary: "Count the capybara colony." } });
     expect(await found(repos, "wombat")).toEqual([]);
     expect(await found(repos, "capybara colony")).toEqual([cfb.cfb_id]);
-    expect(repos.cfbs.index.status().rebuilds).toBe(before.rebuilds + 1);
+    expect(repos.cfbs.index.status().rebuilds).toBe(before.rebuilds + (sqlite() ? 1 : 0));
   });
 
   it("rebuilds when the log entry it applied was rolled back and nothing took its number", async () => {
@@ -195,12 +201,12 @@ describe("rebuilds", () => {
     await expect(
       sqlDriverOf(db).transaction(async (tx) => {
         await insertRaw(tx, "CFB-7778", "Phantom okapi census", "Count the okapi herd.");
-        expect(await found(repos, "okapi herd")).toEqual(["CFB-7778"]);
+        expect(await found(repos, "okapi herd")).toEqual(sqlite() ? ["CFB-7778"] : []);
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
     expect(await found(repos, "okapi herd")).toEqual([]);
-    expect(repos.cfbs.index.status().rebuilds).toBe(before.rebuilds + 1);
+    expect(repos.cfbs.index.status().rebuilds).toBe(before.rebuilds + (sqlite() ? 1 : 0));
   });
 
   it("applies an import of 2,000 CFBs entry by entry, and rebuilds for 2,001", async () => {

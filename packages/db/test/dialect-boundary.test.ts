@@ -27,6 +27,18 @@ const SQLITE_CONSTRUCTS: readonly [string, RegExp][] = [
   ["sqlite_master", /\bsqlite_(master|schema)\b/i],
   ["vec0 / FTS5 tables", /\bUSING\s+(vec0|fts5)\b/i],
   ["better-sqlite3", /better-sqlite3/],
+  ["unary + (planner hint)", /(\bsql`|\braw\(`|[\s(])\+(\$\{\w+\}(\.|`)|[a-z]+\.")/],
+];
+
+const POSTGRES_DIALECT = path.join("packages", "db", "src", "dialect", "postgres");
+
+/** PostgreSQL-only SQL: casts, tsvector search, advisory locks, the pg driver. */
+const POSTGRES_CONSTRUCTS: readonly [string, RegExp][] = [
+  ["::type casts", /::(jsonb|timestamptz|int8|float8|boolean|bytea|vector|text)\b/],
+  ["tsvector / tsquery", /\b(to_tsvector|to_tsquery|tsvector)\b/],
+  ["advisory locks", /\bpg_advisory/],
+  ["pg catalog", /\bpg_(class|database|namespace|stat_user_tables|total_relation_size)\b/],
+  ["the pg driver", /from "pg"/],
 ];
 
 function sourceFiles(dir: string): string[] {
@@ -60,7 +72,14 @@ describe("SQLite stays behind the dialect boundary", () => {
         return SQLITE_CONSTRUCTS.filter(([, re]) => re.test(text)).map(([name]) => name);
       }),
     );
-    for (const name of ["rowid", "MATCH (FTS5, vec0)", "PRAGMA", "better-sqlite3", "vec0 / FTS5 tables"])
+    for (const name of [
+      "rowid",
+      "MATCH (FTS5, vec0)",
+      "PRAGMA",
+      "better-sqlite3",
+      "vec0 / FTS5 tables",
+      "unary + (planner hint)",
+    ])
       expect(found).toContain(name);
   });
 
@@ -70,6 +89,32 @@ describe("SQLite stays behind the dialect boundary", () => {
       .flatMap((f) => {
         const text = code(readFileSync(path.join(ROOT, f), "utf8"));
         return SQLITE_CONSTRUCTS.filter(([, re]) => re.test(text)).map(([name]) => `${f}: ${name}`);
+      });
+    expect(offences).toEqual([]);
+  });
+});
+
+describe("PostgreSQL stays behind the dialect boundary", () => {
+  // The test support that makes a database per test file is PostgreSQL's too.
+  const own = (f: string) =>
+    f.startsWith(POSTGRES_DIALECT) || f.endsWith(path.join("db", "src", "postgres-test-databases.ts"));
+
+  it("finds its constructs inside the PostgreSQL dialect", () => {
+    const found = new Set(
+      files
+        .filter(own)
+        .flatMap((f) => POSTGRES_CONSTRUCTS.filter(([, re]) => re.test(code(readFileSync(path.join(ROOT, f), "utf8")))))
+        .map(([name]) => name),
+    );
+    expect([...found].sort()).toEqual(POSTGRES_CONSTRUCTS.map(([name]) => name).sort());
+  });
+
+  it("finds none anywhere else", () => {
+    const offences = files
+      .filter((f) => !own(f))
+      .flatMap((f) => {
+        const text = code(readFileSync(path.join(ROOT, f), "utf8"));
+        return POSTGRES_CONSTRUCTS.filter(([, re]) => re.test(text)).map(([name]) => `${f}: ${name}`);
       });
     expect(offences).toEqual([]);
   });

@@ -1,12 +1,14 @@
-// The CFB full-text index (migration *_cfb_fts): kept in sync by triggers on create, update and
-// delete, still in sync after every later migration (Prisma's table rewrites drop triggers), and
-// searched with user text that can never become FTS5 syntax.
+// The CFB full-text index (SQLite: migration *_cfb_fts, FTS5; PostgreSQL: *_search_and_change_log,
+// tsvector + GIN): kept in sync by the database on create, update and delete, still in sync after
+// every later SQLite migration (Prisma's table rewrites drop triggers), and searched with user text
+// that can never become query syntax. The same tests run on both databases.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "../src";
 import { migrateDatabase, sqlDriverOf } from "../src/client";
+import { dialectFor } from "../src/dialect";
 import { ftsHealth } from "../src/dialect/sqlite/fts";
 import { defaultMigrationsDir } from "../src/dialect/sqlite/migrations";
 import { Prisma } from "../src/generated/prisma/client";
@@ -39,6 +41,9 @@ afterAll(async () => {
   database.cleanup();
 });
 
+/** The index's health on the database under test (SQLite's FTS5 table, or PostgreSQL's CfbSearch). */
+const health = () => dialectFor(database.url).textIndexHealth(sqlDriverOf(db));
+
 // What the full-text index finds for one word (the /cfbs browse search).
 const ids = async ([word]: string[]) => (await repos.cfbs.list({ query: word, limit: 50 })).items.map((c) => c.cfb_id);
 
@@ -49,7 +54,7 @@ describe("sync by triggers", () => {
     );
     expect(await ids(["rotation"])).toEqual([created.cfb_id]);
     expect(await ids(["security"])).toEqual([created.cfb_id]);
-    expect((await ftsHealth(sqlDriverOf(db))).ok).toBe(true);
+    expect((await health()).ok).toBe(true);
 
     await db.cfb.update({
       where: { id: created.cfb_id },
@@ -59,11 +64,11 @@ describe("sync by triggers", () => {
     expect(await ids(["renewal"])).toEqual([created.cfb_id]);
     // A change outside the indexed columns leaves the index alone and healthy.
     await db.cfb.update({ where: { id: created.cfb_id }, data: { lastAccessedAt: new Date() } });
-    expect((await ftsHealth(sqlDriverOf(db))).ok).toBe(true);
+    expect((await health()).ok).toBe(true);
 
     await db.cfb.delete({ where: { id: created.cfb_id } });
     expect(await ids(["renewal"])).toEqual([]);
-    expect(await ftsHealth(sqlDriverOf(db))).toMatchObject({ ok: true, cfbs: 0, indexed: 0, counted: 0 });
+    expect(await health()).toMatchObject({ ok: true, cfbs: 0, indexed: 0, counted: 0 });
   });
 
   it("indexes a bulk import like single creates (rows, revisions, stats, index, count)", async () => {
@@ -78,7 +83,7 @@ describe("sync by triggers", () => {
     // Every CFB, imported or created, has its first revision and a stats row.
     expect(await db.cfbRevision.count({ where: { version: 1 } })).toBe(before + 1200);
     expect(await db.cfbStats.count()).toBe(before + 1200);
-    expect(await ftsHealth(sqlDriverOf(db))).toMatchObject({ ok: true, cfbs: before + 1200 });
+    expect(await health()).toMatchObject({ ok: true, cfbs: before + 1200 });
     const detail = await repos.cfbs.get(imported[5] as string);
     expect(detail).toMatchObject({
       title: "Imported 5",

@@ -1,8 +1,10 @@
-// The vector index of semantic matching (vectors/vector-store.ts): CfbEmbedding rows per CFB and
-// model (the source of truth, with the CFB version each vector was computed from) and a
-// sqlite-vec vec0 table for nearest neighbours, created when the store is first opened and
-// rebuilt from the stored rows when it is opened for another model or dimension. Small,
-// hand-made vectors, so every expected neighbour and similarity is known.
+// The vector index of semantic matching (dialect/vector-store.ts): CfbEmbedding rows per CFB and
+// model (the source of truth, with the CFB version each vector was computed from) and an index for
+// nearest neighbours: on SQLite a sqlite-vec vec0 table, created when the store is first opened
+// and rebuilt from the stored rows when it is opened for another model or dimension; on
+// PostgreSQL without pgvector an exact search over the stored rows, which checks liveness on every
+// search. The store's behaviour is the same on both; the vec0 table's own checks run on SQLite.
+// Small, hand-made vectors, so every expected neighbour and similarity is known.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, createRepositories, type DbClient, type TRepositories, type TVectorStore } from "../src";
 import { sqlDriverOf } from "../src/client";
@@ -36,14 +38,18 @@ const draft = (title: string) => ({
 const actor = { actorUserId: null, actorEmail: "test@example.com", via: "system" as const };
 const vec = (...xs: number[]) => new Float32Array(xs);
 
-/** The vec0 table's definition, or null when there is none. */
+const sqlite = () => database.dialect === "sqlite";
+
+/** The vec0 table's definition, or null when there is none (always, on PostgreSQL). */
 async function vecTable(): Promise<string | null> {
+  if (!sqlite()) return null;
   const [row] = await sqlDriverOf(db).query<{ sql: string }>(
     Prisma.sql`SELECT "sql" FROM sqlite_master WHERE "name" = 'CfbVec'`,
   );
   return row?.sql ?? null;
 }
 async function vecState(): Promise<{ model: string; dims: number } | undefined> {
+  if (!sqlite()) return undefined;
   const [row] = await sqlDriverOf(db).query<{ model: string; dims: number }>(
     Prisma.sql`SELECT "model", "dims" FROM "CfbVecState" WHERE "id" = 1`,
   );
@@ -76,16 +82,18 @@ describe("a vector store", () => {
     store = await repos.cfbs.openVectors("model-a", 4);
     expect(store).toMatchObject({ model: "model-a", dims: 4 });
     const sql = await vecTable();
-    expect(sql).toMatch(/USING vec0/i);
-    expect(sql).toContain("float[4]");
-    expect(await vecState()).toEqual({ model: "model-a", dims: 4 });
+    if (sqlite()) {
+      expect(sql).toMatch(/USING vec0/i);
+      expect(sql).toContain("float[4]");
+      expect(await vecState()).toEqual({ model: "model-a", dims: 4 });
+    }
   });
 
   it("rejects a dimension out of range", async () => {
     for (const dims of [0, -3, 1.5, 8193])
       await expect(repos.cfbs.openVectors("model-a", dims)).rejects.toThrow(RangeError);
     // Nothing was touched by the refusals.
-    expect(await vecState()).toEqual({ model: "model-a", dims: 4 });
+    if (sqlite()) expect(await vecState()).toEqual({ model: "model-a", dims: 4 });
   });
 
   it("lists every live CFB as pending before any vector is written, in id order", async () => {
@@ -177,8 +185,15 @@ describe("a vector store", () => {
     // Live: A, C (embedded) and E (pending).
     expect(await store.counts()).toEqual({ embedded: 2, pending: 1 });
 
-    expect(await nearestIds(store, vec(0, 1, 0, 0))).toContain(B);
-    expect(await store.prune()).toBe(2);
+    if (sqlite()) {
+      // vec0 holds them until pruned.
+      expect(await nearestIds(store, vec(0, 1, 0, 0))).toContain(B);
+      expect(await store.prune()).toBe(2);
+    } else {
+      // The exact search checks liveness on every search and drops them as it goes.
+      expect(await nearestIds(store, vec(0, 1, 0, 0))).not.toContain(B);
+      expect(await store.prune()).toBe(0);
+    }
     expect(await nearestIds(store, vec(0, 1, 0, 0))).toEqual([C, A]);
     expect(await nearestIds(store, vec(-1, 0, 0, 0))).not.toContain(D);
     expect(await store.prune()).toBe(0);
@@ -193,6 +208,13 @@ describe("a vector store", () => {
   });
 
   it("keeps the index when reopened for the same model and dimension", async () => {
+    if (!sqlite()) {
+      // Nothing kept to lose: a reopened store answers from the stored vectors at once.
+      const before = await nearestIds(store, vec(1, 1, 0.5, 0.1));
+      store = await repos.cfbs.openVectors("model-a", 4);
+      expect(await nearestIds(store, vec(1, 1, 0.5, 0.1))).toEqual(before);
+      return;
+    }
     // A row only the index has (no CfbEmbedding behind it): a rebuild would drop it.
     await sqlDriverOf(db).execute(
       Prisma.sql`INSERT INTO "CfbVec" (cfb_id, embedding) VALUES ('CFB-ghost', ${Buffer.from(vec(1, 1, 0, 0).buffer)})`,
@@ -203,8 +225,10 @@ describe("a vector store", () => {
 
   it("rebuilds for another model: the new dimension works, the old model's vectors are not used", async () => {
     const b = await repos.cfbs.openVectors("model-b", 3);
-    expect(await vecState()).toEqual({ model: "model-b", dims: 3 });
-    expect(await vecTable()).toContain("float[3]");
+    if (sqlite()) {
+      expect(await vecState()).toEqual({ model: "model-b", dims: 3 });
+      expect(await vecTable()).toContain("float[3]");
+    }
     expect(await b.nearest(vec(1, 0, 0), 10)).toEqual([]);
     expect((await b.pending(100)).map((p) => p.cfbId)).toEqual([A, C, E]);
     expect(await b.counts()).toEqual({ embedded: 0, pending: 3 });
@@ -222,15 +246,17 @@ describe("a vector store", () => {
 
     // Back to model-a: rebuilt from its stored vectors of the live CFBs (not the ghost, not B).
     const a = await repos.cfbs.openVectors("model-a", 4);
-    expect(await vecState()).toEqual({ model: "model-a", dims: 4 });
+    if (sqlite()) expect(await vecState()).toEqual({ model: "model-a", dims: 4 });
     expect(await nearestIds(a, vec(1, 1, 0.5, 0.1))).toEqual([C, A, E]);
     expect(await a.counts()).toEqual({ embedded: 3, pending: 0 });
   });
 
   it("rebuilds for another dimension of the same model, without the vectors of the old one", async () => {
     const wide = await repos.cfbs.openVectors("model-a", 6);
-    expect(await vecState()).toEqual({ model: "model-a", dims: 6 });
-    expect(await vecTable()).toContain("float[6]");
+    if (sqlite()) {
+      expect(await vecState()).toEqual({ model: "model-a", dims: 6 });
+      expect(await vecTable()).toContain("float[6]");
+    }
     expect(await wide.nearest(vec(1, 0, 0, 0, 0, 0), 10)).toEqual([]);
     await wide.write([{ cfbId: C, version: 1, vector: vec(0, 0, 0, 0, 0, 1) }]);
     expect(await nearestIds(wide, vec(0, 0, 0, 0, 1, 1))).toEqual([C]);

@@ -1,4 +1,4 @@
-import { createPrismaClient, createRepositories, databaseFilePath } from "@solserver/db";
+import { createPrismaClient, createRepositories, databaseLabel } from "@solserver/db";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { loadServerEnv } from "../env";
 import type { TRetention } from "../services/deps";
@@ -101,7 +101,7 @@ async function prune(
   const db = await createPrismaClient(env.DATABASE_URL);
   try {
     const now = new Date();
-    io.out(`pruning ${databaseFilePath(env.DATABASE_URL)}${opts.dryRun ? " (dry run)" : ""}`);
+    io.out(`pruning ${databaseLabel(env.DATABASE_URL)}${opts.dryRun ? " (dry run)" : ""}`);
     const cutoff = (days: number) => (days > 0 ? new Date(now.getTime() - days * 86_400_000).toISOString() : null);
     io.out(
       `retention: ${kept(retention.traceDays, "trace runs", cutoff(retention.traceDays))}; ` +

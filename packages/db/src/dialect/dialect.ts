@@ -6,13 +6,19 @@ import type { TVectorStore } from "./vector-store";
 // The seam between the repositories and the database product. Everything that only one database
 // understands (its client and settings, prepared statements, full-text search, day grouping, JSON
 // binding, the migration applier, vector search) is a dialect's; the repositories write portable
-// SQL and ask the dialect for the rest. SQLite (dialect/sqlite/) is the embedded default; a test
+// SQL and ask the dialect for the rest. SQLite (dialect/sqlite/) is the embedded default,
+// PostgreSQL (dialect/postgres/) the database of teams with several web processes; a test
 // (packages/db/test/dialect-boundary.test.ts) fails on SQLite constructs anywhere else.
 
 /** What SQL statements need from the dialect, reachable from every transaction (`tx.dialect`). */
 export type TSqlDialect = {
   /** A value for a Json column, as a bound parameter. */
   json(value: unknown): Prisma.Sql;
+  /**
+   * A column the planner must not pick an index for in this condition (SQLite: the unary `+`;
+   * PostgreSQL's planner weighs the IN list itself).
+   */
+  unindexed(column: Prisma.Sql): Prisma.Sql;
   /** The UTC calendar day ('YYYY-MM-DD') of a timestamp column, for GROUP BY day. */
   utcDay(column: Prisma.Sql): Prisma.Sql;
   /**
@@ -35,9 +41,9 @@ export type TConnection = {
 };
 
 export type TDialect = TSqlDialect & {
-  readonly name: "sqlite";
+  readonly name: "sqlite" | "postgresql";
   /** The provider name Prisma and its adapters (better-auth's) give this database. */
-  readonly prismaProvider: "sqlite";
+  readonly prismaProvider: "sqlite" | "postgresql";
   connect(databaseUrl: string): Promise<TConnection>;
   /** Applies the committed migrations to the database (creating it when missing). */
   migrate(
@@ -46,6 +52,10 @@ export type TDialect = TSqlDialect & {
   ): Promise<{ applied: string[] }>;
   /** A faster way to run statements on the driver's own connection, when there is one. */
   nativeBinding(queryable: unknown): TSqlBase | null;
+  /** The isolation level of `sql.transaction` (SQLite: none needed, one writer at a time). */
+  readonly transactionIsolation?: "SERIALIZABLE";
+  /** Whether a transaction failed only because it raced another and may run again. */
+  isRetryableTransactionError?(error: unknown): boolean;
   /** Whether an error the driver raised (not Prisma's adapter) is a unique violation on table.column. */
   isNativeUniqueViolation(error: Error, table: string, column: string): boolean;
   /** The vector index of semantic matching, for one embeddings model and dimension. */

@@ -1,4 +1,5 @@
 import { Prisma } from "../generated/prisma/client";
+import type { TSql } from "../sql";
 
 // Which CFBs a read may see (issue 19). A CFB is shared (Cfb.privateToId null) or private to the
 // user whose own approval wrote it. Retrieval and resolve in a thread see the shared CFBs and
@@ -21,13 +22,13 @@ export function inScope(scope: TCfbScope, privateToId: string | null): boolean {
 }
 
 /**
- * The scope as a condition on the Cfb row aliased `alias`. The unary + keeps SQLite off the
+ * The scope as a condition on the Cfb row aliased `alias`. Unindexed keeps SQLite off the
  * privateToId index: every use filters rows found another way (ids, the keyset order), and the
  * index would make it walk every shared CFB instead.
  */
-export function scopeCondition(alias: string, scope: TCfbScope): Prisma.Sql {
+export function scopeCondition(sql: TSql, alias: string, scope: TCfbScope): Prisma.Sql {
   if ("all" in scope) return Prisma.sql`1 = 1`;
-  const column = Prisma.raw(`+${alias}."privateToId"`);
+  const column = sql.dialect.unindexed(Prisma.raw(`${alias}."privateToId"`));
   if (scope.viewer === null) return Prisma.sql`${column} IS NULL`;
   return Prisma.sql`(${column} IS NULL OR ${column} = ${scope.viewer})`;
 }

@@ -53,12 +53,13 @@ const LIST_KEYSET: TKeyset = {
 export async function listCfbs(sql: TSql, q: TCfbListQuery): Promise<TCfbListResponse> {
   const filters: Prisma.Sql[] = [
     q.state === "retired" ? Prisma.sql`c."mergedIntoId" IS NULL AND c."retiredAt" IS NOT NULL` : liveCfbSql("c"),
-    scopeCondition("c", q.scope ?? ALL_CFBS),
+    scopeCondition(sql, "c", q.scope ?? ALL_CFBS),
   ];
   if (q.domain) filters.push(Prisma.sql`c."domain" = ${q.domain}`);
   // Private ones are few: their index finds them (those awaiting a Jam editor's endorsement).
   if (q.visibility === "private") filters.push(Prisma.sql`c."privateToId" IS NOT NULL`);
-  if (q.visibility === "shared") filters.push(Prisma.sql`+c."privateToId" IS NULL`);
+  if (q.visibility === "shared")
+    filters.push(Prisma.sql`${sql.dialect.unindexed(Prisma.sql`c."privateToId"`)} IS NULL`);
   if (q.query) {
     const match = sql.dialect.cfbTextMatch("c", q.query);
     if (match === null) return { items: [], next_cursor: null };
@@ -176,7 +177,7 @@ export async function existingCfbIds(
   if (ids.length === 0) return new Map();
   const rows = await sql.query<{ id: string; domain: string }>(
     Prisma.sql`SELECT c."id" AS "id", c."domain" AS "domain" FROM "Cfb" c
-      WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND ${scopeCondition("c", scope)}`,
+      WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND ${scopeCondition(sql, "c", scope)}`,
   );
   return new Map(rows.map((r) => [r.id, { domain: r.domain }] as const));
 }
@@ -212,10 +213,10 @@ export async function retrievableCfbs(
       c."reviewOnUse" AS "reviewOnUse", s."hotness" AS "hotness", s."usedByModel30d" AS "used",
       s."ignoredByModel30d" AS "ignored"
     FROM "Cfb" c LEFT JOIN "CfbStats" s ON s."cfbId" = c."id"
-    WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND +c."mergedIntoId" IS NULL AND c."retiredAt" IS NULL
-      AND ${scopeCondition("c", scope)}`);
-  // The unary + keeps SQLite on the primary key for the IN list: with the mergedIntoId index it
-  // walked every live CFB (5 ms at 10k CFBs, a turn's whole budget).
+    WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND ${sql.dialect.unindexed(Prisma.sql`c."mergedIntoId"`)} IS NULL
+      AND c."retiredAt" IS NULL AND ${scopeCondition(sql, "c", scope)}`);
+  // Unindexed: the planner must stay on the primary key for the IN list; SQLite's walked every
+  // live CFB through the mergedIntoId index otherwise (5 ms at 10k CFBs, a turn's whole budget).
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);

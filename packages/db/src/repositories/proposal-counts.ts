@@ -44,9 +44,10 @@ export async function addProposalCounts(
   kind: Prisma.Sql = KIND,
 ): Promise<void> {
   // The WHERE before ON CONFLICT is required: without it SQLite may read the upsert's ON as a join's.
+  // Grouped by position: `kind` may be a literal, which PostgreSQL refuses as a GROUP BY term.
   await tx.execute(Prisma.sql`INSERT INTO "ProposalCount" ("ownerKey", "kind", "n")
     SELECT ${OWNER}, ${kind}, ${sign} * COUNT(*) FROM "UmbraProposal" p JOIN "Thread" t ON t."id" = p."threadId"
-    WHERE ${where} GROUP BY ${OWNER}, ${kind}
+    WHERE ${where} GROUP BY 1, 2
     ON CONFLICT ("ownerKey", "kind") DO UPDATE SET "n" = "ProposalCount"."n" + excluded."n"`);
 }
 

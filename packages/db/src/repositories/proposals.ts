@@ -56,19 +56,19 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
   const filters = [
     ...(q.responseId ? [Prisma.sql`p."responseId" = ${q.responseId}`] : []),
     ...(q.status === "all" ? [] : [Prisma.sql`p."status" = ${q.status}`]),
-    // The pending queue shows each group of twins once, by its lead. Unary + keeps SQLite from
+    // The pending queue shows each group of twins once, by its lead. Unindexed keeps SQLite from
     // reading "IS NULL" as an equality on the twin index (every lead matches it) instead of
     // walking the status-and-date index in order.
-    ...(q.status === "pending" ? [Prisma.sql`+p."twinOfId" IS NULL`] : []),
+    ...(q.status === "pending" ? [Prisma.sql`${sql.dialect.unindexed(Prisma.sql`p."twinOfId"`)} IS NULL`] : []),
     ...(q.decision ? [Prisma.sql`p."latestDecision" = ${q.decision}`] : []),
     ...(q.domain ? [Prisma.sql`p."domain" = ${q.domain}`] : []),
-    // Unary + keeps SQLite from choosing the confidence index for a range and then sorting
+    // Unindexed keeps SQLite from choosing the confidence index for a range and then sorting
     // every match by date: unless the queue is sorted by confidence, the date index leads.
     ...(q.minConfidence !== undefined
       ? [
           sortName === "confidence"
             ? Prisma.sql`p."confidence" >= ${q.minConfidence}`
-            : Prisma.sql`+p."confidence" >= ${q.minConfidence}`,
+            : Prisma.sql`${sql.dialect.unindexed(Prisma.sql`p."confidence"`)} >= ${q.minConfidence}`,
         ]
       : []),
     ...(q.threadId ? [Prisma.sql`p."threadId" = ${q.threadId}`] : []),

@@ -6,18 +6,20 @@
 // layout (`<timestamp>_<name>/migration.sql`) and records progress in Prisma's own
 // `_prisma_migrations` table (same columns, sha256 checksums, ISO timestamps), so the Prisma
 // tooling (e.g. the wasm engine's diagnoseMigrationHistory) can still read the history.
-import { createHash, randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
+import {
+  listMigrations,
+  type MigrateOptions,
+  migrationTimestamp as now,
+  pendingMigrations,
+  sha256,
+  type TAppliedMigration,
+} from "../migration-files";
 import { databaseFilePath } from "./database-file";
-
-export interface MigrateOptions {
-  /** Defaults to `<repo>/prisma/migrations`. */
-  migrationsDir?: string;
-  log?: (line: string) => void;
-}
 
 // `<repo>/prisma/migrations`, from this file's location. Written with path.resolve rather than
 // `new URL(rel, import.meta.url)`: bundlers (Next) treat the latter as an asset import.
@@ -37,32 +39,6 @@ const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations"
     "started_at"            DATETIME NOT NULL DEFAULT current_timestamp,
     "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
 )`;
-
-interface AppliedRow {
-  migration_name: string;
-  checksum: string;
-  finished_at: string | null;
-}
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-// Prisma stores `2026-01-01T00:00:00.000+00:00`; keep the same shape.
-const now = () => new Date().toISOString().replace("Z", "+00:00");
-
-// A checkout with CRLF line endings must not look "edited" (Prisma tolerates this too).
-function checksumMatches(sql: string, checksum: string): boolean {
-  return sha256(sql) === checksum || sha256(sql.replace(/\r\n/g, "\n")) === checksum;
-}
-
-function listMigrations(dir: string): { name: string; sql: string }[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort()
-    .map((name) => ({
-      name,
-      sql: readFileSync(path.join(dir, name, "migration.sql"), "utf8"),
-    }));
-}
 
 export async function migrateSqlite(databaseUrl: string, opts: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const dir = opts.migrationsDir ?? defaultMigrationsDir();
@@ -84,28 +60,9 @@ export async function migrateSqlite(databaseUrl: string, opts: MigrateOptions = 
         `SELECT migration_name, checksum, finished_at FROM "_prisma_migrations"
          WHERE rolled_back_at IS NULL`,
       )
-      .all() as AppliedRow[];
-    const byName = new Map(rows.map((row) => [row.migration_name, row]));
-
-    // Check the whole history before touching anything: an applied migration whose file
-    // changed means this database and the repository disagree about the schema.
-    for (const { name, sql } of migrations) {
-      const row = byName.get(name);
-      if (!row) continue;
-      if (row.finished_at === null) {
-        throw new Error(`migration ${name} failed on a previous run; fix the database by hand`);
-      }
-      if (!checksumMatches(sql, row.checksum)) {
-        throw new Error(
-          `migration ${name} was edited after it was applied (checksum mismatch); ` +
-            "restore the file and put the change in a new migration",
-        );
-      }
-    }
-
+      .all() as TAppliedMigration[];
     const applied: string[] = [];
-    for (const { name, sql } of migrations) {
-      if (byName.has(name)) continue;
+    for (const { name, sql } of pendingMigrations(migrations, rows)) {
       if (applyOne(db, name, sql)) {
         applied.push(name);
         log(`applied ${name}`);

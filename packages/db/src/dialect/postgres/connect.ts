@@ -1,0 +1,28 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { DbClient } from "../../client";
+import { PrismaClient } from "../../generated/prisma-postgres/client";
+import { capturingFactory, createSqlDriver, type TAdapterSlot } from "../../sql";
+import type { TConnection, TDialect } from "../dialect";
+import { poolConfig } from "./database-url";
+
+/**
+ * A Prisma client on a PostgreSQL database through @prisma/adapter-pg, and the hot-path driver on
+ * the same pool. Migrate first: the client never changes the schema. Each web process keeps its
+ * own pool (SOLSERVER_DB_POOL connections, default 10): size it so that processes × pool stays
+ * under the server's max_connections (docs/deployment.md).
+ */
+export async function connectPostgres(databaseUrl: string, dialect: TDialect): Promise<TConnection> {
+  const slot: TAdapterSlot = { adapter: null };
+  const factory = new PrismaPg(poolConfig(databaseUrl));
+  // The PostgreSQL client is generated from the same models (prisma/postgres/schema.prisma is
+  // derived from prisma/schema.prisma), so its TypeScript shape is the SQLite client's.
+  const prisma = new PrismaClient({ adapter: capturingFactory(factory, slot) }) as unknown as DbClient;
+  await prisma.$connect();
+  return {
+    prisma,
+    driver: createSqlDriver(slot, dialect),
+    loadExtension: () => {
+      throw new Error("PostgreSQL extensions are created with CREATE EXTENSION, not loaded from a file");
+    },
+  };
+}

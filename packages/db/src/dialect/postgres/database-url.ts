@@ -1,0 +1,54 @@
+import type pg from "pg";
+
+/** Whether a DATABASE_URL names a PostgreSQL database. */
+export function isPostgresUrl(databaseUrl: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(databaseUrl);
+}
+
+/** Why a postgresql:// URL cannot be used, or null. */
+export function postgresUrlProblem(databaseUrl: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    return "is not a valid postgresql:// URL";
+  }
+  if (!url.hostname) return "names no host (postgresql://user:password@host:5432/database)";
+  if (url.pathname.replace(/^\//, "") === "")
+    return "names no database (postgresql://user:password@host:5432/database)";
+  return null;
+}
+
+/** The database name of a postgresql:// URL. */
+export function databaseName(databaseUrl: string): string {
+  return decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\//, ""));
+}
+
+/** The same server, another database (the maintenance database `postgres` by default). */
+export function siblingUrl(databaseUrl: string, database = "postgres"): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `/${encodeURIComponent(database)}`;
+  return url.toString();
+}
+
+const DEFAULT_POOL = 10;
+
+/**
+ * The pool of one process: at most SOLSERVER_DB_POOL connections (default 10), idle ones closed
+ * after 30 s, and a connection attempt that gives up after 10 s instead of hanging a request.
+ * Every session runs in UTC (nothing depends on it: timestamps are timestamptz, days are taken
+ * `AT TIME ZONE 'UTC'`, but logs and psql sessions then agree with the app).
+ */
+export function poolConfig(databaseUrl: string): pg.PoolConfig {
+  const size = Number(process.env.SOLSERVER_DB_POOL ?? DEFAULT_POOL);
+  if (!Number.isInteger(size) || size < 1 || size > 500)
+    throw new Error(`SOLSERVER_DB_POOL must be a whole number from 1 to 500, got ${process.env.SOLSERVER_DB_POOL}`);
+  return {
+    connectionString: databaseUrl,
+    max: size,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+    options: "-c TimeZone=UTC",
+    application_name: "solserver",
+  };
+}

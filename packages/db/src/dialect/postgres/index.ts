@@ -1,0 +1,34 @@
+import { Prisma } from "../../generated/prisma/client";
+import type { TDialect } from "../dialect";
+import { connectPostgres } from "./connect";
+import { cfbTextMatch, searchHealth } from "./fts";
+import { migratePostgres } from "./migrations";
+import { isNativeUniqueViolation, isRetryableTransactionError, nativeBinding } from "./native";
+import { postgresAnalyze, postgresStorage, postgresVacuum } from "./storage";
+import { openPostgresVectors } from "./vectors";
+
+/**
+ * PostgreSQL 15+, for teams that outgrow one machine: several web processes on one database.
+ * Transactions are SERIALIZABLE and run again on a serialization failure, so every read-then-write
+ * transaction the repositories wrote for SQLite's one-writer-at-a-time keeps its meaning when
+ * processes race (docs/deployment.md).
+ */
+export const postgresDialect: TDialect = {
+  name: "postgresql",
+  prismaProvider: "postgresql",
+  connect: (databaseUrl) => connectPostgres(databaseUrl, postgresDialect),
+  migrate: migratePostgres,
+  nativeBinding,
+  isNativeUniqueViolation,
+  transactionIsolation: "SERIALIZABLE",
+  isRetryableTransactionError,
+  openVectors: openPostgresVectors,
+  textIndexHealth: searchHealth,
+  storage: postgresStorage,
+  vacuum: postgresVacuum,
+  analyze: postgresAnalyze,
+  cfbTextMatch,
+  json: (value) => Prisma.sql`${JSON.stringify(value)}::jsonb`,
+  unindexed: (column) => column,
+  utcDay: (column) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+};
