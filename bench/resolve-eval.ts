@@ -20,6 +20,7 @@ import {
   type TEvalSplit,
   type TEvaluation,
 } from "./resolve-eval-runner";
+import { benchDatabase, resultsFile } from "./lib/results-file";
 
 const TARGET = { lexical: 0.9, hybrid: 0.95 };
 
@@ -145,9 +146,9 @@ for (const size of SIZES) {
   }
 }
 
-const out = path.join(import.meta.dirname, "results", "resolve-eval.json");
+const out = resultsFile("resolve-eval");
 writeFileSync(
   out,
-  `${JSON.stringify({ when: new Date().toISOString(), node: process.version, fixture: path.relative(process.cwd(), values.fixture), runs }, null, 2)}\n`,
+  `${JSON.stringify({ when: new Date().toISOString(), node: process.version, database: benchDatabase(), fixture: path.relative(process.cwd(), values.fixture), runs }, null, 2)}\n`,
 );
 console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);

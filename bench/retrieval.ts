@@ -24,6 +24,7 @@ import { createPrismaClient, createRepositories } from "@solserver/db";
 import { createTestDatabase } from "@solserver/db/testing";
 import { realisticNoise } from "./lib/realistic-corpus";
 import { draftOf, loadFixture, noiseSources } from "./resolve-eval-runner";
+import { benchDatabase, resultsFile } from "./lib/results-file";
 
 const { values } = parseArgs({
   options: {
@@ -140,9 +141,9 @@ for (const size of SIZES) {
     }
   }
 }
-const out = path.join(import.meta.dirname, "results", "retrieval.json");
+const out = resultsFile("retrieval");
 writeFileSync(
   out,
-  `${JSON.stringify({ when: new Date().toISOString(), node: process.version, injected: INJECTED, results }, null, 2)}\n`,
+  `${JSON.stringify({ when: new Date().toISOString(), node: process.version, database: benchDatabase(), injected: INJECTED, results }, null, 2)}\n`,
 );
 console.log(`written to ${path.relative(process.cwd(), out)}`);

@@ -12,6 +12,7 @@ import { createOfflineModel, DEMO_CFBS, respondToTurn, type TModelProvider } fro
 import { openTestControlPlane } from "@solserver/control-plane/testing";
 import { realisticNoise } from "./lib/realistic-corpus";
 import { loadFixture, noiseSources } from "./resolve-eval-runner";
+import { benchDatabase, resultsFile } from "./lib/results-file";
 
 const { values } = parseArgs({
   options: { turns: { type: "string", default: "1000" }, sizes: { type: "string", default: "5,10000,100000" } },
@@ -127,6 +128,6 @@ const result = {
   target_ms: { p50: 5, p99: 20 },
   sizes,
 };
-const out = path.join(import.meta.dirname, "results", "turn-overhead.json");
-writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+const out = resultsFile("turn-overhead");
+writeFileSync(out, `${JSON.stringify({ database: benchDatabase(), ...result }, null, 2)}\n`);
 console.log(`written to ${path.relative(process.cwd(), out)}`);

@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { DEMO_CFBS, promoteProposal, respondToTurn } from "@solserver/control-plane";
 import { openTestControlPlane } from "@solserver/control-plane/testing";
 import { pick } from "./lib/topics";
+import { benchDatabase, resultsFile } from "./lib/results-file";
 
 const { values } = parseArgs({
   options: { turns: { type: "string", default: "300" }, cfbs: { type: "string", default: "500" } },
@@ -99,8 +100,8 @@ try {
     replay_ms: stats(replayMs),
     promote_ms: stats(promoteMs),
   };
-  const out = path.join(import.meta.dirname, "results", "turn.json");
-  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  const out = resultsFile("turn");
+  writeFileSync(out, `${JSON.stringify({ database: benchDatabase(), ...result }, null, 2)}\n`);
   console.log(
     `turn     (n=${result.turn_ms.n}): p50 ${result.turn_ms.p50} ms, p95 ${result.turn_ms.p95} ms, p99 ${result.turn_ms.p99} ms`,
   );

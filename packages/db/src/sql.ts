@@ -117,6 +117,8 @@ export function createSqlDriver(slot: TAdapterSlot, dialect: TDialect): TSqlDriv
 const TRANSACTION_ATTEMPTS = 8;
 
 async function runTransaction<T>(connection: SqlDriverAdapter, dialect: TDialect, work: (tx: TSql) => Promise<T>) {
+  const native = dialect.nativeTransaction?.(connection, (tx) => work({ ...tx, dialect }));
+  if (native) return native;
   // startTransaction takes the adapter's lock (shared with Prisma's $transaction) and BEGINs.
   const tx = await connection.startTransaction(dialect.transactionIsolation);
   // Drivers without "phantom" transactions expect the caller to send COMMIT / ROLLBACK, as

@@ -67,11 +67,19 @@ describe("sql driver", () => {
     });
     // Give the Prisma transaction time to take the lock.
     await new Promise((resolve) => setTimeout(resolve, 20));
+    let started!: () => void;
+    const driverStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     const driverTx = sql.transaction(async (tx) => {
       order.push("driver started");
+      started();
       await tx.execute(thread("th-driver", new Date()));
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // SQLite: the driver cannot start while Prisma holds the connection, so give it the chance to
+    // (wrongly) do so. PostgreSQL: it must start while Prisma's transaction is still open.
+    if (database.dialect === "sqlite") await new Promise((resolve) => setTimeout(resolve, 20));
+    else await driverStarted;
     order.push("prisma released");
     release();
     await expect(prismaTx).rejects.toThrow("prisma rolls back");

@@ -1,4 +1,5 @@
 import type { DbClient } from "../client";
+import type { TCopySupport } from "../copy/copy-support";
 import type { Prisma } from "../generated/prisma/client";
 import type { TSqlBase, TSqlDriver } from "../sql";
 import type { TVectorStore } from "./vector-store";
@@ -50,6 +51,11 @@ export type TDialect = TSqlDialect & {
     databaseUrl: string,
     opts?: { migrationsDir?: string; log?: (line: string) => void },
   ): Promise<{ applied: string[] }>;
+  /**
+   * A faster way to run a whole transaction on the driver's own connections, when there is one
+   * (null: the adapter's startTransaction is used).
+   */
+  nativeTransaction?<T>(queryable: unknown, work: (tx: TSqlBase) => Promise<T>): Promise<T> | null;
   /** A faster way to run statements on the driver's own connection, when there is one. */
   nativeBinding(queryable: unknown): TSqlBase | null;
   /** The isolation level of `sql.transaction` (SQLite: none needed, one writer at a time). */
@@ -66,6 +72,8 @@ export type TDialect = TSqlDialect & {
   storage(sql: TSqlBase, tables?: readonly string[]): Promise<TStorage>;
   /** Gives free space back to the filesystem (outside any transaction). */
   vacuum(sql: TSqlBase): Promise<void>;
+  /** What `pnpm db:copy` needs of this database: its catalog, and what a bulk insert needs around it. */
+  readonly copySupport: TCopySupport;
   /** Refreshes the query planner's statistics. */
   analyze(sql: TSqlBase): Promise<void>;
 };

@@ -3,11 +3,21 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 export interface MigrateOptions {
   /** Defaults to the dialect's folder under `<repo>/prisma`. */
   migrationsDir?: string;
   log?: (line: string) => void;
+}
+
+/**
+ * A folder under `<repo>/prisma`, from this file's location. Written with path.resolve rather than
+ * `new URL(rel, import.meta.url)`: bundlers (Next) treat the latter as an asset import.
+ */
+export function prismaFolder(...segments: string[]): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.resolve(here, "../../../../prisma", ...segments);
 }
 
 export type TMigrationFile = { name: string; sql: string };

@@ -1,9 +1,10 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { TDialect } from "../dialect";
 import { connectPostgres } from "./connect";
+import { postgresCopySupport } from "./copy-support";
 import { cfbTextMatch, searchHealth } from "./fts";
 import { migratePostgres } from "./migrations";
-import { isNativeUniqueViolation, isRetryableTransactionError, nativeBinding } from "./native";
+import { isNativeUniqueViolation, isRetryableTransactionError, nativeBinding, nativeTransaction } from "./native";
 import { postgresAnalyze, postgresStorage, postgresVacuum } from "./storage";
 import { openPostgresVectors } from "./vectors";
 
@@ -19,6 +20,7 @@ export const postgresDialect: TDialect = {
   connect: (databaseUrl) => connectPostgres(databaseUrl, postgresDialect),
   migrate: migratePostgres,
   nativeBinding,
+  nativeTransaction,
   isNativeUniqueViolation,
   transactionIsolation: "SERIALIZABLE",
   isRetryableTransactionError,
@@ -26,6 +28,7 @@ export const postgresDialect: TDialect = {
   textIndexHealth: searchHealth,
   storage: postgresStorage,
   vacuum: postgresVacuum,
+  copySupport: postgresCopySupport,
   analyze: postgresAnalyze,
   cfbTextMatch,
   json: (value) => Prisma.sql`${JSON.stringify(value)}::jsonb`,

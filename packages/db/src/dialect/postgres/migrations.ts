@@ -4,24 +4,21 @@
 // deploying at once (N web instances starting together) take turns on an advisory lock, and
 // each migration is one transaction: it is applied completely or not at all.
 import { randomUUID } from "node:crypto";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import {
   listMigrations,
   type MigrateOptions,
   migrationTimestamp as now,
   pendingMigrations,
+  prismaFolder,
   sha256,
   type TAppliedMigration,
 } from "../migration-files";
 import { databaseName, siblingUrl } from "./database-url";
 
-// Written with path.resolve rather than `new URL(rel, import.meta.url)`: bundlers (Next) treat
-// the latter as an asset import.
+/** `<repo>/prisma/postgres/migrations`. */
 export function defaultPostgresMigrationsDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.resolve(here, "../../../../../prisma/postgres/migrations");
+  return prismaFolder("postgres", "migrations");
 }
 
 // Same DDL the Prisma schema engine uses for PostgreSQL.

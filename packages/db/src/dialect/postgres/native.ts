@@ -16,7 +16,8 @@ type TPgQueryConfig = {
   values: unknown[];
   types: { getTypeParser: (oid: number, format?: string) => (value: string) => unknown };
 };
-type TPgQueryable = { query(config: TPgQueryConfig): Promise<TPgResult> };
+type TPgQueryable = { query(config: TPgQueryConfig | string): Promise<TPgResult> };
+type TPgPool = TPgQueryable & { connect(): Promise<TPgQueryable & { release(error?: Error | boolean): void }> };
 
 const OID = { int8: 20, numeric: 1700, timestamptz: 1184, timestamp: 1114, json: 114, jsonb: 3802 } as const;
 
@@ -89,8 +90,14 @@ export function postgresText(statement: Prisma.Sql): string {
   return text;
 }
 
-function bindNative(client: TPgQueryable): TSqlBase {
-  const run = (statement: Prisma.Sql) => {
+/**
+ * Statements on `client`. `serial`: one connection (a transaction's), where statements must go one
+ * after another (a `Promise.all` in a transaction would otherwise queue them inside pg, which pg 9
+ * refuses); the pool runs concurrent statements on separate connections.
+ */
+function bindNative(client: TPgQueryable, serial = false): TSqlBase {
+  let last: Promise<unknown> = Promise.resolve();
+  const send = (statement: Prisma.Sql) => {
     const text = postgresText(statement);
     return client.query({
       name: statementName(text),
@@ -98,6 +105,15 @@ function bindNative(client: TPgQueryable): TSqlBase {
       values: statement.values.map(nativeArg),
       types,
     });
+  };
+  const run = (statement: Prisma.Sql): Promise<TPgResult> => {
+    if (!serial) return send(statement);
+    const next = last.then(
+      () => send(statement),
+      () => send(statement),
+    );
+    last = next.catch(() => {});
+    return next;
   };
   return {
     async query<T>(statement: Prisma.Sql): Promise<T[]> {
@@ -113,6 +129,40 @@ function bindNative(client: TPgQueryable): TSqlBase {
 export function nativeBinding(queryable: unknown): TSqlBase | null {
   const client = pgQueryable(queryable);
   return client ? bindNative(client) : null;
+}
+
+/**
+ * Runs `work` in one SERIALIZABLE transaction on a connection of the pool under Prisma's adapter:
+ * `BEGIN ISOLATION LEVEL SERIALIZABLE` in one round trip (the adapter's startTransaction sends
+ * BEGIN and SET TRANSACTION separately), COMMIT, and the connection back to the pool (discarded
+ * when it broke). Null when the queryable is not a pg pool.
+ */
+export function nativeTransaction<T>(queryable: unknown, work: (tx: TSqlBase) => Promise<T>): Promise<T> | null {
+  const pool = pgQueryable(queryable) as TPgPool | null;
+  if (!pool || typeof pool.connect !== "function") return null;
+  return (async () => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
+      try {
+        const result = await work(bindNative(client, true));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+        throw error;
+      }
+    } catch (error) {
+      // A connection that failed outside SQL (reset, timeout) must not go back to the pool.
+      if (!(error as TPgError).code) broken ??= error as Error;
+      throw error;
+    } finally {
+      client.release(broken ?? false);
+    }
+  })();
 }
 
 type TPgError = Error & { code?: string; table?: string; detail?: string; constraint?: string };

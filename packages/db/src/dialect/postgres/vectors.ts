@@ -10,16 +10,8 @@ import { Prisma } from "../../generated/prisma/client";
 import { liveCfbSql } from "../../live";
 import type { TSql, TSqlDriver } from "../../sql";
 import type { TConnection } from "../dialect";
-import type { TPendingEmbedding, TVectorStore } from "../vector-store";
-
-function bytes(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-}
-
-function floats(value: unknown): Float32Array {
-  const b = value instanceof Uint8Array ? value : Buffer.from(value as ArrayBuffer);
-  return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-}
+import { checkDimension, embeddingRows, vectorOf } from "../embedding-rows";
+import type { TVectorStore } from "../vector-store";
 
 /** pgvector's text form of a vector: '[0.1,0.2,…]'. */
 const vectorText = (vector: Float32Array) => `[${Array.from(vector).join(",")}]`;
@@ -40,8 +32,7 @@ export async function hasPgvector(sql: TSqlDriver): Promise<boolean> {
 }
 
 export async function openPostgresVectors(connection: TConnection, model: string, dims: number): Promise<TVectorStore> {
-  if (!Number.isInteger(dims) || dims < 1 || dims > 8192)
-    throw new RangeError(`embedding dimension ${dims} out of range`);
+  checkDimension(dims);
   const sql = connection.driver;
   const nearest = (await hasPgvector(sql)) ? await pgvectorSearch(sql, model, dims) : exactSearch(sql, model, dims);
   return createStore(sql, model, dims, nearest);
@@ -78,7 +69,7 @@ async function pgvectorSearch(sql: TSqlDriver, model: string, dims: number): Pro
       );
       for (const row of stored)
         await tx.execute(
-          Prisma.sql`INSERT INTO "CfbVec" ("cfbId", "embedding") VALUES (${row.cfbId}, ${vectorText(floats(row.vector))}::vector)`,
+          Prisma.sql`INSERT INTO "CfbVec" ("cfbId", "embedding") VALUES (${row.cfbId}, ${vectorText(vectorOf(row.vector))}::vector)`,
         );
     });
   }
@@ -121,7 +112,7 @@ function exactSearch(sql: TSqlDriver, model: string, dims: number): TNearest {
       if (!since || at > since) since = at;
       if (dropped.get(r.cfbId) === r.createdAt) continue;
       dropped.delete(r.cfbId);
-      const vector = floats(r.vector);
+      const vector = vectorOf(r.vector);
       loaded.set(r.cfbId, { vector, norm: norm(vector), writtenAt: r.createdAt });
     }
     since ??= new Date(0);
@@ -187,61 +178,21 @@ function exactSearch(sql: TSqlDriver, model: string, dims: number): TNearest {
 }
 
 function createStore(sql: TSqlDriver, model: string, dims: number, index: TNearest): TVectorStore {
-  const pendingWhere = Prisma.sql`${liveCfbSql("c")} AND (e."cfbId" IS NULL OR e."version" <> c."version")`;
-  const pendingFrom = Prisma.sql`"Cfb" c LEFT JOIN "CfbEmbedding" e
-    ON e."cfbId" = c."id" AND e."model" = ${model} AND e."dims" = ${dims}`;
+  const rows = embeddingRows(sql, model, dims);
   return {
-    model,
-    dims,
-    async pending(limit) {
-      const rows = await sql.query<TPendingEmbedding>(
-        Prisma.sql`SELECT c."id" AS "cfbId", c."version" AS "version", c."title" AS "title", c."summary" AS "summary"
-          FROM ${pendingFrom} WHERE ${pendingWhere} ORDER BY c."seq" LIMIT ${limit}`,
-      );
-      return rows.map((r) => ({ ...r, version: Number(r.version) }));
-    },
-    async counts() {
-      const [row] = await sql.query<{ live: number; pending: number }>(
-        Prisma.sql`SELECT (SELECT COUNT(*) FROM "Cfb" WHERE ${liveCfbSql()}) AS "live",
-          (SELECT COUNT(*) FROM ${pendingFrom} WHERE ${pendingWhere}) AS "pending"`,
-      );
-      const pending = Number(row?.pending ?? 0);
-      return { embedded: Number(row?.live ?? 0) - pending, pending };
-    },
-    async write(rows) {
-      for (const r of rows)
-        if (r.vector.length !== dims)
-          throw new Error(`${r.cfbId}: ${r.vector.length} numbers, the model gives ${dims}`);
-      if (rows.length === 0) return;
+    ...rows,
+    async write(written) {
+      rows.check(written);
+      if (written.length === 0) return;
       await sql.transaction(async (tx) => {
-        const now = new Date();
-        for (const r of rows)
-          await tx.execute(Prisma.sql`INSERT INTO "CfbEmbedding" ("cfbId", "model", "version", "dims", "vector", "createdAt")
-            VALUES (${r.cfbId}, ${model}, ${r.version}, ${dims}, ${bytes(r.vector)}, ${now})
-            ON CONFLICT ("cfbId", "model") DO UPDATE SET "version" = excluded."version", "dims" = excluded."dims",
-              "vector" = excluded."vector", "createdAt" = excluded."createdAt"`);
-        await index.wrote(tx, rows);
+        await rows.upsert(tx, written);
+        await index.wrote(tx, written);
       });
     },
     prune: () => index.prune(),
     async nearest(vector, k) {
       if (vector.length !== dims) throw new Error(`query vector has ${vector.length} numbers, the index ${dims}`);
       return index.search(vector, k);
-    },
-    async sample(n) {
-      const rows = await sql.query<{ vector: unknown }>(
-        Prisma.sql`SELECT e."vector" AS "vector" FROM "CfbEmbedding" e JOIN "Cfb" c ON c."id" = e."cfbId"
-          WHERE e."model" = ${model} AND e."dims" = ${dims} AND ${liveCfbSql("c")} ORDER BY c."seq" LIMIT ${n}`,
-      );
-      return rows.map((r) => floats(r.vector));
-    },
-    async vectors(ids) {
-      if (ids.length === 0) return new Map();
-      const rows = await sql.query<{ cfbId: string; vector: unknown }>(
-        Prisma.sql`SELECT "cfbId", "vector" FROM "CfbEmbedding"
-          WHERE "model" = ${model} AND "dims" = ${dims} AND "cfbId" IN (${Prisma.join([...new Set(ids)])})`,
-      );
-      return new Map(rows.map((r) => [r.cfbId, floats(r.vector)] as const));
     },
   };
 }

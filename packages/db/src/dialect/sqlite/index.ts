@@ -1,6 +1,7 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { TDialect } from "../dialect";
 import { connectSqlite } from "./connect";
+import { sqliteCopySupport } from "./copy-support";
 import { cfbTextMatch, ftsHealth } from "./fts";
 import { migrateSqlite } from "./migrations";
 import { isNativeUniqueViolation, nativeBinding } from "./native";
@@ -19,6 +20,7 @@ export const sqliteDialect: TDialect = {
   textIndexHealth: ftsHealth,
   storage: sqliteStorage,
   vacuum: sqliteVacuum,
+  copySupport: sqliteCopySupport,
   analyze: sqliteAnalyze,
   cfbTextMatch,
   // Json columns are TEXT: the value goes in as its JSON text.

@@ -9,23 +9,21 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import {
   listMigrations,
   type MigrateOptions,
   migrationTimestamp as now,
   pendingMigrations,
+  prismaFolder,
   sha256,
   type TAppliedMigration,
 } from "../migration-files";
 import { databaseFilePath } from "./database-file";
 
-// `<repo>/prisma/migrations`, from this file's location. Written with path.resolve rather than
-// `new URL(rel, import.meta.url)`: bundlers (Next) treat the latter as an asset import.
+/** `<repo>/prisma/migrations`. */
 export function defaultMigrationsDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.resolve(here, "../../../../../prisma/migrations");
+  return prismaFolder("migrations");
 }
 
 // Same DDL the Prisma schema engine uses for SQLite.

@@ -8,19 +8,10 @@ import { Prisma } from "../../generated/prisma/client";
 import { liveCfbSql } from "../../live";
 import type { TSql, TSqlDriver } from "../../sql";
 import type { TConnection } from "../dialect";
-import type { TPendingEmbedding, TVectorStore } from "../vector-store";
+import { checkDimension, embeddingRows, vectorBytes, vectorOf } from "../embedding-rows";
+import type { TVectorStore } from "../vector-store";
 
 const require = createRequire(import.meta.url);
-
-function blob(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-}
-
-function floats(value: unknown): Float32Array {
-  const bytes = value instanceof Uint8Array ? value : Buffer.from(value as ArrayBuffer);
-  // Copied: the driver may reuse the buffer.
-  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-}
 
 /**
  * Opens the vector index for `model` with vectors of `dims` numbers: loads sqlite-vec into the
@@ -29,8 +20,7 @@ function floats(value: unknown): Float32Array {
  */
 export async function openSqliteVectors(connection: TConnection, model: string, dims: number): Promise<TVectorStore> {
   const sql = connection.driver;
-  if (!Number.isInteger(dims) || dims < 1 || dims > 8192)
-    throw new RangeError(`embedding dimension ${dims} out of range`);
+  checkDimension(dims);
   const sqliteVec = require("sqlite-vec") as { getLoadablePath(): string };
   connection.loadExtension(sqliteVec.getLoadablePath());
   await sql.execute(
@@ -57,7 +47,7 @@ export async function openSqliteVectors(connection: TConnection, model: string, 
       );
       for (const row of stored)
         await tx.execute(
-          Prisma.sql`INSERT INTO "CfbVec" (cfb_id, embedding) VALUES (${row.cfbId}, ${blob(floats(row.vector))})`,
+          Prisma.sql`INSERT INTO "CfbVec" (cfb_id, embedding) VALUES (${row.cfbId}, ${vectorBytes(vectorOf(row.vector))})`,
         );
     });
   }
@@ -65,42 +55,19 @@ export async function openSqliteVectors(connection: TConnection, model: string, 
 }
 
 function createStore(sql: TSqlDriver, model: string, dims: number): TVectorStore {
-  const pendingWhere = Prisma.sql`${liveCfbSql("c")} AND (e."cfbId" IS NULL OR e."version" <> c."version")`;
-  // A vector of another dimension (the same model asked for fewer numbers) is as good as none.
-  const pendingFrom = Prisma.sql`"Cfb" c LEFT JOIN "CfbEmbedding" e
-    ON e."cfbId" = c."id" AND e."model" = ${model} AND e."dims" = ${dims}`;
+  const rows = embeddingRows(sql, model, dims);
   return {
-    model,
-    dims,
-    async pending(limit) {
-      const rows = await sql.query<TPendingEmbedding>(
-        Prisma.sql`SELECT c."id" AS "cfbId", c."version" AS "version", c."title" AS "title", c."summary" AS "summary"
-          FROM ${pendingFrom} WHERE ${pendingWhere} ORDER BY c."seq" LIMIT ${limit}`,
-      );
-      return rows.map((r) => ({ ...r, version: Number(r.version) }));
-    },
-    async counts() {
-      const [row] = await sql.query<{ live: number; pending: number }>(
-        Prisma.sql`SELECT (SELECT COUNT(*) FROM "Cfb" WHERE ${liveCfbSql()}) AS "live",
-          (SELECT COUNT(*) FROM ${pendingFrom} WHERE ${pendingWhere}) AS "pending"`,
-      );
-      const pending = Number(row?.pending ?? 0);
-      return { embedded: Number(row?.live ?? 0) - pending, pending };
-    },
-    async write(rows) {
-      for (const r of rows)
-        if (r.vector.length !== dims)
-          throw new Error(`${r.cfbId}: ${r.vector.length} numbers, the model gives ${dims}`);
-      if (rows.length === 0) return;
+    ...rows,
+    async write(written) {
+      rows.check(written);
+      if (written.length === 0) return;
       await sql.transaction(async (tx: TSql) => {
-        const now = new Date();
-        for (const r of rows) {
-          await tx.execute(Prisma.sql`INSERT INTO "CfbEmbedding" ("cfbId", "model", "version", "dims", "vector", "createdAt")
-            VALUES (${r.cfbId}, ${model}, ${r.version}, ${dims}, ${blob(r.vector)}, ${now})
-            ON CONFLICT ("cfbId", "model") DO UPDATE SET "version" = excluded."version", "dims" = excluded."dims",
-              "vector" = excluded."vector", "createdAt" = excluded."createdAt"`);
+        await rows.upsert(tx, written);
+        for (const r of written) {
           await tx.execute(Prisma.sql`DELETE FROM "CfbVec" WHERE cfb_id = ${r.cfbId}`);
-          await tx.execute(Prisma.sql`INSERT INTO "CfbVec" (cfb_id, embedding) VALUES (${r.cfbId}, ${blob(r.vector)})`);
+          await tx.execute(
+            Prisma.sql`INSERT INTO "CfbVec" (cfb_id, embedding) VALUES (${r.cfbId}, ${vectorBytes(r.vector)})`,
+          );
         }
       });
     },
@@ -115,26 +82,10 @@ function createStore(sql: TSqlDriver, model: string, dims: number): TVectorStore
     async nearest(vector, k) {
       if (vector.length !== dims) throw new Error(`query vector has ${vector.length} numbers, the index ${dims}`);
       const rows = await sql.query<{ id: string; distance: number }>(
-        Prisma.sql`SELECT cfb_id AS "id", distance FROM "CfbVec" WHERE embedding MATCH ${blob(vector)} AND k = ${k}`,
+        Prisma.sql`SELECT cfb_id AS "id", distance FROM "CfbVec" WHERE embedding MATCH ${vectorBytes(vector)} AND k = ${k}`,
       );
       // Cosine distance is 1 − cosine similarity.
       return rows.map((r) => ({ cfb_id: r.id, similarity: Math.max(-1, Math.min(1, 1 - Number(r.distance))) }));
-    },
-    async sample(n) {
-      const rows = await sql.query<{ vector: unknown }>(
-        Prisma.sql`SELECT e."vector" AS "vector" FROM "CfbEmbedding" e JOIN "Cfb" c ON c."id" = e."cfbId"
-          WHERE e."model" = ${model} AND e."dims" = ${dims} AND ${liveCfbSql("c")}
-          ORDER BY c."seq" LIMIT ${n}`,
-      );
-      return rows.map((r) => floats(r.vector));
-    },
-    async vectors(ids) {
-      if (ids.length === 0) return new Map();
-      const rows = await sql.query<{ cfbId: string; vector: unknown }>(
-        Prisma.sql`SELECT "cfbId", "vector" FROM "CfbEmbedding"
-          WHERE "model" = ${model} AND "dims" = ${dims} AND "cfbId" IN (${Prisma.join([...new Set(ids)])})`,
-      );
-      return new Map(rows.map((r) => [r.cfbId, floats(r.vector)] as const));
     },
   };
 }

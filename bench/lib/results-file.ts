@@ -1,0 +1,14 @@
+// Where a benchmark writes its results, per database: benchmarks open their databases through
+// the test support (createTestDatabase), which makes PostgreSQL databases when
+// SOLSERVER_TEST_POSTGRES_URL names a server. The same bench then writes `<name>-postgres.json`
+// beside the SQLite `<name>.json`, so docs/performance.md can put the two side by side.
+import path from "node:path";
+
+export function benchDatabase(): "sqlite" | "postgresql" {
+  return process.env.SOLSERVER_TEST_POSTGRES_URL ? "postgresql" : "sqlite";
+}
+
+export function resultsFile(name: string): string {
+  const suffix = benchDatabase() === "postgresql" ? "-postgres" : "";
+  return path.join(import.meta.dirname, "..", "results", `${name}${suffix}.json`);
+}
