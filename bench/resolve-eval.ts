@@ -12,6 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { RESOLVE_DECISIONS } from "@solserver/contracts";
 import { createOpenAICompatibleEmbeddings, openSemanticSearch } from "@solserver/control-plane";
+import { benchDatabase, resultsFile } from "./lib/results-file";
 import {
   DEFAULT_FIXTURE,
   runEvaluation,
@@ -20,7 +21,6 @@ import {
   type TEvalSplit,
   type TEvaluation,
 } from "./resolve-eval-runner";
-import { benchDatabase, resultsFile } from "./lib/results-file";
 
 const TARGET = { lexical: 0.9, hybrid: 0.95 };
 

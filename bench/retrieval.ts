@@ -23,8 +23,8 @@ import {
 import { createPrismaClient, createRepositories } from "@solserver/db";
 import { createTestDatabase } from "@solserver/db/testing";
 import { realisticNoise } from "./lib/realistic-corpus";
-import { draftOf, loadFixture, noiseSources } from "./resolve-eval-runner";
 import { benchDatabase, resultsFile } from "./lib/results-file";
+import { draftOf, loadFixture, noiseSources } from "./resolve-eval-runner";
 
 const { values } = parseArgs({
   options: {

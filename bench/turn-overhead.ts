@@ -11,8 +11,8 @@ import { parseArgs } from "node:util";
 import { createOfflineModel, DEMO_CFBS, respondToTurn, type TModelProvider } from "@solserver/control-plane";
 import { openTestControlPlane } from "@solserver/control-plane/testing";
 import { realisticNoise } from "./lib/realistic-corpus";
-import { loadFixture, noiseSources } from "./resolve-eval-runner";
 import { benchDatabase, resultsFile } from "./lib/results-file";
+import { loadFixture, noiseSources } from "./resolve-eval-runner";
 
 const { values } = parseArgs({
   options: { turns: { type: "string", default: "1000" }, sizes: { type: "string", default: "5,10000,100000" } },

@@ -6,8 +6,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEMO_CFBS, promoteProposal, respondToTurn } from "@solserver/control-plane";
 import { openTestControlPlane } from "@solserver/control-plane/testing";
-import { pick } from "./lib/topics";
 import { benchDatabase, resultsFile } from "./lib/results-file";
+import { pick } from "./lib/topics";
 
 const { values } = parseArgs({
   options: { turns: { type: "string", default: "300" }, cfbs: { type: "string", default: "500" } },
