@@ -17,7 +17,8 @@ function templateName(): string {
   return `solserver_template_${hash.digest("hex").slice(0, 12)}`;
 }
 
-async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `fn` on a connection to the admin URL (a server's maintenance database), closed after. */
+export async function withPostgresAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
@@ -30,7 +31,7 @@ async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise
 let template: Promise<string> | undefined;
 
 function ensureTemplate(adminUrl: string): Promise<string> {
-  template ??= withAdmin(adminUrl, async (admin) => {
+  template ??= withPostgresAdmin(adminUrl, async (admin) => {
     const name = templateName();
     await admin.query("SELECT pg_advisory_lock($1)", [TEMPLATE_LOCK]);
     try {
@@ -56,10 +57,12 @@ export async function createPostgresTestDatabase(adminUrl: string, label: string
     .replace(/[^a-z0-9]+/g, "_")
     .slice(0, 30);
   const name = `solserver_t_${safe}_${randomBytes(5).toString("hex")}`;
-  await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${source}"`));
+  await withPostgresAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${source}"`));
   return {
     url: siblingUrl(adminUrl, name),
     drop: () =>
-      withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => {}),
+      withPostgresAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+        () => {},
+      ),
   };
 }

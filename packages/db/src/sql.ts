@@ -29,9 +29,22 @@ export type TSqlBase = {
 /** Statements, and the dialect's help for what is not portable SQL (`tx.dialect.json(value)`). */
 export type TSql = TSqlBase & { readonly dialect: TSqlDialect };
 
+/**
+ * How a transaction is isolated from concurrent ones (PostgreSQL; SQLite runs one writer at a
+ * time, which is stronger than both). "serializable", the default, keeps every read-then-write
+ * transaction written for SQLite correct when processes race, at the price of running it again
+ * when it raced. "read committed" is for hot transactions made of inserts, increments, conditional
+ * writes and rows read FOR UPDATE (`tx.dialect.forUpdate`): a chat turn. Counter rows every turn
+ * touches (ids, queue counts, CFB stats) would otherwise make concurrent turns conflict.
+ */
+export type TIsolation = "serializable" | "read committed";
+
 export type TSqlDriver = TSql & {
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(work: (tx: TSql) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. On
+   * PostgreSQL it is SERIALIZABLE unless `isolation` says "read committed" (see TIsolation).
+   */
+  transaction<T>(work: (tx: TSql) => Promise<T>, options?: { isolation?: TIsolation }): Promise<T>;
 };
 
 export type TAdapterSlot = { adapter: SqlDriverAdapter | null };
@@ -98,13 +111,13 @@ export function createSqlDriver(slot: TAdapterSlot, dialect: TDialect): TSqlDriv
     dialect,
     query: (statement) => bind(adapter(), dialect).query(statement),
     execute: (statement) => bind(adapter(), dialect).execute(statement),
-    async transaction(work) {
+    async transaction(work, options) {
       // PostgreSQL runs transactions SERIALIZABLE: one that raced another fails with a
       // serialization error having done nothing, and runs again (a few times, with a short
       // random wait so that the racers do not meet again). SQLite never raises one.
       for (let attempt = 1; ; attempt++) {
         try {
-          return await runTransaction(adapter(), dialect, work);
+          return await runTransaction(adapter(), dialect, work, options?.isolation ?? "serializable");
         } catch (error) {
           if (attempt >= TRANSACTION_ATTEMPTS || !dialect.isRetryableTransactionError?.(error)) throw error;
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 8 * attempt));
@@ -116,11 +129,16 @@ export function createSqlDriver(slot: TAdapterSlot, dialect: TDialect): TSqlDriv
 
 const TRANSACTION_ATTEMPTS = 8;
 
-async function runTransaction<T>(connection: SqlDriverAdapter, dialect: TDialect, work: (tx: TSql) => Promise<T>) {
-  const native = dialect.nativeTransaction?.(connection, (tx) => work({ ...tx, dialect }));
+async function runTransaction<T>(
+  connection: SqlDriverAdapter,
+  dialect: TDialect,
+  work: (tx: TSql) => Promise<T>,
+  isolation: TIsolation,
+) {
+  const native = dialect.nativeTransaction?.(connection, isolation, (tx) => work({ ...tx, dialect }));
   if (native) return native;
   // startTransaction takes the adapter's lock (shared with Prisma's $transaction) and BEGINs.
-  const tx = await connection.startTransaction(dialect.transactionIsolation);
+  const tx = await connection.startTransaction(dialect.isolationLevel?.(isolation));
   // Drivers without "phantom" transactions expect the caller to send COMMIT / ROLLBACK, as
   // Prisma's own transaction manager does.
   const explicit = !tx.options.usePhantomQuery;

@@ -10,6 +10,9 @@ import type { TCfbDraft } from "@solserver/contracts";
 import { migrateDatabase } from "./client";
 import { createPostgresTestDatabase } from "./postgres-test-databases";
 
+export { siblingUrl as databaseUrlOn } from "./dialect/postgres/database-url";
+export { withPostgresAdmin } from "./postgres-test-databases";
+
 export type TTestDatabase = {
   url: string;
   /** A temp folder of the test's own (the SQLite file lives there). */

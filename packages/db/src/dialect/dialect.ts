@@ -1,7 +1,7 @@
 import type { DbClient } from "../client";
 import type { TCopySupport } from "../copy/copy-support";
 import type { Prisma } from "../generated/prisma/client";
-import type { TSqlBase, TSqlDriver } from "../sql";
+import type { TIsolation, TSqlBase, TSqlDriver } from "../sql";
 import type { TVectorStore } from "./vector-store";
 
 // The seam between the repositories and the database product. Everything that only one database
@@ -15,6 +15,11 @@ import type { TVectorStore } from "./vector-store";
 export type TSqlDialect = {
   /** A value for a Json column, as a bound parameter. */
   json(value: unknown): Prisma.Sql;
+  /**
+   * Appended to a SELECT inside a transaction whose rows it then rewrites from what it read
+   * (PostgreSQL: `FOR UPDATE`, so a concurrent writer waits; SQLite: nothing, one writer at a time).
+   */
+  readonly forUpdate: Prisma.Sql;
   /**
    * A column the planner must not pick an index for in this condition (SQLite: the unary `+`;
    * PostgreSQL's planner weighs the IN list itself).
@@ -55,11 +60,15 @@ export type TDialect = TSqlDialect & {
    * A faster way to run a whole transaction on the driver's own connections, when there is one
    * (null: the adapter's startTransaction is used).
    */
-  nativeTransaction?<T>(queryable: unknown, work: (tx: TSqlBase) => Promise<T>): Promise<T> | null;
+  nativeTransaction?<T>(
+    queryable: unknown,
+    isolation: TIsolation,
+    work: (tx: TSqlBase) => Promise<T>,
+  ): Promise<T> | null;
   /** A faster way to run statements on the driver's own connection, when there is one. */
   nativeBinding(queryable: unknown): TSqlBase | null;
-  /** The isolation level of `sql.transaction` (SQLite: none needed, one writer at a time). */
-  readonly transactionIsolation?: "SERIALIZABLE";
+  /** The adapter's isolation level for one (SQLite: none needed, one writer at a time). */
+  isolationLevel?(isolation: TIsolation): "SERIALIZABLE" | "READ COMMITTED";
   /** Whether a transaction failed only because it raced another and may run again. */
   isRetryableTransactionError?(error: unknown): boolean;
   /** Whether an error the driver raised (not Prisma's adapter) is a unique violation on table.column. */

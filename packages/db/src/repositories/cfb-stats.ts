@@ -47,8 +47,11 @@ export async function countTurnUsage(
 ): Promise<void> {
   const ids = [...new Set([...u.injected, ...u.used, ...u.ignored])];
   if (ids.length === 0) return;
+  // Rewritten from what is read here: locked (PostgreSQL), in one order so that two turns on the
+  // same CFBs queue instead of deadlocking.
   const rows = await tx.query<TStatsRow>(Prisma.sql`SELECT "cfbId", "usage30d", "usedByModel30d", "ignoredByModel30d",
-      "unknownRateWhenInjected", "hotness", "updatedAt" FROM "CfbStats" WHERE "cfbId" IN (${Prisma.join(ids)})`);
+      "unknownRateWhenInjected", "hotness", "updatedAt" FROM "CfbStats" WHERE "cfbId" IN (${Prisma.join(ids)})
+      ORDER BY "cfbId" ${tx.dialect.forUpdate}`);
   const current = new Map(rows.map((r) => [r.cfbId, r]));
   const values = ids.flatMap((id) => {
     const r = current.get(id);

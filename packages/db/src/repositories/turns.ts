@@ -203,178 +203,183 @@ function attemptsOf(turn: TTurnWrite): TTurnWrite["attempts"] {
  */
 export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<TStoredTurn | "duplicate"> {
   try {
-    return await driver.transaction(async (tx) => {
-      const attempts = attemptsOf(turn);
-      // The selector step (seed 001 §7.1) is an attempt of its own, before the main ones.
-      const selectorRows = turn.selector ? 1 : 0;
-      const ids = await allocateIds(tx, {
-        packet: 1,
-        transmission: 1,
-        response: 1,
-        attempt: selectorRows + attempts.length,
-        proposal: turn.proposals.length,
-      });
-      const [packetId, transmissionId, responseId] = [ids.packet[0], ids.transmission[0], ids.response[0]] as [
-        string,
-        string,
-        string,
-      ];
-      const attemptId = ids.attempt.at(-1) as string;
-      const now = new Date();
+    return await driver.transaction(
+      async (tx) => {
+        const attempts = attemptsOf(turn);
+        // The selector step (seed 001 §7.1) is an attempt of its own, before the main ones.
+        const selectorRows = turn.selector ? 1 : 0;
+        const ids = await allocateIds(tx, {
+          packet: 1,
+          transmission: 1,
+          response: 1,
+          attempt: selectorRows + attempts.length,
+          proposal: turn.proposals.length,
+        });
+        const [packetId, transmissionId, responseId] = [ids.packet[0], ids.transmission[0], ids.response[0]] as [
+          string,
+          string,
+          string,
+        ];
+        const attemptId = ids.attempt.at(-1) as string;
+        const now = new Date();
 
-      // Creates the thread or touches it, and returns its owner in the same statement. The owner
-      // is checked here, in the write transaction: the thread may have been created by someone
-      // else since the service looked (a concurrent first turn with the same thread_id).
-      const [thread] = await tx.query<{ ownerId: string | null }>(
-        Prisma.sql`INSERT INTO "Thread" ("id", "title", "ownerId", "createdAt", "updatedAt")
+        // Creates the thread or touches it, and returns its owner in the same statement. The owner
+        // is checked here, in the write transaction: the thread may have been created by someone
+        // else since the service looked (a concurrent first turn with the same thread_id).
+        const [thread] = await tx.query<{ ownerId: string | null }>(
+          Prisma.sql`INSERT INTO "Thread" ("id", "title", "ownerId", "createdAt", "updatedAt")
           VALUES (${turn.threadId}, ${turn.threadTitle}, ${turn.ownerId}, ${now}, ${now})
           ON CONFLICT ("id") DO UPDATE SET "updatedAt" = excluded."updatedAt" RETURNING "ownerId"`,
-      );
-      if (!turn.mayWriteAnyThread && thread?.ownerId !== turn.ownerId) {
-        throw new DomainError("FORBIDDEN", `you may not access thread ${turn.threadId}`);
-      }
-      await tx.execute(Prisma.sql`INSERT INTO "Packet"
+        );
+        if (!turn.mayWriteAnyThread && thread?.ownerId !== turn.ownerId) {
+          throw new DomainError("FORBIDDEN", `you may not access thread ${turn.threadId}`);
+        }
+        await tx.execute(Prisma.sql`INSERT INTO "Packet"
         ("id", "threadId", "callerId", "requestId", "requestHash", "message", "messageWindowIds", "createdAt")
         VALUES (${packetId}, ${turn.threadId}, ${turn.callerId}, ${turn.requestId}, ${turn.requestHash}, ${turn.message},
           ${tx.dialect.json([...turn.historyMessageIds, turn.userMessageId])}, ${now})`);
-      await tx.execute(Prisma.sql`INSERT INTO "Transmission" ("id", "packetId", "status", "modeLabel", "routerDomain", "createdAt")
+        await tx.execute(Prisma.sql`INSERT INTO "Transmission" ("id", "packetId", "status", "modeLabel", "routerDomain", "createdAt")
         VALUES (${transmissionId}, ${packetId}, 'done', ${turn.modeLabel}, ${turn.routerDomain}, ${now})`);
-      const attemptRows = attempts.map(
-        (a, i) =>
-          Prisma.sql`(${ids.attempt[selectorRows + i]}, ${transmissionId}, 'main', ${a.n}, ${a.model}, ${a.tokensIn}, ${a.tokensOut}, ${a.latencyMs}, ${a.outcome}, ${a.reason}, ${now})`,
-      );
-      if (turn.selector) {
-        const sel = turn.selector;
-        attemptRows.unshift(
-          Prisma.sql`(${ids.attempt[0]}, ${transmissionId}, 'selector', 1, ${sel.model}, NULL, NULL, ${sel.latencyMs}, ${sel.outcome}, ${sel.reason}, ${now})`,
+        const attemptRows = attempts.map(
+          (a, i) =>
+            Prisma.sql`(${ids.attempt[selectorRows + i]}, ${transmissionId}, 'main', ${a.n}, ${a.model}, ${a.tokensIn}, ${a.tokensOut}, ${a.latencyMs}, ${a.outcome}, ${a.reason}, ${now})`,
         );
-      }
-      await tx.execute(Prisma.sql`INSERT INTO "DeliveryAttempt"
+        if (turn.selector) {
+          const sel = turn.selector;
+          attemptRows.unshift(
+            Prisma.sql`(${ids.attempt[0]}, ${transmissionId}, 'selector', 1, ${sel.model}, NULL, NULL, ${sel.latencyMs}, ${sel.outcome}, ${sel.reason}, ${now})`,
+          );
+        }
+        await tx.execute(Prisma.sql`INSERT INTO "DeliveryAttempt"
         ("id", "transmissionId", "step", "n", "model", "tokensIn", "tokensOut", "latencyMs", "outcome", "reason", "createdAt")
         VALUES ${Prisma.join(attemptRows)}`);
-      await tx.execute(Prisma.sql`INSERT INTO "Response" ("id", "transmissionId", "attemptId", "assistantText", "createdAt")
+        await tx.execute(Prisma.sql`INSERT INTO "Response" ("id", "transmissionId", "attemptId", "assistantText", "createdAt")
         VALUES (${responseId}, ${transmissionId}, ${attemptId}, ${turn.assistantText}, ${now})`);
-      const meta = turn.meta;
-      const json = (value: unknown) => tx.dialect.json(value);
-      await tx.execute(Prisma.sql`INSERT INTO "ResponseMeta" ("responseId", "modeLabel", "domainHints", "usedCfbIds",
+        const meta = turn.meta;
+        const json = (value: unknown) => tx.dialect.json(value);
+        await tx.execute(Prisma.sql`INSERT INTO "ResponseMeta" ("responseId", "modeLabel", "domainHints", "usedCfbIds",
           "ignoredCfbIds", "assumptions", "unknowns", "missingCfbQueries", "cfbSuggestions", "claimMap", "claimCheck", "createdAt")
         VALUES (${responseId}, ${meta.modeLabel}, ${json(meta.domainHints)}, ${json(meta.used_cfb_ids)},
           ${json(meta.ignored_cfb_ids)}, ${json(meta.assumptions)}, ${json(meta.unknowns)}, ${json(meta.missing_cfb_queries)},
           ${json(meta.cfb_suggestions)}, ${meta.claim_map ? json(meta.claim_map) : null},
           ${turn.claimCheck ? json(turn.claimCheck) : null}, ${now})`);
-      // Both messages in one statement, the answer a millisecond after the question so that
-      // history (ordered by time) never shows them the other way round.
-      const answeredAt = new Date(now.getTime() + 1);
-      await tx.execute(Prisma.sql`INSERT INTO "Message" ("id", "threadId", "role", "content", "packetId", "createdAt")
+        // Both messages in one statement, the answer a millisecond after the question so that
+        // history (ordered by time) never shows them the other way round.
+        const answeredAt = new Date(now.getTime() + 1);
+        await tx.execute(Prisma.sql`INSERT INTO "Message" ("id", "threadId", "role", "content", "packetId", "createdAt")
         VALUES (${turn.userMessageId}, ${turn.threadId}, 'user', ${turn.message}, ${packetId}, ${now}),
           (${randomUUID()}, ${turn.threadId}, 'assistant', ${turn.assistantText}, ${packetId}, ${answeredAt})`);
-      if (turn.proposals.length > 0) {
-        const twinOfId = (p: TNewProposal) =>
-          !p.twinOf ? null : "proposalId" in p.twinOf ? p.twinOf.proposalId : (ids.proposal[p.twinOf.index] ?? null);
-        const rows = turn.proposals.map(
-          (p, i) =>
-            Prisma.sql`(${ids.proposal[i]}, ${responseId}, ${turn.threadId}, ${p.suggestionIndex}, ${p.op}, ${p.targetCfbId},
+        if (turn.proposals.length > 0) {
+          const twinOfId = (p: TNewProposal) =>
+            !p.twinOf ? null : "proposalId" in p.twinOf ? p.twinOf.proposalId : (ids.proposal[p.twinOf.index] ?? null);
+          const rows = turn.proposals.map(
+            (p, i) =>
+              Prisma.sql`(${ids.proposal[i]}, ${responseId}, ${turn.threadId}, ${p.suggestionIndex}, ${p.op}, ${p.targetCfbId},
               ${json(p.warnings)}, ${p.title}, ${p.deltaSummary}, ${json(p.proposedCfb)}, ${p.rationale}, ${p.confidence},
               ${p.fingerprint}, 'pending', ${p.proposedCfb.domain}, ${p.resolve?.outcome.decision ?? null},
               ${idNumber(ids.proposal[i] as string)}, ${twinOfId(p)}, ${now})`,
-        );
-        await tx.execute(Prisma.sql`INSERT INTO "UmbraProposal" ("id", "responseId", "threadId", "suggestionIndex", "op",
+          );
+          await tx.execute(Prisma.sql`INSERT INTO "UmbraProposal" ("id", "responseId", "threadId", "suggestionIndex", "op",
             "targetCfbId", "warnings", "title", "deltaSummary", "proposedCfb", "rationale", "confidence", "fingerprint",
             "status", "domain", "latestDecision", "seq", "twinOfId", "createdAt")
           VALUES ${Prisma.join(rows)}`);
-        // Twins were found before this transaction: a lead decided since (its group folded) leads
-        // nothing any more, so a proposal grouped under it stands on its own instead of hiding.
-        if (turn.proposals.some((p) => p.twinOf)) {
-          await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL
+          // Twins were found before this transaction: a lead decided since (its group folded) leads
+          // nothing any more, so a proposal grouped under it stands on its own instead of hiding.
+          if (turn.proposals.some((p) => p.twinOf)) {
+            await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL
             WHERE "responseId" = ${responseId} AND "twinOfId" IS NOT NULL AND NOT EXISTS (
               SELECT 1 FROM "UmbraProposal" l
               WHERE l."id" = "UmbraProposal"."twinOfId" AND l."status" = 'pending' AND l."twinOfId" IS NULL)`);
+          }
+          // Counted as they now stand (a lead, or a twin), in the queue counts of the thread's owner.
+          await addProposalCounts(tx, Prisma.sql`p."responseId" = ${responseId}`, 1);
         }
-        // Counted as they now stand (a lead, or a twin), in the queue counts of the thread's owner.
-        await addProposalCounts(tx, Prisma.sql`p."responseId" = ${responseId}`, 1);
-      }
-      // Resolve's decision on each new proposal (seed 001 §6), taken before this transaction.
-      await insertResolveDecisions(
-        tx,
-        turn.proposals.flatMap((p, i) =>
-          p.resolve
-            ? [
-                {
-                  ...p.resolve,
-                  proposalId: ids.proposal[i] as string,
-                  stage: "created" as const,
-                  fingerprint: p.fingerprint,
-                },
-              ]
-            : [],
-        ),
-        now,
-      );
-      if (turn.repetitions) await countRepetitions(tx, turn.repetitions.hits, turn.repetitions.thresholds, now);
-      const usage = [
-        ...(turn.usage.injected ?? []).map((cfbId) => ({ cfbId, kind: "injected" })),
-        ...turn.usage.used.map((cfbId) => ({ cfbId, kind: "used" })),
-        ...turn.usage.ignored.map((cfbId) => ({ cfbId, kind: "ignored" })),
-      ];
-      await countTurnUsage(
-        tx,
-        {
-          injected: turn.usage.injected ?? [],
-          used: turn.usage.used,
-          ignored: turn.usage.ignored,
-          hadUnknown: turn.usage.hadUnknown ?? false,
-        },
-        now,
-      );
-      if (usage.length > 0) {
-        const rows = usage.map(
-          (u) => Prisma.sql`(${randomUUID()}, ${u.cfbId}, ${responseId}, ${turn.routerDomain}, ${u.kind}, ${now})`,
+        // Resolve's decision on each new proposal (seed 001 §6), taken before this transaction.
+        await insertResolveDecisions(
+          tx,
+          turn.proposals.flatMap((p, i) =>
+            p.resolve
+              ? [
+                  {
+                    ...p.resolve,
+                    proposalId: ids.proposal[i] as string,
+                    stage: "created" as const,
+                    fingerprint: p.fingerprint,
+                  },
+                ]
+              : [],
+          ),
+          now,
         );
-        await tx.execute(Prisma.sql`INSERT INTO "CfbUsageEvent" ("id", "cfbId", "responseId", "routerDomain", "kind", "createdAt")
+        if (turn.repetitions) await countRepetitions(tx, turn.repetitions.hits, turn.repetitions.thresholds, now);
+        const usage = [
+          ...(turn.usage.injected ?? []).map((cfbId) => ({ cfbId, kind: "injected" })),
+          ...turn.usage.used.map((cfbId) => ({ cfbId, kind: "used" })),
+          ...turn.usage.ignored.map((cfbId) => ({ cfbId, kind: "ignored" })),
+        ];
+        await countTurnUsage(
+          tx,
+          {
+            injected: turn.usage.injected ?? [],
+            used: turn.usage.used,
+            ignored: turn.usage.ignored,
+            hadUnknown: turn.usage.hadUnknown ?? false,
+          },
+          now,
+        );
+        if (usage.length > 0) {
+          const rows = usage.map(
+            (u) => Prisma.sql`(${randomUUID()}, ${u.cfbId}, ${responseId}, ${turn.routerDomain}, ${u.kind}, ${now})`,
+          );
+          await tx.execute(Prisma.sql`INSERT INTO "CfbUsageEvent" ("id", "cfbId", "responseId", "routerDomain", "kind", "createdAt")
           VALUES ${Prisma.join(rows)}`);
-      }
-      await insertGateEvaluations(
-        tx,
-        turn.gate.map((g) => ({ ...g, source: "turn", transmissionId })),
-        now,
-      );
-      const mementoVersion = turn.memento
-        ? await writeMemento(tx, turn.threadId, turn.memento.expectedVersion, turn.memento.payload, now)
-        : null;
-      const procedureVersion = turn.procedure ? await writeContext(tx, turn.threadId, turn.procedure, now) : null;
-      await insertTraceRun(tx, {
-        kind: "turn",
-        status: "completed",
-        threadId: turn.threadId,
-        packetId,
-        transmissionId,
-        events: turn.trace,
-      });
-      return {
-        threadId: turn.threadId,
-        packetId,
-        transmissionId,
-        attemptId,
-        responseId,
-        assistantText: turn.assistantText,
-        requestHash: turn.requestHash,
-        proposals: turn.proposals
-          .map((p, i) => ({
-            proposal_id: ids.proposal[i] as string,
-            op: p.op,
-            target_cfb_id: p.targetCfbId,
-            title: p.title,
-            delta_summary: p.deltaSummary,
-            confidence: p.confidence,
-            warnings: p.warnings,
-            suggestionIndex: p.suggestionIndex,
-          }))
-          .sort((x, y) => x.suggestionIndex - y.suggestionIndex)
-          .map(({ suggestionIndex: _, ...preview }) => preview),
-        mementoVersion,
-        procedureVersion,
-      };
-    });
+        }
+        await insertGateEvaluations(
+          tx,
+          turn.gate.map((g) => ({ ...g, source: "turn", transmissionId })),
+          now,
+        );
+        const mementoVersion = turn.memento
+          ? await writeMemento(tx, turn.threadId, turn.memento.expectedVersion, turn.memento.payload, now)
+          : null;
+        const procedureVersion = turn.procedure ? await writeContext(tx, turn.threadId, turn.procedure, now) : null;
+        await insertTraceRun(tx, {
+          kind: "turn",
+          status: "completed",
+          threadId: turn.threadId,
+          packetId,
+          transmissionId,
+          events: turn.trace,
+        });
+        return {
+          threadId: turn.threadId,
+          packetId,
+          transmissionId,
+          attemptId,
+          responseId,
+          assistantText: turn.assistantText,
+          requestHash: turn.requestHash,
+          proposals: turn.proposals
+            .map((p, i) => ({
+              proposal_id: ids.proposal[i] as string,
+              op: p.op,
+              target_cfb_id: p.targetCfbId,
+              title: p.title,
+              delta_summary: p.deltaSummary,
+              confidence: p.confidence,
+              warnings: p.warnings,
+              suggestionIndex: p.suggestionIndex,
+            }))
+            .sort((x, y) => x.suggestionIndex - y.suggestionIndex)
+            .map(({ suggestionIndex: _, ...preview }) => preview),
+          mementoVersion,
+          procedureVersion,
+        };
+        // Read committed: a turn is inserts, increments, conditional writes and stats rows read
+        // FOR UPDATE; concurrent turns wait for each other's counter rows instead of conflicting.
+      },
+      { isolation: "read committed" },
+    );
   } catch (error) {
     // The (callerId, requestId) key of Packet: a concurrent retry of this request stored first.
     if (isUniqueViolation(error, driver, "Packet", "requestId")) return "duplicate";

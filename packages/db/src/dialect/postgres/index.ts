@@ -10,9 +10,10 @@ import { openPostgresVectors } from "./vectors";
 
 /**
  * PostgreSQL 15+, for teams that outgrow one machine: several web processes on one database.
- * Transactions are SERIALIZABLE and run again on a serialization failure, so every read-then-write
- * transaction the repositories wrote for SQLite's one-writer-at-a-time keeps its meaning when
- * processes race (docs/deployment.md).
+ * Transactions are SERIALIZABLE unless they ask for READ COMMITTED (TIsolation, sql.ts), and run
+ * again on a serialization failure or deadlock, so every read-then-write transaction the
+ * repositories wrote for SQLite's one-writer-at-a-time keeps its meaning when processes race
+ * (docs/deployment.md).
  */
 export const postgresDialect: TDialect = {
   name: "postgresql",
@@ -22,7 +23,7 @@ export const postgresDialect: TDialect = {
   nativeBinding,
   nativeTransaction,
   isNativeUniqueViolation,
-  transactionIsolation: "SERIALIZABLE",
+  isolationLevel: (isolation) => (isolation === "read committed" ? "READ COMMITTED" : "SERIALIZABLE"),
   isRetryableTransactionError,
   openVectors: openPostgresVectors,
   textIndexHealth: searchHealth,
@@ -33,5 +34,6 @@ export const postgresDialect: TDialect = {
   cfbTextMatch,
   json: (value) => Prisma.sql`${JSON.stringify(value)}::jsonb`,
   unindexed: (column) => column,
+  forUpdate: Prisma.sql`FOR UPDATE`,
   utcDay: (column) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
 };

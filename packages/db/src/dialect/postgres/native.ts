@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import type { Prisma } from "../../generated/prisma/client";
-import type { TSqlBase } from "../../sql";
+import type { TIsolation, TSqlBase } from "../../sql";
 
 // The pg connection (pool, or a transaction's pooled client) under Prisma's PostgreSQL adapter,
 // used directly for the hot path: statements prepared once per connection (pg's named
@@ -132,19 +132,23 @@ export function nativeBinding(queryable: unknown): TSqlBase | null {
 }
 
 /**
- * Runs `work` in one SERIALIZABLE transaction on a connection of the pool under Prisma's adapter:
- * `BEGIN ISOLATION LEVEL SERIALIZABLE` in one round trip (the adapter's startTransaction sends
- * BEGIN and SET TRANSACTION separately), COMMIT, and the connection back to the pool (discarded
- * when it broke). Null when the queryable is not a pg pool.
+ * Runs `work` in one transaction on a connection of the pool under Prisma's adapter: `BEGIN
+ * ISOLATION LEVEL …` in one round trip (the adapter's startTransaction sends BEGIN and SET
+ * TRANSACTION separately), COMMIT, and the connection back to the pool (discarded when it broke).
+ * Null when the queryable is not a pg pool.
  */
-export function nativeTransaction<T>(queryable: unknown, work: (tx: TSqlBase) => Promise<T>): Promise<T> | null {
+export function nativeTransaction<T>(
+  queryable: unknown,
+  isolation: TIsolation,
+  work: (tx: TSqlBase) => Promise<T>,
+): Promise<T> | null {
   const pool = pgQueryable(queryable) as TPgPool | null;
   if (!pool || typeof pool.connect !== "function") return null;
   return (async () => {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
+      await client.query(`BEGIN ISOLATION LEVEL ${isolation === "read committed" ? "READ COMMITTED" : "SERIALIZABLE"}`);
       try {
         const result = await work(bindNative(client, true));
         await client.query("COMMIT");

@@ -26,6 +26,7 @@ export const sqliteDialect: TDialect = {
   // Json columns are TEXT: the value goes in as its JSON text.
   json: (value) => Prisma.sql`${JSON.stringify(value)}`,
   unindexed: (column) => Prisma.sql`+${column}`,
+  forUpdate: Prisma.empty,
   // date() reads every text form SQLite stores a timestamp in, and gives its UTC day.
   utcDay: (column) => Prisma.sql`date(${column})`,
 };
