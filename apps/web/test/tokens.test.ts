@@ -208,13 +208,15 @@ describe("users cannot manage tokens", () => {
   it("tokens.create, tokens.list and tokens.revoke are FORBIDDEN for a user, and nothing changes", async () => {
     const before = await rowCounts(web.db);
     const caller = callerAs(alice);
+    // Each call made when it is awaited: started together, a refusal could land before its await
+    // and surface as an unhandled rejection.
     const calls = [
-      caller.tokens.create({ user_id: alice.userId, name: "self-service" }),
-      caller.tokens.list(),
-      caller.tokens.revoke({ token_id: existing }),
+      () => caller.tokens.create({ user_id: alice.userId, name: "self-service" }),
+      () => caller.tokens.list(),
+      () => caller.tokens.revoke({ token_id: existing }),
     ];
     for (const call of calls) {
-      const error = await trpcError(call);
+      const error = await trpcError(call());
       expect(error.code).toBe("FORBIDDEN");
       expect(error.message).not.toContain("bob");
     }

@@ -104,7 +104,7 @@ async function settled(o: TOpened) {
       expect(status.pending).toBe(0);
       expect(status.embedded).toBe(await liveCount(o));
     },
-    { timeout: 10_000, interval: 25 },
+    { timeout: 20_000, interval: 25 },
   );
   return reader;
 }

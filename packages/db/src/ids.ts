@@ -20,9 +20,7 @@ export type TIdBatch = Record<TIdFamily, string[]>;
 
 /**
  * One statement that reserves ids of several families at once: a multi-row upsert on the named
- * counters that returns each counter's new value (SQLite and PostgreSQL both accept it). Run it
- * inside the transaction that writes the rows, so a rolled-back write also gives its ids back;
- * the counter rows are the serialisation point on PostgreSQL too.
+ * counters that returns each counter's new value (SQLite and PostgreSQL both accept it).
  */
 function allocationSql(wanted: [TIdFamily, number][]): Prisma.Sql {
   const rows = wanted.map(([family, count]) => Prisma.sql`(${family}, ${count})`);
@@ -38,14 +36,17 @@ function format(family: TIdFamily, value: number, count: number): string[] {
 }
 
 /**
- * Reserves ids of several families in one statement (the one id allocator). Run it inside the
- * transaction that writes the rows, so a rolled-back write gives its ids back.
+ * Reserves ids of several families in one statement (the one id allocator), called by the
+ * transaction that writes the rows. On SQLite it runs inside that transaction, so a rolled-back
+ * write gives its ids back. On PostgreSQL it commits on its own (`tx.outside`), like a sequence:
+ * a rolled-back write leaves a gap, and concurrent writers never wait on or conflict over a
+ * counter row.
  */
 export async function allocateIds(tx: TSql, request: TIdRequest): Promise<TIdBatch> {
   const batch = Object.fromEntries(Object.keys(ID_FAMILIES).map((f) => [f, [] as string[]])) as TIdBatch;
   const wanted = (Object.entries(request) as [TIdFamily, number][]).filter(([, count]) => count > 0);
   if (wanted.length === 0) return batch;
-  const rows = await tx.query<{ name: string; value: number | bigint }>(allocationSql(wanted));
+  const rows = await (tx.outside ?? tx).query<{ name: string; value: number | bigint }>(allocationSql(wanted));
   for (const [family, count] of wanted) {
     const row = rows.find((r) => r.name === family);
     if (!row) throw new Error(`could not allocate ${family} ids`);

@@ -27,7 +27,16 @@ export type TSqlBase = {
 };
 
 /** Statements, and the dialect's help for what is not portable SQL (`tx.dialect.json(value)`). */
-export type TSql = TSqlBase & { readonly dialect: TSqlDialect };
+export type TSql = TSqlBase & {
+  readonly dialect: TSqlDialect;
+  /**
+   * Statements that commit on their own, outside the transaction (PostgreSQL: a small pool of
+   * their own), for the id counters: held until a turn commits, their row locks would make every
+   * concurrent writer wait in line, and SERIALIZABLE writers conflict over them. Absent on SQLite,
+   * whose one writer at a time has nothing to gain.
+   */
+  readonly outside?: TSqlBase;
+};
 
 /**
  * How a transaction is isolated from concurrent ones (PostgreSQL; SQLite runs one writer at a
@@ -102,13 +111,14 @@ function bind(queryable: SqlQueryable, dialect: TDialect): TSql {
 const control = (sql: string) => ({ sql, args: [], argTypes: [] });
 
 /** A driver over whatever connection Prisma opened through `slot` (connect the client first). */
-export function createSqlDriver(slot: TAdapterSlot, dialect: TDialect): TSqlDriver {
+export function createSqlDriver(slot: TAdapterSlot, dialect: TDialect, outside?: TSqlBase): TSqlDriver {
   const adapter = () => {
     if (!slot.adapter) throw new Error("the database connection is not open yet");
     return slot.adapter;
   };
   return {
     dialect,
+    ...(outside ? { outside } : {}),
     query: (statement) => bind(adapter(), dialect).query(statement),
     execute: (statement) => bind(adapter(), dialect).execute(statement),
     async transaction(work, options) {
@@ -117,7 +127,7 @@ export function createSqlDriver(slot: TAdapterSlot, dialect: TDialect): TSqlDriv
       // random wait so that the racers do not meet again). SQLite never raises one.
       for (let attempt = 1; ; attempt++) {
         try {
-          return await runTransaction(adapter(), dialect, work, options?.isolation ?? "serializable");
+          return await runTransaction(adapter(), dialect, work, options?.isolation ?? "serializable", outside);
         } catch (error) {
           if (attempt >= TRANSACTION_ATTEMPTS || !dialect.isRetryableTransactionError?.(error)) throw error;
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 8 * attempt));
@@ -134,8 +144,10 @@ async function runTransaction<T>(
   dialect: TDialect,
   work: (tx: TSql) => Promise<T>,
   isolation: TIsolation,
+  outside: TSqlBase | undefined,
 ) {
-  const native = dialect.nativeTransaction?.(connection, isolation, (tx) => work({ ...tx, dialect }));
+  const withDialect = (tx: TSqlBase): TSql => ({ ...tx, dialect, ...(outside ? { outside } : {}) });
+  const native = dialect.nativeTransaction?.(connection, isolation, (tx) => work(withDialect(tx)));
   if (native) return native;
   // startTransaction takes the adapter's lock (shared with Prisma's $transaction) and BEGINs.
   const tx = await connection.startTransaction(dialect.isolationLevel?.(isolation));
@@ -143,7 +155,7 @@ async function runTransaction<T>(
   // Prisma's own transaction manager does.
   const explicit = !tx.options.usePhantomQuery;
   try {
-    const result = await work(bind(tx, dialect));
+    const result = await work(withDialect(bind(tx, dialect)));
     if (explicit) await tx.executeRaw(control("COMMIT"));
     await tx.commit();
     return result;

@@ -201,12 +201,15 @@ export async function resolveAgain(deps: TServiceDeps, proposal: TStoredProposal
  * that knowledge a second time ("region 1 runs on its own cluster" is not "region 0 …" again).
  */
 export async function newerRestatementOf(
-  proposal: Pick<TStoredProposal, "created_ts" | "proposed_cfb" | "delta_summary">,
+  proposal: Pick<TStoredProposal, "proposal_id" | "created_ts" | "proposed_cfb" | "delta_summary">,
   outcome: TResolveOutcome,
   found: TUpdateTarget<TCfbDetail> | null,
 ): Promise<TNewerRestatement | null> {
   if ((outcome.decision !== "update" && outcome.decision !== "merge") || !found) return null;
   const { target } = found;
+  // The CFB this very proposal became (a concurrent approval landed after this one read the
+  // proposal as pending) restates nothing: the write's status flip answers "already approved".
+  if (target.source_refs.includes(`proposal:${proposal.proposal_id}`)) return null;
   if (Date.parse(target.created_ts) <= Date.parse(proposal.created_ts)) return null;
   const said = textProfile(proposal.proposed_cfb.title, proposal.delta_summary);
   if (!sameSpecifics(said, textProfile(target.title, target.summary))) return null;

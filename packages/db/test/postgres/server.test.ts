@@ -1,7 +1,7 @@
 // The PostgreSQL server side of packages/db: its committed migrations (no drift, applied once,
 // concurrent deploys), native types, and the search index kept by the database. Included in the
 // run only when SOLSERVER_TEST_POSTGRES_URL names a server (vitest.config.ts); CI starts one.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,9 +1,11 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import type { DbClient } from "../../client";
 import { PrismaClient } from "../../generated/prisma-postgres/client";
 import { capturingFactory, createSqlDriver, type TAdapterSlot } from "../../sql";
 import type { TConnection, TDialect } from "../dialect";
 import { poolConfig } from "./database-url";
+import { poolBinding } from "./native";
 
 /**
  * A Prisma client on a PostgreSQL database through @prisma/adapter-pg, and the hot-path driver on
@@ -18,9 +20,20 @@ export async function connectPostgres(databaseUrl: string, dialect: TDialect): P
   // derived from prisma/schema.prisma), so its TypeScript shape is the SQLite client's.
   const prisma = new PrismaClient({ adapter: capturingFactory(factory, slot) }) as unknown as DbClient;
   await prisma.$connect();
+  // The id counters' own connections (sql.ts, TSql.outside): one statement at a time each, never
+  // held across anything else, so a transaction waiting on one can never starve the main pool.
+  // Idle ones do not keep a CLI or test process alive.
+  const counters = new pg.Pool({ ...poolConfig(databaseUrl), max: 2, allowExitOnIdle: true });
+  const disconnect = prisma.$disconnect.bind(prisma);
+  Object.assign(prisma, {
+    $disconnect: async () => {
+      await Promise.allSettled([counters.end()]);
+      await disconnect();
+    },
+  });
   return {
     prisma,
-    driver: createSqlDriver(slot, dialect),
+    driver: createSqlDriver(slot, dialect, poolBinding(counters as unknown as Parameters<typeof poolBinding>[0])),
     loadExtension: () => {
       throw new Error("PostgreSQL extensions are created with CREATE EXTENSION, not loaded from a file");
     },

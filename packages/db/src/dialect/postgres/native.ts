@@ -125,6 +125,11 @@ function bindNative(client: TPgQueryable, serial = false): TSqlBase {
   };
 }
 
+/** Statements on a pg pool of one's own (autocommit, each on whichever connection is free). */
+export function poolBinding(pool: TPgQueryable): TSqlBase {
+  return bindNative(pool);
+}
+
 /** Statements on the pg pool or client under Prisma's adapter, or null when there is none. */
 export function nativeBinding(queryable: unknown): TSqlBase | null {
   const client = pgQueryable(queryable);
