@@ -22,5 +22,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default on a 2-core machine is one worker (cores - 1); integration files spend much
+    // of their time waiting on the database and in module loading, so two overlap well.
+    maxWorkers: 2,
   },
 });

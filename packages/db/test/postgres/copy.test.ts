@@ -445,7 +445,7 @@ describe("db:copy from SQLite to PostgreSQL and back", () => {
 
   it("reports progress per table in the order foreign keys need, then the verification", () => {
     expect(progress[0]).toMatch(
-      /^copying .*source\.db into postgresql:\/\/postgres@127\.0\.0\.1:55432\/solserver_copy_target_/,
+      /^copying .*source\.db into postgresql:\/\/postgres@127\.0\.0\.1:\d+\/solserver_copy_target_/,
     );
     expect(progress).toContain("Cfb: 41 rows (18/36 tables)");
     expect(progress).toContain(`IdSequence: ${expected.IdSequence?.length} rows (1/36 tables)`);
