@@ -259,6 +259,8 @@ export async function copyDatabase(options: TCopyOptions): Promise<TCopyResult> 
         return done;
       }),
     );
+    // A bulk copy leaves the planner no statistics of what it wrote until autovacuum gets to it.
+    await dialectFor(to).analyze(targetSql);
     return {
       tables: copied,
       rows: copied.reduce((sum, t) => sum + t.rows, 0),

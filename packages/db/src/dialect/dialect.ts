@@ -22,7 +22,7 @@ export type TSqlDialect = {
   readonly forUpdate: Prisma.Sql;
   /**
    * A column the planner must not pick an index for in this condition (SQLite: the unary `+`;
-   * PostgreSQL's planner weighs the IN list itself).
+   * PostgreSQL: `COALESCE(col, col)`), because the rows come from another index (ids, a keyset).
    */
   unindexed(column: Prisma.Sql): Prisma.Sql;
   /** The UTC calendar day ('YYYY-MM-DD') of a timestamp column, for GROUP BY day. */

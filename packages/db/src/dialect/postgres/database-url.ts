@@ -37,7 +37,9 @@ const DEFAULT_POOL = 10;
  * The pool of one process: at most SOLSERVER_DB_POOL connections (default 10), idle ones closed
  * after 30 s, and a connection attempt that gives up after 10 s instead of hanging a request.
  * Every session runs in UTC (nothing depends on it: timestamps are timestamptz, days are taken
- * `AT TIME ZONE 'UTC'`, but logs and psql sessions then agree with the app).
+ * `AT TIME ZONE 'UTC'`, but logs and psql sessions then agree with the app), and plans every
+ * prepared statement for its values (`plan_cache_mode`): a generic plan for an IN list of ids
+ * cannot know it selects 24 rows of 100,000.
  */
 export function poolConfig(databaseUrl: string): pg.PoolConfig {
   const size = Number(process.env.SOLSERVER_DB_POOL ?? DEFAULT_POOL);
@@ -48,7 +50,7 @@ export function poolConfig(databaseUrl: string): pg.PoolConfig {
     max: size,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
-    options: "-c TimeZone=UTC",
+    options: "-c TimeZone=UTC -c plan_cache_mode=force_custom_plan",
     application_name: "solserver",
   };
 }

@@ -33,7 +33,10 @@ export const postgresDialect: TDialect = {
   analyze: postgresAnalyze,
   cfbTextMatch,
   json: (value) => Prisma.sql`${JSON.stringify(value)}::jsonb`,
-  unindexed: (column) => column,
+  // An expression, not the column: no index matches it. Without statistics (a new database, a
+  // bulk import not yet analyzed) the planner otherwise reads "IS NULL" through the mergedIntoId
+  // or privateToId index and filters every live CFB, as SQLite did (3.8 against 0.25 ms at 10k).
+  unindexed: (column) => Prisma.sql`COALESCE(${column}, ${column})`,
   forUpdate: Prisma.sql`FOR UPDATE`,
   utcDay: (column) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
 };
