@@ -25,6 +25,7 @@ import {
   seedDemo,
 } from "@solserver/control-plane";
 import { migrateDatabase } from "@solserver/db";
+import { CHAT_MESSAGES, signInCookie } from "./lib/chat-clients";
 
 const { values } = parseArgs({
   options: {
@@ -149,29 +150,7 @@ async function stopServer(server: ChildProcess) {
   await exited;
 }
 
-/** A session cookie for `email`, by the sign-in route as the dashboard sends it. */
-async function signIn(email: string): Promise<string> {
-  const res = await fetch(`${ORIGIN}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: ORIGIN },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  if (res.status !== 200) throw new Error(`sign-in ${email}: ${res.status} ${await res.text()}`);
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
-
 // ---- one load level ---------------------------------------------------------------------------------
-const MESSAGES = [
-  "We decided to run the nightly backup at 02:00 UTC from now on.",
-  "How do we rotate the database credentials?",
-  "What is the retention of the audit log?",
-  "We agreed that deploys go out on Tuesdays and Thursdays only.",
-  "Why does the worker restart after a config change?",
-  "ok thanks",
-];
 
 type TLevel = {
   bound: number;
@@ -240,7 +219,7 @@ async function level(server: ChildProcess, bound: number, clients: number, cooki
           headers: { "content-type": "application/json", cookie, origin: ORIGIN },
           body: JSON.stringify({
             request_id: `load-${bound}-${clients}-${c}-${++seq}`,
-            message: MESSAGES[n % MESSAGES.length],
+            message: CHAT_MESSAGES[n % CHAT_MESSAGES.length],
             ...(threadId ? { thread_id: threadId } : {}),
           }),
         });
@@ -314,8 +293,8 @@ try {
     const server = await startServer(bound);
     try {
       const cookies: string[] = [];
-      for (let i = 0; i < maxClients; i++) cookies.push(await signIn(userEmail(i)));
-      const jamCookie = await signIn(JAM_EMAIL);
+      for (let i = 0; i < maxClients; i++) cookies.push(await signInCookie(ORIGIN, ORIGIN, userEmail(i), PASSWORD));
+      const jamCookie = await signInCookie(ORIGIN, ORIGIN, JAM_EMAIL, PASSWORD);
       const levels: TLevel[] = [];
       for (const clients of CLIENTS) {
         const result = await level(server, bound, clients, cookies);

@@ -28,6 +28,7 @@ import {
   seedDemo,
 } from "@solserver/control-plane";
 import { migrateDatabase } from "@solserver/db";
+import { CHAT_MESSAGES, signInCookie } from "./lib/chat-clients";
 import {
   killAllServersNow,
   requireWebBuild,
@@ -171,30 +172,7 @@ async function seed(env: Record<string, string>) {
   }
 }
 
-/** A session cookie for `email`, by the sign-in route on the process at `origin`. */
-async function signIn(origin: string, email: string): Promise<string> {
-  const res = await fetch(`${origin}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: ORIGIN },
-    body: JSON.stringify({ email, password: PASSWORD }),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  if (res.status !== 200) throw new Error(`sign-in ${email} on ${origin}: ${res.status} ${await res.text()}`);
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
-
 // ---- the clients -------------------------------------------------------------------------------------
-const MESSAGES = [
-  "We decided to run the nightly backup at 02:00 UTC from now on.",
-  "How do we rotate the database credentials?",
-  "What is the retention of the audit log?",
-  "We agreed that deploys go out on Tuesdays and Thursdays only.",
-  "Why does the worker restart after a config change?",
-  "ok thanks",
-];
 
 type TClient = { origin: string; process: number; cookie: string; threadId?: string; sent: number };
 type TTally = { latencies: number[]; byProcess: number[]; shed: number; errors: number };
@@ -214,7 +192,7 @@ async function drive(clients: TClient[], processes: number, until: number): Prom
             headers: { "content-type": "application/json", cookie: client.cookie, origin: ORIGIN },
             body: JSON.stringify({
               request_id: `throughput-${process.pid}-${++seq}`,
-              message: MESSAGES[client.sent++ % MESSAGES.length],
+              message: CHAT_MESSAGES[client.sent++ % CHAT_MESSAGES.length],
               ...(client.threadId ? { thread_id: client.threadId } : {}),
             }),
             signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
@@ -302,7 +280,12 @@ async function runConfig(config: TConfig): Promise<TRun> {
     for (let i = 0; i < CLIENTS; i++) {
       const at = i % config.processes;
       const origin = `http://127.0.0.1:${ports[at]}`;
-      clients.push({ origin, process: at, cookie: await signIn(origin, userEmail(i)), sent: 0 });
+      clients.push({
+        origin,
+        process: at,
+        cookie: await signInCookie(origin, ORIGIN, userEmail(i), PASSWORD, REQUEST_TIMEOUT_MS),
+        sent: 0,
+      });
     }
     if (WARMUP > 0) await drive(clients, config.processes, performance.now() + WARMUP * 1000);
     const setupS = (performance.now() - setupStarted) / 1000;

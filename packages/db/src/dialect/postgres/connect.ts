@@ -24,6 +24,10 @@ export async function connectPostgres(databaseUrl: string, dialect: TDialect): P
   // held across anything else, so a transaction waiting on one can never starve the main pool.
   // Idle ones do not keep a CLI or test process alive.
   const counters = new pg.Pool({ ...poolConfig(databaseUrl), max: 2, allowExitOnIdle: true });
+  // An idle connection the server ended (a restart, a dropped database, an idle timeout) raises
+  // "error" on the pool, which would crash the process without a listener. The pool has already
+  // discarded that connection; the next statement opens a new one or fails on its own.
+  counters.on("error", () => {});
   const disconnect = prisma.$disconnect.bind(prisma);
   Object.assign(prisma, {
     $disconnect: async () => {
