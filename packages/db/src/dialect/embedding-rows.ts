@@ -86,3 +86,42 @@ export function embeddingRows(
     },
   };
 }
+
+/** A dialect's nearest-neighbour index over the stored vectors, as `ensureVectorIndex` rebuilds it. */
+export type TVectorIndexTable = {
+  /** Drops the index and creates it empty, for vectors of `dims` numbers. */
+  recreate(tx: TSql): Promise<void>;
+  /** Indexes one stored vector. */
+  add(tx: TSql, cfbId: string, vector: Float32Array): Promise<void>;
+};
+
+/**
+ * Keeps a dialect's vector index for `model` at `dims`: the "CfbVecState" row says which model
+ * and dimension it holds; for another one it is made again, filled from the stored embeddings of
+ * the live CFBs (CfbEmbedding is the source of truth), in one transaction.
+ */
+export async function ensureVectorIndex(
+  sql: TSqlDriver,
+  model: string,
+  dims: number,
+  index: TVectorIndexTable,
+): Promise<void> {
+  await sql.execute(
+    Prisma.sql`CREATE TABLE IF NOT EXISTS "CfbVecState" ("id" INTEGER NOT NULL PRIMARY KEY, "model" TEXT NOT NULL, "dims" INTEGER NOT NULL)`,
+  );
+  const [state] = await sql.query<{ model: string; dims: number }>(
+    Prisma.sql`SELECT "model", "dims" FROM "CfbVecState" WHERE "id" = 1`,
+  );
+  if (state && state.model === model && Number(state.dims) === dims) return;
+  await sql.transaction(async (tx) => {
+    await index.recreate(tx);
+    await tx.execute(Prisma.sql`INSERT INTO "CfbVecState" ("id", "model", "dims") VALUES (1, ${model}, ${dims})
+      ON CONFLICT ("id") DO UPDATE SET "model" = excluded."model", "dims" = excluded."dims"`);
+    const stored = await tx.query<{ cfbId: string; vector: unknown }>(
+      Prisma.sql`SELECT e."cfbId" AS "cfbId", e."vector" AS "vector" FROM "CfbEmbedding" e
+        JOIN "Cfb" c ON c."id" = e."cfbId" AND ${liveCfbSql("c")}
+        WHERE e."model" = ${model} AND e."dims" = ${dims}`,
+    );
+    for (const row of stored) await index.add(tx, row.cfbId, vectorOf(row.vector));
+  });
+}

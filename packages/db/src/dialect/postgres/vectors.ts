@@ -10,7 +10,7 @@ import { Prisma } from "../../generated/prisma/client";
 import { liveCfbSql } from "../../live";
 import type { TSql, TSqlDriver } from "../../sql";
 import type { TConnection } from "../dialect";
-import { checkDimension, embeddingRows, vectorOf } from "../embedding-rows";
+import { checkDimension, embeddingRows, ensureVectorIndex, vectorOf } from "../embedding-rows";
 import type { TVectorStore } from "../vector-store";
 
 /** pgvector's text form of a vector: '[0.1,0.2,…]'. */
@@ -46,14 +46,13 @@ type TNearest = {
 };
 
 async function pgvectorSearch(sql: TSqlDriver, model: string, dims: number): Promise<TNearest> {
-  await sql.execute(
-    Prisma.sql`CREATE TABLE IF NOT EXISTS "CfbVecState" ("id" INTEGER NOT NULL PRIMARY KEY, "model" TEXT NOT NULL, "dims" INTEGER NOT NULL)`,
-  );
-  const [state] = await sql.query<{ model: string; dims: number }>(
-    Prisma.sql`SELECT "model", "dims" FROM "CfbVecState" WHERE "id" = 1`,
-  );
-  if (!state || state.model !== model || Number(state.dims) !== dims) {
-    await sql.transaction(async (tx) => {
+  const add = (tx: TSql, cfbId: string, vector: Float32Array) =>
+    tx
+      .execute(Prisma.sql`INSERT INTO "CfbVec" ("cfbId", "embedding") VALUES (${cfbId}, ${vectorText(vector)}::vector)
+        ON CONFLICT ("cfbId") DO UPDATE SET "embedding" = EXCLUDED."embedding"`)
+      .then(() => {});
+  await ensureVectorIndex(sql, model, dims, {
+    async recreate(tx) {
       await tx.execute(Prisma.sql`DROP TABLE IF EXISTS "CfbVec"`);
       await tx.execute(
         Prisma.raw(`CREATE TABLE "CfbVec" ("cfbId" TEXT PRIMARY KEY, "embedding" vector(${dims}) NOT NULL)`),
@@ -61,18 +60,9 @@ async function pgvectorSearch(sql: TSqlDriver, model: string, dims: number): Pro
       await tx.execute(
         Prisma.raw(`CREATE INDEX "CfbVec_embedding_idx" ON "CfbVec" USING hnsw ("embedding" vector_cosine_ops)`),
       );
-      await tx.execute(Prisma.sql`INSERT INTO "CfbVecState" ("id", "model", "dims") VALUES (1, ${model}, ${dims})
-        ON CONFLICT ("id") DO UPDATE SET "model" = EXCLUDED."model", "dims" = EXCLUDED."dims"`);
-      const stored = await tx.query<{ cfbId: string; vector: unknown }>(
-        Prisma.sql`SELECT e."cfbId" AS "cfbId", e."vector" AS "vector" FROM "CfbEmbedding" e
-          JOIN "Cfb" c ON c."id" = e."cfbId" AND ${liveCfbSql("c")} WHERE e."model" = ${model} AND e."dims" = ${dims}`,
-      );
-      for (const row of stored)
-        await tx.execute(
-          Prisma.sql`INSERT INTO "CfbVec" ("cfbId", "embedding") VALUES (${row.cfbId}, ${vectorText(vectorOf(row.vector))}::vector)`,
-        );
-    });
-  }
+    },
+    add,
+  });
   return {
     async search(vector, k) {
       const rows = await sql.query<{ id: string; distance: number }>(
@@ -82,9 +72,7 @@ async function pgvectorSearch(sql: TSqlDriver, model: string, dims: number): Pro
       return rows.map((r) => ({ cfb_id: r.id, similarity: Math.max(-1, Math.min(1, 1 - Number(r.distance))) }));
     },
     async wrote(tx, rows) {
-      for (const r of rows)
-        await tx.execute(Prisma.sql`INSERT INTO "CfbVec" ("cfbId", "embedding") VALUES (${r.cfbId}, ${vectorText(r.vector)}::vector)
-          ON CONFLICT ("cfbId") DO UPDATE SET "embedding" = EXCLUDED."embedding"`);
+      for (const r of rows) await add(tx, r.cfbId, r.vector);
     },
     async prune() {
       return sql.execute(Prisma.sql`DELETE FROM "CfbVec" v WHERE NOT EXISTS

@@ -8,7 +8,7 @@ import { Prisma } from "../../generated/prisma/client";
 import { liveCfbSql } from "../../live";
 import type { TSql, TSqlDriver } from "../../sql";
 import type { TConnection } from "../dialect";
-import { checkDimension, embeddingRows, vectorBytes, vectorOf } from "../embedding-rows";
+import { checkDimension, embeddingRows, ensureVectorIndex, vectorBytes } from "../embedding-rows";
 import type { TVectorStore } from "../vector-store";
 
 const require = createRequire(import.meta.url);
@@ -23,34 +23,20 @@ export async function openSqliteVectors(connection: TConnection, model: string, 
   checkDimension(dims);
   const sqliteVec = require("sqlite-vec") as { getLoadablePath(): string };
   connection.loadExtension(sqliteVec.getLoadablePath());
-  await sql.execute(
-    Prisma.sql`CREATE TABLE IF NOT EXISTS "CfbVecState" ("id" INTEGER NOT NULL PRIMARY KEY, "model" TEXT NOT NULL, "dims" INTEGER NOT NULL)`,
-  );
-  const [state] = await sql.query<{ model: string; dims: number }>(
-    Prisma.sql`SELECT "model", "dims" FROM "CfbVecState" WHERE "id" = 1`,
-  );
-  if (!state || state.model !== model || Number(state.dims) !== dims) {
-    await sql.transaction(async (tx) => {
+  await ensureVectorIndex(sql, model, dims, {
+    async recreate(tx) {
       await tx.execute(Prisma.sql`DROP TABLE IF EXISTS "CfbVec"`);
       await tx.execute(
         Prisma.raw(
           `CREATE VIRTUAL TABLE "CfbVec" USING vec0(cfb_id text primary key, embedding float[${dims}] distance_metric=cosine)`,
         ),
       );
-      await tx.execute(
-        Prisma.sql`INSERT OR REPLACE INTO "CfbVecState" ("id", "model", "dims") VALUES (1, ${model}, ${dims})`,
-      );
-      const stored = await tx.query<{ cfbId: string; vector: unknown }>(
-        Prisma.sql`SELECT e."cfbId" AS "cfbId", e."vector" AS "vector" FROM "CfbEmbedding" e
-          JOIN "Cfb" c ON c."id" = e."cfbId" AND ${liveCfbSql("c")}
-          WHERE e."model" = ${model} AND e."dims" = ${dims}`,
-      );
-      for (const row of stored)
-        await tx.execute(
-          Prisma.sql`INSERT INTO "CfbVec" (cfb_id, embedding) VALUES (${row.cfbId}, ${vectorBytes(vectorOf(row.vector))})`,
-        );
-    });
-  }
+    },
+    add: (tx, cfbId, vector) =>
+      tx
+        .execute(Prisma.sql`INSERT INTO "CfbVec" (cfb_id, embedding) VALUES (${cfbId}, ${vectorBytes(vector)})`)
+        .then(() => {}),
+  });
   return createStore(sql, model, dims);
 }
 
