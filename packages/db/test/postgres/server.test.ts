@@ -31,8 +31,16 @@ describe("on a PostgreSQL server", () => {
   });
 
   it("the committed migrations match prisma/postgres/schema.prisma (no drift)", { timeout: 120_000 }, async () => {
-    const { diffPostgresMigrationsToSchema } = await import("../../scripts/schema-engine-postgres");
-    expect(await diffPostgresMigrationsToSchema()).toBe("");
+    // The engine works on the server this run was given, whatever port CI's cluster took.
+    const previous = process.env.SOLSERVER_POSTGRES_ADMIN_URL;
+    process.env.SOLSERVER_POSTGRES_ADMIN_URL = admin;
+    try {
+      const { diffPostgresMigrationsToSchema } = await import("../../scripts/schema-engine-postgres");
+      expect(await diffPostgresMigrationsToSchema()).toBe("");
+    } finally {
+      if (previous === undefined) delete process.env.SOLSERVER_POSTGRES_ADMIN_URL;
+      else process.env.SOLSERVER_POSTGRES_ADMIN_URL = previous;
+    }
   });
 
   it("migrates a new database once, creating it, while other deploys wait their turn", {
