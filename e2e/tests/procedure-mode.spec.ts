@@ -55,3 +55,31 @@ test("a short water-pump diagnosis: active step, clarification, options, final r
     "diagnosis: water_pump",
   );
 });
+
+test("a safety stop holds the case until it is cleared; a step the technician cannot check is skipped and listed", async ({
+  page,
+}) => {
+  await signIn(page, DEMO_USER.email, DEMO_USER.password);
+  await page.goto("/");
+  await page.getByLabel("Guided diagnosis").selectOption("furnace");
+
+  await sendChatAndWait(page, "furnace blows cold air and I smell propane in the coach");
+  await expect(page.getByTestId("procedure-mode")).toHaveText("Safety stop");
+  await expect(page.getByTestId("procedure-safety")).toContainText("shut the tank valve");
+  // No step is offered while the hazard stands.
+  await expect(page.getByTestId("procedure-active-step")).toHaveCount(0);
+  await expect(page.getByTestId("assistant-reply").last()).toContainText("Stop:");
+
+  await sendChatAndWait(page, "aired it out, the leak test passed");
+  await expect(page.getByTestId("procedure-mode")).toHaveText("Diagnosing");
+  await expect(page.getByTestId("procedure-safety")).toHaveCount(0);
+  await expect(page.getByTestId("procedure-active-step")).toContainText("Is there LP");
+
+  // "Can't check: skip" passes the step as not checked; the panel lists it and asks the next one.
+  const replies = page.getByTestId("assistant-reply");
+  await page.getByTestId("procedure-panel").getByRole("button", { name: "Can't check: skip" }).click();
+  await expect(replies).toHaveCount(3);
+  await expect(page.getByTestId("procedure-unchecked")).toContainText("Is there LP");
+  await expect(page.getByTestId("procedure-unchecked")).toContainText("skipped");
+  await expect(page.getByTestId("procedure-active-step")).toContainText("thermostat");
+});

@@ -54,11 +54,11 @@ function getProcedure(threadId: string, headers: THeaders = asTech): Promise<THt
 
 // The shipped catalog's text (the web app does not depend on @solserver/engine).
 const FUSE_QUESTION = "Is the water pump fuse (or 12 V breaker) at the distribution panel intact?";
-const FUSE_BLOWN_CAUSE = "Open water-pump fuse or tripped 12 V breaker: the pump has no supply.";
+const WIRING_SHORT_CAUSE = "Short circuit in the pump wiring: the fuse blows even with the pump disconnected.";
 const COMPLAINT = "The fresh water system stopped working this morning.";
 
 describe("a short diagnosis over REST", () => {
-  it("complaint → blown fuse → authorization → final report, with the view and its ETag", async () => {
+  it("complaint → blown fuse → recheck → short test → authorization → final report, with the view and its ETag", async () => {
     const first = await turn({ message: COMPLAINT, procedure: "water_pump" });
     expect(first.procedure).toMatchObject({
       system_id: "water_pump",
@@ -71,32 +71,41 @@ describe("a short diagnosis over REST", () => {
     expect(first.assistant_text).toContain(FUSE_QUESTION);
     const thread = first.thread_id;
 
+    // a blown fuse is a signal, not the cause: a new fuse is tried, then the pump is unplugged
     const blown = await turn({ thread_id: thread, message: "the fuse is blown" });
-    expect(blown.procedure).toMatchObject({
+    expect(blown.procedure).toMatchObject({ mode: "diagnostic", active_step: { id: "fuse_recheck" }, version: 2 });
+    await turn({ thread_id: thread, message: "the new one blew again" });
+    const short = await turn({ thread_id: thread, message: "still blows with the pump unplugged" });
+    expect(short.procedure).toMatchObject({
       mode: "authorization",
       active_step: null,
-      completed_steps: [{ id: "fuse", finding: "fuse=blown" }],
-      version: 2,
+      completed_steps: [
+        { id: "fuse", finding: "fuse=blown" },
+        { id: "fuse_recheck", finding: "fuse_recheck=blows" },
+        { id: "short_check", finding: "short_check=wiring" },
+      ],
+      version: 4,
     });
-    expect(blown.assistant_text).toContain(`Cause: ${FUSE_BLOWN_CAUSE}`);
+    expect(short.assistant_text).toContain(`Cause: ${WIRING_SHORT_CAUSE}`);
+    const blownView = short;
 
     const view = await getProcedure(thread);
     expect(view.status).toBe(200);
-    expect(view.headers.get("ETag")).toBe('"2"');
-    expect(view.json).toEqual(blown.procedure);
+    expect(view.headers.get("ETag")).toBe('"4"');
+    expect(view.json).toEqual(blownView.procedure);
 
     const final = await turn({ thread_id: thread, message: "yes, go ahead" });
     expect(final.procedure).toMatchObject({
       mode: "final_report",
-      version: 3,
-      report: { complaint: COMPLAINT, cause: FUSE_BLOWN_CAUSE, authorized: true },
+      version: 5,
+      report: { complaint: COMPLAINT, cause: WIRING_SHORT_CAUSE, authorized: true },
     });
     expect(final.assistant_text.startsWith("Final report")).toBe(true);
 
     const after = await getProcedure(thread);
     expect(after.status).toBe(200);
-    expect(after.headers.get("ETag")).toBe('"3"');
-    expect(after.json).toMatchObject({ mode: "final_report", version: 3, state_source: "stored" });
+    expect(after.headers.get("ETag")).toBe('"5"');
+    expect(after.json).toMatchObject({ mode: "final_report", version: 5, state_source: "stored" });
   });
 
   it("a retried request_id replays over REST without advancing the diagnosis", async () => {

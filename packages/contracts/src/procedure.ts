@@ -22,8 +22,12 @@ export type TProcedureChoice = z.infer<typeof ZProcedureChoice>;
 
 const ZLabor = z.object({
   draft_minutes: z.number().int(),
-  lines: z.array(z.object({ step: z.string(), minutes: z.number().int() })),
+  /** One line per completed step; "@technician" lines are the technician's own labor changes. */
+  lines: z.array(z.object({ step: z.string(), minutes: z.number().int(), note: z.string().optional() })),
 });
+
+const ZNotChecked = z.object({ step: z.string(), question: z.string(), reason: z.string() });
+const ZObservation = z.object({ rule: z.string(), label: z.string(), text: z.string() });
 
 /** The final report: what the diagnosis found and what was done about it. */
 export const ZProcedureReport = z.object({
@@ -34,7 +38,30 @@ export const ZProcedureReport = z.object({
   evidence: z.record(z.string(), z.string()),
   labor: ZLabor,
   authorized: z.boolean().nullable(),
-  escalation: z.literal("warranty").nullable(),
+  /** "warranty": not allowed under warranty; "evidence": what was found needs the dealer first. */
+  escalation: z.enum(["warranty", "evidence"]).nullable(),
+  /** "fixed_by_technician": the technician reported the repair done. */
+  resolution: z.literal("fixed_by_technician").nullable(),
+  repair: z.string().nullable(),
+  /** Steps passed without a finding ("no idea", "no meter", "skip"), and why. */
+  not_checked: z.array(ZNotChecked),
+  observations: z.array(ZObservation),
+  /** What the technician added after the report. */
+  notes: z.array(z.string()),
+  /** 1, then one more with every revision (a correction, a labor change, a note). */
+  revision: z.number().int().min(1),
+  revised_because: z.string().nullable(),
+  /** The report's texts in the technician's language (the report itself is English). */
+  translation: z
+    .object({
+      language: z.string(),
+      cause: z.string(),
+      correction: z.string(),
+      steps_performed: z.array(z.object({ step: z.string(), question: z.string(), finding: z.string() })),
+      not_checked: z.array(ZNotChecked),
+      observations: z.array(ZObservation),
+    })
+    .nullable(),
 });
 export type TProcedureReport = z.infer<typeof ZProcedureReport>;
 
@@ -44,7 +71,10 @@ export const ZProcedureView = z.object({
   system_title: z.string(),
   procedure_id: z.string(),
   procedure_title: z.string(),
-  mode: z.enum(["diagnostic", "authorization", "final_report"]),
+  /** "safety_stop": a safety rule stopped the case until the technician says it is safe. */
+  mode: z.enum(["diagnostic", "authorization", "final_report", "safety_stop"]),
+  /** The technician's language ("en", "es", "ru"): step texts and options are in it. */
+  language: z.string(),
   submode: z.enum(["main", "locate", "explain", "howto", "replan"]),
   /** The step being asked, with its question; null once the diagnosis is complete. */
   active_step: z.object({ id: z.string(), question: z.string(), options: z.array(z.string()) }).nullable(),
@@ -55,7 +85,14 @@ export const ZProcedureView = z.object({
   total_steps: z.number().int(),
   evidence: z.record(z.string(), z.string()),
   labor: ZLabor,
+  /** Steps the technician could not answer: `passed` once the procedure went on without them. */
+  unchecked_steps: z.array(z.object({ id: z.string(), question: z.string(), reason: z.string(), passed: z.boolean() })),
+  /** The safety stop in force: its rule and instruction. */
+  safety: z.object({ rule: z.string(), instruction: z.string() }).nullable(),
+  observations: z.array(ZObservation),
   report: ZProcedureReport.nullable(),
+  /** Earlier revisions of the report, oldest first. */
+  report_history: z.array(ZProcedureReport),
   /** The state's version: the number of the diagnosis's turns so far (one more with every turn). */
   version: z.number().int().min(0),
   /**

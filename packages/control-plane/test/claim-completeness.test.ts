@@ -13,6 +13,7 @@ import type { TClaimMapEntry, TOutputMeta } from "@solserver/contracts";
 import { prng } from "@solserver/db/testing";
 import {
   contextTurn,
+  DIRECTIVE_KINDS,
   RV_SERVICE_CATALOG,
   startContext,
   type TCatalog,
@@ -416,10 +417,26 @@ function nextMessage(state: TContextState, random: () => number): string {
   const labels = (s: TStep) => s.answers.map((a) => a.label ?? a.id);
   const done = system?.procedure.steps.filter((s) => state.completed.includes(s.id)) ?? [];
   const roll = random();
-  if (roll < 0.12) return pick(["where is it?", "why?", "how do I check that?"]);
-  if (roll < 0.2) return "banana";
-  if (roll < 0.26 && done.length > 0) return `actually ${pick(labels(pick(done)))}`;
-  if (state.mode === "authorization") return pick(["yes", "no", "yes", "why?"]);
+  if (state.mode === "safety_stop")
+    return pick(["ok what now", ...(system?.safety_rules ?? []).flatMap((r) => r.clear_patterns)]);
+  if (state.mode === "final_report")
+    return pick(["thanks", "labor was 45 minutes", "add 30 min for access", "customer will pick it up friday"]);
+  if (roll < 0.1) return pick(["where is it?", "why?", "how do I check that?", "¿dónde está?", "где это?"]);
+  if (roll < 0.16) return "banana";
+  if (roll < 0.2) return pick(["no idea", "no multimeter here", "skip", "no sé", "не знаю"]);
+  if (roll < 0.23) return pick((system?.safety_rules ?? []).flatMap((r) => r.patterns.slice(0, 2)));
+  if (roll < 0.27 && done.length > 0) return `actually ${pick(labels(pick(done)))}`;
+  if (state.mode === "authorization")
+    return pick([
+      "yes",
+      "no",
+      "yes",
+      "why?",
+      "sure, but how much will it cost?",
+      "ok, I need to ask the customer first",
+      "sí",
+      "да",
+    ]);
   return step ? pick(labels(step)) : "thanks";
 }
 
@@ -431,11 +448,13 @@ function catalogTurns(walks: number): TContextTurn[] {
     for (let w = 0; w < walks; w++) {
       let state = startContext(RV_SERVICE_CATALOG, system.id);
       let message = `The ${system.detect.keywords[0]} stopped working this morning.`;
-      for (let t = 0; t < 14; t++) {
+      let after = 0;
+      for (let t = 0; t < 16; t++) {
         const turn = contextTurn(RV_SERVICE_CATALOG, state, message);
         turns.push(turn);
         state = turn.state;
-        if (turn.directive.kind === "final_report" || turn.directive.kind === "escalate") break;
+        // after the report, two more messages: revisions and acknowledgements are worded too
+        if (state.mode === "final_report" && ++after > 2) break;
         message = nextMessage(state, random);
       }
     }
@@ -450,15 +469,9 @@ describe("procedure mode: the offline wording of every kind of directive", () =>
 
   it("covers every kind of directive on every system", () => {
     const seen = new Set(turns.map((t) => t.directive.kind));
-    expect([...seen].sort()).toEqual([
-      "answer_clarification",
-      "ask_step",
-      "escalate",
-      "final_report",
-      "rephrase",
-      "replan",
-      "request_authorization",
-    ]);
+    expect([...seen].sort()).toEqual([...DIRECTIVE_KINDS].sort());
+    // and in every language of the catalog
+    expect(new Set(turns.map((t) => t.state.language))).toEqual(new Set(["en", "es", "ru"]));
     expect(new Set(turns.map((t) => t.state.system_id)).size).toBe(RV_SERVICE_CATALOG.systems.length);
   });
 

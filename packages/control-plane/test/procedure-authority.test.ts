@@ -48,6 +48,10 @@ const ALLOWED = new Set([
   "ContextEngineError",
   "RV_SERVICE_CATALOG",
   "ZCatalog",
+  // the technician's language: the catalog's texts in it and the packs' reply wording
+  "localSystem",
+  "LANGUAGE_PACKS",
+  "fillTemplate",
   // types
   "TCatalog",
   "TContextState",
@@ -56,6 +60,8 @@ const ALLOWED = new Set([
   "TContextMode",
   "TDirective",
   "TReport",
+  "TStep",
+  "TLanguagePack",
   // the selector step's router (seed 001 §7.1): picks a domain, not a step
   "routeTurn",
   "TRoute",

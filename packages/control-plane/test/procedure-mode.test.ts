@@ -339,7 +339,16 @@ describe("a water-pump diagnosis from the complaint to the final report", () => 
       },
       authorized: true,
       escalation: null,
+      resolution: null,
+      repair: null,
+      not_checked: [],
+      observations: [],
+      notes: [],
+      revision: 1,
+      revised_because: null,
+      translation: null,
     });
+    expect(view).toMatchObject({ language: "en", unchecked_steps: [], safety: null, report_history: [] });
     expect(final.assistant_text.startsWith("Final report")).toBe(true);
 
     // What procedures.get reads back is what the last turn returned.
@@ -596,14 +605,14 @@ describe("retries, corrections and concurrent turns", () => {
     expect(await contextRow(thread)).toMatchObject({ version: 2 });
   });
 
-  it('"actually wait, the fuse was blown" after later steps rolls back and asks for authorization', async () => {
+  it('"actually wait, the fuse was blown" after later steps rolls back and follows the blown-fuse branch', async () => {
     const responses = await conversation("water_pump", [COMPLAINT, "fuse is good", "12 volts"]);
     const thread = nth(responses, 0).thread_id;
-    const blown = pumpAnswer("fuse", "fuse=blown");
+    const recheck = getStep(RV_SERVICE_CATALOG, "water_pump", "fuse_recheck") as TStep;
 
     const replan = await turn("actually wait, the fuse was blown", { thread });
     const view = viewOf(replan);
-    expect(standing(view)).toEqual(pumpStanding("authorization", "main", null, ["fuse"]));
+    expect(standing(view)).toEqual(pumpStanding("diagnostic", "replan", "fuse_recheck", ["fuse"]));
     expect(view).toMatchObject({
       directive_kind: "replan",
       version: 4,
@@ -615,13 +624,14 @@ describe("retries, corrections and concurrent turns", () => {
       'You corrected an earlier answer: "Fuse intact / breaker on" is now "Fuse blown / breaker tripped"',
     );
     expect(replan.assistant_text).toContain("Steps set aside (asked again if still needed): voltage_at_pump.");
-    expect(replan.assistant_text).toContain(`Cause: ${blown.cause}`);
-    expect(replan.assistant_text).toContain("Do you authorize the repair?");
+    // a blown fuse is a signal to find the cause: the new fuse is tried before anything is concluded
+    expect(replan.assistant_text).toContain(recheck.question);
+    expect(replan.assistant_text).not.toContain("Do you authorize the repair?");
 
     const trace = await contextTrace(replan);
     const event = trace.find((e) => e.summary.startsWith("Replan:"));
     expect(event?.summary).toBe("Replan: fuse was fuse=ok, now fuse=blown; rolled back fuse, voltage_at_pump");
-    expect(trace.at(-1)?.summary).toBe("Directive replan (step fuse)");
+    expect(trace.at(-1)?.summary).toBe("Directive replan (step fuse_recheck)");
   });
 
   it("two turns at once on one procedure thread: the stored version counts exactly the turns that landed", async () => {
@@ -685,7 +695,9 @@ describe("the model's input in procedure mode", () => {
       },
     });
     expect(input.procedure.directive.constraints.every((c) => /^(Safety|Warranty): /.test(c))).toBe(true);
-    expect(input.procedure.events).toEqual([{ type: "intent", detail: { intent: "COMPLAINT", noted: [] } }]);
+    expect(input.procedure.events).toEqual([
+      { type: "intent", detail: expect.objectContaining({ intent: "COMPLAINT", noted: [], language: "en" }) },
+    ]);
   });
 
   it("is choose_system with every catalog system for an unrecognised auto message, and null for plain chat", async () => {

@@ -4,10 +4,13 @@
 // (options, ⚠ constraint lines, noted findings, unclear replies), clarifications on a step and
 // during authorization, replans, authorization requests, rephrasings, final reports, warranty and
 // loop-guard escalations, and the choose-system question.
+
+import { MAX_MESSAGE_CHARS } from "@solserver/contracts";
 import {
   contextTurn,
   getStep,
   getSystem,
+  MAX_MESSAGE_CHARS_READ,
   RV_SERVICE_CATALOG,
   startContext,
   type TCatalog,
@@ -67,10 +70,15 @@ const RUNS = pumpStep("pump_runs");
 const STRAINER = pumpStep("strainer");
 const PUMP_SYSTEM = getSystem(RV_SERVICE_CATALOG, "water_pump");
 const PUMP_DEAD = answerOf(RUNS, "pump_runs=no");
-const FUSE_BLOWN = answerOf(FUSE, "fuse=blown");
 
 /** Messages that take the water-pump case to its authorization request (pump motor dead). */
 const TO_AUTHORIZATION = [COMPLAINT, "fuse is good", "12 volts", "no, it doesn't run"];
+
+describe("the engine reads the whole message", () => {
+  it("up to the chat API's message limit (one limit, two packages: the engine imports no contracts)", () => {
+    expect(MAX_MESSAGE_CHARS_READ).toBe(MAX_MESSAGE_CHARS);
+  });
+});
 
 describe("ask_step", () => {
   it("the complaint turn: the procedure, the first step, its options and the warranty line", () => {
@@ -99,26 +107,23 @@ describe("ask_step", () => {
     ]);
   });
 
-  it("a finding noted in the complaint is mentioned, then asked to be confirmed when its step comes up", () => {
-    const complaint = reply(["The water pump won't run."]).lines;
-    expect(complaint[1]).toBe(
-      "I noted what you described (pump_runs=no); we will confirm it with a check when we get there.",
-    );
-    const { turn, lines } = reply(["The water pump won't run.", "fuse is good", "12 volts"]);
-    expect(turn.directive).toMatchObject({ kind: "ask_step", step_id: "pump_runs", earlier: "Pump does not run" });
+  it("findings stated in the complaint are recorded at once and said so; their steps are not asked", () => {
+    const { turn, lines } = reply(["The water pump won't run. Fuse is fine and I have 12.6 V at the pump."]);
+    expect(turn.state.evidence).toEqual({ fuse: "ok", pump_voltage: "ok" });
+    expect(turn.directive).toMatchObject({ kind: "ask_step", step_id: "pump_runs" });
     expect(lines.slice(0, 3)).toEqual([
-      "Recorded: About 12 V at the pump.",
-      'You said earlier: "Pump does not run". Please confirm it with this check.',
+      `Let's diagnose the 12 V fresh-water pump step by step (${PUMP_SYSTEM?.procedure.title}).`,
+      "From your description I recorded: Fuse intact / breaker on; About 12 V at the pump.",
       RUNS.question,
     ]);
   });
 
-  it("evidence for a later step is noted; an unmatched reply says so; both re-ask the active step", () => {
-    const noted = reply([COMPLAINT, "found a leak under the sink"]);
-    expect(noted.turn.directive.kind).toBe("ask_step");
-    expect(noted.lines.slice(0, 2)).toEqual([
-      "Noted: leaks=found. I will use it when we reach that step.",
-      FUSE.question,
+  it("several findings in one reply are all recorded; an unmatched reply says so; both ask the next open step", () => {
+    const several = reply([COMPLAINT, "fuse is good, 12.6V at the pump"]);
+    expect(several.turn.directive).toMatchObject({ kind: "ask_step", step_id: "pump_runs" });
+    expect(several.lines.slice(0, 2)).toEqual([
+      "Recorded: Fuse intact / breaker on; About 12 V at the pump.",
+      RUNS.question,
     ]);
     const unclear = reply([COMPLAINT, "banana"]);
     expect(unclear.turn.directive.kind).toBe("ask_step");
@@ -127,6 +132,39 @@ describe("ask_step", () => {
       FUSE.question,
       optionsLine(FUSE),
     ]);
+  });
+});
+
+describe("non_answer", () => {
+  it("nothing is recorded: the reason, how to check it and the skip offer, then the step again", () => {
+    const { turn, lines } = reply([COMPLAINT, "no idea"]);
+    expect(turn.directive).toMatchObject({ kind: "non_answer", step_id: "fuse" });
+    expect(turn.state.evidence).toEqual({});
+    expect(lines).toEqual([
+      "Nothing is recorded for this step (the answer is not known).",
+      `How to check it: ${FUSE.howto}`,
+      'If you cannot check it now, say "skip" and it will be reported as not checked.',
+      FUSE.question,
+      optionsLine(FUSE),
+    ]);
+  });
+
+  it("the second one passes the step as not checked and asks the next one", () => {
+    const { turn, lines } = reply([COMPLAINT, "no idea", "no multimeter here"]);
+    expect(turn.directive).toMatchObject({ kind: "ask_step", step_id: "voltage_at_pump" });
+    expect(lines[0]).toBe(
+      `Marked as not checked (no tool at hand): "${FUSE.question}". It will be listed in the report.`,
+    );
+    expect(lines).toContain(VOLTAGE.question);
+  });
+
+  it("in Spanish: the same reply in the technician's language, with the translated question", () => {
+    const { turn, lines } = reply(["La bomba de agua no funciona", "ni idea"]);
+    const es = RV_SERVICE_CATALOG.translations?.find((t) => t.language === "es")?.systems.water_pump?.steps?.fuse;
+    expect(turn.state.language).toBe("es");
+    expect(turn.directive.registry.question).toBe(es?.question);
+    expect(lines[0]).toMatch(/^No se registr/);
+    expect(lines).toContain(es?.question);
   });
 });
 
@@ -149,7 +187,7 @@ describe("answer_clarification", () => {
     delete fuse.locate;
     const { turn, lines } = reply([COMPLAINT, "where is the fuse panel?"], "water_pump", catalog);
     expect(turn.directive).toMatchObject({ kind: "answer_clarification", topic: "locate" });
-    expect(lines[0]).toBe("The procedure has no location for this step: check the unit's service manual.");
+    expect(lines[0]).toBe("The procedure has no location for this: check the unit's service manual.");
     expect(lines[1]).toBe(`Back to the step: ${FUSE.question}`);
   });
 
@@ -162,17 +200,16 @@ describe("answer_clarification", () => {
 });
 
 describe("replan", () => {
-  it("a correction that ends the diagnosis: what changed, the steps set aside, then the authorization", () => {
+  it("a correction that changes the branch: what changed, the steps set aside, then the new branch's step", () => {
     const { turn, lines } = reply([COMPLAINT, "fuse is good", "12 volts", "actually wait, the fuse was blown"]);
-    expect(turn.directive).toMatchObject({ kind: "replan", step_id: "fuse" });
-    expect(turn.state.mode).toBe("authorization");
+    expect(turn.directive).toMatchObject({ kind: "replan", step_id: "fuse_recheck" });
+    expect(turn.state.mode).toBe("diagnostic");
     expect(lines).toEqual([
       `You corrected an earlier answer: "Fuse intact / breaker on" is now "Fuse blown / breaker tripped". That changes the diagnosis, so we go back to: ${FUSE.question}`,
       "Steps set aside (asked again if still needed): voltage_at_pump.",
-      "The diagnosis is complete.",
-      `Cause: ${FUSE_BLOWN.cause}`,
-      `Proposed correction: ${FUSE_BLOWN.correction}`,
-      AUTHORIZATION_QUESTION,
+      pumpStep("fuse_recheck").question,
+      optionsLine(pumpStep("fuse_recheck")),
+      ...warningLines(turn.directive.constraints),
     ]);
   });
 
@@ -258,11 +295,57 @@ describe("final_report and reportText", () => {
     expect(lines.slice(5, 8)).toEqual(steps);
   });
 
-  it("a message after the report repeats it", () => {
-    const { turn, lines } = reply([...TO_AUTHORIZATION, "yes", "thanks"]);
-    expect(turn.directive.kind).toBe("final_report");
+  it("after the report: thanks changes nothing; a labor change and a note make revisions", () => {
+    const thanks = reply([...TO_AUTHORIZATION, "yes", "thanks"]);
+    expect(thanks.turn.directive).toMatchObject({ kind: "report_update", update: "none" });
+    expect(thanks.lines).toEqual(["The report stands as written. Tell me if anything needs correcting."]);
+    const labor = reply([...TO_AUTHORIZATION, "yes", "labor was 45 minutes"]);
+    expect(labor.turn.state.report?.revision).toBe(2);
+    expect(labor.lines[0]).toBe("Labor updated: 45 min.");
+    expect(labor.lines[1]).toBe("Final report, revision 2 (labor changed)");
+    expect(labor.lines).toContain("Labor (draft): 45 min");
+    const note = reply([...TO_AUTHORIZATION, "yes", "customer wants the old pump back"]);
+    expect(note.lines[0]).toBe("Added to the report as a technician note.");
+    expect(note.lines).toContain("Technician notes:");
+    expect(note.lines).toContain("- customer wants the old pump back");
+  });
+
+  it("a report in another language: English first, then the copy in the technician's language", () => {
+    const { turn, lines } = reply([
+      "la bomba de agua no funciona",
+      "el fusible esta bien",
+      "12 voltios",
+      "no funciona",
+      "si",
+    ]);
+    expect(turn.state.report?.translation?.language).toBe("es");
     expect(lines[0]).toBe("Final report");
-    expect(lines.at(-1)).toBe("Repair authorized.");
+    const copy = lines.indexOf("Copia en Español:");
+    expect(copy).toBeGreaterThan(0);
+    expect(lines.slice(copy + 1).join("\n")).toContain(turn.state.report?.translation?.cause ?? "?");
+  });
+});
+
+describe("authorization_pending and safety_stop", () => {
+  it("a cost question: not authorized yet, the labor so far, the diagnosis and the question again", () => {
+    const { turn, lines } = reply([...TO_AUTHORIZATION, "sure, but how much will it cost?"]);
+    expect(turn.directive).toMatchObject({ kind: "authorization_pending", pending: "cost" });
+    expect(turn.state.mode).toBe("authorization");
+    expect(lines).toEqual([
+      "The repair is not authorized yet: the case waits here.",
+      "The procedure has no prices. The labor estimate so far is 20 min; parts and rates come from your shop.",
+      `Cause: ${PUMP_DEAD.cause}`,
+      `Proposed correction: ${PUMP_DEAD.correction}`,
+      AUTHORIZATION_QUESTION,
+    ]);
+  });
+
+  it("a safety stop gives the catalog's instruction and no step", () => {
+    const { turn, lines } = reply(["furnace blows cold air", "I smell propane"], "furnace");
+    expect(turn.directive).toMatchObject({ kind: "safety_stop" });
+    expect(lines[0]).toBe(`Stop: ${turn.directive.safety?.instruction}`);
+    expect(lines[1]).toMatch(/^The diagnosis is on hold for safety\. Tell me when it is safe again/);
+    expect(lines.join("\n")).not.toContain("Answer with one of");
   });
 });
 

@@ -40,7 +40,7 @@ describe("text normalisation", () => {
     [
       "11.5 volts, low",
       [
-        { tokens: ["11", "5", "volts"], question: false },
+        { tokens: ["11.5", "volts"], question: false },
         { tokens: ["low"], question: false },
       ],
     ],
@@ -52,14 +52,24 @@ describe("text normalisation", () => {
       ],
     ],
     ["  ", []],
-    ["Café’s fan", [{ tokens: ["cafés", "fan"], question: false }]],
+    ["Café’s fan", [{ tokens: ["cafes", "fan"], question: false }]],
+    [
+      "12,6V at the pump - wait",
+      [
+        { tokens: ["12.6", "v", "at", "the", "pump"], question: false },
+        { tokens: ["wait"], question: false },
+      ],
+    ],
+    ["¿Dónde está el fusible?", [{ tokens: ["donde", "esta", "el", "fusible"], question: true }]],
+    ["ＦＵＳＥ ｂｌｏｗｎ １２ｖ", [{ tokens: ["fuse", "blown", "12", "v"], question: false }]],
   ] as const)("%j → clauses", (text, clauses) => {
     expect(toClauses(text)).toEqual(clauses);
   });
 
   it("normalises a pattern the same way as a message", () => {
     expect(normalisePhrase("Won't  run")).toBe("wont run");
-    expect(toTokens("12.6")).toEqual(["12", "6"]);
+    expect(toTokens("12.6")).toEqual(["12.6"]);
+    expect(toTokens("12,6 V")).toEqual(["12.6", "v"]);
     expect(toTokens("12. Six")).toEqual(["12", "six"]);
   });
 
@@ -194,11 +204,18 @@ describe("intent detection", () => {
     expect(c.intent).toBe("UNCLEAR");
   });
 
-  it("evidence for a branch step counts only when its branch holds (recorded or stated alongside)", () => {
+  it("a finding for a branch step is recorded only once its branch holds (recorded or stated alongside)", () => {
     const state = atStep([]);
-    expect(classifyMessage(pump, state, "the tank is empty").fresh).toEqual([]);
-    const both = classifyMessage(pump, state, "the pump sputters and the tank is empty");
-    expect(both.fresh.map((m) => m.answer.finding)).toEqual(["pump_runs=no_water", "tank_level=empty"]);
+    expect(classifyMessage(pump, state, "the tank is empty").fresh.map((m) => m.answer.finding)).toEqual([
+      "tank_level=empty",
+    ]);
+    // the engine keeps it until the branch is established…
+    const alone = contextTurn(catalog, state, "the tank is empty").state;
+    expect(alone.evidence).toEqual({});
+    expect(alone.pending_findings).toEqual({ tank_level: "tank_level=empty" });
+    // …and records both when the same message establishes it
+    const both = contextTurn(catalog, state, "the pump sputters and the tank is empty").state;
+    expect(both.evidence).toEqual({ pump_runs: "no_water", tank_level: "empty" });
   });
 
   it("two answers of the active step tied is ambiguous (UNCLEAR)", () => {
@@ -207,11 +224,15 @@ describe("intent detection", () => {
     expect(c.ambiguous).toEqual(["ok", "blown"]);
   });
 
-  it("in authorization mode the answers are yes / no", () => {
+  it("in authorization mode the reply is read as consent: only a plain yes or no decides", () => {
     const state: TContextState = { ...atStep(["no"]), mode: "authorization", active_step: null };
-    expect(classifyMessage(pump, state, "yes, go ahead").answer?.id).toBe("yes");
-    expect(classifyMessage(pump, state, "not approved").answer?.id).toBe("no");
-    expect(classifyMessage(pump, state, "hmm").intent).toBe("UNCLEAR");
+    expect(classifyMessage(pump, state, "yes, go ahead").consent).toBe("yes");
+    expect(classifyMessage(pump, state, "not approved").consent).toBe("no");
+    expect(classifyMessage(pump, state, "sure, but how much will it cost?").consent).toBe("cost");
+    expect(classifyMessage(pump, state, "ok, I need to ask the customer first").consent).toBe("deferral");
+    expect(classifyMessage(pump, state, "yes if it's covered").consent).toBe("conditional");
+    expect(classifyMessage(pump, state, "hmm").consent).toBeNull();
+    expect(classifyMessage(pump, state, "hmm").answer).toBeNull();
   });
 });
 
@@ -238,7 +259,7 @@ describe("detectSystem", () => {
   });
 
   it("matches whole words only", () => {
-    expect(detectSystem(catalog, "the pumpkin is heated")).toBeNull();
+    expect(detectSystem(catalog, "the pumpkin and the slideshow")).toBeNull();
   });
 });
 
@@ -250,11 +271,12 @@ describe("registry data functions", () => {
 
   it("getStep and buildStepContext give the step's text", () => {
     expect(getStep(catalog, "water_pump", "fuse")?.question).toMatch(/fuse/);
+    const strainer = getStep(catalog, "water_pump", "strainer");
     expect(buildStepContext(catalog, "water_pump", "strainer")).toEqual({
-      question: pump.procedure.steps[5]?.question,
-      howto: pump.procedure.steps[5]?.howto,
-      locate: pump.procedure.steps[5]?.locate,
-      explain: pump.procedure.steps[5]?.explain,
+      question: strainer?.question,
+      howto: strainer?.howto,
+      locate: strainer?.locate,
+      explain: strainer?.explain,
       constraints: [
         "Safety: Turn the pump switch off and open a faucet to relieve pressure before opening the strainer or any fitting.",
         "Warranty: The pump is under its manufacturer's warranty: do not disassemble the pump head or motor; replace it as a unit or escalate to the dealer for a claim.",

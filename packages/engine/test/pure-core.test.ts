@@ -17,6 +17,8 @@ const ALLOWED = [
   /^jsep$/,
   // resolve's text analysis: the Porter stemmer and a bounded memo (both pure computation).
   /^stemmer$/,
+  // the context engine's stems (English and Russian Snowball stemmers, pure functions)
+  /^snowball-stemmers$/,
   /^lru-cache$/,
 ];
 

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import {
   type TGateConfigInput,
   type TRoutingConfig,
@@ -53,9 +54,54 @@ export function readGateConfigFile(file: string): TGateConfigInput {
   return readConfigFile(file, ZGateConfig, "gate config").raw as TGateConfigInput;
 }
 
-/** Reads a procedure catalog (packages/engine/src/context/CATALOG.md) and validates it whole. */
+/** "rv-service.es.json" beside "rv-service.json": the catalog's translation into Spanish. */
+function translationFiles(file: string): string[] {
+  const dir = path.dirname(file);
+  const ext = path.extname(file);
+  const base = path.basename(file, ext);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => {
+      if (!name.startsWith(`${base}.`)) return false;
+      const rest = name.slice(base.length + 1).split(".");
+      return (
+        rest.length === 2 && /^[a-z]{2}$/.test(rest[0] ?? "") && [".json", ".yaml", ".yml"].includes(`.${rest[1]}`)
+      );
+    })
+    .sort()
+    .map((name) => path.join(dir, name));
+}
+
+/**
+ * Reads a procedure catalog (packages/engine/src/context/CATALOG.md) and validates it whole. A
+ * catalog without inline `translations` takes the translation files beside it
+ * ("<name>.<language>.json|yaml"), so a new language is one more data file.
+ */
 export function readCatalogFile(file: string): TCatalog {
-  return readConfigFile(file, ZCatalog, "procedure catalog").data;
+  const raw = readYamlFile(file, "procedure catalog");
+  const inline = typeof raw === "object" && raw !== null && "translations" in raw;
+  const siblings = inline ? [] : translationFiles(file);
+  const data =
+    siblings.length === 0
+      ? raw
+      : { ...(raw as object), translations: siblings.map((f) => readYamlFile(f, "catalog translation")) };
+  const parsed = ZCatalog.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue?.path ?? [];
+    // a problem inside a sibling translation names that file
+    const where =
+      !inline && at[0] === "translations" && typeof at[1] === "number" && siblings[at[1]] !== undefined
+        ? `${siblings[at[1]]}: ${at.slice(2).join(".") || "(top level)"}`
+        : `${file}: ${at.length ? at.join(".") : "(top level)"}`;
+    throw new Error(`${where}: ${issue?.message ?? "invalid procedure catalog"}`);
+  }
+  return parsed.data;
 }
 
 /** Reads a routing config (docs/routing.md): the selector step's domains, strictness and scope. */

@@ -1,22 +1,43 @@
-import type { TContextEvent, TDirective, TReport } from "@solserver/engine";
+import {
+  fillTemplate,
+  LANGUAGE_PACKS,
+  type TContextEvent,
+  type TDirective,
+  type TLanguagePack,
+  type TReport,
+} from "@solserver/engine";
 import type { TProcedureWording } from "../services/claim-statements";
 import type { TModelProcedure } from "./provider";
 
 // The offline model's wording of a context-engine directive (procedure mode, seed 004). The
 // engine has decided what happens; this only puts it in sentences for the technician, from the
-// directive's structured fields and the registry text it carries. Deterministic.
+// directive's structured fields and the registry text it carries, in the technician's language
+// (the language packs' `replies`). Deterministic.
 
 type TDirectiveInput = Extract<TModelProcedure, { kind: "directive" }>;
+type TValues = Readonly<Record<string, string | number>>;
 
-const AUTHORIZATION_QUESTION = "Do you authorize the repair? Answer yes or no.";
+const ENGLISH = "en";
+
+function packOf(language: string | undefined): TLanguagePack {
+  const pack = LANGUAGE_PACKS.get(language ?? ENGLISH) ?? LANGUAGE_PACKS.get(ENGLISH);
+  if (pack === undefined) throw new Error("the English language pack is missing");
+  return pack;
+}
+
+/** One reply of a language pack, filled in (English when the pack lacks it). */
+function say(language: string | undefined, key: string, values: TValues = {}): string {
+  const own = packOf(language).replies[key];
+  return fillTemplate(own ?? packOf(ENGLISH).replies[key] ?? key, values);
+}
 
 function eventsOf(events: readonly TContextEvent[], type: TContextEvent["type"]) {
   return events.filter((e) => e.type === type);
 }
 
 /** The options as an answer line, or nothing when there are none. */
-function optionsLine(options: readonly string[] | undefined): string[] {
-  return options && options.length > 0 ? [`Answer with one of: ${options.join(" / ")}.`] : [];
+function optionsLine(language: string | undefined, options: readonly string[] | undefined): string[] {
+  return options && options.length > 0 ? [say(language, "answer_with", { options: options.join(" / ") })] : [];
 }
 
 function constraintLines(directive: TDirective): string[] {
@@ -25,133 +46,281 @@ function constraintLines(directive: TDirective): string[] {
 
 function diagnosisLines(directive: TDirective): string[] {
   const d = directive.diagnosis;
-  return d ? [`Cause: ${d.cause}`, `Proposed correction: ${d.correction}`] : [];
+  const l = directive.language;
+  return d ? [say(l, "cause", { text: d.cause }), say(l, "proposed_correction", { text: d.correction })] : [];
 }
 
-/** The final report as plain text (complaint, cause, correction, steps, labor, authorization). */
-export function reportText(report: TReport): string[] {
+const REASON_KEYS: Readonly<Record<string, string>> = {
+  unknown: "reason_unknown",
+  no_tool: "reason_no_tool",
+  not_yet: "reason_not_yet",
+  no_access: "reason_no_access",
+  skipped: "reason_skipped",
+  retracted: "reason_not_yet",
+};
+
+function reasonText(language: string | undefined, reason: string): string {
+  return say(language, REASON_KEYS[reason] ?? "reason_unknown");
+}
+
+type TReportBody = {
+  cause: string;
+  correction: string;
+  steps: readonly { question: string; finding: string }[];
+  notChecked: readonly { question: string; reason: string }[];
+  observations: readonly { label: string; text: string }[];
+};
+
+function reportBody(language: string | undefined, report: TReport, body: TReportBody): string[] {
+  const title =
+    report.revision > 1
+      ? say(language, "report_revision", { revision: report.revision, reason: report.revised_because ?? "" })
+      : say(language, "report_title");
   const status =
-    report.escalation === "warranty"
-      ? "Escalated to the dealer under warranty: no repair was done."
-      : report.authorized
-        ? "Repair authorized."
-        : "Repair not authorized: the correction is a recommendation.";
+    report.resolution === "fixed_by_technician"
+      ? say(language, "status_fixed")
+      : report.escalation === "warranty"
+        ? say(language, "status_warranty")
+        : report.escalation === "evidence"
+          ? say(language, "status_evidence")
+          : report.authorized
+            ? say(language, "status_authorized")
+            : say(language, "status_not_authorized");
   return [
-    "Final report",
-    `Complaint: ${report.complaint}`,
-    `Cause: ${report.cause}`,
-    `Correction: ${report.correction}`,
-    "Steps performed:",
-    ...report.steps_performed.map((s, i) => `${i + 1}. ${s.question} → ${s.finding}`),
-    `Labor (draft): ${report.labor.draft_minutes} min`,
+    title,
+    say(language, "complaint", { text: report.complaint }),
+    say(language, "cause", { text: body.cause }),
+    say(language, "correction", { text: body.correction }),
+    say(language, "steps_performed"),
+    ...body.steps.map((s, i) => `${i + 1}. ${s.question} → ${s.finding}`),
+    ...(body.notChecked.length > 0
+      ? [
+          say(language, "not_checked"),
+          ...body.notChecked.map((s) => `- ${s.question} (${reasonText(language, s.reason)})`),
+        ]
+      : []),
+    ...(body.observations.length > 0
+      ? [say(language, "observations"), ...body.observations.map((o) => `- ${o.label}: ${o.text}`)]
+      : []),
+    ...(report.notes.length > 0 ? [say(language, "notes"), ...report.notes.map((n) => `- ${n}`)] : []),
+    say(language, "labor", { minutes: report.labor.draft_minutes }),
     status,
   ];
 }
 
-/** What opened the turn: the complaint, a recorded answer, a noted finding or an unclear reply. */
+/**
+ * The final report as plain text: in English (the shop's record), then, when the technician
+ * writes another language, its copy in that language.
+ */
+export function reportText(report: TReport): string[] {
+  const english = reportBody(ENGLISH, report, {
+    cause: report.cause,
+    correction: report.correction,
+    steps: report.steps_performed,
+    notChecked: report.not_checked,
+    observations: report.observations,
+  });
+  const t = report.translation;
+  if (t === null) return english;
+  const name = packOf(t.language).name;
+  return [
+    ...english,
+    "",
+    say(t.language, "copy_in_language", { language: name }),
+    ...reportBody(t.language, report, {
+      cause: t.cause,
+      correction: t.correction,
+      steps: t.steps_performed,
+      notChecked: t.not_checked,
+      observations: t.observations,
+    }),
+  ];
+}
+
+/** What opened the turn: the complaint, what was recorded, an unclear reply. */
 function leadLines(input: TDirectiveInput): string[] {
   const { directive, events } = input;
+  const l = directive.language;
   const lines: string[] = [];
   const intent = eventsOf(events, "intent")[0]?.detail;
   if (intent?.intent === "COMPLAINT") {
-    lines.push(`Let's diagnose the ${input.system} step by step (${input.procedure}).`);
-    const noted = intent.noted;
-    if (Array.isArray(noted) && noted.length > 0)
-      lines.push(
-        `I noted what you described (${noted.join(", ")}); we will confirm it with a check when we get there.`,
-      );
+    lines.push(say(l, "start", { system: input.system, procedure: input.procedure }));
+    if (directive.recorded) lines.push(say(l, "from_description", { findings: directive.recorded }));
+    return lines;
   }
-  if (directive.recorded) lines.push(`Recorded: ${directive.recorded}.`);
-  else if (intent?.intent === "UNCLEAR" && directive.kind === "ask_step")
-    lines.push("I could not match that to an answer for this step.");
-  else if (intent?.intent === "NEW_EVIDENCE" && Array.isArray(intent.noted) && intent.noted.length > 0)
-    lines.push(`Noted: ${intent.noted.join(", ")}. I will use it when we reach that step.`);
-  if (directive.earlier) lines.push(`You said earlier: "${directive.earlier}". Please confirm it with this check.`);
+  if (directive.safety?.cleared) lines.push(say(l, "safety_cleared"));
+  if (directive.on_record) {
+    const findings = directive.on_record.findings.join("; ") || say(l, "nothing_yet");
+    lines.push(
+      directive.on_record.answer === null
+        ? say(l, "already_told_none", { findings })
+        : say(l, "already_told_found", { answer: directive.on_record.answer }),
+    );
+  } else if (directive.recorded) lines.push(say(l, "recorded", { answers: directive.recorded }));
+  else if (intent?.intent === "UNCLEAR" && directive.kind === "ask_step") lines.push(say(l, "unclear"));
+  if (directive.labor_minutes !== undefined) lines.push(say(l, "labor_updated", { minutes: directive.labor_minutes }));
   return lines;
 }
 
 function askLines(directive: TDirective): string[] {
-  return [directive.registry.question, ...optionsLine(directive.options), ...constraintLines(directive)];
+  return [
+    directive.registry.question,
+    ...optionsLine(directive.language, directive.options),
+    ...constraintLines(directive),
+  ];
 }
 
 function authorizationLines(directive: TDirective): string[] {
-  return ["The diagnosis is complete.", ...diagnosisLines(directive), AUTHORIZATION_QUESTION];
+  const l = directive.language;
+  return [say(l, "diagnosis_complete"), ...diagnosisLines(directive), say(l, "authorize_question")];
 }
 
-function clarificationLines(directive: TDirective, authorization: boolean): string[] {
+function clarificationLines(directive: TDirective, mode: TDirectiveInput["mode"]): string[] {
+  const l = directive.language;
   const topic = directive.topic ?? "howto";
   const text = directive.registry[topic];
-  const answer =
-    text !== undefined && text !== ""
-      ? text
-      : `The procedure has no ${topic === "locate" ? "location" : topic === "explain" ? "explanation" : "how-to"} for this step: check the unit's service manual.`;
+  const answer = text !== undefined && text !== "" ? text : say(l, `no_text_${topic}`);
+  if (mode === "final_report") return [answer];
   return [
     answer,
-    authorization
-      ? `Back to the repair: ${AUTHORIZATION_QUESTION}`
-      : `Back to the step: ${directive.registry.question}`,
-    ...(authorization ? [] : optionsLine(directive.options)),
+    mode === "authorization"
+      ? say(l, "back_to_repair", { question: say(l, "authorize_question") })
+      : say(l, "back_to_step", { question: directive.registry.question }),
+    ...(mode === "authorization" ? [] : optionsLine(l, directive.options)),
   ];
 }
 
 function escalateLines(input: TDirectiveInput): string[] {
   const { directive, events } = input;
+  const l = directive.language;
   const report = directive.report;
+  if (directive.observation && report) {
+    return [
+      say(l, "evidence_stop", { label: directive.observation.label }),
+      say(l, "cause", { text: report.translation?.cause ?? report.cause }),
+      say(l, "escalate_dealer", { text: report.translation?.correction ?? report.correction }),
+      ...constraintLines(directive),
+    ];
+  }
   if (report?.escalation === "warranty") {
     return [
-      "Stop here: continuing is not allowed under warranty.",
-      `Cause: ${report.cause}`,
-      `Escalate to the dealer: ${report.correction}`,
-      "Do not open, adjust or repair the component.",
+      say(l, "warranty_stop"),
+      say(l, "cause", { text: report.translation?.cause ?? report.cause }),
+      say(l, "escalate_dealer", { text: report.translation?.correction ?? report.correction }),
+      say(l, "do_not_open"),
       ...constraintLines(directive),
     ];
   }
   const reasks = eventsOf(events, "loop_guard")[0]?.detail.reasks;
-  const what = directive.step_id ? `"${directive.registry.question}"` : "the authorization request";
+  const what = directive.step_id ? `"${directive.registry.question}"` : say(l, "the_authorization_request");
+  return [say(l, "loop_escalate", { count: String(reasks ?? "?"), what }), say(l, "involve_senior")];
+}
+
+function replanLines(directive: TDirective): string[] {
+  const l = directive.language;
+  const r = directive.replan;
+  if (!r) return [];
+  const head =
+    r.from === null && r.to === ""
+      ? say(l, "reopened", { question: r.question })
+      : say(l, "replan", { from: r.from ?? say(l, "something_else"), to: r.to, question: r.question });
+  return [head, ...(r.set_aside.length > 0 ? [say(l, "set_aside", { steps: r.set_aside.join(", ") })] : [])];
+}
+
+function nonAnswerLines(directive: TDirective): string[] {
+  const l = directive.language;
+  const n = directive.not_checked;
+  if (n === undefined) return askLines(directive);
   return [
-    `We have had ${String(reasks ?? "several")} replies without a usable answer to ${what}.`,
-    "Please involve a senior technician or the dealer: the case stays open and continues as soon as they answer.",
+    say(l, "non_answer", { reason: reasonText(l, n.reason) }),
+    say(l, "how_to_check", { howto: directive.registry.howto }),
+    say(l, "offer_skip"),
+    directive.registry.question,
+    ...optionsLine(l, directive.options),
   ];
+}
+
+function pendingLines(directive: TDirective): string[] {
+  const l = directive.language;
+  const reason =
+    directive.pending === "cost"
+      ? say(l, "cost", { minutes: directive.labor_minutes ?? 0 })
+      : directive.pending === "conditional"
+        ? say(l, "conditional")
+        : say(l, "deferral");
+  return [say(l, "not_authorized_yet"), reason, ...diagnosisLines(directive), say(l, "authorize_question")];
 }
 
 function directiveLines(input: TDirectiveInput): string[] {
   const { directive } = input;
+  const l = directive.language;
+  // A step passed as not checked says so before whatever comes next.
+  const passed =
+    directive.not_checked?.passed === true
+      ? [
+          say(l, "passed_unchecked", {
+            reason: reasonText(l, directive.not_checked.reason),
+            question: directive.not_checked.question,
+          }),
+        ]
+      : [];
   switch (directive.kind) {
     case "ask_step":
-      return [...leadLines(input), ...askLines(directive)];
+      return [...passed, ...leadLines(input), ...askLines(directive)];
+    case "non_answer":
+      return nonAnswerLines(directive);
     case "answer_clarification":
-      return clarificationLines(directive, input.mode === "authorization");
-    case "replan": {
-      const r = directive.replan;
-      const lines = r
-        ? [
-            `You corrected an earlier answer: "${r.from ?? "something else"}" is now "${r.to}". That changes the diagnosis, so we go back to: ${r.question}`,
-            ...(r.set_aside.length > 0
-              ? [`Steps set aside (asked again if still needed): ${r.set_aside.join(", ")}.`]
-              : []),
-          ]
-        : [];
-      return [...lines, ...(directive.diagnosis ? authorizationLines(directive) : askLines(directive))];
-    }
+      return clarificationLines(directive, input.mode);
+    case "replan":
+      return [
+        ...replanLines(directive),
+        ...(directive.recorded ? [say(l, "recorded", { answers: directive.recorded })] : []),
+        ...(directive.diagnosis ? authorizationLines(directive) : askLines(directive)),
+      ];
     case "request_authorization":
-      return [...leadLines(input), ...authorizationLines(directive)];
+      return [...passed, ...leadLines(input), ...authorizationLines(directive)];
+    case "authorization_pending":
+      return pendingLines(directive);
     case "rephrase":
       return input.mode === "diagnostic"
         ? [
-            "Let me put it another way.",
+            say(l, "rephrase"),
             directive.registry.howto,
             directive.registry.question,
-            ...optionsLine(directive.options),
+            ...optionsLine(l, directive.options),
           ]
         : [
-            "I need a plain yes or no.",
-            ...(directive.diagnosis ? [`Proposed correction: ${directive.diagnosis.correction}`] : []),
-            AUTHORIZATION_QUESTION,
+            say(l, "plain_yes_no"),
+            ...(directive.diagnosis ? [say(l, "proposed_correction", { text: directive.diagnosis.correction })] : []),
+            say(l, "authorize_question"),
           ];
     case "final_report":
-      return directive.report ? reportText(directive.report) : ["The diagnosis is complete."];
+      return [
+        ...passed,
+        ...(directive.repair ? [say(l, "resolved", { text: directive.repair })] : []),
+        ...(directive.report ? reportText(directive.report) : [say(l, "diagnosis_complete")]),
+      ];
+    case "report_update":
+      return directive.update === "none" || !directive.report
+        ? [say(l, "acknowledged")]
+        : [
+            directive.update === "labor"
+              ? say(l, "labor_updated", { minutes: directive.report.labor.draft_minutes })
+              : say(l, "note_added"),
+            ...reportText(directive.report),
+          ];
+    case "safety_stop": {
+      const s = directive.safety;
+      return s
+        ? [
+            say(l, "safety_stop", { instruction: s.instruction }),
+            say(l, "safety_wait", { clear: s.clear_example }),
+            ...constraintLines(directive),
+          ]
+        : [];
+    }
     case "escalate":
-      return escalateLines(input);
+      return [...passed, ...escalateLines(input)];
   }
 }
 
@@ -159,73 +328,58 @@ function directiveLines(input: TDirectiveInput): string[] {
 export function procedureReply(procedure: TModelProcedure): string {
   if (procedure.kind === "choose_system") {
     const names = procedure.systems.map((s) => `${s.name} (e.g. "${s.keywords[0] ?? s.id}")`).join(", ");
-    return `Which system is this about? I can guide a diagnosis of: ${names}. Describe the problem and name the system.`;
+    return say(ENGLISH, "which_system", { systems: names });
   }
-  return directiveLines(procedure).join("\n");
+  return directiveLines(procedure)
+    .filter((line) => line !== "")
+    .join("\n");
 }
 
 // ---- what an answer may repeat of a procedure turn without it being a claim --------------------
 
+/** The fixed parts of a template: the text between its placeholders. */
+function fixedParts(template: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  let at = template.indexOf("{");
+  while (at >= 0) {
+    const end = template.indexOf("}", at);
+    if (end < 0) break;
+    out.push(template.slice(from, at));
+    from = end + 1;
+    at = template.indexOf("{", from);
+  }
+  out.push(template.slice(from));
+  // A frame is matched inside one sentence: cut at sentence and quote marks too.
+  return out
+    .flatMap((part) => part.split(/[.?!:;()"«»“”¿¡]/u))
+    .map((part) => part.trim())
+    .filter((part) => /[\p{L}\p{N}]/u.test(part));
+}
+
 /**
- * The fixed wording the functions above frame a directive with, in words ("#" stands for a
- * number). In a strict domain a sentence made only of these and of whole texts of the turn's
- * directive is the directive's own wording, not a claim (services/claim-statements.ts). Change
- * the wording above and this list with it: claim-completeness.test.ts words every kind of
- * directive of the shipped catalog and fails on any sentence that would need a claim.
+ * The fixed wording the functions above frame a directive with, in every language pack ("#"
+ * stands for a number). In a strict domain a sentence made only of these and of whole texts of
+ * the turn's directive is the directive's own wording, not a claim (services/claim-statements.ts).
+ * Derived from the packs' reply templates, so a new reply or language needs no list here:
+ * claim-completeness.test.ts words every kind of directive in every language and fails on any
+ * sentence that would need a claim.
  */
 export const PROCEDURE_FRAMES: readonly string[] = [
   "#",
-  "answer with one of",
-  "answer yes or no",
-  "do you authorize the repair",
-  "cause",
-  "proposed correction",
-  "correction",
-  "complaint",
-  "final report",
-  "steps performed",
-  "labor draft # min",
-  "repair authorized",
-  "repair not authorized the correction is a recommendation",
-  "escalated to the dealer under warranty no repair was done",
-  "let's diagnose the",
-  "step by step",
-  "i noted what you described",
-  "we will confirm it with a check when we get there",
-  "recorded",
-  "i could not match that to an answer for this step",
-  "noted",
-  "i will use it when we reach that step",
-  "you said earlier",
-  "please confirm it with this check",
-  "the diagnosis is complete",
-  "the procedure has no location for this step check the unit's service manual",
-  "the procedure has no explanation for this step check the unit's service manual",
-  "the procedure has no how-to for this step check the unit's service manual",
-  "back to the step",
-  "back to the repair",
-  "stop here continuing is not allowed under warranty",
-  "escalate to the dealer",
-  "do not open adjust or repair the component",
-  "we have had # replies without a usable answer to",
-  "we have had several replies without a usable answer to",
-  "the authorization request",
-  "please involve a senior technician or the dealer the case stays open and continues as soon as they answer",
-  "you corrected an earlier answer",
-  "is now",
-  "something else",
-  "that changes the diagnosis so we go back to",
-  "steps set aside asked again if still needed",
-  "let me put it another way",
-  "i need a plain yes or no",
+  ...new Set(
+    [...LANGUAGE_PACKS.values()].flatMap((pack) =>
+      Object.entries(pack.replies)
+        .filter(([key]) => key !== "which_system")
+        .flatMap(([, template]) => fixedParts(template)),
+    ),
+  ),
 ];
 
 /** The fixed wording of the choose-system question (procedureReply's first branch). */
 export const CHOOSE_SYSTEM_FRAMES: readonly string[] = [
-  "which system is this about",
-  "i can guide a diagnosis of",
   "e g",
-  "describe the problem and name the system",
+  ...fixedParts(packOf(ENGLISH).replies.which_system ?? ""),
 ];
 
 /** The text values of the engine's events (findings noted, steps, intents). */
@@ -237,12 +391,33 @@ function eventTexts(events: readonly TContextEvent[]): string[] {
 
 function reportTexts(report: TReport | undefined): string[] {
   if (!report) return [];
+  const t = report.translation;
   return [
     report.complaint,
     report.cause,
     report.correction,
+    report.revised_because ?? "",
+    report.repair ?? "",
+    ...report.notes,
     ...report.steps_performed.flatMap((s) => [s.step, s.question, s.finding]),
+    ...report.not_checked.flatMap((s) => [s.step, s.question]),
+    ...report.observations.flatMap((o) => [o.label, o.text]),
+    ...(t === null
+      ? []
+      : [
+          t.cause,
+          t.correction,
+          ...t.steps_performed.flatMap((s) => [s.question, s.finding]),
+          ...t.not_checked.map((s) => s.question),
+          ...t.observations.flatMap((o) => [o.label, o.text]),
+          packOf(t.language).name,
+        ]),
   ];
+}
+
+/** Every reason label in the technician's language (they appear inside framed sentences). */
+function reasonTexts(language: string | undefined): string[] {
+  return [...new Set(Object.values(REASON_KEYS))].map((key) => say(language, key));
 }
 
 /**
@@ -273,9 +448,16 @@ export function procedureWording(procedure: TModelProcedure): TProcedureWording 
     ...d.constraints,
     ...(d.diagnosis ? [d.diagnosis.cause, d.diagnosis.correction] : []),
     ...(d.recorded ? [d.recorded] : []),
+    ...(d.recorded_all ?? []),
     ...(d.earlier ? [d.earlier] : []),
+    ...(d.repair ? [d.repair] : []),
+    ...(d.not_checked ? [d.not_checked.question] : []),
+    ...(d.safety ? [d.safety.instruction, d.safety.clear_example] : []),
+    ...(d.observation ? [d.observation.label] : []),
+    ...(d.on_record ? [d.on_record.answer ?? "", ...d.on_record.findings] : []),
     ...replan,
     ...reportTexts(d.report),
+    ...reasonTexts(d.language),
     ...eventTexts(procedure.events),
   ].filter((t) => t.trim() !== "");
   return {

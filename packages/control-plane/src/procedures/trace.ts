@@ -10,7 +10,7 @@ export function eventSummary(event: TContextEvent): string {
   switch (event.type) {
     case "intent":
       return d.intent === "COMPLAINT"
-        ? `Complaint recorded${Array.isArray(d.noted) && d.noted.length > 0 ? `; noted ${str(d.noted)}` : ""}`
+        ? `Complaint recorded${Array.isArray(d.noted) && d.noted.length > 0 ? `; stated ${str(d.noted)}` : ""}`
         : `Intent ${str(d.intent)}${d.step ? ` at step ${str(d.step)}` : ""}${d.answer ? ` (answer ${str(d.answer)})` : ""}`;
     case "step_completed":
       return `Step ${str(d.step)} completed: ${str(d.finding)} (+${str(d.minutes)} min labor draft)`;
@@ -25,7 +25,23 @@ export function eventSummary(event: TContextEvent): string {
     case "loop_guard":
       return `Loop guard: ${str(d.rule)} on ${str(d.step)} (${str(d.reasks)} unclear replies)`;
     case "escalate":
-      return `Escalated (${str(d.reason)}) at ${str(d.step)}`;
+      return `Escalated (${str(d.reason)})${d.step ? ` at ${str(d.step)}` : ""}${d.rule ? ` by rule ${str(d.rule)}` : ""}`;
+    case "not_checked":
+      return d.passed
+        ? `Step ${str(d.step)} passed as not checked (${str(d.reason)})`
+        : `Nothing recorded at ${str(d.step)} (${str(d.reason)}); how to check it offered`;
+    case "safety":
+      return d.action === "stop" ? `Safety stop: ${str(d.rule)}` : `Safety stop ${str(d.rule)} cleared`;
+    case "evidence_rule":
+      return `Evidence rule ${str(d.rule)}: "${str(d.text)}"`;
+    case "report_revised":
+      return d.reopened
+        ? `Report reopened (${str(d.because)})`
+        : `Report revision ${str(d.revision)} (${str(d.because)})`;
+    case "language":
+      return `Language ${str(d.from)} → ${str(d.to)}`;
+    case "labor":
+      return `Labor ${d.mode === "add" ? `+${str(d.minutes)}` : `set to ${str(d.minutes)}`} min: ${str(d.from)} → ${str(d.to)} min`;
   }
 }
 

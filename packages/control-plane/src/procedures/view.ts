@@ -1,16 +1,19 @@
 import type { TProcedureCatalog, TProcedureView } from "@solserver/contracts";
-import { getStep, getSystem, optionsOf, recordedAnswer, type TCatalog, type TContextState } from "@solserver/engine";
+import {
+  getStep,
+  getSystem,
+  localSystem,
+  optionsOf,
+  recordedAnswer,
+  type TCatalog,
+  type TContextState,
+  type TStep,
+} from "@solserver/engine";
 
 // What the API and the dashboard show of a procedure thread: read off the engine's state and the
 // catalog's text. Nothing here decides flow; it only describes what the engine decided.
 
-/** The answer labels of a step, as the technician is offered them. */
-function optionsOfStep(catalog: TCatalog, systemId: string, stepId: string): string[] {
-  const step = getStep(catalog, systemId, stepId);
-  return step === null ? [] : optionsOf(step);
-}
-
-/** The finding a completed step recorded, or null. */
+/** The finding a completed step recorded, or null (a step passed as not checked has none). */
 function findingOf(catalog: TCatalog, state: TContextState, stepId: string): string | null {
   const step = getStep(catalog, state.system_id, stepId);
   return step === null ? null : (recordedAnswer(step, state.evidence)?.finding ?? null);
@@ -18,34 +21,49 @@ function findingOf(catalog: TCatalog, state: TContextState, stepId: string): str
 
 export type TStateSource = { version: number; updatedAt: Date; source: TProcedureView["state_source"] };
 
+/** The view in the technician's language: step texts and options as the technician is offered them. */
 export function procedureView(catalog: TCatalog, state: TContextState, at: TStateSource): TProcedureView {
-  const system = getSystem(catalog, state.system_id);
-  const activeStep = state.active_step === null ? null : getStep(catalog, state.system_id, state.active_step);
+  const own = getSystem(catalog, state.system_id);
+  const system = own === null ? null : localSystem(catalog, own, state.language);
+  const stepOf = (id: string): TStep | null => system?.procedure.steps.find((s) => s.id === id) ?? null;
+  const activeStep = state.active_step === null ? null : stepOf(state.active_step);
+  const rule = (system?.safety_rules ?? []).find((r) => r.id === state.safety?.rule);
   return {
     system_id: state.system_id,
     system_title: system?.name ?? state.system_id,
     procedure_id: state.procedure_id,
     procedure_title: system?.procedure.title ?? state.procedure_id,
     mode: state.mode,
+    language: state.language,
     submode: state.submode,
     active_step:
       activeStep === null || state.mode !== "diagnostic"
         ? null
-        : {
-            id: activeStep.id,
-            question: activeStep.question,
-            options: optionsOfStep(catalog, state.system_id, activeStep.id),
-          },
+        : { id: activeStep.id, question: activeStep.question, options: optionsOf(activeStep) },
     directive_kind: state.guard.last_directive_kind,
     completed_steps: state.completed.map((id) => ({
       id,
-      question: getStep(catalog, state.system_id, id)?.question ?? id,
+      question: stepOf(id)?.question ?? id,
       finding: findingOf(catalog, state, id),
     })),
     total_steps: system?.procedure.steps.length ?? 0,
     evidence: { ...state.evidence },
     labor: { draft_minutes: state.labor.draft_minutes, lines: state.labor.lines.map((l) => ({ ...l })) },
+    unchecked_steps: Object.entries(state.not_checked).map(([id, entry]) => ({
+      id,
+      question: stepOf(id)?.question ?? id,
+      reason: entry.reason,
+      passed: entry.passed,
+    })),
+    safety:
+      state.safety === null ? null : { rule: state.safety.rule, instruction: rule?.instruction ?? state.safety.rule },
+    observations: state.observations.map((o) => ({
+      rule: o.rule,
+      label: (system?.evidence_rules ?? []).find((r) => r.id === o.rule)?.label ?? o.rule,
+      text: o.text,
+    })),
     report: state.report,
+    report_history: state.report_history,
     version: at.version,
     state_source: at.source,
     updated_ts: at.updatedAt.toISOString(),

@@ -4,6 +4,10 @@
 
 import { z } from "zod";
 import { normalisePhrase } from "./text";
+import { phrase } from "./vocabulary";
+
+/** A pattern as matching sees it (folded, yes / no canonical): two patterns that read the same collide. */
+const patternKey = (text: string) => phrase(text).join(" ");
 
 /** Ids: a lowercase letter, then lowercase letters, digits or "_" (never "__proto__" and kin). */
 export const CATALOG_ID_PATTERN = /^[a-z][a-z0-9_]*$/;
@@ -38,6 +42,20 @@ export const ZAnswer = z.strictObject({
   correction: ZText.optional(),
   /** "warranty": continuing is not allowed under warranty; the engine escalates and stops. */
   escalate: z.literal("warranty").optional(),
+  /** The part works as it should: "good", "fine", "checks out" about the step's part mean this answer. */
+  normal: z.boolean().optional(),
+});
+
+/**
+ * Numeric readings a step accepts ("12.6 V"): the unit (a key of the language packs' `units`)
+ * and ranges in increasing order; a reading takes the first range it is `below`, the last range
+ * (no `below`) takes the rest.
+ */
+export const ZReadings = z.strictObject({
+  unit: z.string().regex(/^[A-Z]+$/, { error: 'must be a unit of the language packs, e.g. "V"' }),
+  ranges: z
+    .array(z.strictObject({ answer: ZId, below: z.number().finite().optional() }))
+    .min(1, { error: "must list at least one range" }),
 });
 
 export const ZStep = z.strictObject({
@@ -54,6 +72,9 @@ export const ZStep = z.strictObject({
   requires: z.strictObject({ finding: ZFinding }).optional(),
   answers: z.array(ZAnswer).min(1, { error: "must offer at least one answer" }),
   default_next: z.string().optional(),
+  /** How a technician names what this step examines ("fuse", "fuse panel"): questions about a part are answered for its step. */
+  parts: z.array(ZPhrase).optional(),
+  readings: ZReadings.optional(),
 });
 
 export const ZConstraint = z.strictObject({
@@ -61,6 +82,25 @@ export const ZConstraint = z.strictObject({
   text: ZText,
   /** Carried by every directive of the system, not only by the steps that list it. */
   always: z.boolean().optional(),
+});
+
+/** Words that mean danger: the case stops in `safety_stop` with the instruction until a clear phrase. */
+export const ZSafetyRule = z.strictObject({
+  id: ZId,
+  instruction: ZText,
+  patterns: z.array(ZPhrase).min(1, { error: "must list at least one pattern" }),
+  clear_patterns: z.array(ZPhrase).min(1, { error: "must list at least one pattern" }),
+});
+
+/** Free-form evidence that invalidates a conclusion: the case stops with this cause and correction. */
+export const ZEvidenceRule = z.strictObject({
+  id: ZId,
+  label: ZText,
+  patterns: z.array(ZPhrase).min(1, { error: "must list at least one pattern" }),
+  cause: ZText,
+  correction: ZText,
+  /** A warranty constraint this evidence engages: the escalation is then a warranty escalation. */
+  constraint: ZId.optional(),
 });
 
 export const ZSystem = z.strictObject({
@@ -78,12 +118,68 @@ export const ZSystem = z.strictObject({
     steps: z.array(ZStep).min(1, { error: "empty procedure: must list at least one step" }),
   }),
   constraints: z.strictObject({ safety: z.array(ZConstraint), warranty: z.array(ZConstraint) }),
+  safety_rules: z.array(ZSafetyRule).optional(),
+  evidence_rules: z.array(ZEvidenceRule).optional(),
 });
+
+// ---- translations: the catalog's texts in another language, keyed by the catalog's ids ----------
+
+const ZPhrases = z.array(ZPhrase);
+const ZAnswerText = z.strictObject({
+  label: z.string().min(1).max(200).optional(),
+  patterns: ZPhrases.optional(),
+  cause: ZText.optional(),
+  correction: ZText.optional(),
+});
+const ZStepText = z.strictObject({
+  question: ZText.optional(),
+  howto: ZText.optional(),
+  locate: ZText.optional(),
+  explain: ZText.optional(),
+  parts: ZPhrases.optional(),
+  answers: z.record(ZId, ZAnswerText).optional(),
+});
+const ZSystemText = z.strictObject({
+  name: ZText.optional(),
+  procedure_title: ZText.optional(),
+  detect: z.strictObject({ keywords: ZPhrases.optional(), phrases: ZPhrases.optional() }).optional(),
+  constraints: z.record(ZId, ZText).optional(),
+  safety_rules: z
+    .record(
+      ZId,
+      z.strictObject({
+        instruction: ZText.optional(),
+        patterns: ZPhrases.optional(),
+        clear_patterns: ZPhrases.optional(),
+      }),
+    )
+    .optional(),
+  evidence_rules: z
+    .record(
+      ZId,
+      z.strictObject({
+        label: ZText.optional(),
+        cause: ZText.optional(),
+        correction: ZText.optional(),
+        patterns: ZPhrases.optional(),
+      }),
+    )
+    .optional(),
+  steps: z.record(ZId, ZStepText).optional(),
+});
+/** One language's texts and patterns for the catalog (rv-service.es.json is one). */
+export const ZTranslation = z.strictObject({
+  language: z.string().regex(/^[a-z]{2}$/, { error: 'must be a two-letter language code, e.g. "es"' }),
+  systems: z.record(ZId, ZSystemText),
+});
+export type TTranslation = z.output<typeof ZTranslation>;
 
 export type TAnswer = z.output<typeof ZAnswer>;
 export type TStep = z.output<typeof ZStep>;
 export type TConstraint = z.output<typeof ZConstraint>;
 export type TSystem = z.output<typeof ZSystem>;
+export type TSafetyRule = z.output<typeof ZSafetyRule>;
+export type TEvidenceRule = z.output<typeof ZEvidenceRule>;
 
 /** The evidence key of a finding ("pump_runs=no" → "pump_runs"). */
 export function findingKey(finding: string): string {
@@ -120,14 +216,27 @@ function stepIssues(step: TStep, index: number, order: ReadonlyMap<string, numbe
   const add = (path: (string | number)[], message: string) => issues.push({ path, message });
   for (const id of duplicates(step.answers.map((a) => a.id)))
     add(["answers"], `duplicate answer id ${JSON.stringify(id)}`);
+  if (step.answers.filter((a) => a.normal === true).length > 1)
+    add(["answers"], "at most one answer of a step is `normal`");
   for (const f of duplicates(step.answers.map((a) => a.finding)))
     add(["answers"], `duplicate finding ${JSON.stringify(f)}`);
   const keys = new Set(step.answers.map((a) => findingKey(a.finding)));
   if (keys.size > 1)
     add(["answers"], `all answers of a step record the same evidence key (found ${[...keys].join(", ")})`);
-  const patterns = step.answers.flatMap((a) => a.patterns.map(normalisePhrase));
+  // Patterns are compared as matching reads them (stems, yes / no folded): "calls" and "calling"
+  // in two answers of a step would collide. The message names the pattern as written.
+  const shown = new Map<string, string>();
+  const patterns = step.answers.flatMap((a) => [
+    ...new Set(
+      a.patterns.map((p) => {
+        const key = patternKey(p);
+        if (!shown.has(key)) shown.set(key, normalisePhrase(p));
+        return key;
+      }),
+    ),
+  ]);
   for (const p of duplicates(patterns))
-    add(["answers"], `pattern ${JSON.stringify(p)} belongs to more than one answer`);
+    add(["answers"], `pattern ${JSON.stringify(shown.get(p) ?? p)} belongs to more than one answer`);
   // An offered option repeated word for word is that answer (intent.ts), so labels must differ.
   for (const l of duplicates(step.answers.map((a) => normalisePhrase(a.label ?? a.id))))
     add(["answers"], `two answers are offered as ${JSON.stringify(l)}: labels must differ`);
@@ -137,6 +246,22 @@ function stepIssues(step: TStep, index: number, order: ReadonlyMap<string, numbe
   });
   const problem = checkNext(step.default_next, index, order);
   if (problem) add(["default_next"], problem);
+  if (step.readings) {
+    const ids = new Set(step.answers.map((a) => a.id));
+    const ranges = step.readings.ranges;
+    ranges.forEach((range, r) => {
+      if (!ids.has(range.answer))
+        add(["readings", "ranges", r, "answer"], `unknown answer id ${JSON.stringify(range.answer)}`);
+      const last = r === ranges.length - 1;
+      if (last && range.below !== undefined)
+        add(["readings", "ranges", r, "below"], "the last range takes every larger reading: leave out `below`");
+      if (!last && range.below === undefined)
+        add(["readings", "ranges", r, "below"], "is required except on the last range");
+      const previous = ranges[r - 1]?.below;
+      if (previous !== undefined && range.below !== undefined && range.below <= previous)
+        add(["readings", "ranges", r, "below"], "ranges must be in increasing order");
+    });
+  }
   if (step.requires && !earlier.has(step.requires.finding))
     add(["requires", "finding"], `no earlier step records ${JSON.stringify(step.requires.finding)}`);
   return issues;
@@ -155,6 +280,17 @@ function systemIssues(system: TSystem): TIssue[] {
   for (const id of duplicates(constraintIds))
     issues.push({ path: ["constraints"], message: `duplicate constraint id ${JSON.stringify(id)}` });
   const known = new Set(constraintIds);
+  const warranty = new Set(system.constraints.warranty.map((c) => c.id));
+  const ruleIds = [...(system.safety_rules ?? []), ...(system.evidence_rules ?? [])].map((r) => r.id);
+  for (const id of duplicates(ruleIds))
+    issues.push({ path: [], message: `duplicate safety / evidence rule id ${JSON.stringify(id)}` });
+  (system.evidence_rules ?? []).forEach((rule, r) => {
+    if (rule.constraint !== undefined && !warranty.has(rule.constraint))
+      issues.push({
+        path: ["evidence_rules", r, "constraint"],
+        message: `unknown warranty constraint id ${JSON.stringify(rule.constraint)}`,
+      });
+  });
   const earlier = new Set<string>();
   steps.forEach((step, i) => {
     const at = ["procedure", "steps", i];
@@ -171,11 +307,63 @@ function systemIssues(system: TSystem): TIssue[] {
   return issues;
 }
 
+/** Every id a translation names must exist in the catalog, and its patterns must not make two answers of a step share one. */
+function translationIssues(systems: readonly TSystem[], translation: TTranslation): TIssue[] {
+  const issues: TIssue[] = [];
+  const unknown = (path: (string | number)[], kind: string, id: string) =>
+    issues.push({ path, message: `unknown ${kind} id ${JSON.stringify(id)}` });
+  for (const [systemId, text] of Object.entries(translation.systems)) {
+    const system = systems.find((s) => s.id === systemId);
+    const at = ["systems", systemId];
+    if (system === undefined) {
+      unknown(at, "system", systemId);
+      continue;
+    }
+    const constraints = new Set([...system.constraints.safety, ...system.constraints.warranty].map((c) => c.id));
+    for (const id of Object.keys(text.constraints ?? {}))
+      if (!constraints.has(id)) unknown([...at, "constraints", id], "constraint", id);
+    for (const id of Object.keys(text.safety_rules ?? {}))
+      if (!(system.safety_rules ?? []).some((r) => r.id === id))
+        unknown([...at, "safety_rules", id], "safety rule", id);
+    for (const id of Object.keys(text.evidence_rules ?? {}))
+      if (!(system.evidence_rules ?? []).some((r) => r.id === id))
+        unknown([...at, "evidence_rules", id], "evidence rule", id);
+    for (const [stepId, stepText] of Object.entries(text.steps ?? {})) {
+      const step = system.procedure.steps.find((s) => s.id === stepId);
+      if (step === undefined) {
+        unknown([...at, "steps", stepId], "step", stepId);
+        continue;
+      }
+      const owner = new Map<string, string>();
+      for (const answer of step.answers) for (const p of answer.patterns) owner.set(patternKey(p), answer.id);
+      for (const [answerId, answerText] of Object.entries(stepText.answers ?? {})) {
+        if (!step.answers.some((a) => a.id === answerId)) {
+          unknown([...at, "steps", stepId, "answers", answerId], "answer", answerId);
+          continue;
+        }
+        for (const p of answerText.patterns ?? []) {
+          const key = patternKey(p);
+          const other = owner.get(key);
+          if (other !== undefined && other !== answerId)
+            issues.push({
+              path: [...at, "steps", stepId, "answers", answerId, "patterns"],
+              message: `pattern ${JSON.stringify(key)} already belongs to answer ${JSON.stringify(other)}`,
+            });
+          else owner.set(key, answerId);
+        }
+      }
+    }
+  }
+  return issues;
+}
+
 export const ZCatalog = z
   .strictObject({
     id: ZId,
     title: ZText.optional(),
     systems: z.array(ZSystem).min(1, { error: "must list at least one system" }),
+    /** The catalog in other languages: texts shown in them, patterns understood in every language. */
+    translations: z.array(ZTranslation).optional(),
   })
   .superRefine((catalog, ctx) => {
     for (const id of duplicates(catalog.systems.map((s) => s.id)))
@@ -183,6 +371,12 @@ export const ZCatalog = z
     catalog.systems.forEach((system, s) => {
       for (const issue of systemIssues(system))
         ctx.addIssue({ code: "custom", path: ["systems", s, ...issue.path], message: issue.message });
+    });
+    for (const id of duplicates((catalog.translations ?? []).map((t) => t.language)))
+      ctx.addIssue({ code: "custom", path: ["translations"], message: `two translations for ${JSON.stringify(id)}` });
+    (catalog.translations ?? []).forEach((translation, t) => {
+      for (const issue of translationIssues(catalog.systems, translation))
+        ctx.addIssue({ code: "custom", path: ["translations", t, ...issue.path], message: issue.message });
     });
   });
 

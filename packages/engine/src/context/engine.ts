@@ -1,33 +1,34 @@
 // The context engine: the SINGLE FLOW AUTHORITY of a guided diagnosis (ADR 004). Given the
 // catalog, the state and the technician's message, contextTurn decides the next step, the mode,
-// the sub-topic, replans and the loop guard, and returns the directive for the model. The
-// registry (registry.ts) only supplies data. Pure: no I/O, no clock, no randomness; the input
+// the sub-topic, replans, the loop guard and the report, and returns the directive for the model.
+// The registry and the catalog only supply data. Pure: no I/O, no clock, no randomness; the input
 // state is never mutated and the same inputs always give the same outputs.
 //
-// One turn:
+// One turn (intent.ts reads the message; this file decides what it means in the current mode):
+//   • the language is detected; replies and the report's copy follow it
 //   • a sub-topic opened last turn (locate / explain / howto) is popped: back to the main line
-//   • the first message is the complaint: findings it states are noted, step 1 is asked
-//   • diagnostic mode, by intent (intent.ts):
-//       NEW_EVIDENCE contradicting a completed step → replan: roll back to that step (it and every
-//                      step completed after it), record the new finding, follow its branch
-//       ANSWER       → record the finding, complete the step, advance (below)
-//       LOCATE / EXPLAIN / HOWTO → push a sub-topic; answer briefly, then re-ask the active step
-//       NEW_EVIDENCE for a step not asked yet → noted; applied when that step comes up
-//       UNCLEAR      → loop guard: more information once, then rephrase, then escalate
-//   • authorization mode: yes / no → final_report; contradictions replan; unclear → loop guard
-//   • final_report mode: the report is repeated
-//
-// Advancing from an answer: answer.next, else the step's default_next, else the next step in
-// catalog order. A target that is completed, or whose `requires` does not hold, is passed over.
-// Targets only point forward (the catalog schema enforces it), so advancing always ends, and a
-// completed step is never asked again. "report" → authorization mode. An answer marked
-// `escalate: "warranty"` stops the diagnosis with an escalation instead of continuing.
+//   • safety first, in every mode: a safety rule ("I smell propane") stops the case in
+//     `safety_stop` with the catalog's instruction until the technician says it is cleared
+//   • the first message is the complaint: the specific findings it states are recorded
+//   • then, in diagnostic / authorization / final_report mode, in this order:
+//       a retraction ("I never checked the fuse") reopens that step
+//       a contradiction of a completed step (with "actually"/"wait", or when the message does not
+//          answer the active step) → replan: roll back to that step, record, follow its branch
+//       free-form evidence a rule knows ("refrigerant leak on the coil") → escalation with it
+//       "fixed it" / "replaced the switch, works now" → report, repaired by the technician
+//   • diagnostic: an answer (and every other finding stated with it) is recorded at once; a
+//     labor statement edits the labor; "already told you" points back to the record; a non-answer
+//     ("no idea", "no multimeter") records nothing: how to check it, then passed as NOT CHECKED;
+//     a question is answered for the part it names; anything else → the loop guard
+//   • authorization: only a plain yes authorizes, a plain no declines; a condition, a deferral or a
+//     question is answered and the case waits
+//   • final_report: a correction reopens the case (the next report is a new revision), a labor
+//     change or a note makes a new revision, an acknowledgement changes nothing
 //
 // Evidence: `evidence` holds the findings of completed steps only (what the flow and the report
-// rely on); `evidence_log` holds everything stated, including findings noted for steps not asked
-// yet. A noted finding never completes a step by itself (a complaint like "slide won't move" is
-// a symptom, not the manual-override test): when its step comes up, the model is told what the
-// technician said and asks them to confirm it with the check.
+// rely on); `evidence_log` holds everything stated. A step passed as not checked is completed
+// with no finding. A report is never edited in place: a revision is a new report, the old one
+// goes to `report_history`.
 
 import {
   DEFAULT_STEP_MINUTES,
@@ -43,34 +44,52 @@ import {
   answerClarification,
   askMoreInfo,
   askStep,
+  authorizationPending,
+  escalateEvidence,
   escalateLoop,
   escalateWarranty,
   finalReport,
   labelOf,
+  localLabel,
+  nonAnswer,
   rephraseAuthorization,
   rephraseStep,
+  reportUpdate,
   requestAuthorization,
+  safetyStop,
   type TDirectiveContext,
 } from "./directive";
-import { classifyMessage, notedFinding, type TClassification, type TMention } from "./intent";
+import { classifyMessage, notedFinding, type TClassification, type TClassifyOptions, type TMention } from "./intent";
+import { catalogDetectWords, catalogLanguages, localSystem, matchingSystem } from "./localize";
 import { getSystem } from "./registry";
-import { buildReport, causeOf, correctionOf, decisiveFinding, recordedAnswer } from "./report";
+import {
+  buildReport,
+  causeOf,
+  correctionOf,
+  outcomeOf,
+  recordedAnswer,
+  TECHNICIAN_LINE,
+  type TOutcomeFields,
+} from "./report";
 import {
   AUTHORIZATION_KEY,
   CONTEXT_STATE_VERSION,
   ContextEngineError,
   evidenceValue,
+  MAX_NON_ANSWERS,
   MAX_REASKS,
   type TContextEvent,
   type TContextMode,
   type TContextState,
   type TContextTurn,
   type TDirective,
+  type TIntent,
+  type TNotCheckedReason,
 } from "./state";
+import { DEFAULT_LANGUAGE, detectLanguage } from "./vocabulary";
 
-/** One turn's working context: the catalog data and the events so far. */
-type TCtx = TDirectiveContext & { events: TContextEvent[] };
-type TOutcome = { kind: "step"; step: TStep } | { kind: "report" } | { kind: "escalate"; step: TStep; answer: TAnswer };
+/** One turn's working context: the catalog data, the matching view of the system, the events so far. */
+type TCtx = TDirectiveContext & { matching: TSystem; events: TContextEvent[]; message: string };
 
 function systemOf(catalog: TCatalog, systemId: string): TSystem {
   const system = getSystem(catalog, systemId);
@@ -86,41 +105,135 @@ function stepOf(system: TSystem, stepId: string): TStep {
   return step;
 }
 
-const indexOf = (system: TSystem, stepId: string) => system.procedure.steps.findIndex((s) => s.id === stepId);
-const nextOf = (step: TStep, answer: TAnswer) => answer.next ?? step.default_next;
+/** The catalog's own step and answer for a step and answer of the matching view (same ids). */
+function own(ctx: TCtx, step: TStep, answer: TAnswer): { step: TStep; answer: TAnswer } {
+  const s = stepOf(ctx.system, step.id);
+  return { step: s, answer: s.answers.find((a) => a.id === answer.id) ?? answer };
+}
+
 const withoutKey = <V>(record: Record<string, V>, key: string) =>
   Object.fromEntries(Object.entries(record).filter(([k]) => k !== key));
 
+// ── Where the procedure goes ──────────────────────────────────────────────────────────────────
+// After an answer: answer.next, else the step's default_next, else the next step in catalog order.
+// A step that is completed (answered, or passed as not checked) is passed over along the answer
+// recorded for it; a step whose `requires` does not hold is passed over. Targets only point
+// forward (the catalog schema enforces it), so a walk always ends.
+
+type TOutcome = { kind: "step"; step: TStep } | { kind: "report" } | { kind: "escalate"; step: TStep; answer: TAnswer };
+
+const nextOf = (step: TStep, answer: TAnswer) => answer.next ?? step.default_next;
+
+type TWalk = { outcome: TOutcome; last: { step: TStep; answer: TAnswer } | null };
+
+function walk(
+  system: TSystem,
+  s: Pick<TContextState, "completed" | "evidence">,
+  from: number,
+  target: string | undefined,
+): TWalk {
+  const steps = system.procedure.steps;
+  let index = from;
+  let next = target;
+  let last: TWalk["last"] = null;
+  for (;;) {
+    if (next === REPORT) return { outcome: { kind: "report" }, last };
+    let at = next === undefined ? -1 : steps.findIndex((step) => step.id === next);
+    if (at <= index) at = index + 1; // only forward: guarantees the loop ends
+    const step = steps[at];
+    if (step === undefined) return { outcome: { kind: "report" }, last };
+    index = at;
+    const branch = step.requires?.finding;
+    const applies = branch === undefined || evidenceValue(s.evidence, findingKey(branch)) === findingValue(branch);
+    if (s.completed.includes(step.id)) {
+      const earlier = recordedAnswer(step, s.evidence);
+      if (earlier !== null && applies) last = { step, answer: earlier };
+      next = earlier === null || !applies ? undefined : nextOf(step, earlier);
+      continue;
+    }
+    if (applies) return { outcome: { kind: "step", step }, last };
+    next = undefined;
+  }
+}
+
+/** Where the procedure goes after the step at `from` (-1: from the start) toward `target`. */
+function advance(
+  system: TSystem,
+  s: Pick<TContextState, "completed" | "evidence">,
+  from: number,
+  target: string | undefined,
+): TOutcome {
+  return walk(system, s, from, target).outcome;
+}
+
+/**
+ * After a step's answer: an escalation when the answer forbids continuing, else the first open
+ * step on the path from the start (a correction of a finding stated early never passes over the
+ * steps still to be asked before it).
+ */
+function after(
+  system: TSystem,
+  s: Pick<TContextState, "completed" | "evidence">,
+  step: TStep,
+  answer: TAnswer,
+): TOutcome {
+  if (answer.escalate === "warranty") return { kind: "escalate", step, answer };
+  return advance(system, s, -1, system.procedure.steps[0]?.id);
+}
+
+/** The answer the diagnosis concludes from: the last recorded answer on the path from the first step. */
+function decisiveFinding(
+  system: TSystem,
+  s: Pick<TContextState, "completed" | "evidence">,
+): { step: TStep; answer: TAnswer } | null {
+  return walk(system, s, -1, system.procedure.steps[0]?.id).last;
+}
+
 // ── State updates ─────────────────────────────────────────────────────────────────────────────
 
-/** Logs a finding stated for a step that is not being completed now. */
 function note(s: TContextState, step: TStep, answer: TAnswer): void {
   s.evidence_log.push({ step: step.id, finding: answer.finding, turn: s.turn });
 }
 
 /** Records a finding and completes its step; labor grows by the step's minutes, never gates. */
-function complete(ctx: TCtx, s: TContextState, step: TStep, answer: TAnswer, via: "answer" | "replan"): void {
+function complete(
+  ctx: TCtx,
+  s: TContextState,
+  step: TStep,
+  answer: TAnswer,
+  via: "answer" | "replan" | "stated",
+): void {
   s.evidence[findingKey(answer.finding)] = findingValue(answer.finding);
   note(s, step, answer);
   if (!s.completed.includes(step.id)) s.completed.push(step.id);
+  s.not_checked = withoutKey(s.not_checked, step.id);
+  s.pending_findings = withoutKey(s.pending_findings, step.id);
   const minutes = step.minutes ?? DEFAULT_STEP_MINUTES;
   s.labor.lines.push({ step: step.id, minutes });
-  s.labor.draft_minutes += minutes;
+  s.labor.draft_minutes = laborTotal(s);
   s.guard.reasks = withoutKey(s.guard.reasks, step.id);
   ctx.events.push({ type: "step_completed", detail: { step: step.id, finding: answer.finding, via, minutes } });
 }
 
-/** Un-completes `stepId` and every step completed after it; their evidence and labor go too. */
+function laborTotal(s: TContextState): number {
+  return Math.max(
+    0,
+    s.labor.lines.reduce((sum, line) => sum + line.minutes, 0),
+  );
+}
+
+/** Un-completes `stepId` and every step completed after it; their evidence, labor and not-checked marks go too. */
 function rollback(ctx: TCtx, s: TContextState, stepId: string): string[] {
   const at = s.completed.indexOf(stepId);
-  const rolled = s.completed.slice(at);
-  s.completed = s.completed.slice(0, at);
+  const rolled = at < 0 ? [] : s.completed.slice(at);
+  s.completed = at < 0 ? s.completed : s.completed.slice(0, at);
   for (const id of rolled) {
     const step = stepOf(ctx.system, id);
     s.evidence = withoutKey(s.evidence, findingKey(step.answers[0]?.finding ?? ""));
+    s.not_checked = withoutKey(s.not_checked, id);
   }
   s.labor.lines = s.labor.lines.filter((line) => !rolled.includes(line.step));
-  s.labor.draft_minutes = s.labor.lines.reduce((sum, line) => sum + line.minutes, 0);
+  s.labor.draft_minutes = laborTotal(s);
   return rolled;
 }
 
@@ -131,84 +244,162 @@ function setMode(ctx: TCtx, s: TContextState, mode: TContextMode): void {
   s.mode = mode;
 }
 
-// ── Flow ──────────────────────────────────────────────────────────────────────────────────────
-
-/** Where the procedure goes after `from` (see the header): the next step to ask, or the report. */
-function advance(ctx: TCtx, s: TContextState, from: number, target: string | undefined): TOutcome {
-  const steps = ctx.system.procedure.steps;
-  let index = from;
-  let next = target;
-  for (;;) {
-    if (next === REPORT) return { kind: "report" };
-    let at = next === undefined ? -1 : steps.findIndex((step) => step.id === next);
-    if (at <= index) at = index + 1; // only forward: guarantees the loop ends
-    const step = steps[at];
-    if (step === undefined) return { kind: "report" };
-    index = at;
-    if (s.completed.includes(step.id)) {
-      const earlier = recordedAnswer(step, s.evidence);
-      next = earlier === null ? undefined : nextOf(step, earlier);
-      continue;
-    }
-    const branch = step.requires?.finding;
-    if (branch === undefined || evidenceValue(s.evidence, findingKey(branch)) === findingValue(branch))
-      return { kind: "step", step };
-    next = undefined;
-  }
+/** A finished case is reopened: its report goes to the history, the next one is a revision. */
+function reopen(ctx: TCtx, s: TContextState, because: string): void {
+  if (s.report === null) return;
+  s.report_history.push(s.report);
+  s.report = null;
+  s.reopened_because = because;
+  ctx.events.push({ type: "report_revised", detail: { revision: s.report_history.length, because, reopened: true } });
 }
 
-/** After a step's answer: an escalation when the answer forbids continuing, else advance. */
-function after(ctx: TCtx, s: TContextState, step: TStep, answer: TAnswer): TOutcome {
-  if (answer.escalate === "warranty") return { kind: "escalate", step, answer };
-  return advance(ctx, s, indexOf(ctx.system, step.id), nextOf(step, answer));
+/** Ends the case with a report (a new revision when the case had one before). */
+function conclude(ctx: TCtx, s: TContextState, outcome: TOutcomeFields, note?: string) {
+  if (s.report !== null) {
+    s.report_history.push(s.report);
+    s.report = null;
+  }
+  s.report = buildReport(ctx.system, ctx.local, s, decisiveFinding(ctx.system, s), outcome, note);
+  s.reopened_because = null;
+  s.active_step = null;
+  setMode(ctx, s, "final_report");
+  if (s.report.revision > 1)
+    ctx.events.push({
+      type: "report_revised",
+      detail: { revision: s.report.revision, because: s.report.revised_because },
+    });
+  return s.report;
+}
+
+function applyLabor(ctx: TCtx, s: TContextState, labor: NonNullable<TClassification["labor"]>): void {
+  const before = s.labor.draft_minutes;
+  const delta = labor.mode === "add" ? labor.minutes : labor.minutes - before;
+  s.labor.lines.push({
+    step: TECHNICIAN_LINE,
+    minutes: delta,
+    note: labor.mode === "add" ? `+${labor.minutes} min` : `set to ${labor.minutes} min`,
+  });
+  s.labor.draft_minutes = laborTotal(s);
+  ctx.events.push({
+    type: "labor",
+    detail: { mode: labor.mode, minutes: labor.minutes, from: before, to: s.labor.draft_minutes },
+  });
+}
+
+// ── Flow ──────────────────────────────────────────────────────────────────────────────────────
+
+/** The authorization request for the diagnosis as it stands, after `lead`. */
+function askAuthorization(ctx: TCtx, s: TContextState, lead: string): TDirective {
+  const decisive = decisiveFinding(ctx.system, s);
+  return requestAuthorization(ctx, decisive?.step ?? null, causeOf(decisive), correctionOf(decisive), lead);
+}
+
+/** Findings the technician stated for a step before it came up complete it when it does. */
+function settleNoted(ctx: TCtx, s: TContextState, outcome: TOutcome, recorded: string[]): TOutcome {
+  let current = outcome;
+  while (current.kind === "step") {
+    const noted = notedFinding(s, current.step.id);
+    const said = current.step.answers.find((a) => a.finding === noted);
+    if (said === undefined) return current;
+    complete(ctx, s, current.step, said, "stated");
+    recorded.push(localLabel(ctx, current.step, said.id));
+    current = after(ctx.system, s, current.step, said);
+  }
+  return current;
 }
 
 /** Applies an outcome to the state and returns the directive that carries it out. */
-function settle(ctx: TCtx, s: TContextState, outcome: TOutcome, lead: string): TDirective {
-  s.active_step = outcome.kind === "step" ? outcome.step.id : null;
-  if (outcome.kind === "step") {
+function settle(ctx: TCtx, s: TContextState, outcome: TOutcome, lead: string, recorded: string[] = []): TDirective {
+  const final = settleNoted(ctx, s, outcome, recorded);
+  const withRecorded = (d: TDirective): TDirective =>
+    recorded.length === 0 ? d : { ...d, recorded: recorded.join("; "), recorded_all: [...recorded] };
+  s.active_step = final.kind === "step" ? final.step.id : null;
+  if (final.kind === "step") {
     setMode(ctx, s, "diagnostic");
-    const noted = notedFinding(s, outcome.step.id);
-    const said = outcome.step.answers.find((a) => a.finding === noted);
-    const hint =
-      said === undefined
-        ? ""
-        : ` The technician said earlier: "${labelOf(said)}" (${said.finding}); ask them to confirm it with this check.`;
-    const directive = askStep(ctx, outcome.step, `${lead}${hint}`);
-    return said === undefined ? directive : { ...directive, earlier: labelOf(said) };
+    return withRecorded(askStep(ctx, final.step, lead));
   }
-  if (outcome.kind === "report") {
+  if (final.kind === "report") {
     setMode(ctx, s, "authorization");
-    const decisive = decisiveFinding(ctx.system, s);
-    return requestAuthorization(ctx, decisive?.step ?? null, causeOf(decisive), correctionOf(decisive), lead);
+    return withRecorded(askAuthorization(ctx, s, lead));
   }
-  s.report = buildReport(ctx.system, s, null, "warranty");
-  setMode(ctx, s, "final_report");
+  const report = conclude(ctx, s, { authorized: null, escalation: "warranty", resolution: null, repair: null });
   ctx.events.push({
     type: "escalate",
-    detail: { reason: "warranty", step: outcome.step.id, finding: outcome.answer.finding },
+    detail: { reason: "warranty", step: final.step.id, finding: final.answer.finding },
   });
-  return escalateWarranty(ctx, outcome.step, s.report, lead);
+  return withRecorded(escalateWarranty(ctx, final.step, report, lead));
 }
 
-function noteAll(s: TContextState, mentions: readonly TMention[]): string[] {
-  for (const m of mentions) note(s, m.step, m.answer);
-  return mentions.map((m) => m.answer.finding);
+/** Records stated findings of steps not completed yet, in catalog order; returns their labels. */
+function recordMentions(ctx: TCtx, s: TContextState, mentions: readonly TMention[]): string[] {
+  const labels: string[] = [];
+  for (const m of [...mentions].sort((a, b) => a.index - b.index)) {
+    if (s.completed.includes(m.step.id)) continue;
+    const { step, answer } = own(ctx, m.step, m.answer);
+    const branch = step.requires?.finding;
+    if (branch !== undefined && evidenceValue(s.evidence, findingKey(branch)) !== findingValue(branch)) {
+      note(s, step, answer); // its branch is not established yet: applied when the step comes up
+      s.pending_findings = { ...s.pending_findings, [step.id]: answer.finding };
+      continue;
+    }
+    complete(ctx, s, step, answer, "stated");
+    labels.push(localLabel(ctx, step, answer.id));
+  }
+  return labels;
 }
 
-function complaintTurn(ctx: TCtx, s: TContextState, active: TStep, message: string): TDirective {
-  s.complaint = message;
-  // The complaint describes the problem; it answers no step. Specific findings in it are noted.
-  const c = classifyMessage(ctx.system, { ...s, active_step: null }, message);
-  const noted = noteAll(s, c.fresh);
-  ctx.events.push({ type: "intent", detail: { intent: "COMPLAINT", noted } });
-  return settle(ctx, s, { kind: "step", step: active }, "Acknowledge the complaint in one sentence.");
+function activeOutcome(ctx: TCtx, s: TContextState): TOutcome {
+  if (s.active_step !== null && !s.completed.includes(s.active_step))
+    return { kind: "step", step: stepOf(ctx.system, s.active_step) };
+  return advance(ctx.system, s, -1, ctx.system.procedure.steps[0]?.id);
+}
+
+/** Where the case is, as a directive: the active step, the authorization request, or the report. */
+function resume(ctx: TCtx, s: TContextState, lead: string): TDirective {
+  if (s.mode === "final_report" && s.report !== null)
+    return finalReport(ctx, decisiveFinding(ctx.system, s)?.step ?? null, s.report);
+  return settle(ctx, s, activeOutcome(ctx, s), lead);
+}
+
+function intentEvent(ctx: TCtx, s: TContextState, intent: TIntent | "COMPLAINT", c: TClassification): void {
+  ctx.events.push({
+    type: "intent",
+    detail: {
+      intent,
+      step: s.active_step,
+      answer:
+        c.answer?.id ?? (s.mode === "authorization" && (c.consent === "yes" || c.consent === "no") ? c.consent : null),
+      topic: c.topic,
+      ambiguous: c.ambiguous,
+      contradicts: c.contradictions.map((m) => m.step.id),
+      correction: c.correction,
+      noted: c.fresh.map((m) => m.answer.finding),
+      non_answer: c.nonAnswer,
+      consent: c.consent,
+      language: s.language,
+    },
+  });
+}
+
+function enterSafety(ctx: TCtx, s: TContextState, rule: NonNullable<TClassification["safety"]>): TDirective {
+  const resumeMode = s.mode === "safety_stop" ? (s.safety?.resume ?? "diagnostic") : s.mode;
+  s.safety = { rule: rule.id, resume: resumeMode };
+  setMode(ctx, s, "safety_stop");
+  ctx.events.push({ type: "safety", detail: { rule: rule.id, action: "stop" } });
+  return safetyStop(ctx, localRule(ctx, rule.id) ?? rule, false);
+}
+
+function localRule(ctx: TCtx, id: string) {
+  return (ctx.local.safety_rules ?? []).find((r) => r.id === id);
 }
 
 function replanTurn(ctx: TCtx, s: TContextState, c: TClassification): TDirective {
-  const [first, ...others] = c.contradictions;
-  if (first === undefined) throw new ContextEngineError("invalid_state", "replan without a contradiction");
+  const [firstMention, ...others] = c.contradictions;
+  if (firstMention === undefined) throw new ContextEngineError("invalid_state", "replan without a contradiction");
+  const first = own(ctx, firstMention.step, firstMention.answer);
   const before = recordedAnswer(first.step, s.evidence);
+  const beforeLabel = before === null ? null : localLabel(ctx, first.step, before.id);
+  if (s.mode === "final_report") reopen(ctx, s, "a finding was corrected");
   const rolled = rollback(ctx, s, first.step.id);
   s.report = null;
   s.topic_stack = [];
@@ -217,7 +408,7 @@ function replanTurn(ctx: TCtx, s: TContextState, c: TClassification): TDirective
     detail: { step: first.step.id, from: before?.finding ?? null, to: first.answer.finding, rolled_back: rolled },
   });
   complete(ctx, s, first.step, first.answer, "replan");
-  noteAll(s, [...others, ...c.fresh]);
+  recordMentions(ctx, s, [...others, ...c.fresh]);
   const setAside = rolled.filter((id) => id !== first.step.id);
   const lead = [
     `The technician corrected an earlier answer. Tell them briefly: you said earlier "${before ? labelOf(before) : "something else"}";`,
@@ -227,16 +418,48 @@ function replanTurn(ctx: TCtx, s: TContextState, c: TClassification): TDirective
   ]
     .filter((part) => part !== "")
     .join(" ");
-  const directive = settle(ctx, s, after(ctx, s, first.step, first.answer), lead);
+  const directive = settle(ctx, s, after(ctx.system, s, first.step, first.answer), lead);
   if (s.mode === "diagnostic") s.submode = "replan";
+  const local = ctx.local.procedure.steps.find((x) => x.id === first.step.id) ?? first.step;
   const replan = {
     step_id: first.step.id,
-    question: first.step.question,
-    from: before ? labelOf(before) : null,
-    to: labelOf(first.answer),
+    question: local.question,
+    from: beforeLabel,
+    to: localLabel(ctx, first.step, first.answer.id),
     set_aside: setAside,
   };
   return directive.kind === "escalate" ? { ...directive, replan } : { ...directive, kind: "replan", replan };
+}
+
+/** "I never checked the fuse": the step goes back to being asked; the rest of the message is read again. */
+function retractTurn(ctx: TCtx, s: TContextState, steps: readonly TStep[], moreInfoBefore: boolean): TDirective {
+  const order = (step: TStep) => s.completed.indexOf(step.id);
+  const [first] = [...steps].sort((a, b) => order(a) - order(b));
+  if (first === undefined) throw new ContextEngineError("invalid_state", "retraction without a step");
+  if (s.mode === "final_report") reopen(ctx, s, "a finding was retracted");
+  const rolled = rollback(ctx, s, first.id);
+  ctx.events.push({
+    type: "replan",
+    detail: { step: first.id, from: null, to: null, rolled_back: rolled, retracted: true },
+  });
+  s.active_step = first.id;
+  s.report = null;
+  setMode(ctx, s, "diagnostic");
+  const directive = diagnosticTurn(ctx, s, moreInfoBefore, true);
+  const local = ctx.local.procedure.steps.find((x) => x.id === first.id) ?? first;
+  return directive.kind === "ask_step" || directive.kind === "non_answer" || directive.kind === "answer_clarification"
+    ? {
+        ...directive,
+        kind: directive.kind === "ask_step" ? "replan" : directive.kind,
+        replan: {
+          step_id: first.id,
+          question: local.question,
+          from: null,
+          to: "",
+          set_aside: rolled.filter((id) => id !== first.id),
+        },
+      }
+    : directive;
 }
 
 /** An unclear reply: more information once, never twice in a row; then rephrase; then escalate. */
@@ -257,29 +480,15 @@ function unclearTurn(ctx: TCtx, s: TContextState, step: TStep | null, moreInfoBe
   }
   s.guard.more_info_asked_last = true;
   if (step !== null) return askMoreInfo(ctx, step);
-  const decisive = decisiveFinding(ctx.system, s);
-  return requestAuthorization(
-    ctx,
-    decisive?.step ?? null,
-    causeOf(decisive),
-    correctionOf(decisive),
-    "The reply did not answer the authorization request.",
-  );
+  return askAuthorization(ctx, s, "The reply did not answer the authorization request.");
 }
 
-function intentEvent(ctx: TCtx, s: TContextState, c: TClassification): void {
-  ctx.events.push({
-    type: "intent",
-    detail: {
-      intent: c.intent,
-      step: s.active_step,
-      answer: c.answer?.id ?? null,
-      topic: c.topic,
-      ambiguous: c.ambiguous,
-      contradicts: c.contradictions.map((m) => m.step.id),
-      correction: c.correction,
-      noted: c.fresh.map((m) => m.answer.finding),
-    },
+/** The labels of what is on record, in the technician's language. */
+function onRecord(ctx: TCtx, s: TContextState): string[] {
+  return s.completed.flatMap((id) => {
+    const step = stepOf(ctx.system, id);
+    const a = recordedAnswer(step, s.evidence);
+    return a === null ? [] : [localLabel(ctx, step, a.id)];
   });
 }
 
@@ -289,56 +498,323 @@ function pushTopic(ctx: TCtx, s: TContextState, kind: NonNullable<TClassificatio
   ctx.events.push({ type: "topic_push", detail: { kind, step: step.id } });
 }
 
-function diagnosticTurn(ctx: TCtx, s: TContextState, message: string, moreInfoBefore: boolean): TDirective {
-  const active = stepOf(ctx.system, s.active_step ?? "");
-  const c = classifyMessage(ctx.system, s, message);
-  intentEvent(ctx, s, c);
-  if (c.intent === "NEW_EVIDENCE" && c.contradictions.length > 0) return replanTurn(ctx, s, c);
-  if (c.intent === "ANSWER" && c.answer !== null) {
-    noteAll(s, c.fresh);
-    complete(ctx, s, active, c.answer, "answer");
-    const directive = settle(ctx, s, after(ctx, s, active, c.answer), `Recorded ${c.answer.finding}.`);
-    return { ...directive, recorded: labelOf(c.answer) };
+/** Nothing recorded: how to check it the first time, passed as NOT CHECKED the second time or on "skip". */
+function nonAnswerTurn(ctx: TCtx, s: TContextState, step: TStep, reason: TNotCheckedReason): TDirective {
+  const earlier = Object.hasOwn(s.not_checked, step.id) ? s.not_checked[step.id] : undefined;
+  const count = (earlier?.count ?? 0) + 1;
+  const passed = reason === "skipped" || count >= MAX_NON_ANSWERS;
+  s.not_checked = {
+    ...s.not_checked,
+    [step.id]: { reason: reason === "skipped" && earlier ? earlier.reason : reason, count, passed },
+  };
+  ctx.events.push({ type: "not_checked", detail: { step: step.id, reason, count, passed } });
+  if (!passed) return nonAnswer(ctx, step, reason, false, null);
+  if (!s.completed.includes(step.id)) s.completed.push(step.id);
+  s.guard.reasks = withoutKey(s.guard.reasks, step.id);
+  const next = settle(
+    ctx,
+    s,
+    advance(ctx.system, s, ctx.system.procedure.steps.indexOf(step), undefined),
+    `Step ${step.id} is recorded as not checked.`,
+  );
+  return nonAnswer(ctx, step, s.not_checked[step.id]?.reason ?? reason, true, next);
+}
+
+/** Evidence a catalog rule knows: the case stops with the rule's cause and correction. */
+function evidenceTurn(ctx: TCtx, s: TContextState, hit: NonNullable<TClassification["evidence"]>): TDirective {
+  s.observations.push({ rule: hit.rule.id, text: hit.text, turn: s.turn });
+  const warranty = hit.rule.constraint !== undefined;
+  ctx.events.push({ type: "evidence_rule", detail: { rule: hit.rule.id, text: hit.text } });
+  ctx.events.push({ type: "escalate", detail: { reason: warranty ? "warranty" : "evidence", rule: hit.rule.id } });
+  if (s.report !== null) s.reopened_because = "new evidence";
+  const rule = (ctx.system.evidence_rules ?? []).find((r) => r.id === hit.rule.id) ?? hit.rule;
+  const report = conclude(ctx, s, {
+    authorized: null,
+    escalation: warranty ? "warranty" : "evidence",
+    resolution: null,
+    repair: null,
+    override: { cause: rule.cause, correction: rule.correction },
+  });
+  const local = (ctx.local.evidence_rules ?? []).find((r) => r.id === rule.id) ?? rule;
+  return escalateEvidence(ctx, { id: rule.id, label: local.label }, report);
+}
+
+function resolvedTurn(ctx: TCtx, s: TContextState, c: TClassification): TDirective {
+  ctx.events.push({ type: "escalate", detail: { reason: "resolved", text: c.evidenceText } });
+  if (s.report !== null) s.reopened_because = "repaired by the technician";
+  const report = conclude(ctx, s, {
+    authorized: null,
+    escalation: null,
+    resolution: "fixed_by_technician",
+    repair: ctx.message.trim().slice(0, 500),
+  });
+  return { ...finalReport(ctx, decisiveFinding(ctx.system, s)?.step ?? null, report), repair: report.repair ?? "" };
+}
+
+/** What every mode checks first: retractions, corrections, evidence rules, a repair done. */
+function commonTurn(ctx: TCtx, s: TContextState, c: TClassification, moreInfoBefore: boolean): TDirective | null {
+  if (c.retracted.length > 0) return retractTurn(ctx, s, c.retracted, moreInfoBefore);
+  // "swapped the cap, blowing cold now" reports a repair; its words are not corrections of steps.
+  if (c.resolved && !c.correction && c.evidence === null) return resolvedTurn(ctx, s, c);
+  // A contradiction replans when it says it corrects ("actually"), or, while a step is asked, when
+  // the message does not answer it; during authorization or after the report it needs the marker
+  // or a plain statement (not a question, a cost or a condition: "how much will a new pump run?").
+  const answersActive = s.mode === "diagnostic" && c.answer !== null;
+  const plainStatement = s.mode === "diagnostic" ? !answersActive : c.consent === null && !c.question;
+  if (c.contradictions.length > 0 && (c.correction || plainStatement)) return replanTurn(ctx, s, c);
+  if (c.evidence !== null) return evidenceTurn(ctx, s, c.evidence);
+  if (c.resolved) return resolvedTurn(ctx, s, c);
+  return null;
+}
+
+/** How a message is read in the state's mode: the asked step's labels, or the step authorization is about. */
+function classifyOptions(ctx: TCtx, s: TContextState): TClassifyOptions {
+  if (s.mode === "diagnostic" && s.active_step !== null) {
+    const local = ctx.local.procedure.steps.find((x) => x.id === s.active_step);
+    return { labels: (local?.answers ?? []).map(labelOf) };
   }
-  if (c.topic !== null) {
-    noteAll(s, c.fresh);
-    pushTopic(ctx, s, c.topic, active);
-    return answerClarification(ctx, c.topic, active, "step");
+  const about = s.mode === "authorization" ? decisiveFinding(ctx.system, s)?.step.id : undefined;
+  return about === undefined ? {} : { about };
+}
+
+function diagnosticTurn(
+  ctx: TCtx,
+  s: TContextState,
+  moreInfoBefore: boolean,
+  afterRetraction = false,
+  read: TClassification = classifyMessage(ctx.matching, s, ctx.message, classifyOptions(ctx, s)),
+): TDirective {
+  const active = stepOf(ctx.system, s.active_step ?? "");
+  const c = read;
+  if (!afterRetraction) {
+    const common = commonTurn(ctx, s, { ...c }, moreInfoBefore);
+    if (common !== null) return common;
+  }
+  const intent: TIntent =
+    c.answer !== null
+      ? "ANSWER"
+      : c.fresh.length > 0
+        ? "NEW_EVIDENCE"
+        : c.labor
+          ? "LABOR"
+          : c.alreadyTold
+            ? "ALREADY_TOLD"
+            : c.skip
+              ? "SKIP"
+              : c.nonAnswer
+                ? "NON_ANSWER"
+                : c.topic
+                  ? c.topic === "locate"
+                    ? "LOCATE"
+                    : c.topic === "howto"
+                      ? "HOWTO"
+                      : "EXPLAIN"
+                  : "UNCLEAR";
+  intentEvent(ctx, s, intent, c);
+  if (c.labor !== null) applyLabor(ctx, s, c.labor);
+  if (c.answer !== null) {
+    const answer = own(ctx, { ...active }, c.answer).answer;
+    complete(ctx, s, active, answer, "answer");
+    const recorded = [localLabel(ctx, active, answer.id), ...recordMentions(ctx, s, c.fresh)];
+    const directive = settle(ctx, s, after(ctx.system, s, active, answer), `Recorded ${answer.finding}.`, recorded);
+    return { ...directive, recorded: recorded.join("; "), recorded_all: recorded };
   }
   if (c.fresh.length > 0) {
-    const noted = noteAll(s, c.fresh);
-    return askStep(ctx, active, `Note the new evidence (${noted.join(", ")}); it is used when its step comes up.`);
+    const recorded = recordMentions(ctx, s, c.fresh);
+    if (recorded.length > 0)
+      return settle(
+        ctx,
+        s,
+        activeOutcome(ctx, s),
+        `Recorded what the technician stated (${recorded.join(", ")}).`,
+        recorded,
+      );
+  }
+  if (c.labor !== null)
+    return {
+      ...askStep(ctx, active, `Labor is now ${s.labor.draft_minutes} min.`),
+      labor_minutes: s.labor.draft_minutes,
+    };
+  if (c.alreadyTold) {
+    const noted = notedFinding(s, active.id);
+    const said = active.answers.find((a) => a.finding === noted);
+    const findings = onRecord(ctx, s);
+    if (said !== undefined) {
+      complete(ctx, s, active, said, "stated");
+      const label = localLabel(ctx, active, said.id);
+      const directive = settle(
+        ctx,
+        s,
+        after(ctx.system, s, active, said),
+        `The technician had said it: recorded ${said.finding}.`,
+        [label],
+      );
+      return { ...directive, on_record: { answer: label, findings } };
+    }
+    return {
+      ...askStep(
+        ctx,
+        active,
+        "The technician says they answered already, but nothing is on record for this step: say so, list what is recorded, and ask it once more.",
+      ),
+      on_record: { answer: null, findings },
+    };
+  }
+  if (c.restated.length > 0 && c.nonAnswer === null && !c.skip && c.topic === null) {
+    // "the fuse is fine" again: already on record; the active step is asked again, nothing counted
+    const [again] = c.restated;
+    const label = again === undefined ? "" : localLabel(ctx, stepOf(ctx.system, again.step.id), again.answer.id);
+    return {
+      ...askStep(ctx, active, `Already recorded: ${label}. Ask the active step again.`),
+      on_record: { answer: label, findings: onRecord(ctx, s) },
+    };
+  }
+  if (c.skip) return nonAnswerTurn(ctx, s, active, "skipped");
+  if (c.nonAnswer !== null) return nonAnswerTurn(ctx, s, active, c.nonAnswer);
+  if (c.topic !== null) {
+    const about = c.topicStep === null ? active : stepOf(ctx.system, c.topicStep.id);
+    pushTopic(ctx, s, c.topic, about);
+    return answerClarification(ctx, c.topic, about, { kind: "step", step: active });
   }
   return unclearTurn(ctx, s, active, moreInfoBefore);
 }
 
-function authorizationTurn(ctx: TCtx, s: TContextState, message: string, moreInfoBefore: boolean): TDirective {
-  const c = classifyMessage(ctx.system, s, message);
-  intentEvent(ctx, s, c);
-  if (c.intent === "NEW_EVIDENCE" && c.contradictions.length > 0) return replanTurn(ctx, s, c);
+function authorizationTurn(ctx: TCtx, s: TContextState, moreInfoBefore: boolean, c: TClassification): TDirective {
+  const common = commonTurn(ctx, s, c, moreInfoBefore);
+  if (common !== null) return common;
   const decisive = decisiveFinding(ctx.system, s);
-  if (c.intent === "ANSWER" && c.answer !== null) {
-    noteAll(s, c.fresh);
-    s.report = buildReport(ctx.system, s, c.answer.id === "yes", null);
-    setMode(ctx, s, "final_report");
-    return { ...finalReport(ctx, decisive?.step ?? null, s.report), recorded: c.answer.id };
+  const intent: TIntent =
+    c.consent === "yes" || c.consent === "no"
+      ? "ANSWER"
+      : c.labor
+        ? "LABOR"
+        : c.consent !== null || c.nonAnswer !== null
+          ? "PENDING"
+          : c.topic
+            ? "EXPLAIN"
+            : c.fresh.length > 0
+              ? "NEW_EVIDENCE"
+              : "UNCLEAR";
+  intentEvent(ctx, s, intent, c);
+  if (c.labor !== null) applyLabor(ctx, s, c.labor);
+  // "no, it does not run" restates a finding: it declines nothing
+  if (c.consent === "no" && (c.restated.length > 0 || c.fresh.length > 0)) {
+    const [again] = c.restated;
+    const label = again === undefined ? "" : localLabel(ctx, stepOf(ctx.system, again.step.id), again.answer.id);
+    if (c.fresh.length > 0) recordMentions(ctx, s, c.fresh);
+    return {
+      ...askAuthorization(ctx, s, "That is on record already."),
+      ...(label === "" ? {} : { on_record: { answer: label, findings: onRecord(ctx, s) } }),
+    };
   }
-  if (c.topic !== null && decisive !== null) {
-    noteAll(s, c.fresh);
-    pushTopic(ctx, s, c.topic, decisive.step);
-    return answerClarification(ctx, c.topic, decisive.step, "authorization");
+  if (c.consent === "yes" || c.consent === "no") {
+    recordMentions(ctx, s, c.fresh);
+    const report = conclude(ctx, s, {
+      authorized: c.consent === "yes",
+      escalation: null,
+      resolution: null,
+      repair: null,
+    });
+    return { ...finalReport(ctx, decisive?.step ?? null, report), recorded: c.consent };
   }
-  if (c.fresh.length > 0) {
-    const noted = noteAll(s, c.fresh);
-    return requestAuthorization(
+  // A question the catalog answers ("why?", "where is it?") is answered from the decisive step's text.
+  const answerable = c.topic !== null && decisive !== null && (c.consent === "question" || c.consent === null);
+  if (!answerable && (c.consent !== null || c.nonAnswer !== null)) {
+    const pending = c.consent ?? "non_answer";
+    return authorizationPending(
       ctx,
       decisive?.step ?? null,
       causeOf(decisive),
       correctionOf(decisive),
-      `Note the new evidence (${noted.join(", ")}).`,
+      pending,
+      s.labor.draft_minutes,
     );
   }
+  if (c.labor !== null)
+    return {
+      ...askAuthorization(ctx, s, `Labor is now ${s.labor.draft_minutes} min.`),
+      labor_minutes: s.labor.draft_minutes,
+    };
+  if (c.topic !== null && decisive !== null) {
+    const about = c.topicStep === null ? decisive.step : stepOf(ctx.system, c.topicStep.id);
+    pushTopic(ctx, s, c.topic, about);
+    return answerClarification(ctx, c.topic, about, { kind: "authorization" });
+  }
+  if (c.fresh.length > 0) {
+    const noted = recordMentions(ctx, s, c.fresh);
+    return askAuthorization(ctx, s, `Recorded: ${noted.join(", ")}.`);
+  }
   return unclearTurn(ctx, s, null, moreInfoBefore);
+}
+
+function finalReportTurn(ctx: TCtx, s: TContextState, moreInfoBefore: boolean, c: TClassification): TDirective {
+  const report =
+    s.report ??
+    buildReport(ctx.system, ctx.local, s, decisiveFinding(ctx.system, s), {
+      authorized: null,
+      escalation: null,
+      resolution: null,
+      repair: null,
+    });
+  s.report = report;
+  const common = commonTurn(ctx, s, c, moreInfoBefore);
+  if (common !== null) return common;
+  const decisive = decisiveFinding(ctx.system, s)?.step ?? null;
+  const intent: TIntent = c.labor ? "LABOR" : c.acknowledgement ? "ACKNOWLEDGE" : c.topic ? "EXPLAIN" : "NOTE";
+  intentEvent(ctx, s, intent, c);
+  if (c.labor !== null) {
+    applyLabor(ctx, s, c.labor);
+    s.reopened_because = "labor changed";
+    return reportUpdate(ctx, decisive, conclude(ctx, s, outcomeOf(report)), "labor");
+  }
+  if (c.acknowledgement || ctx.message.trim() === "") return reportUpdate(ctx, decisive, report, "none");
+  if (c.topic !== null && !c.fresh.length) {
+    const about = c.topicStep ?? (decisive === null ? null : stepOf(ctx.system, decisive.id));
+    if (about !== null) return answerClarification(ctx, c.topic, about, { kind: "report" });
+  }
+  // Nothing a technician says after the report is dropped: it becomes a note on a new revision.
+  s.reopened_because = "note added";
+  return reportUpdate(ctx, decisive, conclude(ctx, s, outcomeOf(report), ctx.message.trim().slice(0, 2000)), "note");
+}
+
+function safetyTurn(ctx: TCtx, s: TContextState, c: TClassification): TDirective {
+  const rule = (ctx.matching.safety_rules ?? []).find((r) => r.id === s.safety?.rule);
+  intentEvent(ctx, s, c.safetyClear ? "SAFETY_CLEAR" : "SAFETY", c);
+  if (rule === undefined || c.safetyClear) {
+    const back = s.safety?.resume ?? "diagnostic";
+    ctx.events.push({ type: "safety", detail: { rule: s.safety?.rule ?? null, action: "cleared" } });
+    s.safety = null;
+    setMode(ctx, s, back);
+    const directive = resume(ctx, s, "Safety is cleared: continue where the case stood.");
+    const local = rule === undefined ? undefined : localRule(ctx, rule.id);
+    return local === undefined
+      ? directive
+      : {
+          ...directive,
+          safety: {
+            rule: local.id,
+            instruction: local.instruction,
+            clear_example: local.clear_patterns[0] ?? "",
+            cleared: true,
+          },
+        };
+  }
+  return safetyStop(ctx, localRule(ctx, rule.id) ?? rule, false);
+}
+
+function complaintTurn(ctx: TCtx, s: TContextState): TDirective {
+  s.complaint = ctx.message;
+  // The complaint describes the problem; the system's symptom phrases ("pump won't run") are not
+  // findings. Specific findings in it ("fuse is fine, 12.6 V at the pump") are recorded.
+  const c = classifyMessage(ctx.matching, { ...s, mode: "final_report", active_step: null }, ctx.message, {
+    complaint: true,
+  });
+  intentEvent(ctx, s, "COMPLAINT", c);
+  const recorded = recordMentions(ctx, s, c.fresh);
+  if (c.safety !== null) return enterSafety(ctx, s, c.safety);
+  if (c.evidence !== null) return evidenceTurn(ctx, s, c.evidence);
+  const lead = `Acknowledge the complaint in one sentence.${recorded.length > 0 ? ` From it, recorded: ${recorded.join(", ")}.` : ""}`;
+  return settle(ctx, s, advance(ctx.system, s, -1, ctx.system.procedure.steps[0]?.id), lead, recorded);
 }
 
 // ── Public API ────────────────────────────────────────────────────────────────────────────────
@@ -364,6 +840,13 @@ export function startContext(catalog: TCatalog, systemId: string): TContextState
     turn: 0,
     complaint: null,
     report: null,
+    language: DEFAULT_LANGUAGE,
+    not_checked: {},
+    pending_findings: {},
+    safety: null,
+    observations: [],
+    report_history: [],
+    reopened_because: null,
   };
 }
 
@@ -386,10 +869,26 @@ export function contextTurn(catalog: TCatalog, state: TContextState, message: st
     throw new ContextEngineError("invalid_state", "diagnostic mode needs an active step");
   if (state.mode === "final_report" && state.report === null)
     throw new ContextEngineError("invalid_state", "final_report mode needs a report");
+  if (state.mode === "safety_stop" && state.safety === null)
+    throw new ContextEngineError("invalid_state", "safety_stop mode needs a safety rule");
 
-  const ctx: TCtx = { catalog, system, events: [] };
   const s = structuredClone(state);
   s.turn += 1;
+  const events: TContextEvent[] = [];
+  const detected = detectLanguage(message, catalogDetectWords(catalog));
+  if (detected !== null && detected !== s.language && catalogLanguages(catalog).includes(detected)) {
+    events.push({ type: "language", detail: { from: s.language, to: detected } });
+    s.language = detected;
+  }
+  const ctx: TCtx = {
+    catalog,
+    system,
+    local: localSystem(catalog, system, s.language),
+    language: s.language,
+    matching: matchingSystem(catalog, system),
+    events,
+    message,
+  };
   const moreInfoBefore = s.guard.more_info_asked_last;
   s.guard.more_info_asked_last = false;
   // A sub-topic lasts one turn: this message is back on the main line.
@@ -398,12 +897,16 @@ export function contextTurn(catalog: TCatalog, state: TContextState, message: st
   s.submode = "main";
 
   let directive: TDirective;
-  if (s.complaint === null) directive = complaintTurn(ctx, s, stepOf(system, s.active_step ?? ""), message);
-  else if (s.mode === "diagnostic") directive = diagnosticTurn(ctx, s, message, moreInfoBefore);
-  else if (s.mode === "authorization") directive = authorizationTurn(ctx, s, message, moreInfoBefore);
+  if (s.complaint === null) directive = complaintTurn(ctx, s);
   else {
-    const report = s.report ?? buildReport(system, s, null, null);
-    directive = finalReport(ctx, decisiveFinding(system, s)?.step ?? null, report);
+    // read once: the mode's handler decides what it means (a retraction reads it again, reopened)
+    const c = classifyMessage(ctx.matching, s, message, classifyOptions(ctx, s));
+    if (c.safety !== null && !(s.mode === "safety_stop" && (c.safetyClear || c.safety.id === s.safety?.rule)))
+      directive = enterSafety(ctx, s, c.safety);
+    else if (s.mode === "safety_stop") directive = safetyTurn(ctx, s, c);
+    else if (s.mode === "diagnostic") directive = diagnosticTurn(ctx, s, moreInfoBefore, false, c);
+    else if (s.mode === "authorization") directive = authorizationTurn(ctx, s, moreInfoBefore, c);
+    else directive = finalReportTurn(ctx, s, moreInfoBefore, c);
   }
   s.guard.last_directive_kind = directive.kind;
   return { state: s, directive, events: ctx.events };

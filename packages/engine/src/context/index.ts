@@ -15,7 +15,10 @@ export {
 } from "./catalog-schema";
 export { optionsOf } from "./directive";
 export { contextTurn, startContext } from "./engine";
-export { classifyMessage, MAX_ANALYSED_CHARS, type TClassification } from "./intent";
+export { classifyMessage, consentOf, isPlainYes, MAX_ANALYSED_CHARS, type TClassification } from "./intent";
+export { fillTemplate, parseLanguagePack, type TLanguagePack, ZLanguagePack } from "./language-pack";
+export { MAX_MESSAGE_CHARS_READ } from "./limits";
+export { catalogLanguages, localSystem, matchingSystem } from "./localize";
 export {
   buildStepContext,
   detectSystem,
@@ -37,7 +40,9 @@ export {
   DIRECTIVE_KINDS,
   EVENT_TYPES,
   INTENTS,
+  MAX_NON_ANSWERS,
   MAX_REASKS,
+  NOT_CHECKED_REASONS,
   parseContextState,
   type TContextEvent,
   type TContextEventType,
@@ -51,8 +56,11 @@ export {
   type TDirectiveRegistry,
   type TIntent,
   type TLabor,
+  type TNotCheckedReason,
   type TReport,
   type TTopicKind,
   ZContextState,
   ZReport,
+  ZReportTranslation,
 } from "./state";
+export { DEFAULT_LANGUAGE, detectLanguage, LANGUAGE_PACKS } from "./vocabulary";

@@ -1,363 +1,999 @@
-// Intent detection for the context engine: deterministic tables, word-boundary matching on
-// normalised text, no regular expression from data, linear in the message for a given catalog.
+// How the context engine reads a technician's message: deterministic tables (the language packs,
+// vocabulary.ts) and the catalog's patterns, word-boundary matching on normalised text, no
+// regular expression from data, linear in the message for a given catalog.
 //
-// A message is cut into clauses (text.ts). A clause is a CLARIFICATION when it holds a phrase of
-// the LOCATE / HOWTO / EXPLAIN tables and either ends with "?" or starts with that phrase (after
-// filler words such as "ok", "so", "wait"). The other clauses are EVIDENCE: they are matched
-// against the answers of the active step (every pattern) and of the procedure's other steps
-// (specific patterns only: a pattern made only of generic words like "yes" or "not working" can
-// answer the step being asked, never another one).
+// The message is cut into clauses (text.ts) and, inside a clause, into segments at "but". Before
+// anything is matched, the reader sets words aside:
+//   • non-answers ("no idea", "no multimeter", "haven't checked yet", "can't reach it") and
+//     hedges ("maybe", "not sure if"): their whole segment states nothing
+//   • correction markers ("no wait", "actually"), "already told you", skip phrases
+//   • a no-word followed by a noun ("no tester here") is not the answer "no"
+// Question clauses (ending in "?", or starting with a question word or a LOCATE / HOWTO / EXPLAIN
+// phrase) are clarifications, never evidence. The rest is EVIDENCE, matched against the active
+// step's answers (every pattern, and its numeric readings) and the other steps' (specific
+// patterns only: "yes" can answer the step being asked, never another one).
 //
-// Priority, first match wins:
-//   0. ANSWER: the message is one of the active step's offered options, word for word (its label,
-//      as the dashboard's option buttons send it)
-//   1. NEW_EVIDENCE contradicting a completed step's finding, when the message carries a
-//      correction marker ("actually", "wait", …) or does not answer the active step → replan
-//   2. ANSWER: an evidence clause states exactly one answer of the active step
-//   3. LOCATE / EXPLAIN / HOWTO: the first clarification clause
-//   4. NEW_EVIDENCE about a step not asked yet                                    → noted
-//   5. UNCLEAR
-// So "how do I check if the pump runs?" is HOWTO (the question clause is not evidence), and
-// "it runs, no idea why" is an ANSWER ("why" neither starts the clause nor ends a question).
-// An answer given only in generic words is dropped when the message restates a completed step
-// ("yes, the fuse is fine" at the voltage step is about the fuse, not a "yes" to the voltage).
+// The engine (engine.ts) decides what the findings mean in the current mode; this file only says
+// what the message contains.
 
-import { findingKey, findingValue, type TAnswer, type TStep, type TSystem } from "./catalog-schema";
-import { matchAnswers, type TMatchCandidate } from "./match";
+import {
+  findingKey,
+  findingValue,
+  type TAnswer,
+  type TEvidenceRule,
+  type TSafetyRule,
+  type TStep,
+  type TSystem,
+} from "./catalog-schema";
+import { MAX_MESSAGE_CHARS_READ } from "./limits";
+import { matchAnswers, POSITION_STRIDE, type TMasks, type TMatchCandidate, type TNegatedHit } from "./match";
+import { indexOf, PhraseIndex } from "./phrases";
+import { durationOf, readingAnswer, readingsOf } from "./readings";
 import { evidenceValue, type TContextState, type TIntent, type TTopicKind } from "./state";
-import { containsPhrase, normalisePhrase, phraseStarts, type TClause, toClauses, toTokens } from "./text";
+import { isNumberToken } from "./text";
+import { lex, phrase, type TLexClause, type TNonAnswerReason, type TPhrase, VOCABULARY } from "./vocabulary";
 
-/** Clarification phrases, by topic. Written as a technician types them; normalised like messages. */
-export const CLARIFICATION_PHRASES: Readonly<Record<TTopicKind, readonly string[]>> = {
-  locate: [
-    "where is",
-    "where's",
-    "where are",
-    "where do i find",
-    "where can i find",
-    "where would",
-    "where should i look",
-    "where",
-    "can't find",
-    "i can't find",
-    "we can't find",
-    "cannot find",
-    "don't know where",
-    "not sure where",
-    "can not find",
-    "location of",
-    "how do i find",
-    "how do i get to",
-    "locate",
-  ],
-  howto: [
-    "how",
-    "how do i",
-    "how to",
-    "how can i",
-    "how should i",
-    "how should i check",
-    "how would i",
-    "how do you",
-    "walk me through",
-    "what tool",
-    "which tool",
-    "what setting",
-  ],
-  explain: [
-    "why",
-    "what does",
-    "what do",
-    "what is",
-    "what's",
-    "what are",
-    "what for",
-    "purpose of",
-    "explain",
-    "what happens if",
-  ],
-};
+/** The whole message is read, up to the API's message limit. */
+export const MAX_ANALYSED_CHARS = MAX_MESSAGE_CHARS_READ;
+
+/** Clauses beyond which a message is read as a paste with the technician's words around it. */
+const LONG_MESSAGE_CLAUSES = 12;
+const QUOTE_KEEP_START = 2;
+const QUOTE_KEEP_END = 3;
+
+/** The non-answer phrases of every language, indexed once (VOCABULARY.nonAnswers[i] is phrase i). */
+const NON_ANSWERS = new PhraseIndex(VOCABULARY.nonAnswers.map((n) => n.tokens));
+
 /** Table order, for phrases that start at the same word and have the same length. */
 const TOPIC_ORDER: readonly TTopicKind[] = ["locate", "howto", "explain"];
-
-/** Words that may precede a clarification phrase at the start of a clause. */
-export const LEADING_FILLERS: ReadonlySet<string> = new Set(
-  [
-    "ok",
-    "okay",
-    "so",
-    "and",
-    "but",
-    "um",
-    "uh",
-    "hmm",
-    "hey",
-    "also",
-    "sorry",
-    "wait",
-    "well",
-    "oh",
-    "then",
-    "quick",
-    "question",
-    "alright",
-  ].map((w) => toTokens(w).join(" ")),
-);
-
-/** Only the start of a long message (a pasted log, say) is analysed: bounded work per turn. */
-export const MAX_ANALYSED_CHARS = 4000;
-
-/** Words that mark a message as correcting something said earlier. */
-export const CORRECTION_MARKERS: readonly string[] = [
-  "actually",
-  "wait",
-  "sorry",
-  "correction",
-  "i was wrong",
-  "my mistake",
-  "my bad",
-  "i meant",
-  "turns out",
-  "scratch that",
-  "rechecked",
-  "re-checked",
-  "double checked",
-  "double-checked",
-  "looked again",
-  "checked again",
-  "after all",
-];
-
-/** Words that say nothing about which step they answer; a pattern made only of these is generic. */
-export const GENERIC_ANSWER_WORDS: ReadonlySet<string> = new Set([
-  "yes",
-  "y",
-  "yeah",
-  "yep",
-  "yup",
-  "sure",
-  "no",
-  "n",
-  "nope",
-  "nah",
-  "ok",
-  "okay",
-  "fine",
-  "good",
-  "bad",
-  "correct",
-  "right",
-  "wrong",
-  "not",
-  "none",
-  "nothing",
-  "normal",
-  "works",
-  "working",
-  "work",
-  "worked",
-  "it",
-  "its",
-  "is",
-  "does",
-  "do",
-  "did",
-  "dont",
-  "doesnt",
-  "isnt",
-  "the",
-  "a",
-  "an",
-]);
-
-/** The authorization request's answers, as pseudo-answers of a step. */
-export const AUTHORIZATION_ANSWERS: readonly TAnswer[] = [
-  {
-    id: "yes",
-    label: "Yes, proceed with the repair",
-    finding: "authorization=yes",
-    patterns: [
-      "yes",
-      "y",
-      "yeah",
-      "yep",
-      "yup",
-      "sure",
-      "ok",
-      "okay",
-      "go ahead",
-      "approved",
-      "approve",
-      "authorized",
-      "authorize",
-      "proceed",
-      "do it",
-      "go for it",
-    ],
-  },
-  {
-    id: "no",
-    label: "No, do not repair",
-    finding: "authorization=no",
-    patterns: [
-      "no",
-      "n",
-      "nope",
-      "nah",
-      "not approved",
-      "not authorized",
-      "dont proceed",
-      "do not proceed",
-      "dont do it",
-      "do not do it",
-      "decline",
-      "declined",
-      "hold off",
-      "not yet",
-      "not now",
-    ],
-  },
-];
 
 /** An answer stated for a step other than the active one. */
 export type TMention = { step: TStep; index: number; answer: TAnswer };
 
+/** What kind of authorization reply a message is (see `consentOf`). */
+export type TConsent = "yes" | "no" | "deferral" | "conditional" | "cost" | "question" | null;
+
 export type TClassification = {
+  /**
+   * What the message mainly is, before the mode decides what it means: a contradiction of a
+   * completed step (with a correction marker, or without an answer to the active step) is
+   * NEW_EVIDENCE, then ANSWER, a question (LOCATE / EXPLAIN / HOWTO), SKIP, NON_ANSWER, other
+   * stated findings (NEW_EVIDENCE), else UNCLEAR.
+   */
   intent: TIntent;
-  /** The clarification topic, when the message asks one. */
+  /** The clarification topic, when the message asks one, and the step whose part it names. */
   topic: TTopicKind | null;
-  /** The active step's answer (in authorization mode: yes / no). */
+  topicStep: TStep | null;
+  /** The active step's answer. */
   answer: TAnswer | null;
-  /** Answer ids tied for the active step (the reply is then UNCLEAR). */
+  /** Answer ids tied for the active step (the reply is then unclear). */
   ambiguous: string[];
   /** Completed steps now stated with a different answer, in completion order. */
   contradictions: TMention[];
-  /** Whether the message says it corrects something (CORRECTION_MARKERS). */
+  /** Whether the message says it corrects something (correction markers). */
   correction: boolean;
-  /** Steps not completed yet (other than the active one) stated with an answer: to be noted. */
+  /** Steps not completed yet (other than the active one) stated with an answer. */
   fresh: TMention[];
+  /** Completed steps stated again with the answer on record. */
+  restated: TMention[];
+  /** The message states nothing because it says the answer is not known (and why). */
+  nonAnswer: TNonAnswerReason | null;
+  /** "skip", "move on". */
+  skip: boolean;
+  /** A safety rule the message triggers (not negated: "no gas smell" triggers nothing). */
+  safety: TSafetyRule | null;
+  /** The message clears the safety rule the case is stopped for. */
+  safetyClear: boolean;
+  /** Free-form evidence a rule recognises, with the clause it was found in. */
+  evidence: { rule: TEvidenceRule; text: string } | null;
+  /** "fixed it", "replaced the switch, works now". */
+  resolved: boolean;
+  alreadyTold: boolean;
+  /** Completed steps the technician says were never really checked ("I never checked the fuse"). */
+  retracted: TStep[];
+  /** A labor statement: minutes, set as the total or added. */
+  labor: { minutes: number; mode: "set" | "add" } | null;
+  /** The message only acknowledges ("thanks", "ok", "got it"). */
+  acknowledgement: boolean;
+  /** As an answer to the authorization request. */
+  consent: TConsent;
+  /** Some clause is a question. */
+  question: boolean;
+  /** Evidence clauses left after the reader set words aside (a note for the report). */
+  evidenceText: string;
 };
 
-function pattern(text: string) {
-  const tokens = toTokens(text);
-  return { tokens, weak: tokens.every((token) => GENERIC_ANSWER_WORDS.has(token)) };
+// ---- compiled catalog patterns ------------------------------------------------------------------
+
+/**
+ * A rule's patterns: phrases, and combinations written "oil + coil" (every part in one clause,
+ * in any order: "theres oil all over the condenser coil").
+ */
+type TRuleMatcher = { index: PhraseIndex; combos: PhraseIndex[][] };
+
+function ruleMatcher(patterns: readonly string[]): TRuleMatcher {
+  const simple: TPhrase[] = [];
+  const combos: PhraseIndex[][] = [];
+  for (const p of patterns) {
+    const parts = p
+      .split("+")
+      .map((part) => phrase(part))
+      .filter((t) => t.length > 0);
+    if (parts.length > 1) combos.push(parts.map((part) => new PhraseIndex([part])));
+    else if (parts[0] !== undefined) simple.push(parts[0]);
+  }
+  return { index: new PhraseIndex(simple), combos };
 }
 
-function clarificationOf(clause: TClause): TTopicKind | null {
+/** Start positions of a rule's hits in one clause (each combo reported at its first part). */
+function ruleStarts(matcher: TRuleMatcher, clause: TLexClause): number[][] {
+  const hits = matcher.index.in(clause.tokens).map((span) => [span.start]);
+  for (const combo of matcher.combos) {
+    const starts = combo.map((part) => part.in(clause.tokens)[0]?.start);
+    if (starts.every((start) => start !== undefined)) hits.push(starts as number[]);
+  }
+  return hits;
+}
+
+type TCompiled = {
+  answers: Map<TStep, TMatchCandidate["patterns"][]>;
+  parts: { step: TStep; tokens: TPhrase }[];
+  partIndex: (part: { tokens: TPhrase }) => PhraseIndex;
+  /** All parts in one index; partOwners[i] are the steps phrase i names. */
+  allParts: PhraseIndex;
+  partOwners: TStep[][];
+  safety: { rule: TSafetyRule; index: TRuleMatcher; clear: TRuleMatcher }[];
+  evidence: { rule: TEvidenceRule; index: TRuleMatcher }[];
+  symptoms: PhraseIndex;
+  /** Words of the system's answer patterns: after one of them an elliptical non-answer is a statement. */
+  content: ReadonlySet<string>;
+  /** The first words of the system's parts and keywords: a number right before one is a specification. */
+  names: ReadonlySet<string>;
+  /** Per step: the content words of its question in every language (what an echo repeats). */
+  questionWords: ReadonlyMap<TStep, ReadonlySet<string>>;
+  /** Per step: the words of its parts (an echo of only these says nothing about the question). */
+  partWords: ReadonlyMap<TStep, ReadonlySet<string>>;
+};
+const compiled = new WeakMap<TSystem, TCompiled>();
+
+function pattern(text: string) {
+  const tokens = phrase(text);
+  return {
+    tokens,
+    weak: tokens.every((token) => VOCABULARY.generic.has(token)),
+    negative: tokens.some((token) => VOCABULARY.negators.has(token)),
+  };
+}
+
+function compile(system: TSystem): TCompiled {
+  const cached = compiled.get(system);
+  if (cached !== undefined) return cached;
+  const result: TCompiled = {
+    answers: new Map(
+      system.procedure.steps.map((step) => [
+        step,
+        step.answers.map((a) => a.patterns.map(pattern).filter((p) => p.tokens.length > 0)),
+      ]),
+    ),
+    parts: system.procedure.steps
+      .flatMap((step) => (step.parts ?? []).map((p) => ({ step, tokens: phrase(p) })))
+      .filter((p) => p.tokens.length > 0)
+      .sort((a, b) => b.tokens.length - a.tokens.length),
+    ...(() => {
+      const keys = new Map<string, number>();
+      const phrases: TPhrase[] = [];
+      const owners: TStep[][] = [];
+      for (const step of system.procedure.steps)
+        for (const part of step.parts ?? []) {
+          const tokens = phrase(part);
+          if (tokens.length === 0) continue;
+          const key = tokens.join(" ");
+          let i = keys.get(key);
+          if (i === undefined) {
+            i = phrases.length;
+            keys.set(key, i);
+            phrases.push(tokens);
+            owners.push([]);
+          }
+          if (!owners[i]?.includes(step)) owners[i]?.push(step);
+        }
+      return { allParts: new PhraseIndex(phrases), partOwners: owners };
+    })(),
+    partIndex: (() => {
+      const byPart = new Map<TPhrase, PhraseIndex>();
+      return (part: { tokens: TPhrase }) => {
+        let index = byPart.get(part.tokens);
+        if (index === undefined) {
+          index = new PhraseIndex([part.tokens]);
+          byPart.set(part.tokens, index);
+        }
+        return index;
+      };
+    })(),
+    safety: (system.safety_rules ?? []).map((rule) => ({
+      rule,
+      index: ruleMatcher(rule.patterns),
+      clear: ruleMatcher(rule.clear_patterns),
+    })),
+    evidence: (system.evidence_rules ?? []).map((rule) => ({ rule, index: ruleMatcher(rule.patterns) })),
+    symptoms: indexOf([...system.detect.keywords, ...(system.detect.phrases ?? [])].map(phrase)),
+    names: new Set(
+      [...system.detect.keywords, ...system.procedure.steps.flatMap((step) => step.parts ?? [])]
+        .map((p) => phrase(p)[0] ?? "")
+        .filter((t) => t.length >= 3 && !isNumberToken(t) && !VOCABULARY.generic.has(t) && !VOCABULARY.fillers.has(t)),
+    ),
+    partWords: new Map(system.procedure.steps.map((step) => [step, new Set((step.parts ?? []).flatMap(phrase))])),
+    questionWords: new Map(
+      system.procedure.steps.map((step) => [
+        step,
+        new Set(
+          [step.question, ...(step.parts ?? [])]
+            .flatMap(phrase)
+            .filter(
+              (t) => t.length >= 4 && !VOCABULARY.generic.has(t) && !VOCABULARY.fillers.has(t) && !isNumberToken(t),
+            ),
+        ),
+      ]),
+    ),
+    content: new Set(
+      system.procedure.steps
+        .flatMap((step) => step.answers.flatMap((a) => a.patterns.flatMap(phrase)))
+        .filter((t) => t.length >= 3 && !VOCABULARY.generic.has(t) && !isNumberToken(t)),
+    ),
+  };
+  compiled.set(system, result);
+  return result;
+}
+
+// ---- reading a message --------------------------------------------------------------------------
+
+type TRead = {
+  clauses: TLexClause[];
+  masks: { blocked: boolean[][]; weakBlocked: boolean[][]; negated: boolean[][] };
+  /** Clause indexes that are questions (clarifications). */
+  questions: Set<number>;
+  topic: TTopicKind | null;
+  topicClause: number;
+  nonAnswer: TNonAnswerReason | null;
+  /** Some segment was set aside as a non-answer or a hedge. */
+  setAside: boolean;
+  correction: boolean;
+  skip: boolean;
+  alreadyTold: boolean;
+  /** A long paste: its middle clauses are quoted (read for answers, not for events). */
+  quoted: ReadonlySet<number>;
+};
+
+function mark(mask: boolean[], start: number, length: number): void {
+  for (let i = start; i < start + length; i++) mask[i] = true;
+}
+
+function markSegment(mask: boolean[], clause: TLexClause, at: number): void {
+  const segment = clause.segments[at];
+  clause.segments.forEach((s, i) => {
+    if (s === segment) mask[i] = true;
+  });
+}
+
+/** The topic a clause asks about, when it is a question; null when it is not one. */
+function questionTopic(clause: TLexClause): { topic: TTopicKind } | null {
   let best: { start: number; length: number; order: number; kind: TTopicKind } | null = null;
   TOPIC_ORDER.forEach((kind, order) => {
-    for (const phrase of CLARIFICATION_PHRASES[kind]) {
-      const tokens = toTokens(phrase);
-      const start = phraseStarts(clause.tokens, tokens)[0];
-      if (start === undefined) continue;
+    for (const span of indexOf(VOCABULARY.clarification[kind]).in(clause.tokens)) {
       const better =
         best === null ||
-        start < best.start ||
-        (start === best.start &&
-          (tokens.length > best.length || (tokens.length === best.length && order < best.order)));
-      if (better) best = { start, length: tokens.length, order, kind };
+        span.start < best.start ||
+        (span.start === best.start &&
+          (span.length > best.length || (span.length === best.length && order < best.order)));
+      if (better) best = { start: span.start, length: span.length, order, kind };
     }
   });
-  if (best === null) return null;
-  const { start, kind } = best;
-  return clause.question || clause.tokens.slice(0, start).every((t) => LEADING_FILLERS.has(t)) ? kind : null;
-}
-
-function answerCandidates(group: number, answers: readonly TAnswer[], priority: number, specificOnly: boolean) {
-  return answers.map(
-    (answer, a): TMatchCandidate => ({
-      group,
-      answer: a,
-      priority,
-      patterns: answer.patterns.map(pattern).filter((p) => !(specificOnly && p.weak)),
-    }),
-  );
-}
-
-const ACTIVE_GROUP = -1;
-
-/** The last finding noted for a step that is not completed (what the technician mentioned early). */
-export function notedFinding(state: TContextState, stepId: string): string | null {
-  if (state.completed.includes(stepId)) return null;
-  for (let i = state.evidence_log.length - 1; i >= 0; i--) {
-    const entry = state.evidence_log[i];
-    if (entry?.step === stepId) return entry.finding;
-  }
+  const found = best as { start: number; kind: TTopicKind } | null;
+  if (found !== null && (clause.question || leadingAt(clause, found.start))) return { topic: found.kind };
+  if (clause.question) return { topic: "howto" };
   return null;
 }
 
+function leadingAt(clause: TLexClause, start: number): boolean {
+  return clause.tokens.slice(0, start).every((t) => VOCABULARY.fillers.has(t));
+}
+
+/** A clause that starts with a question word ("would it be covered") without "?": a question if it states nothing. */
+function startsWithQuestionWord(clause: TLexClause): boolean {
+  return indexOf(VOCABULARY.questionWords)
+    .in(clause.tokens)
+    .some((s) => leadingAt(clause, s.start));
+}
+
+function read(message: string, content: ReadonlySet<string>): TRead {
+  const clauses = lex(message.slice(0, MAX_ANALYSED_CHARS));
+  const blocked = clauses.map((c) => new Array<boolean>(c.tokens.length).fill(false));
+  const weakBlocked = clauses.map((c) => new Array<boolean>(c.tokens.length).fill(false));
+  const questions = new Set<number>();
+  let topic: TTopicKind | null = null;
+  let topicClause = -1;
+  let nonAnswer: TNonAnswerReason | null = null;
+  let setAside = false;
+  let correction = false;
+  let skip = false;
+  let alreadyTold = false;
+  const nonAnswers = NON_ANSWERS;
+  // A pasted log or history: what the technician says is at its start and its end; the middle
+  // is read for answers (the last one wins) but never for what the technician says about the
+  // case (a non-answer, a correction, a repair, a rule, labor).
+  const quoted = new Set<number>();
+  if (clauses.length > LONG_MESSAGE_CLAUSES)
+    for (let k = QUOTE_KEEP_START; k < clauses.length - QUOTE_KEEP_END; k++) quoted.add(k);
+  clauses.forEach((clause, k) => {
+    const b = blocked[k] ?? [];
+    const w = weakBlocked[k] ?? [];
+    for (const span of nonAnswers.in(clause.tokens)) {
+      const entry = VOCABULARY.nonAnswers[span.phrase];
+      const after = clause.tokens[span.start + span.length];
+      const elliptical = entry !== undefined && VOCABULARY.elliptical.has(entry.tokens.join(" "));
+      if (elliptical && after !== undefined && content.has(after)) continue; // "no se prende", "todavía no arranca": a statement, not "I don't know" / "not yet"
+      if (!quoted.has(k)) nonAnswer ??= entry?.reason ?? "unknown";
+      markSegment(b, clause, span.start);
+      setAside = true;
+    }
+    for (const span of indexOf(VOCABULARY.hedges).in(clause.tokens)) {
+      if (!quoted.has(k)) nonAnswer ??= "unknown";
+      markSegment(b, clause, span.start);
+      setAside = true;
+    }
+    for (const span of indexOf(VOCABULARY.corrections).in(clause.tokens)) {
+      if (!quoted.has(k)) correction = true;
+      mark(b, span.start, span.length);
+    }
+    for (const span of indexOf(VOCABULARY.alreadyTold).in(clause.tokens)) {
+      if (!quoted.has(k)) alreadyTold = true;
+      mark(b, span.start, span.length);
+    }
+    // "skip" / "move on" only as what the clause says first ("next to the tank" is no skip)
+    for (const span of indexOf(VOCABULARY.skip).in(clause.tokens)) {
+      if (!clause.tokens.slice(0, span.start).every((t, i) => VOCABULARY.fillers.has(t) || b[i] === true)) continue;
+      if (quoted.has(k)) continue;
+      skip = true;
+      mark(b, span.start, span.length);
+    }
+    // "no tester here": a no-word before a noun is not the answer "no"
+    clause.tokens.forEach((token, i) => {
+      const next = clause.tokens[i + 1];
+      if (token === "no" && b[i] !== true && next !== undefined && !VOCABULARY.noContinuations.has(next)) {
+        w[i] = true;
+        if (i === 0 && clause.tokens.length <= 4 && !quoted.has(k)) {
+          nonAnswer ??= "unknown";
+          setAside = true;
+        }
+      }
+    });
+    // "ok, can't find it": a clause of fillers only says nothing when the message says more
+    if (clauses.length > 1 && clause.tokens.every((t) => VOCABULARY.fillers.has(t))) b.fill(true);
+    const asked = questionTopic(clause);
+    if (asked !== null) {
+      questions.add(k);
+      if (topic === null) {
+        topic = asked.topic;
+        topicClause = k;
+      }
+      b.fill(true);
+    }
+  });
+  // A negation governs the next few words of its segment ("nothing is blocking it"); a no-word
+  // that opens the clause as an answer ("no, it's blown") negates nothing.
+  const negated = clauses.map((clause, k) =>
+    clause.tokens.map((_, i) => {
+      for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
+        const t = clause.tokens[j] ?? "";
+        if (clause.segments[j] !== clause.segments[i] || VOCABULARY.listWords.has(t)) return false;
+        const answerNo = t === "no" && j === 0 && VOCABULARY.noContinuations.has(clause.tokens[1] ?? "");
+        // a negator inside a set-aside phrase ("no wait", "no idea") negates nothing after it
+        if (VOCABULARY.negators.has(t) && !answerNo && blocked[k]?.[j] !== true) return true;
+      }
+      return false;
+    }),
+  );
+  return {
+    clauses,
+    quoted,
+    masks: { blocked, weakBlocked, negated },
+    questions,
+    topic,
+    topicClause,
+    nonAnswer,
+    setAside,
+    correction,
+    skip,
+    alreadyTold,
+  };
+}
+
+/**
+ * Whether a conjunction ("but") or a word of sequence ("then", "after") stands between two
+ * positions of one clause: the second statement is then the outcome.
+ */
+function contrasted(clauses: readonly TLexClause[], from: number, to: number): boolean {
+  const k = Math.floor(from / POSITION_STRIDE);
+  if (k !== Math.floor(to / POSITION_STRIDE)) return false;
+  const clause = clauses[k];
+  if (clause === undefined) return false;
+  const a = from % POSITION_STRIDE;
+  const b = to % POSITION_STRIDE;
+  return (
+    clause.segments[a] !== clause.segments[b] || clause.tokens.slice(a + 1, b).some((t) => VOCABULARY.sequence.has(t))
+  );
+}
+
+/**
+ * What an echo of the step's question means: said plainly, the step's normal answer (or its
+ * "yes"); negated, its "no". Null when the step has no such pair.
+ */
+function yesNoAnswers(step: TStep): { yes: TAnswer; no: TAnswer } | null {
+  const holds = (a: TAnswer, word: string) => a.patterns.some((p) => phrase(p).join(" ") === word);
+  // only a step with a normal answer: where "yes" is the fault ("does the fuse still blow?") an
+  // echo of the question says nothing about which answer is meant
+  const yes = step.answers.find((a) => a.normal === true);
+  const no = step.answers.find((a) => holds(a, "no"));
+  return yes !== undefined && no !== undefined && yes !== no ? { yes, no } : null;
+}
+
+/** Content words of the step's question that a reply may echo (not generic, not function words). */
+const ECHO_MIN_WORDS = 2;
+function echoAnswer(
+  c: TCompiled,
+  step: TStep,
+  clauses: readonly TLexClause[],
+  blocked: readonly (readonly boolean[])[],
+  questions: ReadonlySet<number>,
+): TAnswer | null {
+  const answers = yesNoAnswers(step);
+  if (answers === null) return null;
+  const words = c.questionWords.get(step) ?? new Set<string>();
+  const partWords = c.partWords.get(step) ?? new Set<string>();
+  let echoed = 0;
+  let predicates = 0;
+  let negative = false;
+  clauses.forEach((clause, k) => {
+    if (questions.has(k)) return;
+    clause.tokens.forEach((t, i) => {
+      if (blocked[k]?.[i] === true) return;
+      if (words.has(t)) echoed++;
+      if (words.has(t) && !partWords.has(t)) predicates++;
+      if (
+        VOCABULARY.negators.has(t) &&
+        !(t === "no" && i === 0 && VOCABULARY.noContinuations.has(clause.tokens[1] ?? ""))
+      )
+        negative = true;
+    });
+  });
+  // the echo must repeat what the question asks, not only the part it is about ("return filters
+  // are caked" repeats "return filters" of "are the return filters clean?", not "clean")
+  if (echoed < ECHO_MIN_WORDS || predicates === 0) return null;
+  return negative ? answers.no : answers.yes;
+}
+
+/** The item (between list words and conjunctions) of a clause that holds token `at`. */
+function itemAround(clause: TLexClause | undefined, at: number): TLexClause | undefined {
+  if (clause === undefined) return undefined;
+  const cut = (i: number) =>
+    VOCABULARY.listWords.has(clause.tokens[i] ?? "") || clause.segments[i] !== clause.segments[at];
+  let from = at;
+  while (from > 0 && !cut(from - 1)) from--;
+  let to = at;
+  while (to + 1 < clause.tokens.length && !cut(to + 1)) to++;
+  return { ...clause, tokens: clause.tokens.slice(from, to + 1), segments: clause.segments.slice(from, to + 1) };
+}
+
+/**
+ * The steps whose parts an item names, longest part first and each word for one part only:
+ * "the pump switch" names the switch, not the pump.
+ */
+function namedSteps(c: TCompiled, tokens: readonly string[]): Set<TStep> {
+  return new Set(namedSpans(c, tokens).map((n) => n.step));
+}
+
+function namedSpans(c: TCompiled, tokens: readonly string[]): { step: TStep; start: number }[] {
+  const claimed = tokens.map((t) => t === "");
+  const named: { step: TStep; start: number }[] = [];
+  for (const part of c.parts)
+    for (const span of c.partIndex(part).in(tokens)) {
+      if (claimed.slice(span.start, span.start + span.length).some(Boolean)) continue;
+      for (let i = span.start; i < span.start + span.length; i++) claimed[i] = true;
+      named.push({ step: part.step, start: span.start });
+    }
+  return named;
+}
+
+/** Whether a clause names one of a step's parts. */
+function namesPart(c: TCompiled, step: TStep, clause: TLexClause | undefined): boolean {
+  return clause !== undefined && stepsNamedIn(c, clause.tokens).has(step);
+}
+
+/** Every step whose part a run of tokens names (one pass over one index of all parts; cached per run). */
+const namedCache = new WeakMap<readonly string[], Set<TStep>>();
+function stepsNamedIn(c: TCompiled, tokens: readonly string[]): Set<TStep> {
+  const cached = namedCache.get(tokens);
+  if (cached !== undefined) return cached;
+  const steps = new Set<TStep>();
+  for (const span of c.allParts.in(tokens)) for (const step of c.partOwners[span.phrase] ?? []) steps.add(step);
+  namedCache.set(tokens, steps);
+  return steps;
+}
+
+/** Whether a negator precedes `start` within a few words of `tokens` ("no good", "not working"). */
+function negatedIn(tokens: readonly string[], start: number): boolean {
+  for (let i = start - 1; i >= 0 && i >= start - 3; i--) {
+    if (VOCABULARY.listWords.has(tokens[i] ?? "") || VOCABULARY.conjunctions.has(tokens[i] ?? "")) return false;
+    if (VOCABULARY.negators.has(tokens[i] ?? "")) return true;
+  }
+  return false;
+}
+
+/** Whether a negator precedes `start` in the same segment ("no smell of gas", "didn't see any soot"). */
+function negated(clause: TLexClause, start: number): boolean {
+  const segment = clause.segments[start];
+  for (let i = start - 1; i >= 0 && i >= start - 4; i--) {
+    // a negation does not reach over "but" or "and" ("doesn't light and I smell propane")
+    if (clause.segments[i] !== segment || VOCABULARY.listWords.has(clause.tokens[i] ?? "")) return false;
+    if (VOCABULARY.negators.has(clause.tokens[i] ?? "")) return true;
+  }
+  return false;
+}
+
+function firstRuleHit<R>(
+  clauses: readonly TLexClause[],
+  rules: readonly { rule: R; index: TRuleMatcher }[],
+  skip: (k: number, start: number) => boolean,
+) {
+  for (const { rule, index } of rules)
+    for (const [k, clause] of clauses.entries())
+      for (const starts of ruleStarts(index, clause))
+        if (starts.every((start) => !skip(k, start) && !negated(clause, start))) return { rule, clause: k };
+  return null;
+}
+
+/** The technician's words as they wrote them, for the report (bounded). */
+const OWN_WORDS_CHARS = 500;
+function ownWords(message: string): string {
+  const trimmed = message.trim();
+  return trimmed.length <= OWN_WORDS_CHARS ? trimmed : `${trimmed.slice(0, OWN_WORDS_CHARS)}…`;
+}
+
+function clauseText(clause: TLexClause | undefined): string {
+  return clause?.tokens.join(" ") ?? "";
+}
+
+// ---- consent ------------------------------------------------------------------------------------
+
+/**
+ * A message as an answer to "do you authorize the repair?". Only a plain yes is "yes": every word
+ * is an approval phrase or a polite or repair word ("yes please, replace it"), no question, no
+ * condition. A condition ("yes if it's under warranty"), a cost question, a deferral ("ok, I need
+ * to ask the customer first") or any other question is not consent; a plain decline is "no".
+ */
+export function consentOf(message: string): TConsent {
+  const clauses = lex(message.slice(0, MAX_ANALYSED_CHARS));
+  const tokens = clauses.flatMap((c) => c.tokens);
+  if (tokens.length === 0) return null;
+  const has = (table: readonly TPhrase[]) => clauses.some((c) => indexOf(table).in(c.tokens).length > 0);
+  const question = clauses.some((c) => c.question || questionTopic(c) !== null || startsWithQuestionWord(c));
+  if (has(VOCABULARY.consent.conditional)) return "conditional";
+  const deferral = has(VOCABULARY.consent.deferral) || NON_ANSWERS.all(clauses).length > 0;
+  // Polite and repair words may come with a plain yes or no; "yes" and "no" themselves never count as extra.
+  const extra = new Set(
+    [...VOCABULARY.consent.plainExtra, ...VOCABULARY.fillers].filter((t) => t !== "yes" && t !== "no"),
+  );
+  const only = (table: readonly TPhrase[]) => clauses.every((c) => indexOf(table).covers(c.tokens, extra));
+  const plain = !question && !deferral;
+  // "not approved" holds "approved": a yes counts only when nothing negates it
+  const yes = clauses.some((c) =>
+    indexOf(VOCABULARY.consent.yes)
+      .in(c.tokens)
+      .some((span) => !negatedIn(c.tokens, span.start)),
+  );
+  if (plain && yes && only(VOCABULARY.consent.yes) && !has(VOCABULARY.consent.no)) return "yes";
+  // A decline may say why ("customer declined, they'll swap it themselves"); a bare "no" with more
+  // words ("no, it does not run") is not one, and a yes may never say more.
+  const declines = clauses.some((c) =>
+    indexOf(VOCABULARY.consent.no)
+      .in(c.tokens)
+      .some((span) => VOCABULARY.consent.no[span.phrase]?.join(" ") !== "no"),
+  );
+  if (plain && !yes && (declines || (has(VOCABULARY.consent.no) && only(VOCABULARY.consent.no)))) return "no";
+  if (has(VOCABULARY.consent.cost)) return "cost";
+  if (deferral) return "deferral";
+  if (question) return "question";
+  return null;
+}
+
+/** Whether a message is a plain yes to the authorization request (what authorizes a repair). */
+export function isPlainYes(message: string): boolean {
+  return consentOf(message) === "yes";
+}
+
+// ---- the classification ---------------------------------------------------------------------------
+
+const ACTIVE_GROUP = -1;
+
+/** The finding stated for a step before its branch was established (applied when the step comes up). */
+export function notedFinding(state: TContextState, stepId: string): string | null {
+  if (state.completed.includes(stepId) || !Object.hasOwn(state.pending_findings, stepId)) return null;
+  return state.pending_findings[stepId] ?? null;
+}
+
 /** The active answer whose offered label the message repeats word for word, if exactly one. */
-function chosenOption(answers: readonly TAnswer[], message: string): TAnswer | null {
-  const said = normalisePhrase(message.slice(0, MAX_ANALYSED_CHARS));
-  const chosen = answers.filter((answer) => normalisePhrase(answer.label ?? answer.id) === said);
+function chosenOption(answers: readonly TAnswer[], labels: readonly string[], message: string): TAnswer | null {
+  const said = phrase(message.slice(0, MAX_ANALYSED_CHARS)).join(" ");
+  const chosen = answers.filter((answer, i) =>
+    [answer.label ?? answer.id, labels[i] ?? ""].some((l) => l !== "" && phrase(l).join(" ") === said),
+  );
   return chosen.length === 1 ? (chosen[0] ?? null) : null;
 }
 
-/** Classifies one technician message against the state (see the priority table above). */
-export function classifyMessage(system: TSystem, state: TContextState, message: string): TClassification {
-  const steps = system.procedure.steps;
-  const clauses = toClauses(message.slice(0, MAX_ANALYSED_CHARS));
-  let topic: TTopicKind | null = null;
-  const evidenceClauses: TClause[] = [];
-  for (const clause of clauses) {
-    const kind = clarificationOf(clause);
-    if (kind === null) evidenceClauses.push(clause);
-    else topic ??= kind;
-  }
-  const correction = CORRECTION_MARKERS.some((marker) => containsPhrase(clauses, toTokens(marker)));
+export type TClassifyOptions = {
+  /** The complaint: the system's symptom phrases ("pump won't run") describe it, they are not findings. */
+  complaint?: boolean;
+  /** The active step's labels as offered in the technician's language (option buttons send them). */
+  labels?: readonly string[];
+  /** During authorization: the step the diagnosis concludes from (its answers are read without its part named). */
+  about?: string;
+};
 
-  const activeAnswers: readonly TAnswer[] =
-    state.mode === "authorization"
-      ? AUTHORIZATION_ANSWERS
-      : state.mode === "diagnostic"
-        ? (steps.find((s) => s.id === state.active_step)?.answers ?? [])
-        : [];
-  const option = chosenOption(activeAnswers, message);
-  if (option !== null)
-    return { intent: "ANSWER", topic: null, answer: option, ambiguous: [], contradictions: [], correction, fresh: [] };
-  const candidates = answerCandidates(ACTIVE_GROUP, activeAnswers, 0, false);
-  steps.forEach((step, index) => {
-    if (step.id !== state.active_step) candidates.push(...answerCandidates(index, step.answers, 1 + index, true));
+/** Reads one technician message against the state (see the header). `system` carries every language's patterns. */
+export function classifyMessage(
+  system: TSystem,
+  state: TContextState,
+  message: string,
+  options: TClassifyOptions = {},
+): TClassification {
+  const steps = system.procedure.steps;
+  const c = compile(system);
+  const r = read(message, c.content);
+  const { clauses, masks } = r;
+  if (options.complaint === true)
+    for (const span of c.symptoms.all(clauses)) mark(masks.blocked[span.clause] ?? [], span.start, span.length);
+
+  // Words of a hazard or of rule evidence are no answer to a step, said or denied: "no gas smell"
+  // is not the LP check's "no gas". (The rules themselves read the message as it was set aside before.)
+  const setAside = masks.blocked.map((mask) => [...mask]);
+  clauses.forEach((clause, k) => {
+    for (const { index } of [...c.safety, ...c.evidence])
+      for (const span of index.index.in(clause.tokens)) {
+        let from = span.start;
+        for (let i = span.start - 1; i >= 0 && i >= span.start - 3; i--)
+          if (VOCABULARY.negators.has(clause.tokens[i] ?? "")) from = i;
+        mark(masks.blocked[k] ?? [], from, span.start + span.length - from);
+      }
   });
 
-  let answer: TAnswer | null = null;
+  const activeStep = state.mode === "diagnostic" ? steps.find((s) => s.id === state.active_step) : undefined;
+  const activeAnswers: readonly TAnswer[] = activeStep?.answers ?? [];
+  const option = chosenOption(activeAnswers, options.labels ?? [], message);
+
+  // Another step's answers compete for the words only when the message names that step's part
+  // (a finding is recorded only from an explicit statement about its component).
+  const partClauses = clauses;
+  const named = new Set(steps.filter((step) => partClauses.some((clause) => namesPart(c, step, clause))));
+  const candidates: TMatchCandidate[] = [];
+  steps.forEach((step, index) => {
+    const patterns = c.answers.get(step) ?? [];
+    const active = step === activeStep;
+    if (!active && !named.has(step) && step.id !== options.about) return;
+    step.answers.forEach((_, a) => {
+      candidates.push({
+        group: active ? ACTIVE_GROUP : index,
+        answer: a,
+        priority: active ? 0 : 1 + index,
+        patterns: (patterns[a] ?? []).filter((p) => active || !p.weak),
+      });
+    });
+  });
+
+  let answer: TAnswer | null = option;
   let weakAnswer = false;
   let ambiguous: string[] = [];
+  let answerAt = -1;
   const stated: TMention[] = [];
-  for (const match of matchAnswers(evidenceClauses, candidates)) {
-    const winner = match.answers.length === 1 ? match.answers[0] : undefined;
-    if (match.group === ACTIVE_GROUP) {
-      if (winner !== undefined) answer = activeAnswers[winner] ?? null;
-      else ambiguous = match.answers.map((a) => activeAnswers[a]?.id ?? "");
-      weakAnswer = match.weak;
-      continue;
+  const hitClauses = new Set<number>();
+  const negatedHits: TNegatedHit[] = [];
+  if (option === null) {
+    const matches = matchAnswers(clauses, candidates, masks as TMasks, negatedHits);
+    // "the blower never pushes any air": a negated normal answer of the step asked, with no answer
+    // of it left standing, is the step's "no"
+    for (const hit of negatedHits) {
+      if (hit.group !== ACTIVE_GROUP) continue; // only for the step asked: elsewhere it says too little
+      const step = activeStep;
+      if (step === undefined || step.answers[hit.answer]?.normal !== true || matches.some((m) => m.group === hit.group))
+        continue;
+      const no = yesNoAnswers(step)?.no;
+      const a = no === undefined ? -1 : step.answers.indexOf(no);
+      if (a >= 0)
+        matches.push({
+          group: hit.group,
+          answers: [a],
+          score: 1,
+          weak: true,
+          last: new Map([[a, hit.clause * POSITION_STRIDE]]),
+        });
     }
-    const step = steps[match.group];
-    const mentioned = winner === undefined ? undefined : step?.answers[winner];
-    if (step !== undefined && mentioned !== undefined) stated.push({ step, index: match.group, answer: mentioned });
+    matches.sort((x, y) => x.group - y.group);
+    for (const match of matches) {
+      for (const position of match.last.values()) hitClauses.add(Math.floor(position / POSITION_STRIDE));
+      let winner = match.answers.length === 1 ? match.answers[0] : undefined;
+      // A self-correction ("blown, no wait it's fine") or a contrast ("it runs but barely moves
+      // any water"): the last statement wins.
+      const latest = [...match.last.entries()].sort((a, b) => b[1] - a[1]);
+      const [last, before] = latest;
+      if (
+        last !== undefined &&
+        before !== undefined &&
+        (r.correction || r.quoted.size > 0 || contrasted(clauses, before[1], last[1]))
+      )
+        winner = last[0];
+      if (match.group === ACTIVE_GROUP) {
+        if (winner !== undefined) {
+          answer = activeAnswers[winner] ?? null;
+          answerAt = match.last.get(winner) ?? -1;
+        } else ambiguous = match.answers.map((a) => activeAnswers[a]?.id ?? "");
+        weakAnswer = match.weak && winner !== undefined && match.answers.length === 1;
+        continue;
+      }
+      const step = steps[match.group];
+      const mentioned = winner === undefined ? undefined : step?.answers[winner];
+      // Words about another step count only as an explicit statement about its part: "fuse is
+      // blown" names the fuse; "it moves a foot" (the motor stalling) is no manual-override test,
+      // "pump plug" no clogged strainer, a "trip" no tripped breaker.
+      // …and when the clause names the active step's part too, it is about the active step
+      // ("stove lights, steady blue flame" answers the LP check, not the igniter's).
+      const atIndex = Math.floor((match.last.get(winner ?? -1) ?? 0) / POSITION_STRIDE);
+      const at = clauses[atIndex];
+      // (the part may be named a clause earlier: "the pump does run, it only sputters")
+      if (
+        step !== undefined &&
+        step.id !== options.about &&
+        !partClauses.slice(0, atIndex + 1).some((cl) => namesPart(c, step, cl))
+      )
+        continue;
+      if (step !== undefined && activeStep !== undefined && namesPart(c, activeStep, at) && answer === null) continue;
+      if (step !== undefined && mentioned !== undefined) stated.push({ step, index: match.group, answer: mentioned });
+    }
+    // Readings: the active step takes a number in its unit or with no unit; another step only
+    // one with its unit, when no other step of the system reads that unit.
+    for (const reading of readingsOf(clauses, masks.blocked, c.names)) {
+      const position = reading.clause * POSITION_STRIDE + reading.start;
+      hitClauses.add(reading.clause);
+      // a reading the item says is of another step's part ("12 volts at the pump" while the switch
+      // is asked) is that step's, not the step asked
+      const item = itemAround(partClauses[reading.clause], reading.start);
+      const elsewhere =
+        activeStep !== undefined &&
+        !namesPart(c, activeStep, item) &&
+        steps.some((s) => s !== activeStep && s.readings !== undefined && namesPart(c, s, item));
+      const own = activeStep === undefined || elsewhere ? null : readingAnswer(activeStep, reading);
+      if (own !== null && activeStep !== undefined) {
+        if (answer === null || weakAnswer || position > answerAt || !r.correction) {
+          if (answer !== null && answer !== own && !r.correction && answerAt >= 0 && !weakAnswer) {
+            ambiguous = [answer.id, own.id];
+            answer = null;
+          } else {
+            answer = own;
+            answerAt = position;
+            weakAnswer = false;
+            ambiguous = [];
+          }
+        }
+        continue;
+      }
+      // Another step takes a reading when the clause names its part ("12.4 at the pump plug",
+      // "batteries at 12.8"), or, with a unit, when it is the system's only step in that unit.
+      const clause = itemAround(partClauses[reading.clause], reading.start);
+      const readers = steps.filter(
+        (s) =>
+          s !== activeStep && s.readings !== undefined && (reading.unit === null || s.readings.unit === reading.unit),
+      );
+      const named = readers.filter((s) => namesPart(c, s, clause));
+      // (of several steps in that unit, the ones that apply now: the switch output is read only
+      // once the pump connector had no voltage)
+      const applies = (s: TStep) =>
+        s.requires === undefined ||
+        evidenceValue(state.evidence, findingKey(s.requires.finding)) === findingValue(s.requires.finding);
+      const inUnit = reading.unit === null ? [] : steps.filter((s) => s.readings?.unit === reading.unit && applies(s));
+      const step = named.length === 1 ? named[0] : named.length === 0 && inUnit.length === 1 ? inUnit[0] : undefined;
+      if (step === undefined || step === activeStep || stated.some((m) => m.step === step)) continue;
+      const stepAnswer = readingAnswer(step, reading);
+      if (stepAnswer !== null) stated.push({ step, index: steps.indexOf(step), answer: stepAnswer });
+    }
+  }
+
+  // Items: segments cut again at list words ("fuse is good and 12 V at the pump"). In an item,
+  // generic words count for another step when the item names that step's part (and no other
+  // step's): "checked the fuse, its good". "Good", "fine", "checks out" (not negated) are the
+  // normal answer of the step whose part is named, or of the active step when no part is.
+  const healthy = indexOf(VOCABULARY.healthy);
+  let activeHealthy: TAnswer | null = null;
+  if (option === null) {
+    clauses.forEach((clause, k) => {
+      if (r.questions.has(k) || r.quoted.has(k)) return;
+      let item = 0;
+      const items = clause.tokens.map((t, i) =>
+        VOCABULARY.listWords.has(t) || (i > 0 && clause.segments[i] !== clause.segments[i - 1]) ? ++item : item,
+      );
+      let previous: Set<TStep> = new Set();
+      for (const segment of new Set(items)) {
+        const tokens = clause.tokens.map((t, i) => (items[i] === segment && masks.blocked[k]?.[i] !== true ? t : ""));
+        let named = namedSteps(c, tokens);
+        // "looked at the fuse and its fine": "it" is the part of the item before
+        const first = tokens.find((t) => t !== "" && !VOCABULARY.listWords.has(t)) ?? "";
+        if (named.size === 0 && VOCABULARY.pronouns.has(first)) named = previous;
+        previous = named;
+        const [step] = named;
+        const sound = healthy.in(tokens).some((span) => !negatedIn(tokens, span.start));
+        if (named.size === 0 && sound && activeStep !== undefined && !hitClauses.has(k))
+          activeHealthy = activeStep.answers.find((a) => a.normal === true) ?? null;
+        if (named.size !== 1 || step === undefined || stated.some((m) => m.step === step)) continue;
+        // "no wait wrong fuse, the pump one is fine": a clause that names the asked step's part is about it
+        if (step !== activeStep && activeStep !== undefined && namesPart(c, activeStep, clause)) continue;
+        if (step === activeStep) {
+          if (answer === null && ambiguous.length === 0 && sound)
+            activeHealthy = step.answers.find((a) => a.normal === true) ?? null;
+          continue;
+        }
+        const index = steps.indexOf(step);
+        const patterns = c.answers.get(step) ?? [];
+        const own = step.answers.map(
+          (_, a): TMatchCandidate => ({ group: index, answer: a, priority: 0, patterns: patterns[a] ?? [] }),
+        );
+        const [match] = matchAnswers([{ tokens, question: false }], own);
+        let winner =
+          match !== undefined && match.answers.length === 1 ? step.answers[match.answers[0] ?? -1] : undefined;
+        if (match === undefined && sound) winner = step.answers.find((a) => a.normal === true);
+        if (winner !== undefined) {
+          stated.push({ step, index, answer: winner });
+          hitClauses.add(k);
+        }
+      }
+    });
+    if (answer === null && ambiguous.length === 0 && activeHealthy !== null) {
+      answer = activeHealthy;
+      weakAnswer = true;
+    }
+    // An echo of a yes / no question ("lit a stove burner, steady blue flame"; "zero output from
+    // the switch"): its words, said plainly, are the answer "yes"; negated, the answer "no".
+    if (answer === null && ambiguous.length === 0 && activeStep !== undefined) {
+      const echo = echoAnswer(c, activeStep, clauses, masks.blocked, r.questions);
+      if (echo !== null) {
+        answer = echo;
+        weakAnswer = true;
+      }
+    }
   }
 
   const completedAt = (id: string) => state.completed.indexOf(id);
   const recorded = (finding: string) => evidenceValue(state.evidence, findingKey(finding));
-  const statedFindings = new Set(stated.map((m) => m.answer.finding));
-  const holds = (finding: string) => statedFindings.has(finding) || recorded(finding) === findingValue(finding);
   const done = stated.filter((m) => completedAt(m.step.id) >= 0);
   const contradictions = done
     .filter((m) => recorded(m.answer.finding) !== findingValue(m.answer.finding))
     .sort((a, b) => completedAt(a.step.id) - completedAt(b.step.id));
   // A branch step counts only when its branch holds (recorded, or stated in this same message).
-  const fresh = stated.filter(
-    (m) =>
-      completedAt(m.step.id) < 0 &&
-      (m.step.requires === undefined || holds(m.step.requires.finding)) &&
-      notedFinding(state, m.step.id) !== m.answer.finding,
-  );
-  if (weakAnswer && done.length > 0) answer = null;
+  // (a step whose branch is not established yet is kept by the engine until it comes up)
+  const fresh = stated
+    .filter((m) => completedAt(m.step.id) < 0 && notedFinding(state, m.step.id) !== m.answer.finding)
+    .sort((a, b) => a.index - b.index);
+  // Completed steps stated again with what is on record ("the fuse is fine", again).
+  const restated = done.filter((m) => recorded(m.answer.finding) === findingValue(m.answer.finding));
+  // An answer given only in generic words is dropped when the message restates a completed step
+  // ("yes, the fuse is fine" at the voltage step is about the fuse, not a "yes" to the voltage).
+  if (weakAnswer && option === null && done.length > 0) answer = null;
 
+  // A clause that starts with a question word and states nothing is a question too.
+  let topic = r.topic;
+  let topicClause = r.topicClause;
+  clauses.forEach((clause, k) => {
+    if (r.questions.has(k) || hitClauses.has(k) || !startsWithQuestionWord(clause)) return;
+    r.questions.add(k);
+    if (topic === null) {
+      topic = "howto";
+      topicClause = k;
+    }
+  });
+
+  // Questions: which part they name (the active step's unless another step's part is named).
+  let topicStep: TStep | null = null;
+  if (topic !== null) {
+    // Of the parts named, the diagnosis' own (the step asked, or one done) before others, then the
+    // first named: "why the pump and not the wiring?" is about the pump the diagnosis found.
+    const asked = clauses[topicClause];
+    const named = asked === undefined ? [] : namedSpans(c, asked.tokens);
+    const onPath = (step: TStep) => step === activeStep || state.completed.includes(step.id);
+    named.sort((a, b) => Number(onPath(b.step)) - Number(onPath(a.step)) || a.start - b.start);
+    const [first] = named;
+    if (first !== undefined && first.step !== activeStep && !named.some((n) => n.step === activeStep))
+      topicStep = first.step;
+  }
+
+  // Rules: safety anywhere (a question about a gas smell still stops the case), evidence only in
+  // statements that are not set aside.
+  const stopped = (system.safety_rules ?? []).find((rule) => rule.id === state.safety?.rule);
+  const safetyHit = firstRuleHit(clauses, c.safety, (k) => r.quoted.has(k));
+  const clear = stopped === undefined ? undefined : c.safety.find((s) => s.rule === stopped);
+  const safetyClear =
+    clear !== undefined && firstRuleHit(clauses, [{ rule: clear.rule, index: clear.clear }], () => false) !== null;
+  const evidenceHit = firstRuleHit(clauses, c.evidence, (k, start) => setAside[k]?.[start] === true || r.quoted.has(k));
+
+  const own = clauses.filter((_, k) => !r.quoted.has(k));
+  // Retractions: "I never checked the fuse" names a completed step's part.
+  const retracted: TStep[] = [];
+  for (const span of indexOf(VOCABULARY.retractions).all(own)) {
+    const clause = own[span.clause];
+    if (clause === undefined) continue;
+    const part = c.parts.find(
+      (p) => completedAt(p.step.id) >= 0 && c.partIndex(p).in(clause.tokens).length > 0 && !retracted.includes(p.step),
+    );
+    if (part !== undefined) retracted.push(part.step);
+  }
+
+  const has = (table: readonly TPhrase[]) => indexOf(table).all(own).length > 0;
+  const anyOf = (table: readonly TPhrase[]) =>
+    indexOf(table)
+      .all(own)
+      .some((span) => {
+        const clause = own[span.clause];
+        return clause !== undefined && !negated(clause, span.start);
+      });
+  // "fixed it", "works now", or a repair with "now" / "again" ("swapped the cap, blowing cold now")
+  // unless it still fails ("changed the fuse, still dead").
+  const resolved =
+    anyOf(VOCABULARY.resolved.explicit) ||
+    anyOf(VOCABULARY.resolved.success) ||
+    (anyOf(VOCABULARY.resolved.repairVerbs) && anyOf(VOCABULARY.now) && !has(VOCABULARY.still));
+
+  const minutes = durationOf(own);
+  const laborTriggered = anyOf(VOCABULARY.labor.keywords) || anyOf(VOCABULARY.labor.add);
+  const labor =
+    minutes !== null && laborTriggered
+      ? { minutes, mode: anyOf(VOCABULARY.labor.add) ? ("add" as const) : ("set" as const) }
+      : null;
+
+  const ackExtra = new Set([...VOCABULARY.fillers]);
+  const acknowledgement =
+    clauses.length > 0 && clauses.every((cl) => indexOf(VOCABULARY.acknowledgements).covers(cl.tokens, ackExtra));
+
+  const hasEvidence = answer !== null || stated.length > 0 || ambiguous.length > 0;
+  const nonAnswer = hasEvidence ? null : r.nonAnswer;
+  const skip = r.skip && !hasEvidence;
   let intent: TIntent = "UNCLEAR";
-  if (contradictions.length > 0 && (correction || answer === null)) intent = "NEW_EVIDENCE";
+  if (contradictions.length > 0 && (r.correction || answer === null)) intent = "NEW_EVIDENCE";
   else if (answer !== null) intent = "ANSWER";
   else if (topic !== null) intent = topic === "locate" ? "LOCATE" : topic === "howto" ? "HOWTO" : "EXPLAIN";
+  else if (skip) intent = "SKIP";
+  else if (nonAnswer !== null) intent = "NON_ANSWER";
   else if (fresh.length > 0) intent = "NEW_EVIDENCE";
-  return { intent, topic, answer, ambiguous, contradictions, correction, fresh };
+  const evidenceText = clauses
+    .filter((_, k) => !r.questions.has(k))
+    .map((cl) => clauseText(cl))
+    .join(", ");
+  return {
+    intent,
+    topic,
+    topicStep,
+    answer,
+    ambiguous,
+    contradictions,
+    correction: r.correction,
+    fresh,
+    restated,
+    nonAnswer,
+    skip,
+    safety: safetyHit?.rule ?? null,
+    safetyClear,
+    evidence: evidenceHit === null ? null : { rule: evidenceHit.rule, text: ownWords(message) },
+    resolved,
+    alreadyTold: r.alreadyTold && answer === null,
+    retracted,
+    labor,
+    acknowledgement,
+    consent: consentOf(message),
+    question: r.questions.size > 0,
+    evidenceText,
+  };
 }

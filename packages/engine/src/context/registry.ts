@@ -4,7 +4,9 @@
 // checks that this module stays that way.
 
 import type { TCatalog, TConstraint, TStep, TSystem } from "./catalog-schema";
-import { containsPhrase, toClauses, toTokens } from "./text";
+import { matchingSystem } from "./localize";
+import { containsPhrase } from "./text";
+import { lex, phrase } from "./vocabulary";
 
 /** What the model is told about one step, plus the constraints that apply while it is asked. */
 export type TStepContext = {
@@ -37,12 +39,15 @@ export function getStep(catalog: TCatalog, systemId: string, stepId: string): TS
  * The system a message is about: each detect keyword present scores 1, each phrase 2 (counted
  * once, matched on word boundaries). The best score wins; no match, or a tie between systems
  * (e.g. "the A/C and the furnace are dead"), gives null: ask the technician which system.
+ * Keywords of every language the catalog is translated into count.
  */
 export function detectSystem(catalog: TCatalog, text: string): TSystemMatch | null {
-  const clauses = toClauses(text);
-  const scores = catalog.systems.map((system) => {
+  const clauses = lex(text);
+  const scores = catalog.systems.map((original) => {
+    // every language's keywords: "la bomba de agua no prende" is the water pump too
+    const system = matchingSystem(catalog, original);
     const hits = (entries: readonly string[] | undefined) =>
-      (entries ?? []).filter((entry) => containsPhrase(clauses, toTokens(entry))).length;
+      (entries ?? []).filter((entry) => containsPhrase(clauses, phrase(entry))).length;
     return {
       system_id: system.id,
       score:

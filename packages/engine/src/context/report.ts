@@ -1,10 +1,15 @@
-// The final report (complaint / cause / correction), derived from the state and the catalog.
-// The decisive finding is the last completed step's: the answer that ended the diagnosis.
+// The final report (complaint / cause / correction), derived from the state and the catalog. It
+// is written in English, the shop's record, with a copy in the technician's language. A report is
+// versioned: a correction, a labor change, new evidence or a note after it makes a new revision
+// and the earlier ones are kept (state.report_history).
 
 import { findingKey, type TAnswer, type TStep, type TSystem } from "./catalog-schema";
 import { evidenceValue, type TContextState, type TReport } from "./state";
 
 export const NO_CORRECTION = "The catalog has no correction for this finding: the technician specifies the repair.";
+export const NO_FINDING = "No finding recorded.";
+/** Labor lines the technician added or corrected (not a step). */
+export const TECHNICIAN_LINE = "@technician";
 
 /** The answer a step's recorded evidence corresponds to, if any. */
 export function recordedAnswer(step: TStep, evidence: Readonly<Record<string, string>>): TAnswer | null {
@@ -14,43 +19,141 @@ export function recordedAnswer(step: TStep, evidence: Readonly<Record<string, st
   return step.answers.find((answer) => answer.finding === `${key}=${value}`) ?? null;
 }
 
-/** The last completed step and its answer: what the cause and correction come from. */
-export function decisiveFinding(system: TSystem, state: TContextState): { step: TStep; answer: TAnswer } | null {
-  const id = state.completed[state.completed.length - 1];
-  const step = system.procedure.steps.find((s) => s.id === id);
-  const answer = step === undefined ? null : recordedAnswer(step, state.evidence);
-  return step !== undefined && answer !== null ? { step, answer } : null;
-}
+/** The step and answer the diagnosis concludes from (the engine walks the procedure to find it). */
+export type TDecisive = { step: TStep; answer: TAnswer } | null;
 
-export function causeOf(decisive: { step: TStep; answer: TAnswer } | null): string {
-  if (decisive === null) return "No finding recorded.";
+export function causeOf(decisive: { step: TStep; answer: { cause?: string; finding: string } } | null): string {
+  if (decisive === null) return NO_FINDING;
   return decisive.answer.cause ?? `Finding ${decisive.answer.finding} (${decisive.step.question})`;
 }
 
-export function correctionOf(decisive: { step: TStep; answer: TAnswer } | null): string {
+export function correctionOf(decisive: { answer: { correction?: string } } | null): string {
   return decisive?.answer.correction ?? NO_CORRECTION;
 }
 
+/** How the case ended: authorized or not, escalated (and why), or repaired by the technician. */
+export type TOutcomeFields = Pick<TReport, "authorized" | "escalation" | "resolution" | "repair"> & {
+  /** An evidence rule's cause and correction replace the procedure's. */
+  override?: { cause: string; correction: string };
+};
+
+function sameIds(system: TSystem, local: TSystem, state: TContextState, outcome: TOutcomeFields, decisive: TDecisive) {
+  const find = (sys: TSystem, id: string) => sys.procedure.steps.find((s) => s.id === id);
+  const localDecisive =
+    decisive === null
+      ? null
+      : {
+          step: find(local, decisive.step.id) ?? decisive.step,
+          answer:
+            local.procedure.steps
+              .find((s) => s.id === decisive.step.id)
+              ?.answers.find((a) => a.id === decisive.answer.id) ?? decisive.answer,
+        };
+  const stepsOf = (sys: TSystem, labelled: boolean) =>
+    state.completed.flatMap((id) => {
+      const step = find(sys, id);
+      const flowStep = find(system, id);
+      if (step === undefined || flowStep === undefined) return [];
+      const answer = recordedAnswer(flowStep, state.evidence);
+      if (answer === null) return [];
+      const shown = labelled ? (step.answers.find((a) => a.id === answer.id)?.label ?? answer.finding) : answer.finding;
+      return [{ step: id, question: step.question, finding: shown }];
+    });
+  const notChecked = (sys: TSystem) =>
+    state.completed.flatMap((id) => {
+      const entry = Object.hasOwn(state.not_checked, id) ? state.not_checked[id] : undefined;
+      const step = find(sys, id);
+      return entry?.passed === true && step !== undefined
+        ? [{ step: id, question: step.question, reason: entry.reason }]
+        : [];
+    });
+  const observations = (sys: TSystem) =>
+    state.observations.map((o) => ({
+      rule: o.rule,
+      label: (sys.evidence_rules ?? []).find((r) => r.id === o.rule)?.label ?? o.rule,
+      text: o.text,
+    }));
+  const ruleText = (sys: TSystem) => {
+    const rule = (sys.evidence_rules ?? []).find((r) => r.id === state.observations.at(-1)?.rule);
+    return outcome.override !== undefined && rule !== undefined
+      ? { cause: rule.cause, correction: rule.correction }
+      : null;
+  };
+  return { decisive, localDecisive, stepsOf, notChecked, observations, ruleText };
+}
+
+/**
+ * The report for the state as it is now: revision = one more than the kept history, the reason
+ * the case was reopened (if it was), notes carried over from the last revision.
+ */
 export function buildReport(
   system: TSystem,
+  local: TSystem,
   state: TContextState,
-  authorized: boolean | null,
-  escalation: "warranty" | null,
+  decisive: TDecisive,
+  outcome: TOutcomeFields,
+  note?: string,
 ): TReport {
-  const decisive = decisiveFinding(system, state);
-  const steps = new Map(system.procedure.steps.map((step) => [step.id, step] as const));
+  const parts = sameIds(system, local, state, outcome, decisive);
+  const previous = state.report_history.at(-1) ?? null;
+  const english = parts.ruleText(system) ?? {
+    cause: causeOf(parts.decisive),
+    correction: correctionOf(parts.decisive),
+  };
+  const cause =
+    outcome.resolution === "fixed_by_technician" && parts.decisive === null
+      ? `Repaired by the technician before a cause was isolated.`
+      : english.cause;
+  const correction =
+    outcome.resolution === "fixed_by_technician"
+      ? `Repaired by the technician: ${outcome.repair ?? ""}`.trim()
+      : english.correction;
+  const translation =
+    local === system
+      ? null
+      : (() => {
+          const text = parts.ruleText(local) ?? {
+            cause: causeOf(parts.localDecisive),
+            correction: correctionOf(parts.localDecisive),
+          };
+          return {
+            language: state.language,
+            cause: outcome.resolution === "fixed_by_technician" && parts.decisive === null ? cause : text.cause,
+            correction: outcome.resolution === "fixed_by_technician" ? (outcome.repair ?? "") : text.correction,
+            steps_performed: parts.stepsOf(local, true),
+            not_checked: parts.notChecked(local),
+            observations: parts.observations(local),
+          };
+        })();
   return {
     complaint: state.complaint ?? "",
-    cause: causeOf(decisive),
-    correction: correctionOf(decisive),
-    steps_performed: state.completed.map((id) => {
-      const step = steps.get(id);
-      const answer = step === undefined ? null : recordedAnswer(step, state.evidence);
-      return { step: id, question: step?.question ?? "", finding: answer?.finding ?? "" };
-    }),
+    cause,
+    correction,
+    steps_performed: parts.stepsOf(system, false),
     evidence: { ...state.evidence },
-    labor: { draft_minutes: state.labor.draft_minutes, lines: state.labor.lines.map((line) => ({ ...line })) },
-    authorized,
-    escalation,
+    labor: {
+      draft_minutes: state.labor.draft_minutes,
+      lines: state.labor.lines.map((line) => ({ ...line })),
+    },
+    authorized: outcome.authorized,
+    escalation: outcome.escalation,
+    resolution: outcome.resolution,
+    repair: outcome.repair,
+    not_checked: parts.notChecked(system),
+    observations: parts.observations(system),
+    notes: [...(previous?.notes ?? []), ...(note === undefined ? [] : [note])],
+    revision: state.report_history.length + 1,
+    revised_because: state.report_history.length === 0 ? null : (state.reopened_because ?? "revised"),
+    translation,
+  };
+}
+
+/** The outcome fields of an existing report (for a revision that changes labor or notes only). */
+export function outcomeOf(report: TReport): TOutcomeFields {
+  return {
+    authorized: report.authorized,
+    escalation: report.escalation,
+    resolution: report.resolution,
+    repair: report.repair,
   };
 }

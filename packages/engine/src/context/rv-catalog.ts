@@ -1,9 +1,12 @@
 // The RV service desk's procedure catalog: four systems, each a short isolation procedure with
-// branches, safety and warranty constraints. Its one source is the data file
-// catalogs/rv-service.json (the format is described in CATALOG.md), validated whole here as any
-// catalog a server loads is: a broken edit fails at import, not in a conversation.
+// branches, safety and warranty constraints, evidence and safety rules. Its one source is the data
+// file catalogs/rv-service.json (the format is described in CATALOG.md) with its translations
+// (rv-service.<language>.json), validated whole here as any catalog a server loads is: a broken
+// edit fails at import, not in a conversation.
 
+import es from "../../catalogs/rv-service.es.json";
 import data from "../../catalogs/rv-service.json";
+import ru from "../../catalogs/rv-service.ru.json";
 import { parseCatalog, type TCatalog } from "./catalog-schema";
 
-export const RV_SERVICE_CATALOG: TCatalog = parseCatalog(data);
+export const RV_SERVICE_CATALOG: TCatalog = parseCatalog({ ...data, translations: [es, ru] });

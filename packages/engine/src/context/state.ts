@@ -3,13 +3,17 @@
 
 import { z } from "zod";
 
-export const CONTEXT_STATE_VERSION = 1;
+// 2: language, not-checked steps, safety stop, observations, report revisions (issue 22). A
+// stored state of version 1 no longer parses, so the control plane rebuilds it from the messages.
+export const CONTEXT_STATE_VERSION = 2;
+/** Non-answers at one step before it is passed as not checked ("skip" passes it at once). */
+export const MAX_NON_ANSWERS = 2;
 /** Re-asks of one step (unclear replies) before the engine escalates. */
 export const MAX_REASKS = 2;
 /** The guard's re-ask key while authorization is being asked (step ids never start with "@"). */
 export const AUTHORIZATION_KEY = "@authorization";
 
-export const CONTEXT_MODES = ["diagnostic", "authorization", "final_report"] as const;
+export const CONTEXT_MODES = ["diagnostic", "authorization", "final_report", "safety_stop"] as const;
 export const CONTEXT_SUBMODES = ["main", "locate", "explain", "howto", "replan"] as const;
 export const TOPIC_KINDS = ["locate", "explain", "howto"] as const;
 export const DIRECTIVE_KINDS = [
@@ -20,8 +24,32 @@ export const DIRECTIVE_KINDS = [
   "final_report",
   "escalate",
   "rephrase",
+  "non_answer",
+  "safety_stop",
+  "authorization_pending",
+  "report_update",
 ] as const;
-export const INTENTS = ["LOCATE", "EXPLAIN", "HOWTO", "NEW_EVIDENCE", "ANSWER", "UNCLEAR"] as const;
+export const INTENTS = [
+  "LOCATE",
+  "EXPLAIN",
+  "HOWTO",
+  "NEW_EVIDENCE",
+  "ANSWER",
+  "UNCLEAR",
+  "NON_ANSWER",
+  "SKIP",
+  "SAFETY",
+  "SAFETY_CLEAR",
+  "EVIDENCE_RULE",
+  "RESOLVED",
+  "ALREADY_TOLD",
+  "RETRACT",
+  "LABOR",
+  "ACKNOWLEDGE",
+  "NOTE",
+  "PENDING",
+] as const;
+export const NOT_CHECKED_REASONS = ["unknown", "no_tool", "not_yet", "no_access", "skipped", "retracted"] as const;
 export const EVENT_TYPES = [
   "intent",
   "step_completed",
@@ -31,6 +59,12 @@ export const EVENT_TYPES = [
   "mode_change",
   "loop_guard",
   "escalate",
+  "not_checked",
+  "safety",
+  "evidence_rule",
+  "report_revised",
+  "language",
+  "labor",
 ] as const;
 
 export type TContextMode = (typeof CONTEXT_MODES)[number];
@@ -39,12 +73,27 @@ export type TTopicKind = (typeof TOPIC_KINDS)[number];
 export type TDirectiveKind = (typeof DIRECTIVE_KINDS)[number];
 export type TIntent = (typeof INTENTS)[number];
 export type TContextEventType = (typeof EVENT_TYPES)[number];
+export type TNotCheckedReason = (typeof NOT_CHECKED_REASONS)[number];
 
 const ZCount = z.int().min(0);
 
+/** Labor lines: one per completed step, and the technician's own corrections (step "@technician", minutes may be negative). */
 export const ZLabor = z.strictObject({
   draft_minutes: ZCount,
-  lines: z.array(z.strictObject({ step: z.string(), minutes: ZCount })),
+  lines: z.array(z.strictObject({ step: z.string(), minutes: z.int(), note: z.string().optional() })),
+});
+
+const ZNotChecked = z.strictObject({ step: z.string(), question: z.string(), reason: z.enum(NOT_CHECKED_REASONS) });
+const ZObservation = z.strictObject({ rule: z.string(), label: z.string(), text: z.string() });
+
+/** The report's texts in the technician's language (the report itself is in English). */
+export const ZReportTranslation = z.strictObject({
+  language: z.string(),
+  cause: z.string(),
+  correction: z.string(),
+  steps_performed: z.array(z.strictObject({ step: z.string(), question: z.string(), finding: z.string() })),
+  not_checked: z.array(ZNotChecked),
+  observations: z.array(ZObservation),
 });
 
 export const ZReport = z.strictObject({
@@ -55,10 +104,25 @@ export const ZReport = z.strictObject({
   steps_performed: z.array(z.strictObject({ step: z.string(), question: z.string(), finding: z.string() })),
   evidence: z.record(z.string(), z.string()),
   labor: ZLabor,
-  /** The technician's answer to the authorization request; null when the diagnosis escalated. */
+  /** The technician's answer to the authorization request; null when the diagnosis escalated or was repaired. */
   authorized: z.boolean().nullable(),
-  /** "warranty" when an answer forbade continuing under warranty. */
-  escalation: z.literal("warranty").nullable(),
+  /** "warranty": continuing was not allowed under warranty; "evidence": what was found needs the dealer. */
+  escalation: z.enum(["warranty", "evidence"]).nullable(),
+  /** "fixed_by_technician": the technician reported the repair done ("replaced the switch, works now"). */
+  resolution: z.literal("fixed_by_technician").nullable(),
+  /** The technician's words for a repair they did. */
+  repair: z.string().nullable(),
+  /** Steps passed without a finding, and why. */
+  not_checked: z.array(ZNotChecked),
+  /** Free-form evidence the catalog's rules recognised. */
+  observations: z.array(ZObservation),
+  /** What the technician added after the report. */
+  notes: z.array(z.string()),
+  /** 1 for the first report; one more with every revision. */
+  revision: z.int().min(1),
+  /** Why this revision was made (null for the first). */
+  revised_because: z.string().nullable(),
+  translation: ZReportTranslation.nullable(),
 });
 
 export const ZContextState = z.strictObject({
@@ -84,6 +148,24 @@ export const ZContextState = z.strictObject({
   turn: ZCount,
   complaint: z.string().nullable(),
   report: ZReport.nullable(),
+  /** The technician's language ("en", "es", "ru"): replies and the report's copy are in it. */
+  language: z.string(),
+  /** Steps the technician could not answer: `passed` once the procedure went on without them. */
+  not_checked: z.record(
+    z.string(),
+    z.strictObject({ reason: z.enum(NOT_CHECKED_REASONS), count: ZCount, passed: z.boolean() }),
+  ),
+  /** Findings stated for a step whose branch was not established yet: recorded when the step comes up. */
+  pending_findings: z.record(z.string(), z.string()),
+  /** The safety rule that stopped the case, and the mode to go back to once it is cleared. */
+  safety: z
+    .strictObject({ rule: z.string(), resume: z.enum(["diagnostic", "authorization", "final_report"]) })
+    .nullable(),
+  observations: z.array(z.strictObject({ rule: z.string(), text: z.string(), turn: ZCount })),
+  /** Earlier revisions of the report, oldest first. */
+  report_history: z.array(ZReport),
+  /** The report's next revision is written for this reason (set when a finished case is reopened). */
+  reopened_because: z.string().nullable(),
 });
 
 export type TLabor = z.output<typeof ZLabor>;
@@ -128,6 +210,28 @@ export type TDirective = {
   replan?: { step_id: string; question: string; from: string | null; to: string; set_aside: string[] };
   /** Authorization requests: the cause and the proposed correction. */
   diagnosis?: { cause: string; correction: string };
+  /** The technician's language: the reply is written in it. */
+  language?: string;
+  /** non_answer: why nothing was recorded, and whether the step was passed as not checked. */
+  not_checked?: { reason: TNotCheckedReason; passed: boolean; question: string };
+  /** safety_stop: the rule, its instruction and a phrase that clears it; `cleared` when this turn cleared it. */
+  safety?: { rule: string; instruction: string; clear_example: string; cleared: boolean };
+  /** authorization_pending: what kind of reply kept the case in authorization. */
+  pending?: "deferral" | "conditional" | "cost" | "question" | "non_answer";
+  /** report_update: what changed in the report ("labor", "note", "none"). */
+  update?: "labor" | "note" | "none";
+  /** Labor minutes after this turn's labor change. */
+  labor_minutes?: number;
+  /** The labels recorded this turn (the active step's and any other step's stated at once). */
+  recorded_all?: string[];
+  /** ALREADY_TOLD: what is on record for the active step (null: nothing yet) and the findings so far. */
+  on_record?: { answer: string | null; findings: string[] };
+  /** An evidence rule that stopped the case. */
+  observation?: { rule: string; label: string };
+  /** RESOLVED: the technician's words for the repair. */
+  repair?: string;
+  /** The part a clarification answered, when it is not the active step's. */
+  part_step?: string;
 };
 
 export type TContextEventValue = string | number | boolean | null | string[];

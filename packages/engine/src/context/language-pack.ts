@@ -1,0 +1,132 @@
+// A language pack: the words a technician uses in one language (yes / no, "no idea", "where is",
+// "go ahead", "works now", labor and units) and the reply wording the offline model uses in it.
+// Data only (packages/engine/languages/<code>.json): a new language needs a pack and catalog
+// translations, no code. Phrases are normalised like messages (text.ts) before use.
+
+import { z } from "zod";
+
+const ZPhrases = z.array(z.string().min(1).max(120));
+
+export const ZLanguagePack = z.strictObject({
+  /** ISO 639-1 code ("en", "es", "ru"). */
+  language: z.string().regex(/^[a-z]{2}$/),
+  /** The language's own name ("Español"), used in "Copy in …". */
+  name: z.string().min(1),
+  /** Common words that identify the language in a message (function words, yes / no). */
+  detect_words: ZPhrases,
+  yes_words: ZPhrases,
+  no_words: ZPhrases,
+  /** One-letter replies ("y" / "n"): yes / no only when they are the whole reply. */
+  letter_yes: ZPhrases,
+  letter_no: ZPhrases,
+  /** Words that say nothing about which step they answer: a pattern made only of these is generic. */
+  generic_words: ZPhrases.default([]),
+  /** "good", "fine", "checks out": the step's normal answer (its answer marked `normal`), for the part named. */
+  healthy_words: ZPhrases.default([]),
+  /** Words after a no-word that keep it an answer ("no, it's blown"); any other word makes it "no <noun>". */
+  no_continuations: ZPhrases,
+  negators: ZPhrases,
+  /** Words that split a clause: what follows "but" is a statement of its own. */
+  conjunctions: ZPhrases,
+  /** Words that join statements in a list ("and"): a generic "good" belongs to the part named in its own item. */
+  list_words: ZPhrases.default([]),
+  /** "it", "that": an item that starts with one is about the part the item before named. */
+  pronouns: ZPhrases.default([]),
+  /** "then", "after": of two answers in one clause the one after such a word is the outcome ("lights, then goes out"). */
+  sequence_words: ZPhrases.default([]),
+  fillers: ZPhrases,
+  non_answers: z.strictObject({ unknown: ZPhrases, no_tool: ZPhrases, not_yet: ZPhrases, no_access: ZPhrases }),
+  /**
+   * Non-answers that are whole only at the end of a clause ("no sé" vs "no se prende", "todavía
+   * no" vs "todavía no prende"): followed by another word they are not a non-answer.
+   */
+  elliptical_non_answers: ZPhrases.default([]),
+  hedges: ZPhrases,
+  skip: ZPhrases,
+  correction_markers: ZPhrases,
+  retractions: ZPhrases,
+  clarification: z.strictObject({ locate: ZPhrases, howto: ZPhrases, explain: ZPhrases }),
+  question_words: ZPhrases,
+  consent: z.strictObject({
+    yes: ZPhrases,
+    no: ZPhrases,
+    deferral: ZPhrases,
+    conditional: ZPhrases,
+    cost: ZPhrases,
+    plain_extra: ZPhrases,
+  }),
+  already_told: ZPhrases,
+  resolved: z.strictObject({ explicit: ZPhrases, success: ZPhrases, repair_verbs: ZPhrases }),
+  acknowledgements: ZPhrases,
+  /** "now", "again": with a repair verb, the technician reports a repair that worked ("swapped the cap, blowing cold now"). */
+  now_words: ZPhrases.default([]),
+  /** "still", "same": the repair did not work ("changed the fuse, still dead"). */
+  still_words: ZPhrases.default([]),
+  labor: z.strictObject({
+    keywords: ZPhrases,
+    add: ZPhrases,
+    minute_units: ZPhrases,
+    hour_units: ZPhrases,
+    phrases: z.record(
+      z.string(),
+      z
+        .int()
+        .min(1)
+        .max(24 * 60),
+    ),
+  }),
+  comparators: z.strictObject({ below: ZPhrases, above: ZPhrases }),
+  units: z.record(z.string().regex(/^[A-Z]+$/), ZPhrases),
+  replies: z.record(z.string(), z.string()),
+});
+
+export type TLanguagePack = z.output<typeof ZLanguagePack>;
+
+/** The placeholders of a reply template ("{minutes}" → "minutes"), in order. */
+export function placeholdersOf(template: string): string[] {
+  const names: string[] = [];
+  let at = template.indexOf("{");
+  while (at >= 0) {
+    const end = template.indexOf("}", at);
+    if (end < 0) break;
+    names.push(template.slice(at + 1, end));
+    at = template.indexOf("{", end);
+  }
+  return names;
+}
+
+/**
+ * Validates a pack against the reference pack: every reply the reference has, with the same
+ * placeholders (a translation that drops "{minutes}" would print a wrong report).
+ */
+export function parseLanguagePack(input: unknown, reference?: TLanguagePack): TLanguagePack {
+  const pack = ZLanguagePack.parse(input);
+  if (reference === undefined) return pack;
+  const problems: string[] = [];
+  for (const [key, template] of Object.entries(reference.replies)) {
+    const own = pack.replies[key];
+    if (own === undefined) problems.push(`replies.${key}: missing`);
+    else if (placeholdersOf(own).sort().join() !== placeholdersOf(template).sort().join())
+      problems.push(`replies.${key}: must use the placeholders ${placeholdersOf(template).join(", ") || "(none)"}`);
+  }
+  for (const key of Object.keys(pack.replies))
+    if (!Object.hasOwn(reference.replies, key)) problems.push(`replies.${key}: unknown reply`);
+  if (problems.length > 0) throw new Error(`language pack ${pack.language}: ${problems.join("; ")}`);
+  return pack;
+}
+
+/** Fills a template's placeholders; a missing value leaves the placeholder's name visible. */
+export function fillTemplate(template: string, values: Readonly<Record<string, string | number>>): string {
+  let out = "";
+  let from = 0;
+  let at = template.indexOf("{");
+  while (at >= 0) {
+    const end = template.indexOf("}", at);
+    if (end < 0) break;
+    const name = template.slice(at + 1, end);
+    out += template.slice(from, at) + (Object.hasOwn(values, name) ? String(values[name]) : name);
+    from = end + 1;
+    at = template.indexOf("{", from);
+  }
+  return out + template.slice(from);
+}

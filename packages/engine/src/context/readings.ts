@@ -1,0 +1,89 @@
+// Numbers in a technician's message: meter readings ("12.6V", "12,6 v", "under 11 volts") read
+// against a step's ranges, and durations ("45 min", "an hour and a half", "1h30") for labor.
+
+import type { TAnswer, TStep } from "./catalog-schema";
+import { indexOf, PhraseIndex } from "./phrases";
+import { isNumberToken, type TClause } from "./text";
+import { VOCABULARY } from "./vocabulary";
+
+/** A number in a clause with the unit after it (null: none); `below` / `above` from a comparator before it. */
+export type TReading = { value: number; unit: string | null; clause: number; start: number };
+
+/** How far under or over a bound a comparator puts a reading ("under 11.5" reads as just below 11.5). */
+const COMPARATOR_STEP = 0.001;
+
+function endsAt(tokens: readonly string[], end: number, table: ReturnType<typeof indexOf>): boolean {
+  return table.in(tokens.slice(Math.max(0, end - 4), end)).some((s) => s.start + s.length === Math.min(end, 4));
+}
+
+/** The readings of the clauses, skipping blocked tokens and numbers that are durations. */
+export function readingsOf(
+  clauses: readonly TClause[],
+  blocked: readonly (readonly boolean[])[],
+  /** Words right after which a number is a specification, not a measurement ("12v water pump"). */
+  names: ReadonlySet<string> = new Set(),
+): TReading[] {
+  const below = indexOf(VOCABULARY.comparators.below);
+  const above = indexOf(VOCABULARY.comparators.above);
+  const out: TReading[] = [];
+  clauses.forEach((clause, k) => {
+    clause.tokens.forEach((token, i) => {
+      if (!isNumberToken(token) || blocked[k]?.[i] === true) return;
+      const next = clause.tokens[i + 1] ?? "";
+      if (VOCABULARY.labor.minuteUnits.has(next) || VOCABULARY.labor.hourUnits.has(next)) return;
+      let value = Number(token);
+      if (!Number.isFinite(value)) return;
+      const unit = VOCABULARY.units.get(next);
+      if (unit !== undefined && names.has(clause.tokens[i + 2] ?? "")) return;
+      if (endsAt(clause.tokens, i, below)) value -= COMPARATOR_STEP;
+      else if (endsAt(clause.tokens, i, above)) value += COMPARATOR_STEP;
+      out.push({ value, unit: unit ?? null, clause: k, start: i });
+    });
+  });
+  return out;
+}
+
+/** The answer a reading gives at a step with `readings`, or null (no readings, another unit). */
+export function readingAnswer(step: TStep, reading: TReading): TAnswer | null {
+  const spec = step.readings;
+  if (spec === undefined || (reading.unit !== null && reading.unit !== spec.unit)) return null;
+  const range = spec.ranges.find((r) => r.below === undefined || reading.value < r.below);
+  return step.answers.find((a) => a.id === range?.answer) ?? null;
+}
+
+const DURATION_PHRASES = new PhraseIndex(VOCABULARY.labor.phrases.map((p) => p.tokens));
+
+/** Minutes stated in the clauses: "45 min", "1.5 hours", "1h30", "an hour and a half" (summed). */
+export function durationOf(clauses: readonly TClause[]): number | null {
+  const phrases = DURATION_PHRASES;
+  let total = 0;
+  let found = false;
+  for (const clause of clauses) {
+    const used = new Array<boolean>(clause.tokens.length).fill(false);
+    for (const span of phrases.in(clause.tokens)) {
+      if (used.slice(span.start, span.start + span.length).some(Boolean)) continue;
+      for (let i = span.start; i < span.start + span.length; i++) used[i] = true;
+      total += VOCABULARY.labor.phrases[span.phrase]?.minutes ?? 0;
+      found = true;
+    }
+    clause.tokens.forEach((token, i) => {
+      if (used[i] || !isNumberToken(token)) return;
+      const unit = clause.tokens[i + 1] ?? "";
+      const value = Number(token);
+      if (VOCABULARY.labor.hourUnits.has(unit)) {
+        total += value * 60;
+        found = true;
+        // "1h30": minutes right after the hour, with or without their unit
+        const more = clause.tokens[i + 2] ?? "";
+        if (isNumberToken(more) && !VOCABULARY.labor.hourUnits.has(clause.tokens[i + 3] ?? "")) {
+          total += Number(more);
+          used[i + 2] = true;
+        }
+      } else if (VOCABULARY.labor.minuteUnits.has(unit)) {
+        total += value;
+        found = true;
+      }
+    });
+  }
+  return found ? Math.round(total) : null;
+}

@@ -1,0 +1,199 @@
+// The engine's word tables, merged from every language pack (languages/*.json) and normalised
+// like messages. Matching is language-independent: a message is read against all languages at
+// once (technicians mix them: "el fuse esta blown"); the detected language only chooses the
+// reply's wording. Yes / no words are folded to one token each ("yep", "sí", "да" → "yes").
+
+import en from "../../languages/en.json";
+import es from "../../languages/es.json";
+import ru from "../../languages/ru.json";
+import { parseLanguagePack, type TLanguagePack } from "./language-pack";
+import type { TTopicKind } from "./state";
+import { stem } from "./stem";
+import { type TClause, toClauses } from "./text";
+
+export const DEFAULT_LANGUAGE = "en";
+
+const REFERENCE = parseLanguagePack(en);
+/** The shipped language packs by code; English is the reference every other pack is checked against. */
+export const LANGUAGE_PACKS: ReadonlyMap<string, TLanguagePack> = new Map(
+  [REFERENCE, parseLanguagePack(es, REFERENCE), parseLanguagePack(ru, REFERENCE)].map((p) => [p.language, p]),
+);
+
+export const NON_ANSWER_REASONS = ["unknown", "no_tool", "not_yet", "no_access"] as const;
+export type TNonAnswerReason = (typeof NON_ANSWER_REASONS)[number];
+
+/** A phrase as tokens (after folding and yes / no canonicalisation). */
+export type TPhrase = readonly string[];
+
+const YES = "yes";
+const NO = "no";
+
+function raw(text: string): string[] {
+  return toClauses(text).flatMap((c) => c.tokens);
+}
+
+const packs = [...LANGUAGE_PACKS.values()];
+const collect = (pick: (p: TLanguagePack) => readonly string[]) => packs.flatMap(pick);
+const rawSet = (pick: (p: TLanguagePack) => readonly string[]) => new Set(collect(pick).flatMap(raw));
+
+const yesWords = rawSet((p) => p.yes_words);
+const noWords = rawSet((p) => p.no_words);
+
+/** "yep" → "yes", "nope" → "no", "да" → "yes"; any other token as its stem ("calling" → "call"). */
+export function canonicalToken(token: string): string {
+  if (yesWords.has(token)) return YES;
+  if (noWords.has(token)) return NO;
+  return stem(token);
+}
+
+/** A phrase's tokens as the engine compares them. */
+export function phrase(text: string): string[] {
+  return raw(text).map(canonicalToken);
+}
+
+const phrases = (pick: (p: TLanguagePack) => readonly string[]): TPhrase[] => {
+  const seen = new Set<string>();
+  const out: TPhrase[] = [];
+  for (const text of collect(pick)) {
+    const tokens = phrase(text);
+    const key = tokens.join(" ");
+    if (tokens.length === 0 || seen.has(key)) continue;
+    seen.add(key);
+    out.push(tokens);
+  }
+  return out;
+};
+const tokenSet = (pick: (p: TLanguagePack) => readonly string[]) => new Set(collect(pick).flatMap(phrase));
+
+/** The merged tables (see language-pack.ts for what each one means). */
+export const VOCABULARY = {
+  letterYes: tokenSet((p) => p.letter_yes),
+  letterNo: tokenSet((p) => p.letter_no),
+  generic: new Set([...tokenSet((p) => p.generic_words), YES, NO]),
+  noContinuations: tokenSet((p) => p.no_continuations),
+  negators: new Set([...tokenSet((p) => p.negators), NO]),
+  conjunctions: tokenSet((p) => p.conjunctions),
+  listWords: tokenSet((p) => p.list_words),
+  pronouns: tokenSet((p) => p.pronouns),
+  sequence: tokenSet((p) => p.sequence_words),
+  fillers: tokenSet((p) => p.fillers),
+  nonAnswers: (["unknown", "no_tool", "not_yet", "no_access"] as const).flatMap((reason) =>
+    phrases((p) => p.non_answers[reason]).map((tokens) => ({ reason, tokens })),
+  ),
+  elliptical: new Set(collect((p) => p.elliptical_non_answers).map((t) => phrase(t).join(" "))),
+  hedges: phrases((p) => p.hedges),
+  skip: phrases((p) => p.skip),
+  corrections: phrases((p) => p.correction_markers),
+  retractions: phrases((p) => p.retractions),
+  clarification: {
+    locate: phrases((p) => p.clarification.locate),
+    howto: phrases((p) => p.clarification.howto),
+    explain: phrases((p) => p.clarification.explain),
+  } satisfies Record<TTopicKind, TPhrase[]>,
+  questionWords: phrases((p) => p.question_words),
+  consent: {
+    yes: phrases((p) => p.consent.yes),
+    no: phrases((p) => p.consent.no),
+    deferral: phrases((p) => p.consent.deferral),
+    conditional: phrases((p) => p.consent.conditional),
+    cost: phrases((p) => p.consent.cost),
+    plainExtra: tokenSet((p) => p.consent.plain_extra),
+  },
+  alreadyTold: phrases((p) => p.already_told),
+  resolved: {
+    explicit: phrases((p) => p.resolved.explicit),
+    success: phrases((p) => p.resolved.success),
+    repairVerbs: phrases((p) => p.resolved.repair_verbs),
+  },
+  acknowledgements: phrases((p) => p.acknowledgements),
+  healthy: phrases((p) => p.healthy_words),
+  now: phrases((p) => p.now_words),
+  still: phrases((p) => p.still_words),
+  labor: {
+    keywords: phrases((p) => p.labor.keywords),
+    add: phrases((p) => p.labor.add),
+    minuteUnits: tokenSet((p) => p.labor.minute_units),
+    hourUnits: tokenSet((p) => p.labor.hour_units),
+    phrases: packs
+      .flatMap((p) => Object.entries(p.labor.phrases))
+      .map(([text, minutes]) => ({ tokens: phrase(text), minutes }))
+      .sort((a, b) => b.tokens.length - a.tokens.length),
+  },
+  comparators: { below: phrases((p) => p.comparators.below), above: phrases((p) => p.comparators.above) },
+  /** Unit token → unit ("volts" → "V"). */
+  units: new Map(
+    packs.flatMap((p) =>
+      Object.entries(p.units).flatMap(([unit, words]) =>
+        words.flatMap((w) => phrase(w).map((t) => [t, unit] as const)),
+      ),
+    ),
+  ),
+} as const;
+
+/** A clause of a message, tokens canonicalised, with the segment (between conjunctions) of each token. */
+export type TLexClause = TClause & { segments: number[] };
+
+/** A message as the engine reads it: clauses of canonical tokens; a lone "y" / "n" reply is yes / no. */
+export function lex(text: string): TLexClause[] {
+  const clauses = toClauses(text).map((c) => ({ ...c, tokens: c.tokens.map(canonicalToken) }));
+  const only = clauses.length === 1 && clauses[0]?.tokens.length === 1 ? clauses[0] : undefined;
+  if (only !== undefined) {
+    const t = only.tokens[0] ?? "";
+    if (VOCABULARY.letterYes.has(t)) only.tokens = [YES];
+    else if (VOCABULARY.letterNo.has(t)) only.tokens = [NO];
+  }
+  return clauses.map((c) => {
+    let segment = 0;
+    const segments = c.tokens.map((t) => (VOCABULARY.conjunctions.has(t) ? ++segment : segment));
+    return { ...c, segments };
+  });
+}
+
+// ---- language detection ---------------------------------------------------------------------------
+
+/** Per language: the words only it uses (its detect words and yes / no words, minus any other pack's). */
+const DETECT: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const own = new Map(
+    packs.map((p) => [p.language, new Set([...p.detect_words, ...p.yes_words, ...p.no_words].flatMap(raw))]),
+  );
+  const count = new Map<string, number>();
+  for (const words of own.values()) for (const w of words) count.set(w, (count.get(w) ?? 0) + 1);
+  return new Map(
+    [...own].map(([language, words]) => [language, new Set([...words].filter((w) => count.get(w) === 1))]),
+  );
+})();
+
+function isCyrillic(c: number): boolean {
+  return c >= 0x400 && c <= 0x4ff;
+}
+
+/**
+ * The language a message is written in, or null when it does not say (a number, "ok", a mix).
+ * Cyrillic letters are Russian; otherwise the language with the most words of its own wins,
+ * by at least one word, and needs two of them unless the message is that short.
+ */
+export function detectLanguage(
+  text: string,
+  extra: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+): string | null {
+  // Single letters ("y", "a", "и") say nothing about a language.
+  const tokens = raw(text).filter((t) => t.length > 1);
+  let cyrillic = 0;
+  let latin = 0;
+  for (const t of tokens)
+    for (let i = 0; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      if (isCyrillic(c)) cyrillic++;
+      else if (c >= 0x61 && c <= 0x7a) latin++;
+    }
+  if (cyrillic > latin && LANGUAGE_PACKS.has("ru")) return "ru";
+  const scores = [...DETECT].map(([language, words]) => {
+    const more = extra.get(language);
+    return { language, score: tokens.filter((t) => words.has(t) || more?.has(t) === true).length };
+  });
+  scores.sort((a, b) => b.score - a.score);
+  const [best, second] = scores;
+  if (best === undefined || best.score === 0 || best.score === (second?.score ?? 0)) return null;
+  // Two words of its own, or one when no other language has any ("el slide no quiere entrar").
+  return best.score >= 2 || (second?.score ?? 0) === 0 ? best.language : null;
+}

@@ -1,0 +1,5 @@
+// Types for snowball-stemmers 0.6 (the package ships none): what src/context/stem.ts uses.
+declare module "snowball-stemmers" {
+  export function newStemmer(language: string): { stem(word: string): string };
+  export function algorithms(): string[];
+}
