@@ -8,6 +8,7 @@
 //   held-out.json     written apart from the engine; used for tuning after its first measurement
 //   held-out-2.json   written apart, measured once (45 of 81) before it was used for tuning
 //   held-out-3.json   written apart; measured once (50 of 78) before anything was changed for it
+//   held-out-4.json   written apart after that; measured once (58 of 63), never tuned on
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { TChatRespondResponse, TProcedureView } from "@solserver/contracts";
@@ -110,14 +111,14 @@ async function play(scenario: TScenario): Promise<string[]> {
 const load = (file: string) => JSON.parse(readFileSync(path.join(DIR, file), "utf8")) as TScenario[];
 
 /**
- * held-out-3 is the measurement set: its first run, before anything was changed for it, was 50 of
- * 78 (the figure docs/procedure-mode.md reports as held-out); the fixes its failures then led to
- * brought it to 76 of 78. It must not fall below that.
+ * The measurement sets, each run once before anything was changed for it (the figures
+ * docs/procedure-mode.md reports as held-out): held-out-3 passed 50 of 78, and the fixes its
+ * failures then led to brought it to 76; held-out-4, written after those fixes, passed 58 of 63
+ * at its first run and has not been tuned on. Neither may fall below where it stands.
  */
-const MEASURED = "held-out-3.json";
-const MEASURED_FLOOR = 76;
+const MEASURED: Readonly<Record<string, number>> = { "held-out-3.json": 76, "held-out-4.json": 58 };
 
-for (const file of FILES.filter((f) => f !== MEASURED)) {
+for (const file of FILES.filter((f) => !Object.hasOwn(MEASURED, f))) {
   const scenarios = load(file);
   describe(`${file} (${scenarios.length} conversations)`, () => {
     it.each(scenarios.map((s) => [`${s.id} [${s.class}] ${s.why}`, s] as const))("%s", async (_name, scenario) => {
@@ -126,18 +127,20 @@ for (const file of FILES.filter((f) => f !== MEASURED)) {
   });
 }
 
-describe(`${MEASURED}: the held-out measurement`, () => {
-  it(`passes at least ${MEASURED_FLOOR} conversations`, async () => {
-    const scenarios = load(MEASURED);
-    const failed: string[] = [];
-    for (const scenario of scenarios) {
-      const problems = await play(scenario);
-      if (problems.length > 0) failed.push(`${scenario.id}: ${problems[0]}`);
-    }
-    const passed = scenarios.length - failed.length;
-    expect(passed, `failed:\n${failed.join("\n")}`).toBeGreaterThanOrEqual(MEASURED_FLOOR);
-  }, 120_000);
-});
+for (const [file, floor] of Object.entries(MEASURED)) {
+  describe(`${file}: a held-out measurement`, () => {
+    it(`passes at least ${floor} conversations`, async () => {
+      const scenarios = load(file);
+      const failed: string[] = [];
+      for (const scenario of scenarios) {
+        const problems = await play(scenario);
+        if (problems.length > 0) failed.push(`${scenario.id}: ${problems[0]}`);
+      }
+      const passed = scenarios.length - failed.length;
+      expect(passed, `failed:\n${failed.join("\n")}`).toBeGreaterThanOrEqual(floor);
+    }, 120_000);
+  });
+}
 
 describe("the suite", () => {
   it("covers every class over all four systems, with at least 60 conversations", () => {

@@ -17,6 +17,7 @@ import * as readings from "../src/context/readings";
 import * as registry from "../src/context/registry";
 import * as report from "../src/context/report";
 import * as rvCatalog from "../src/context/rv-catalog";
+import * as spelling from "../src/context/spelling";
 import * as state from "../src/context/state";
 import * as stem from "../src/context/stem";
 import * as text from "../src/context/text";
@@ -40,6 +41,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   registry,
   report,
   "rv-catalog": rvCatalog,
+  spelling,
   state,
   stem,
   text,

@@ -30,7 +30,8 @@ import { matchAnswers, POSITION_STRIDE, type TMasks, type TMatchCandidate, type 
 import { indexOf, PhraseIndex } from "./phrases";
 import { durationOf, readingAnswer, readingsOf } from "./readings";
 import { evidenceValue, type TContextState, type TIntent, type TTopicKind } from "./state";
-import { isNumberToken } from "./text";
+import { Speller } from "./spelling";
+import { isNumberToken, toClauses } from "./text";
 import { lex, phrase, type TLexClause, type TNonAnswerReason, type TPhrase, VOCABULARY } from "./vocabulary";
 
 /** The whole message is read, up to the API's message limit. */
@@ -147,6 +148,8 @@ type TCompiled = {
   symptoms: PhraseIndex;
   /** Words of the system's answer patterns: after one of them an elliptical non-answer is a statement. */
   content: ReadonlySet<string>;
+  /** Mends typing slips toward the words of this system and of the language packs. */
+  speller: Speller;
   /** The first words of the system's parts and keywords: a number right before one is a specification. */
   names: ReadonlySet<string>;
   /** Per step: the content words of its question in every language (what an echo repeats). */
@@ -235,6 +238,17 @@ function compile(system: TSystem): TCompiled {
         ),
       ]),
     ),
+    // (catalog words only: a slip is mended toward a part or an answer, never toward a question
+    // word — "theres" is not "wheres")
+    speller: new Speller([
+      ...[
+        ...system.detect.keywords,
+        ...(system.detect.phrases ?? []),
+        ...system.procedure.steps.flatMap((step) => [...(step.parts ?? []), ...step.answers.flatMap((a) => a.patterns)]),
+        ...(system.safety_rules ?? []).flatMap((r) => [...r.patterns, ...r.clear_patterns]),
+        ...(system.evidence_rules ?? []).flatMap((r) => r.patterns),
+      ].flatMap((p) => toClauses(p.replaceAll("+", " ")).flatMap((clause) => clause.tokens)),
+    ]),
     content: new Set(
       system.procedure.steps
         .flatMap((step) => step.answers.flatMap((a) => a.patterns.flatMap(phrase)))
@@ -305,8 +319,8 @@ function startsWithQuestionWord(clause: TLexClause): boolean {
     .some((s) => leadingAt(clause, s.start));
 }
 
-function read(message: string, content: ReadonlySet<string>): TRead {
-  const clauses = lex(message.slice(0, MAX_ANALYSED_CHARS));
+function read(message: string, content: ReadonlySet<string>, speller: Speller): TRead {
+  const clauses = lex(message.slice(0, MAX_ANALYSED_CHARS), (w) => speller.correct(w));
   const blocked = clauses.map((c) => new Array<boolean>(c.tokens.length).fill(false));
   const weakBlocked = clauses.map((c) => new Array<boolean>(c.tokens.length).fill(false));
   const questions = new Set<number>();
@@ -648,7 +662,7 @@ export function classifyMessage(
 ): TClassification {
   const steps = system.procedure.steps;
   const c = compile(system);
-  const r = read(message, c.content);
+  const r = read(message, c.content, c.speller);
   const { clauses, masks } = r;
   if (options.complaint === true)
     for (const span of c.symptoms.all(clauses)) mark(masks.blocked[span.clause] ?? [], span.start, span.length);

@@ -133,9 +133,12 @@ export const VOCABULARY = {
 /** A clause of a message, tokens canonicalised, with the segment (between conjunctions) of each token. */
 export type TLexClause = TClause & { segments: number[] };
 
-/** A message as the engine reads it: clauses of canonical tokens; a lone "y" / "n" reply is yes / no. */
-export function lex(text: string): TLexClause[] {
-  const clauses = toClauses(text).map((c) => ({ ...c, tokens: c.tokens.map(canonicalToken) }));
+/**
+ * A message as the engine reads it: clauses of canonical tokens; a lone "y" / "n" reply is yes /
+ * no. `correct` mends a folded word before it is read (spelling.ts).
+ */
+export function lex(text: string, correct: (word: string) => string = (w) => w): TLexClause[] {
+  const clauses = toClauses(text).map((c) => ({ ...c, tokens: c.tokens.map((t) => canonicalToken(correct(t))) }));
   const only = clauses.length === 1 && clauses[0]?.tokens.length === 1 ? clauses[0] : undefined;
   if (only !== undefined) {
     const t = only.tokens[0] ?? "";
