@@ -29,10 +29,18 @@ import { MAX_MESSAGE_CHARS_READ } from "./limits";
 import { matchAnswers, POSITION_STRIDE, type TMasks, type TMatchCandidate, type TNegatedHit } from "./match";
 import { indexOf, PhraseIndex } from "./phrases";
 import { durationOf, readingAnswer, readingsOf } from "./readings";
-import { evidenceValue, type TContextState, type TIntent, type TTopicKind } from "./state";
 import { Speller } from "./spelling";
+import { evidenceValue, type TContextState, type TIntent, type TTopicKind } from "./state";
 import { isNumberToken, toClauses } from "./text";
-import { lex, phrase, type TLexClause, type TNonAnswerReason, type TPhrase, VOCABULARY } from "./vocabulary";
+import {
+  lex,
+  PACK_WORDS,
+  phrase,
+  type TLexClause,
+  type TNonAnswerReason,
+  type TPhrase,
+  VOCABULARY,
+} from "./vocabulary";
 
 /** The whole message is read, up to the API's message limit. */
 export const MAX_ANALYSED_CHARS = MAX_MESSAGE_CHARS_READ;
@@ -240,15 +248,21 @@ function compile(system: TSystem): TCompiled {
     ),
     // (catalog words only: a slip is mended toward a part or an answer, never toward a question
     // word — "theres" is not "wheres")
-    speller: new Speller([
-      ...[
-        ...system.detect.keywords,
-        ...(system.detect.phrases ?? []),
-        ...system.procedure.steps.flatMap((step) => [...(step.parts ?? []), ...step.answers.flatMap((a) => a.patterns)]),
-        ...(system.safety_rules ?? []).flatMap((r) => [...r.patterns, ...r.clear_patterns]),
-        ...(system.evidence_rules ?? []).flatMap((r) => r.patterns),
-      ].flatMap((p) => toClauses(p.replaceAll("+", " ")).flatMap((clause) => clause.tokens)),
-    ]),
+    speller: new Speller(
+      [
+        ...[
+          ...system.detect.keywords,
+          ...(system.detect.phrases ?? []),
+          ...system.procedure.steps.flatMap((step) => [
+            ...(step.parts ?? []),
+            ...step.answers.flatMap((a) => a.patterns),
+          ]),
+          ...(system.safety_rules ?? []).flatMap((r) => [...r.patterns, ...r.clear_patterns]),
+          ...(system.evidence_rules ?? []).flatMap((r) => r.patterns),
+        ].flatMap((p) => toClauses(p.replaceAll("+", " ")).flatMap((clause) => clause.tokens)),
+      ],
+      PACK_WORDS,
+    ),
     content: new Set(
       system.procedure.steps
         .flatMap((step) => step.answers.flatMap((a) => a.patterns.flatMap(phrase)))

@@ -46,8 +46,14 @@ export class Speller {
   /** One more than the longest known word: a longer token cannot be one edit from any of them. */
   private readonly longest: number;
 
-  /** `words`: folded tokens the catalog and the language packs use. */
-  constructor(words: Iterable<string>) {
+  /**
+   * `words`: the folded words a slip may be mended to (the catalog's); `protect`: words never
+   * mended, though unknown to the catalog (the language packs' own).
+   */
+  constructor(
+    words: Iterable<string>,
+    private readonly protect: ReadonlySet<string> = new Set(),
+  ) {
     const known = new Set<string>();
     for (const w of words) if (w.length >= MIN_LENGTH && !/[0-9]/.test(w)) known.add(w);
     this.known = known;
@@ -62,7 +68,8 @@ export class Speller {
 
   /** The word as the catalog spells it, or the word itself. */
   correct(word: string): string {
-    if (word.length < MIN_LENGTH || word.length > this.longest || this.known.has(word) || COMMON.has(word)) return word;
+    if (word.length < MIN_LENGTH || word.length > this.longest || this.known.has(word)) return word;
+    if (COMMON.has(word) || this.protect.has(word)) return word;
     const found = new Set<string>();
     for (const key of [word, ...deletions(word)])
       for (const w of this.index.get(key) ?? []) if (oneEdit(word, w)) found.add(w);

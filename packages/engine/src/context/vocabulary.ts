@@ -154,6 +154,48 @@ export function lex(text: string, correct: (word: string) => string = (w) => w):
 
 // ---- language detection ---------------------------------------------------------------------------
 
+/**
+ * Every folded word of the language packs' tables: a word a technician may write on purpose, so
+ * spelling never mends it into a catalog word ("dueño" is not "bueno", "medido" is not "medida").
+ */
+export const PACK_WORDS: ReadonlySet<string> = new Set(
+  packs.flatMap((p) =>
+    [
+      ...p.detect_words,
+      ...p.yes_words,
+      ...p.no_words,
+      ...p.generic_words,
+      ...p.healthy_words,
+      ...p.no_continuations,
+      ...p.negators,
+      ...p.conjunctions,
+      ...p.list_words,
+      ...p.pronouns,
+      ...p.sequence_words,
+      ...p.fillers,
+      ...Object.values(p.non_answers).flat(),
+      ...p.elliptical_non_answers,
+      ...p.hedges,
+      ...p.skip,
+      ...p.correction_markers,
+      ...p.retractions,
+      ...Object.values(p.clarification).flat(),
+      ...p.question_words,
+      ...Object.values(p.consent).flat(),
+      ...p.already_told,
+      ...Object.values(p.resolved).flat(),
+      ...p.acknowledgements,
+      ...p.now_words,
+      ...p.still_words,
+      ...p.labor.keywords,
+      ...p.labor.add,
+      ...Object.keys(p.labor.phrases),
+      ...p.comparators.below,
+      ...p.comparators.above,
+    ].flatMap(raw),
+  ),
+);
+
 /** Per language: the words only it uses (its detect words and yes / no words, minus any other pack's). */
 const DETECT: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const own = new Map(
