@@ -24,7 +24,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getThread, respondToTurn } from "../src/index";
 import { offlineEnvelope } from "../src/model/offline-model";
-import { procedureReply, procedureWording } from "../src/model/procedure-text";
+import { procedureReply } from "../src/model/procedure-text";
+import { procedureWording } from "../src/model/procedure-wording";
 import type { TModelAttempt, TModelCfb, TModelInput, TModelProcedure } from "../src/model/provider";
 import { modelDirective } from "../src/procedures/procedure-turn";
 import { statementIndexes, uncoveredStatements } from "../src/services/claim-statements";

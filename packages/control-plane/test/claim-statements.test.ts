@@ -6,7 +6,8 @@
 // turns of the shipped RV catalog. Everything is pure: no database, no model.
 import { contextTurn, RV_SERVICE_CATALOG, startContext, type TCatalog, type TContextTurn } from "@solserver/engine";
 import { describe, expect, it } from "vitest";
-import { procedureReply, procedureWording } from "../src/model/procedure-text";
+import { procedureReply } from "../src/model/procedure-text";
+import { procedureWording } from "../src/model/procedure-wording";
 import { modelDirective } from "../src/procedures/procedure-turn";
 import {
   classifySentences,

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import * as catalogIndex from "../src/context/catalog-index";
 import * as catalogSchema from "../src/context/catalog-schema";
 import * as directive from "../src/context/directive";
 import * as engine from "../src/context/engine";
@@ -28,6 +29,7 @@ const CONTEXT_DIR = path.resolve(import.meta.dirname, "../src/context");
 const catalog = api.RV_SERVICE_CATALOG;
 
 const MODULES: Record<string, Record<string, unknown>> = {
+  "catalog-index": catalogIndex,
   "catalog-schema": catalogSchema,
   directive,
   engine,

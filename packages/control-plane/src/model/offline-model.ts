@@ -10,7 +10,8 @@ import { cfbVocabulary } from "../retrieval";
 import { classifySentences, splitSentences, type TStatementContext } from "../services/claim-statements";
 import { capitalize, clip, coverage, sentences, uniqueContentWords, words } from "../text";
 import { detectStatement, isQuestion, properNouns, type TStatement, titleFromClause } from "./offline-heuristics";
-import { procedureReply, procedureWording } from "./procedure-text";
+import { procedureReply } from "./procedure-text";
+import { procedureWording } from "./procedure-wording";
 import {
   ModelAttemptsFailed,
   type TGenerateOptions,

@@ -704,7 +704,7 @@ function isQuestion(text: string, s: TSentence, words: readonly string[]): boole
 // ---- procedure wording ----------------------------------------------------------------------------
 
 /**
- * What an answer may repeat of a procedure turn without it being a claim (procedure-text.ts's
+ * What an answer may repeat of a procedure turn without it being a claim (procedure-wording.ts's
  * procedureWording builds it from the directive): the directive's texts (registry, options,
  * constraints, diagnosis, report, findings, names), the fixed framing the offline model words
  * them with, and the vocabulary of the check being asked.

@@ -181,6 +181,19 @@ export type TSystem = z.output<typeof ZSystem>;
 export type TSafetyRule = z.output<typeof ZSafetyRule>;
 export type TEvidenceRule = z.output<typeof ZEvidenceRule>;
 
+/**
+ * A system's constraints as prompt lines ("Safety: …", "Warranty: …"), safety first, catalog
+ * order. With a step: the `always` ones plus those the step lists; without one: all of them.
+ */
+export function constraintLinesOf(system: TSystem, step: Pick<TStep, "constraints"> | null): string[] {
+  const listed = new Set(step?.constraints ?? []);
+  const applies = (c: TConstraint) => step === null || c.always === true || listed.has(c.id);
+  return [
+    ...system.constraints.safety.filter(applies).map((c) => `Safety: ${c.text}`),
+    ...system.constraints.warranty.filter(applies).map((c) => `Warranty: ${c.text}`),
+  ];
+}
+
 /** The evidence key of a finding ("pump_runs=no" → "pump_runs"). */
 export function findingKey(finding: string): string {
   const eq = finding.indexOf("=");

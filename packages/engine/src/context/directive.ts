@@ -3,7 +3,7 @@
 // has already decided the flow. Instruction texts are written to the model ("Ask …", "Tell them
 // …"), never to the technician; the structured fields carry the facts for renderers.
 
-import type { TCatalog, TStep, TSystem } from "./catalog-schema";
+import { constraintLinesOf, type TCatalog, type TStep, type TSystem } from "./catalog-schema";
 import type { TDirective, TDirectiveRegistry, TNotCheckedReason, TReport, TTopicKind } from "./state";
 import { DEFAULT_LANGUAGE, LANGUAGE_PACKS } from "./vocabulary";
 
@@ -41,16 +41,9 @@ function registryOf(ctx: TDirectiveContext, step: TStep | null): TDirectiveRegis
   };
 }
 
-/**
- * The system's constraints as prompt lines ("Safety: …", "Warranty: …"), safety first, catalog
- * order, in the technician's language. With a step: the `always` ones plus those the step lists.
- */
+/** The constraint lines that apply, in the technician's language. */
 export function constraintLines(ctx: TDirectiveContext, step: TStep | null): string[] {
-  const listed = new Set(step?.constraints ?? []);
-  const applies = (c: { id: string; always?: boolean }) => step === null || c.always === true || listed.has(c.id);
-  const safety = ctx.local.constraints.safety.filter(applies).map((c) => `Safety: ${c.text}`);
-  const warranty = ctx.local.constraints.warranty.filter(applies).map((c) => `Warranty: ${c.text}`);
-  return [...safety, ...warranty];
+  return constraintLinesOf(ctx.local, step);
 }
 
 /** The language instruction appended to every directive in another language than English. */

@@ -527,16 +527,15 @@ function evidenceTurn(ctx: TCtx, s: TContextState, hit: NonNullable<TClassificat
   ctx.events.push({ type: "evidence_rule", detail: { rule: hit.rule.id, text: hit.text } });
   ctx.events.push({ type: "escalate", detail: { reason: warranty ? "warranty" : "evidence", rule: hit.rule.id } });
   if (s.report !== null) s.reopened_because = "new evidence";
-  const rule = (ctx.system.evidence_rules ?? []).find((r) => r.id === hit.rule.id) ?? hit.rule;
   const report = conclude(ctx, s, {
     authorized: null,
     escalation: warranty ? "warranty" : "evidence",
     resolution: null,
     repair: null,
-    override: { cause: rule.cause, correction: rule.correction },
+    rule: hit.rule.id,
   });
-  const local = (ctx.local.evidence_rules ?? []).find((r) => r.id === rule.id) ?? rule;
-  return escalateEvidence(ctx, { id: rule.id, label: local.label }, report);
+  const local = (ctx.local.evidence_rules ?? []).find((r) => r.id === hit.rule.id) ?? hit.rule;
+  return escalateEvidence(ctx, { id: hit.rule.id, label: local.label }, report);
 }
 
 function resolvedTurn(ctx: TCtx, s: TContextState, c: TClassification): TDirective {

@@ -17,6 +17,15 @@
 // what the message contains.
 
 import {
+  compile,
+  namedSpans,
+  namedSteps,
+  namesPart,
+  ruleStarts,
+  type TCompiled,
+  type TRuleMatcher,
+} from "./catalog-index";
+import {
   findingKey,
   findingValue,
   type TAnswer,
@@ -29,18 +38,9 @@ import { MAX_MESSAGE_CHARS_READ } from "./limits";
 import { matchAnswers, POSITION_STRIDE, type TMasks, type TMatchCandidate, type TNegatedHit } from "./match";
 import { indexOf, PhraseIndex } from "./phrases";
 import { durationOf, readingAnswer, readingsOf } from "./readings";
-import { Speller } from "./spelling";
+import type { Speller } from "./spelling";
 import { evidenceValue, type TContextState, type TIntent, type TTopicKind } from "./state";
-import { isNumberToken, toClauses } from "./text";
-import {
-  lex,
-  PACK_WORDS,
-  phrase,
-  type TLexClause,
-  type TNonAnswerReason,
-  type TPhrase,
-  VOCABULARY,
-} from "./vocabulary";
+import { lex, phrase, type TLexClause, type TNonAnswerReason, type TPhrase, VOCABULARY } from "./vocabulary";
 
 /** The whole message is read, up to the API's message limit. */
 export const MAX_ANALYSED_CHARS = MAX_MESSAGE_CHARS_READ;
@@ -111,167 +111,6 @@ export type TClassification = {
   /** Evidence clauses left after the reader set words aside (a note for the report). */
   evidenceText: string;
 };
-
-// ---- compiled catalog patterns ------------------------------------------------------------------
-
-/**
- * A rule's patterns: phrases, and combinations written "oil + coil" (every part in one clause,
- * in any order: "theres oil all over the condenser coil").
- */
-type TRuleMatcher = { index: PhraseIndex; combos: PhraseIndex[][] };
-
-function ruleMatcher(patterns: readonly string[]): TRuleMatcher {
-  const simple: TPhrase[] = [];
-  const combos: PhraseIndex[][] = [];
-  for (const p of patterns) {
-    const parts = p
-      .split("+")
-      .map((part) => phrase(part))
-      .filter((t) => t.length > 0);
-    if (parts.length > 1) combos.push(parts.map((part) => new PhraseIndex([part])));
-    else if (parts[0] !== undefined) simple.push(parts[0]);
-  }
-  return { index: new PhraseIndex(simple), combos };
-}
-
-/** Start positions of a rule's hits in one clause (each combo reported at its first part). */
-function ruleStarts(matcher: TRuleMatcher, clause: TLexClause): number[][] {
-  const hits = matcher.index.in(clause.tokens).map((span) => [span.start]);
-  for (const combo of matcher.combos) {
-    const starts = combo.map((part) => part.in(clause.tokens)[0]?.start);
-    if (starts.every((start) => start !== undefined)) hits.push(starts as number[]);
-  }
-  return hits;
-}
-
-type TCompiled = {
-  answers: Map<TStep, TMatchCandidate["patterns"][]>;
-  parts: { step: TStep; tokens: TPhrase }[];
-  partIndex: (part: { tokens: TPhrase }) => PhraseIndex;
-  /** All parts in one index; partOwners[i] are the steps phrase i names. */
-  allParts: PhraseIndex;
-  partOwners: TStep[][];
-  safety: { rule: TSafetyRule; index: TRuleMatcher; clear: TRuleMatcher }[];
-  evidence: { rule: TEvidenceRule; index: TRuleMatcher }[];
-  symptoms: PhraseIndex;
-  /** Words of the system's answer patterns: after one of them an elliptical non-answer is a statement. */
-  content: ReadonlySet<string>;
-  /** Mends typing slips toward the words of this system and of the language packs. */
-  speller: Speller;
-  /** The first words of the system's parts and keywords: a number right before one is a specification. */
-  names: ReadonlySet<string>;
-  /** Per step: the content words of its question in every language (what an echo repeats). */
-  questionWords: ReadonlyMap<TStep, ReadonlySet<string>>;
-  /** Per step: the words of its parts (an echo of only these says nothing about the question). */
-  partWords: ReadonlyMap<TStep, ReadonlySet<string>>;
-};
-const compiled = new WeakMap<TSystem, TCompiled>();
-
-function pattern(text: string) {
-  const tokens = phrase(text);
-  return {
-    tokens,
-    weak: tokens.every((token) => VOCABULARY.generic.has(token)),
-    negative: tokens.some((token) => VOCABULARY.negators.has(token)),
-  };
-}
-
-function compile(system: TSystem): TCompiled {
-  const cached = compiled.get(system);
-  if (cached !== undefined) return cached;
-  const result: TCompiled = {
-    answers: new Map(
-      system.procedure.steps.map((step) => [
-        step,
-        step.answers.map((a) => a.patterns.map(pattern).filter((p) => p.tokens.length > 0)),
-      ]),
-    ),
-    parts: system.procedure.steps
-      .flatMap((step) => (step.parts ?? []).map((p) => ({ step, tokens: phrase(p) })))
-      .filter((p) => p.tokens.length > 0)
-      .sort((a, b) => b.tokens.length - a.tokens.length),
-    ...(() => {
-      const keys = new Map<string, number>();
-      const phrases: TPhrase[] = [];
-      const owners: TStep[][] = [];
-      for (const step of system.procedure.steps)
-        for (const part of step.parts ?? []) {
-          const tokens = phrase(part);
-          if (tokens.length === 0) continue;
-          const key = tokens.join(" ");
-          let i = keys.get(key);
-          if (i === undefined) {
-            i = phrases.length;
-            keys.set(key, i);
-            phrases.push(tokens);
-            owners.push([]);
-          }
-          if (!owners[i]?.includes(step)) owners[i]?.push(step);
-        }
-      return { allParts: new PhraseIndex(phrases), partOwners: owners };
-    })(),
-    partIndex: (() => {
-      const byPart = new Map<TPhrase, PhraseIndex>();
-      return (part: { tokens: TPhrase }) => {
-        let index = byPart.get(part.tokens);
-        if (index === undefined) {
-          index = new PhraseIndex([part.tokens]);
-          byPart.set(part.tokens, index);
-        }
-        return index;
-      };
-    })(),
-    safety: (system.safety_rules ?? []).map((rule) => ({
-      rule,
-      index: ruleMatcher(rule.patterns),
-      clear: ruleMatcher(rule.clear_patterns),
-    })),
-    evidence: (system.evidence_rules ?? []).map((rule) => ({ rule, index: ruleMatcher(rule.patterns) })),
-    symptoms: indexOf([...system.detect.keywords, ...(system.detect.phrases ?? [])].map(phrase)),
-    names: new Set(
-      [...system.detect.keywords, ...system.procedure.steps.flatMap((step) => step.parts ?? [])]
-        .map((p) => phrase(p)[0] ?? "")
-        .filter((t) => t.length >= 3 && !isNumberToken(t) && !VOCABULARY.generic.has(t) && !VOCABULARY.fillers.has(t)),
-    ),
-    partWords: new Map(system.procedure.steps.map((step) => [step, new Set((step.parts ?? []).flatMap(phrase))])),
-    questionWords: new Map(
-      system.procedure.steps.map((step) => [
-        step,
-        new Set(
-          [step.question, ...(step.parts ?? [])]
-            .flatMap(phrase)
-            .filter(
-              (t) => t.length >= 4 && !VOCABULARY.generic.has(t) && !VOCABULARY.fillers.has(t) && !isNumberToken(t),
-            ),
-        ),
-      ]),
-    ),
-    // (catalog words only: a slip is mended toward a part or an answer, never toward a question
-    // word — "theres" is not "wheres")
-    speller: new Speller(
-      [
-        ...[
-          ...system.detect.keywords,
-          ...(system.detect.phrases ?? []),
-          ...system.procedure.steps.flatMap((step) => [
-            ...(step.parts ?? []),
-            ...step.answers.flatMap((a) => a.patterns),
-          ]),
-          ...(system.safety_rules ?? []).flatMap((r) => [...r.patterns, ...r.clear_patterns]),
-          ...(system.evidence_rules ?? []).flatMap((r) => r.patterns),
-        ].flatMap((p) => toClauses(p.replaceAll("+", " ")).flatMap((clause) => clause.tokens)),
-      ],
-      PACK_WORDS,
-    ),
-    content: new Set(
-      system.procedure.steps
-        .flatMap((step) => step.answers.flatMap((a) => a.patterns.flatMap(phrase)))
-        .filter((t) => t.length >= 3 && !VOCABULARY.generic.has(t) && !isNumberToken(t)),
-    ),
-  };
-  compiled.set(system, result);
-  return result;
-}
 
 // ---- reading a message --------------------------------------------------------------------------
 
@@ -510,42 +349,6 @@ function itemAround(clause: TLexClause | undefined, at: number): TLexClause | un
   let to = at;
   while (to + 1 < clause.tokens.length && !cut(to + 1)) to++;
   return { ...clause, tokens: clause.tokens.slice(from, to + 1), segments: clause.segments.slice(from, to + 1) };
-}
-
-/**
- * The steps whose parts an item names, longest part first and each word for one part only:
- * "the pump switch" names the switch, not the pump.
- */
-function namedSteps(c: TCompiled, tokens: readonly string[]): Set<TStep> {
-  return new Set(namedSpans(c, tokens).map((n) => n.step));
-}
-
-function namedSpans(c: TCompiled, tokens: readonly string[]): { step: TStep; start: number }[] {
-  const claimed = tokens.map((t) => t === "");
-  const named: { step: TStep; start: number }[] = [];
-  for (const part of c.parts)
-    for (const span of c.partIndex(part).in(tokens)) {
-      if (claimed.slice(span.start, span.start + span.length).some(Boolean)) continue;
-      for (let i = span.start; i < span.start + span.length; i++) claimed[i] = true;
-      named.push({ step: part.step, start: span.start });
-    }
-  return named;
-}
-
-/** Whether a clause names one of a step's parts. */
-function namesPart(c: TCompiled, step: TStep, clause: TLexClause | undefined): boolean {
-  return clause !== undefined && stepsNamedIn(c, clause.tokens).has(step);
-}
-
-/** Every step whose part a run of tokens names (one pass over one index of all parts; cached per run). */
-const namedCache = new WeakMap<readonly string[], Set<TStep>>();
-function stepsNamedIn(c: TCompiled, tokens: readonly string[]): Set<TStep> {
-  const cached = namedCache.get(tokens);
-  if (cached !== undefined) return cached;
-  const steps = new Set<TStep>();
-  for (const span of c.allParts.in(tokens)) for (const step of c.partOwners[span.phrase] ?? []) steps.add(step);
-  namedCache.set(tokens, steps);
-  return steps;
 }
 
 /** Whether a negator precedes `start` within a few words of `tokens` ("no good", "not working"). */

@@ -3,7 +3,7 @@
 // state. The context engine (engine.ts) is the single flow authority; test/context-authority
 // checks that this module stays that way.
 
-import type { TCatalog, TConstraint, TStep, TSystem } from "./catalog-schema";
+import { constraintLinesOf, type TCatalog, type TStep, type TSystem } from "./catalog-schema";
 import { matchingSystem } from "./localize";
 import { containsPhrase } from "./text";
 import { lex, phrase } from "./vocabulary";
@@ -59,10 +59,6 @@ export function detectSystem(catalog: TCatalog, text: string): TSystemMatch | nu
   return best > 0 && top.length === 1 ? (top[0] ?? null) : null;
 }
 
-function formatConstraint(kind: "safety" | "warranty", constraint: TConstraint): string {
-  return `${kind === "safety" ? "Safety" : "Warranty"}: ${constraint.text}`;
-}
-
 /**
  * The system's constraints as prompt lines ("Safety: …", "Warranty: …"), safety first, catalog
  * order. With a step: the `always` constraints plus those the step lists; without: all of them.
@@ -70,12 +66,8 @@ function formatConstraint(kind: "safety" | "warranty", constraint: TConstraint):
 export function getConstraints(catalog: TCatalog, systemId: string, stepId: string | null = null): string[] {
   const system = getSystem(catalog, systemId);
   if (system === null) return [];
-  const listed = new Set(stepId === null ? [] : (getStep(catalog, systemId, stepId)?.constraints ?? []));
-  const applies = (c: TConstraint) => stepId === null || c.always === true || listed.has(c.id);
-  return [
-    ...system.constraints.safety.filter(applies).map((c) => formatConstraint("safety", c)),
-    ...system.constraints.warranty.filter(applies).map((c) => formatConstraint("warranty", c)),
-  ];
+  // (an unknown step lists none of its own: only the `always` ones apply)
+  return constraintLinesOf(system, stepId === null ? null : (getStep(catalog, systemId, stepId) ?? {}));
 }
 
 /** Step text for the model's prompt (buildRegistryContext in the ADR). */

@@ -33,11 +33,18 @@ export function correctionOf(decisive: { answer: { correction?: string } } | nul
 
 /** How the case ended: authorized or not, escalated (and why), or repaired by the technician. */
 export type TOutcomeFields = Pick<TReport, "authorized" | "escalation" | "resolution" | "repair"> & {
-  /** An evidence rule's cause and correction replace the procedure's. */
-  override?: { cause: string; correction: string };
+  /** The evidence rule (id) whose cause and correction replace the procedure's. */
+  rule?: string;
 };
 
-function sameIds(system: TSystem, local: TSystem, state: TContextState, outcome: TOutcomeFields, decisive: TDecisive) {
+/** The report's parts, each readable in the catalog's texts (`system`) or the technician's (`local`). */
+function reportParts(
+  system: TSystem,
+  local: TSystem,
+  state: TContextState,
+  outcome: TOutcomeFields,
+  decisive: TDecisive,
+) {
   const find = (sys: TSystem, id: string) => sys.procedure.steps.find((s) => s.id === id);
   const localDecisive =
     decisive === null
@@ -74,10 +81,8 @@ function sameIds(system: TSystem, local: TSystem, state: TContextState, outcome:
       text: o.text,
     }));
   const ruleText = (sys: TSystem) => {
-    const rule = (sys.evidence_rules ?? []).find((r) => r.id === state.observations.at(-1)?.rule);
-    return outcome.override !== undefined && rule !== undefined
-      ? { cause: rule.cause, correction: rule.correction }
-      : null;
+    const rule = (sys.evidence_rules ?? []).find((r) => r.id === outcome.rule);
+    return rule === undefined ? null : { cause: rule.cause, correction: rule.correction };
   };
   return { decisive, localDecisive, stepsOf, notChecked, observations, ruleText };
 }
@@ -94,7 +99,7 @@ export function buildReport(
   outcome: TOutcomeFields,
   note?: string,
 ): TReport {
-  const parts = sameIds(system, local, state, outcome, decisive);
+  const parts = reportParts(system, local, state, outcome, decisive);
   const previous = state.report_history.at(-1) ?? null;
   const english = parts.ruleText(system) ?? {
     cause: causeOf(parts.decisive),

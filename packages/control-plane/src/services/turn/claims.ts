@@ -1,5 +1,5 @@
 import type { TOutputMeta } from "@solserver/contracts";
-import { procedureWording } from "../../model/procedure-text";
+import { procedureWording } from "../../model/procedure-wording";
 import type { TModelAttempt, TModelOutput, TModelProcedure } from "../../model/provider";
 import { type TProcedureWording, type TUncovered, uncoveredStatements } from "../claim-statements";
 import type { TServiceDeps } from "../deps";
