@@ -10,7 +10,7 @@ test("review queue, proposal page and CFB page", async ({ page }) => {
   await page.setViewportSize(DESKTOP);
   await signIn(page, JAM.email, JAM.password);
   // Knowledge, then a restatement of it: an update proposal with something to compare.
-  await page.goto("/");
+  await page.goto("/chat");
   await sendChat(page, "We decided to rotate the on-call pager every Tuesday.");
   const chat = page.getByRole("region", { name: "Chat" });
   const first = chat.getByRole("article").filter({ hasText: "Rotate the on-call pager every Tuesday" }).last();
@@ -44,7 +44,7 @@ test("checkpoints inbox", async ({ page }) => {
   await page.setViewportSize(DESKTOP);
   await signIn(page, JAM.email, JAM.password);
   // Pending proposals, so the beat's summary has something to list.
-  await page.goto("/");
+  await page.goto("/chat");
   await sendChat(page, "We decided to archive the staging logs every Friday.");
   await expect(
     page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "staging logs" }),
@@ -66,7 +66,7 @@ test("checkpoints inbox", async ({ page }) => {
 test("procedure mode: a diagnosis and its final report", async ({ page }) => {
   await page.setViewportSize(DESKTOP);
   await signIn(page, JAM.email, JAM.password);
-  await page.goto("/");
+  await page.goto("/chat");
   await page.getByLabel("Guided diagnosis").selectOption("water_pump");
   const replies = page.getByTestId("assistant-reply");
   const turns = [

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO_USER, JAM, sendChat, signIn, signOut, unique } from "./helpers";
+import { DEMO_USER, JAM, openQueue, sendChat, signIn, signOut, unique } from "./helpers";
 
 // Accounts and roles in a real browser: who sees which proposals, what only a Jam editor can do,
 // and API tokens from creation to revocation. Every test makes its own names, so they do not
@@ -66,6 +66,9 @@ test("a new account sees none of the demo user's proposals; the demo user sees t
   await signIn(page, email, password);
   await expect(page.getByTestId("role-badge")).toHaveText("user");
   await expect(page.getByRole("link", { name: "Tokens" })).toHaveCount(0);
+  // A user lands on the chat; their queue is a click away.
+  await expect(page).toHaveURL(/\/chat$/);
+  await page.getByRole("link", { name: /^Review/ }).click();
   const queue = page.getByTestId("proposal-queue");
   await expect(page.getByRole("button", { name: /^pending/ })).toHaveText("pending (0)");
   await expect(page.getByText("Nothing to review.")).toBeVisible();
@@ -81,6 +84,7 @@ test("a new account sees none of the demo user's proposals; the demo user sees t
   await signOut(page);
 
   await signIn(page, DEMO_USER.email, DEMO_USER.password);
+  await page.goto("/review");
   const own = page.getByTestId("proposal-queue");
   await expect(own.getByRole("article").filter({ hasText: DEMO_PROPOSAL })).toBeVisible();
   await expect(own.getByRole("article").filter({ hasText: OTHER_DEMO_PROPOSAL })).toBeVisible();
@@ -95,16 +99,20 @@ test("a Jam editor sees every pending proposal and edits one before approving it
   const place = `f${unique().slice(-7)}`;
   const keeper = `o${unique().slice(-7)}`;
   await signIn(page, JAM.email, JAM.password);
+  // A Jam editor lands on the review queue.
+  await expect(page).toHaveURL(/\/review$/);
   const queue = page.getByTestId("proposal-queue");
   // The demo user's proposals are in the Jam editor's queue too.
   await expect(queue.getByRole("article").filter({ hasText: DEMO_PROPOSAL })).toBeVisible();
 
+  await page.goto("/chat");
   await sendChat(page, `We decided to name the ${word} archive after ${place} ${keeper}.`);
   const title = `Name the ${word} archive after ${place} ${keeper}`;
   await expect(page.getByTestId("assistant-reply").last()).toContainText(title);
+  await openQueue(page);
   const card = queue.getByRole("article").filter({ hasText: title });
   await expect(card).toBeVisible();
-  const proposalId = ((await card.getAttribute("aria-label")) ?? "").replace("Proposal ", "");
+  const proposalId = ((await card.getAttribute("data-testid")) ?? "").replace(/^proposal-/, "");
   expect(proposalId).toMatch(/^UP-\d+$/);
 
   await card.getByRole("button", { name: "Edit & approve" }).click();
@@ -142,9 +150,9 @@ test("a Jam editor sees every thread with its owner, and a thread's messages and
   await signIn(page, JAM.email, JAM.password);
   await page.getByRole("link", { name: "Threads" }).click();
   await expect(page.getByRole("heading", { name: "All threads" })).toBeVisible();
-  const item = page.getByTestId("thread-list").getByRole("listitem").filter({ hasText: "demo-ops" });
+  const item = page.getByTestId("thread-list").locator(`li[data-thread-id="demo-ops"]`);
   await expect(item).toContainText(DEMO_USER.email);
-  await item.getByRole("link").click();
+  await item.getByRole("link").first().click();
   await expect(page).toHaveURL(/\/threads\/demo-ops$/);
   await expect(page.getByTestId("thread-messages")).toContainText("every model release needs a passing breakpoint");
   const turn = page.getByRole("article").first();

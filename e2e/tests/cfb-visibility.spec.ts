@@ -8,7 +8,7 @@ import { DEMO_USER, JAM, sendChat, signIn, signOut, unique } from "./helpers";
 test("a user's approval is private to them until a Jam editor endorses it from the CFB page", async ({ page }) => {
   const pet = `axolotl${unique()}`;
   await signIn(page, DEMO_USER.email, DEMO_USER.password);
-  await page.goto("/");
+  await page.goto("/chat");
   await sendChat(page, `We decided to feed the office ${pet} at noon.`);
   const preview = page.getByRole("region", { name: "Chat" }).getByRole("article").filter({ hasText: pet });
   await preview.getByRole("button", { name: "Approve", exact: true }).click();

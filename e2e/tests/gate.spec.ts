@@ -6,7 +6,7 @@ import { DEMO_USER, signIn, unique } from "./helpers";
 
 test("the gate page lists turn decisions and compares two outputs", async ({ page }) => {
   await signIn(page, DEMO_USER.email, DEMO_USER.password);
-  await page.goto("/");
+  await page.goto("/chat");
   const replies = page.getByTestId("assistant-reply");
   await page.getByLabel(/^Message/).fill(`Which queue handles ${unique()} exports?`);
   await page.getByRole("button", { name: "Send" }).click();
@@ -17,18 +17,27 @@ test("the gate page lists turn decisions and compares two outputs", async ({ pag
   const list = page.getByTestId("gate-list");
   const allowed = list.locator('tr[data-status="ALLOW"]').first();
   await expect(allowed).toContainText("attempt 1 · delivered");
-  await expect(allowed).toContainText("No PII detected: No issues.");
-  await expect(allowed).toContainText("Output contract: No issues.");
+  await expect(allowed).toContainText("Personal data (PII) passed: none found");
+  await expect(allowed).toContainText("Output contract passed: No issues");
+
+  // Nothing to compare is refused, and nothing is stored.
+  await page.getByRole("button", { name: "Evaluate" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "an empty output is nothing to compare" })).toBeVisible();
 
   await page.getByLabel("Baseline output (known good)").fill("Hello! How can I help with your account today?");
-  await page.getByLabel("Candidate output").fill("Contact me at hi@example.com and I will follow up.");
+  await page.getByLabel("Candidate output").fill("Contact me at hi@example.com or 415-555-1212 and I will follow up.");
   await page.getByRole("button", { name: "Evaluate" }).click();
   const result = page.getByTestId("gate-result");
   await expect(result).toContainText("Final decision: BLOCK");
-  await expect(result).toContainText("PII detected: EMAIL(1). Total matches: 1.");
+  // The failing check says it failed, with what it found, and the matches are marked in the text.
+  await expect(result.locator('li[data-policy="pii"]')).toHaveText("✗ Personal data (PII) blocked: found 2 matches");
+  await expect(result).toContainText("PII detected: EMAIL(1), PHONE(1). Total matches: 2.");
+  await expect(result.getByTestId("pii-highlight").locator("mark")).toHaveText(["hi@example.com", "415-555-1212"]);
 
-  // The comparison is stored and listed, and the BLOCK filter keeps it.
-  await page.getByLabel("Decision").selectOption("BLOCK");
+  // The comparison is stored apart from the chat turns' decisions, and the BLOCK filter keeps it.
+  await expect(list.locator("tr[data-status]").filter({ hasText: "dashboard" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Comparisons (dashboard and API)" }).click();
+  await page.getByLabel("Decision", { exact: true }).selectOption("BLOCK");
   await expect(list.locator("tr[data-status]").first()).toContainText("dashboard");
   await expect(list.locator('tr[data-status="ALLOW"]')).toHaveCount(0);
 });

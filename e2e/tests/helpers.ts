@@ -56,6 +56,13 @@ export async function sendChat(page: Page, message: string): Promise<void> {
   await page.getByRole("button", { name: "Send" }).click();
 }
 
+/** Waits for the chat's turn in flight to end, then opens the review queue. */
+export async function openQueue(page: Page): Promise<void> {
+  await expect(page.getByRole("button", { name: "Sending…" })).toHaveCount(0);
+  await page.goto("/review");
+  await expect(page.getByRole("heading", { level: 1, name: "Review queue" })).toBeVisible();
+}
+
 /** Sends a chat message and waits until its answer is shown. */
 export async function sendChatAndWait(page: Page, message: string): Promise<void> {
   const replies = page.getByTestId("assistant-reply");
@@ -64,10 +71,9 @@ export async function sendChatAndWait(page: Page, message: string): Promise<void
   await expect(replies).toHaveCount(before + 1);
 }
 
-/** The id of the chat's current thread, as its message label shows it ("Message (thread th-…)"). */
+/** The id of the chat's current thread (the chat form carries it once a thread is under way). */
 export async function chatThreadId(page: Page): Promise<string> {
-  const label = (await page.locator('label[for="chat-message"]').textContent()) ?? "";
-  const threadId = label.match(/\(thread ([^)]+)\)/)?.[1];
-  expect(threadId, label).toBeTruthy();
-  return threadId as string;
+  const form = page.locator("form[data-thread-id]");
+  await expect(form).not.toHaveAttribute("data-thread-id", "");
+  return (await form.getAttribute("data-thread-id")) as string;
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO_USER, sendChat, signIn } from "./helpers";
+import { DEMO_USER, openQueue, sendChat, signIn } from "./helpers";
 
 // The first loop in a real browser: a chat turn proposes knowledge, a person approves it and
 // finds the new CFB; another proposal is rejected and leaves the queue. The person is the demo
@@ -10,7 +10,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("a stated decision becomes a proposal that a person approves into a CFB", async ({ page }) => {
-  await page.goto("/");
+  await page.goto("/chat");
   await sendChat(page, "We decided to run the nightly export at 2am UTC.");
 
   const reply = page.getByTestId("assistant-reply").last();
@@ -20,10 +20,11 @@ test("a stated decision becomes a proposal that a person approves into a CFB", a
 
   const chat = page.getByRole("region", { name: "Chat" });
   const preview = chat.getByRole("article").filter({ hasText: "Run the nightly export at 2am UTC" });
-  await expect(preview).toContainText("create");
+  await expect(preview).toContainText("new knowledge");
   await expect(preview).toContainText("confidence 0.80");
   // The same proposal is waiting in the review queue, with resolve's verdict: nothing in the
   // knowledge base covers it, so a new CFB.
+  await openQueue(page);
   const queue = page.getByTestId("proposal-queue");
   const queued = queue.getByRole("article").filter({ hasText: "Run the nightly export at 2am UTC" });
   await expect(queued).toBeVisible();
@@ -34,14 +35,20 @@ test("a stated decision becomes a proposal that a person approves into a CFB", a
   await expect(queued).toHaveCount(0);
   await filters.getByLabel("Resolve").selectOption("create");
   await expect(queued).toBeVisible();
+  // The filter is in the URL: a reload (or a shared link) shows the same view.
+  await expect(page).toHaveURL(/[?&]decision=create/);
+  await page.reload();
+  await expect(page.getByTestId("queue-filters").getByLabel("Resolve")).toHaveValue("create");
 
-  await preview.getByRole("button", { name: "Approve" }).click();
-  const outcome = preview.getByRole("status");
-  await expect(outcome).toContainText(/Approved as CFB-\d{4}/);
-  const cfbId = (await outcome.getByRole("link").textContent()) ?? "";
+  await queued.getByRole("button", { name: "Approve" }).click();
+  // The card leaves the queue; what became of it is said above the queue, with a link to the CFB.
+  const outcome = page.getByTestId("decided-here").getByRole("listitem").first();
+  await expect(outcome).toContainText(/^Approved Run the nightly export at 2am UTC as CFB-\d{4}$/);
+  const cfbLink = outcome.getByRole("link", { name: /^CFB-\d{4}$/ });
+  const cfbId = (await cfbLink.textContent()) ?? "";
   await expect(queue.getByRole("article").filter({ hasText: "Run the nightly export at 2am UTC" })).toHaveCount(0);
 
-  await outcome.getByRole("link").click();
+  await cfbLink.click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Run the nightly export at 2am UTC");
   await expect(page.getByText("user_approved")).toBeVisible();
   await expect(page.getByText(/v1 create/)).toBeVisible();
@@ -54,7 +61,7 @@ test("a stated decision becomes a proposal that a person approves into a CFB", a
 });
 
 test("a rejected proposal leaves the queue and no CFB is written", async ({ page }) => {
-  await page.goto("/");
+  await page.goto("/review");
   const queue = page.getByTestId("proposal-queue");
   const title = "Jam editors review pending proposals every Monday morning";
   const card = queue.getByRole("article").filter({ hasText: title });
@@ -79,7 +86,7 @@ test("a rejected proposal leaves the queue and no CFB is written", async ({ page
 });
 
 test("a question no CFB covers is answered with an honest unknown", async ({ page }) => {
-  await page.goto("/");
+  await page.goto("/chat");
   await sendChat(page, "What is our on-call rotation for weekends?");
   await expect(page.getByTestId("assistant-reply").last()).toContainText(
     'I don\'t have knowledge that answers "What is our on-call rotation for weekends?"',
@@ -87,7 +94,7 @@ test("a question no CFB covers is answered with an honest unknown", async ({ pag
 });
 
 test("sending again after a lost answer replays the turn instead of storing it twice", async ({ page }) => {
-  await page.goto("/");
+  await page.goto("/chat");
   let lost = false;
   await page.route("**/chat/respond/stream", async (route) => {
     if (lost) return route.continue();
@@ -101,6 +108,7 @@ test("sending again after a lost answer replays the turn instead of storing it t
 
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByTestId("assistant-reply").last()).toContainText(title);
+  await openQueue(page);
   const queue = page.getByTestId("proposal-queue");
   await expect(queue.getByRole("article").filter({ hasText: title })).toHaveCount(1);
   await page.reload();
@@ -108,7 +116,7 @@ test("sending again after a lost answer replays the turn instead of storing it t
 });
 
 test("restating an approved CFB proposes an update; approving it shows what changed on the CFB", async ({ page }) => {
-  await page.goto("/");
+  await page.goto("/chat");
   const chat = page.getByRole("region", { name: "Chat" });
   await sendChat(page, "We decided to archive the audit logs every Friday.");
   const first = chat.getByRole("article").filter({ hasText: "Archive the audit logs every Friday" }).last();

@@ -7,7 +7,7 @@ import { chatThreadId, DEMO_USER, sendChatAndWait, signIn } from "./helpers";
 
 test("a short water-pump diagnosis: active step, clarification, options, final report", async ({ page }) => {
   await signIn(page, DEMO_USER.email, DEMO_USER.password);
-  await page.goto("/");
+  await page.goto("/chat");
   await page.getByLabel("Guided diagnosis").selectOption("water_pump");
 
   await sendChatAndWait(page, "Customer says the water pump won't run and there is no water at the faucet");
@@ -51,7 +51,7 @@ test("a short water-pump diagnosis: active step, clarification, options, final r
   // Each turn's trace shows the context engine's directive.
   await expect(page.locator('li[data-phase="context"]').first()).toBeVisible();
   await page.goto("/threads");
-  await expect(page.getByTestId("thread-list").getByRole("listitem").filter({ hasText: threadId })).toContainText(
+  await expect(page.getByTestId("thread-list").locator(`li[data-thread-id="${threadId}"]`)).toContainText(
     "diagnosis: water_pump",
   );
 });
@@ -60,7 +60,7 @@ test("a safety stop holds the case until it is cleared; a step the technician ca
   page,
 }) => {
   await signIn(page, DEMO_USER.email, DEMO_USER.password);
-  await page.goto("/");
+  await page.goto("/chat");
   await page.getByLabel("Guided diagnosis").selectOption("furnace");
 
   await sendChatAndWait(page, "furnace blows cold air and I smell propane in the coach");

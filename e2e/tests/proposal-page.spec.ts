@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { JAM, origin, sendChat, signIn } from "./helpers";
+import { JAM, openQueue, origin, sendChat, signIn } from "./helpers";
 
 // The proposal page in a real browser, as a Jam editor: the proposal, resolve's verdict, the CFB
 // it would change side by side with the result, where it came from; keyboard review; a conflict
@@ -12,7 +12,7 @@ test.beforeEach(async ({ page }) => {
 
 /** States a decision, approves it as a new CFB from the chat; the CFB's id. */
 async function knowledge(page: Page, message: string, title: string): Promise<string> {
-  await page.goto("/");
+  await page.goto("/chat");
   await sendChat(page, message);
   const chat = page.getByRole("region", { name: "Chat" });
   const card = chat.getByRole("article").filter({ hasText: title }).last();
@@ -25,6 +25,7 @@ async function knowledge(page: Page, message: string, title: string): Promise<st
 /** Restates it so that resolve matches it to `cfbId`, and opens the proposal's page from the queue. */
 async function openUpdateProposal(page: Page, message: string, hasText: string): Promise<void> {
   await sendChat(page, message);
+  await openQueue(page);
   const queued = page.getByTestId("proposal-queue").getByRole("article").filter({ hasText }).first();
   await expect(queued).toBeVisible();
   await queued.getByRole("heading").getByRole("link").click();
@@ -132,9 +133,12 @@ test("a queue card offers what the server allows: its main approval is the serve
 }) => {
   const cfbId = await knowledge(page, "We decided to water the office plants every Monday.", "Water the office plants");
   await sendChat(page, "We decided to water the office plants every Monday before nine.");
+  const chatCard = page.getByRole("region", { name: "Chat" }).getByRole("article").filter({ hasText: "before nine" });
+  await expect(chatCard.locator('button[aria-keyshortcuts="A"]')).toHaveText(/Approve update of CFB-\d+/);
+  await openQueue(page);
   const card = page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "before nine" }).first();
   await expect(card).toBeVisible();
-  const proposalId = ((await card.getAttribute("aria-label")) ?? "").replace("Proposal ", "");
+  const proposalId = ((await card.getAttribute("data-testid")) ?? "").replace(/^proposal-/, "");
   const answer = await page.request.get(
     `/api/trpc/proposals.get?input=${encodeURIComponent(JSON.stringify({ proposal_id: proposalId }))}`,
   );
@@ -153,12 +157,10 @@ test("a queue card offers what the server allows: its main approval is the serve
     ...allowed("edit_then_approve", "Edit & approve"),
     ...allowed("reject", "Reject"),
   ]);
-  // The chat's card of the same proposal: A, with the card focused, does what that button does.
-  const chatCard = page.getByRole("region", { name: "Chat" }).getByRole("article").filter({ hasText: "before nine" });
-  await expect(chatCard.locator('button[aria-keyshortcuts="A"]')).toHaveText(`Approve update of ${cfbId}`);
-  await chatCard.focus();
+  // A, with the card focused, does what that button does.
+  await card.focus();
   await page.keyboard.press("a");
-  await expect(chatCard.getByRole("status")).toContainText(`Approved as ${cfbId}`);
+  await expect(page.getByTestId("decided-here")).toContainText(`as ${cfbId}`);
   await expect(card).toHaveCount(0);
 });
 
@@ -175,7 +177,7 @@ test("at a phone's width the queue, the proposal page and a CFB's page fit the s
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto("/");
+  await page.goto("/review");
   const card = page.getByTestId("proposal-queue").getByRole("article").first();
   await expect(card).toBeVisible();
   const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

@@ -7,7 +7,7 @@ import { chatThreadId, DEMO_USER, sendChat, signIn } from "./helpers";
 
 test("an answer streams in, then its proposal appears; the turn shows its route and claims", async ({ page }) => {
   await signIn(page, DEMO_USER.email, DEMO_USER.password);
-  await page.goto("/");
+  await page.goto("/chat");
   const message =
     "What is the maintenance window for the staging cluster this quarter? We decided to rotate the staging database credentials every month.";
   await sendChat(page, message);

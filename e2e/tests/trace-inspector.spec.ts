@@ -7,14 +7,14 @@ import { chatThreadId, DEMO_USER, sendChatAndWait, signIn } from "./helpers";
 
 test("a thread's trace timeline shows each turn's breakpoint decision", async ({ page }) => {
   await signIn(page, DEMO_USER.email, DEMO_USER.password);
-  await page.goto("/");
+  await page.goto("/chat");
   await sendChatAndWait(page, "ok thanks");
   await sendChatAndWait(page, "We decided to pin Node 20.");
   const threadId = await chatThreadId(page);
 
   await page.goto("/threads");
-  const item = page.getByTestId("thread-list").getByRole("listitem").filter({ hasText: threadId });
-  await item.getByRole("link").click();
+  const item = page.getByTestId("thread-list").locator(`li[data-thread-id="${threadId}"]`);
+  await item.getByRole("link").first().click();
   await expect(page).toHaveURL(new RegExp(`/threads/${threadId}$`));
 
   const turns = page.getByTestId("turn");

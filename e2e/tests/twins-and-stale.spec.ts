@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { JAM, origin, sendChatAndWait, signIn, unique } from "./helpers";
+import { JAM, openQueue, origin, sendChatAndWait, signIn, unique } from "./helpers";
 
 // Twins and stale decisions in a real browser (issue 19): the same suggestion said twice is one
 // card that stands for both, and approving it folds the other; a card decided elsewhere while it
@@ -22,15 +22,16 @@ async function decideElsewhere(page: Page, baseURL: string | undefined, proposal
 }
 
 const idOf = async (card: ReturnType<Page["getByRole"]>) =>
-  ((await card.getAttribute("aria-label")) ?? "").replace("Proposal ", "");
+  ((await card.getAttribute("data-testid")) ?? "").replace(/^proposal-/, "");
 
 test("the same suggestion twice is one card; approving it folds the twin", async ({ page }) => {
   const days = 40 + Math.floor(Math.random() * 50);
   const message = `We decided to archive build logs after ${days} days (${unique()}).`;
-  await page.goto("/");
+  await page.goto("/chat");
   await sendChatAndWait(page, message);
   await sendChatAndWait(page, message);
 
+  await openQueue(page);
   const queue = page.getByTestId("proposal-queue");
   const cards = queue.getByRole("article").filter({ hasText: `after ${days} days` });
   await expect(cards).toHaveCount(1);
@@ -53,12 +54,14 @@ test("the same suggestion twice is one card; approving it folds the twin", async
 
 test("a stale card explains itself, whether it is clicked or refreshed away", async ({ page, baseURL }) => {
   const tag = unique();
-  await page.goto("/");
+  await page.goto("/chat");
   await sendChatAndWait(page, `We decided to rotate the staging secrets every 30 days (${tag}).`);
   await sendChatAndWait(page, `We decided to rebuild the search index every Sunday (${tag}).`);
+  await openQueue(page);
   const queue = page.getByTestId("proposal-queue");
-  const secrets = queue.getByRole("article").filter({ hasText: "staging secrets" });
-  const search = queue.getByRole("article").filter({ hasText: "search index" });
+  // By their titles (the thread link on both cards names the thread's first message).
+  const secrets = queue.getByRole("article", { name: /staging secrets/ });
+  const search = queue.getByRole("article", { name: /search index/ });
   await expect(secrets).toBeVisible();
   await expect(search).toBeVisible();
   const secretsId = await idOf(secrets);
@@ -100,8 +103,9 @@ test("a stale card explains itself, whether it is clicked or refreshed away", as
 
 test("the proposal page notices a decision made elsewhere, and names who made it", async ({ page, baseURL }) => {
   const tag = unique();
-  await page.goto("/");
+  await page.goto("/chat");
   await sendChatAndWait(page, `We decided to page the database team for replica lag (${tag}).`);
+  await openQueue(page);
   const card = page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: tag }).first();
   const proposalId = await idOf(card);
   await page.goto(`/proposals/${proposalId}`);

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { JAM, origin, sendChat, signIn, unique } from "./helpers";
+import { JAM, openQueue, origin, sendChat, signIn, unique } from "./helpers";
 
 // Undo and repair in a real browser, as a Jam editor: revert a CFB to an earlier version from its
 // page's history (after a confirmation, which Cancel leaves untouched), retire it (it leaves the
@@ -113,8 +113,9 @@ test("retire asks first, takes the CFB out of the list with its page kept; resto
 
 test("a rejected proposal reopens from its page, keeps its rejection and can be approved", async ({ page }) => {
   const topic = `Greenhouse${unique()}`;
-  await page.goto("/");
+  await page.goto("/chat");
   await sendChat(page, `We decided to water the ${topic} tomatoes every evening.`);
+  await openQueue(page);
   const card = page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: topic }).first();
   await expect(card).toBeVisible();
   await card.getByRole("heading").getByRole("link").click();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { JAM, sendChat, signIn } from "./helpers";
+import { JAM, openQueue, sendChat, signIn } from "./helpers";
 
 // Issue 19, point 1, in a real browser: approving an update writes the proposed content, never the
 // change note. The proposal page shows the note ("Add decision: …") as the proposal's description
@@ -7,7 +7,7 @@ import { JAM, sendChat, signIn } from "./helpers";
 
 test("approving an update shows and lands the proposed content, not the change note", async ({ page }) => {
   await signIn(page, JAM.email, JAM.password);
-  await page.goto("/");
+  await page.goto("/chat");
 
   // A decision becomes a CFB.
   await sendChat(page, "We decided that the staging database is refreshed every Sunday night.");
@@ -23,11 +23,12 @@ test("approving an update shows and lands the proposed content, not the change n
   expect(before).not.toMatch(/^add\b/i);
 
   // Restated with one more detail: an update of that CFB, with a change note and content.
-  await page.goto("/");
+  await page.goto("/chat");
   await sendChat(
     page,
     "We decided that the staging database is refreshed every Sunday night from an anonymised snapshot.",
   );
+  await openQueue(page);
   const queued = page
     .getByTestId("proposal-queue")
     .getByRole("article")

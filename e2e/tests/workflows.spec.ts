@@ -39,9 +39,11 @@ test.describe("as a Jam editor", () => {
 
   test("the Umbra beat stops for review; skipping promotion with feedback ends it done", async ({ page }) => {
     // A pending proposal, so the summary has something to list.
-    await page.goto("/");
+    await page.goto("/chat");
     await page.getByLabel(/^Message/).fill("We decided to archive the staging logs every Friday.");
     await page.getByRole("button", { name: "Send" }).click();
+    await expect(page.getByRole("button", { name: "Sending…" })).toHaveCount(0);
+    await page.goto("/review");
     await expect(
       page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "staging logs" }).first(),
     ).toBeVisible();
@@ -88,7 +90,7 @@ test.describe("as a Jam editor", () => {
   });
 
   test("a second start names the open run; aborting ends the beat with exit code 2", async ({ page }) => {
-    await page.goto("/");
+    await page.goto("/chat");
     await openCheckpoints(page);
     const { runId, card } = await startBeat(page);
 

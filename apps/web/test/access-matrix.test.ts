@@ -387,6 +387,40 @@ const TRPC_ROWS: Record<string, TRow> = {
       for (const d of earlier) expect(d).toMatchObject({ action: "reject", editor: "jam" });
     },
   },
+  "proposals.queues": {
+    expect: SIGNED_IN,
+    input: async () => undefined,
+    check: (result) => {
+      const domains = field(result, "domains") as Record<string, unknown>[];
+      expect(domains.length).toBeGreaterThan(0);
+      for (const d of domains) expect(Number(d.pending) + Number(d.decided_24h)).toBeGreaterThan(0);
+      expect(typeof field(result, "assigned_to_me")).toBe("number");
+    },
+  },
+  "proposals.assign": {
+    expect: JAM_ONLY,
+    input: async () => ({ proposal_ids: [aliceTurn.proposal_id], assignee_id: jam.userId }),
+    check: (result) => {
+      expect(field(result, "assigned")).toBe(1);
+      expect(field(field(result, "assignee"), "email")).toBe(jam.email);
+    },
+  },
+  "proposals.comment": {
+    expect: OWNED,
+    input: async (c) => ({ proposal_id: target(c).proposal_id, body: `a note ${next()}` }),
+    check: (result, input) => {
+      expect(field(result, "proposal_id")).toBe(field(input, "proposal_id"));
+      expect(field(result, "kind")).toBe("comment");
+      expect(field(result, "body")).toBe(field(input, "body"));
+    },
+  },
+  "proposals.comments": {
+    expect: OWNED,
+    input: async (c) => ({ thread_id: target(c).thread_id }),
+    check: (result) => {
+      for (const item of items(result)) expect(["comment", "request_changes", "reject_reason"]).toContain(item.kind);
+    },
+  },
   "cfbs.endorse": {
     expect: JAM_ONLY,
     // A refused call changes nothing: only the Jam editor's needs a CFB of its own.
@@ -798,6 +832,8 @@ describe("completeness", () => {
       "proposals.list",
       "proposals.get",
       "proposals.review",
+      "proposals.comment",
+      "proposals.comments",
       "promotion.promote",
       "threads.get",
       "mementos.get",

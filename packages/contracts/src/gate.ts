@@ -149,9 +149,15 @@ export const ZGateDecision = z.object({
 export type TGateDecision = z.infer<typeof ZGateDecision>;
 
 /** `gate.evaluate` over the API: the CLI's comparison, stored and listed in the dashboard. */
+/** A record to compare: an empty output is nothing to judge (it was a BLOCK row of nothing). */
+const ZComparedRecord = ZGateRecord.refine((r) => r.output.trim().length > 0, {
+  message: "output must not be empty",
+  path: ["output"],
+});
+
 export const ZGateEvaluateRequest = z.strictObject({
-  baseline: ZGateRecord,
-  candidate: ZGateRecord,
+  baseline: ZComparedRecord,
+  candidate: ZComparedRecord,
   mode: ZGateMode.default("lite"),
   strict: z.boolean().default(false),
   config: ZGateConfig.optional(),

@@ -20,6 +20,7 @@ export * from "./proposal-decided";
 export * from "./proposals";
 export * from "./request-limits";
 export * from "./resolve";
+export * from "./review-desk";
 export * from "./routing";
 export * from "./schedules";
 export * from "./system";

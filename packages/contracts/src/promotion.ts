@@ -30,8 +30,14 @@ export const ZPromoteRequest = z
      * has moved since, the promotion is CONFLICT and writes nothing.
      */
     expected_cfb_version: z.number().int().min(1).optional(),
+    /** A rejection's reason, in the reviewer's words: kept with the decision, shown to the proposer. */
+    reason: z.string().trim().min(1).max(1000).optional(),
   })
-  .strict();
+  .strict()
+  .refine((r) => r.reason === undefined || r.action === "reject", {
+    message: "reason is only for action reject",
+    path: ["reason"],
+  });
 export type TPromoteRequest = z.infer<typeof ZPromoteRequest>;
 
 export const ZPromoteResponse = z.object({

@@ -6,6 +6,7 @@ import { ZEditorialOverrides } from "./promotion";
 import { ZEditor, ZPromoteAction } from "./promotion-enums";
 import { ZProposalActions } from "./proposal-actions";
 import { ZResolveDecisionKind, ZResolveDecisionView } from "./resolve";
+import { ZQueueContext } from "./review-desk";
 
 /**
  * `duplicate`: folded into a twin that was decided (`twin_of_id` names it); it is never decided
@@ -126,6 +127,8 @@ export const ZProposalListRequest = z.object({
   /** Only proposals the model was at least this sure of. */
   min_confidence: z.number().min(0).max(1).optional(),
   thread_id: ZThreadId.optional(),
+  /** `me`: only those assigned to the caller; `none`: only unassigned ones. */
+  assignee: z.enum(["me", "none"]).optional(),
   /** newest first (default), oldest first, or most confident first. */
   sort: ZProposalSort.default("newest"),
   cursor: ZProposalId.optional(),
@@ -139,10 +142,17 @@ export const ZProposalListQuery = ZProposalListRequest.extend({
 }).strict();
 export type TProposalListRequest = z.input<typeof ZProposalListRequest>;
 
+/** A queue item: the proposal, and what a card shows to decide it (proposer, target now, assignee, discussion). */
+export const ZProposalQueueItem = ZProposal.extend({ queue: ZQueueContext });
+export type TProposalQueueItem = z.infer<typeof ZProposalQueueItem>;
+
 export const ZProposalListResponse = z.object({
-  items: z.array(ZProposal),
+  items: z.array(ZProposalQueueItem),
   next_cursor: ZProposalId.nullable(),
-  /** Per status, as the lists count them: `pending` counts leads (twins are in their lead's `twin_count`). */
+  /**
+   * Per status, as the lists count them: `pending` counts leads (twins are in their lead's
+   * `twin_count`). With filters (decision, domain, confidence, thread, assignee), counted under them.
+   */
   counts: z.object({
     pending: z.number().int(),
     approved: z.number().int(),

@@ -59,6 +59,12 @@ export { evaluateGate, listGateEvaluations } from "./services/gate";
 export { getMemento, putMemento } from "./services/mementos";
 export { getProcedureCatalog, getThreadProcedure } from "./services/procedures";
 export { promoteProposal } from "./services/promote";
+export {
+  assignProposals,
+  commentOnProposal,
+  listProposalComments,
+  proposalQueues,
+} from "./services/proposal-desk";
 export { reopenProposal } from "./services/proposal-reopen";
 export { reviewProposal } from "./services/proposal-review";
 export { getProposal, listProposals } from "./services/proposals";

@@ -182,6 +182,26 @@ describe("output gate on every model attempt", () => {
     expect(second.assistant_text).toContain("A much longer answer");
   });
 
+  it("does not compare an acknowledgement's length with the previous answer (a skip turn)", async () => {
+    serve(envelope(`${"A long answer about the support portal and how its queues are triaged. ".repeat(6)}`));
+    const first = await turn("How are support queues triaged?");
+    serve(envelope("You're welcome."));
+    const ack = await turn("ok thanks", first.thread_id);
+    const events = await opened.repos.traces.forTransmission(ack.transmission_id);
+    expect(events.find((e) => e.phase === "breakpoint")?.summary).toContain("SKIP");
+    const gate = events.find((e) => e.phase === "gate")?.metadata as { status: string; reason_codes: string[] };
+    expect(gate.reason_codes.filter((c) => c.startsWith("DRIFT"))).toEqual([]);
+    expect(gate.status).toBe("ALLOW");
+    // The same short answer after the same long one, to a real question, is still compared, and warns.
+    serve(envelope(`${"A long answer about the support portal and how its queues are triaged. ".repeat(6)}`));
+    const other = await turn("How are support queues triaged?");
+    serve(envelope("You're welcome."));
+    const real = await turn("Which queue takes the billing disputes?", other.thread_id);
+    const realGate = (await opened.repos.traces.forTransmission(real.transmission_id)).find((e) => e.phase === "gate")
+      ?.metadata as { reason_codes: string[] };
+    expect(realGate.reason_codes.some((c) => c.startsWith("DRIFT"))).toBe(true);
+  });
+
   it("lists a user's own evaluations and everyone's for a Jam editor", async () => {
     const jam = await opened.account("jam");
     const other = await opened.account("user");

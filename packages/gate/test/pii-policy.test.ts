@@ -25,10 +25,16 @@ describe("PII policy", () => {
     expect(r.reasons).toEqual(["PII detected: EMAIL(1), PHONE(1), CREDIT_CARD(1). Total matches: 3."]);
     expect(r.title).toBe("No PII detected: Detected 3 match(es).");
     expect(r.details.matches).toEqual([
-      { type: "CREDIT_CARD", index: 5, masked: "****-****-****-1111" },
-      { type: "PHONE", index: 32, masked: "***-***-1212" },
-      { type: "EMAIL", index: 51, masked: "a***@example.com" },
+      { type: "CREDIT_CARD", index: 5, start: 5, end: 24, masked: "****-****-****-1111" },
+      { type: "PHONE", index: 32, start: 32, end: 44, masked: "***-***-1212" },
+      { type: "EMAIL", index: 51, start: 51, end: 64, masked: "a***@example.com" },
     ]);
+  });
+
+  it("start/end locate each match in the output as given, full-width digits and invisible characters too", () => {
+    const text = "call ４１５-５５５-１２１２ or 415\u200b-555-1212 now";
+    const matches = pii(text).details.matches as { start: number; end: number }[];
+    expect(matches.map((m) => text.slice(m.start, m.end))).toEqual(["４１５-５５５-１２１２", "415\u200b-555-1212"]);
   });
 
   it("details never hold a full value", () => {

@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import Link from "next/link";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { SessionNav } from "@/components/session-nav";
+import { THEME_COOKIE, themeOf } from "@/components/theme";
+import { ThemeToggle } from "@/components/theme-toggle";
 import { Providers } from "./providers";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "Solserver",
+  // Every page names itself ("Review queue · Solserver"), so tabs and history tell pages apart.
+  title: { default: "Solserver", template: "%s · Solserver" },
   description: "Control plane for LLM assistants: turns, knowledge proposals, promotion.",
 };
 
@@ -15,17 +19,26 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // Rendered per request, never prerendered: Next puts the proxy's per-request CSP nonce on its
   // scripts only while rendering (a static page would carry none, and its scripts would not run).
   await connection();
+  // The chosen theme is a cookie read here, so the first paint is already in it (no flash, no
+  // inline script the CSP would have to allow). Without a choice the browser's preference rules.
+  const theme = themeOf((await cookies()).get(THEME_COOKIE)?.value);
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme === "system" ? undefined : theme}>
       <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
         <Providers>
           <header className="topbar">
             <Link href="/" className="brand">
               Solserver
             </Link>
             <SessionNav />
+            <ThemeToggle initial={theme} />
           </header>
-          <main>{children}</main>
+          <main id="main" tabIndex={-1}>
+            {children}
+          </main>
         </Providers>
       </body>
     </html>

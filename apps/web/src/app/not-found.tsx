@@ -4,9 +4,13 @@ import Link from "next/link";
 export default function NotFound() {
   return (
     <section className="panel stack narrow">
-      <h2>Page not found</h2>
+      <h1 className="page-title">Page not found</h1>
       <p className="muted">There is nothing at this address.</p>
-      <Link href="/">Back to the dashboard</Link>
+      <div className="row">
+        <Link href="/">Back to your start page</Link>
+        <Link href="/review">Review queue</Link>
+        <Link href="/cfbs">Knowledge</Link>
+      </div>
     </section>
   );
 }

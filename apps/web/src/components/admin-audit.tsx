@@ -37,7 +37,9 @@ export function AdminAudit() {
   return (
     <section className="panel stack" aria-labelledby="audit-heading">
       <div className="row spread">
-        <h2 id="audit-heading">Audit log</h2>
+        <h1 id="audit-heading" className="page-title">
+          Audit log
+        </h1>
         <label className="row">
           <span className="muted">Target</span>
           <select className="inline" value={target} onChange={(e) => setTarget(e.target.value as TTarget | "")}>

@@ -31,7 +31,9 @@ export function CfbList() {
   );
   return (
     <section className="panel stack" aria-labelledby="cfbs-heading">
-      <h2 id="cfbs-heading">Knowledge (CFBs)</h2>
+      <h1 id="cfbs-heading" className="page-title">
+        Knowledge (CFBs)
+      </h1>
       <fieldset className="tabs" aria-label="CFB state">
         {STATES.map((s) => (
           <button key={s.state} type="button" aria-pressed={state === s.state} onClick={() => setState(s.state)}>

@@ -1,11 +1,16 @@
 "use client";
 import type { TChatRespondRequest, TChatRespondResponse, TProcedureChoice, TProcedureView } from "@solserver/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useSearchParams } from "next/navigation";
+import { type FormEvent, useEffect, useState } from "react";
 import { streamTurn } from "@/lib/stream-turn";
 import { useTRPC } from "@/lib/trpc";
+import { ChatHistory } from "./chat-history";
 import { ProcedurePanel } from "./procedure-panel";
 import { ProposalCard } from "./proposal-card";
+
+/** The thread the chat is on, kept per browser so a reload (or coming back later) continues it. */
+const THREAD_KEY = "solserver-chat-thread";
 
 /** Procedure mode for a new thread: the catalog's systems, detection, or a plain chat. */
 function ProcedurePicker({ value, onChange }: { value: TProcedureChoice; onChange: (v: TProcedureChoice) => void }) {
@@ -33,7 +38,19 @@ export function ChatPanel() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [message, setMessage] = useState("");
-  const [threadId, setThreadId] = useState<string | undefined>(undefined);
+  const params = useSearchParams();
+  const [threadId, setThreadIdState] = useState<string | undefined>(undefined);
+  const setThreadId = (id: string | undefined) => {
+    setThreadIdState(id);
+    if (id) window.localStorage.setItem(THREAD_KEY, id);
+    else window.localStorage.removeItem(THREAD_KEY);
+  };
+  // The thread to continue: ?thread=<id> (from the threads list), else the one this browser was on.
+  const wanted = params.get("thread");
+  useEffect(() => {
+    const id = wanted ?? window.localStorage.getItem(THREAD_KEY);
+    if (id) setThreadIdState(id);
+  }, [wanted]);
   const [turns, setTurns] = useState<{ message: string; response: TChatRespondResponse }[]>([]);
   // Procedure mode: chosen before the first message; once the server binds the thread, its view.
   const [procedureChoice, setProcedureChoice] = useState<TProcedureChoice>("none");
@@ -63,7 +80,10 @@ export function ChatPanel() {
       if (response.procedure) setProcedure(response.procedure);
       // Clear the box only if it still holds what was sent (an option button sends other text).
       setMessage((current) => (current === variables.message ? "" : current));
-      await queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() }),
+        queryClient.invalidateQueries({ queryKey: trpc.threads.pathKey() }),
+      ]);
     },
     onSettled: () => setStreaming(null),
   });
@@ -91,7 +111,9 @@ export function ChatPanel() {
   return (
     <section className="panel stack" aria-labelledby="chat-heading">
       <div className="row spread">
-        <h2 id="chat-heading">Chat</h2>
+        <h1 id="chat-heading" className="page-title">
+          Chat
+        </h1>
         {threadId ? (
           <button
             type="button"
@@ -99,6 +121,7 @@ export function ChatPanel() {
             disabled={respond.isPending}
             onClick={() => {
               setThreadId(undefined);
+              if (wanted) window.history.replaceState(null, "", "/chat");
               setTurns([]);
               setUnconfirmed(null);
               setProcedure(null);
@@ -120,7 +143,17 @@ export function ChatPanel() {
           Guided diagnosis to be walked through a repair procedure.
         </p>
       )}
-      {procedure === null ? <ProcedurePicker value={procedureChoice} onChange={setProcedureChoice} /> : null}
+      {procedure === null && !threadId ? (
+        <ProcedurePicker value={procedureChoice} onChange={setProcedureChoice} />
+      ) : null}
+      {threadId ? (
+        <ChatHistory
+          threadId={threadId}
+          shownHere={turns.length}
+          onMissing={() => setThreadId(undefined)}
+          onProcedure={setProcedure}
+        />
+      ) : null}
       {turns.map((t) => (
         <div key={t.response.response_id} className="stack">
           <div className="muted">You: {t.message}</div>
@@ -141,21 +174,32 @@ export function ChatPanel() {
         </div>
       ) : null}
       {procedure ? <ProcedurePanel view={procedure} onAnswer={send} busy={respond.isPending} /> : null}
-      <form onSubmit={submit} className="stack">
+      <form onSubmit={submit} className="stack" data-thread-id={threadId ?? ""}>
         <label htmlFor="chat-message" className="muted">
-          Message{threadId ? ` (thread ${threadId})` : ""}
+          Message
         </label>
         <textarea
           id="chat-message"
           rows={3}
           value={message}
           onChange={(e) => setMessage(e.target.value)}
+          // Ctrl+Enter (⌘+Enter on a Mac) sends; Enter alone is a new line.
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !respond.isPending) {
+              e.preventDefault();
+              send(message);
+            }
+          }}
+          aria-keyshortcuts="Control+Enter Meta+Enter"
           maxLength={8000}
         />
         <div className="row">
           <button type="submit" className="primary" disabled={respond.isPending || message.trim().length === 0}>
             {respond.isPending ? "Sending…" : "Send"}
           </button>
+          <span className="muted hide-narrow">
+            <kbd>Ctrl</kbd>+<kbd>Enter</kbd> sends
+          </span>
           {respond.error ? (
             <span className="error" role="alert">
               {respond.error.message}

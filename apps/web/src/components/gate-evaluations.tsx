@@ -5,6 +5,7 @@ import Link from "next/link";
 import { type FormEvent, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { formatTs } from "./format";
+import { HighlightedPii, PolicyLines } from "./gate-words";
 import { hasNoItems, QueryState } from "./query-state";
 import { ErrorAlert, LoadMore } from "./ui";
 
@@ -17,25 +18,11 @@ export function GateBadge({ status }: { status: TGateStatus }) {
   return <span className={`badge ${BADGE[status]}`}>{status}</span>;
 }
 
-/** ✓ / ✗ per policy, as the `breakpoint` CLI prints them. */
-function PolicyLines({ policies }: { policies: TGateEvaluationView["policies"] }) {
-  return (
-    <ul className="plain">
-      {policies.map((p) => (
-        <li key={p.policy}>
-          <span aria-hidden="true">{p.status === "ALLOW" ? "✓" : "✗"}</span>
-          <span className="visually-hidden">{p.status}:</span> {p.title}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 function Origin({ e }: { e: TGateEvaluationView }) {
   if (e.source === "api") return <span>{e.label ?? <span className="muted">API comparison</span>}</span>;
   return (
     <span>
-      {e.thread_id ? <Link href={`/threads/${e.thread_id}`}>{e.thread_id}</Link> : "turn"}{" "}
+      {e.thread_id ? <Link href={`/threads/${e.thread_id}`}>a chat turn</Link> : "a chat turn"}{" "}
       <span className="muted">
         attempt {e.attempt_n} · {e.delivered ? "delivered" : "not delivered"}
       </span>
@@ -51,8 +38,17 @@ function CompareForm({ onDone }: { onDone: () => Promise<unknown> }) {
   const [mode, setMode] = useState<"lite" | "full">("lite");
   const [strict, setStrict] = useState(false);
   const evaluate = useMutation(trpc.gate.evaluate.mutationOptions({ onSuccess: onDone }));
+  const [problem, setProblem] = useState<string | null>(null);
+  // What was evaluated (the result's highlights refer to it, not to the box as edited since).
+  const [judged, setJudged] = useState("");
   function submit(event: FormEvent) {
     event.preventDefault();
+    const empty = [!baseline.trim() && "the baseline output", !candidate.trim() && "the candidate output"].filter(
+      Boolean,
+    );
+    setProblem(empty.length > 0 ? `Enter ${empty.join(" and ")}: an empty output is nothing to compare.` : null);
+    if (empty.length > 0) return;
+    setJudged(candidate);
     evaluate.mutate({
       baseline: { output: baseline },
       candidate: { output: candidate },
@@ -91,6 +87,11 @@ function CompareForm({ onDone }: { onDone: () => Promise<unknown> }) {
           {evaluate.isPending ? "Evaluating…" : "Evaluate"}
         </button>
       </div>
+      {problem ? (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      ) : null}
       <ErrorAlert what="Could not evaluate" error={evaluate.error} />
       {decision ? (
         <div className="stack" data-testid="gate-result" aria-live="polite">
@@ -98,6 +99,7 @@ function CompareForm({ onDone }: { onDone: () => Promise<unknown> }) {
             Final decision: <GateBadge status={decision.status} />
           </p>
           <PolicyLines policies={decision.policies} />
+          <HighlightedPii text={judged} policies={decision.policies} />
           {decision.reasons.length > 0 ? (
             <ul>
               {decision.reasons.map((r) => (
@@ -117,7 +119,10 @@ export function GateEvaluations() {
   const client = useTRPCClient();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<TGateStatus | "">("");
-  const input = { limit: PAGE, ...(status ? { status } : {}) };
+  // Turn decisions (the pipeline's, per model attempt) and comparisons made by hand or over the
+  // API are different questions: listed apart, so a test comparison never reads as production.
+  const [source, setSource] = useState<"turn" | "api">("turn");
+  const input = { limit: PAGE, source, ...(status ? { status } : {}) };
   // Paged by hand, like the audit log: the strict input schema refuses tRPC's `direction`.
   const query = useInfiniteQuery({
     queryKey: trpc.gate.list.infiniteQueryKey(input),
@@ -130,10 +135,15 @@ export function GateEvaluations() {
     <div className="stack">
       <section className="panel stack" aria-labelledby="gate-heading">
         <div className="row spread">
-          <h2 id="gate-heading">Output gate</h2>
+          <h2 id="gate-heading">Gate decisions</h2>
           <label className="row">
             <span className="muted">Decision</span>
-            <select className="inline" value={status} onChange={(e) => setStatus(e.target.value as TGateStatus | "")}>
+            <select
+              className="inline"
+              aria-label="Decision"
+              value={status}
+              onChange={(e) => setStatus(e.target.value as TGateStatus | "")}
+            >
               <option value="">all</option>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
@@ -143,9 +153,18 @@ export function GateEvaluations() {
             </select>
           </label>
         </div>
+        <fieldset className="tabs" aria-label="Source">
+          <button type="button" aria-pressed={source === "turn"} onClick={() => setSource("turn")}>
+            Chat turns
+          </button>
+          <button type="button" aria-pressed={source === "api"} onClick={() => setSource("api")}>
+            Comparisons (dashboard and API)
+          </button>
+        </fieldset>
         <p className="muted">
           Every model attempt is checked before it is delivered: PII and the output contract block; cost and drift
-          against the thread's previous answer warn.
+          against the thread's previous answer warn (not for acknowledgements such as &ldquo;ok thanks&rdquo;, whose
+          answers are short by design).
         </p>
         <QueryState
           query={query}
@@ -157,13 +176,13 @@ export function GateEvaluations() {
         >
           {(data) => (
             <div className="table-wrap">
-              <table className="data" data-testid="gate-list">
+              <table className="data stack-narrow" data-testid="gate-list">
                 <thead>
                   <tr>
                     <th>When</th>
                     <th>Decision</th>
                     <th>What</th>
-                    <th>Policies</th>
+                    <th>Checks</th>
                     <th>Reasons</th>
                   </tr>
                 </thead>
@@ -172,21 +191,23 @@ export function GateEvaluations() {
                     .flatMap((p) => p.items)
                     .map((e) => (
                       <tr key={e.evaluation_id} data-status={e.status}>
-                        <td className="nowrap">{formatTs(e.created_ts)}</td>
-                        <td>
+                        <td className="nowrap" data-label="When">
+                          {formatTs(e.created_ts)}
+                        </td>
+                        <td data-label="Decision">
                           <GateBadge status={e.status} />
                           <div className="muted">
                             {e.mode}
                             {e.strict ? " · strict" : ""}
                           </div>
                         </td>
-                        <td>
+                        <td data-label="What">
                           <Origin e={e} />
                         </td>
-                        <td>
+                        <td data-label="Checks">
                           <PolicyLines policies={e.policies} />
                         </td>
-                        <td className="details">
+                        <td className="details" data-label="Reasons">
                           {e.reasons.length > 0 ? e.reasons.join(" ") : <span className="muted">none</span>}
                           {e.reason_codes.length > 0 ? <div className="muted">{e.reason_codes.join(", ")}</div> : null}
                         </td>

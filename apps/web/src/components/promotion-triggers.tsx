@@ -27,11 +27,12 @@ export function PromotionTriggers() {
     }),
   );
   const items = triggers.data?.items ?? [];
-  if (triggers.isSuccess && items.length === 0) return null;
   return (
     <section className="stack" aria-labelledby="triggers-heading" data-testid="promotion-triggers">
-      <h3 id="triggers-heading">Promotion triggers</h3>
+      <h2 id="triggers-heading">Promotion triggers</h2>
+      <p className="muted">What keeps coming back in conversations, past its threshold: worth a CFB or a rule.</p>
       <ErrorAlert what="Could not load promotion triggers" error={triggers.error} />
+      {triggers.isSuccess && items.length === 0 ? <p className="muted">No promotion triggers right now.</p> : null}
       <ul className="plain stack">
         {items.map((t) => (
           <li key={t.trigger_id} className="card" data-kind={t.kind}>

@@ -1,7 +1,9 @@
 "use client";
-import type { TProposal, TProposalPreview, TProposalStatus } from "@solserver/contracts";
+import type { TProposal, TProposalPreview, TProposalStatus, TQueueContext } from "@solserver/contracts";
 import Link from "next/link";
+import type { Ref } from "react";
 import { formatTs } from "./format";
+import { ageOf, OP_WORDS } from "./glossary";
 import { ProposalEditor } from "./proposal-editor";
 import { ProposalWarnings } from "./proposal-warnings";
 import { ResolveSummary } from "./resolve-summary";
@@ -10,12 +12,27 @@ import { ErrorAlert } from "./ui";
 import { useReview } from "./use-review";
 
 type Props = {
-  /** A chat turn's preview, or a queue item (which also carries the proposed CFB, its twins and its decision). */
+  /** A chat turn's preview, or a queue item (which also carries the proposed CFB, its twins, its decision and its card context). */
   proposal: TProposalPreview &
-    Partial<Pick<TProposal, "proposed_cfb" | "resolve" | "twin_count" | "twin_of_id" | "decided_by" | "decided_ts">>;
+    Partial<
+      Pick<
+        TProposal,
+        | "proposed_cfb"
+        | "resolve"
+        | "twin_count"
+        | "twin_of_id"
+        | "decided_by"
+        | "decided_ts"
+        | "created_ts"
+        | "thread_id"
+      >
+    > & { queue?: TQueueContext };
   status: TProposalStatus;
   /** Set when the proposal was decided: the CFB it produced. */
   finalCfbId?: string | null;
+  /** The queue's selection for a bulk decision (absent: no checkbox). */
+  selection?: { selected: boolean; toggle: () => void };
+  cardRef?: Ref<HTMLElement>;
 };
 
 /** " by editor2@… on <local time>" when known. */
@@ -23,16 +40,21 @@ function decidedLine(d: { decided_by?: string | null; decided_ts?: string | null
   return `${d.decided_by ? ` by ${d.decided_by}` : ""}${d.decided_ts ? ` on ${formatTs(d.decided_ts)}` : ""}`;
 }
 
-export function ProposalCard({ proposal, status, finalCfbId }: Props) {
+export function ProposalCard({ proposal, status, finalCfbId, selection, cardRef }: Props) {
   const review = useReview(proposal.proposal_id, proposal.actions);
   const decided = review.decided;
   const effectiveStatus = decided?.status ?? status;
   const cfbId = decided?.final_cfb_id ?? finalCfbId ?? null;
+  const queue = proposal.queue;
   return (
     <article
+      ref={cardRef}
       className="card"
       data-testid={`proposal-${proposal.proposal_id}`}
-      aria-label={`Proposal ${proposal.proposal_id}`}
+      data-review-card=""
+      data-open={review.open && effectiveStatus === "pending" ? "true" : "false"}
+      data-href={`/proposals/${proposal.proposal_id}`}
+      aria-label={`Proposal: ${proposal.title}`}
       aria-keyshortcuts={review.open ? "A R E" : undefined}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: the card is the keyboard target of its review shortcuts
       tabIndex={0}
@@ -40,15 +62,62 @@ export function ProposalCard({ proposal, status, finalCfbId }: Props) {
       onKeyDown={review.onKey}
     >
       <div className="row">
-        <span className="badge">{proposal.op}</span>
-        <span className="muted">{proposal.proposal_id}</span>
-        {proposal.target_cfb_id ? <span className="muted">→ {proposal.target_cfb_id}</span> : null}
+        {selection && effectiveStatus === "pending" && review.open ? (
+          <input
+            type="checkbox"
+            checked={selection.selected}
+            onChange={selection.toggle}
+            aria-label={`Select "${proposal.title}"`}
+            data-testid="select-proposal"
+          />
+        ) : null}
+        {/* One verdict per card: resolve's (in its summary below) when there is one, else what the model proposed. */}
+        {proposal.resolve ? null : (
+          <span className="badge" data-testid="verdict">
+            {OP_WORDS[proposal.op] ?? proposal.op}
+          </span>
+        )}
         <span className="muted">confidence {proposal.confidence.toFixed(2)}</span>
+        {queue?.changes_requested ? <span className="badge warn">changes requested</span> : null}
+        {queue && queue.comment_count > 0 ? (
+          <span className="muted" data-testid="comment-count">
+            {queue.comment_count} {queue.comment_count === 1 ? "comment" : "comments"}
+          </span>
+        ) : null}
       </div>
       <h3>
         <Link href={`/proposals/${proposal.proposal_id}`}>{proposal.title}</Link>
       </h3>
-      <p className="muted">{proposal.delta_summary}</p>
+      {queue || proposal.created_ts ? (
+        <p className="muted card-meta" data-testid="card-meta">
+          {queue?.proposer ? <>by {queue.proposer.name || queue.proposer.email}</> : null}
+          {proposal.created_ts ? (
+            <>
+              {" "}
+              ·{" "}
+              <time dateTime={proposal.created_ts} title={formatTs(proposal.created_ts)}>
+                {ageOf(proposal.created_ts)}
+              </time>
+            </>
+          ) : null}
+          {proposal.thread_id ? (
+            <>
+              {" "}
+              · in <Link href={`/threads/${proposal.thread_id}`}>{queue?.thread_title || "its thread"}</Link>
+            </>
+          ) : null}
+          {queue?.assignee ? <> · assigned to {queue.assignee.name || queue.assignee.email}</> : null}
+        </p>
+      ) : null}
+      <p>{proposal.delta_summary}</p>
+      {queue?.target ? (
+        <blockquote className="target-now" data-testid="target-now">
+          <span className="muted">
+            Now in <Link href={`/cfbs/${queue.target.cfb_id}`}>{queue.target.title}</Link> (v{queue.target.version}):
+          </span>{" "}
+          {queue.target.summary}
+        </blockquote>
+      ) : null}
       {proposal.twin_count ? (
         <p className="muted" data-testid="twin-count">
           and {proposal.twin_count} more like it

@@ -155,10 +155,30 @@ function EditorForm({
   }
 
   return (
-    <form className="stack editor" onSubmit={submit} aria-label={`Edit proposal ${proposalId}`}>
+    <form
+      className="stack editor"
+      onSubmit={submit}
+      aria-label={`Edit proposal ${proposalId}`}
+      // Esc leaves the editor without saving, from any of its fields (not while it saves).
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && !pending) {
+          e.preventDefault();
+          e.stopPropagation();
+          onCancel();
+        }
+      }}
+    >
       <label className="field">
         <span>Title</span>
-        <input type="text" value={form.title} maxLength={TITLE_MAX} onChange={(e) => set("title", e.target.value)} />
+        <input
+          type="text"
+          value={form.title}
+          maxLength={TITLE_MAX}
+          onChange={(e) => set("title", e.target.value)}
+          // E opens the editor to type in it: focus starts on the first field.
+          // biome-ignore lint/a11y/noAutofocus: the editor opens on a key press asking to edit
+          autoFocus
+        />
       </label>
       <label className="field">
         <span>{summaryRequired ? "Summary" : "Summary (empty: the CFB keeps its own)"}</span>

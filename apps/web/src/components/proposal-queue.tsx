@@ -1,16 +1,24 @@
 "use client";
-import { useInfiniteQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import type React from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { BulkBar, BulkOutcome, type TBulkOutcome } from "./bulk-bar";
+import { DecidedHere } from "./decided-here";
 import { DepartedNotice, useDepartedCards } from "./departed-cards";
+import { DomainQueues } from "./domain-queues";
+import { KeyboardHelp } from "./keyboard-help";
 import { PromotionTriggers } from "./promotion-triggers";
 import { ProposalCard } from "./proposal-card";
 import { hasNoItems, QueryState } from "./query-state";
+import { QueueFilters } from "./queue-filters";
+import { queueKey, siblingCard } from "./queue-keys";
+import { type TQueueTab, useQueueView } from "./queue-params";
 import { useMe } from "./session";
 import { LoadMore } from "./ui";
 
-const STATUSES = ["pending", "approved", "rejected", "duplicate"] as const;
-const STATUS_LABELS: Record<(typeof STATUSES)[number], string> = {
+const STATUS_LABELS: Record<Exclude<TQueueTab, "triggers">, string> = {
   pending: "pending",
   approved: "approved",
   rejected: "rejected",
@@ -18,112 +26,231 @@ const STATUS_LABELS: Record<(typeof STATUSES)[number], string> = {
 };
 /** The queue refreshes on its own this often, so a decision made elsewhere shows within seconds. */
 const REFRESH_MS = 5_000;
-const DECISIONS = ["update", "review", "create", "merge"] as const;
-const SORTS = { newest: "newest first", oldest: "oldest first", confidence: "most confident first" } as const;
-type TDecision = (typeof DECISIONS)[number];
-type TSort = keyof typeof SORTS;
 
+/**
+ * The review desk (/review): the queue first, full width. Tabs per status with counts that follow
+ * the filters, the promotion triggers behind their own tab, filters and sort in the URL, the
+ * per-domain queues, multi-select for bulk decisions, and a keyboard flow (J/K, Enter, A/E/R with
+ * focus moving on to the next card, X, ?).
+ */
 export function ProposalQueue() {
   const trpc = useTRPC();
   const me = useMe();
-  const [status, setStatus] = useState<(typeof STATUSES)[number]>("pending");
-  const [decision, setDecision] = useState<TDecision | "">("");
-  const [sort, setSort] = useState<TSort>("newest");
-  const [minConfidence, setMinConfidence] = useState("");
+  const router = useRouter();
+  const jam = me.data?.role === "jam";
+  const [view, setView] = useQueueView();
+  const status = view.tab === "triggers" ? "pending" : view.tab;
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [help, setHelp] = useState(false);
+  const [bulkOutcome, setBulkOutcome] = useState<TBulkOutcome | null>(null);
+  const list = useRef<HTMLDivElement>(null);
   const query = useInfiniteQuery(
     trpc.proposals.list.infiniteQueryOptions(
       {
         status,
-        sort,
+        sort: view.sort,
         limit: 20,
-        ...(decision ? { decision } : {}),
-        ...(minConfidence ? { min_confidence: Number(minConfidence) } : {}),
+        ...(view.decision ? { decision: view.decision } : {}),
+        ...(view.minConfidence ? { min_confidence: Number(view.minConfidence) } : {}),
+        ...(view.domain ? { domain: view.domain } : {}),
+        ...(view.mine ? { assignee: "me" as const } : {}),
       },
       { getNextPageParam: (page) => page.next_cursor ?? undefined, refetchInterval: REFRESH_MS },
     ),
   );
+  const queues = useQuery(trpc.proposals.queues.queryOptions(undefined, { refetchInterval: REFRESH_MS * 6 }));
+  const triggers = useQuery(trpc.triggers.list.queryOptions({ limit: 20 }, { enabled: jam }));
   const counts = query.data?.pages[0]?.counts;
+  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   const shown = query.data?.pages.flatMap((p) => p.items.map((i) => i.proposal_id));
-  const { departed, dismiss } = useDepartedCards(`${status}|${decision}|${sort}|${minConfidence}`, shown);
+  const viewKey = `${status}|${view.decision}|${view.sort}|${view.minConfidence}|${view.domain}|${view.mine}`;
+  const { departed, dismiss } = useDepartedCards(viewKey, shown);
+  const triggerCount = triggers.data?.items.length ?? 0;
+
+  // Focus stays in the queue as cards leave it: when the focused card goes (decided here by key
+  // or button, or by someone else), the card that followed it takes the focus (or, at the end,
+  // the one before), so a keyboard review never falls back to the top of the page.
+  const focused = useRef<{ id: string; order: string[] } | null>(null);
+  const ids = items.map((p) => p.proposal_id);
+  const idsKey = ids.join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `idsKey` stands for `ids`, compared by value
+  useEffect(() => {
+    const was = focused.current;
+    if (!was || ids.includes(was.id)) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const at = was.order.indexOf(was.id);
+    const after = was.order.slice(at + 1).find((id) => ids.includes(id));
+    const before = was.order
+      .slice(0, Math.max(0, at))
+      .reverse()
+      .find((id) => ids.includes(id));
+    const next = after ?? before;
+    if (next) list.current?.querySelector<HTMLElement>(`[data-testid="proposal-${next}"]`)?.focus();
+  }, [idsKey]);
+  function rememberFocus(event: React.FocusEvent<HTMLDivElement>) {
+    const card = event.target.closest<HTMLElement>("[data-review-card]");
+    const id = card?.dataset.testid?.replace(/^proposal-/, "");
+    if (id) focused.current = { id, order: ids };
+  }
+
+  // The queue's keys work from anywhere on the page (J from the top focuses the first card);
+  // a card's own keys (A/E/R) need the card focused, and typing in a field is never a shortcut.
+  useEffect(() => {
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  function onKey(event: KeyboardEvent) {
+    if (event.defaultPrevented || help) return;
+    const key = queueKey(event);
+    if (!key) return;
+    const target = event.target instanceof HTMLElement ? event.target : null;
+    const card = target?.closest<HTMLElement>("[data-review-card]") ?? null;
+    if (key !== "help" && view.tab === "triggers") return;
+    if (key === "help") setHelp(true);
+    else if (key === "next" || key === "prev") {
+      const cards = list.current ? [...list.current.querySelectorAll<HTMLElement>("[data-review-card]")] : [];
+      siblingCard(cards, card, key === "next" ? 1 : -1)?.focus();
+    } else if (key === "open") {
+      // Enter on a link or button inside the card does what it does; on the card, opens it.
+      if (!card || event.target !== card) return;
+      router.push(card.dataset.href ?? "/review");
+    } else if (key === "select") {
+      const id = card?.dataset.testid?.replace(/^proposal-/, "");
+      if (!id || card?.dataset.open !== "true") return;
+      toggle(id);
+    }
+    event.preventDefault();
+  }
+
+  function toggle(id: string) {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }
+
+  const openItems = items.filter((p) => p.status === "pending" && p.actions.allowed.length > 0);
+  const selectedItems = openItems.filter((p) => selected.has(p.proposal_id));
   return (
-    <section className="panel" aria-labelledby="queue-heading">
-      <h2 id="queue-heading">Review queue</h2>
-      {me.data?.role === "jam" ? <PromotionTriggers /> : null}
+    <section className="panel stack review-desk" aria-labelledby="queue-heading">
+      <div className="row spread">
+        <h1 id="queue-heading" className="page-title">
+          Review queue
+        </h1>
+        <button type="button" className="link-button hide-narrow" onClick={() => setHelp(true)} aria-keyshortcuts="?">
+          Keyboard shortcuts <kbd>?</kbd>
+        </button>
+      </div>
       <fieldset className="tabs" aria-label="Proposal status">
-        {STATUSES.map((s) => (
-          <button key={s} type="button" aria-pressed={status === s} onClick={() => setStatus(s)}>
+        {(Object.keys(STATUS_LABELS) as (keyof typeof STATUS_LABELS)[]).map((s) => (
+          <button
+            key={s}
+            type="button"
+            aria-pressed={view.tab === s}
+            onClick={() => {
+              setSelected(new Set());
+              setView({ tab: s });
+            }}
+          >
             {STATUS_LABELS[s]} {counts ? `(${counts[s]})` : ""}
           </button>
         ))}
+        {jam ? (
+          <button
+            type="button"
+            aria-pressed={view.tab === "triggers"}
+            onClick={() => setView({ tab: "triggers" })}
+            data-testid="triggers-tab"
+          >
+            triggers ({triggerCount >= 20 ? "20+" : triggerCount})
+          </button>
+        ) : null}
       </fieldset>
-      <div className="row wrap" data-testid="queue-filters">
-        <label className="row">
-          <span className="muted">Resolve</span>
-          <select className="inline" value={decision} onChange={(e) => setDecision(e.target.value as TDecision | "")}>
-            <option value="">any decision</option>
-            {DECISIONS.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="row">
-          <span className="muted">Confidence</span>
-          <select className="inline" value={minConfidence} onChange={(e) => setMinConfidence(e.target.value)}>
-            <option value="">any</option>
-            <option value="0.5">≥ 0.5</option>
-            <option value="0.8">≥ 0.8</option>
-          </select>
-        </label>
-        <label className="row">
-          <span className="muted">Sort</span>
-          <select className="inline" value={sort} onChange={(e) => setSort(e.target.value as TSort)}>
-            {(Object.keys(SORTS) as TSort[]).map((k) => (
-              <option key={k} value={k}>
-                {SORTS[k]}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <p className="muted">
-        Keys: focus a proposal, then <kbd>A</kbd> approve · <kbd>E</kbd> edit (Jam) · <kbd>R</kbd> reject.
-      </p>
-      {departed.length > 0 ? (
-        <section className="stack" aria-label="Changed while you were looking" aria-live="polite">
-          {departed.map((id) => (
-            <DepartedNotice key={id} proposalId={id} onDismiss={() => dismiss(id)} />
-          ))}
-        </section>
-      ) : null}
-      <QueryState
-        query={query}
-        what="proposals"
-        isEmpty={hasNoItems}
-        empty={
-          status === "pending"
-            ? "Nothing to review. Proposals appear here when a chat turn suggests new knowledge."
-            : `No ${status === "duplicate" ? "folded twins" : `${status} proposals`} yet.`
-        }
-        refreshError="Could not load proposals"
-      >
-        {(data) => (
-          <div className="stack" data-testid="proposal-queue">
-            {data.pages
-              .flatMap((p) => p.items)
-              .map((p) => (
-                <ProposalCard
-                  key={p.proposal_id}
-                  proposal={p}
-                  status={p.status}
-                  finalCfbId={p.promotion?.final_cfb_id ?? null}
-                />
+      {view.tab === "triggers" ? (
+        <PromotionTriggers />
+      ) : (
+        <>
+          <QueueFilters
+            view={view}
+            set={(patch) => {
+              setSelected(new Set());
+              setView(patch);
+            }}
+            domains={queues.data?.domains.map((d) => d.domain) ?? []}
+            canSeeMine={jam}
+          />
+          {status === "pending" && queues.data ? (
+            <DomainQueues queues={queues.data} current={view.domain} onPick={(domain) => setView({ domain })} />
+          ) : null}
+          {selectedItems.length > 0 ? (
+            <BulkBar
+              items={selectedItems}
+              jam={jam}
+              onDone={(outcome) => {
+                setSelected(new Set());
+                if (outcome) setBulkOutcome(outcome);
+              }}
+            />
+          ) : null}
+          <DecidedHere />
+          {bulkOutcome ? <BulkOutcome outcome={bulkOutcome} onDismiss={() => setBulkOutcome(null)} /> : null}
+          {departed.length > 0 ? (
+            <section className="stack" aria-label="Changed while you were looking" aria-live="polite">
+              {departed.map((id) => (
+                <DepartedNotice key={id} proposalId={id} onDismiss={() => dismiss(id)} />
               ))}
-          </div>
-        )}
-      </QueryState>
-      <LoadMore query={query} />
+            </section>
+          ) : null}
+          <QueryState
+            query={query}
+            what="proposals"
+            isEmpty={hasNoItems}
+            empty={
+              status === "pending"
+                ? view.decision || view.domain || view.minConfidence || view.mine
+                  ? "Nothing pending matches these filters."
+                  : "Nothing to review. Proposals appear here when a chat turn suggests new knowledge."
+                : `No ${status === "duplicate" ? "folded twins" : `${status} proposals`} yet.`
+            }
+            refreshError="Could not load proposals"
+          >
+            {(data) => (
+              // biome-ignore lint/a11y/noStaticElementInteractions: only listens for which card has the focus
+              <div className="stack" data-testid="proposal-queue" ref={list} onFocus={rememberFocus}>
+                {status === "pending" && openItems.length > 1 ? (
+                  <label className="row muted">
+                    <input
+                      type="checkbox"
+                      checked={selectedItems.length === openItems.length}
+                      onChange={(e) =>
+                        setSelected(e.target.checked ? new Set(openItems.map((p) => p.proposal_id)) : new Set())
+                      }
+                      data-testid="select-all"
+                    />
+                    Select all {openItems.length} shown
+                  </label>
+                ) : null}
+                {data.pages
+                  .flatMap((p) => p.items)
+                  .map((p) => (
+                    <ProposalCard
+                      key={p.proposal_id}
+                      proposal={p}
+                      status={p.status}
+                      finalCfbId={p.promotion?.final_cfb_id ?? null}
+                      selection={{ selected: selected.has(p.proposal_id), toggle: () => toggle(p.proposal_id) }}
+                    />
+                  ))}
+              </div>
+            )}
+          </QueryState>
+          <LoadMore query={query} />
+        </>
+      )}
+      {help ? <KeyboardHelp onClose={() => setHelp(false)} /> : null}
     </section>
   );
 }

@@ -2,17 +2,20 @@
 import { decidedMessage, type TEditorialOverrides } from "@solserver/contracts";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useDeferredValue, useEffect, useRef, useState } from "react";
-import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
+import { type TRouterOutputs, useTRPC, useTRPCClient } from "@/lib/trpc";
 import { trpcCode, trpcErrorData } from "@/lib/trpc-errors";
 import { CfbSideBySide } from "./field-diff";
 import { formatTs } from "./format";
+import { ProposalDiscussion } from "./proposal-discussion";
 import { ProposalEditor } from "./proposal-editor";
 import { EarlierDecisions, ReopenButton } from "./proposal-reopen";
 import { ProposalWarnings } from "./proposal-warnings";
 import { QueryState } from "./query-state";
 import { ResolveSummary } from "./resolve-summary";
 import { ReviewButtons } from "./review-buttons";
+import { useMe } from "./session";
 import { ErrorAlert } from "./ui";
 import { type TReview, useReview } from "./use-review";
 
@@ -59,7 +62,7 @@ export function ProposalReview({ proposalId }: { proposalId: string }) {
   return (
     <div className="stack">
       <nav className="muted" aria-label="Breadcrumb">
-        <Link href="/">Review queue</Link> › {proposalId}
+        <Link href="/review">Review queue</Link> › {proposalId}
       </nav>
       <QueryState query={query} what={`proposal ${proposalId}`}>
         {(review) => (
@@ -107,99 +110,107 @@ function Review({
     promote.reset();
   };
 
+  const me = useMe();
   return (
     <div className="stack" data-testid="proposal-review">
-      <section className="panel stack" aria-labelledby="proposal-heading">
-        <div className="row">
-          <span className="badge">{proposal.op}</span>
-          <span
-            className={`badge ${status === "approved" ? "ok" : status === "rejected" ? "bad" : status === "pending" ? "warn" : ""}`}
-          >
-            {status}
-          </span>
-          <span className="muted">{proposal.proposal_id}</span>
-          <span className="muted">model confidence {proposal.confidence.toFixed(2)}</span>
-          <span className="muted">proposed {formatTs(proposal.created_ts)}</span>
-        </div>
-        <h1 id="proposal-heading" className="page-title">
-          {proposal.title}
-        </h1>
-        <p>{proposal.delta_summary}</p>
-        <ProposalWarnings warnings={proposal.warnings} />
-        <dl className="meta">
-          <dt>Why the model proposed it</dt>
-          <dd>{proposal.rationale ?? "The model gave no rationale."}</dd>
-          <dt>Tags</dt>
-          <dd>{proposal.proposed_cfb.tags.join(", ") || "—"}</dd>
-          <dt>Entities</dt>
-          <dd>{proposal.proposed_cfb.entities.join(", ") || "—"}</dd>
-          <dt>Domain</dt>
-          <dd>{proposal.proposed_cfb.domain}</dd>
-        </dl>
-        {proposal.resolve ? <ResolveSummary resolve={proposal.resolve} open /> : null}
-        <Twins proposal={proposal} />
-        {decidedElsewhere ? (
-          <p className="conflict" role="alert">
-            While you were reviewing, {decidedMessage({ ...proposal, final_cfb_id: finalCfbId })}.
-          </p>
-        ) : null}
-        <EarlierDecisions decisions={proposal.earlier_decisions} />
-        {pending ? (
-          editing ? null : (
-            <Decision review={decision} />
-          )
-        ) : (
-          <p role="status" className="ok" data-testid="decided">
-            {status === "duplicate" ? (
-              <>
-                Folded into its twin <Link href={`/proposals/${proposal.twin_of_id}`}>{proposal.twin_of_id}</Link>,
-                decided
-              </>
-            ) : status === "approved" ? (
-              "Approved"
-            ) : (
-              "Rejected"
-            )}
-            {(decided?.action ?? proposal.promotion?.action) === "edit_then_approve" ? " with edits" : ""}
-            {finalCfbId && status !== "duplicate" ? (
-              <>
-                {" "}
-                as <Link href={`/cfbs/${finalCfbId}`}>{finalCfbId}</Link>
-              </>
-            ) : null}
-            {decided ? ` by you (${decided.decided_by})` : decider(proposal)}
-            {` on ${formatTs(decided?.decided_ts ?? proposal.decided_ts)}`}.
-          </p>
-        )}
-        {review.reopen && status === "rejected" ? (
-          <ReopenButton proposalId={proposal.proposal_id} onReopened={() => promote.reset()} />
-        ) : null}
-        {conflict === undefined ? (
-          <ErrorAlert what="Could not decide" error={promote.error} />
-        ) : (
-          <div className="stack conflict" role="alert">
-            <p className="error">{promote.error?.message}</p>
-            <p>{CONFLICT_NEXT[conflict ?? ""] ?? CONFLICT_NEXT.expected_cfb_version}</p>
-            <div className="row">
-              <button type="button" onClick={showCurrent}>
-                {conflict === "proposal_id" ? "Show the decision" : "Show the current version"}
-              </button>
-            </div>
+      {/* While editing, the live diff sits beside the editor (stacked on a narrow screen). */}
+      <div className={editing && pending ? "grid editing-layout" : "stack"}>
+        <section className="panel stack" aria-labelledby="proposal-heading">
+          <div className="row">
+            <span className="badge">{proposal.op}</span>
+            <span
+              className={`badge ${status === "approved" ? "ok" : status === "rejected" ? "bad" : status === "pending" ? "warn" : ""}`}
+            >
+              {status}
+            </span>
+            <span className="muted">{proposal.proposal_id}</span>
+            <span className="muted">model confidence {proposal.confidence.toFixed(2)}</span>
+            <span className="muted">proposed {formatTs(proposal.created_ts)}</span>
           </div>
-        )}
-        {editing && pending ? (
-          <ProposalEditor
-            proposalId={proposal.proposal_id}
-            proposed={proposal.proposed_cfb}
-            start={(decision.actions?.edit === "update" ? update?.after : review.preview.create) ?? undefined}
-            pending={promote.isPending}
-            onChange={onEdit}
-            onCancel={decision.stopEditing}
-            onSubmit={decision.saveEdit}
-          />
-        ) : null}
-      </section>
-      {pending ? <Preview review={review} editing={editing} stale={stale} /> : null}
+          <h1 id="proposal-heading" className="page-title">
+            {proposal.title}
+          </h1>
+          <p>{proposal.delta_summary}</p>
+          <ProposalWarnings warnings={proposal.warnings} />
+          <dl className="meta">
+            <dt>Why the model proposed it</dt>
+            <dd>{proposal.rationale ?? "The model gave no rationale."}</dd>
+            <dt>Tags</dt>
+            <dd>{proposal.proposed_cfb.tags.join(", ") || "—"}</dd>
+            <dt>Entities</dt>
+            <dd>{proposal.proposed_cfb.entities.join(", ") || "—"}</dd>
+            <dt>Domain</dt>
+            <dd>{proposal.proposed_cfb.domain}</dd>
+          </dl>
+          {proposal.resolve ? <ResolveSummary resolve={proposal.resolve} open /> : null}
+          <Twins proposal={proposal} />
+          {decidedElsewhere ? (
+            <p className="conflict" role="alert">
+              While you were reviewing, {decidedMessage({ ...proposal, final_cfb_id: finalCfbId })}.
+            </p>
+          ) : null}
+          <EarlierDecisions decisions={proposal.earlier_decisions} />
+          {pending ? (
+            editing ? null : (
+              <Decision review={decision} proposalId={proposal.proposal_id} />
+            )
+          ) : (
+            <p role="status" className="ok" data-testid="decided">
+              {status === "duplicate" ? (
+                <>
+                  Folded into its twin <Link href={`/proposals/${proposal.twin_of_id}`}>{proposal.twin_of_id}</Link>,
+                  decided
+                </>
+              ) : status === "approved" ? (
+                "Approved"
+              ) : (
+                "Rejected"
+              )}
+              {(decided?.action ?? proposal.promotion?.action) === "edit_then_approve" ? " with edits" : ""}
+              {finalCfbId && status !== "duplicate" ? (
+                <>
+                  {" "}
+                  as <Link href={`/cfbs/${finalCfbId}`}>{finalCfbId}</Link>
+                </>
+              ) : null}
+              {decided ? ` by you (${decided.decided_by})` : decider(proposal)}
+              {` on ${formatTs(decided?.decided_ts ?? proposal.decided_ts)}`}.
+            </p>
+          )}
+          {review.reopen && status === "rejected" ? (
+            <ReopenButton proposalId={proposal.proposal_id} onReopened={() => promote.reset()} />
+          ) : null}
+          {conflict === undefined ? (
+            <ErrorAlert what="Could not decide" error={promote.error} />
+          ) : (
+            <div className="stack conflict" role="alert">
+              <p className="error">{promote.error?.message}</p>
+              <p>{CONFLICT_NEXT[conflict ?? ""] ?? CONFLICT_NEXT.expected_cfb_version}</p>
+              <div className="row">
+                <button type="button" onClick={showCurrent}>
+                  {conflict === "proposal_id" ? "Show the decision" : "Show the current version"}
+                </button>
+              </div>
+            </div>
+          )}
+          {editing && pending ? (
+            <ProposalEditor
+              proposalId={proposal.proposal_id}
+              proposed={proposal.proposed_cfb}
+              start={(decision.actions?.edit === "update" ? update?.after : review.preview.create) ?? undefined}
+              pending={promote.isPending}
+              onChange={onEdit}
+              onCancel={decision.stopEditing}
+              onSubmit={decision.saveEdit}
+            />
+          ) : null}
+        </section>
+        {pending ? <Preview review={review} editing={editing} stale={stale} /> : null}
+      </div>
+      <ProposalDiscussion
+        proposalId={proposal.proposal_id}
+        canRequestChanges={me.data?.role === "jam" && status === "pending"}
+      />
       <section className="panel stack" aria-labelledby="source-heading">
         <h2 id="source-heading">Where it came from</h2>
         <p className="muted">
@@ -257,17 +268,60 @@ function Twins({ proposal }: { proposal: TProposalReview["proposal"] }) {
   );
 }
 
-/** The decision buttons with the keys that do the same. */
-function Decision({ review }: { review: TReview }) {
+/** The decision buttons with the keys that do the same, "approve and next", and a rejection with a reason. */
+function Decision({ review, proposalId }: { review: TReview; proposalId: string }) {
   const { actions } = review;
+  const client = useTRPCClient();
+  const router = useRouter();
+  const [reason, setReason] = useState("");
+  // The next proposal waiting (the queue's default order), or the queue when none is left.
+  const goNext = async () => {
+    const page = await client.proposals.list.query({ status: "pending", limit: 2 });
+    const next = page.items.find((p) => p.proposal_id !== proposalId);
+    router.push(next ? `/proposals/${next.proposal_id}` : "/review");
+  };
+  const busy = review.promote.isPending;
   return (
     <div className="stack">
       <ReviewButtons review={review} createLabel="Approve as a new CFB" />
+      {actions?.primary ? (
+        <div className="row">
+          <button
+            type="button"
+            disabled={busy}
+            data-testid="approve-next"
+            onClick={() => actions.primary && review.act(actions.primary, { afterwards: () => void goNext() })}
+          >
+            Approve &amp; next
+          </button>
+        </div>
+      ) : null}
+      {review.can("reject") ? (
+        <details>
+          <summary>Reject with a reason…</summary>
+          <div className="stack">
+            <label className="field">
+              <span>Reason (the proposer sees it in their thread)</span>
+              <textarea rows={2} maxLength={1000} value={reason} onChange={(e) => setReason(e.target.value)} />
+            </label>
+            <div className="row">
+              <button
+                type="button"
+                className="reject"
+                disabled={busy || !reason.trim()}
+                onClick={() => review.act("reject", { reason: reason.trim() })}
+              >
+                Reject with this reason
+              </button>
+            </div>
+          </div>
+        </details>
+      ) : null}
       <p className="muted">
         Keys: <kbd>A</kbd> approve{actions?.primary === "approve_create" ? " as new" : ""} ·{" "}
         {actions?.edit ? (
           <>
-            <kbd>E</kbd> edit ·{" "}
+            <kbd>E</kbd> edit (<kbd>Esc</kbd> closes) ·{" "}
           </>
         ) : null}
         <kbd>R</kbd> reject.

@@ -1,6 +1,7 @@
 "use client";
 import type { TResolveDecisionView } from "@solserver/contracts";
 import Link from "next/link";
+import { reasonWords } from "./glossary";
 
 /** A component as shown: two decimals, or a dash when it was left out (no labels, other language). */
 const shown = (value: number | null) => (value === null ? "—" : value.toFixed(2));
@@ -48,7 +49,13 @@ export function ResolveSummary({ resolve, open = false }: { resolve: TResolveDec
       {resolve.scores.length > 0 ? (
         <details open={open}>
           <summary>Scores and reasons</summary>
-          <p className="muted">{resolve.reason_codes.join(", ")}</p>
+          <ul className="muted reasons" data-testid="resolve-reasons">
+            {resolve.reason_codes.map((code) => (
+              <li key={code} title={code}>
+                {reasonWords(code)}
+              </li>
+            ))}
+          </ul>
           <div className="table-wrap">
             <table className="data">
               <thead>

@@ -4,10 +4,12 @@ import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { signOut } from "@/lib/auth-client";
 import { isUnder, JAM_PAGES } from "./jam-pages";
+import { PendingBadge } from "./pending-badge";
 import { useMe } from "./session";
 
 const LINKS = [
-  { href: "/", label: "Dashboard" },
+  { href: "/chat", label: "Chat" },
+  { href: "/review", label: "Review" },
   { href: "/cfbs", label: "Knowledge" },
   { href: "/threads", label: "Threads" },
   { href: "/gate", label: "Gate" },
@@ -39,6 +41,7 @@ export function SessionNav() {
         {links.map((l) => (
           <Link key={l.href} href={l.href} aria-current={isUnder(pathname, l.href) ? "page" : undefined}>
             {l.label}
+            {l.href === "/review" ? <PendingBadge /> : null}
           </Link>
         ))}
       </nav>

@@ -29,7 +29,9 @@ export function SignInForm({ next }: { next: string | null }) {
 
   return (
     <section className="panel stack narrow" aria-labelledby="sign-in-heading">
-      <h2 id="sign-in-heading">Sign in</h2>
+      <h1 id="sign-in-heading" className="page-title">
+        Sign in
+      </h1>
       {target !== "/" ? <p className="muted">Sign in to continue to {target}.</p> : null}
       <form className="stack" onSubmit={submit} noValidate>
         <label className="field">

@@ -5,6 +5,7 @@ import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { ProcedurePanel } from "./procedure-panel";
 import { QueryState } from "./query-state";
+import { ThreadNotes } from "./thread-notes";
 import { TraceTimeline } from "./trace-timeline";
 
 /** A procedure thread's diagnosis (seed 004): the context engine's state and the final report. */
@@ -57,6 +58,7 @@ function Thread({ thread }: { thread: TRouterOutputs["threads"]["get"] }) {
           ))}
         </ol>
       </section>
+      <ThreadNotes threadId={thread.thread_id} />
       {thread.procedure_system_id ? <ThreadProcedure threadId={thread.thread_id} /> : null}
       <section className="panel stack" aria-labelledby="turns-heading">
         <h2 id="turns-heading">Turns and traces</h2>

@@ -14,25 +14,34 @@ export function ThreadList() {
   const jam = me.data?.role === "jam";
   return (
     <section className="panel stack" aria-labelledby="threads-heading">
-      <h2 id="threads-heading">{jam ? "All threads" : "Your threads"}</h2>
+      <h1 id="threads-heading" className="page-title">
+        {jam ? "All threads" : "Your threads"}
+      </h1>
       <QueryState
         query={query}
         what="threads"
         isEmpty={hasNoItems}
-        empty={<>No threads yet. Start one from the dashboard&rsquo;s chat.</>}
+        empty={
+          <>
+            No threads yet. Start one in the <Link href="/chat">chat</Link>.
+          </>
+        }
       >
         {(data) => (
           <ul className="stack plain" data-testid="thread-list">
             {data.items.map((t) => (
-              <li key={t.thread_id} className="card">
+              <li key={t.thread_id} className="card" data-thread-id={t.thread_id}>
                 <div className="row">
                   <Link href={`/threads/${encodeURIComponent(t.thread_id)}`}>{t.title || t.thread_id}</Link>
                   {jam ? <span className="badge">{t.owner_email ?? "no owner"}</span> : null}
                   {t.procedure_system_id ? <span className="badge">diagnosis: {t.procedure_system_id}</span> : null}
+                  {t.owner_email === me.data?.email ? (
+                    <Link href={`/chat?thread=${encodeURIComponent(t.thread_id)}`} className="push-right">
+                      Continue in chat
+                    </Link>
+                  ) : null}
                 </div>
-                <p className="muted">
-                  {t.thread_id} · updated {formatTs(t.updated_ts)}
-                </p>
+                <p className="muted">updated {formatTs(t.updated_ts)}</p>
               </li>
             ))}
           </ul>

@@ -29,8 +29,22 @@ export function useReview(
   const open = !promote.data && allowed.size > 0;
   const pinned = actions?.basis === "current" && actions.update ? { expected_cfb_version: actions.update.version } : {};
 
-  const act = (action: Exclude<TPromoteAction, "edit_then_approve">) =>
-    promote.mutate({ proposal_id: proposalId, action, ...(action === "approve_update" ? pinned : {}) });
+  /** Decides; `afterwards` runs once it landed, e.g. "approve and next". A reject may carry a reason. */
+  const act = (
+    action: Exclude<TPromoteAction, "edit_then_approve">,
+    options?: { reason?: string; afterwards?: () => void },
+  ) =>
+    promote.mutate(
+      {
+        proposal_id: proposalId,
+        action,
+        ...(action === "approve_update" ? pinned : {}),
+        ...(action === "reject" && options?.reason ? { reason: options.reason } : {}),
+      },
+      {
+        onSuccess: () => options?.afterwards?.(),
+      },
+    );
   const startEditing = () => {
     promote.reset();
     setEditing(true);
@@ -47,7 +61,9 @@ export function useReview(
         editorial_overrides,
         ...(actions?.edit === "update" ? pinned : {}),
       },
-      { onSuccess: () => setEditing(false) },
+      {
+        onSuccess: () => setEditing(false),
+      },
     );
   /** A review key: does what it asks when that is allowed, and then keeps the key from doing anything else. */
   const onKey = (event: TKeyPress) => {

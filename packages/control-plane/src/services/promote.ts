@@ -293,6 +293,7 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
     cfbPrivateTo: cfbDraft ? privateTo : null,
     cfbUpdate,
     overrides: input.editorial_overrides ?? null,
+    reason: input.reason ?? null,
     trace: trace.events,
   });
   if (result.cfb) deps.semantic?.afterWrite();

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { assertCanSeeThread, visibleProposal } from "./access";
 import type { TServiceContext } from "./context";
 import { currentActions, storedActions } from "./proposal-actions";
+import { withQueueContext } from "./proposal-desk";
 
 /**
  * The proposals of one response (every status by default), or the review queue (pending by
@@ -34,13 +35,14 @@ export async function listProposals(
     domain: input.domain,
     minConfidence: input.min_confidence,
     threadId: input.thread_id,
+    assigneeId: input.assignee === "me" ? caller.userId : input.assignee === "none" ? null : undefined,
     sort: input.sort,
     cursor: input.cursor,
     limit: input.limit,
   });
   // Each item with what this caller may do with it, from resolve's stored decision (a page is
   // not worth 25 resolves; promote resolves again anyway).
-  return { ...page, items: await storedActions(ctx, page.items) };
+  return { ...page, items: await withQueueContext(ctx, await storedActions(ctx, page.items)) };
 }
 
 /** One proposal, with what this caller may do with it as a promotion now would decide it. */

@@ -9,6 +9,7 @@ import { contextRepository } from "./contexts";
 import { feedbackRepository } from "./feedback";
 import { gateRepository } from "./gate";
 import { mementoRepository } from "./mementos";
+import { proposalDeskRepository } from "./proposal-desk";
 import { proposalRepository } from "./proposals";
 import { rateLimitRepository } from "./rate-limits";
 import { triggerRepository } from "./repetitions";
@@ -46,6 +47,7 @@ export function createRepositories(db: DbClient) {
     turns: turnRepository(store),
     cfbs: cfbRepository(store, connection, candidateIndexOf(db, connection.driver)),
     proposals: proposalRepository(store),
+    desk: proposalDeskRepository(store),
     accounts: accountRepository(store),
     audit: auditRepository(store),
     rateLimits: rateLimitRepository(store),

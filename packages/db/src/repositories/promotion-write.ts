@@ -30,6 +30,8 @@ export type TPromotionWrite = {
    */
   cfbUpdate?: { cfbId: string; expectedVersion: number; draft: TCfbDraft; mergedId: string | null } | null;
   overrides: Record<string, unknown> | null;
+  /** A rejection's reason, kept with the decision. */
+  reason?: string | null;
   trace: TTraceEventInput[];
   /** Resolve taken again at promotion time (the knowledge base may have moved since). */
   resolve?: Omit<TResolveDecisionWrite, "proposalId" | "stage">;
@@ -126,9 +128,10 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
     }
     const finalCfbId = cfb?.cfb_id ?? null;
     await tx.execute(Prisma.sql`INSERT INTO "PromotionEvent" ("id", "proposalId", "responseId", "packetId", "transmissionId",
-        "action", "finalCfbId", "editor", "decidedById", "overrides", "createdAt", "round")
+        "action", "finalCfbId", "editor", "decidedById", "overrides", "reason", "createdAt", "round")
       VALUES (${promotionId}, ${w.proposalId}, ${proposal.responseId}, ${proposal.packetId}, ${proposal.transmissionId},
-        ${w.action}, ${finalCfbId}, ${w.editor}, ${w.audit.actorUserId}, ${w.overrides ? tx.dialect.json(w.overrides) : null}, ${now},
+        ${w.action}, ${finalCfbId}, ${w.editor}, ${w.audit.actorUserId}, ${w.overrides ? tx.dialect.json(w.overrides) : null},
+        ${w.reason ?? null}, ${now},
         (SELECT COUNT(*) FROM "PromotionEvent" WHERE "proposalId" = ${w.proposalId}))`);
     const audits: TAuditWrite[] = [
       {
@@ -136,7 +139,12 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
         action: `proposal.${w.action}`,
         targetType: "proposal",
         targetId: w.proposalId,
-        details: { promotion_id: promotionId, final_cfb_id: finalCfbId, overrides: w.overrides },
+        details: {
+          promotion_id: promotionId,
+          final_cfb_id: finalCfbId,
+          overrides: w.overrides,
+          ...(w.reason ? { reason: w.reason } : {}),
+        },
       },
     ];
     if (cfb) {

@@ -23,6 +23,8 @@ export type TProposalListQuery = {
   domain?: string | undefined;
   minConfidence?: number | undefined;
   threadId?: string | undefined;
+  /** An account id: only proposals assigned to it; null: only unassigned ones. */
+  assigneeId?: string | null | undefined;
   sort?: "newest" | "oldest" | "confidence" | undefined;
   cursor?: string | undefined;
   limit: number;
@@ -53,13 +55,8 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
     q.ownerId === undefined
       ? Prisma.sql`"UmbraProposal" p`
       : Prisma.sql`"UmbraProposal" p JOIN "Thread" t ON t."id" = p."threadId" AND t."ownerId" = ${q.ownerId}`;
-  const filters = [
-    ...(q.responseId ? [Prisma.sql`p."responseId" = ${q.responseId}`] : []),
-    ...(q.status === "all" ? [] : [Prisma.sql`p."status" = ${q.status}`]),
-    // The pending queue shows each group of twins once, by its lead. Unindexed keeps SQLite from
-    // reading "IS NULL" as an equality on the twin index (every lead matches it) instead of
-    // walking the status-and-date index in order.
-    ...(q.status === "pending" ? [Prisma.sql`${sql.dialect.unindexed(Prisma.sql`p."twinOfId"`)} IS NULL`] : []),
+  // What narrows the queue apart from the status: the counts follow these too.
+  const narrowing = [
     ...(q.decision ? [Prisma.sql`p."latestDecision" = ${q.decision}`] : []),
     ...(q.domain ? [Prisma.sql`p."domain" = ${q.domain}`] : []),
     // Unindexed keeps SQLite from choosing the confidence index for a range and then sorting
@@ -72,6 +69,17 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
         ]
       : []),
     ...(q.threadId ? [Prisma.sql`p."threadId" = ${q.threadId}`] : []),
+    ...(q.assigneeId === null ? [Prisma.sql`p."assigneeId" IS NULL`] : []),
+    ...(q.assigneeId ? [Prisma.sql`p."assigneeId" = ${q.assigneeId}`] : []),
+  ];
+  const filters = [
+    ...(q.responseId ? [Prisma.sql`p."responseId" = ${q.responseId}`] : []),
+    ...(q.status === "all" ? [] : [Prisma.sql`p."status" = ${q.status}`]),
+    // The pending queue shows each group of twins once, by its lead. Unindexed keeps SQLite from
+    // reading "IS NULL" as an equality on the twin index (every lead matches it) instead of
+    // walking the status-and-date index in order.
+    ...(q.status === "pending" ? [Prisma.sql`${sql.dialect.unindexed(Prisma.sql`p."twinOfId"`)} IS NULL`] : []),
+    ...narrowing,
   ];
   const after = await afterCursor(sql, keyset, q.cursor);
   if (after) filters.push(after);
@@ -81,7 +89,12 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
       Prisma.sql`SELECT p."id" AS "id" FROM ${from} ${where}
         ORDER BY ${keysetOrder(keyset)} LIMIT ${q.limit + 1}`,
     ),
-    q.responseId ? responseCounts(sql, from, q.responseId) : queueCounts(sql, q.ownerId),
+    q.responseId
+      ? responseCounts(sql, from, q.responseId)
+      : narrowing.length > 0
+        ? // Counts follow the filters: counted on read under them (without any, the kept counts).
+          narrowedCounts(sql, from, narrowing)
+        : queueCounts(sql, q.ownerId),
   ]);
   const { page, nextCursor } = pageOf(idRows, q.limit, (r) => r.id);
   return {
@@ -111,6 +124,23 @@ async function queueCounts(sql: TSql, ownerId: string | undefined): Promise<TSto
 }
 
 /**
+ * The counts of a filtered queue (decision, domain, confidence, thread, assignee), counted on
+ * read: one GROUP BY over the rows the filters select, through the same indexes the pages use.
+ */
+async function narrowedCounts(
+  sql: TSql,
+  from: Prisma.Sql,
+  narrowing: readonly Prisma.Sql[],
+): Promise<TStoredProposalPage["counts"]> {
+  const rows = await sql.query<{ status: string; n: number }>(
+    Prisma.sql`SELECT p."status" AS "status", COUNT(*) AS "n" FROM ${from}
+      WHERE ${Prisma.join([...narrowing], " AND ")} AND NOT (p."status" = 'pending' AND p."twinOfId" IS NOT NULL)
+      GROUP BY p."status"`,
+  );
+  return countsOf(rows);
+}
+
+/**
  * The counts of one response's proposals that the caller may see (`from`), as the lists show
  * them: a handful, counted on read from the response's index.
  */
@@ -120,6 +150,10 @@ async function responseCounts(sql: TSql, from: Prisma.Sql, responseId: string): 
       WHERE p."responseId" = ${responseId} AND NOT (p."status" = 'pending' AND p."twinOfId" IS NOT NULL)
       GROUP BY p."status"`,
   );
+  return countsOf(rows);
+}
+
+function countsOf(rows: readonly { status: string; n: number }[]): TStoredProposalPage["counts"] {
   const counts = { pending: 0, approved: 0, rejected: 0, duplicate: 0 };
   for (const r of rows) if (r.status in counts) counts[r.status as keyof typeof counts] = Number(r.n);
   return counts;

@@ -25,12 +25,25 @@ const CODE_BY_TYPE: Record<TPiiType, string> = {
 /** How many masked matches the details keep (the counts always cover all of them). */
 const MAX_LISTED = 20;
 
+/**
+ * Where a match is in the text as given, without the spaces a normalised segment may carry at its
+ * ends (a full-width run is read as one segment with its neighbours): start/end let a reader
+ * highlight exactly the value.
+ */
+function trimmedSpan(text: string, span: { start: number; end: number }): { start: number; end: number } {
+  let { start, end } = span;
+  while (start < end && /\s/.test(text[start] as string)) start++;
+  while (end > start && /\s/.test(text[end - 1] as string)) end--;
+  return { start, end };
+}
+
 export function evaluatePiiPolicy(
   _baseline: TGateRecord,
   candidate: TGateRecord,
   config: TGateConfig["pii"],
 ): TPolicyResult {
   const read = jsonStrings(candidate.output) ?? candidate.output;
+  const given = typeof read === "string" ? read : read.join("\n");
   const matches = scanPii(read, { types: config.types, allowlist: config.allowlist });
   const counts: Partial<Record<TPiiType, number>> = {};
   for (const match of matches) counts[match.type] = (counts[match.type] ?? 0) + 1;
@@ -38,7 +51,13 @@ export function evaluatePiiPolicy(
     counts,
     matches: matches
       .slice(0, MAX_LISTED)
-      .map((m) => ({ type: m.type, index: m.index, masked: maskPii(m.type, m.value) })),
+      // start/end: where the match is in the output as given, so a reader can highlight it.
+      .map((m) => ({
+        type: m.type,
+        index: m.index,
+        ...trimmedSpan(given, m.source),
+        masked: maskPii(m.type, m.value),
+      })),
     metrics: { pii_matches: matches.length },
   };
   if (matches.length === 0) {

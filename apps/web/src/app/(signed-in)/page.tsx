@@ -1,11 +1,6 @@
-import { ChatPanel } from "@/components/chat-panel";
-import { ProposalQueue } from "@/components/proposal-queue";
+import { HomeRedirect } from "@/components/home-redirect";
 
-export default function DashboardPage() {
-  return (
-    <div className="grid">
-      <ChatPanel />
-      <ProposalQueue />
-    </div>
-  );
+// "/" is where sign-in lands: Jam editors go on to the review queue, everyone else to the chat.
+export default function HomePage() {
+  return <HomeRedirect />;
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { SignInForm } from "@/components/sign-in-form";
 
-export const metadata: Metadata = { title: "Sign in · Solserver" };
+export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
   const { next } = await searchParams;

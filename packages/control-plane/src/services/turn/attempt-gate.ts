@@ -37,8 +37,18 @@ function gateRecord(
  * Seed 002 in the turn pipeline: each model attempt is a candidate compared with the thread's
  * previous delivered response (its envelope, model, tokens and latency). On a thread's first
  * turn the attempt is its own baseline, so only the absolute policies (PII, contract) can fire.
+ * A `skip` turn (an acknowledgement: "ok thanks") is not compared for drift: its answer is short
+ * by design, and measured against the previous, unrelated answer every one of them warned
+ * (alert fatigue that hid the warnings that mattered). PII and the contract still apply.
  */
-export function createAttemptGate(config: TGateConfig, previous: TPreviousResponse | null): TAttemptGate {
+export function createAttemptGate(
+  pipelineConfig: TGateConfig,
+  previous: TPreviousResponse | null,
+  turn: { skip: boolean } = { skip: false },
+): TAttemptGate {
+  const config: TGateConfig = turn.skip
+    ? { ...pipelineConfig, drift: { ...pipelineConfig.drift, enforce: "off" } }
+    : pipelineConfig;
   const baseline = previous
     ? gateRecord(
         { assistant_text: previous.assistantText, meta: previous.meta ?? {} },

@@ -1,4 +1,7 @@
+import type { Metadata } from "next";
 import { CfbList } from "@/components/cfb-list";
+
+export const metadata: Metadata = { title: "Knowledge" };
 
 export default function CfbsPage() {
   return <CfbList />;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ThreadList } from "@/components/thread-list";
 
-export const metadata: Metadata = { title: "Threads · Solserver" };
+export const metadata: Metadata = { title: "Threads" };
 
 export default function ThreadsPage() {
   return <ThreadList />;

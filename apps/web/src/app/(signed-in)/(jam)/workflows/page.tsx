@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { WorkflowDashboard } from "@/components/workflow-dashboard";
 
-export const metadata: Metadata = { title: "Checkpoints · Solserver" };
+export const metadata: Metadata = { title: "Checkpoints" };
 
 export default function WorkflowsPage() {
   return <WorkflowDashboard />;

@@ -1,6 +1,13 @@
+import type { Metadata } from "next";
 import { CfbDetail } from "@/components/cfb-detail";
 
-export default async function CfbPage({ params }: { params: Promise<{ id: string }> }) {
+type TProps = { params: Promise<{ id: string }> };
+
+export async function generateMetadata({ params }: TProps): Promise<Metadata> {
+  return { title: `${decodeURIComponent((await params).id)}` };
+}
+
+export default async function CfbPage({ params }: TProps) {
   const { id } = await params;
   return <CfbDetail cfbId={decodeURIComponent(id)} />;
 }

@@ -1,6 +1,13 @@
+import type { Metadata } from "next";
 import { ProposalReview } from "@/components/proposal-review";
 
-export default async function ProposalPage({ params }: { params: Promise<{ id: string }> }) {
+type TProps = { params: Promise<{ id: string }> };
+
+export async function generateMetadata({ params }: TProps): Promise<Metadata> {
+  return { title: `Proposal ${decodeURIComponent((await params).id)}` };
+}
+
+export default async function ProposalPage({ params }: TProps) {
   const { id } = await params;
   return <ProposalReview proposalId={decodeURIComponent(id)} />;
 }

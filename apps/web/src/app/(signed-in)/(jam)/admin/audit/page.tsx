@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { AdminAudit } from "@/components/admin-audit";
 
-export const metadata: Metadata = { title: "Audit log · Solserver" };
+export const metadata: Metadata = { title: "Audit log" };
 
 export default function AuditPage() {
   return <AdminAudit />;

@@ -1,8 +1,13 @@
 import type { Metadata } from "next";
 import { AdminUsers } from "@/components/admin-users";
 
-export const metadata: Metadata = { title: "Users · Solserver" };
+export const metadata: Metadata = { title: "Users" };
 
 export default function UsersPage() {
-  return <AdminUsers />;
+  return (
+    <div className="stack">
+      <h1 className="page-title">Users</h1>
+      <AdminUsers />
+    </div>
+  );
 }

@@ -1,0 +1,187 @@
+"use client";
+import type { TProposalQueueItem } from "@solserver/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC, useTRPCClient } from "@/lib/trpc";
+import { ConfirmDialog } from "./confirm-dialog";
+import { ErrorAlert } from "./ui";
+
+type TBulk = "approve" | "reject";
+/** What a bulk decision came to: how many landed, and each that did not with the server's reason. */
+export type TBulkOutcome = { done: number; failed: { id: string; title: string; message: string }[] };
+
+/**
+ * A decision on every selected proposal: approve each with its highlighted approval, or reject
+ * them all with one reason; and (Jam editors) assign them. Each proposal is its own decision,
+ * one after the other, with the server's checks each time: one that moved meanwhile fails alone
+ * and is named, the rest land. Progress is announced as it goes.
+ */
+export function BulkBar({
+  items,
+  jam,
+  onDone,
+}: {
+  items: readonly TProposalQueueItem[];
+  jam: boolean;
+  /** Called when the selection is done with: after a bulk decision, with its outcome. */
+  onDone: (outcome?: TBulkOutcome) => void;
+}) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const [asking, setAsking] = useState<TBulk | null>(null);
+  const [reason, setReason] = useState("");
+  const [progress, setProgress] = useState<{ at: number; of: number } | null>(null);
+  const approvable = items.filter((p) => p.actions.primary !== null && p.actions.primary !== undefined);
+  const rejectable = items.filter((p) => p.actions.allowed.includes("reject"));
+
+  async function run(kind: TBulk) {
+    const targets = kind === "approve" ? approvable : rejectable;
+    const result: TBulkOutcome = { done: 0, failed: [] };
+    setProgress({ at: 0, of: targets.length });
+    for (const [i, p] of targets.entries()) {
+      try {
+        if (kind === "approve" && p.actions.primary) {
+          await client.promotion.promote.mutate({ proposal_id: p.proposal_id, action: p.actions.primary });
+        } else {
+          await client.promotion.promote.mutate({
+            proposal_id: p.proposal_id,
+            action: "reject",
+            ...(reason.trim() ? { reason: reason.trim() } : {}),
+          });
+        }
+        result.done += 1;
+      } catch (error) {
+        result.failed.push({ id: p.proposal_id, title: p.title, message: (error as Error).message });
+      }
+      setProgress({ at: i + 1, of: targets.length });
+    }
+    setProgress(null);
+    setAsking(null);
+    setReason("");
+    onDone(result);
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.cfbs.pathKey() }),
+    ]);
+  }
+
+  return (
+    <section className="bulk-bar stack" aria-label="Bulk decision" data-testid="bulk-bar">
+      <div className="row">
+        <strong>{items.length} selected</strong>
+        <button
+          type="button"
+          className="approve"
+          disabled={approvable.length === 0 || progress !== null}
+          onClick={() => setAsking("approve")}
+        >
+          Approve {approvable.length}
+        </button>
+        <button
+          type="button"
+          className="reject"
+          disabled={rejectable.length === 0 || progress !== null}
+          onClick={() => setAsking("reject")}
+        >
+          Reject {rejectable.length}…
+        </button>
+        {jam ? <AssignControl ids={items.map((p) => p.proposal_id)} onAssigned={() => onDone()} /> : null}
+        <button type="button" onClick={() => onDone()} disabled={progress !== null}>
+          Clear selection
+        </button>
+      </div>
+      <p role="status" className="muted">
+        {progress ? `Deciding ${progress.at} of ${progress.of}…` : ""}
+      </p>
+      {asking ? (
+        <ConfirmDialog
+          title={
+            asking === "approve" ? `Approve ${approvable.length} proposals?` : `Reject ${rejectable.length} proposals?`
+          }
+          confirmLabel={asking === "approve" ? "Approve all" : "Reject all"}
+          pending={progress !== null}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => void run(asking)}
+        >
+          {asking === "approve" ? (
+            <p>Each is approved with its highlighted approval (new CFB, update or merge), as on its card.</p>
+          ) : (
+            <label className="field">
+              <span>Reason (shown to each proposer in their thread)</span>
+              <textarea rows={3} maxLength={1000} value={reason} onChange={(e) => setReason(e.target.value)} />
+            </label>
+          )}
+          {progress ? (
+            <p role="status">
+              Deciding {progress.at} of {progress.of}…
+            </p>
+          ) : null}
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}
+
+export function BulkOutcome({ outcome, onDismiss }: { outcome: TBulkOutcome; onDismiss: () => void }) {
+  return (
+    <div className="stack" role="status" data-testid="bulk-outcome">
+      <p>
+        {outcome.done} decided{outcome.failed.length > 0 ? `, ${outcome.failed.length} not:` : "."}
+      </p>
+      {outcome.failed.length > 0 ? (
+        <ul>
+          {outcome.failed.map((f) => (
+            <li key={f.id}>
+              {f.title}: {f.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <button type="button" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+/** Assigns the selection to a Jam editor (or clears it). */
+export function AssignControl({ ids, onAssigned }: { ids: readonly string[]; onAssigned?: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const users = useQuery(trpc.users.list.queryOptions());
+  const assign = useMutation(
+    trpc.proposals.assign.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() });
+        onAssigned?.();
+      },
+    }),
+  );
+  const editors = (users.data?.items ?? []).filter((u) => u.role === "jam");
+  return (
+    <>
+      <label className="row">
+        <span className="muted">Assign to</span>
+        <select
+          className="inline"
+          value=""
+          disabled={assign.isPending}
+          onChange={(e) => {
+            const v = e.target.value;
+            if (v) assign.mutate({ proposal_ids: [...ids], assignee_id: v === "-" ? null : v });
+          }}
+        >
+          <option value="">choose…</option>
+          {editors.map((u) => (
+            <option key={u.id} value={u.id}>
+              {u.name || u.email}
+            </option>
+          ))}
+          <option value="-">nobody (unassign)</option>
+        </select>
+      </label>
+      <ErrorAlert what="Could not assign" error={assign.error} />
+    </>
+  );
+}

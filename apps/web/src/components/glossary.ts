@@ -1,0 +1,44 @@
+// Plain words for the codes the server stores (resolve's reasons, proposal operations), so a
+// reviewer never has to know them. Keys are resolve's reason codes (packages/resolve/src/reason-codes.ts);
+// an unknown code falls back to itself, lower-cased.
+
+export const REASON_WORDS: Record<string, string> = {
+  SCORE_HIGH: "very close to an existing CFB",
+  SCORE_MID: "partly like an existing CFB",
+  SCORE_LOW: "unlike any existing CFB",
+  NO_CANDIDATES: "no similar knowledge found",
+  NEAR_DUPLICATE_PAIR: "two CFBs say the same thing",
+  DISTINCT_PAIR: "two similar CFBs state different facts",
+  HYSTERESIS_HOLD: "kept its earlier verdict (close call)",
+  NEW_FACTS: "adds facts the CFB does not have",
+  CONTRADICTS: "says a practice changed",
+  LANGUAGE_DIFFERS: "written in another language",
+  SEMANTIC_MATCH: "similar in meaning",
+  TEXT_TOP: "closest wording",
+  HIGH_TAG_ENTITY_MATCH: "same tags and names",
+  TAG_ONLY_MATCH: "same tags, different wording",
+  TITLE_MATCH: "same title",
+  LOW_TEXT_MATCH: "different wording",
+};
+
+export function reasonWords(code: string): string {
+  return REASON_WORDS[code] ?? code.toLowerCase().replaceAll("_", " ");
+}
+
+/** What the model proposed, in words. */
+export const OP_WORDS: Record<string, string> = {
+  create: "new knowledge",
+  update: "change to a CFB",
+  merge: "merge of two CFBs",
+};
+
+/** "3 min", "5 h", "2 d": how long ago, coarse on purpose (a queue is read in hours, not seconds). */
+export function ageOf(ts: string, now: number = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - new Date(ts).getTime()) / 1000));
+  if (seconds < 60) return "just now";
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} d ago`;
+}

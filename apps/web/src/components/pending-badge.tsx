@@ -1,0 +1,25 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/lib/trpc";
+
+/** How often the nav asks again, so a proposal made in another tab shows up without a reload. */
+const REFRESH_MS = 15_000;
+
+/**
+ * The number of proposals waiting for a decision, beside the nav's Review link (the same count
+ * the queue's "pending" tab shows: a group of twins counts once). Nothing when none wait.
+ */
+export function PendingBadge() {
+  const trpc = useTRPC();
+  const queue = useQuery(
+    trpc.proposals.list.queryOptions({ status: "pending", limit: 1 }, { refetchInterval: REFRESH_MS }),
+  );
+  const pending = queue.data?.counts.pending ?? 0;
+  if (pending === 0) return null;
+  return (
+    <span className="nav-count" data-testid="pending-badge">
+      <span aria-hidden="true">{pending > 999 ? "999+" : pending}</span>
+      <span className="visually-hidden"> ({pending} pending)</span>
+    </span>
+  );
+}
