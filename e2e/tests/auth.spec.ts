@@ -141,9 +141,19 @@ test("a Jam editor sees every pending proposal and edits one before approving it
   const row = page
     .getByTestId("audit-list")
     .getByRole("row")
-    .filter({ hasText: "proposal.edit_then_approve" })
+    .filter({ hasText: "edited and approved a proposal" })
     .filter({ hasText: proposalId });
   await expect(row).toContainText(JAM.email);
+  await expect(row.getByRole("link", { name: proposalId })).toHaveAttribute("href", `/proposals/${proposalId}`);
+  // The log exports as CSV, the same rows in words a spreadsheet reads.
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe("solserver-audit.csv");
+  const csv = await (await file.createReadStream()).toArray();
+  const text = Buffer.concat(csv).toString("utf8");
+  expect(text.split("\r\n")[0]).toBe("when,who,via,action,target type,target,details");
+  expect(text).toContain(`proposal.edit_then_approve,proposal,${proposalId}`);
 });
 
 test("a Jam editor sees every thread with its owner, and a thread's messages and trace", async ({ page }) => {

@@ -48,7 +48,7 @@ test("a user's approval is private to them until a Jam editor endorses it from t
   await page.getByLabel("Visibility").selectOption("private");
   await expect(page.getByTestId("cfb-list").getByRole("listitem").filter({ hasText: cfbId })).toHaveCount(0);
   await page.getByRole("link", { name: "Audit" }).click();
-  const row = page.getByTestId("audit-list").getByRole("row").filter({ hasText: "cfb.endorse" }).filter({
+  const row = page.getByTestId("audit-list").getByRole("row").filter({ hasText: "made a CFB shared" }).filter({
     hasText: cfbId,
   });
   await expect(row).toContainText(JAM.email);

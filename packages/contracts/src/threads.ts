@@ -18,8 +18,14 @@ export const ZThreadSummary = z.object({
   /** The catalog system a procedure thread is bound to (seed 004); null for a plain chat. */
   procedure_system_id: z.string().nullable(),
 });
-export const ZThreadListRequest = z.object({ limit: z.number().int().min(1).max(100).default(50) }).strict();
-export const ZThreadList = z.object({ items: z.array(ZThreadSummary) });
+export const ZThreadListRequest = z
+  .object({
+    limit: z.number().int().min(1).max(100).default(50),
+    /** The last thread id of the previous page. */
+    cursor: ZThreadId.optional(),
+  })
+  .strict();
+export const ZThreadList = z.object({ items: z.array(ZThreadSummary), next_cursor: ZThreadId.nullable() });
 
 export const ZTraceEvent = z.object({
   seq: z.number().int(),
@@ -42,6 +48,15 @@ export const ZThreadDetail = ZThreadSummary.extend({
       /** The selector step's route for this turn (seed 001 §7.1). */
       router_domain: z.string().nullable(),
       mode_label: z.string().nullable(),
+      /** The user's message that started the turn. */
+      message: z.string(),
+      /**
+       * The context window: the CFBs retrieval injected into the turn, best first, and whether the
+       * answer says it used each (its meta's used_cfb_ids). A title is null for a CFB gone since.
+       */
+      context_window: z.array(
+        z.object({ cfb_id: z.string(), title: z.string().nullable(), score: z.number().nullable(), used: z.boolean() }),
+      ),
       /** The delivered answer with its claim map and the claim-map check (seed 001 §4). */
       answer: z
         .object({

@@ -202,6 +202,20 @@ describe("output gate on every model attempt", () => {
     expect(realGate.reason_codes.some((c) => c.startsWith("DRIFT"))).toBe(true);
   });
 
+  it("compares the answer after an acknowledgement with the answer before it, not with the pleasantry", async () => {
+    const long = envelope(`${"A long answer about the support portal and how its queues are triaged. ".repeat(6)}`);
+    serve(long);
+    const first = await turn("How are support queues triaged?");
+    serve(envelope("You're welcome."));
+    await turn("ok thanks", first.thread_id);
+    serve(long);
+    const next = await turn("And how are the billing queues triaged?", first.thread_id);
+    const gate = (await opened.repos.traces.forTransmission(next.transmission_id)).find((e) => e.phase === "gate")
+      ?.metadata as { baseline: string; status: string; reason_codes: string[] };
+    expect(gate.baseline).toBe(first.response_id);
+    expect(gate.reason_codes.filter((c) => c.startsWith("DRIFT"))).toEqual([]);
+  });
+
   it("lists a user's own evaluations and everyone's for a Jam editor", async () => {
     const jam = await opened.account("jam");
     const other = await opened.account("user");

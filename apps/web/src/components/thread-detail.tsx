@@ -1,12 +1,16 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
 import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { ProcedurePanel } from "./procedure-panel";
 import { QueryState } from "./query-state";
 import { ThreadNotes } from "./thread-notes";
-import { TraceTimeline } from "./trace-timeline";
+import { TraceTimeline, turnFlags } from "./trace-timeline";
+
+const TURN_FILTERS = { all: "all turns", skip: "SKIP", warn: "gate WARN", block: "gate BLOCK" } as const;
+type TTurnFilter = keyof typeof TURN_FILTERS;
 
 /** A procedure thread's diagnosis (seed 004): the context engine's state and the final report. */
 function ThreadProcedure({ threadId }: { threadId: string }) {
@@ -31,6 +35,9 @@ export function ThreadDetail({ threadId }: { threadId: string }) {
 }
 
 function Thread({ thread }: { thread: TRouterOutputs["threads"]["get"] }) {
+  const [filter, setFilter] = useState<TTurnFilter>("all");
+  const flagged = thread.turns.map((turn, i) => ({ turn, i, flags: turnFlags(turn) }));
+  const shown = flagged.filter(({ flags }) => filter === "all" || flags[filter]);
   return (
     <div className="stack">
       <p>
@@ -41,8 +48,7 @@ function Thread({ thread }: { thread: TRouterOutputs["threads"]["get"] }) {
           {thread.title || thread.thread_id}
         </h1>
         <p className="muted">
-          {thread.thread_id}
-          {thread.owner_email ? ` · ${thread.owner_email}` : ""} · updated {formatTs(thread.updated_ts)}
+          {thread.owner_email ? `${thread.owner_email} · ` : ""}updated {formatTs(thread.updated_ts)}
         </p>
         <h2>Messages</h2>
         {thread.messages.length === 0 ? <p className="muted">No messages.</p> : null}
@@ -63,7 +69,17 @@ function Thread({ thread }: { thread: TRouterOutputs["threads"]["get"] }) {
       <section className="panel stack" aria-labelledby="turns-heading">
         <h2 id="turns-heading">Turns and traces</h2>
         {thread.turns.length === 0 ? <p className="muted">No turns recorded.</p> : null}
-        {thread.turns.map((turn, i) => (
+        {thread.turns.length > 1 ? (
+          <fieldset className="tabs" aria-label="Show turns">
+            {(Object.keys(TURN_FILTERS) as TTurnFilter[]).map((f) => (
+              <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>
+                {TURN_FILTERS[f]} ({f === "all" ? flagged.length : flagged.filter((t) => t.flags[f]).length})
+              </button>
+            ))}
+          </fieldset>
+        ) : null}
+        {shown.length === 0 && thread.turns.length > 0 ? <p className="muted">No turn matches.</p> : null}
+        {shown.map(({ turn, i }) => (
           <TraceTimeline key={turn.packet_id} turn={turn} index={i} />
         ))}
       </section>

@@ -1,16 +1,26 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useTRPC } from "@/lib/trpc";
+import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { hasNoItems, QueryState } from "./query-state";
 import { useMe } from "./session";
+import { LoadMore } from "./ui";
+
+const PAGE = 50;
 
 /** Threads the account may see: its own, or every thread for a Jam editor (with the owner). */
 export function ThreadList() {
   const trpc = useTRPC();
   const me = useMe();
-  const query = useQuery(trpc.threads.list.queryOptions({ limit: 100 }));
+  const client = useTRPCClient();
+  // Paged by hand, like the audit log: the strict input schema refuses tRPC's `direction`.
+  const query = useInfiniteQuery({
+    queryKey: trpc.threads.list.infiniteQueryKey({ limit: PAGE }),
+    queryFn: ({ pageParam }) => client.threads.list.query({ limit: PAGE, ...(pageParam ? { cursor: pageParam } : {}) }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+  });
   const jam = me.data?.role === "jam";
   return (
     <section className="panel stack" aria-labelledby="threads-heading">
@@ -29,24 +39,27 @@ export function ThreadList() {
       >
         {(data) => (
           <ul className="stack plain" data-testid="thread-list">
-            {data.items.map((t) => (
-              <li key={t.thread_id} className="card" data-thread-id={t.thread_id}>
-                <div className="row">
-                  <Link href={`/threads/${encodeURIComponent(t.thread_id)}`}>{t.title || t.thread_id}</Link>
-                  {jam ? <span className="badge">{t.owner_email ?? "no owner"}</span> : null}
-                  {t.procedure_system_id ? <span className="badge">diagnosis: {t.procedure_system_id}</span> : null}
-                  {t.owner_email === me.data?.email ? (
-                    <Link href={`/chat?thread=${encodeURIComponent(t.thread_id)}`} className="push-right">
-                      Continue in chat
-                    </Link>
-                  ) : null}
-                </div>
-                <p className="muted">updated {formatTs(t.updated_ts)}</p>
-              </li>
-            ))}
+            {data.pages
+              .flatMap((p) => p.items)
+              .map((t) => (
+                <li key={t.thread_id} className="card" data-thread-id={t.thread_id}>
+                  <div className="row">
+                    <Link href={`/threads/${encodeURIComponent(t.thread_id)}`}>{t.title || t.thread_id}</Link>
+                    {jam ? <span className="badge">{t.owner_email ?? "no owner"}</span> : null}
+                    {t.procedure_system_id ? <span className="badge">diagnosis: {t.procedure_system_id}</span> : null}
+                    {t.owner_email === me.data?.email ? (
+                      <Link href={`/chat?thread=${encodeURIComponent(t.thread_id)}`} className="push-right">
+                        Continue in chat
+                      </Link>
+                    ) : null}
+                  </div>
+                  <p className="muted">updated {formatTs(t.updated_ts)}</p>
+                </li>
+              ))}
           </ul>
         )}
       </QueryState>
+      <LoadMore query={query} />
     </section>
   );
 }

@@ -1,9 +1,12 @@
 import type { TThreadDetail } from "@solserver/contracts";
+import Link from "next/link";
 import { ClaimsView } from "./claims-view";
+import { formatTs } from "./format";
+import { formatMs, PHASE_WORDS, waterfall } from "./trace-waterfall";
 
 // As the tRPC client infers it: an `unknown` field comes out optional.
 type TraceEvent = Omit<TThreadDetail["turns"][number]["trace"][number], "metadata"> & { metadata?: unknown };
-type Turn = Omit<TThreadDetail["turns"][number], "trace"> & { trace: TraceEvent[] };
+export type Turn = Omit<TThreadDetail["turns"][number], "trace"> & { trace: TraceEvent[] };
 
 function record(value: unknown): Record<string, unknown> {
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -17,17 +20,11 @@ function statusClass(status: string): string {
 }
 
 /** The turn's breakpoint decision (MUST / SHOULD / SKIP), from the metadata or else the summary. */
-function decisionOf(event: TraceEvent | undefined): string | null {
+export function decisionOf(event: TraceEvent | undefined): string | null {
   if (!event) return null;
   const decision = record(event.metadata).decision;
   if (typeof decision === "string" && decision) return decision.toUpperCase();
   return event.summary.match(/Breakpoint decision:\s*(\w+)/i)?.[1]?.toUpperCase() ?? null;
-}
-
-/** "+12 ms" from the turn's first event; the first event reads "+0 ms". */
-function offset(ts: string, start: number): string {
-  const ms = Date.parse(ts) - start;
-  return Number.isFinite(ms) ? `+${ms.toLocaleString("en-US")} ms` : "";
 }
 
 function Metadata({ value }: { value: unknown }) {
@@ -41,7 +38,53 @@ function Metadata({ value }: { value: unknown }) {
   );
 }
 
-/** One turn of a thread: a header with its decision, guardrail and attempts, then its timeline. */
+/** What the thread page's filter reads of a turn: SKIP, a gate WARN on the delivered answer, any attempt BLOCKed. */
+export function turnFlags(turn: Turn): { skip: boolean; warn: boolean; block: boolean } {
+  const gates = turn.trace.filter((e) => e.phase === "gate").map((e) => record(e.metadata).status);
+  return {
+    skip: decisionOf(turn.trace.find((e) => e.phase === "breakpoint")) === "SKIP",
+    warn: gates.at(-1) === "WARN",
+    block: gates.includes("BLOCK"),
+  };
+}
+
+/** What a turn's model calls cost in tokens (and dollars, when the provider said). */
+function usageOf(trace: readonly TraceEvent[]): string | null {
+  const model = record(trace.find((e) => e.phase === "model")?.metadata);
+  const tokensIn = typeof model.tokens_in === "number" ? model.tokens_in : null;
+  const tokensOut = typeof model.tokens_out === "number" ? model.tokens_out : null;
+  const cost = typeof model.cost_usd === "number" ? ` · $${model.cost_usd.toFixed(4)}` : "";
+  if (tokensIn === null && tokensOut === null) return null;
+  return `${(tokensIn ?? 0) + (tokensOut ?? 0)} tokens (${tokensIn ?? "?"} in, ${tokensOut ?? "?"} out)${cost}`;
+}
+
+/** The CFBs retrieval put in front of the model, best first, and which the answer says it used. */
+function ContextWindow({ cfbs }: { cfbs: Turn["context_window"] }) {
+  return (
+    <div className="stack" data-testid="context-window">
+      <span className="muted">
+        Context window: {cfbs.length === 0 ? "no CFBs injected" : `${cfbs.length} CFB${cfbs.length === 1 ? "" : "s"}`}
+      </span>
+      {cfbs.length > 0 ? (
+        <ul className="plain context-window">
+          {cfbs.map((c) => (
+            <li key={c.cfb_id} className="row" data-used={c.used}>
+              <span className={`badge ${c.used ? "ok" : "skipped"}`}>{c.used ? "used" : "not used"}</span>
+              <Link href={`/cfbs/${c.cfb_id}`}>{c.title ?? c.cfb_id}</Link>
+              {c.score !== null ? <span className="muted">match {c.score.toFixed(2)}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * One turn of a thread: the message and the answer, the CFBs in its context window, then its
+ * steps as a waterfall (where each started and how long it took on the turn's time axis), each
+ * with its summary and metadata.
+ */
 export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
   const headingId = `turn-${turn.packet_id}`;
   const breakpoint = turn.trace.find((e) => e.phase === "breakpoint");
@@ -51,13 +94,19 @@ export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
   // The output gate's verdict on the attempt that was delivered (the last one judged).
   const gateStatus = record(turn.trace.filter((e) => e.phase === "gate").at(-1)?.metadata).status;
   const gate = typeof gateStatus === "string" ? gateStatus : null;
-  const times = turn.trace.map((e) => Date.parse(e.created_ts)).filter(Number.isFinite);
-  const start = times.length > 0 ? Math.min(...times) : 0;
+  const { rows, totalMs } = waterfall(turn.trace);
+  const rowOf = new Map(rows.map((r) => [r.seq, r]));
+  const usage = usageOf(turn.trace);
   // Retention pruned this turn's trace: the decision, gate verdict and attempts went with it.
   const prunedDays = turn.trace_pruned_after_days;
   return (
     <article className="card stack" aria-labelledby={headingId} data-testid="turn">
-      <h3 id={headingId}>Turn {index + 1}</h3>
+      <div className="row spread">
+        <h3 id={headingId}>Turn {index + 1}</h3>
+        <time className="muted" dateTime={turn.created_ts}>
+          {formatTs(turn.created_ts)}
+        </time>
+      </div>
       <p className="row turn-header">
         {decision ? (
           <span className={`badge decision-${decision.toLowerCase()}`} data-testid="breakpoint-decision">
@@ -85,11 +134,27 @@ export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
             {attempts} {attempts === 1 ? "attempt" : "attempts"}
           </span>
         ) : null}
-        <span className="muted trace-ids">
-          {turn.packet_id}
-          {turn.transmission_id ? ` · ${turn.transmission_id}` : ""}
-        </span>
+        {rows.length > 0 ? (
+          <span className="muted" data-testid="turn-total">
+            {formatMs(totalMs)} in all
+          </span>
+        ) : null}
+        {usage ? <span className="muted">{usage}</span> : null}
       </p>
+      <div className="stack turn-exchange">
+        <p className="message" data-testid="turn-message">
+          <span className="muted">Message: </span>
+          {turn.message}
+        </p>
+        {turn.answer ? (
+          <p className="reply" data-testid="turn-answer">
+            {turn.answer.assistant_text}
+          </p>
+        ) : (
+          <p className="muted">No answer was delivered.</p>
+        )}
+      </div>
+      <ContextWindow cfbs={turn.context_window} />
       {turn.answer ? <ClaimsView answer={turn.answer} /> : null}
       {prunedDays !== null ? (
         <p className="muted" data-testid="trace-pruned">
@@ -100,21 +165,39 @@ export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
         <p className="muted">No trace events.</p>
       ) : (
         <ol className="plain timeline" aria-label={`Trace of turn ${index + 1}`}>
-          {turn.trace.map((e) => (
-            <li key={e.seq} className={`timeline-event status-${e.status.toLowerCase()}`} data-phase={e.phase}>
-              <div className="row">
-                <code className="phase">{e.phase}</code>
-                <span className={statusClass(e.status)} data-testid="trace-status">
-                  {e.status}
-                </span>
-                <time className="muted nowrap" dateTime={e.created_ts} title={e.created_ts}>
-                  {offset(e.created_ts, start)}
-                </time>
-              </div>
-              <p className="message">{e.summary}</p>
-              <Metadata value={e.metadata} />
-            </li>
-          ))}
+          {turn.trace.map((e) => {
+            const row = rowOf.get(e.seq);
+            return (
+              <li key={e.seq} className={`timeline-event status-${e.status.toLowerCase()}`} data-phase={e.phase}>
+                <div className="row">
+                  <span className="phase" title={e.phase}>
+                    {PHASE_WORDS[e.phase] ?? e.phase}
+                  </span>
+                  <span className={statusClass(e.status)} data-testid="trace-status">
+                    {e.status}
+                  </span>
+                  {row ? (
+                    <span className="muted nowrap" data-testid="step-duration">
+                      {formatMs(row.durationMs)}
+                    </span>
+                  ) : null}
+                </div>
+                {row ? (
+                  <svg className="waterfall-bar" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true">
+                    <rect
+                      x={(row.startMs / totalMs) * 1000}
+                      y={0}
+                      width={Math.max(4, (row.durationMs / totalMs) * 1000)}
+                      height={8}
+                      rx={2}
+                    />
+                  </svg>
+                ) : null}
+                <p className="message">{e.summary}</p>
+                <Metadata value={e.metadata} />
+              </li>
+            );
+          })}
         </ol>
       )}
     </article>

@@ -6,7 +6,7 @@ import type { TServiceContext } from "./context";
 // Threads and their traces: a user's own, every thread for a Jam editor.
 
 export async function listThreads({ deps, caller }: TServiceContext, input: TThreadListRequest) {
-  return { items: await deps.repos.threads.list(caller.role === "jam" ? undefined : caller.userId, input.limit) };
+  return deps.repos.threads.list(caller.role === "jam" ? undefined : caller.userId, input.limit, input.cursor);
 }
 
 export async function getThread({ deps, caller }: TServiceContext, input: TThreadGetRequest) {

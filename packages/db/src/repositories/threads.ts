@@ -1,5 +1,6 @@
 import type { TClaimCheckView, TClaimMapEntry, TThreadDetail } from "@solserver/contracts";
 import type { DbClient } from "../client";
+import { asStringArray } from "../json";
 import type { TStore } from "./store";
 
 export type TThreadSummaryView = {
@@ -10,25 +11,35 @@ export type TThreadSummaryView = {
   procedure_system_id: string | null;
 };
 
-/** Threads newest first: one owner's, or every thread when `ownerId` is undefined. */
+/**
+ * Threads newest first, a page at a time: one owner's, or every thread when `ownerId` is
+ * undefined. The cursor is the last thread id of the previous page (a thread that moved since
+ * shows again on a later page, never drops out).
+ */
 export async function listThreads(
   db: DbClient,
   ownerId: string | undefined,
   limit: number,
-): Promise<TThreadSummaryView[]> {
+  cursor?: string,
+): Promise<{ items: TThreadSummaryView[]; next_cursor: string | null }> {
   const rows = await db.thread.findMany({
     where: ownerId === undefined ? {} : { ownerId },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-    take: limit,
+    take: limit + 1,
+    ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
     select: { id: true, title: true, updatedAt: true, procedureSystemId: true, owner: { select: { email: true } } },
   });
-  return rows.map((t) => ({
-    thread_id: t.id,
-    title: t.title,
-    owner_email: t.owner?.email ?? null,
-    updated_ts: t.updatedAt.toISOString(),
-    procedure_system_id: t.procedureSystemId,
-  }));
+  const page = rows.slice(0, limit);
+  return {
+    items: page.map((t) => ({
+      thread_id: t.id,
+      title: t.title,
+      owner_email: t.owner?.email ?? null,
+      updated_ts: t.updatedAt.toISOString(),
+      procedure_system_id: t.procedureSystemId,
+    })),
+    next_cursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
+  };
 }
 
 /** A turn as stored; whether its trace was pruned is the service's to say (it knows the retention). */
@@ -56,6 +67,7 @@ export async function getThreadDetail(
         orderBy: { createdAt: "asc" },
         select: {
           id: true,
+          message: true,
           createdAt: true,
           transmissions: {
             take: 1,
@@ -65,7 +77,11 @@ export async function getThreadDetail(
               modeLabel: true,
               responses: {
                 take: 1,
-                select: { id: true, assistantText: true, meta: { select: { claimMap: true, claimCheck: true } } },
+                select: {
+                  id: true,
+                  assistantText: true,
+                  meta: { select: { claimMap: true, claimCheck: true, usedCfbIds: true } },
+                },
               },
             },
           },
@@ -89,6 +105,23 @@ export async function getThreadDetail(
     },
     orderBy: [{ createdAt: "asc" }, { seq: "asc" }],
   });
+  // The context window: the CFBs each turn's retrieval injected, by title (one query for all).
+  const injectedOf = (metadata: unknown) =>
+    (((metadata ?? {}) as { cfbs?: unknown }).cfbs as { cfb_id?: unknown; score?: unknown }[] | undefined) ?? [];
+  const injectedIds = [
+    ...new Set(
+      events
+        .filter((e) => e.phase === "retrieval")
+        .flatMap((e) => injectedOf(e.metadata).map((c) => c.cfb_id))
+        .filter((id): id is string => typeof id === "string"),
+    ),
+  ];
+  const titles = new Map(
+    (injectedIds.length === 0
+      ? []
+      : await db.cfb.findMany({ where: { id: { in: injectedIds } }, select: { id: true, title: true } })
+    ).map((c) => [c.id, c.title]),
+  );
   return {
     thread_id: t.id,
     title: t.title,
@@ -106,6 +139,7 @@ export async function getThreadDetail(
       const transmission = p.transmissions[0];
       const transmissionId = transmission?.id ?? null;
       const response = transmission?.responses[0];
+      const used = response?.meta ? asStringArray(response.meta.usedCfbIds, "ResponseMeta.usedCfbIds") : [];
       return {
         packet_id: p.id,
         transmission_id: transmissionId,
@@ -120,6 +154,21 @@ export async function getThreadDetail(
               claim_check: (response.meta?.claimCheck ?? null) as TClaimCheckView | null,
             }
           : null,
+        message: p.message,
+        context_window: injectedOf(
+          events.find((e) => e.transmissionId === transmissionId && e.phase === "retrieval")?.metadata,
+        ).flatMap((c) =>
+          typeof c.cfb_id === "string"
+            ? [
+                {
+                  cfb_id: c.cfb_id,
+                  title: titles.get(c.cfb_id) ?? null,
+                  score: typeof c.score === "number" ? c.score : null,
+                  used: used.includes(c.cfb_id),
+                },
+              ]
+            : [],
+        ),
         trace: events
           .filter((e) => e.transmissionId === transmissionId)
           .map((e) => ({
@@ -139,7 +188,7 @@ export async function getThreadDetail(
 
 export function threadRepository({ prisma }: TStore) {
   return {
-    list: (ownerId: string | undefined, limit: number) => listThreads(prisma, ownerId, limit),
+    list: (ownerId: string | undefined, limit: number, cursor?: string) => listThreads(prisma, ownerId, limit, cursor),
     get: (threadId: string) => getThreadDetail(prisma, threadId),
   };
 }

@@ -109,11 +109,20 @@ export async function getThreadHistory(sql: TSql, threadId: string, limit: numbe
     .map((r) => ({ id: r.id, role: r.role === "assistant" ? "assistant" : "user", content: r.content }));
 }
 
+/** How many of a thread's latest turns the gate's baseline is looked for in. */
+const BASELINE_LOOKBACK = 20;
+/** The breakpoint step's trace line of a `skip` turn (services/turn/plan.ts writes it). */
+const SKIP_SUMMARY = "Breakpoint decision: SKIP";
+
 /**
  * The thread's latest delivered response with the attempt that produced it and its meta: the
- * output gate's baseline for the next turn (hot path). Null for a thread without one. The latest
- * packet is found through the (threadId, createdAt) index first, so the cost does not grow with
- * the thread (every stored packet has its response: a turn is written in one transaction).
+ * output gate's baseline for the next turn (hot path). Null for a thread without one. Answers to
+ * acknowledgements (`skip` turns: "ok thanks" → "You're welcome.") are passed over, so the gate
+ * compares an answer with an answer, not with a pleasantry (issue 23: every answer after an
+ * acknowledgement warned of drift). The latest packets are found through the (threadId,
+ * createdAt) index, at most BASELINE_LOOKBACK of them, so the cost does not grow with the thread
+ * (every stored packet has its response: a turn is written in one transaction). A turn whose
+ * trace retention pruned counts as an answer.
  */
 export async function lastResponse(sql: TSql, threadId: string): Promise<TPreviousResponse | null> {
   const [row] = await sql.query<{
@@ -137,7 +146,11 @@ export async function lastResponse(sql: TSql, threadId: string): Promise<TPrevio
       m."modeLabel" AS "modeLabel", m."domainHints" AS "domainHints", m."usedCfbIds" AS "usedCfbIds",
       m."ignoredCfbIds" AS "ignoredCfbIds", m."assumptions" AS "assumptions", m."unknowns" AS "unknowns",
       m."missingCfbQueries" AS "missingCfbQueries", m."cfbSuggestions" AS "cfbSuggestions", m."claimMap" AS "claimMap"
-    FROM (SELECT "id" FROM "Packet" WHERE "threadId" = ${threadId} ORDER BY "createdAt" DESC, "id" DESC LIMIT 1) p
+    FROM (SELECT q."id" FROM (SELECT "id", "createdAt" FROM "Packet" WHERE "threadId" = ${threadId}
+        ORDER BY "createdAt" DESC, "id" DESC LIMIT ${BASELINE_LOOKBACK}) q
+      WHERE NOT EXISTS (SELECT 1 FROM "Transmission" t2 JOIN "TraceEvent" e ON e."transmissionId" = t2."id"
+        WHERE t2."packetId" = q."id" AND e."phase" = 'breakpoint' AND e."summary" = ${SKIP_SUMMARY})
+      ORDER BY q."createdAt" DESC, q."id" DESC LIMIT 1) p
     JOIN "Transmission" t ON t."packetId" = p."id"
     JOIN "Response" r ON r."transmissionId" = t."id"
     JOIN "DeliveryAttempt" a ON a."id" = r."attemptId"

@@ -283,8 +283,13 @@ async function fillSource(db: DbClient): Promise<void> {
       decidedById: "user-jam",
       overrides: Prisma.JsonNull,
       reopenedAt: t0,
+      reason: "Not ours to decide — ask Ünal.",
     },
   });
+  await db.proposalComment.create({
+    data: { id: "PC-0001", proposalId, authorId: "user-jam", kind: "request_changes", body: "Welche Zeitzone? 🕘" },
+  });
+  await db.umbraProposal.update({ where: { id: proposalId }, data: { assigneeId: "user-jam" } });
   await db.humanFeedback.createMany({
     data: [
       { id: "fb-1", responseId: stored.responseId, cfbId: first.cfb_id, polarity: "positive", comment: "👍 genau" },
@@ -415,13 +420,13 @@ describe("db:copy from SQLite to PostgreSQL and back", () => {
       .filter(([, rows]) => rows.length === 0)
       .map(([model]) => model);
     expect(empty).toEqual([]);
-    expect(Object.keys(expected)).toHaveLength(36);
+    expect(Object.keys(expected)).toHaveLength(37);
   });
 
   it("copies every row of every table, field by field, and skips what the target derives", async () => {
     expect(await snapshot(target, targetUrl)).toEqual(expected);
     const copied = result.tables.map((t) => t.table);
-    expect(copied).toHaveLength(36);
+    expect(copied).toHaveLength(37);
     expect(copied).not.toContain("CfbChange");
     expect(copied).not.toContain("_prisma_migrations");
     for (const { table, rows } of result.tables) expect(rows, table).toBe(expected[table]?.length);
@@ -447,8 +452,8 @@ describe("db:copy from SQLite to PostgreSQL and back", () => {
     expect(progress[0]).toMatch(
       /^copying .*source\.db into postgresql:\/\/postgres@127\.0\.0\.1:\d+\/solserver_copy_target_/,
     );
-    expect(progress).toContain("Cfb: 41 rows (18/36 tables)");
-    expect(progress).toContain(`IdSequence: ${expected.IdSequence?.length} rows (1/36 tables)`);
+    expect(progress).toContain("Cfb: 41 rows (18/37 tables)");
+    expect(progress).toContain(`IdSequence: ${expected.IdSequence?.length} rows (1/37 tables)`);
     const at = (table: string) => progress.findIndex((l) => l.startsWith(`${table}: `));
     for (const [child, parent] of [
       ["Session", "User"],
@@ -456,10 +461,11 @@ describe("db:copy from SQLite to PostgreSQL and back", () => {
       ["Response", "DeliveryAttempt"],
       ["UmbraProposal", "Response"],
       ["PromotionEvent", "UmbraProposal"],
+      ["ProposalComment", "UmbraProposal"],
       ["WorkflowScheduleRun", "WorkflowSchedule"],
     ] as const)
       expect(at(child), `${child} after ${parent}`).toBeGreaterThan(at(parent));
-    expect(progress.at(-1)).toBe("verified: the row counts of all 36 tables match; the search index holds all 41 CFBs");
+    expect(progress.at(-1)).toBe("verified: the row counts of all 37 tables match; the search index holds all 41 CFBs");
   });
 
   it("leaves the target's search index whole and its change log one entry per CFB", async () => {
@@ -529,8 +535,8 @@ describe("db:copy from SQLite to PostgreSQL and back", () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines[0]).toMatch(/^copying postgresql:\/\/.* into .*back\.db$/);
-    expect(lines).toContain("Cfb: 42 rows (18/36 tables)");
-    expect(lines.at(-1)).toMatch(/^copied \d{3} rows in 36 tables in \d+\.\d s$/);
+    expect(lines).toContain("Cfb: 42 rows (18/37 tables)");
+    expect(lines.at(-1)).toMatch(/^copied \d{3} rows in 37 tables in \d+\.\d s$/);
     const back = await createPrismaClient(backUrl);
     try {
       expect(await snapshot(back, backUrl)).toEqual(now);
