@@ -199,8 +199,81 @@ test("an API token is shown once, works as Bearer, and stops working when revoke
   await expect(row).not.toContainText(token);
   await expect(row).toContainText("active");
 
+  // Revoking asks first: Cancel keeps the token, confirming revokes it.
   await row.getByRole("button", { name: `Revoke ${name}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Revoke "${name}"?` });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(row).toContainText("active");
+  await row.getByRole("button", { name: `Revoke ${name}` }).click();
+  await dialog.getByRole("button", { name: "Revoke the token" }).click();
   await expect(row).toContainText("revoked");
   const refused = await turn(`e2e-token-${unique()}`);
   expect(refused.status()).toBe(401);
+});
+
+test("a Jam editor changes a role, disables, resets and deletes an account, each confirmed", async ({
+  page,
+  browser,
+}) => {
+  const email = `managed-${unique()}@example.test`;
+  const password = "managed-user-password";
+  await signIn(page, JAM.email, JAM.password);
+  await page.goto("/admin/users");
+  const form = page.getByRole("region", { name: "New account" });
+  await form.getByLabel("Email", { exact: true }).fill(email);
+  await form.getByLabel("Name", { exact: true }).fill("Managed person");
+  await form.getByLabel("Password", { exact: true }).fill(password);
+  await form.getByRole("button", { name: "Create account" }).click();
+  const row = page.getByTestId("user-list").getByRole("row").filter({ hasText: email });
+  await expect(row).toBeVisible();
+
+  // A role change asks first.
+  await row.getByLabel(`Role of ${email}`).selectOption("jam");
+  await page
+    .getByRole("dialog", { name: `Make ${email} a Jam editor?` })
+    .getByRole("button", { name: "Cancel" })
+    .click();
+  await expect(row.getByLabel(`Role of ${email}`)).toHaveValue("user");
+
+  // Disabled, the account cannot sign in, and says why.
+  await row.getByRole("button", { name: "Disable" }).click();
+  await page
+    .getByRole("dialog", { name: `Disable ${email}?` })
+    .getByRole("button", { name: "Disable" })
+    .click();
+  await expect(row).toContainText("disabled");
+  const other = await browser.newContext();
+  const them = await other.newPage();
+  await them.goto("/sign-in");
+  await them.getByLabel("Email").fill(email);
+  await them.getByLabel("Password").fill(password);
+  await them.getByRole("button", { name: "Sign in" }).click();
+  await expect(them.locator("p[role=alert]")).toHaveText("This account is disabled. Ask a Jam editor to enable it.");
+  await row.getByRole("button", { name: "Enable" }).click();
+  await page
+    .getByRole("dialog", { name: `Enable ${email}?` })
+    .getByRole("button", { name: "Enable" })
+    .click();
+  await expect(row).not.toContainText("disabled");
+
+  // A reset password is shown once and works.
+  await row.getByRole("button", { name: "Reset password" }).click();
+  await page
+    .getByRole("dialog", { name: `Reset the password of ${email}?` })
+    .getByRole("button", { name: "Reset the password" })
+    .click();
+  const fresh = (await row.getByTestId("new-password").locator("code").textContent()) ?? "";
+  expect(fresh).toMatch(/^[\w-]{24}$/);
+  await signIn(them, email, fresh);
+  await other.close();
+
+  // Deleting asks for the email.
+  await row.getByRole("button", { name: "Delete" }).click();
+  const dialog = page.getByRole("dialog", { name: `Delete ${email}?` });
+  await dialog.getByLabel(`Type ${email} to delete it`).fill("wrong@example.test");
+  await dialog.getByRole("button", { name: "Delete the account" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("confirm_email");
+  await dialog.getByLabel(`Type ${email} to delete it`).fill(email);
+  await dialog.getByRole("button", { name: "Delete the account" }).click();
+  await expect(page.getByTestId("user-list").getByRole("row").filter({ hasText: email })).toHaveCount(0);
 });

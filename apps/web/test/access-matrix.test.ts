@@ -532,6 +532,31 @@ const TRPC_ROWS: Record<string, TRow> = {
     input: async () => ({ user_id: (await web.account("user", "promoted")).userId, role: "jam" }),
     check: (result, input) => expect(result).toEqual(input),
   },
+  "users.setDisabled": {
+    expect: JAM_ONLY,
+    input: async () => ({ user_id: (await web.account("user", `disabled${next()}`)).userId, disabled: true }),
+    check: (result, input) => {
+      expect(field(result, "id")).toBe(field(input, "user_id"));
+      expect(typeof field(result, "disabled_ts")).toBe("string");
+    },
+  },
+  "users.delete": {
+    expect: JAM_ONLY,
+    input: async () => {
+      const doomed = await web.account("user", `deleted${next()}`);
+      return { user_id: doomed.userId, confirm_email: doomed.email };
+    },
+    check: (result, input) =>
+      expect(result).toEqual({ user_id: field(input, "user_id"), email: field(input, "confirm_email") }),
+  },
+  "users.resetPassword": {
+    expect: JAM_ONLY,
+    input: async () => ({ user_id: (await web.account("user", `reset${next()}`)).userId }),
+    check: (result, input) => {
+      expect(field(result, "user_id")).toBe(field(input, "user_id"));
+      expect(String(field(result, "password"))).toMatch(/^[\w-]{24}$/);
+    },
+  },
   "audit.list": {
     expect: JAM_ONLY,
     input: async () => ({ target_type: "token" }),

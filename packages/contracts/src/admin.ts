@@ -41,6 +41,8 @@ export const ZAccount = z.object({
   name: z.string(),
   role: ZRole,
   created_ts: ZIsoDate,
+  /** Set while the account is disabled (no sign-in, no session, no token). */
+  disabled_ts: ZIsoDate.nullable(),
 });
 export const ZAccountList = z.object({ items: z.array(ZAccount) });
 export const ZAccountCreateRequest = z
@@ -55,6 +57,17 @@ export const ZAccountCreateRequest = z
   })
   .strict();
 export const ZAccountSetRoleRequest = z.object({ user_id: z.string().trim().min(1).max(64), role: ZRole }).strict();
+export const ZAccountSetDisabledRequest = z
+  .object({ user_id: z.string().trim().min(1).max(64), disabled: z.boolean() })
+  .strict();
+/** Deleting asks for the account's email again: a typo in an id must not delete someone. */
+export const ZAccountDeleteRequest = z
+  .object({ user_id: z.string().trim().min(1).max(64), confirm_email: z.string().trim().min(1).max(254) })
+  .strict();
+export const ZAccountResetPasswordRequest = z.object({ user_id: z.string().trim().min(1).max(64) }).strict();
+/** The new password, in this answer only (give it to its owner; they should change it). */
+export const ZAccountPasswordReset = z.object({ user_id: z.string(), email: z.string(), password: z.string() });
+export const ZAccountDeleted = z.object({ user_id: z.string(), email: z.string() });
 
 export const ZAuditEvent = z.object({
   id: z.string(),

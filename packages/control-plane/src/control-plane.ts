@@ -3,7 +3,7 @@ import type { TGateConfigInput, TRepetitionKind, TRoutingConfig, TTagAliasConfig
 import { ZTagAliasConfig } from "@solserver/contracts";
 import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "@solserver/db";
 import { RV_SERVICE_CATALOG, type TCatalog } from "@solserver/engine";
-import { createAuth, createPasswordAccount, type TAuth } from "./auth/auth";
+import { createAuth, createPasswordAccount, setAccountPassword, type TAuth } from "./auth/auth";
 import { createOpenAICompatibleEmbeddings, type TEmbeddingsProvider } from "./embeddings/openai-embeddings";
 import { loadServerEnv, type TServerEnv } from "./env";
 import { pipelineGateConfig } from "./gate/pipeline-config";
@@ -74,7 +74,10 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     tags: createTagNormalizer(tagAliasTable(opts.tagAliases ? ZTagAliasConfig.parse(opts.tagAliases) : null)),
     semantic: opts.embeddings ? semanticHandle(repos, opts.embeddings) : undefined,
     ...(auth
-      ? { createAccount: (u: Parameters<typeof createPasswordAccount>[1]) => createPasswordAccount(auth, u) }
+      ? {
+          createAccount: (u: Parameters<typeof createPasswordAccount>[1]) => createPasswordAccount(auth, u),
+          setPassword: (userId: string, password: string) => setAccountPassword(auth, userId, password),
+        }
       : {}),
   };
   return { deps, repos, auth, db };

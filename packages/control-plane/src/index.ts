@@ -39,7 +39,15 @@ export { rankCfbs, retrieveCfbs } from "./retrieval";
 export { canSeeThread, requireJam, requireSignedIn } from "./services/access";
 // The application services. Each is `(ctx, parsedInput)`: ctx holds the dependencies and the
 // caller its transport narrowed (services/context.ts). Transports call them directly.
-export { createAccount, listAccounts, me, setAccountRole } from "./services/accounts";
+export {
+  createAccount,
+  deleteAccount,
+  listAccounts,
+  me,
+  resetAccountPassword,
+  setAccountDisabled,
+  setAccountRole,
+} from "./services/accounts";
 export { actorFromBearer, actorFromSession } from "./services/actors";
 export { listAudit } from "./services/audit";
 export { getCfbActivity } from "./services/cfb-activity";
@@ -78,7 +86,7 @@ export {
   tickSchedules,
   updateSchedule,
 } from "./services/schedules";
-export { reserveSignIn, signInSucceeded, type TSignInReservation } from "./services/sign-in-guard";
+export { refuseDisabled, reserveSignIn, signInSucceeded, type TSignInReservation } from "./services/sign-in-guard";
 export {
   backoffDelaySeconds,
   backoffRule,

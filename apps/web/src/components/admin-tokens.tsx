@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { ConfirmDialog } from "./confirm-dialog";
 import { formatTs } from "./format";
 import { hasNoItems, QueryState } from "./query-state";
 import { ErrorAlert } from "./ui";
@@ -24,7 +25,11 @@ export function AdminTokens() {
       },
     }),
   );
-  const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSettled: refresh }));
+  // Revoking breaks the service that uses the token: it asks first.
+  const [revoking, setRevoking] = useState<{ id: string; name: string; email: string } | null>(null);
+  const revoke = useMutation(
+    trpc.tokens.revoke.mutationOptions({ onSettled: refresh, onSuccess: () => setRevoking(null) }),
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -91,7 +96,22 @@ export function AdminTokens() {
 
       <section className="panel stack" aria-labelledby="tokens-heading">
         <h2 id="tokens-heading">API tokens</h2>
-        <ErrorAlert what="Could not revoke" error={revoke.error} />
+        <ErrorAlert what="Could not revoke" error={revoking ? null : revoke.error} />
+        {revoking ? (
+          <ConfirmDialog
+            title={`Revoke "${revoking.name}"?`}
+            confirmLabel="Revoke the token"
+            pending={revoke.isPending}
+            onCancel={() => setRevoking(null)}
+            onConfirm={() => revoke.mutate({ token_id: revoking.id })}
+            alert={<ErrorAlert what="Could not revoke" error={revoke.error} />}
+          >
+            <p>
+              Every request with it (acting as {revoking.email}) is refused from now on. The service using it stops
+              working until it gets a new token. This cannot be undone.
+            </p>
+          </ConfirmDialog>
+        ) : null}
         <QueryState
           query={tokens}
           what="API tokens"
@@ -139,7 +159,7 @@ export function AdminTokens() {
                             className="reject"
                             aria-label={`Revoke ${t.name}`}
                             disabled={revoke.isPending && revoke.variables?.token_id === t.id}
-                            onClick={() => revoke.mutate({ token_id: t.id })}
+                            onClick={() => setRevoking({ id: t.id, name: t.name, email: t.user_email })}
                           >
                             Revoke
                           </button>

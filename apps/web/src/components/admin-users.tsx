@@ -3,6 +3,7 @@ import type { TRole } from "@solserver/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { AccountActions } from "./account-actions";
 import { formatTs } from "./format";
 import { QueryState } from "./query-state";
 import { useMe } from "./session";
@@ -21,53 +22,39 @@ export function AdminUsers() {
   const me = useMe();
   const users = useQuery(trpc.users.list.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.users.pathKey() });
-  const setRole = useMutation(trpc.users.setRole.mutationOptions({ onSettled: refresh }));
 
   return (
     <div className="stack">
       <CreateUser onCreated={refresh} />
       <section className="panel stack" aria-labelledby="users-heading">
         <h2 id="users-heading">Accounts</h2>
-        <ErrorAlert what="Could not change the role" error={setRole.error} />
         <QueryState query={users} what="accounts">
           {(data) => (
             <div className="table-wrap">
-              <table className="data" data-testid="user-list">
+              <table className="data stack-narrow" data-testid="user-list">
                 <thead>
                   <tr>
                     <th>Email</th>
                     <th>Name</th>
-                    <th>Role</th>
                     <th>Created</th>
+                    <th>Role and actions</th>
                   </tr>
                 </thead>
                 <tbody>
                   {data.items.map((u) => {
                     const self = u.id === me.data?.id;
-                    const changing = setRole.isPending && setRole.variables?.user_id === u.id;
                     return (
-                      <tr key={u.id}>
-                        <td>
+                      <tr key={u.id} data-disabled={u.disabled_ts ? "true" : undefined}>
+                        <td data-label="Email">
                           {u.email}
                           {self ? <span className="muted"> (you)</span> : null}
+                          {u.disabled_ts ? <span className="badge bad">disabled</span> : null}
                         </td>
-                        <td>{u.name}</td>
-                        <td>
-                          <select
-                            aria-label={`Role of ${u.email}`}
-                            value={changing ? setRole.variables.role : u.role}
-                            disabled={self || changing}
-                            title={self ? "You cannot remove your own Jam role" : undefined}
-                            onChange={(e) => setRole.mutate({ user_id: u.id, role: e.target.value as TRole })}
-                          >
-                            {ROLES.map((r) => (
-                              <option key={r.value} value={r.value}>
-                                {r.value}
-                              </option>
-                            ))}
-                          </select>
+                        <td data-label="Name">{u.name}</td>
+                        <td data-label="Created">{formatTs(u.created_ts)}</td>
+                        <td data-label="Role and actions">
+                          <AccountActions account={u} self={self} />
                         </td>
-                        <td>{formatTs(u.created_ts)}</td>
                       </tr>
                     );
                   })}

@@ -48,6 +48,8 @@ export function signInErrorMessage(status: number, message: string | undefined, 
   }
   if (status === 401) return "Invalid email or password.";
   if (status === 400) return message ? `Check the form: ${message}` : "Enter a valid email address and password.";
+  if (status === 403 && message?.includes("disabled"))
+    return "This account is disabled. Ask a Jam editor to enable it.";
   if (status === 403) return "Sign-in was refused: open the dashboard from its own address and try again.";
   if (status === 413) return "That request is too large.";
   return message ? `Sign-in failed: ${message}` : `Sign-in failed (HTTP ${status}). Try again.`;

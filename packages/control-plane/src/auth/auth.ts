@@ -38,6 +38,12 @@ export function createAuth(opts: TAuthOptions) {
 export type TAuth = ReturnType<typeof createAuth>;
 
 /** Creates an account with a password (better-auth's own hashing and account linking). */
+/** Sets the password of an account's credential sign-in (better-auth's own hash). */
+export async function setAccountPassword(auth: TAuth, userId: string, password: string): Promise<void> {
+  const ctx = await auth.$context;
+  await ctx.internalAdapter.updatePassword(userId, await ctx.password.hash(password));
+}
+
 export async function createPasswordAccount(
   auth: TAuth,
   u: { email: string; name: string; password: string; role: "user" | "jam" },

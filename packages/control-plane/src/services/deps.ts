@@ -59,6 +59,8 @@ export type TServiceDeps = {
     password: string;
     role: "user" | "jam";
   }) => Promise<{ id: string }>;
+  /** Sets an account's password (better-auth's hash); absent where accounts are not managed here. */
+  setPassword?: (userId: string, password: string) => Promise<void>;
 };
 
 /**

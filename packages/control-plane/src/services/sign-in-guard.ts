@@ -109,3 +109,15 @@ export async function signInSucceeded(deps: TServiceDeps, r: TSignInReservation)
   }
   await repo.markKnown(k.known, deps.now());
 }
+
+/**
+ * After a password check that passed: a disabled account gets no session. The session better-auth
+ * just made is ended and FORBIDDEN says why; only someone who knew the password learns that the
+ * account is disabled (a wrong password reads as any wrong password).
+ */
+export async function refuseDisabled(deps: TServiceDeps, email: string): Promise<void> {
+  const userId = await deps.repos.accounts.disabledByEmail(normalizedEmail(email));
+  if (userId === null) return;
+  await deps.repos.accounts.endSessions(userId);
+  throw new DomainError("FORBIDDEN", "this account is disabled; ask a Jam editor to enable it");
+}

@@ -10,7 +10,7 @@ import type { TStore } from "./store";
 
 export type TRole = "user" | "jam";
 export type TAccount = { id: string; email: string; name: string; role: TRole };
-export type TAccountRecord = TAccount & { created_ts: string };
+export type TAccountRecord = TAccount & { created_ts: string; disabled_ts: string | null };
 
 export type TTokenView = {
   id: string;
@@ -29,7 +29,7 @@ function asRole(role: string): TRole {
   return role === "jam" ? "jam" : "user";
 }
 
-const ACCOUNT_SELECT = { id: true, email: true, name: true, role: true, createdAt: true } as const;
+const ACCOUNT_SELECT = { id: true, email: true, name: true, role: true, createdAt: true, disabledAt: true } as const;
 
 function toAccountRecord(u: {
   id: string;
@@ -37,8 +37,16 @@ function toAccountRecord(u: {
   name: string;
   role: string;
   createdAt: Date;
+  disabledAt: Date | null;
 }): TAccountRecord {
-  return { id: u.id, email: u.email, name: u.name, role: asRole(u.role), created_ts: u.createdAt.toISOString() };
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    role: asRole(u.role),
+    created_ts: u.createdAt.toISOString(),
+    disabled_ts: u.disabledAt?.toISOString() ?? null,
+  };
 }
 
 type TTokenRow = {
@@ -77,12 +85,106 @@ async function readToken(tx: TSql, tokenId: string): Promise<TTokenRow | null> {
 
 export function accountRepository({ prisma, sql }: TStore) {
   return {
-    /** The account of a session or token (every request). */
+    /** The account of a session or token (every request); null for one that is gone or disabled. */
     async get(userId: string): Promise<TAccount | null> {
       const [u] = await sql.query<{ id: string; email: string; name: string; role: string }>(
-        Prisma.sql`SELECT "id", "email", "name", "role" FROM "User" WHERE "id" = ${userId}`,
+        Prisma.sql`SELECT "id", "email", "name", "role" FROM "User" WHERE "id" = ${userId} AND "disabledAt" IS NULL`,
       );
       return u ? { ...u, role: asRole(u.role) } : null;
+    },
+
+    /**
+     * Disables an account (its sessions end at once; it cannot sign in, its tokens are refused)
+     * or enables it again, with an audit event; one transaction. A no-op change is CONFLICT.
+     */
+    async setDisabled(userId: string, disabled: boolean, audit: Omit<TAuditActor, "action">): Promise<void> {
+      await sql.transaction(async (tx) => {
+        const now = new Date();
+        const flipped = await tx.execute(
+          disabled
+            ? Prisma.sql`UPDATE "User" SET "disabledAt" = ${now}, "updatedAt" = ${now} WHERE "id" = ${userId} AND "disabledAt" IS NULL`
+            : Prisma.sql`UPDATE "User" SET "disabledAt" = NULL, "updatedAt" = ${now} WHERE "id" = ${userId} AND "disabledAt" IS NOT NULL`,
+        );
+        if (flipped !== 1) {
+          const [exists] = await tx.query(Prisma.sql`SELECT 1 AS "one" FROM "User" WHERE "id" = ${userId}`);
+          if (!exists) throw new DomainError("NOT_FOUND", `user ${userId} does not exist`, { field: "user_id" });
+          throw new DomainError("CONFLICT", `user ${userId} is already ${disabled ? "disabled" : "enabled"}`, {
+            field: "disabled",
+          });
+        }
+        if (disabled) await tx.execute(Prisma.sql`DELETE FROM "Session" WHERE "userId" = ${userId}`);
+        await insertAudit(
+          tx,
+          [
+            {
+              ...audit,
+              action: disabled ? "user.disable" : "user.enable",
+              targetType: "user",
+              targetId: userId,
+              details: {},
+            },
+          ],
+          now,
+        );
+      });
+    },
+
+    /** The id of the disabled account with this email, or null (none, or enabled). */
+    async disabledByEmail(email: string): Promise<string | null> {
+      const [u] = await sql.query<{ id: string }>(
+        Prisma.sql`SELECT "id" AS "id" FROM "User" WHERE "email" = ${email} AND "disabledAt" IS NOT NULL`,
+      );
+      return u?.id ?? null;
+    },
+
+    /** Ends every session of an account (a disabled one that just signed in with the right password). */
+    async endSessions(userId: string): Promise<void> {
+      await sql.execute(Prisma.sql`DELETE FROM "Session" WHERE "userId" = ${userId}`);
+    },
+
+    /** After a password reset: the account's sessions end, and the reset is audited (never the password). */
+    async passwordReset(userId: string, audit: Omit<TAuditActor, "action">): Promise<void> {
+      await sql.transaction(async (tx) => {
+        const now = new Date();
+        await tx.execute(Prisma.sql`DELETE FROM "Session" WHERE "userId" = ${userId}`);
+        await insertAudit(
+          tx,
+          [{ ...audit, action: "user.reset_password", targetType: "user", targetId: userId, details: {} }],
+          now,
+        );
+      });
+    },
+
+    /**
+     * Deletes an account: its sessions, sign-in and tokens go with it; its threads stay, without
+     * an owner (Jam editors only, like threads from before accounts), and its queue counts move
+     * with them (proposal-counts.ts), all in one transaction with the audit event (which keeps
+     * the email, the only trace of who it was).
+     */
+    async remove(userId: string, audit: Omit<TAuditActor, "action">): Promise<{ email: string }> {
+      return sql.transaction(async (tx) => {
+        const [u] = await tx.query<{ email: string }>(
+          Prisma.sql`SELECT "email" AS "email" FROM "User" WHERE "id" = ${userId}`,
+        );
+        if (!u) throw new DomainError("NOT_FOUND", `user ${userId} does not exist`, { field: "user_id" });
+        const now = new Date();
+        await tx.execute(Prisma.sql`INSERT INTO "ProposalCount" ("ownerKey", "kind", "n")
+          SELECT '', "kind", "n" FROM "ProposalCount" WHERE "ownerKey" = ${userId}
+          ON CONFLICT ("ownerKey", "kind") DO UPDATE SET "n" = "ProposalCount"."n" + excluded."n"`);
+        await tx.execute(Prisma.sql`DELETE FROM "ProposalCount" WHERE "ownerKey" = ${userId}`);
+        await tx.execute(Prisma.sql`UPDATE "Thread" SET "ownerId" = NULL WHERE "ownerId" = ${userId}`);
+        await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "assigneeId" = NULL WHERE "assigneeId" = ${userId}`);
+        await tx.execute(Prisma.sql`DELETE FROM "Session" WHERE "userId" = ${userId}`);
+        await tx.execute(Prisma.sql`DELETE FROM "Account" WHERE "userId" = ${userId}`);
+        await tx.execute(Prisma.sql`DELETE FROM "ApiToken" WHERE "userId" = ${userId}`);
+        await tx.execute(Prisma.sql`DELETE FROM "User" WHERE "id" = ${userId}`);
+        await insertAudit(
+          tx,
+          [{ ...audit, action: "user.delete", targetType: "user", targetId: userId, details: { email: u.email } }],
+          now,
+        );
+        return { email: u.email };
+      });
     },
 
     async byEmail(email: string): Promise<TAccount | null> {
@@ -130,7 +232,8 @@ export function accountRepository({ prisma, sql }: TStore) {
       }>(
         Prisma.sql`SELECT t."id" AS "tokenId", t."revokedAt" AS "revokedAt", u."id" AS "id", u."email" AS "email",
             u."name" AS "name", u."role" AS "role"
-          FROM "ApiToken" t JOIN "User" u ON u."id" = t."userId" WHERE t."tokenHash" = ${tokenHash}`,
+          FROM "ApiToken" t JOIN "User" u ON u."id" = t."userId"
+          WHERE t."tokenHash" = ${tokenHash} AND u."disabledAt" IS NULL`,
       );
       if (!token || token.revokedAt) return null;
       // Best effort: a lost update of lastUsedAt is harmless, a failed request would not be.

@@ -1,7 +1,12 @@
 import {
   ZAccount,
   ZAccountCreateRequest,
+  ZAccountDeleted,
+  ZAccountDeleteRequest,
   ZAccountList,
+  ZAccountPasswordReset,
+  ZAccountResetPasswordRequest,
+  ZAccountSetDisabledRequest,
   ZAccountSetRoleRequest,
   ZAuditList,
   ZAuditListRequest,
@@ -16,11 +21,14 @@ import {
 import {
   createAccount,
   createToken,
+  deleteAccount,
   listAccounts,
   listAudit,
   listTokens,
   me,
+  resetAccountPassword,
   revokeToken,
+  setAccountDisabled,
   setAccountRole,
 } from "@solserver/control-plane";
 import { z } from "zod";
@@ -63,6 +71,21 @@ export const usersRouter = router({
     .input(ZAccountSetRoleRequest)
     .output(z.object({ user_id: z.string(), role: ZRole }))
     .mutation(({ ctx, input }) => setAccountRole(ctx, input)),
+  /** Disables an account (its sessions end, its tokens are refused) or enables it again. */
+  setDisabled: jamProcedure
+    .input(ZAccountSetDisabledRequest)
+    .output(ZAccount)
+    .mutation(({ ctx, input }) => setAccountDisabled(ctx, input)),
+  /** Deletes an account (confirm_email must be its email); its threads stay, without an owner. */
+  delete: jamProcedure
+    .input(ZAccountDeleteRequest)
+    .output(ZAccountDeleted)
+    .mutation(({ ctx, input }) => deleteAccount(ctx, input)),
+  /** A new random password, in this answer only; the account's sessions end. */
+  resetPassword: jamProcedure
+    .input(ZAccountResetPasswordRequest)
+    .output(ZAccountPasswordReset)
+    .mutation(({ ctx, input }) => resetAccountPassword(ctx, input)),
 });
 
 export const auditRouter = router({

@@ -1,5 +1,5 @@
 import { type DomainError, isDomainError } from "@solserver/contracts";
-import { reserveSignIn, signInSucceeded, type TSignInReservation } from "@solserver/control-plane";
+import { refuseDisabled, reserveSignIn, signInSucceeded, type TSignInReservation } from "@solserver/control-plane";
 import { toNextJsHandler } from "better-auth/next-js";
 import { serverEnv } from "@/env";
 import { withoutTokens } from "@/server/auth-answers";
@@ -72,7 +72,15 @@ async function signIn(req: Request): Promise<Response> {
   const headers = new Headers(req.headers);
   headers.set("content-type", "application/json");
   const response = await auth.handler(new Request(req.url, { method: "POST", headers, body: text }));
-  if (response.ok) await signInSucceeded(deps, reservation);
+  if (response.ok) {
+    await signInSucceeded(deps, reservation);
+    try {
+      await refuseDisabled(deps, email);
+    } catch (error) {
+      if (isDomainError(error) && error.code === "FORBIDDEN") return refuse(error);
+      throw error;
+    }
+  }
   return response;
 }
 
