@@ -50,7 +50,7 @@ test("a stated decision becomes a proposal that a person approves into a CFB", a
 
   await cfbLink.click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Run the nightly export at 2am UTC");
-  await expect(page.getByText("user_approved")).toBeVisible();
+  await expect(page.getByText("approved by a person")).toBeVisible();
   await expect(page.getByText(/v1 create/)).toBeVisible();
 
   await page.getByRole("link", { name: "Knowledge" }).click();

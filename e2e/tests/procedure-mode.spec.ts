@@ -48,6 +48,8 @@ test("a short water-pump diagnosis: active step, clarification, options, final r
   await page.goto(`/threads/${threadId}`);
   await expect(page.getByTestId("procedure-report")).toContainText("Replace the water pump");
   await expect(page.getByTestId("procedure-report-steps").getByRole("listitem")).toHaveCount(3);
+  // Findings read as the technician answered, never as the catalog's keys ("pump_runs=no").
+  await expect(page.getByTestId("procedure-report-steps")).not.toContainText(/\w+=\w+/);
   // Each turn's trace shows the context engine's directive.
   await expect(page.locator('li[data-phase="context"]').first()).toBeVisible();
   await page.goto("/threads");

@@ -80,7 +80,10 @@ export const ZProcedureView = z.object({
   active_step: z.object({ id: z.string(), question: z.string(), options: z.array(z.string()) }).nullable(),
   /** What this turn's directive told the model to do (ask_step, replan, final_report, ...). */
   directive_kind: z.string().nullable(),
-  completed_steps: z.array(z.object({ id: z.string(), question: z.string(), finding: z.string().nullable() })),
+  /** `label`: the recorded answer as the technician reads it (the finding is the catalog's key). */
+  completed_steps: z.array(
+    z.object({ id: z.string(), question: z.string(), finding: z.string().nullable(), label: z.string().nullable() }),
+  ),
   /** Steps of the procedure, in catalog order (branches included): for progress displays. */
   total_steps: z.number().int(),
   evidence: z.record(z.string(), z.string()),

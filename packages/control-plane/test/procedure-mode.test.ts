@@ -313,9 +313,15 @@ describe("a water-pump diagnosis from the complaint to the final report", () => 
     expect(locate.assistant_text).not.toContain(VOLTAGE.question);
     // Authorization: the diagnosis is complete and no step is active.
     expect(viewOf(authorization).completed_steps).toEqual([
-      { id: "fuse", question: FUSE.question, finding: "fuse=ok" },
-      { id: "voltage_at_pump", question: VOLTAGE.question, finding: "pump_voltage=ok" },
-      { id: "pump_runs", question: RUNS.question, finding: "pump_runs=no" },
+      // The catalog's finding keys, and the answers as the technician reads them.
+      { id: "fuse", question: FUSE.question, finding: "fuse=ok", label: "Fuse intact / breaker on" },
+      {
+        id: "voltage_at_pump",
+        question: VOLTAGE.question,
+        finding: "pump_voltage=ok",
+        label: "About 12 V at the pump",
+      },
+      { id: "pump_runs", question: RUNS.question, finding: "pump_runs=no", label: "Pump does not run" },
     ]);
 
     const view = viewOf(final);

@@ -6,6 +6,7 @@ import { CfbActivity } from "./cfb-activity";
 import { CfbRepairActions, RetiredNotice, RevertButton } from "./cfb-repair";
 import { CfbVisibility, PrivateMarker } from "./cfb-visibility";
 import { FieldDiff, shown } from "./field-diff";
+import { TRUST_WORDS } from "./glossary";
 import { QueryState } from "./query-state";
 
 export function CfbDetail({ cfbId }: { cfbId: string }) {
@@ -45,7 +46,7 @@ function Cfb({ cfb }: { cfb: TRouterOutputs["cfbs"]["get"] }) {
         <dt>Confidence</dt>
         <dd>{cfb.confidence.toFixed(2)}</dd>
         <dt>Trust tier</dt>
-        <dd>{cfb.trust_tier}</dd>
+        <dd title={cfb.trust_tier}>{TRUST_WORDS[cfb.trust_tier] ?? cfb.trust_tier}</dd>
         <dt>Tags</dt>
         <dd>{cfb.tags.join(", ") || "—"}</dd>
         <dt>Entities</dt>

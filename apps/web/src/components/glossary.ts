@@ -42,3 +42,10 @@ export function ageOf(ts: string, now: number = Date.now()): string {
   if (hours < 48) return `${hours} h ago`;
   return `${Math.floor(hours / 24)} d ago`;
 }
+
+/** A CFB's trust tier in words (the stored value stays in the title). */
+export const TRUST_WORDS: Record<string, string> = {
+  user_approved: "approved by a person",
+  repo_adr: "architecture decision record (curated)",
+  derived: "derived from other knowledge",
+};

@@ -29,7 +29,10 @@ function statusOf(report: TProcedureReport): { text: string; bad: boolean } {
   return report.authorized ? { text: "Repair authorized", bad: false } : { text: "Repair not authorized", bad: true };
 }
 
-function ReportBody({ report }: { report: TProcedureReport }) {
+/** The recorded answers by step, as the technician reads them (the report keeps the catalog's keys). */
+type TLabels = ReadonlyMap<string, string>;
+
+function ReportBody({ report, labels }: { report: TProcedureReport; labels: TLabels }) {
   const status = statusOf(report);
   return (
     <>
@@ -51,7 +54,7 @@ function ReportBody({ report }: { report: TProcedureReport }) {
       <ol data-testid="procedure-report-steps">
         {report.steps_performed.map((s) => (
           <li key={s.step}>
-            {s.question} <span className="badge">{s.finding}</span>
+            {s.question} <span className="badge">{labels.get(s.step) ?? s.finding}</span>
           </li>
         ))}
       </ol>
@@ -100,7 +103,15 @@ function ReportBody({ report }: { report: TProcedureReport }) {
   );
 }
 
-function ProcedureReport({ report, history }: { report: TProcedureReport; history: TProcedureReport[] }) {
+function ProcedureReport({
+  report,
+  history,
+  labels,
+}: {
+  report: TProcedureReport;
+  history: TProcedureReport[];
+  labels: TLabels;
+}) {
   const t = report.translation;
   return (
     <section className="card stack" aria-labelledby="procedure-report-heading" data-testid="procedure-report">
@@ -112,7 +123,7 @@ function ProcedureReport({ report, history }: { report: TProcedureReport; histor
           </span>
         ) : null}
       </h3>
-      <ReportBody report={report} />
+      <ReportBody report={report} labels={labels} />
       {t ? (
         <details data-testid="procedure-report-translation">
           <summary>Copy in the technician's language ({t.language})</summary>
@@ -144,7 +155,7 @@ function ProcedureReport({ report, history }: { report: TProcedureReport; histor
                 Revision {r.revision}
                 {r.revised_because ? `: ${r.revised_because}` : ""}
               </strong>
-              <ReportBody report={r} />
+              <ReportBody report={r} labels={labels} />
             </div>
           ))}
         </details>
@@ -229,7 +240,7 @@ export function ProcedurePanel({
               .filter((s) => s.finding !== null)
               .map((s) => (
                 <li key={s.id}>
-                  {s.question} <span className="badge">{s.finding}</span>
+                  {s.question} <span className="badge">{s.label ?? s.finding}</span>
                 </li>
               ))}
           </ol>
@@ -247,7 +258,13 @@ export function ProcedurePanel({
           </ul>
         </div>
       ) : null}
-      {view.report ? <ProcedureReport report={view.report} history={view.report_history} /> : null}
+      {view.report ? (
+        <ProcedureReport
+          report={view.report}
+          history={view.report_history}
+          labels={new Map(view.completed_steps.flatMap((s) => (s.label ? [[s.id, s.label] as const] : [])))}
+        />
+      ) : null}
     </section>
   );
 }

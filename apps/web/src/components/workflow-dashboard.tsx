@@ -12,7 +12,7 @@ function started(run: TWorkflowRunView): string {
   if (run.status === "awaiting_decision") return "it stopped at its checkpoint: decide in the inbox below.";
   if (run.status === "failed") return `it failed: ${run.error ?? "no message"}.`;
   if (run.status === "running") return "it stopped during a phase: resume it from the recent runs.";
-  return `it ended without a checkpoint (${run.status}, exit code ${run.exit_code ?? "—"}).`;
+  return `it ended without a checkpoint: ${run.status}.`;
 }
 
 /**

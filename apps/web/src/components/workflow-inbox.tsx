@@ -24,7 +24,7 @@ function outcome(run: TWorkflowRunView, label: string): string {
       ? "it waits at its next checkpoint"
       : run.status === "failed"
         ? `it failed: ${run.error ?? "no message"}`
-        : `it is ${statusText(run.status)}${run.exit_code === null ? "" : ` (exit code ${run.exit_code})`}`;
+        : `it is ${statusText(run.status)}`;
   return `${run.run_id}: “${label}” decided; ${where}.`;
 }
 

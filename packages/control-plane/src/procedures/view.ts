@@ -14,9 +14,20 @@ import {
 // catalog's text. Nothing here decides flow; it only describes what the engine decided.
 
 /** The finding a completed step recorded, or null (a step passed as not checked has none). */
-function findingOf(catalog: TCatalog, state: TContextState, stepId: string): string | null {
+/** A completed step's recorded answer: the catalog's finding key, and its label in `system`'s language. */
+function answerOf(
+  catalog: TCatalog,
+  state: TContextState,
+  stepId: string,
+  local: TStep | null,
+): { finding: string | null; label: string | null } {
   const step = getStep(catalog, state.system_id, stepId);
-  return step === null ? null : (recordedAnswer(step, state.evidence)?.finding ?? null);
+  const answer = step === null ? null : recordedAnswer(step, state.evidence);
+  if (answer === null) return { finding: null, label: null };
+  return {
+    finding: answer.finding,
+    label: local?.answers.find((a) => a.id === answer.id)?.label ?? answer.label ?? null,
+  };
 }
 
 export type TStateSource = { version: number; updatedAt: Date; source: TProcedureView["state_source"] };
@@ -44,7 +55,7 @@ export function procedureView(catalog: TCatalog, state: TContextState, at: TStat
     completed_steps: state.completed.map((id) => ({
       id,
       question: stepOf(id)?.question ?? id,
-      finding: findingOf(catalog, state, id),
+      ...answerOf(catalog, state, id, stepOf(id)),
     })),
     total_steps: system?.procedure.steps.length ?? 0,
     evidence: { ...state.evidence },
