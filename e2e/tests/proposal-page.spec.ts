@@ -111,8 +111,23 @@ test("edit then approve from the proposal page: E opens the editor, the diff fol
   await page.keyboard.press("e");
   const editor = page.getByRole("form", { name: /^Edit proposal/ });
   await expect(editor).toBeVisible();
+  // E puts the cursor in the editor; Esc closes it without saving, E opens it again.
+  await expect(editor.getByLabel("Title")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(editor).toHaveCount(0);
+  await page.keyboard.press("e");
+  await expect(editor).toBeVisible();
   await editor.getByLabel("Title").fill("Merge freeze on Thursday afternoons");
-  await editor.getByLabel("Tags to add (comma-separated)").fill("release");
+  // Tags are chips: a typed tag becomes one on Enter, × takes it back, a current tag drops on a click.
+  const tagBox = editor.getByLabel("Tags to add");
+  await tagBox.fill("oops");
+  await tagBox.press("Enter");
+  await editor.getByRole("button", { name: "Do not add tag oops" }).click();
+  await expect(editor.getByRole("button", { name: "Do not add tag oops" })).toHaveCount(0);
+  await tagBox.fill("release");
+  await tagBox.press("Enter");
+  await expect(editor.getByRole("button", { name: "Do not add tag release" })).toBeVisible();
+  await expect(tagBox).toHaveValue("");
   const preview = page.getByRole("region", { name: /What would change/ });
   await expect(preview.getByRole("heading")).toHaveText("What would change (with your edits)");
   const title = preview.locator('tr[data-field="title"]');

@@ -176,6 +176,15 @@ test("assignment: a Jam editor assigns proposals and finds them under 'Assigned 
   const pending = page.getByRole("button", { name: /^pending/ });
   const shown = await page.getByTestId("proposal-queue").getByRole("article").count();
   await expect(pending).toHaveText(`pending (${shown})`);
+  // A saved view brings the same filters back in one click.
+  const views = page.getByTestId("saved-views");
+  await views.getByLabel("Save this view as").fill("Mine");
+  await views.getByRole("button", { name: "Save" }).click();
+  await page.goto("/review");
+  await expect(page.getByTestId("queue-filters").getByLabel("Assigned to me")).not.toBeChecked();
+  await page.getByTestId("saved-views").getByRole("link", { name: "Mine" }).click();
+  await expect(page).toHaveURL(/[?&]mine=1/);
+  await expect(page.getByTestId("queue-filters").getByLabel("Assigned to me")).toBeChecked();
 });
 
 test("the frame: skip link, pending badge, page titles, a 404 with a way back", async ({ page }) => {

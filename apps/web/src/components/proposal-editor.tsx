@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { QueryState } from "./query-state";
+import { TagChips } from "./tag-chips";
 
 type TProposed = TProposal["proposed_cfb"];
 
@@ -193,17 +194,16 @@ function EditorForm({
         <span>Full text (optional)</span>
         <textarea rows={4} value={form.text} maxLength={TEXT_MAX} onChange={(e) => set("text", e.target.value)} />
       </label>
-      <p className="muted">Current tags: {original.tags.length > 0 ? original.tags.join(", ") : "none"}</p>
-      <div className="row form-row">
-        <label className="field">
-          <span>Tags to add (comma-separated)</span>
-          <input type="text" value={form.tagsAdd} onChange={(e) => set("tagsAdd", e.target.value)} />
-        </label>
-        <label className="field">
-          <span>Tags to remove (comma-separated)</span>
-          <input type="text" value={form.tagsRemove} onChange={(e) => set("tagsRemove", e.target.value)} />
-        </label>
-      </div>
+      <TagChips
+        current={original.tags}
+        add={form.tagsAdd}
+        remove={form.tagsRemove}
+        onChange={({ add, remove }) => {
+          const next = { ...form, tagsAdd: add, tagsRemove: remove };
+          setForm(next);
+          if (onChange && editorProblem(next, summaryRequired) === null) onChange(editorialOverrides(base, next));
+        }}
+      />
       <div className="row form-row">
         <label className="field">
           <span>Kind</span>

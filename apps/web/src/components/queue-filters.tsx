@@ -1,6 +1,15 @@
 "use client";
 import { useEffect, useRef } from "react";
-import { CONFIDENCES, DECISIONS, SORTS, type TDecision, type TQueueView, type TSort } from "./queue-params";
+import {
+  CONFIDENCES,
+  DECISIONS,
+  queueViewQuery,
+  SORTS,
+  type TDecision,
+  type TQueueView,
+  type TSort,
+} from "./queue-params";
+import { SavedViews } from "./saved-views";
 
 /** Resolve's decisions in words (the glossary on the proposal page says more). */
 export const DECISION_WORDS: Record<TDecision, string> = {
@@ -98,6 +107,7 @@ export function QueueFilters({
           </button>
         ) : null}
       </div>
+      <SavedViews query={queueViewQuery(view)} />
     </details>
   );
 }
