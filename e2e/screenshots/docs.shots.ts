@@ -18,10 +18,15 @@ test("review queue, proposal page and CFB page", async ({ page }) => {
   await expect(first.getByRole("status")).toContainText("Approved as");
   const cfbId = (await first.getByRole("status").getByRole("link").textContent()) ?? "";
   await sendChat(page, "We decided to rotate the on-call pager every Tuesday at noon, with a handover note.");
-  const queued = page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "handover note" });
+  await expect(page.getByRole("button", { name: "Sending…" })).toHaveCount(0);
+  await page.goto("/review");
+  const queued = page.getByTestId("proposal-queue").getByRole("article", { name: /handover note/ });
   await expect(queued).toBeVisible();
-
-  await page.getByRole("region", { name: "Review queue" }).screenshot({ path: `${OUT}/review-queue.png` });
+  await page.keyboard.press("j");
+  await page.screenshot({ path: `${OUT}/review-queue.png` });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: `${OUT}/review-queue-phone.png` });
+  await page.setViewportSize(DESKTOP);
 
   await queued.getByRole("heading").getByRole("link").click();
   await expect(page.getByRole("region", { name: "What would change" })).toBeVisible();
@@ -46,9 +51,9 @@ test("checkpoints inbox", async ({ page }) => {
   // Pending proposals, so the beat's summary has something to list.
   await page.goto("/chat");
   await sendChat(page, "We decided to archive the staging logs every Friday.");
-  await expect(
-    page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "staging logs" }),
-  ).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sending…" })).toHaveCount(0);
+  await page.goto("/review");
+  await expect(page.getByTestId("proposal-queue").getByRole("article", { name: /staging logs/ })).toBeVisible();
   await page.getByRole("link", { name: "Checkpoints" }).click();
   await page.getByRole("button", { name: "Start the Umbra beat" }).click();
   const card = page.getByRole("region", { name: "Checkpoints inbox" }).getByRole("article");
@@ -87,4 +92,21 @@ test("procedure mode: a diagnosis and its final report", async ({ page }) => {
   await page.goto(`/threads/${await chatThreadId(page)}`);
   await expect(page.getByTestId("procedure-report")).toBeVisible();
   await page.getByTestId("procedure-panel").screenshot({ path: `${OUT}/procedure-report.png` });
+});
+
+test("a thread's turns as a waterfall, and the queue in the dark theme", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: DESKTOP, colorScheme: "dark" });
+  const page = await context.newPage();
+  await signIn(page, JAM.email, JAM.password);
+  await page.screenshot({ path: `${OUT}/review-queue-dark.png` });
+  await page.goto("/chat");
+  await sendChat(page, "What is our release checklist?");
+  await expect(page.getByRole("button", { name: "Sending…" })).toHaveCount(0);
+  await sendChat(page, "We decided every release needs a passing breakpoint gate in CI.");
+  await expect(page.getByRole("button", { name: "Sending…" })).toHaveCount(0);
+  await page.goto(`/threads/${await chatThreadId(page)}`);
+  const turn = page.getByTestId("turn").last();
+  await expect(turn.locator("svg.waterfall-bar").first()).toBeVisible();
+  await turn.screenshot({ path: `${OUT}/trace-waterfall.png` });
+  await context.close();
 });

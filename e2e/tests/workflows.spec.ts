@@ -58,6 +58,17 @@ test.describe("as a Jam editor", () => {
     await expect(file.getByRole("heading", { name: "Umbra beat: review before promotion" })).toBeVisible();
     await expect(file.getByRole("table").first()).toBeVisible();
     await expect(file).not.toContainText("| ---");
+    // The plan is offered per item, each linked to its proposal; unchecking one keeps it queued.
+    const plan = card.getByTestId("checkpoint-plan");
+    const item = plan.getByRole("link", { name: /staging logs/ }).first();
+    await expect(item).toHaveAttribute("href", /^\/proposals\/UP-\d+$/);
+    const legend = plan.locator("legend");
+    const before = Number((await legend.textContent())?.match(/\((\d+) of/)?.[1]);
+    await plan
+      .getByRole("checkbox", { name: /staging logs/ })
+      .first()
+      .uncheck();
+    await expect(legend).toContainText(`(${before - 1} of`);
 
     // Skip promotion takes feedback; the button names the decision.
     await expect(card.getByLabel(/^Feedback/)).toHaveCount(0);

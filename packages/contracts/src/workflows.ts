@@ -36,6 +36,11 @@ export const ZWorkflowDecideRequest = z
     version: z.number().int().min(1),
     label: z.string().trim().min(1).max(200),
     feedback: z.string().trim().max(10_000).optional(),
+    /**
+     * Items of the checkpoint's plan to leave out (the Umbra beat: proposal ids it would promote):
+     * they stay in the queue. Each must be in the plan.
+     */
+    exclude: z.array(z.string().min(1).max(64)).max(500).optional(),
   })
   .strict();
 export type TWorkflowDecideRequest = z.infer<typeof ZWorkflowDecideRequest>;
@@ -57,6 +62,17 @@ export const ZWorkflowCheckpointView = z.object({
   prompt: z.string(),
   files: z.array(ZWorkflowFile),
   options: z.array(z.object({ label: z.string(), with_feedback: z.boolean() })),
+  /** The items a person may leave out of what the run will do next (the Umbra beat's promotion plan); null when there is none. */
+  plan: z
+    .array(
+      z.object({
+        proposal_id: z.string(),
+        title: z.string(),
+        action: z.string(),
+        target_cfb_id: z.string().nullable(),
+      }),
+    )
+    .nullable(),
 });
 
 /** One decision, in the seed's record shape. */

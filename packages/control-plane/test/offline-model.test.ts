@@ -589,3 +589,36 @@ describe("offlineEnvelope: adversarial input stays linear", () => {
     expect(s?.entities).toEqual(["Def", "Abc"]);
   });
 });
+
+describe("a question about a decision still waiting for review", () => {
+  const pending = [
+    {
+      proposal_id: "UP-0042",
+      title: "Run the nightly export at 2am UTC",
+      summary: "The nightly export runs at 2am UTC.",
+    },
+  ];
+  it("says it is waiting for review, naming the proposal, and still records the unknown", () => {
+    const env = offlineEnvelope({
+      message: "When do we run the nightly export?",
+      history: [],
+      cfbs: [],
+      pendingProposals: pending,
+    });
+    expect(env.assistant_text).toContain(
+      '"Run the nightly export at 2am UTC" (proposal UP-0042) is waiting for review',
+    );
+    expect(env.meta.unknowns).toHaveLength(1);
+  });
+
+  it("answers as before when no pending proposal covers the question", () => {
+    const env = offlineEnvelope({
+      message: "Who owns the billing queue?",
+      history: [],
+      cfbs: [],
+      pendingProposals: pending,
+    });
+    expect(env.assistant_text).toContain("I don't have knowledge that answers");
+    expect(env.assistant_text).not.toContain("waiting for review");
+  });
+});

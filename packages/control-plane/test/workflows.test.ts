@@ -154,6 +154,35 @@ describe("the Umbra beat", () => {
     expect(done.log.map((l) => l.message).join("\n")).toMatch(/recompute_stats/);
   });
 
+  it("the plan is offered per item: what a person leaves out stays in the queue, the rest is promoted", async () => {
+    const run = await beat();
+    expect(run.checkpoint?.plan?.map((p) => [p.proposal_id, p.action, p.target_cfb_id])).toEqual(
+      expect.arrayContaining([
+        [work.update, "approve_update", work.target],
+        [work.create, "approve_create", null],
+      ]),
+    );
+    expect(run.checkpoint?.plan?.map((p) => p.proposal_id)).not.toContain(work.unsure);
+    // Leaving out something that is not in the plan is refused, naming the field; nothing moves.
+    await expect(
+      decideWorkflow(opened.as(jam), {
+        run_id: run.run_id,
+        version: run.version,
+        label: "Continue",
+        exclude: [work.unsure],
+      }),
+    ).rejects.toMatchObject({ code: "BAD_INPUT", field: "exclude" });
+    const done = await decideWorkflow(opened.as(jam), {
+      run_id: run.run_id,
+      version: run.version,
+      label: "Continue",
+      exclude: [work.create],
+    });
+    expect(done.status).toBe("done");
+    expect(await status(work.update)).toBe("approved");
+    expect(await status(work.create)).toBe("pending");
+  });
+
   it("Skip promotion with feedback skips it, records the feedback in the seed's shape, promotes nothing", async () => {
     const run = await beat();
     const done = await decideWorkflow(opened.as(jam), {

@@ -1,5 +1,6 @@
 "use client";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { trpcCode } from "@/lib/trpc-errors";
@@ -48,6 +49,8 @@ function CheckpointCard({
   const id = useId();
   const [label, setLabel] = useState<string | null>(null);
   const [feedback, setFeedback] = useState("");
+  // The plan's items a person leaves out (they stay in the queue); everything is in by default.
+  const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
   const decide = useMutation(
     trpc.workflows.decide.mutationOptions({
       onSuccess: async (next, input) => {
@@ -73,6 +76,7 @@ function CheckpointCard({
       version: run.version,
       label: option.label,
       ...(option.with_feedback && text ? { feedback: text } : {}),
+      ...(excluded.size > 0 ? { exclude: [...excluded] } : {}),
     });
   }
 
@@ -94,6 +98,21 @@ function CheckpointCard({
       </div>
       <h3 id={`${id}-prompt`}>{checkpoint.prompt}</h3>
       <PhaseLine phases={run.phases} />
+      {checkpoint.plan && checkpoint.plan.length > 0 ? (
+        <PlanItems
+          plan={checkpoint.plan}
+          excluded={excluded}
+          disabled={decide.isPending}
+          onToggle={(proposalId) =>
+            setExcluded((prev) => {
+              const next = new Set(prev);
+              if (next.has(proposalId)) next.delete(proposalId);
+              else next.add(proposalId);
+              return next;
+            })
+          }
+        />
+      ) : null}
       {checkpoint.files.map((file) => (
         <WorkflowFile key={file.path} file={file} />
       ))}
@@ -136,6 +155,44 @@ function CheckpointCard({
         <ErrorAlert what="Could not decide" error={trpcCode(decide.error) === "CONFLICT" ? null : decide.error} />
       </form>
     </article>
+  );
+}
+
+/** The plan a checkpoint offers per item: uncheck what should stay in the queue; ids link to their pages. */
+function PlanItems({
+  plan,
+  excluded,
+  disabled,
+  onToggle,
+}: {
+  plan: NonNullable<TCheckpoint["plan"]>;
+  excluded: ReadonlySet<string>;
+  disabled: boolean;
+  onToggle: (proposalId: string) => void;
+}) {
+  return (
+    <fieldset className="stack" disabled={disabled} data-testid="checkpoint-plan">
+      <legend>
+        What continuing promotes ({plan.length - excluded.size} of {plan.length}): uncheck what should stay in the queue
+      </legend>
+      <ul className="plain stack">
+        {plan.map((p) => (
+          <li key={p.proposal_id} className="row">
+            <input
+              type="checkbox"
+              checked={!excluded.has(p.proposal_id)}
+              onChange={() => onToggle(p.proposal_id)}
+              aria-label={`Promote ${p.title}`}
+            />
+            <Link href={`/proposals/${p.proposal_id}`}>{p.title}</Link>
+            <span className="muted">
+              {p.action === "approve_update" ? "update of " : "new CFB"}
+              {p.target_cfb_id ? <Link href={`/cfbs/${p.target_cfb_id}`}>{p.target_cfb_id}</Link> : null}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
   );
 }
 

@@ -58,6 +58,21 @@ function bestCfb(text: string, cfbs: readonly TModelCfb[], vocab: Map<string, Se
   return best;
 }
 
+/** The pending proposal that would answer `text` (same coverage as a CFB answer), or null. */
+function pendingAnswer(
+  text: string,
+  pending: NonNullable<TModelInput["pendingProposals"]>,
+  vocab: Map<string, Set<string>>,
+): NonNullable<TModelInput["pendingProposals"]>[number] | null {
+  const query = uniqueContentWords(text);
+  let best: { p: (typeof pending)[number]; score: number } | null = null;
+  for (const p of pending) {
+    const score = coverage(query, vocab.get(p.proposal_id) ?? new Set());
+    if (score > 0 && (best === null || score > best.score)) best = { p, score };
+  }
+  return best && best.score >= ANSWER_COVERAGE ? best.p : null;
+}
+
 function labelsFor(statement: TStatement, cfbs: readonly TModelCfb[]) {
   const clauseWords = uniqueContentWords(statement.clause);
   const knownTags = new Map(cfbs.flatMap((c) => c.tags).map((t) => [t.toLowerCase(), t] as const));
@@ -152,6 +167,10 @@ function spanClaims(
 export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
   const cfbs = input.cfbs;
   const vocab = new Map(cfbs.map((c) => [c.cfb_id, cfbVocabulary(c)] as const));
+  const pending = input.pendingProposals ?? [];
+  const pendingVocab = new Map(
+    pending.map((p) => [p.proposal_id, new Set(uniqueContentWords(`${p.title} ${p.summary}`))] as const),
+  );
   const lines: string[] = [];
   const claims: TClaimMapEntry[] = [];
   const unknowns: TUnknown[] = [];
@@ -227,8 +246,13 @@ export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
       if (missing.size < L.queries)
         missing.add(clip(uniqueContentWords(sentence).join(" ") || sentence.toLowerCase(), L.query));
       claim(sentence, { unknown_id: id });
+      // Said in this thread and waiting for review: not knowledge yet, but the user should know
+      // it was heard, and where it is.
+      const waiting = pendingAnswer(sentence, pending, pendingVocab);
       lines.push(
-        `I don't have knowledge that answers "${clip(sentence, 300)}". If you know, tell me and I will propose saving it.`,
+        waiting
+          ? `I can't answer "${clip(sentence, 300)}" from approved knowledge yet: "${clip(waiting.title, 200)}" (proposal ${waiting.proposal_id}) is waiting for review.`
+          : `I don't have knowledge that answers "${clip(sentence, 300)}". If you know, tell me and I will propose saving it.`,
       );
       continue;
     }

@@ -15,6 +15,11 @@ export type TModelInput = {
   history: { role: "user" | "assistant"; content: string }[];
   /** The CFBs injected into this turn, best first. */
   cfbs: TModelCfb[];
+  /**
+   * This thread's proposals still waiting for review, newest first: knowledge that is not
+   * knowledge yet. A question they would answer is answered by saying it waits for review.
+   */
+  pendingProposals?: { proposal_id: string; title: string; summary: string }[];
   /** Closure signals of the thread (decision_made, open_loop_resolved, ...) to mention in the prompt. */
   closureSignals?: { kind: string; summary?: string | undefined }[];
   /** The current thread summary, when the turn may update it; absent when it is frozen or skipped. */

@@ -98,6 +98,25 @@ async function drive(
   }
 }
 
+/** The Umbra beat's plan as the checkpoint offers it per item, or null for a run without one. */
+function planItems(state: TRunState): NonNullable<TWorkflowRun["checkpoint"]>["plan"] {
+  const plan = (state.context as Record<string, unknown>).plan;
+  if (!Array.isArray(plan)) return null;
+  return plan.flatMap((p) => {
+    const item = p as Record<string, unknown>;
+    return typeof item.proposal_id === "string"
+      ? [
+          {
+            proposal_id: item.proposal_id,
+            title: String(item.title ?? ""),
+            action: String(item.action ?? ""),
+            target_cfb_id: typeof item.target_cfb_id === "string" ? item.target_cfb_id : null,
+          },
+        ]
+      : [];
+  });
+}
+
 async function runView(deps: TServiceDeps, runId: string): Promise<TWorkflowRun> {
   const row = await deps.repos.workflows.get(runId);
   if (!row) throw new DomainError("NOT_FOUND", `workflow run ${runId} does not exist`, { field: "run_id" });
@@ -149,6 +168,7 @@ export function toView(row: TWorkflowRunRow, artifacts: ReadonlyMap<string, stri
             prompt: state.pending.prompt,
             files: state.pending.files.map((path) => ({ path, content: artifacts.get(path) ?? null })),
             options: state.pending.options,
+            plan: planItems(state),
           }
         : null,
     decisions: state.context.checkpoints,
@@ -199,9 +219,17 @@ export async function decideWorkflow(
     );
   }
   const workflow = loadDefinition(row.definition, umbraBeatSteps(deps, caller));
+  const current = parseRunState(row.state);
+  const exclude = [...new Set(input.exclude ?? [])];
+  if (exclude.length > 0) {
+    const planned = new Set((planItems(current) ?? []).map((p) => p.proposal_id));
+    const stray = exclude.find((id) => !planned.has(id));
+    if (stray !== undefined)
+      throw new DomainError("BAD_INPUT", `exclude: ${stray} is not in this checkpoint's plan`, { field: "exclude" });
+  }
   let next: TRunState;
   try {
-    next = decide(workflow, parseRunState(row.state), {
+    next = decide(workflow, current, {
       label: input.label,
       ...(input.feedback ? { feedback: input.feedback } : {}),
       now: deps.now(),
@@ -209,6 +237,8 @@ export async function decideWorkflow(
   } catch (error) {
     throw asDomainError(error);
   }
+  // What the person left out of the plan: the promotion step skips it (it stays in the queue).
+  if (exclude.length > 0) next = { ...next, context: { ...next.context, plan_excluded: exclude } };
   // Two people deciding at once: the write is conditional on the version, so exactly one lands.
   if (!(await deps.repos.workflows.save(row.id, row.version, { status: next.status, state: next }))) {
     throw new DomainError("CONFLICT", `run ${row.id} was decided by someone else meanwhile; look at it again`, {

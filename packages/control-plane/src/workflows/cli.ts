@@ -144,6 +144,8 @@ async function memoryRunner(
           prompt: state.pending.prompt,
           files: await files(state.pending.files),
           options: state.pending.options,
+          // An in-memory run has no server plan to trim; the CLI decides the checkpoint whole.
+          plan: null,
         }
       : null,
   });

@@ -147,8 +147,14 @@ export function umbraBeatSteps(deps: TServiceDeps, caller: TCaller): Record<stri
     "umbra.promote_approved": async ({ state }) => {
       const promoted: { proposal_id: string; cfb_id: string | null }[] = [];
       const skipped: { proposal_id: string; reason: string }[] = [];
-      // Exactly the plan the person reviewed; a proposal decided or changed since is skipped.
+      // Exactly the plan the person reviewed, less what they left out; a proposal decided or
+      // changed since is skipped.
+      const excluded = new Set(((state.context as Record<string, unknown>).plan_excluded ?? []) as string[]);
       for (const p of planOf(state)) {
+        if (excluded.has(p.proposal_id)) {
+          skipped.push({ proposal_id: p.proposal_id, reason: "left out at the checkpoint: stays in the queue" });
+          continue;
+        }
         try {
           const result = await promoteProposal({ deps, caller }, { proposal_id: p.proposal_id, action: p.action });
           promoted.push({ proposal_id: p.proposal_id, cfb_id: result.final_cfb_id });

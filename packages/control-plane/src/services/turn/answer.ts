@@ -58,6 +58,7 @@ export async function answer(
       message: input.message,
       history: gathered.history.map(({ role, content }) => ({ role, content })),
       cfbs: gathered.ranked.map((r) => r.cfb),
+      pendingProposals: [...gathered.pending],
       closureSignals: plan.baseline.memento.signals.items
         .filter((i) => CLOSURE_SIGNALS.has(i.kind))
         .map((i) => ({ kind: i.kind, summary: i.summary })),

@@ -20,7 +20,12 @@ export type TGathered = {
   readonly ranked: readonly TRankedCfb[];
   /** The ids of the injected CFBs. */
   readonly injected: ReadonlySet<string>;
+  /** This thread's proposals waiting for review (the model says a question waits on one). */
+  readonly pending: readonly { proposal_id: string; title: string; summary: string }[];
 };
+
+/** How many of a thread's pending proposals a turn shows the model. */
+const PENDING_SHOWN = 10;
 
 export async function gather({ deps }: TServiceContext, turn: TAdmitted, plan: TPlan): Promise<TGathered> {
   const { input, trace } = turn;
@@ -28,6 +33,8 @@ export async function gather({ deps }: TServiceContext, turn: TAdmitted, plan: T
   const started = performance.now();
   const history = turn.existing ? await deps.repos.turns.history(turn.threadId, HISTORY_WINDOW) : [];
   const previous = turn.existing ? await deps.repos.turns.lastResponse(turn.threadId) : null;
+  const pending =
+    turn.existing && !plan.skip ? await deps.repos.turns.pendingProposals(turn.threadId, PENDING_SHOWN) : [];
   const ranked = plan.skip
     ? []
     : await retrieveCfbs(
@@ -56,7 +63,7 @@ export async function gather({ deps }: TServiceContext, turn: TAdmitted, plan: T
     },
     plan.skip ? "skipped" : "completed",
   );
-  return { history, previous, ranked, injected: new Set(ranked.map((r) => r.cfb.cfb_id)) };
+  return { history, previous, ranked, injected: new Set(ranked.map((r) => r.cfb.cfb_id)), pending };
 }
 
 /**
