@@ -25,6 +25,8 @@ test("review queue, proposal page and CFB page", async ({ page }) => {
   await page.keyboard.press("j");
   await page.screenshot({ path: `${OUT}/review-queue.png` });
   await page.setViewportSize(PHONE);
+  await page.reload();
+  await expect(queued).toBeVisible();
   await page.screenshot({ path: `${OUT}/review-queue-phone.png` });
   await page.setViewportSize(DESKTOP);
 
