@@ -31,6 +31,12 @@ async function statusOf(page: Page, proposalId: string): Promise<string> {
   return (await answer.json()).result.data.status;
 }
 
+/** Opens the queue's filters (folded on a phone). */
+async function openFilters(page: Page) {
+  const details = page.getByTestId("queue-filters");
+  if ((await details.getAttribute("open")) === null) await details.locator("summary").click();
+}
+
 const card = (page: Page, proposalId: string) => page.getByTestId(`proposal-${proposalId}`);
 const focusedCardId = (page: Page) =>
   page.evaluate(() => document.activeElement?.getAttribute("data-testid")?.replace(/^proposal-/, "") ?? null);
@@ -150,42 +156,66 @@ for (const width of [1280, 390]) {
       await expect(queued.getByTestId("comment-count")).toHaveText("2 comments");
       await expect(queued).not.toContainText("changes requested");
     });
+
+    test("assignment: a Jam editor assigns proposals and finds them under 'Assigned to me', filters in the URL", async ({
+      page,
+      baseURL,
+    }) => {
+      await signIn(page, JAM.email, JAM.password);
+      const tag = unique();
+      const p = await propose(page, baseURL, `We decided the ${tag} badge reader is rebooted nightly.`);
+      await page.reload();
+      await card(page, p.proposalId).getByTestId("select-proposal").check();
+      await page.getByTestId("bulk-bar").getByLabel("Assign to").selectOption({ label: "Demo Jam editor" });
+      await expect(card(page, p.proposalId).getByTestId("card-meta")).toContainText("assigned to Demo Jam editor");
+      await openFilters(page);
+      const mine = page.getByTestId("queue-filters").getByLabel("Assigned to me");
+      await mine.click();
+      await expect(page).toHaveURL(/[?&]mine=1/);
+      await expect(mine).toBeChecked();
+      await expect(card(page, p.proposalId)).toBeVisible();
+      // The counts follow the filter, and a reload keeps it.
+      await page.reload();
+      await expect(page.getByTestId("queue-filters").getByLabel("Assigned to me")).toBeChecked();
+      await expect(card(page, p.proposalId)).toBeVisible();
+      const pending = page.getByRole("button", { name: /^pending/ });
+      const shown = await page.getByTestId("proposal-queue").getByRole("article").count();
+      await expect(pending).toHaveText(`pending (${shown})`);
+      // A saved view brings the same filters back in one click.
+      await openFilters(page);
+      const views = page.getByTestId("saved-views");
+      await views.getByLabel("Save this view as").fill("Mine");
+      await views.getByRole("button", { name: "Save" }).click();
+      await page.goto("/review");
+      await expect(page.getByTestId("queue-filters").getByLabel("Assigned to me")).not.toBeChecked();
+      await openFilters(page);
+      await page.getByTestId("saved-views").getByRole("link", { name: "Mine" }).click();
+      await expect(page).toHaveURL(/[?&]mine=1/);
+      await expect(page.getByTestId("queue-filters").getByLabel("Assigned to me")).toBeChecked();
+    });
+
+    test("dark theme: the system preference applies, and the toggle's choice survives a reload", async ({
+      browser,
+    }) => {
+      const context = await browser.newContext({ colorScheme: "dark", viewport: { width, height: 844 } });
+      const page = await context.newPage();
+      await signIn(page, JAM.email, JAM.password);
+      const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      // Dark from the system preference, without any choice made.
+      expect(await background()).toBe("rgb(20, 21, 23)");
+      const toggle = page.getByTestId("theme-toggle");
+      await toggle.click(); // system -> light
+      await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+      expect(await background()).toBe("rgb(247, 247, 245)");
+      await page.reload();
+      await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+      await page.getByTestId("theme-toggle").click(); // light -> dark
+      await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+      expect(await background()).toBe("rgb(20, 21, 23)");
+      await context.close();
+    });
   });
 }
-
-test("assignment: a Jam editor assigns proposals and finds them under 'Assigned to me', filters in the URL", async ({
-  page,
-  baseURL,
-}) => {
-  await signIn(page, JAM.email, JAM.password);
-  const tag = unique();
-  const p = await propose(page, baseURL, `We decided the ${tag} badge reader is rebooted nightly.`);
-  await page.reload();
-  await card(page, p.proposalId).getByTestId("select-proposal").check();
-  await page.getByTestId("bulk-bar").getByLabel("Assign to").selectOption({ label: "Demo Jam editor" });
-  await expect(card(page, p.proposalId).getByTestId("card-meta")).toContainText("assigned to Demo Jam editor");
-  const mine = page.getByTestId("queue-filters").getByLabel("Assigned to me");
-  await mine.click();
-  await expect(page).toHaveURL(/[?&]mine=1/);
-  await expect(mine).toBeChecked();
-  await expect(card(page, p.proposalId)).toBeVisible();
-  // The counts follow the filter, and a reload keeps it.
-  await page.reload();
-  await expect(page.getByTestId("queue-filters").getByLabel("Assigned to me")).toBeChecked();
-  await expect(card(page, p.proposalId)).toBeVisible();
-  const pending = page.getByRole("button", { name: /^pending/ });
-  const shown = await page.getByTestId("proposal-queue").getByRole("article").count();
-  await expect(pending).toHaveText(`pending (${shown})`);
-  // A saved view brings the same filters back in one click.
-  const views = page.getByTestId("saved-views");
-  await views.getByLabel("Save this view as").fill("Mine");
-  await views.getByRole("button", { name: "Save" }).click();
-  await page.goto("/review");
-  await expect(page.getByTestId("queue-filters").getByLabel("Assigned to me")).not.toBeChecked();
-  await page.getByTestId("saved-views").getByRole("link", { name: "Mine" }).click();
-  await expect(page).toHaveURL(/[?&]mine=1/);
-  await expect(page.getByTestId("queue-filters").getByLabel("Assigned to me")).toBeChecked();
-});
 
 test("the frame: skip link, pending badge, page titles, a 404 with a way back", async ({ page }) => {
   await signIn(page, JAM.email, JAM.password);
@@ -201,25 +231,6 @@ test("the frame: skip link, pending badge, page titles, a 404 with a way back", 
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
   await page.getByRole("link", { name: "Back to your start page" }).click();
   await expect(page).toHaveURL(/\/review$/);
-});
-
-test("dark theme: the system preference applies, and the toggle's choice survives a reload", async ({ browser }) => {
-  const context = await browser.newContext({ colorScheme: "dark" });
-  const page = await context.newPage();
-  await signIn(page, JAM.email, JAM.password);
-  const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
-  // Dark from the system preference, without any choice made.
-  expect(await background()).toBe("rgb(20, 21, 23)");
-  const toggle = page.getByTestId("theme-toggle");
-  await toggle.click(); // system -> light
-  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
-  expect(await background()).toBe("rgb(247, 247, 245)");
-  await page.reload();
-  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
-  await page.getByTestId("theme-toggle").click(); // light -> dark
-  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
-  expect(await background()).toBe("rgb(20, 21, 23)");
-  await context.close();
 });
 
 test("the chat keeps its conversation over a reload and sends with Ctrl+Enter", async ({ page }) => {

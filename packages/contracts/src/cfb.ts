@@ -133,6 +133,10 @@ export const ZCfbRevision = z.object({
   /** create, edit, update, merge, revert, retire, restore or endorse. */
   change_kind: z.string(),
   promotion_id: z.string().nullable(),
+  /** The proposal a promotion's revision came from. */
+  proposal_id: z.string().nullable(),
+  /** Who made it (their email, as the audit log kept it); null when no event names them. */
+  by: z.string().nullable(),
   created_ts: ZIsoDate,
   /** What this revision changed against the previous one (empty for the first). */
   changes: z.array(ZCfbFieldChange),

@@ -77,8 +77,14 @@ function Cfb({ cfb }: { cfb: TRouterOutputs["cfbs"]["get"] }) {
           <li key={r.version}>
             <div className="row">
               <span>
-                v{r.version} {r.change_kind} · {new Date(r.created_ts).toLocaleString()}
-                {r.promotion_id ? ` · ${r.promotion_id}` : ""}
+                v{r.version} {r.change_kind}
+                {r.by ? ` by ${r.by}` : ""} · {new Date(r.created_ts).toLocaleString()}
+                {r.proposal_id ? (
+                  <>
+                    {" "}
+                    · from <Link href={`/proposals/${r.proposal_id}`}>proposal {r.proposal_id}</Link>
+                  </>
+                ) : null}
               </span>
               <RevertButton cfb={cfb} version={r.version} />
             </div>

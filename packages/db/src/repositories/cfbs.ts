@@ -76,6 +76,52 @@ export async function listCfbs(sql: TSql, q: TCfbListQuery): Promise<TCfbListRes
   return { items: page.map(toCfb), next_cursor: nextCursor };
 }
 
+/**
+ * Who made each revision of a CFB, by version (the email, as the audit log kept it: the account
+ * may be gone), and the proposal a promotion's revision came from. From the CFB's audit events
+ * (each records the version it wrote; a creation is version 1) and the promotions, two indexed reads.
+ */
+async function revisionAuthors(
+  db: DbClient,
+  cfbId: string,
+  revisions: readonly { version: number; promotionEventId: string | null }[],
+): Promise<{ by: Map<number, string>; proposals: Map<number, string> }> {
+  const promotionIds = revisions.flatMap((r) => (r.promotionEventId ? [r.promotionEventId] : []));
+  const [events, promotions] = await Promise.all([
+    db.auditEvent.findMany({
+      where: { targetType: "cfb", targetId: cfbId },
+      select: { action: true, actorEmail: true, details: true },
+      orderBy: { createdAt: "asc" },
+    }),
+    promotionIds.length === 0
+      ? Promise.resolve([])
+      : db.promotionEvent.findMany({ where: { id: { in: promotionIds } }, select: { id: true, proposalId: true } }),
+  ]);
+  const proposalOf = new Map(promotions.map((p) => [p.id, p.proposalId]));
+  const proposals = new Map(
+    revisions.flatMap((r) => {
+      const proposal = r.promotionEventId ? proposalOf.get(r.promotionEventId) : undefined;
+      return proposal ? [[r.version, proposal] as const] : [];
+    }),
+  );
+  const versionOfProposal = new Map([...proposals].map(([v, p]) => [p, v]));
+  const by = new Map<number, string>();
+  for (const e of events) {
+    const details = (e.details ?? {}) as { version?: unknown; proposal_id?: unknown };
+    // A promotion's event written before it recorded the version still names its proposal.
+    const v =
+      typeof details.version === "number"
+        ? details.version
+        : typeof details.proposal_id === "string"
+          ? (versionOfProposal.get(details.proposal_id) ?? null)
+          : e.action === "cfb.create"
+            ? 1
+            : null;
+    if (v !== null && !by.has(v)) by.set(v, e.actorEmail);
+  }
+  return { by, proposals };
+}
+
 /** The CFB with its history, or null when there is none in `scope`. */
 export async function getCfb(db: DbClient, cfbId: string, scope: TCfbScope = ALL_CFBS): Promise<TCfbDetail | null> {
   const row = await db.cfb.findUnique({
@@ -93,12 +139,15 @@ export async function getCfb(db: DbClient, cfbId: string, scope: TCfbScope = ALL
     ? await db.user.findUnique({ where: { id: row.privateToId }, select: { email: true } })
     : null;
   const cfb = toCfb({ ...row, privateToEmail: owner?.email ?? null });
+  const authors = await revisionAuthors(db, cfbId, row.revisions);
   const revisions = row.revisions.map((r, i) => {
     const snapshot = asObject(r.snapshot, "CfbRevision.snapshot");
     return {
       version: r.version,
       change_kind: r.changeKind,
       promotion_id: r.promotionEventId,
+      proposal_id: authors.proposals.get(r.version) ?? null,
+      by: authors.by.get(r.version) ?? null,
       created_ts: r.createdAt.toISOString(),
       changes: cfbFieldChanges(
         i === 0 ? null : asObject(row.revisions[i - 1]?.snapshot, "CfbRevision.snapshot"),

@@ -153,7 +153,7 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
         action: update ? (update.mergedId ? "cfb.merge" : "cfb.update") : "cfb.create",
         targetType: "cfb",
         targetId: cfb.cfb_id,
-        details: { proposal_id: w.proposalId },
+        details: { proposal_id: w.proposalId, version: cfb.version },
       });
     }
     for (const id of folded) {
