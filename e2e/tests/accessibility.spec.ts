@@ -18,6 +18,7 @@ const PAGES = [
   "/admin/tokens",
   "/admin/users",
   "/admin/audit",
+  "/glossary",
   "/no-such-page",
 ];
 

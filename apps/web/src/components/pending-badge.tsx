@@ -1,5 +1,6 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { useTRPC } from "@/lib/trpc";
 
 /** How often the nav asks again, so a proposal made in another tab shows up without a reload. */
@@ -15,6 +16,11 @@ export function PendingBadge() {
     trpc.proposals.list.queryOptions({ status: "pending", limit: 1 }, { refetchInterval: REFRESH_MS }),
   );
   const pending = queue.data?.counts.pending ?? 0;
+  // The tab says it too ("(4) Review queue · Solserver"), for a reviewer working in another tab.
+  useEffect(() => {
+    const base = document.title.replace(/^\(\d+\+?\) /, "");
+    document.title = pending > 0 ? `(${pending > 999 ? "999+" : pending}) ${base}` : base;
+  });
   if (pending === 0) return null;
   return (
     <span className="nav-count" data-testid="pending-badge">

@@ -1,5 +1,6 @@
 "use client";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type React from "react";
 import { useEffect, useRef, useState } from "react";
@@ -140,9 +141,12 @@ export function ProposalQueue() {
         <h1 id="queue-heading" className="page-title">
           Review queue
         </h1>
-        <button type="button" className="link-button hide-narrow" onClick={() => setHelp(true)} aria-keyshortcuts="?">
-          Keyboard shortcuts <kbd>?</kbd>
-        </button>
+        <div className="row">
+          <Link href="/glossary">Glossary</Link>
+          <button type="button" className="link-button hide-narrow" onClick={() => setHelp(true)} aria-keyshortcuts="?">
+            Keyboard shortcuts <kbd>?</kbd>
+          </button>
+        </div>
       </div>
       <fieldset className="tabs" aria-label="Proposal status">
         {(Object.keys(STATUS_LABELS) as (keyof typeof STATUS_LABELS)[]).map((s) => (

@@ -49,6 +49,9 @@ export function ResolveSummary({ resolve, open = false }: { resolve: TResolveDec
       {resolve.scores.length > 0 ? (
         <details open={open}>
           <summary>Scores and reasons</summary>
+          <p className="muted flush">
+            Why (<a href="/glossary#g-reasons">glossary</a>):
+          </p>
           <ul className="muted reasons" data-testid="resolve-reasons">
             {resolve.reason_codes.map((code) => (
               <li key={code} title={code}>

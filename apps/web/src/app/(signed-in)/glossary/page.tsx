@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { Glossary } from "@/components/glossary-page";
+
+export const metadata: Metadata = { title: "Glossary" };
+
+export default function GlossaryPage() {
+  return <Glossary />;
+}
