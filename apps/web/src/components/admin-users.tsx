@@ -7,7 +7,6 @@ import { AccountActions } from "./account-actions";
 import { formatTs } from "./format";
 import { QueryState } from "./query-state";
 import { useMe } from "./session";
-import { ErrorAlert } from "./ui";
 
 const MIN_PASSWORD = 10;
 const ROLES: { value: TRole; label: string }[] = [
