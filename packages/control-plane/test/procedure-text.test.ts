@@ -72,6 +72,12 @@ const PUMP_SYSTEM = getSystem(RV_SERVICE_CATALOG, "water_pump");
 const PUMP_DEAD = answerOf(RUNS, "pump_runs=no");
 
 /** Messages that take the water-pump case to its authorization request (pump motor dead). */
+/** The catalog's finding keys of the pump system as their answers read (what a report shows). */
+const LABELS = Object.fromEntries(
+  (PUMP_SYSTEM?.procedure.steps ?? []).flatMap((step) =>
+    step.answers.flatMap((a) => (a.label ? [[a.finding, a.label]] : [])),
+  ),
+);
 const TO_AUTHORIZATION = [COMPLAINT, "fuse is good", "12 volts", "no, it doesn't run"];
 
 describe("the engine reads the whole message", () => {
@@ -264,10 +270,11 @@ describe("request_authorization and rephrase", () => {
 });
 
 describe("final_report and reportText", () => {
+  // The answers as the technician reads them, never the catalog's keys (fuse=ok, ...).
   const steps = [
-    `1. ${FUSE.question} → fuse=ok`,
-    `2. ${VOLTAGE.question} → pump_voltage=ok`,
-    `3. ${RUNS.question} → pump_runs=no`,
+    `1. ${FUSE.question} → Fuse intact / breaker on`,
+    `2. ${VOLTAGE.question} → About 12 V at the pump`,
+    `3. ${RUNS.question} → Pump does not run`,
   ];
 
   it("authorized: the whole report, ending with the authorization", () => {
@@ -284,7 +291,9 @@ describe("final_report and reportText", () => {
       "Labor (draft): 20 min",
       "Repair authorized.",
     ]);
-    expect(lines).toEqual(reportText(turn.directive.report as TReport));
+    expect(lines).toEqual(reportText(turn.directive.report as TReport, LABELS));
+    // Without labels (a catalog whose answers have none) the record's keys are shown.
+    expect(reportText(turn.directive.report as TReport)).toContain(`3. ${RUNS.question} → pump_runs=no`);
   });
 
   it("not authorized: the correction is only a recommendation", () => {

@@ -112,11 +112,12 @@ function reportBody(language: string | undefined, report: TReport, body: TReport
  * The final report as plain text: in English (the shop's record), then, when the technician
  * writes another language, its copy in that language.
  */
-export function reportText(report: TReport): string[] {
+export function reportText(report: TReport, findingLabels: Readonly<Record<string, string>> = {}): string[] {
   const english = reportBody(ENGLISH, report, {
     cause: report.cause,
     correction: report.correction,
-    steps: report.steps_performed,
+    // The record keeps the catalog's finding keys; the text reads as the technician answered.
+    steps: report.steps_performed.map((s) => ({ ...s, finding: findingLabels[s.finding] ?? s.finding })),
     notChecked: report.not_checked,
     observations: report.observations,
   });
@@ -298,7 +299,7 @@ function directiveLines(input: TDirectiveInput): string[] {
       return [
         ...passed,
         ...(directive.repair ? [say(l, "resolved", { text: directive.repair })] : []),
-        ...(directive.report ? reportText(directive.report) : [say(l, "diagnosis_complete")]),
+        ...(directive.report ? reportText(directive.report, input.findingLabels) : [say(l, "diagnosis_complete")]),
       ];
     case "report_update":
       return directive.update === "none" || !directive.report
@@ -307,7 +308,7 @@ function directiveLines(input: TDirectiveInput): string[] {
             directive.update === "labor"
               ? say(l, "labor_updated", { minutes: directive.report.labor.draft_minutes })
               : say(l, "note_added"),
-            ...reportText(directive.report),
+            ...reportText(directive.report, input.findingLabels),
           ];
     case "safety_stop": {
       const s = directive.safety;

@@ -127,6 +127,8 @@ export function procedureWording(procedure: TModelProcedure): TProcedureWording 
     ...(d.on_record ? [d.on_record.answer ?? "", ...d.on_record.findings] : []),
     ...replan,
     ...reportTexts(d.report),
+    // What the report text says for its findings (procedure-text.ts), directive wording too.
+    ...(d.report ? d.report.steps_performed.map((s) => procedure.findingLabels?.[s.finding] ?? "") : []),
     ...reasonTexts(d.language),
     ...eventTexts(procedure.events),
   ].filter((t) => t.trim() !== "");

@@ -42,6 +42,11 @@ export type TModelProcedure =
       directive: TDirective;
       /** The engine's events of this turn (complaint, findings noted, loop guard, …). */
       events: TContextEvent[];
+      /**
+       * Each finding key of the system's catalog ("pump_runs=no") as its answer reads in English
+       * ("Pump does not run"): a report is written for people, never with the catalog's keys.
+       */
+      findingLabels?: Record<string, string>;
     }
   | { kind: "choose_system"; systems: { id: string; name: string; keywords: string[] }[] };
 

@@ -112,6 +112,11 @@ export function modelDirective(catalog: TCatalog, turn: TContextTurn): TModelPro
     mode: turn.state.mode,
     directive: turn.directive,
     events: turn.events,
+    findingLabels: Object.fromEntries(
+      (system?.procedure.steps ?? []).flatMap((step) =>
+        step.answers.flatMap((a) => (a.label ? [[a.finding, a.label] as const] : [])),
+      ),
+    ),
   };
 }
 
