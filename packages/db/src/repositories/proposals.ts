@@ -55,15 +55,16 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
     q.ownerId === undefined
       ? Prisma.sql`"UmbraProposal" p`
       : Prisma.sql`"UmbraProposal" p JOIN "Thread" t ON t."id" = p."threadId" AND t."ownerId" = ${q.ownerId}`;
-  // What narrows the queue apart from the status: the counts follow these too.
-  const narrowing = [
+  // What narrows the queue apart from the status: the counts follow these too. For the page, a
+  // confidence floor is kept off the confidence index (unindexed) unless the queue is sorted by
+  // confidence, so SQLite walks the date index in order instead of sorting every match; a count
+  // has no order, and counts through that index.
+  const narrowingOf = (forCount: boolean) => [
     ...(q.decision ? [Prisma.sql`p."latestDecision" = ${q.decision}`] : []),
     ...(q.domain ? [Prisma.sql`p."domain" = ${q.domain}`] : []),
-    // Unindexed keeps SQLite from choosing the confidence index for a range and then sorting
-    // every match by date: unless the queue is sorted by confidence, the date index leads.
     ...(q.minConfidence !== undefined
       ? [
-          sortName === "confidence"
+          forCount || sortName === "confidence"
             ? Prisma.sql`p."confidence" >= ${q.minConfidence}`
             : Prisma.sql`${sql.dialect.unindexed(Prisma.sql`p."confidence"`)} >= ${q.minConfidence}`,
         ]
@@ -72,6 +73,7 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
     ...(q.assigneeId === null ? [Prisma.sql`p."assigneeId" IS NULL`] : []),
     ...(q.assigneeId ? [Prisma.sql`p."assigneeId" = ${q.assigneeId}`] : []),
   ];
+  const narrowing = narrowingOf(false);
   const filters = [
     ...(q.responseId ? [Prisma.sql`p."responseId" = ${q.responseId}`] : []),
     ...(q.status === "all" ? [] : [Prisma.sql`p."status" = ${q.status}`]),
@@ -93,7 +95,7 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
       ? responseCounts(sql, from, q.responseId)
       : narrowing.length > 0
         ? // Counts follow the filters: counted on read under them (without any, the kept counts).
-          narrowedCounts(sql, from, narrowing)
+          narrowedCounts(sql, from, narrowingOf(true))
         : queueCounts(sql, q.ownerId),
   ]);
   const { page, nextCursor } = pageOf(idRows, q.limit, (r) => r.id);
@@ -125,17 +127,24 @@ async function queueCounts(sql: TSql, ownerId: string | undefined): Promise<TSto
 
 /**
  * The counts of a filtered queue (decision, domain, confidence, thread, assignee), counted on
- * read: one GROUP BY over the rows the filters select, through the same indexes the pages use.
+ * read under the same filters as the page.
  */
 async function narrowedCounts(
   sql: TSql,
   from: Prisma.Sql,
   narrowing: readonly Prisma.Sql[],
 ): Promise<TStoredProposalPage["counts"]> {
+  // One count per status, each through an index that leads with the status and the filter
+  // (status+domain, status+decision, status+confidence, status+assignee; a thread's own index):
+  // the cost follows the matches, not the queue. Pending counts leads only, as the lists show them.
+  const where = Prisma.join([...narrowing], " AND ");
+  // The status as a literal in the select list: PostgreSQL cannot type a bare parameter there.
+  const count = (status: "pending" | "approved" | "rejected" | "duplicate", extra: Prisma.Sql = Prisma.empty) =>
+    Prisma.sql`SELECT ${Prisma.raw(`'${status}'`)} AS "status", COUNT(*) AS "n" FROM ${from}
+      WHERE p."status" = ${status} ${extra} AND ${where}`;
   const rows = await sql.query<{ status: string; n: number }>(
-    Prisma.sql`SELECT p."status" AS "status", COUNT(*) AS "n" FROM ${from}
-      WHERE ${Prisma.join([...narrowing], " AND ")} AND NOT (p."status" = 'pending' AND p."twinOfId" IS NOT NULL)
-      GROUP BY p."status"`,
+    Prisma.sql`${count("pending", Prisma.sql`AND p."twinOfId" IS NULL`)} UNION ALL ${count("approved")}
+      UNION ALL ${count("rejected")} UNION ALL ${count("duplicate")}`,
   );
   return countsOf(rows);
 }
