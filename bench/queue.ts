@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ZProposalListRequest } from "@solserver/contracts";
-import { createOfflineModel, listProposals, parseInput, respondToTurn } from "@solserver/control-plane";
+import { createOfflineModel, listProposals, parseInput, proposalQueues, respondToTurn } from "@solserver/control-plane";
 import { openTestControlPlane, type TTestActor } from "@solserver/control-plane/testing";
 import { cloneProposals } from "@solserver/db/testing";
 
@@ -37,6 +37,8 @@ const SCENARIOS: TScenario[] = [
   { name: "pending, domain=security", as: "jam", input: { status: "pending", domain: "security" } },
   { name: "pending, min_confidence=0.8", as: "jam", input: { status: "pending", min_confidence: 0.8 } },
   { name: "all statuses", as: "jam", input: { status: "all" } },
+  // Issue 23: the counts follow a filter (counted on read, one indexed count per status).
+  { name: "pending, unassigned", as: "jam", input: { status: "pending", assignee: "none" } },
   // A user sees the proposals of their own threads only, and counts them so.
   { name: "pending, a user's own", as: "user", input: { status: "pending" } },
 ];
@@ -116,6 +118,21 @@ async function benchAt(size: number) {
         `${s.name.padEnd(30)} p50 ${percentile(times, 50)} ms, p95 ${percentile(times, 95)} ms, CPU p50 ${percentile(cpu, 50)} ms, mean ${cpuMean} ms (${cursors.length} depths)`,
       );
     }
+    // The review desk's per-domain queues (issue 23): polled every 30 s by an open queue page.
+    const queueTimes: number[] = [];
+    for (let r = 0; r < Math.max(20, RUNS / 4); r++) {
+      started = performance.now();
+      await proposalQueues(opened.as(actors.jam));
+      queueTimes.push(performance.now() - started);
+    }
+    queueTimes.sort((a, b) => a - b);
+    results["per-domain queues (proposals.queues)"] = {
+      p50: percentile(queueTimes, 50),
+      p95: percentile(queueTimes, 95),
+    };
+    console.log(
+      `per-domain queues              p50 ${percentile(queueTimes, 50)} ms, p95 ${percentile(queueTimes, 95)} ms`,
+    );
     return { proposals: total, results };
   } finally {
     await opened.close();

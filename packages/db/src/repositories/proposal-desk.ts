@@ -92,8 +92,9 @@ const DAY_MS = 86_400_000;
 
 /**
  * The pending queue per domain (what waits, the oldest item) and what each domain decided in the
- * last 24 hours: one owner's, or everyone's for a Jam editor. Both statements read the status
- * index (pending leads; decided since a day ago).
+ * last 24 hours: one owner's, or everyone's for a Jam editor. Each statement reads one index: the
+ * pending leads grouped by domain from (status, twin, domain, createdAt) alone; the decisions of
+ * the day from (status, decidedAt); the caller's assigned from (status, assignee).
  */
 export async function domainQueues(
   sql: TSql,
@@ -114,8 +115,10 @@ export async function domainQueues(
         WHERE p."status" IN ('approved', 'rejected') AND p."decidedAt" >= ${since} GROUP BY p."domain"`,
     ),
     sql.query<{ n: number | bigint }>(
+      // Through the (status, assignee) index: the twin test kept off the twin index.
       Prisma.sql`SELECT COUNT(*) AS "n" FROM ${from}
-        WHERE p."status" = 'pending' AND p."twinOfId" IS NULL AND p."assigneeId" = ${q.callerId}`,
+        WHERE p."status" = 'pending' AND ${sql.dialect.unindexed(Prisma.sql`p."twinOfId"`)} IS NULL
+          AND p."assigneeId" = ${q.callerId}`,
     ),
   ]);
   const rows = new Map<string, TProposalQueuesResponse["domains"][number]>();

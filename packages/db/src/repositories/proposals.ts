@@ -95,7 +95,7 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
       ? responseCounts(sql, from, q.responseId)
       : narrowing.length > 0
         ? // Counts follow the filters: counted on read under them (without any, the kept counts).
-          narrowedCounts(sql, from, narrowingOf(true))
+          narrowedCounts(sql, from, narrowingOf(true), q.domain !== undefined && narrowing.length === 1)
         : queueCounts(sql, q.ownerId),
   ]);
   const { page, nextCursor } = pageOf(idRows, q.limit, (r) => r.id);
@@ -133,6 +133,7 @@ async function narrowedCounts(
   sql: TSql,
   from: Prisma.Sql,
   narrowing: readonly Prisma.Sql[],
+  domainOnly: boolean,
 ): Promise<TStoredProposalPage["counts"]> {
   // One count per status, each through an index that leads with the status and the filter
   // (status+domain, status+decision, status+confidence, status+assignee; a thread's own index):
@@ -142,8 +143,14 @@ async function narrowedCounts(
   const count = (status: "pending" | "approved" | "rejected" | "duplicate", extra: Prisma.Sql = Prisma.empty) =>
     Prisma.sql`SELECT ${Prisma.raw(`'${status}'`)} AS "status", COUNT(*) AS "n" FROM ${from}
       WHERE p."status" = ${status} ${extra} AND ${where}`;
+  // Pending leads: a domain alone is counted from the (status, twin, domain) index without
+  // reading a row; any other filter leads with its own index, the twin test kept off the twin
+  // index (else SQLite walks every pending lead: 80 ms at 100,000 instead of a few).
+  const lead = domainOnly
+    ? Prisma.sql`AND p."twinOfId" IS NULL`
+    : Prisma.sql`AND ${sql.dialect.unindexed(Prisma.sql`p."twinOfId"`)} IS NULL`;
   const rows = await sql.query<{ status: string; n: number }>(
-    Prisma.sql`${count("pending", Prisma.sql`AND p."twinOfId" IS NULL`)} UNION ALL ${count("approved")}
+    Prisma.sql`${count("pending", lead)} UNION ALL ${count("approved")}
       UNION ALL ${count("rejected")} UNION ALL ${count("duplicate")}`,
   );
   return countsOf(rows);
