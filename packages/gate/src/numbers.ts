@@ -1,9 +1,30 @@
 // Number helpers shared by the policies. Thresholds are compared on rounded percentages because
 // binary floating point does not represent the seed's decimal examples exactly:
 // (1.4 - 1.0) / 1.0 * 100 is 39.99999999999999 in IEEE 754, yet the seed calls it 40% and BLOCKs.
+// The rounding is to 9 decimals: enough to absorb that error (1e-14), never enough to round a
+// real difference up ("+39.9999999%" is under 40% and does not BLOCK; 6 decimals made it 40).
 
 /** Precision (decimal places) at which percentages and ratios are compared with thresholds. */
-export const COMPARE_DECIMALS = 6;
+export const COMPARE_DECIMALS = 9;
+
+/**
+ * A text's length in Unicode code points, as the seed counts characters ("😀" is one, not the two
+ * UTF-16 units of `.length`). Counted in place: no array of characters is built.
+ */
+export function codePointLength(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
 
 /** Rounds half away from zero (Math.round alone rounds -0.5 up to -0, which reads oddly). */
 export function roundTo(value: number, decimals: number): number {

@@ -7,6 +7,13 @@ const cost = (base: number, cand: number, config = cfg) =>
   evaluateCostPolicy(rec("a", { cost_usd: base }), rec("a", { cost_usd: cand }), config);
 
 describe("cost thresholds (20% WARN, 40% BLOCK)", () => {
+  it("a real difference is never rounded up to the threshold: +39.9999999% WARNs, it does not BLOCK", () => {
+    const r = cost(1.0, 1.399999999);
+    expect(r.status).toBe("WARN");
+    expect(r.codes).toEqual(["COST_WARN_INCREASE"]);
+    expect(cost(1.0, 1.1999999).status).toBe("ALLOW");
+  });
+
   it("floating point: 1.0 -> 1.4 is exactly 40% and BLOCKs (raw IEEE arithmetic gives 39.99999999999999)", () => {
     expect(((1.4 - 1.0) / 1.0) * 100).toBeLessThan(40); // why the policy rounds before comparing
     const r = cost(1.0, 1.4);

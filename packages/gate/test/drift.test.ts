@@ -47,9 +47,15 @@ describe("length delta (35% WARN, 70% BLOCK)", () => {
     expect(drift(100, 100).title).toBe("Output drift: No issues.");
   });
 
-  it("lengths are JS string lengths (UTF-16 code units)", () => {
-    const r = evaluateDriftPolicy(rec("ab"), rec("a😀"), cfg); // the emoji is 2 code units
-    expect(r.details.metrics).toMatchObject({ baseline_length: 2, candidate_length: 3 });
+  it("lengths are Unicode code points: an emoji counts one character, not two UTF-16 units", () => {
+    const r = evaluateDriftPolicy(rec("ab"), rec("a😀"), cfg);
+    expect(r.details.metrics).toMatchObject({ baseline_length: 2, candidate_length: 2, length_delta_pct: 0 });
+    // 20 emoji against 20 letters is no change (as code units it was +100%: a BLOCK).
+    const emoji = evaluateDriftPolicy(rec("a".repeat(20)), rec("😀".repeat(20)), cfg);
+    expect(emoji.details.metrics).toMatchObject({ baseline_length: 20, candidate_length: 20 });
+    expect(emoji.codes.filter((c) => c.includes("LENGTH"))).toEqual([]);
+    // A lone surrogate is one code point, as it is one unit.
+    expect(evaluateDriftPolicy(rec("ab"), rec("a\ud83d"), cfg).details.metrics).toMatchObject({ candidate_length: 2 });
   });
 });
 

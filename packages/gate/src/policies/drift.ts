@@ -1,13 +1,12 @@
 // Drift policy (seed "Policy 3"): the candidate's output changed shape compared with the
 // baseline: empty, much longer or shorter, or (full mode) about something else entirely.
 //
-// Lengths are JavaScript string lengths (UTF-16 code units), the same figure `output.length`
-// gives anywhere in this codebase. For ASCII text this equals the seed's character count; text
-// with astral-plane characters (most emoji) counts 2 per such character.
+// Lengths are in Unicode code points, the seed's characters: an emoji outside the BMP counts 1
+// (JavaScript's `.length` counts it 2, which flipped decisions on emoji-rich answers).
 
 import type { TGateConfig, TGateMode, TGateRecord, TGateStatus, TPolicyResult } from "@solserver/contracts";
 import { GATE_CODES } from "../codes";
-import { COMPARE_DECIMALS, roundTo, signed, threshold } from "../numbers";
+import { COMPARE_DECIMALS, codePointLength, roundTo, signed, threshold } from "../numbers";
 import { applyEnforcement, type Metrics, policyResult, worst } from "../result";
 import { similarity } from "../similarity";
 
@@ -17,8 +16,8 @@ export function evaluateDriftPolicy(
   config: TGateConfig["drift"],
   mode: TGateMode = "lite",
 ): TPolicyResult {
-  const baseLen = baseline.output.length;
-  const candLen = candidate.output.length;
+  const baseLen = codePointLength(baseline.output);
+  const candLen = codePointLength(candidate.output);
   const metrics: Metrics = { baseline_length: baseLen, candidate_length: candLen };
 
   if (candidate.output.trim().length === 0) {
