@@ -142,6 +142,18 @@ describe("breakpoint evaluate --config", () => {
     expect(runCli(["evaluate", base, fixed, "--mode", "full", "--config", config]).code).toBe(0);
   });
 
+  it("--mode full without a config infers the contract from a JSON baseline (exit 2 on a lost key)", () => {
+    const base = writeFile(tmp.dir, "inferred/baseline.json", contractBaseline);
+    const cand = writeFile(tmp.dir, "inferred/candidate.json", contractCandidate);
+    const full = runCli(["evaluate", base, cand, "--mode", "full", "--json"]);
+    expect(full.code).toBe(2);
+    const contract = JSON.parse(full.stdout).policies.find((p: { policy: string }) => p.policy === "output_contract");
+    expect(contract).toMatchObject({ status: "BLOCK", codes: ["CONTRACT_BLOCK_MISSING_KEY"] });
+    expect(contract.details).toMatchObject({ contract: "inferred from the baseline", missing_keys: ["severity"] });
+    const same = writeFile(tmp.dir, "inferred/same.json", contractBaseline);
+    expect(runCli(["evaluate", base, same, "--mode", "full"]).code).toBe(0);
+  });
+
   it("a JSON config changes thresholds (PII off, cost block at 50%: Test 3 becomes WARN)", () => {
     const config = writeFile(tmp.dir, "relaxed.json", { pii: { enforce: "off" }, cost: { block_increase_pct: 50 } });
     const run = runCli(["evaluate", SEED.baseline, SEED.block, "--config", config, "--json"]);

@@ -70,10 +70,60 @@ describe("output contract policy", () => {
   const contract = (output: string, oc: Parameters<typeof parseGateConfig>[0]) =>
     evaluateOutputContractPolicy(rec("{}"), rec(output), parseGateConfig({ output_contract: oc }).output_contract);
 
-  it("is skipped when nothing is configured", () => {
-    const r = contract("not json", {});
+  it("is skipped when nothing is configured and the baseline is not JSON", () => {
+    const r = evaluateOutputContractPolicy(rec("Hello there"), rec("not json"), parseGateConfig({}).output_contract);
     expect(r).toMatchObject({ status: "ALLOW", details: { skipped: "no contract configured" } });
     expect(r.title).toBe("Output contract: not evaluated (no contract configured).");
+  });
+
+  describe("inferred from a JSON baseline when none is configured", () => {
+    const base = JSON.stringify({ id: 7, name: "Ada", tags: ["x"], owner: { email: null, team: "core" }, score: 1.5 });
+    const judge = (candidate: string, oc: Parameters<typeof parseGateConfig>[0] = {}) =>
+      evaluateOutputContractPolicy(rec(base), rec(candidate), parseGateConfig({ output_contract: oc }).output_contract);
+
+    it("the same shape passes, extra keys and a null's new type included", () => {
+      const r = judge(
+        JSON.stringify({ id: 8, name: "Bo", tags: [], owner: { email: "b@x.io", team: "ops" }, score: 2, extra: true }),
+      );
+      expect(r.status).toBe("ALLOW");
+      expect(r.details.contract).toBe("inferred from the baseline");
+    });
+
+    it("a lost key (at any depth) or a changed type BLOCKs, naming the path", () => {
+      const r = judge(JSON.stringify({ id: "8", name: "Bo", tags: [3], owner: { email: null } }));
+      expect(r.status).toBe("BLOCK");
+      expect(r.codes).toEqual(["CONTRACT_BLOCK_MISSING_KEY", "CONTRACT_BLOCK_TYPE_MISMATCH"]);
+      expect(r.details.missing_keys).toEqual(["owner.team", "score"]);
+      expect(r.details.type_mismatches).toEqual([
+        "id (expected number, got string)",
+        "tags[0] (expected string, got number)",
+      ]);
+    });
+
+    it("prose instead of JSON BLOCKs as invalid JSON; an array baseline wants an array", () => {
+      expect(judge("Sure! Here it is.").codes).toEqual(["CONTRACT_BLOCK_INVALID_JSON"]);
+      const arr = evaluateOutputContractPolicy(rec('[{"a":1}]'), rec('{"a":1}'), parseGateConfig({}).output_contract);
+      expect(arr.details.type_mismatches).toEqual(["(root) (expected array, got object)"]);
+    });
+
+    it("a configured contract wins over the baseline", () => {
+      const r = judge(JSON.stringify({ only: 1 }), { required_keys: ["only"] });
+      expect(r.status).toBe("ALLOW");
+      expect(r.details.contract).toBeUndefined();
+    });
+
+    it("stays bounded on a huge candidate array", () => {
+      const many = JSON.stringify({
+        id: 1,
+        name: "x",
+        tags: Array.from({ length: 50_000 }, () => 1),
+        owner: { team: "a" },
+        score: 1,
+      });
+      const r = judge(many);
+      expect(r.status).toBe("BLOCK");
+      expect((r.details.type_mismatches as string[]).length).toBeLessThanOrEqual(50);
+    });
   });
 
   it("json: true requires parseable JSON (any JSON value)", () => {

@@ -1,9 +1,12 @@
 // Output contract policy (seed "Policy 5", full mode): structured output must stay structured.
-// It judges only what the config asks for (json, required_keys, types, json_schema); with none
-// of those it is skipped. Every violation BLOCKs: a consumer parsing the output would break.
+// It judges what the config asks for (json, required_keys, types, json_schema). With none of
+// those, a JSON baseline (object or array) is the contract: the candidate must be JSON and keep
+// the baseline's keys and types (infer-contract.ts); otherwise it is skipped. A configured
+// contract always wins. Every violation BLOCKs: a consumer parsing the output would break.
 
 import type { TGateConfig, TGateRecord, TPolicyResult } from "@solserver/contracts";
 import { GATE_CODES } from "../codes";
+import { compareToBaseline, structuredBaseline } from "../infer-contract";
 import { compileJsonSchema, describeSchemaErrors, jsonDepth, MAX_JSON_DEPTH, validateJson } from "../json-schema";
 import { applyEnforcement, policyResult, skippedResult } from "../result";
 
@@ -13,13 +16,19 @@ const MAX_SCHEMA_ERRORS = 3;
 type JsonTypeName = TGateConfig["output_contract"]["types"][string];
 
 export function evaluateOutputContractPolicy(
-  _baseline: TGateRecord,
+  baseline: TGateRecord,
   candidate: TGateRecord,
   config: TGateConfig["output_contract"],
 ): TPolicyResult {
   const typeEntries = Object.entries(config.types);
   const wantsObject = config.required_keys.length > 0 || typeEntries.length > 0;
-  if (!config.json && !wantsObject && config.json_schema === undefined) {
+  const configured = config.json || wantsObject || config.json_schema !== undefined;
+  // No contract configured: a structured baseline implies one (bounded: its depth is checked first).
+  const inferred =
+    configured || jsonDepth(baseline.output) > MAX_JSON_DEPTH
+      ? undefined
+      : structuredBaseline(baseline.output, JSON.parse);
+  if (!configured && inferred === undefined) {
     return skippedResult(
       "output_contract",
       "Output contract: not evaluated (no contract configured).",
@@ -31,7 +40,7 @@ export function evaluateOutputContractPolicy(
 
   const reasons: string[] = [];
   const codes: string[] = [];
-  const details: Record<string, unknown> = {};
+  const details: Record<string, unknown> = inferred === undefined ? {} : { contract: "inferred from the baseline" };
   const violation = (code: string, reason: string) => {
     if (!codes.includes(code)) codes.push(code);
     reasons.push(reason);
@@ -78,6 +87,24 @@ export function evaluateOutputContractPolicy(
         details.type_mismatches = mismatched;
         violation(GATE_CODES.CONTRACT_BLOCK_TYPE_MISMATCH, `Output JSON type mismatch: ${mismatched.join(", ")}.`);
       }
+    }
+  }
+
+  if (inferred !== undefined) {
+    const { missing, mismatched } = compareToBaseline(inferred, parsed);
+    if (missing.length > 0) {
+      details.missing_keys = missing;
+      violation(
+        GATE_CODES.CONTRACT_BLOCK_MISSING_KEY,
+        `Output JSON is missing key(s) the baseline has: ${missing.slice(0, MAX_SCHEMA_ERRORS * 3).join(", ")}${missing.length > MAX_SCHEMA_ERRORS * 3 ? ` (+${missing.length - MAX_SCHEMA_ERRORS * 3} more)` : ""}.`,
+      );
+    }
+    if (mismatched.length > 0) {
+      details.type_mismatches = mismatched;
+      violation(
+        GATE_CODES.CONTRACT_BLOCK_TYPE_MISMATCH,
+        `Output JSON type differs from the baseline: ${mismatched.slice(0, MAX_SCHEMA_ERRORS * 3).join(", ")}${mismatched.length > MAX_SCHEMA_ERRORS * 3 ? ` (+${mismatched.length - MAX_SCHEMA_ERRORS * 3} more)` : ""}.`,
+      );
     }
   }
 
