@@ -3,7 +3,7 @@ import path from "node:path";
 import type { TGateConfig, TGateDecision, TGateMode, TGateStatus } from "@solserver/contracts";
 import { z } from "zod";
 import { evaluateFiles } from "./evaluate-files";
-import { describeExitCode, EXIT, exitCodeForStatus, type TExitCode, worseStatus } from "./exit-codes";
+import { describeOutcome, EXIT, exitCodeForStatus, type TExitCode, type TFailOn, worseStatus } from "./exit-codes";
 import { InputError, oneLine, readDocument } from "./read-input";
 import { boxHeader, footerRule, strictLine } from "./report-text";
 
@@ -158,6 +158,8 @@ export interface TRunBatchInput {
   target: string;
   mode: TGateMode;
   strict: boolean;
+  /** What fails the batch: WARN or BLOCK (default), or BLOCK only. */
+  failOn?: TFailOn;
   config?: TGateConfig | undefined;
   configFile?: string | undefined;
 }
@@ -188,7 +190,7 @@ export function runBatch(input: TRunBatchInput): TBatchReport {
       results.push({
         ...base,
         status: decision.status,
-        exit_code: exitCodeForStatus(decision.status),
+        exit_code: exitCodeForStatus(decision.status, input.failOn),
         error: null,
         decision,
       });
@@ -198,7 +200,8 @@ export function runBatch(input: TRunBatchInput): TBatchReport {
       results.push({ ...base, status: "ERROR", exit_code: EXIT.INPUT_ERROR, error: err.line, decision: null });
     }
   }
-  const exitCode = counts.ERROR > 0 ? EXIT.INPUT_ERROR : worst === null ? EXIT.ALLOW : exitCodeForStatus(worst);
+  const exitCode =
+    counts.ERROR > 0 ? EXIT.INPUT_ERROR : worst === null ? EXIT.ALLOW : exitCodeForStatus(worst, input.failOn);
   return { source, mode: input.mode, strict: input.strict, results, counts, worst, exit_code: exitCode };
 }
 
@@ -228,7 +231,7 @@ export function renderBatchText(report: TBatchReport): string {
   const why =
     counts.ERROR > 0
       ? `input error: ${counts.ERROR} pair${counts.ERROR === 1 ? "" : "s"} could not be evaluated`
-      : `worst ${describeExitCode(report.exit_code)}`;
+      : `worst ${report.worst === null ? describeOutcome("ALLOW", report.exit_code) : describeOutcome(report.worst, report.exit_code)}`;
   lines.push(`Exit Code: ${report.exit_code} (${why})`, footerRule());
   return `${lines.join("\n")}\n`;
 }

@@ -19,8 +19,21 @@ export const EXIT = {
 
 export type TExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-export function exitCodeForStatus(status: TGateStatus): TExitCode {
+/**
+ * What fails a CI step (`--fail-on`): `warn` (the default) fails on WARN (1) and BLOCK (2);
+ * `block` fails on BLOCK only, a WARN exits 0. As the original library's flag.
+ */
+export type TFailOn = "warn" | "block";
+
+export function exitCodeForStatus(status: TGateStatus, failOn: TFailOn = "warn"): TExitCode {
+  if (status === "WARN" && failOn === "block") return EXIT.ALLOW;
   return EXIT[status];
+}
+
+/** The exit line's phrase: the code's meaning, or for a WARN let through by --fail-on block, that. */
+export function describeOutcome(status: TGateStatus, code: TExitCode): string {
+  if (status === "WARN" && code === EXIT.ALLOW) return "WARN: review recommended, not failing (--fail-on block)";
+  return describeExitCode(code);
 }
 
 const STATUS_RANK: Record<TGateStatus, number> = { ALLOW: 0, WARN: 1, BLOCK: 2 };

@@ -13,7 +13,15 @@ export {
   topReasons,
 } from "./batch";
 export { evaluateFiles, type TEvaluateFilesInput } from "./evaluate-files";
-export { describeExitCode, EXIT, exitCodeForStatus, type TExitCode, worseStatus } from "./exit-codes";
+export {
+  describeExitCode,
+  describeOutcome,
+  EXIT,
+  exitCodeForStatus,
+  type TExitCode,
+  type TFailOn,
+  worseStatus,
+} from "./exit-codes";
 export { EXIT_CODES_HELP, main, processIo, type TIo, VERSION } from "./main";
 export { formatForPath, InputError, readConfigFile, readDocument, readRecordFile, readTextFile } from "./read-input";
 export { renderJson, type TJsonReport, toJsonReport } from "./report-json";

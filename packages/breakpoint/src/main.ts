@@ -2,7 +2,7 @@ import type { TGateMode } from "@solserver/contracts";
 import { Command, CommanderError, Option } from "commander";
 import { renderBatchText, runBatch } from "./batch";
 import { evaluateFiles } from "./evaluate-files";
-import { EXIT, exitCodeForStatus, type TExitCode } from "./exit-codes";
+import { EXIT, exitCodeForStatus, type TExitCode, type TFailOn } from "./exit-codes";
 import { InputError, oneLine, readConfigFile } from "./read-input";
 import { renderJson, toJsonReport } from "./report-json";
 import { renderTextReport } from "./report-text";
@@ -24,6 +24,7 @@ export const processIo: TIo = {
 
 interface TGateOptions {
   mode: TGateMode;
+  failOn: TFailOn;
   strict?: boolean;
   json?: boolean;
   config?: string;
@@ -32,7 +33,7 @@ interface TGateOptions {
 export const EXIT_CODES_HELP = `
 Exit codes:
   0  ALLOW   safe to deploy
-  1  WARN    review recommended (--strict turns WARN into BLOCK)
+  1  WARN    review recommended (--strict turns WARN into BLOCK; --fail-on block exits 0)
   2  BLOCK   do not deploy
   3  input error: unreadable file, invalid JSON/YAML, missing or non-string
      "output", invalid config, bad option (one line on stderr)
@@ -44,6 +45,11 @@ function addGateOptions(cmd: Command): Command {
       new Option("--mode <mode>", "lite: cost, PII, drift; full: also latency, output contract, similarity")
         .choices(["lite", "full"])
         .default("lite"),
+    )
+    .addOption(
+      new Option("--fail-on <level>", "warn: WARN and BLOCK fail the step (exit 1 / 2); block: only BLOCK does")
+        .choices(["warn", "block"])
+        .default("warn"),
     )
     .option("--strict", "treat WARN as BLOCK (exit 2 instead of 1)")
     .option("--json", "print the result as JSON on stdout (and nothing else)")
@@ -83,7 +89,7 @@ export function buildProgram(io: TIo, done: (code: TExitCode) => void, bufferErr
       config,
       configFile: opts.config,
     });
-    const code = exitCodeForStatus(decision.status);
+    const code = exitCodeForStatus(decision.status, opts.failOn);
     io.out(
       opts.json === true
         ? renderJson(toJsonReport(decision, code))
@@ -102,7 +108,14 @@ export function buildProgram(io: TIo, done: (code: TExitCode) => void, bufferErr
       ),
   ).action((target: string, opts: TGateOptions) => {
     const config = loadConfig(opts);
-    const report = runBatch({ target, mode: opts.mode, strict: opts.strict === true, config, configFile: opts.config });
+    const report = runBatch({
+      target,
+      mode: opts.mode,
+      strict: opts.strict === true,
+      failOn: opts.failOn,
+      config,
+      configFile: opts.config,
+    });
     for (const result of report.results) {
       if (result.error !== null) io.err(`breakpoint: error: ${result.name}: ${result.error}\n`);
     }

@@ -1,6 +1,6 @@
 import type { TGateDecision, TGateStatus } from "@solserver/contracts";
 import { REPORT_ORDER } from "@solserver/gate";
-import { describeExitCode, type TExitCode } from "./exit-codes";
+import { describeOutcome, type TExitCode } from "./exit-codes";
 
 /** Width of the box-drawing header and footer (inner width + 2 borders). */
 const BOX_WIDTH = 52;
@@ -58,6 +58,6 @@ export function renderTextReport(decision: TGateDecision, ctx: TTextReportContex
   const promoted =
     metadata.strict && decision.status === "BLOCK" && !decision.policies.some((p) => p.status === "BLOCK");
   if (promoted) lines.push("- Strict mode: WARN promoted to BLOCK.");
-  lines.push("", `Exit Code: ${ctx.exitCode} (${describeExitCode(ctx.exitCode)})`, footerRule());
+  lines.push("", `Exit Code: ${ctx.exitCode} (${describeOutcome(decision.status, ctx.exitCode)})`, footerRule());
   return `${lines.join("\n")}\n`;
 }

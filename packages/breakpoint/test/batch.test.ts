@@ -59,6 +59,16 @@ describe("breakpoint batch <directory>", () => {
     expect(row(strict.stdout, "warn")).toMatch(/^warn\s+BLOCK\s/);
   });
 
+  it("--fail-on block lets a WARN through (exit 0, said so) and still fails on a BLOCK", () => {
+    const mixed = seedDirectory("fail-on", ["allow", "warn"]);
+    const run = runCli(["batch", mixed, "--fail-on", "block"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Exit Code: 0 (worst WARN: review recommended, not failing (--fail-on block))");
+    expect(JSON.parse(runCli(["batch", mixed, "--fail-on=block", "--json"]).stdout).exit_code).toBe(0);
+    expect(runCli(["batch", seedDirectory("fail-on-block", ["warn", "block"]), "--fail-on", "block"]).code).toBe(2);
+    expect(runCli(["batch", mixed, "--fail-on", "warn"]).code).toBe(1);
+  });
+
   it("--json gives results, worst and exit_code, and nothing else on stdout", () => {
     const run = runCli(["batch", seedDirectory("json"), "--json"]);
     expect(run.code).toBe(2);

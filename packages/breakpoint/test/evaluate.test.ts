@@ -109,6 +109,34 @@ describe("breakpoint evaluate: the seed's three cases through the real binary", 
   });
 });
 
+describe("breakpoint evaluate --fail-on", () => {
+  it("block: a WARN exits 0 and says why; a BLOCK still exits 2; warn (the default) exits 1 on a WARN", () => {
+    const warn = runCli(["evaluate", SEED.baseline, SEED.warn, "--fail-on", "block"]);
+    expect(warn.stderr).toBe("");
+    expect(warn.code).toBe(0);
+    expect(warn.stdout).toContain("Final Decision: WARN");
+    expect(warn.stdout).toContain("Exit Code: 0 (WARN: review recommended, not failing (--fail-on block))");
+    expect(
+      JSON.parse(runCli(["evaluate", SEED.baseline, SEED.warn, "--fail-on", "block", "--json"]).stdout),
+    ).toMatchObject({
+      status: "WARN",
+      exit_code: 0,
+    });
+    expect(runCli(["evaluate", SEED.baseline, SEED.block, "--fail-on", "block"]).code).toBe(2);
+    expect(runCli(["evaluate", SEED.baseline, SEED.warn, "--fail-on", "warn"]).code).toBe(1);
+    expect(runCli(["evaluate", SEED.baseline, SEED.warn]).code).toBe(1);
+    // --strict promotes first: a WARN is a BLOCK, and fails even with --fail-on block.
+    expect(runCli(["evaluate", SEED.baseline, SEED.warn, "--strict", "--fail-on", "block"]).code).toBe(2);
+  });
+
+  it("an unknown level is an input error: exit 3 with one line naming the option", () => {
+    const bad = runCli(["evaluate", SEED.baseline, SEED.warn, "--fail-on", "never"]);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/--fail-on/);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
+
 describe("breakpoint evaluate --config", () => {
   const contractBaseline = { output: '{"ticket_summary":"Login fails after reset","severity":"medium"}', cost_usd: 1 };
   const contractCandidate = { output: '{"ticket_summary":"Login fails after a reset","sev":"medium"}', cost_usd: 1 };
