@@ -1,5 +1,6 @@
-import type { TGateMode } from "@solserver/contracts";
-import { Command, CommanderError, Option } from "commander";
+import type { TGateMode, TGatePolicyName } from "@solserver/contracts";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { acceptRisks, RISK_POLICIES } from "./accept-risk";
 import { renderBatchText, runBatch } from "./batch";
 import { evaluateFiles } from "./evaluate-files";
 import { EXIT, exitCodeForStatus, type TExitCode, type TFailOn } from "./exit-codes";
@@ -25,6 +26,7 @@ export const processIo: TIo = {
 interface TGateOptions {
   mode: TGateMode;
   failOn: TFailOn;
+  acceptRisk?: TGatePolicyName[];
   strict?: boolean;
   json?: boolean;
   config?: string;
@@ -50,6 +52,18 @@ function addGateOptions(cmd: Command): Command {
       new Option("--fail-on <level>", "warn: WARN and BLOCK fail the step (exit 1 / 2); block: only BLOCK does")
         .choices(["warn", "block"])
         .default("warn"),
+    )
+    .addOption(
+      new Option(
+        "--accept-risk <policy>",
+        "for this run, accept a policy's WARN or BLOCK (repeatable; listed in the report)",
+      )
+        .choices([...RISK_POLICIES])
+        .argParser((value: string, previous: string[] | undefined) => {
+          if (!(RISK_POLICIES as readonly string[]).includes(value))
+            throw new InvalidArgumentError(`Allowed choices are ${RISK_POLICIES.join(", ")}.`);
+          return [...(previous ?? []), value];
+        }),
     )
     .option("--strict", "treat WARN as BLOCK (exit 2 instead of 1)")
     .option("--json", "print the result as JSON on stdout (and nothing else)")
@@ -81,14 +95,17 @@ export function buildProgram(io: TIo, done: (code: TExitCode) => void, bufferErr
       .argument("<candidate>", "candidate record (JSON): the output to gate"),
   ).action((baselineFile: string, candidateFile: string, opts: TGateOptions) => {
     const config = loadConfig(opts);
-    const decision = evaluateFiles({
-      baselineFile,
-      candidateFile,
-      mode: opts.mode,
-      strict: opts.strict === true,
-      config,
-      configFile: opts.config,
-    });
+    const decision = acceptRisks(
+      evaluateFiles({
+        baselineFile,
+        candidateFile,
+        mode: opts.mode,
+        strict: opts.strict === true,
+        config,
+        configFile: opts.config,
+      }),
+      opts.acceptRisk ?? [],
+    );
     const code = exitCodeForStatus(decision.status, opts.failOn);
     io.out(
       opts.json === true

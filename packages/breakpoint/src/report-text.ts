@@ -1,5 +1,6 @@
 import type { TGateDecision, TGateStatus } from "@solserver/contracts";
 import { REPORT_ORDER } from "@solserver/gate";
+import type { TAcceptedRisk } from "./accept-risk";
 import { describeOutcome, type TExitCode } from "./exit-codes";
 
 /** Width of the box-drawing header and footer (inner width + 2 borders). */
@@ -39,7 +40,10 @@ function describeFile(file: string, model: string | null): string {
  * The seed's text report: header box, mode, final decision, one ✓ / ! / ✗ line per policy that
  * ran (its title), the summary of reasons, and the exit code.
  */
-export function renderTextReport(decision: TGateDecision, ctx: TTextReportContext): string {
+export function renderTextReport(
+  decision: TGateDecision & { accepted_risks?: readonly TAcceptedRisk[] },
+  ctx: TTextReportContext,
+): string {
   const { metadata } = decision;
   const lines: string[] = [...boxHeader("BreakPoint Evaluation")];
   lines.push(`Mode: ${metadata.mode}`);
@@ -58,6 +62,8 @@ export function renderTextReport(decision: TGateDecision, ctx: TTextReportContex
   const promoted =
     metadata.strict && decision.status === "BLOCK" && !decision.policies.some((p) => p.status === "BLOCK");
   if (promoted) lines.push("- Strict mode: WARN promoted to BLOCK.");
+  for (const risk of decision.accepted_risks ?? [])
+    lines.push(`- Accepted risk (--accept-risk ${risk.policy}): was ${risk.was}: ${risk.reasons.join(" ")}`);
   lines.push("", `Exit Code: ${ctx.exitCode} (${describeOutcome(decision.status, ctx.exitCode)})`, footerRule());
   return `${lines.join("\n")}\n`;
 }

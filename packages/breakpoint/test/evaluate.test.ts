@@ -137,6 +137,44 @@ describe("breakpoint evaluate --fail-on", () => {
   });
 });
 
+describe("breakpoint evaluate --accept-risk", () => {
+  it("accepts a named policy's BLOCK for this run only, and says so in the report and the JSON", () => {
+    // Test 3 blocks on cost (+40%) and PII; accepting only cost still BLOCKs on PII.
+    const onlyCost = runCli(["evaluate", SEED.baseline, SEED.block, "--accept-risk", "cost"]);
+    expect(onlyCost.code).toBe(2);
+    expect(onlyCost.stdout).toContain(
+      "- Accepted risk (--accept-risk cost): was BLOCK: Cost increased by 40.0% (>=40%).",
+    );
+    const both = runCli([
+      "evaluate",
+      SEED.baseline,
+      SEED.block,
+      "--accept-risk",
+      "cost",
+      "--accept-risk",
+      "pii",
+      "--json",
+    ]);
+    expect(both.code).toBe(0);
+    const json = JSON.parse(both.stdout);
+    expect(json.status).toBe("ALLOW");
+    expect(json.reason_codes).toEqual([]);
+    expect(json.accepted_risks.map((r: { policy: string; was: string }) => [r.policy, r.was])).toEqual([
+      ["cost", "BLOCK"],
+      ["pii", "BLOCK"],
+    ]);
+    // Nothing is remembered: the next run judges again.
+    expect(runCli(["evaluate", SEED.baseline, SEED.block]).code).toBe(2);
+  });
+
+  it("an unknown policy is an input error (exit 3, one line)", () => {
+    const bad = runCli(["evaluate", SEED.baseline, SEED.block, "--accept-risk", "everything"]);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/--accept-risk/);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
+
 describe("breakpoint evaluate --config", () => {
   const contractBaseline = { output: '{"ticket_summary":"Login fails after reset","severity":"medium"}', cost_usd: 1 };
   const contractCandidate = { output: '{"ticket_summary":"Login fails after a reset","sev":"medium"}', cost_usd: 1 };
