@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import type { TGateMode, TGatePolicyName } from "@solserver/contracts";
+import { parseGateConfig } from "@solserver/gate";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { acceptRisks, RISK_POLICIES } from "./accept-risk";
 import { renderBatchText, runBatch } from "./batch";
@@ -7,6 +9,7 @@ import { EXIT, exitCodeForStatus, type TExitCode, type TFailOn } from "./exit-co
 import { InputError, oneLine, readConfigFile } from "./read-input";
 import { renderJson, toJsonReport } from "./report-json";
 import { renderTextReport } from "./report-text";
+import { runMetadata, SCHEMA_VERSION } from "./run-metadata";
 
 /** Replaced by the build (scripts/build.mjs) with package.json's version. */
 declare const __BREAKPOINT_VERSION__: string | undefined;
@@ -109,7 +112,21 @@ export function buildProgram(io: TIo, done: (code: TExitCode) => void, bufferErr
     const code = exitCodeForStatus(decision.status, opts.failOn);
     io.out(
       opts.json === true
-        ? renderJson(toJsonReport(decision, code))
+        ? renderJson(
+            toJsonReport(
+              decision,
+              code,
+              runMetadata({
+                baseline: readFileSync(baselineFile, "utf8"),
+                candidate: readFileSync(candidateFile, "utf8"),
+                mode: opts.mode,
+                strict: opts.strict === true,
+                fail_on: opts.failOn,
+                accept_risk: opts.acceptRisk ?? [],
+                config: config ?? null,
+              }),
+            ),
+          )
         : renderTextReport(decision, { baselineFile, candidateFile, configFile: opts.config, exitCode: code }),
     );
     done(code);
@@ -136,9 +153,19 @@ export function buildProgram(io: TIo, done: (code: TExitCode) => void, bufferErr
     for (const result of report.results) {
       if (result.error !== null) io.err(`breakpoint: error: ${result.name}: ${result.error}\n`);
     }
-    io.out(opts.json === true ? renderJson(report) : renderBatchText(report));
+    io.out(opts.json === true ? renderJson({ schema_version: SCHEMA_VERSION, ...report }) : renderBatchText(report));
     done(report.exit_code);
   });
+
+  const config = program.command("config").description("show the gate's configuration");
+  config
+    .command("print")
+    .description("print the effective config (defaults merged with -c FILE) as JSON")
+    .option("-c, --config <file>", "gate config (YAML or JSON) to merge over the defaults")
+    .action((opts: { config?: string }) => {
+      io.out(renderJson(opts.config === undefined ? parseGateConfig({}) : readConfigFile(opts.config)));
+      done(EXIT.ALLOW);
+    });
 
   return program;
 }

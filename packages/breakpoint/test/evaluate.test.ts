@@ -175,6 +175,67 @@ describe("breakpoint evaluate --accept-risk", () => {
   });
 });
 
+describe("the JSON report's schema version and run metadata", () => {
+  it("is byte-identical for identical input; the run id follows what was judged", () => {
+    const a = runCli(["evaluate", SEED.baseline, SEED.warn, "--json"]);
+    const b = runCli(["evaluate", SEED.baseline, SEED.warn, "--json"]);
+    expect(a.stdout).toBe(b.stdout);
+    const json = JSON.parse(a.stdout);
+    expect(Object.keys(json)[0]).toBe("schema_version");
+    expect(json.schema_version).toBe("1");
+    expect(json.run).toEqual({ run_id: expect.stringMatching(/^[0-9a-f]{16}$/), project: null, ci: null });
+    const other = JSON.parse(runCli(["evaluate", SEED.baseline, SEED.block, "--json"]).stdout);
+    expect(other.run.run_id).not.toBe(json.run.run_id);
+    const strict = JSON.parse(runCli(["evaluate", SEED.baseline, SEED.warn, "--json", "--strict"]).stdout);
+    expect(strict.run.run_id).not.toBe(json.run.run_id);
+  });
+
+  it("names the project and the CI run from GitHub Actions' variables", () => {
+    const run = runCli(["evaluate", SEED.baseline, SEED.warn, "--json"], {
+      env: {
+        GITHUB_ACTIONS: "true",
+        GITHUB_REPOSITORY: "acme/support-bot",
+        GITHUB_SHA: "abc123",
+        GITHUB_REF: "refs/pull/7/merge",
+        GITHUB_SERVER_URL: "https://github.com",
+        GITHUB_RUN_ID: "42",
+      },
+    });
+    expect(JSON.parse(run.stdout).run).toMatchObject({
+      project: "acme/support-bot",
+      ci: {
+        provider: "github-actions",
+        commit: "abc123",
+        ref: "refs/pull/7/merge",
+        run_url: "https://github.com/acme/support-bot/actions/runs/42",
+      },
+    });
+  });
+});
+
+describe("breakpoint config print", () => {
+  it("prints the effective config: the defaults, merged with -c FILE", () => {
+    const defaults = runCli(["config", "print"]);
+    expect(defaults.code).toBe(0);
+    const parsed = JSON.parse(defaults.stdout);
+    expect(parsed.cost).toMatchObject({ enforce: "block" });
+    expect(parsed.pii.types).toEqual(["EMAIL", "PHONE", "CREDIT_CARD"]);
+    const file = writeFile(tmp.dir, "print/gate.yaml", "cost:\n  block_increase_pct: 50\n");
+    const merged = JSON.parse(runCli(["config", "print", "-c", file]).stdout);
+    expect(merged.cost.block_increase_pct).toBe(50);
+    expect(merged.pii).toEqual(parsed.pii);
+  });
+
+  it("an invalid config exits 3 with one line naming the file and the field", () => {
+    const file = writeFile(tmp.dir, "print/bad.yaml", "cost:\n  block_increase_pct: -5\n");
+    const bad = runCli(["config", "print", "-c", file]);
+    expect(bad.code).toBe(3);
+    expect(bad.errLines).toHaveLength(1);
+    expect(bad.stderr).toContain("bad.yaml");
+    expect(bad.stderr).toContain("block_increase_pct");
+  });
+});
+
 describe("breakpoint evaluate --config", () => {
   const contractBaseline = { output: '{"ticket_summary":"Login fails after reset","severity":"medium"}', cost_usd: 1 };
   const contractCandidate = { output: '{"ticket_summary":"Login fails after a reset","sev":"medium"}', cost_usd: 1 };

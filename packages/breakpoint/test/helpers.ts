@@ -37,11 +37,17 @@ export interface TCliRun {
 }
 
 /** Run the real bin (node bin/breakpoint.mjs ...) and collect its output. */
-export function runCli(args: readonly string[], options: { cwd?: string; bin?: string } = {}): TCliRun {
+/** CI variables cleared, so a run's metadata does not depend on where the tests run. */
+const NO_CI = { CI: "", GITHUB_ACTIONS: "", GITHUB_REPOSITORY: "", BREAKPOINT_PROJECT: "", BREAKPOINT_CI_PROVIDER: "" };
+
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; bin?: string; env?: Record<string, string> } = {},
+): TCliRun {
   const result: SpawnSyncReturns<string> = spawnSync(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd ?? PACKAGE_DIR,
     encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1", BREAKPOINT_DEBUG: "" },
+    env: { ...process.env, NO_COLOR: "1", BREAKPOINT_DEBUG: "", ...NO_CI, ...options.env },
   });
   if (result.error) throw result.error;
   return {
