@@ -69,6 +69,9 @@ export const ZGateConfig = z.strictObject({
       enforce,
       warn_increase_pct: pct.default(20),
       block_increase_pct: pct.default(40),
+      /** Also WARN / BLOCK when the cost rises by at least this many dollars, whatever the percentage. */
+      warn_increase_usd: z.number().nonnegative().optional(),
+      block_increase_usd: z.number().nonnegative().optional(),
       /** Model name -> prices, merged over the built-in table. */
       pricing: z.record(z.string(), ZModelPrice).default({}),
     })
@@ -102,6 +105,9 @@ export const ZGateConfig = z.strictObject({
       enforce,
       warn_increase_pct: pct.default(50),
       block_increase_pct: pct.default(100),
+      /** Also WARN / BLOCK when the latency rises by at least this many milliseconds, whatever the percentage. */
+      warn_increase_ms: z.number().nonnegative().optional(),
+      block_increase_ms: z.number().nonnegative().optional(),
     })
     .prefault({}),
   output_contract: z

@@ -67,3 +67,25 @@ export function increaseBand(
   if (increasePct >= thresholds.warn_increase_pct) return { status: "WARN", crossed: thresholds.warn_increase_pct };
   return { status: "ALLOW", crossed: 0 };
 }
+
+const BAND_RANK = { ALLOW: 0, WARN: 1, BLOCK: 2 } as const;
+
+/**
+ * An absolute rise (dollars, milliseconds) against optional thresholds (each inclusive, compared
+ * at COMPARE_DECIMALS like the percentages): the band it reaches and the threshold it crossed.
+ */
+export function absoluteBand(
+  rise: number,
+  warn: number | undefined,
+  block: number | undefined,
+): { status: "ALLOW" | "WARN" | "BLOCK"; crossed: number } {
+  const r = roundTo(rise, COMPARE_DECIMALS);
+  if (block !== undefined && r >= block) return { status: "BLOCK", crossed: block };
+  if (warn !== undefined && r >= warn) return { status: "WARN", crossed: warn };
+  return { status: "ALLOW", crossed: 0 };
+}
+
+/** Whether band `a` is worse than band `b`. */
+export function worseBand(a: "ALLOW" | "WARN" | "BLOCK", b: "ALLOW" | "WARN" | "BLOCK"): boolean {
+  return BAND_RANK[a] > BAND_RANK[b];
+}

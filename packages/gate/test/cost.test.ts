@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PRICING, evaluate, evaluateCostPolicy, parseGateConfig, resolveCost } from "../src/index";
+import {
+  DEFAULT_PRICING,
+  evaluate,
+  evaluateCostPolicy,
+  evaluateLatencyPolicy,
+  parseGateConfig,
+  resolveCost,
+} from "../src/index";
 import { rec } from "./fixtures";
 
 const cfg = parseGateConfig({}).cost;
@@ -174,5 +181,38 @@ describe("token-priced cost through evaluate()", () => {
         details: { skipped: "no cost data" },
       });
     }
+  });
+});
+
+describe("absolute thresholds: dollars of cost, milliseconds of latency (issue 24)", () => {
+  const usd = parseGateConfig({ cost: { warn_increase_usd: 0.01, block_increase_usd: 0.05 } }).cost;
+
+  it("a small percentage that is many dollars WARNs or BLOCKs on the dollars", () => {
+    // 10.00 -> 10.06: +0.6%, under every percentage, but $0.06 over the $0.05 block threshold.
+    const r = cost(10, 10.06, usd);
+    expect(r.status).toBe("BLOCK");
+    expect(r.codes).toEqual(["COST_BLOCK_INCREASE"]);
+    expect(r.reasons).toEqual(["Cost increased by $0.06 (>=$0.05)."]);
+    expect(cost(10, 10.02, usd).reasons).toEqual(["Cost increased by $0.02 (>=$0.01)."]);
+    expect(cost(10, 10.005, usd).status).toBe("ALLOW");
+  });
+
+  it("the percentage still decides when it is the worse band; none configured changes nothing", () => {
+    expect(cost(1.0, 1.4, usd).reasons).toEqual(["Cost increased by 40.0% (>=40%)."]);
+    expect(cost(10, 10.06).status).toBe("ALLOW");
+  });
+
+  it("latency: milliseconds over the threshold WARN whatever the percentage", () => {
+    const cfgMs = parseGateConfig({ latency: { warn_increase_ms: 200 } }).latency;
+    const r = evaluateLatencyPolicy(rec("a", { latency_ms: 2000 }), rec("a", { latency_ms: 2250 }), cfgMs);
+    expect(r.status).toBe("WARN");
+    expect(r.reasons).toEqual(["Latency increased by 250 ms (>=200 ms)."]);
+    expect(evaluateLatencyPolicy(rec("a", { latency_ms: 2000 }), rec("a", { latency_ms: 2199 }), cfgMs).status).toBe(
+      "ALLOW",
+    );
+  });
+
+  it("a negative threshold is refused naming the field", () => {
+    expect(() => parseGateConfig({ cost: { warn_increase_usd: -1 } })).toThrow(/warn_increase_usd/);
   });
 });

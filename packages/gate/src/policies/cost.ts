@@ -2,7 +2,7 @@
 
 import type { TGateConfig, TGateRecord, TPolicyResult } from "@solserver/contracts";
 import { GATE_CODES } from "../codes";
-import { increaseBand, percentChange, roundTo, signed, threshold } from "../numbers";
+import { absoluteBand, increaseBand, percentChange, roundTo, signed, threshold, worseBand } from "../numbers";
 import { mergePricing, resolveCost } from "../pricing";
 import { applyEnforcement, type Metrics, policyResult, skippedResult } from "../result";
 
@@ -21,7 +21,7 @@ export function evaluateCostPolicy(
     return skippedResult("cost", "Cost: not evaluated (no cost data).", "no cost data");
   }
 
-  // percentChange rounds to 6 decimals before the comparison (see numbers.ts), and treats a
+  // percentChange rounds to 9 decimals before the comparison (see numbers.ts), and treats a
   // zero-cost baseline as an unbounded increase when the candidate costs anything at all.
   const increasePct = percentChange(baseCost, candCost);
   const metrics: Metrics = {
@@ -32,15 +32,21 @@ export function evaluateCostPolicy(
   // Infinity is not a JSON number (nor a contracts metric): an unbounded increase has no cost_delta_pct.
   if (Number.isFinite(increasePct)) metrics.cost_delta_pct = roundTo(increasePct, 2);
 
-  const { status, crossed } = increaseBand(increasePct, config);
+  const relative = increaseBand(increasePct, config);
+  // An absolute threshold decides only when it reaches a worse band than the percentage did.
+  const absolute = absoluteBand(candCost - baseCost, config.warn_increase_usd, config.block_increase_usd);
+  const byDollars = worseBand(absolute.status, relative.status);
+  const { status, crossed } = byDollars ? absolute : relative;
 
   const reasons: string[] = [];
   const codes: string[] = [];
   if (status !== "ALLOW") {
     reasons.push(
-      Number.isFinite(increasePct)
-        ? `Cost increased by ${increasePct.toFixed(1)}% (>=${threshold(crossed)}%).`
-        : `Cost increased from 0 to ${metrics.candidate_cost_usd} USD (unbounded increase, >=${threshold(crossed)}%).`,
+      byDollars
+        ? `Cost increased by $${metrics.cost_delta_usd} (>=$${threshold(crossed)}).`
+        : Number.isFinite(increasePct)
+          ? `Cost increased by ${increasePct.toFixed(1)}% (>=${threshold(crossed)}%).`
+          : `Cost increased from 0 to ${metrics.candidate_cost_usd} USD (unbounded increase, >=${threshold(crossed)}%).`,
     );
     codes.push(status === "BLOCK" ? GATE_CODES.COST_BLOCK_INCREASE : GATE_CODES.COST_WARN_INCREASE);
   }

@@ -2,7 +2,7 @@
 
 import type { TGateConfig, TGateRecord, TPolicyResult } from "@solserver/contracts";
 import { GATE_CODES } from "../codes";
-import { increaseBand, percentChange, roundTo, signed, threshold } from "../numbers";
+import { absoluteBand, increaseBand, percentChange, roundTo, signed, threshold, worseBand } from "../numbers";
 import { applyEnforcement, type Metrics, policyResult, skippedResult } from "../result";
 
 export function evaluateLatencyPolicy(
@@ -21,14 +21,20 @@ export function evaluateLatencyPolicy(
   const metrics: Metrics = { baseline_latency_ms: base, candidate_latency_ms: cand };
   if (Number.isFinite(increasePct)) metrics.latency_delta_pct = roundTo(increasePct, 2);
 
-  const { status, crossed } = increaseBand(increasePct, config);
+  const relative = increaseBand(increasePct, config);
+  // An absolute threshold decides only when it reaches a worse band than the percentage did.
+  const absolute = absoluteBand(cand - base, config.warn_increase_ms, config.block_increase_ms);
+  const byMs = worseBand(absolute.status, relative.status);
+  const { status, crossed } = byMs ? absolute : relative;
   const reasons: string[] = [];
   const codes: string[] = [];
   if (status !== "ALLOW") {
     reasons.push(
-      Number.isFinite(increasePct)
-        ? `Latency increased by ${increasePct.toFixed(1)}% (>=${threshold(crossed)}%).`
-        : `Latency increased from 0 to ${cand} ms (unbounded increase, >=${threshold(crossed)}%).`,
+      byMs
+        ? `Latency increased by ${roundTo(cand - base, 3)} ms (>=${threshold(crossed)} ms).`
+        : Number.isFinite(increasePct)
+          ? `Latency increased by ${increasePct.toFixed(1)}% (>=${threshold(crossed)}%).`
+          : `Latency increased from 0 to ${cand} ms (unbounded increase, >=${threshold(crossed)}%).`,
     );
     codes.push(status === "BLOCK" ? GATE_CODES.LATENCY_BLOCK_INCREASE : GATE_CODES.LATENCY_WARN_INCREASE);
   }
