@@ -2,6 +2,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { cursorPages } from "@/lib/cursor-pages";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { ACTION_WORDS, csvField, detailLines, targetHref, VIA_WORDS } from "./audit-words";
 import { formatTs } from "./format";
@@ -21,14 +22,11 @@ export function AdminAudit() {
   const client = useTRPCClient();
   const [target, setTarget] = useState<TTarget | "">("");
   const input = { limit: PAGE, ...(target ? { target_type: target } : {}) };
-  // Paged by hand: tRPC's infiniteQueryOptions adds a `direction` field to the input, which
-  // audit.list's strict schema refuses.
-  const query = useInfiniteQuery({
-    queryKey: trpc.audit.list.infiniteQueryKey(input),
-    queryFn: ({ pageParam }) => client.audit.list.query({ ...input, ...(pageParam ? { cursor: pageParam } : {}) }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (page) => page.next_cursor ?? undefined,
-  });
+  const query = useInfiniteQuery(
+    cursorPages(trpc.audit.list.infiniteQueryKey(input), (cursor) =>
+      client.audit.list.query({ ...input, ...(cursor ? { cursor } : {}) }),
+    ),
+  );
   // Account ids in targets and details read as emails.
   const users = useQuery(trpc.users.list.queryOptions());
   const emails = new Map((users.data?.items ?? []).map((u) => [u.id, u.email]));

@@ -3,6 +3,7 @@ import type { TGateEvaluationView, TGateStatus } from "@solserver/contracts";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useState } from "react";
+import { cursorPages } from "@/lib/cursor-pages";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { HighlightedPii, PolicyLines } from "./gate-words";
@@ -123,13 +124,11 @@ export function GateEvaluations() {
   // API are different questions: listed apart, so a test comparison never reads as production.
   const [source, setSource] = useState<"turn" | "api">("turn");
   const input = { limit: PAGE, source, ...(status ? { status } : {}) };
-  // Paged by hand, like the audit log: the strict input schema refuses tRPC's `direction`.
-  const query = useInfiniteQuery({
-    queryKey: trpc.gate.list.infiniteQueryKey(input),
-    queryFn: ({ pageParam }) => client.gate.list.query({ ...input, ...(pageParam ? { cursor: pageParam } : {}) }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (page) => page.next_cursor ?? undefined,
-  });
+  const query = useInfiniteQuery(
+    cursorPages(trpc.gate.list.infiniteQueryKey(input), (cursor) =>
+      client.gate.list.query({ ...input, ...(cursor ? { cursor } : {}) }),
+    ),
+  );
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.gate.list.infiniteQueryKey() });
   return (
     <div className="stack">

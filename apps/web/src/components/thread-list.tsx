@@ -1,6 +1,7 @@
 "use client";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { cursorPages } from "@/lib/cursor-pages";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { hasNoItems, QueryState } from "./query-state";
@@ -14,13 +15,11 @@ export function ThreadList() {
   const trpc = useTRPC();
   const me = useMe();
   const client = useTRPCClient();
-  // Paged by hand, like the audit log: the strict input schema refuses tRPC's `direction`.
-  const query = useInfiniteQuery({
-    queryKey: trpc.threads.list.infiniteQueryKey({ limit: PAGE }),
-    queryFn: ({ pageParam }) => client.threads.list.query({ limit: PAGE, ...(pageParam ? { cursor: pageParam } : {}) }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (page) => page.next_cursor ?? undefined,
-  });
+  const query = useInfiniteQuery(
+    cursorPages(trpc.threads.list.infiniteQueryKey({ limit: PAGE }), (cursor) =>
+      client.threads.list.query({ limit: PAGE, ...(cursor ? { cursor } : {}) }),
+    ),
+  );
   const jam = me.data?.role === "jam";
   return (
     <section className="panel stack" aria-labelledby="threads-heading">

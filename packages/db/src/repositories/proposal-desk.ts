@@ -7,7 +7,7 @@ import type {
 } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { timeOrderedId } from "../ids";
-import { dateOf, type TSql, type TSqlDriver } from "../sql";
+import { dateOf, jsonOf, type TSql, type TSqlDriver } from "../sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import type { TStore } from "./store";
 
@@ -265,8 +265,30 @@ export async function listComments(
   return items.sort((a, b) => a.created_ts.localeCompare(b.created_ts) || a.comment_id.localeCompare(b.comment_id));
 }
 
+/** A thread's pending proposals, newest first (the (threadId, status, createdAt) index): what a turn's model is told waits for review. */
+async function pendingOfThread(
+  sql: TSql,
+  threadId: string,
+  limit: number,
+): Promise<{ proposal_id: string; title: string; summary: string }[]> {
+  const rows = await sql.query<{ id: string; title: string; deltaSummary: string; proposedCfb: unknown }>(
+    Prisma.sql`SELECT "id" AS "id", "title" AS "title", "deltaSummary" AS "deltaSummary", "proposedCfb" AS "proposedCfb"
+      FROM "UmbraProposal" WHERE "threadId" = ${threadId} AND "status" = 'pending'
+      ORDER BY "createdAt" DESC LIMIT ${limit}`,
+  );
+  return rows.map((r) => {
+    const proposed = jsonOf(r.proposedCfb) as { summary?: unknown } | null;
+    return {
+      proposal_id: r.id,
+      title: r.title,
+      summary: typeof proposed?.summary === "string" ? proposed.summary : r.deltaSummary,
+    };
+  });
+}
+
 export function proposalDeskRepository({ sql }: TStore) {
   return {
+    pendingOfThread: (threadId: string, limit: number) => pendingOfThread(sql, threadId, limit),
     contexts: (proposals: readonly TStoredProposal[]) => queueContexts(sql, proposals),
     queues: (q: { ownerId: string | undefined; callerId: string }) => domainQueues(sql, q),
     assign: (w: Parameters<typeof assignProposals>[1]) => assignProposals(sql, w),

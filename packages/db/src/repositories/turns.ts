@@ -409,19 +409,6 @@ export function turnRepository({ prisma, sql }: TStore) {
     threadOwner: (threadId: string) => threadOwner(sql, threadId),
     record: (turn: TTurnWrite) => recordTurn(sql, turn),
     lastResponse: (threadId: string) => lastResponse(sql, threadId),
-    /** The thread's pending proposals, newest first (the (threadId, status, createdAt) index). */
-    pendingProposals: async (threadId: string, limit: number) =>
-      (
-        await sql.query<{ id: string; title: string; deltaSummary: string; proposedCfb: unknown }>(
-          Prisma.sql`SELECT "id" AS "id", "title" AS "title", "deltaSummary" AS "deltaSummary", "proposedCfb" AS "proposedCfb"
-            FROM "UmbraProposal" WHERE "threadId" = ${threadId} AND "status" = 'pending'
-            ORDER BY "createdAt" DESC LIMIT ${limit}`,
-        )
-      ).map((r) => {
-        const proposed = jsonOf(r.proposedCfb) as { summary?: unknown } | null;
-        const summary = typeof proposed?.summary === "string" ? proposed.summary : r.deltaSummary;
-        return { proposal_id: r.id, title: r.title, summary };
-      }),
     /** The thread's previous router_domain and its recent answers' domainHints (the selector's input). */
     routingHistory: (threadId: string, limit: number) => routingHistory(sql, threadId, limit),
   };

@@ -34,7 +34,7 @@ export async function gather({ deps }: TServiceContext, turn: TAdmitted, plan: T
   const history = turn.existing ? await deps.repos.turns.history(turn.threadId, HISTORY_WINDOW) : [];
   const previous = turn.existing ? await deps.repos.turns.lastResponse(turn.threadId) : null;
   const pending =
-    turn.existing && !plan.skip ? await deps.repos.turns.pendingProposals(turn.threadId, PENDING_SHOWN) : [];
+    turn.existing && !plan.skip ? await deps.repos.desk.pendingOfThread(turn.threadId, PENDING_SHOWN) : [];
   const ranked = plan.skip
     ? []
     : await retrieveCfbs(
