@@ -162,6 +162,8 @@ export interface TRunBatchInput {
   failOn?: TFailOn;
   config?: TGateConfig | undefined;
   configFile?: string | undefined;
+  /** The evaluation time waivers expire against (ISO-8601). */
+  now?: string | undefined;
 }
 
 /**
@@ -184,6 +186,7 @@ export function runBatch(input: TRunBatchInput): TBatchReport {
         strict: input.strict,
         config: input.config,
         configFile: input.configFile,
+        now: input.now,
       });
       counts[decision.status] += 1;
       worst = worseStatus(worst, decision.status);

@@ -1,34 +1,50 @@
 import type { TGateConfig, TGateDecision, TGateMode } from "@solserver/contracts";
 import { evaluate } from "@solserver/gate";
-import { describeConfigError, gateErrorRule, InputError, isGateInputError, readRecordFile } from "./read-input";
+import { readPair, type TPairInput } from "./pair-input";
+import { describeOptionError, gateErrorRule, InputError, isGateInputError } from "./read-input";
 
-export interface TEvaluateFilesInput {
-  baselineFile: string;
-  candidateFile: string;
+export interface TEvaluateOptions {
   mode: TGateMode;
   strict: boolean;
-  /** Already parsed (readConfigFile), so its errors were attributed to the config file. */
+  /** Already resolved (config-options.ts), so its errors were attributed to the config file. */
   config?: TGateConfig | undefined;
   /** The config file's path, for an error the gate still reports under `config.`. */
   configFile?: string | undefined;
+  /** The evaluation time waivers expire against (ISO-8601). */
+  now?: string | undefined;
+}
+
+export interface TEvaluateFilesInput extends TEvaluateOptions {
+  baselineFile: string;
+  candidateFile: string;
 }
 
 /**
- * Read both records and run the gate. Every problem with the input comes out as an InputError
- * naming the file it is in and the field (`candidate.output`), never as a stack trace.
+ * Run the gate on two records already read. Every problem with the input comes out as an
+ * InputError naming where it is (`candidate.json`, `stdin`) and the field (`candidate.output`),
+ * never as a stack trace.
  */
-export function evaluateFiles(input: TEvaluateFilesInput): TGateDecision {
-  const baseline = readRecordFile(input.baselineFile, "baseline");
-  const candidate = readRecordFile(input.candidateFile, "candidate");
+export function evaluatePair(pair: TPairInput, options: TEvaluateOptions): TGateDecision {
   try {
-    return evaluate({ baseline, candidate, mode: input.mode, strict: input.strict, config: input.config });
+    return evaluate({
+      baseline: pair.baseline.record,
+      candidate: pair.candidate.record,
+      mode: options.mode,
+      strict: options.strict,
+      config: options.config,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
   } catch (err) {
     if (!isGateInputError(err)) throw err;
     const rule = gateErrorRule(err);
     const side = err.field.split(".")[0];
-    if (side === "baseline") throw new InputError(input.baselineFile, `${rule} (field ${err.field})`);
-    if (side === "candidate") throw new InputError(input.candidateFile, `${rule} (field ${err.field})`);
-    if (side === "config") throw new InputError(input.configFile ?? null, describeConfigError(err));
-    throw new InputError(null, `${rule} (field ${err.field})`);
+    if (side === "baseline") throw new InputError(pair.baseline.label, `${rule} (field ${err.field})`);
+    if (side === "candidate") throw new InputError(pair.candidate.label, `${rule} (field ${err.field})`);
+    throw describeOptionError(err, options.configFile ?? null);
   }
+}
+
+/** Read both record files and run the gate (batch's pairs). */
+export function evaluateFiles(input: TEvaluateFilesInput): TGateDecision {
+  return evaluatePair(readPair(input.baselineFile, input.candidateFile), input);
 }

@@ -1,14 +1,19 @@
-import { readFileSync } from "node:fs";
-import type { TGateMode, TGatePolicyName } from "@solserver/contracts";
-import { parseGateConfig } from "@solserver/gate";
+import { existsSync } from "node:fs";
+import { GATE_PRESETS, type TGateMode, type TGatePolicyName } from "@solserver/contracts";
+import { PRESETS } from "@solserver/gate";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { acceptCandidate, readHistory, renderHistoryText } from "./accept";
 import { acceptRisks, RISK_POLICIES } from "./accept-risk";
 import { renderBatchText, runBatch } from "./batch";
-import { evaluateFiles } from "./evaluate-files";
+import { evaluationNow, loadConfig, type TConfigOptions } from "./config-options";
+import { evaluatePair } from "./evaluate-files";
 import { EXIT, exitCodeForStatus, type TExitCode, type TFailOn } from "./exit-codes";
-import { InputError, oneLine, readConfigFile } from "./read-input";
+import { renderMetricsText, summarizeDecisions } from "./metrics";
+import { readPair, readProcessStdin, type TReadStdin } from "./pair-input";
+import { InputError, oneLine } from "./read-input";
 import { renderJson, toJsonReport } from "./report-json";
 import { renderTextReport } from "./report-text";
+import { renderVerboseSections } from "./report-verbose";
 import { runMetadata, SCHEMA_VERSION } from "./run-metadata";
 
 /** Replaced by the build (scripts/build.mjs) with package.json's version. */
@@ -26,13 +31,13 @@ export const processIo: TIo = {
   err: (text) => void process.stderr.write(text),
 };
 
-interface TGateOptions {
+interface TGateOptions extends TConfigOptions {
   mode: TGateMode;
   failOn: TFailOn;
   acceptRisk?: TGatePolicyName[];
   strict?: boolean;
   json?: boolean;
-  config?: string;
+  verbose?: boolean;
 }
 
 export const EXIT_CODES_HELP = `
@@ -44,42 +49,63 @@ Exit codes:
      "output", invalid config, bad option (one line on stderr)
   4  internal error, or the CLI is not built`;
 
-function addGateOptions(cmd: Command): Command {
+const ENV_HELP = `
+Environment: BREAKPOINT_CONFIG, BREAKPOINT_PRESET, BREAKPOINT_ENV, BREAKPOINT_NOW stand in for
+-c, --preset, --env and --now when those are not given.`;
+
+function addConfigOptions(cmd: Command): Command {
   return cmd
-    .addOption(
-      new Option("--mode <mode>", "lite: cost, PII, drift; full: also latency, output contract, similarity")
-        .choices(["lite", "full"])
-        .default("lite"),
+    .option(
+      "-c, --config <file>",
+      "gate config (YAML or JSON): thresholds, PII allowlist, output contract, waivers ...",
     )
     .addOption(
-      new Option("--fail-on <level>", "warn: WARN and BLOCK fail the step (exit 1 / 2); block: only BLOCK does")
-        .choices(["warn", "block"])
-        .default("warn"),
+      new Option("--preset <name>", "built-in thresholds under the config: chatbot, extraction, support").choices([
+        ...GATE_PRESETS,
+      ]),
     )
-    .addOption(
-      new Option(
-        "--accept-risk <policy>",
-        "for this run, accept a policy's WARN or BLOCK (repeatable; listed in the report)",
-      )
-        .choices([...RISK_POLICIES])
-        .argParser((value: string, previous: string[] | undefined) => {
-          if (!(RISK_POLICIES as readonly string[]).includes(value))
-            throw new InvalidArgumentError(`Allowed choices are ${RISK_POLICIES.join(", ")}.`);
-          return [...(previous ?? []), value];
-        }),
-    )
-    .option("--strict", "treat WARN as BLOCK (exit 2 instead of 1)")
-    .option("--json", "print the result as JSON on stdout (and nothing else)")
-    .option("-c, --config <file>", "gate config (YAML or JSON): thresholds, PII allowlist, output contract ...")
-    .addHelpText("after", EXIT_CODES_HELP);
+    .option("--env <name>", "apply the config's environments.<name> overrides (e.g. ci, production)");
 }
 
-function loadConfig(opts: TGateOptions) {
-  return opts.config === undefined ? undefined : readConfigFile(opts.config);
+function addGateOptions(cmd: Command): Command {
+  return addConfigOptions(
+    cmd
+      .addOption(
+        new Option("--mode <mode>", "lite: cost, PII, drift; full: also latency, output contract, similarity")
+          .choices(["lite", "full"])
+          .default("lite"),
+      )
+      .addOption(
+        new Option("--fail-on <level>", "warn: WARN and BLOCK fail the step (exit 1 / 2); block: only BLOCK does")
+          .choices(["warn", "block"])
+          .default("warn"),
+      )
+      .addOption(
+        new Option(
+          "--accept-risk <policy>",
+          "for this run, accept a policy's WARN or BLOCK (repeatable; listed in the report)",
+        )
+          .choices([...RISK_POLICIES])
+          .argParser((value: string, previous: string[] | undefined) => {
+            if (!(RISK_POLICIES as readonly string[]).includes(value))
+              throw new InvalidArgumentError(`Allowed choices are ${RISK_POLICIES.join(", ")}.`);
+            return [...(previous ?? []), value];
+          }),
+      )
+      .option("--strict", "treat WARN as BLOCK (exit 2 instead of 1)")
+      .option("--json", "print the result as JSON on stdout (and nothing else)"),
+  )
+    .option("--now <time>", "the time waivers expire against (ISO-8601, e.g. 2026-11-27T12:00:00Z; default: now)")
+    .addHelpText("after", `${EXIT_CODES_HELP}\n${ENV_HELP}`);
 }
 
 /** The commander program; `done` receives the exit code an action decided. */
-export function buildProgram(io: TIo, done: (code: TExitCode) => void, bufferErr: (text: string) => void): Command {
+export function buildProgram(
+  io: TIo,
+  done: (code: TExitCode) => void,
+  bufferErr: (text: string) => void,
+  stdin: TReadStdin = readProcessStdin,
+): Command {
   const program = new Command()
     .name("breakpoint")
     .description("BreakPoint: gate a candidate model output against a known-good baseline (ALLOW / WARN / BLOCK).")
@@ -94,41 +120,54 @@ export function buildProgram(io: TIo, done: (code: TExitCode) => void, bufferErr
     program
       .command("evaluate")
       .description("compare one candidate output with its baseline and print the decision")
-      .argument("<baseline>", "baseline record (JSON): the known-good output")
-      .argument("<candidate>", "candidate record (JSON): the output to gate"),
-  ).action((baselineFile: string, candidateFile: string, opts: TGateOptions) => {
-    const config = loadConfig(opts);
+      .argument("<baseline>", "baseline record (JSON): the known-good output; '-' reads stdin")
+      .argument(
+        "[candidate]",
+        "candidate record (JSON): the output to gate; omitted, <baseline> holds both: { baseline, candidate }",
+      )
+      .option("--verbose", "also show every policy's findings, codes and figures, and the records side by side"),
+  ).action((baselineArg: string, candidateArg: string | undefined, opts: TGateOptions) => {
+    const loaded = loadConfig(opts);
+    const now = evaluationNow(opts);
+    const pair = readPair(baselineArg, candidateArg, stdin);
     const decision = acceptRisks(
-      evaluateFiles({
-        baselineFile,
-        candidateFile,
+      evaluatePair(pair, {
         mode: opts.mode,
         strict: opts.strict === true,
-        config,
-        configFile: opts.config,
+        config: loaded.config,
+        configFile: loaded.file ?? undefined,
+        now,
       }),
       opts.acceptRisk ?? [],
     );
     const code = exitCodeForStatus(decision.status, opts.failOn);
-    io.out(
-      opts.json === true
-        ? renderJson(
-            toJsonReport(
-              decision,
-              code,
-              runMetadata({
-                baseline: readFileSync(baselineFile, "utf8"),
-                candidate: readFileSync(candidateFile, "utf8"),
-                mode: opts.mode,
-                strict: opts.strict === true,
-                fail_on: opts.failOn,
-                accept_risk: opts.acceptRisk ?? [],
-                config: config ?? null,
-              }),
-            ),
-          )
-        : renderTextReport(decision, { baselineFile, candidateFile, configFile: opts.config, exitCode: code }),
-    );
+    if (opts.json === true) {
+      const judged = {
+        baseline: pair.baseline.text,
+        candidate: pair.combined === null ? pair.candidate.text : null,
+        mode: opts.mode,
+        strict: opts.strict === true,
+        fail_on: opts.failOn,
+        accept_risk: opts.acceptRisk ?? [],
+        config: loaded.config,
+      };
+      const run = { ...runMetadata(judged), preset: loaded.preset, environment: loaded.environment };
+      io.out(renderJson(toJsonReport(decision, code, run)));
+    } else {
+      io.out(
+        renderTextReport(decision, {
+          baselineFile: pair.combined === null ? pair.baseline.label : `${pair.combined} (baseline)`,
+          candidateFile: pair.combined === null ? pair.candidate.label : `${pair.combined} (candidate)`,
+          configFile: loaded.file ?? undefined,
+          preset: loaded.preset,
+          environment: loaded.environment,
+          exitCode: code,
+          ...(opts.verbose === true
+            ? { verbose: renderVerboseSections(decision, pair.baseline.record, pair.candidate.record) }
+            : {}),
+        }),
+      );
+    }
     done(code);
   });
 
@@ -141,14 +180,15 @@ export function buildProgram(io: TIo, done: (code: TExitCode) => void, bufferErr
         "a directory of <name>.baseline.json + <name>.candidate.json, or a YAML/JSON manifest",
       ),
   ).action((target: string, opts: TGateOptions) => {
-    const config = loadConfig(opts);
+    const loaded = loadConfig(opts);
     const report = runBatch({
       target,
       mode: opts.mode,
       strict: opts.strict === true,
       failOn: opts.failOn,
-      config,
-      configFile: opts.config,
+      config: loaded.config,
+      configFile: loaded.file ?? undefined,
+      now: evaluationNow(opts),
     });
     for (const result of report.results) {
       if (result.error !== null) io.err(`breakpoint: error: ${result.name}: ${result.error}\n`);
@@ -157,13 +197,70 @@ export function buildProgram(io: TIo, done: (code: TExitCode) => void, bufferErr
     done(report.exit_code);
   });
 
+  program
+    .command("accept")
+    .description(
+      "make the candidate the new baseline (an intended change); every version is kept in <baseline>.history/",
+    )
+    .argument("<baseline>", "baseline record to replace (created if missing)")
+    .argument("<candidate>", "the record that becomes the baseline (or an older version from the history)")
+    .option("--reason <text>", "why the change is intended (kept in the history log)")
+    .option("--json", "print the result as JSON")
+    .action((baselineFile: string, candidateFile: string, opts: { reason?: string; json?: boolean }) => {
+      const by = process.env.GITHUB_ACTOR?.trim() || process.env.USER?.trim() || null;
+      const result = acceptCandidate({ baselineFile, candidateFile, reason: opts.reason, by });
+      if (opts.json === true) io.out(renderJson(result));
+      else if (!result.changed) io.out(`Baseline unchanged: ${baselineFile} already holds ${candidateFile}\n`);
+      else
+        io.out(
+          `Baseline updated: ${baselineFile} <- ${candidateFile} (version ${result.version}; history in ${result.history_dir})\n`,
+        );
+      done(EXIT.ALLOW);
+    });
+
+  program
+    .command("history")
+    .description("list the versions a baseline has had (from <baseline>.history/log.jsonl)")
+    .argument("<baseline>", "baseline record")
+    .option("--json", "print the versions as JSON")
+    .action((baselineFile: string, opts: { json?: boolean }) => {
+      const entries = readHistory(baselineFile);
+      io.out(
+        opts.json === true
+          ? renderJson({ baseline: baselineFile, versions: entries })
+          : renderHistoryText(baselineFile, entries),
+      );
+      done(EXIT.ALLOW);
+    });
+
+  program
+    .command("metrics")
+    .description("summarize stored decisions (evaluate/batch --json files): counts, codes, block rates, trend by day")
+    .argument("<paths...>", "decision JSON files or directories (searched recursively for *.json)")
+    .option("--json", "print the summary as JSON")
+    .action((paths: string[], opts: { json?: boolean }) => {
+      // `metrics summarize <paths>`, the original library's spelling, reads the same.
+      const given = paths[0] === "summarize" && paths.length > 1 && !existsSync("summarize") ? paths.slice(1) : paths;
+      const summary = summarizeDecisions(given);
+      for (const line of summary.errors) io.err(`breakpoint: error: ${line}\n`);
+      io.out(opts.json === true ? renderJson(summary) : renderMetricsText(summary));
+      done(summary.errors.length > 0 ? EXIT.INPUT_ERROR : EXIT.ALLOW);
+    });
+
   const config = program.command("config").description("show the gate's configuration");
+  addConfigOptions(
+    config
+      .command("print")
+      .description("print the effective config (defaults < preset < -c FILE < --env overrides) as JSON"),
+  ).action((opts: TConfigOptions) => {
+    io.out(renderJson(loadConfig(opts).config));
+    done(EXIT.ALLOW);
+  });
   config
-    .command("print")
-    .description("print the effective config (defaults merged with -c FILE) as JSON")
-    .option("-c, --config <file>", "gate config (YAML or JSON) to merge over the defaults")
-    .action((opts: { config?: string }) => {
-      io.out(renderJson(opts.config === undefined ? parseGateConfig({}) : readConfigFile(opts.config)));
+    .command("presets")
+    .description("list the built-in presets and what they are for")
+    .action(() => {
+      for (const name of GATE_PRESETS) io.out(`${name.padEnd(12)}${PRESETS[name].description}\n`);
       done(EXIT.ALLOW);
     });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type TGateConfig, ZGateConfig } from "@solserver/contracts";
-import { GateInputError, parseGateConfig } from "@solserver/gate";
+import { GateInputError, resolveGateConfig } from "@solserver/gate";
 import { parse as parseYaml } from "yaml";
 import { locateJsonError } from "./json-error";
 
@@ -97,10 +97,14 @@ function parseYamlText(text: string, file: string): unknown {
   }
 }
 
+/** Parse a document's text; `label` names it in errors (a path, or "stdin"). */
+export function parseDocumentText(text: string, label: string, format: TDocumentFormat): unknown {
+  return format === "json" ? parseJson(text, label) : parseYamlText(text, label);
+}
+
 /** Read and parse a JSON or YAML file (by extension, else `fallback`). */
 export function readDocument(file: string, fallback: TDocumentFormat): unknown {
-  const text = readTextFile(file);
-  return formatForPath(file, fallback) === "json" ? parseJson(text, file) : parseYamlText(text, file);
+  return parseDocumentText(readTextFile(file), file, formatForPath(file, fallback));
 }
 
 function describeJsonType(value: unknown): string {
@@ -114,7 +118,11 @@ function describeJsonType(value: unknown): string {
  * validates its fields; this only checks the top level so the error can say what the file holds.
  */
 export function readRecordFile(file: string, side: "baseline" | "candidate"): Record<string, unknown> {
-  const data = readDocument(file, "json");
+  return asRecord(readDocument(file, "json"), file, side);
+}
+
+/** The top-level check of a record, wherever it was read from. */
+export function asRecord(data: unknown, file: string, side: string): Record<string, unknown> {
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     throw new InputError(
       file,
@@ -154,20 +162,28 @@ interface TSchemaDef {
   shape?: Record<string, { def?: TSchemaDef }>;
 }
 
+/** Keys a config document holds beside ZGateConfig's (resolveGateConfig takes them out). */
+const DOCUMENT_KEYS = ["preset", "environments"];
+
 /** The keys ZGateConfig allows in the object at `keyPath` ("" = top level), or null if it is no fixed object. */
 export function allowedConfigKeys(keyPath: string): string[] | null {
+  // Inside an environment the same keys apply as at the top level (less the document's own).
+  const inEnvironment = /^environments\.[^.]+(?:\.(.*))?$/.exec(keyPath);
+  const path = inEnvironment ? (inEnvironment[1] ?? "") : keyPath;
   let def: TSchemaDef | undefined = (ZGateConfig as unknown as { def: TSchemaDef }).def;
   const unwrap = () => {
     while (def?.innerType && ["prefault", "default", "optional", "nullable"].includes(def.type ?? "")) {
       def = def.innerType.def;
     }
   };
-  for (const key of keyPath === "" ? [] : keyPath.split(".")) {
+  for (const key of path === "" ? [] : path.split(".")) {
     unwrap();
     def = def?.type === "object" ? def.shape?.[key]?.def : undefined;
   }
   unwrap();
-  return def?.type === "object" && def.shape ? Object.keys(def.shape) : null;
+  if (def?.type !== "object" || !def.shape) return null;
+  const keys = Object.keys(def.shape);
+  return keyPath === "" ? [...keys, ...DOCUMENT_KEYS] : keys;
 }
 
 /** "rule (key path)" for a config error, with an unknown key named in full and the allowed ones listed. */
@@ -183,18 +199,29 @@ export function describeConfigError(err: GateInputError): string {
   return key === "" ? `${rule} (at the top level)` : `${rule} (key ${key})`;
 }
 
+/** Where a gate error outside the records belongs: the config file's keys, or an option. */
+export function describeOptionError(err: GateInputError, configFile: string | null): InputError {
+  const rule = gateErrorRule(err);
+  if (err.field === "preset") return new InputError(null, `${rule} (option --preset or BREAKPOINT_PRESET)`);
+  if (err.field === "env") return new InputError(configFile, `${rule} (option --env or BREAKPOINT_ENV)`);
+  if (err.field === "now") return new InputError(null, `${rule} (option --now or BREAKPOINT_NOW)`);
+  if (err.field === "config" || err.field.startsWith("config.")) {
+    return new InputError(configFile, describeConfigError(err));
+  }
+  return new InputError(null, `${rule} (field ${err.field})`);
+}
+
 /**
- * A partial gate config from a YAML or JSON file (by extension; otherwise YAML, which also reads
- * JSON). An empty file is the default config. Errors name the file and the key path.
+ * A gate config from a YAML or JSON file (by extension; otherwise YAML, which also reads JSON),
+ * with its preset and no environment. An empty file is the default config. Errors name the file
+ * and the key path. (config-options.ts adds --preset, --env and the BREAKPOINT_* variables.)
  */
 export function readConfigFile(file: string): TGateConfig {
   const raw = readDocument(file, "yaml") ?? {};
   try {
-    return parseGateConfig(raw);
+    return resolveGateConfig({ document: raw }).config;
   } catch (err) {
-    if (isGateInputError(err)) {
-      throw new InputError(file, describeConfigError(err));
-    }
+    if (isGateInputError(err)) throw describeOptionError(err, file);
     throw err;
   }
 }

@@ -13,6 +13,9 @@ export type TRunMetadata = {
   run_id: string;
   project: string | null;
   ci: { provider: string; commit: string | null; ref: string | null; run_url: string | null } | null;
+  /** The preset and environment the config was resolved with (evaluate only). */
+  preset?: string | null;
+  environment?: string | null;
 };
 
 type TEnv = Readonly<Record<string, string | undefined>>;

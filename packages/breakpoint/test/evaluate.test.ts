@@ -183,7 +183,13 @@ describe("the JSON report's schema version and run metadata", () => {
     const json = JSON.parse(a.stdout);
     expect(Object.keys(json)[0]).toBe("schema_version");
     expect(json.schema_version).toBe("1");
-    expect(json.run).toEqual({ run_id: expect.stringMatching(/^[0-9a-f]{16}$/), project: null, ci: null });
+    expect(json.run).toEqual({
+      run_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      project: null,
+      ci: null,
+      preset: null,
+      environment: null,
+    });
     const other = JSON.parse(runCli(["evaluate", SEED.baseline, SEED.block, "--json"]).stdout);
     expect(other.run.run_id).not.toBe(json.run.run_id);
     const strict = JSON.parse(runCli(["evaluate", SEED.baseline, SEED.warn, "--json", "--strict"]).stdout);
@@ -387,7 +393,9 @@ describe("breakpoint: usage", () => {
   it("unknown option, missing argument, bad --mode, extra argument, unknown or missing command exit 3 with one line", () => {
     const cases: [string[], string][] = [
       [["evaluate", SEED.baseline, SEED.block, "--frobnicate"], "unknown option '--frobnicate'"],
-      [["evaluate", SEED.baseline], "missing required argument 'candidate'"],
+      // One input is a combined { baseline, candidate } file: a plain record is not one.
+      [["evaluate", SEED.baseline], "a single input must hold both records"],
+      [["evaluate"], "missing required argument 'baseline'"],
       [["evaluate", SEED.baseline, SEED.block, "--mode", "heavy"], "heavy"],
       [["evaluate", SEED.baseline, SEED.block, SEED.allow], "too many arguments"],
       [["evaluate", SEED.baseline, SEED.block, "--config"], "--config"],

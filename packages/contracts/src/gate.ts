@@ -14,11 +14,59 @@ export const GATE_POLICIES = ["cost", "pii", "drift", "latency", "output_contrac
 export const ZGatePolicyName = z.enum(GATE_POLICIES);
 export type TGatePolicyName = z.infer<typeof ZGatePolicyName>;
 
+/**
+ * Built-in threshold sets for common assistants (the original library's three), merged under a
+ * config: `chatbot` tolerates free-form answers, `extraction` holds structured output tight,
+ * `support` sits between. Values: packages/gate/src/presets.ts.
+ */
+export const GATE_PRESETS = ["chatbot", "extraction", "support"] as const;
+export const ZGatePresetName = z.enum(GATE_PRESETS, {
+  error: `preset must be one of ${GATE_PRESETS.join(", ")}`,
+});
+export type TGatePresetName = z.infer<typeof ZGatePresetName>;
+
 export const PII_TYPES = ["EMAIL", "PHONE", "CREDIT_CARD"] as const;
 export const ZPiiType = z.enum(PII_TYPES);
 export type TPiiType = z.infer<typeof ZPiiType>;
 
 const count = z.number().int().nonnegative();
+
+/**
+ * `expires_at`: an ISO-8601 date ("2026-12-31", the end of that day in UTC) or date-time with a
+ * zone ("2026-12-31T18:00:00Z", "...+02:00"). A time without a zone is refused: a waiver's end
+ * must not depend on the machine's clock zone.
+ */
+export const ZWaiverExpiry = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
+  error: 'expires_at must be an ISO-8601 date ("2026-12-31") or a date-time with a zone ("2026-12-31T18:00:00Z")',
+});
+
+/**
+ * A waiver: while it has not expired, findings with these reason codes do not count (the policy
+ * reads as if they were not there) and the decision lists the waiver as applied. Once expired it
+ * stops applying and the decision says so. Reason and owner are required: a waiver nobody can
+ * be asked about is how risks get forgotten.
+ */
+export const ZGateWaiver = z.strictObject({
+  codes: z.array(z.string().trim().min(1)).min(1, "codes must name at least one reason code"),
+  reason: z.string().trim().min(1, "reason must say why the finding is accepted"),
+  owner: z.string().trim().min(1, "owner must name who answers for the waiver"),
+  expires_at: ZWaiverExpiry,
+  /** Optional link to the ticket tracking the fix. */
+  ticket: z.string().trim().min(1).optional(),
+});
+export type TGateWaiver = z.infer<typeof ZGateWaiver>;
+
+/** A waiver as a decision reports it: applied (with the codes it matched) or expired. */
+export const ZWaiverOutcome = z.object({
+  codes: z.array(z.string()),
+  reason: z.string(),
+  owner: z.string(),
+  expires_at: z.string(),
+  ticket: z.string().nullable(),
+  /** The reason codes of this decision the waiver covered (applied), or would have (expired). */
+  matched: z.array(z.string()),
+});
+export type TWaiverOutcome = z.infer<typeof ZWaiverOutcome>;
 
 /**
  * One side of a comparison, as the seed's JSON files hold it. `output` is required; the rest
@@ -93,6 +141,15 @@ export const ZGateConfig = z.strictObject({
       enforce,
       warn_length_delta_pct: pct.default(35),
       block_length_delta_pct: pct.default(70),
+      /**
+       * Separate thresholds for a longer (expansion) or shorter (compression) answer; each one
+       * not set falls back to the length delta above. An extraction bot may allow a longer
+       * answer but not a shorter one.
+       */
+      warn_expansion_pct: pct.optional(),
+      block_expansion_pct: pct.optional(),
+      warn_compression_pct: pct.optional(),
+      block_compression_pct: pct.optional(),
       warn_short_ratio: z.number().min(0).max(1).default(0.35),
       /** Full mode: WARN when similarity falls below this. */
       warn_similarity: z.number().min(0).max(1).default(0.15),
@@ -121,6 +178,8 @@ export const ZGateConfig = z.strictObject({
       json_schema: z.record(z.string(), z.unknown()).optional(),
     })
     .prefault({}),
+  /** Findings accepted for a while, each with a reason, an owner and an expiry (see ZGateWaiver). */
+  waivers: z.array(ZGateWaiver).default([]),
 });
 export type TGateConfig = z.infer<typeof ZGateConfig>;
 export type TGateConfigInput = z.input<typeof ZGateConfig>;
@@ -151,6 +210,8 @@ export const ZGateDecision = z.object({
     policies: z.array(ZGatePolicyName),
   }),
   policies: z.array(ZPolicyResult),
+  /** Present when the config has waivers: which applied, which have expired. */
+  waivers: z.object({ applied: z.array(ZWaiverOutcome), expired: z.array(ZWaiverOutcome) }).optional(),
 });
 export type TGateDecision = z.infer<typeof ZGateDecision>;
 
@@ -166,7 +227,14 @@ export const ZGateEvaluateRequest = z.strictObject({
   candidate: ZComparedRecord,
   mode: ZGateMode.default("lite"),
   strict: z.boolean().default(false),
-  config: ZGateConfig.optional(),
+  /** Built-in thresholds the config is merged over (as `breakpoint --preset`). */
+  preset: ZGatePresetName.optional(),
+  /**
+   * Any subset of the gate config (thresholds, PII allowlist, output contract, waivers), merged
+   * over the preset and the defaults. Validated by the gate, which names the bad key
+   * (`config.cost.warn_increase_pct`), so a partial object is accepted here.
+   */
+  config: z.record(z.string(), z.unknown()).optional(),
   /** A name for the comparison in the dashboard, e.g. "support-bot: gpt-4.1 -> gpt-5". */
   label: z.string().trim().min(1).max(120).optional(),
 });

@@ -5,6 +5,7 @@
 export { aggregate, collectMetrics, POLICY_ORDER, REPORT_ORDER } from "./aggregate";
 export { GATE_CODES, type TGateCode, WARN_VARIANT } from "./codes";
 export { parseGateConfig } from "./config";
+export { deepMerge, resolveGateConfig, type TConfigSources, type TResolvedConfig } from "./config-document";
 export { GateInputError } from "./errors";
 export { type EvaluateInput, evaluate } from "./evaluate";
 export { luhnCheckDigit, luhnValid } from "./luhn";
@@ -16,7 +17,9 @@ export { evaluateDriftPolicy } from "./policies/drift";
 export { evaluateLatencyPolicy } from "./policies/latency";
 export { evaluateOutputContractPolicy } from "./policies/output-contract";
 export { evaluatePiiPolicy } from "./policies/pii";
+export { PRESETS, type TGatePreset } from "./presets";
 export { DEFAULT_PRICING, findPrice, mergePricing, resolveCost } from "./pricing";
 export { parseGateRecord } from "./records";
 export { applyEnforcement } from "./result";
 export { type SimilarityKind, similarity } from "./similarity";
+export { applyWaivers, evaluationTime, waiverEnd } from "./waivers";

@@ -156,3 +156,30 @@ describe("similarity (full mode)", () => {
     expect(d.policies.find((p) => p.policy === "drift")?.details.similarity_kind).toBe("char_ngram_jaccard");
   });
 });
+
+describe("separate expansion and compression thresholds", () => {
+  const split = parseGateConfig({
+    drift: { warn_expansion_pct: 100, block_expansion_pct: 200, warn_compression_pct: 20, block_compression_pct: 40 },
+  }).drift;
+
+  // baseline length, candidate length, status under the split thresholds
+  it.each([
+    [100, 199, "ALLOW"], // +99% < 100% expansion WARN
+    [100, 200, "WARN"], // +100%
+    [100, 300, "BLOCK"], // +200%
+    [100, 81, "ALLOW"], // -19% < 20% compression WARN
+    [100, 80, "WARN"], // -20%
+    [100, 60, "BLOCK"], // -40%
+  ])("%i -> %i chars is %s", (b, c, status) => {
+    expect(drift(b, c, split).status).toBe(status);
+  });
+
+  it("a direction without its own thresholds falls back to the length delta (35 / 70)", () => {
+    const onlyExpansion = parseGateConfig({ drift: { warn_expansion_pct: 100, block_expansion_pct: 200 } }).drift;
+    expect(drift(100, 150, onlyExpansion).status).toBe("ALLOW");
+    expect(drift(100, 65, onlyExpansion).status).toBe("WARN");
+    expect(drift(100, 30, onlyExpansion).status).toBe("BLOCK");
+    expect(drift(100, 30, onlyExpansion).reasons[0]).toBe("Output length compressed by 70.00% (>=70%).");
+    expect(drift(100, 300, onlyExpansion).reasons[0]).toBe("Output length expanded by 200.00% (>=200%).");
+  });
+});

@@ -29,6 +29,9 @@ export async function evaluateGate(
       mode: request.mode,
       strict: request.strict,
       ...(request.config ? { config: request.config } : {}),
+      ...(request.preset ? { preset: request.preset } : {}),
+      // Waivers expire against the server's clock; the gate itself reads none.
+      now: new Date(),
     });
   } catch (error) {
     if (error instanceof GateInputError) throw new DomainError("BAD_INPUT", error.message, { field: error.field });

@@ -10,6 +10,19 @@ import { COMPARE_DECIMALS, codePointLength, roundTo, signed, threshold } from ".
 import { applyEnforcement, type Metrics, policyResult, worst } from "../result";
 import { similarity } from "../similarity";
 
+/** The length thresholds for this direction: its own when set, else the shared length delta. */
+function lengthLimits(config: TGateConfig["drift"], direction: "expanded" | "compressed") {
+  return direction === "expanded"
+    ? {
+        warn: config.warn_expansion_pct ?? config.warn_length_delta_pct,
+        block: config.block_expansion_pct ?? config.block_length_delta_pct,
+      }
+    : {
+        warn: config.warn_compression_pct ?? config.warn_length_delta_pct,
+        block: config.block_compression_pct ?? config.block_length_delta_pct,
+      };
+}
+
 export function evaluateDriftPolicy(
   baseline: TGateRecord,
   candidate: TGateRecord,
@@ -45,19 +58,20 @@ export function evaluateDriftPolicy(
     baseLen === 0 ? Number.POSITIVE_INFINITY : roundTo(((candLen - baseLen) / baseLen) * 100, COMPARE_DECIMALS);
   const deltaPct = Math.abs(signedPct);
   if (Number.isFinite(deltaPct)) metrics.length_delta_pct = roundTo(deltaPct, 2);
-  const direction = candLen >= baseLen ? "expanded" : "compressed";
+  const direction: "expanded" | "compressed" = candLen >= baseLen ? "expanded" : "compressed";
   const describe = (limit: number) =>
     Number.isFinite(deltaPct)
       ? `Output length ${direction} by ${deltaPct.toFixed(2)}% (>=${threshold(limit)}%).`
       : `Output length expanded from 0 to ${candLen} characters (unbounded change, >=${threshold(limit)}%).`;
 
-  if (deltaPct >= config.block_length_delta_pct) {
+  const limits = lengthLimits(config, direction);
+  if (deltaPct >= limits.block) {
     status = worst(status, "BLOCK");
-    reasons.push(describe(config.block_length_delta_pct));
+    reasons.push(describe(limits.block));
     codes.push(GATE_CODES.DRIFT_BLOCK_LENGTH_DELTA);
-  } else if (deltaPct >= config.warn_length_delta_pct) {
+  } else if (deltaPct >= limits.warn) {
     status = worst(status, "WARN");
-    reasons.push(describe(config.warn_length_delta_pct));
+    reasons.push(describe(limits.warn));
     codes.push(GATE_CODES.DRIFT_WARN_LENGTH_DELTA);
   }
 
