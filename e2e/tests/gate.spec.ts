@@ -34,6 +34,31 @@ test("the gate page lists turn decisions and compares two outputs", async ({ pag
   await expect(result).toContainText("PII detected: EMAIL(1), PHONE(1). Total matches: 2.");
   await expect(result.getByTestId("pii-highlight").locator("mark")).toHaveText(["hi@example.com", "415-555-1212"]);
 
+  // A finding can be waived from the result: without a reason the server names the field; with
+  // one, the PII findings stop counting and the decision lists the waiver.
+  await result.getByRole("button", { name: "Waive PII_BLOCK_EMAIL" }).click();
+  const row = page.getByTestId("waiver-row");
+  await expect(row.getByLabel("Codes")).toHaveValue("PII_BLOCK_EMAIL");
+  await row.getByLabel("Codes").fill("PII_BLOCK_EMAIL, PII_BLOCK_PHONE");
+  await row.getByLabel("Owner").fill("ana@example.com");
+  await page.getByRole("button", { name: "Evaluate" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "config.waivers.0.reason" })).toBeVisible();
+  await row.getByLabel("Reason").fill("support number is public");
+  await page.getByRole("button", { name: "Evaluate" }).click();
+  // PII no longer counts; the answer is 43% longer, which the default thresholds still warn on.
+  await expect(result).toContainText("Final decision: WARN");
+  await expect(result.locator('li[data-policy="pii"]')).toHaveText(
+    "✓ Personal data (PII) passed: found 2 matches (waived)",
+  );
+  await expect(page.getByTestId("waiver-outcome")).toContainText("Waived PII_BLOCK_EMAIL, PII_BLOCK_PHONE until");
+  // The chatbot preset lets a chat answer grow that much; without the waiver the PII blocks again.
+  await page.getByLabel("Preset").selectOption("chatbot");
+  await page.getByRole("button", { name: "Evaluate" }).click();
+  await expect(result).toContainText("Final decision: ALLOW");
+  await page.getByRole("button", { name: "Remove waiver 1" }).click();
+  await page.getByRole("button", { name: "Evaluate" }).click();
+  await expect(result).toContainText("Final decision: BLOCK");
+
   // The comparison is stored apart from the chat turns' decisions, and the BLOCK filter keeps it.
   await expect(list.locator("tr[data-status]").filter({ hasText: "dashboard" })).toHaveCount(0);
   await page.getByRole("button", { name: "Comparisons (dashboard and API)" }).click();

@@ -255,6 +255,45 @@ describe("gate.evaluate service", () => {
     expect(listed.items[0]).toMatchObject({ evaluation_id: res.evaluation_id, label: "seed test 3", status: "BLOCK" });
   });
 
+  it("takes a preset and waivers, as the CLI does; a bad waiver is BAD_INPUT naming the field", async () => {
+    const pair = {
+      baseline: { output: "Your order ships Monday.", cost_usd: 1 },
+      candidate: { output: "Your order ships on Monday.", cost_usd: 1.25 },
+    };
+    expect((await evaluateGate(opened.as(owner), parseInput(ZGateEvaluateRequest, pair))).decision.status).toBe("WARN");
+    const chatbot = await evaluateGate(
+      opened.as(owner),
+      parseInput(ZGateEvaluateRequest, { ...pair, preset: "chatbot" }),
+    );
+    expect(chatbot.decision.status).toBe("ALLOW");
+    const waiver = {
+      codes: ["COST_WARN_INCREASE"],
+      reason: "cache lands next sprint",
+      owner: "ana",
+      expires_at: "2999-01-01",
+    };
+    const waived = await evaluateGate(
+      opened.as(owner),
+      parseInput(ZGateEvaluateRequest, { ...pair, config: { waivers: [waiver] } }),
+    );
+    expect(waived.decision.status).toBe("ALLOW");
+    expect(waived.decision.waivers?.applied.map((w) => w.matched)).toEqual([["COST_WARN_INCREASE"]]);
+    // Expiry is judged against the server's clock.
+    const expired = await evaluateGate(
+      opened.as(owner),
+      parseInput(ZGateEvaluateRequest, { ...pair, config: { waivers: [{ ...waiver, expires_at: "2020-01-01" }] } }),
+    );
+    expect(expired.decision.status).toBe("WARN");
+    expect(expired.decision.waivers?.expired).toHaveLength(1);
+    const error = await evaluateGate(
+      opened.as(owner),
+      parseInput(ZGateEvaluateRequest, { ...pair, config: { waivers: [{ ...waiver, reason: "" }] } }),
+    ).catch((e: unknown) => e);
+    expect(isDomainError(error) && error.code).toBe("BAD_INPUT");
+    expect(isDomainError(error) && error.field).toBe("config.waivers.0.reason");
+    expect(() => parseInput(ZGateEvaluateRequest, { ...pair, preset: "chat" })).toThrow(/preset must be one of/);
+  });
+
   it("refuses a record without an output as BAD_INPUT naming the field", async () => {
     const error = await Promise.resolve()
       .then(() =>

@@ -1,24 +1,18 @@
 "use client";
 import type { TGateEvaluationView, TGateStatus } from "@solserver/contracts";
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { cursorPages } from "@/lib/cursor-pages";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { formatTs } from "./format";
-import { HighlightedPii, PolicyLines } from "./gate-words";
+import { CompareForm } from "./gate-compare";
+import { GateBadge, PolicyLines } from "./gate-words";
 import { hasNoItems, QueryState } from "./query-state";
-import { ErrorAlert, LoadMore } from "./ui";
+import { LoadMore } from "./ui";
 
 const PAGE = 25;
 const STATUSES = ["ALLOW", "WARN", "BLOCK"] as const;
-const BADGE: Record<TGateStatus, string> = { ALLOW: "ok", WARN: "warn", BLOCK: "bad" };
-
-/** The decision as a coloured badge (the word is the information; colour only helps). */
-export function GateBadge({ status }: { status: TGateStatus }) {
-  return <span className={`badge ${BADGE[status]}`}>{status}</span>;
-}
-
 function Origin({ e }: { e: TGateEvaluationView }) {
   if (e.source === "api") return <span>{e.label ?? <span className="muted">API comparison</span>}</span>;
   return (
@@ -28,89 +22,6 @@ function Origin({ e }: { e: TGateEvaluationView }) {
         attempt {e.attempt_n} · {e.delivered ? "delivered" : "not delivered"}
       </span>
     </span>
-  );
-}
-
-/** Compare two outputs by hand: the CLI's `evaluate`, stored like any other evaluation. */
-function CompareForm({ onDone }: { onDone: () => Promise<unknown> }) {
-  const trpc = useTRPC();
-  const [baseline, setBaseline] = useState("");
-  const [candidate, setCandidate] = useState("");
-  const [mode, setMode] = useState<"lite" | "full">("lite");
-  const [strict, setStrict] = useState(false);
-  const evaluate = useMutation(trpc.gate.evaluate.mutationOptions({ onSuccess: onDone }));
-  const [problem, setProblem] = useState<string | null>(null);
-  // What was evaluated (the result's highlights refer to it, not to the box as edited since).
-  const [judged, setJudged] = useState("");
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const empty = [!baseline.trim() && "the baseline output", !candidate.trim() && "the candidate output"].filter(
-      Boolean,
-    );
-    setProblem(empty.length > 0 ? `Enter ${empty.join(" and ")}: an empty output is nothing to compare.` : null);
-    if (empty.length > 0) return;
-    setJudged(candidate);
-    evaluate.mutate({
-      baseline: { output: baseline },
-      candidate: { output: candidate },
-      mode,
-      strict,
-      label: "dashboard",
-    });
-  }
-  const decision = evaluate.data?.decision;
-  return (
-    <form className="panel stack" onSubmit={submit} aria-labelledby="compare-heading">
-      <h2 id="compare-heading">Compare two outputs</h2>
-      <div className="row wrap">
-        <label className="stack grow">
-          <span>Baseline output (known good)</span>
-          <textarea rows={4} value={baseline} onChange={(e) => setBaseline(e.target.value)} />
-        </label>
-        <label className="stack grow">
-          <span>Candidate output</span>
-          <textarea rows={4} value={candidate} onChange={(e) => setCandidate(e.target.value)} />
-        </label>
-      </div>
-      <div className="row">
-        <label className="row">
-          <span className="muted">Mode</span>
-          <select className="inline" value={mode} onChange={(e) => setMode(e.target.value as "lite" | "full")}>
-            <option value="lite">lite</option>
-            <option value="full">full</option>
-          </select>
-        </label>
-        <label className="row">
-          <input type="checkbox" checked={strict} onChange={(e) => setStrict(e.target.checked)} />
-          <span>strict (WARN blocks)</span>
-        </label>
-        <button type="submit" disabled={evaluate.isPending}>
-          {evaluate.isPending ? "Evaluating…" : "Evaluate"}
-        </button>
-      </div>
-      {problem ? (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      ) : null}
-      <ErrorAlert what="Could not evaluate" error={evaluate.error} />
-      {decision ? (
-        <div className="stack" data-testid="gate-result" aria-live="polite">
-          <p>
-            Final decision: <GateBadge status={decision.status} />
-          </p>
-          <PolicyLines policies={decision.policies} />
-          <HighlightedPii text={judged} policies={decision.policies} />
-          {decision.reasons.length > 0 ? (
-            <ul>
-              {decision.reasons.map((r) => (
-                <li key={r}>{r}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
-    </form>
   );
 }
 

@@ -12,10 +12,23 @@ const POLICY_WORDS: Record<string, string> = {
   latency: "Latency",
   output_contract: "Output contract",
 };
+const BADGE: Record<TGateStatus, string> = { ALLOW: "ok", WARN: "warn", BLOCK: "bad" };
+
+/** The decision as a coloured badge (the word is the information; colour only helps). */
+export function GateBadge({ status }: { status: TGateStatus }) {
+  return <span className={`badge ${BADGE[status]}`}>{status}</span>;
+}
+
 const STATUS_WORDS: Record<TGateStatus, string> = { ALLOW: "passed", WARN: "warning", BLOCK: "blocked" };
 
 /** What a policy found: its title's finding ("Delta +40.00%"), "found 3 matches" for PII. */
 export function findingOf(p: TGateEvaluationView["policies"][number]): string {
+  // A waived finding is still reported, marked, so a pass is never mistaken for a clean one.
+  const waived = Array.isArray((p.details as { waived?: unknown }).waived) ? " (waived)" : "";
+  return `${finding(p)}${waived}`;
+}
+
+function finding(p: TGateEvaluationView["policies"][number]): string {
   if (p.policy === "pii") {
     const n = Number((p.details as { metrics?: { pii_matches?: number } }).metrics?.pii_matches ?? 0);
     return n === 0 ? "none found" : `found ${n} ${n === 1 ? "match" : "matches"}`;
