@@ -330,6 +330,37 @@ describe("a provider that ignores the judge", () => {
     }
   });
 
+  it("applies an operator's waiver until it expires (SOLSERVER_GATE_CONFIG waivers)", async () => {
+    const careless: TModelProvider = {
+      name: "careless",
+      async generate() {
+        return { envelope: JSON.parse(envelope("Write to help@example.com.")), tokensIn: 1, tokensOut: 1 };
+      },
+    };
+    const waiver = { codes: ["PII_BLOCK_EMAIL"], reason: "public help address", owner: "ops" };
+    for (const [expires_at, delivered] of [
+      ["2999-01-01", true],
+      ["2020-01-01", false],
+    ] as const) {
+      const other = await openTestControlPlane({
+        label: `turn-gate-waiver-${delivered}`,
+        model: careless,
+        gate: { waivers: [{ ...waiver, expires_at }] },
+      });
+      try {
+        const who = await other.account("user");
+        const res = await respondToTurn(other.as(who), {
+          request_id: `waive-${delivered}`,
+          message: "Escalations?",
+        }).catch((e: unknown) => e);
+        if (delivered) expect((res as { assistant_text: string }).assistant_text).toBe("Write to help@example.com.");
+        else expect(isDomainError(res) && res.code).toBe("UPSTREAM");
+      } finally {
+        await other.close();
+      }
+    }
+  });
+
   it("lets an operator's allowlist through (SOLSERVER_GATE_CONFIG overrides)", async () => {
     const careless: TModelProvider = {
       name: "careless",

@@ -1,4 +1,5 @@
-import { GATE_POLICIES, type TGateConfig, type TGateConfigInput, ZGateConfig } from "@solserver/contracts";
+import { GATE_POLICIES, type TGateConfig, type TGateConfigInput } from "@solserver/contracts";
+import { parseGateConfig } from "@solserver/gate";
 import { ENVELOPE_SCHEMA } from "../model/envelope-schema";
 
 // The output gate on every model attempt of a turn (seed 002 in the pipeline). PII and the
@@ -22,5 +23,8 @@ export function pipelineGateConfig(overrides: TGateConfigInput = {}): TGateConfi
     merged[policy] = { ...PIPELINE_DEFAULTS[policy], ...overrides[policy] };
   }
   merged.output_contract = { enforce: "block", json: true, json_schema: ENVELOPE_SCHEMA };
-  return ZGateConfig.parse(merged);
+  // An operator's waivers (e.g. a known support address while the allowlist change ships)
+  // expire against the turn's clock; parseGateConfig also checks their codes exist.
+  merged.waivers = overrides.waivers ?? [];
+  return parseGateConfig(merged);
 }

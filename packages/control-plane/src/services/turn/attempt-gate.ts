@@ -44,7 +44,7 @@ function gateRecord(
 export function createAttemptGate(
   pipelineConfig: TGateConfig,
   previous: TPreviousResponse | null,
-  turn: { skip: boolean } = { skip: false },
+  turn: { skip: boolean; now?: Date } = { skip: false },
 ): TAttemptGate {
   const config: TGateConfig = turn.skip
     ? { ...pipelineConfig, drift: { ...pipelineConfig.drift, enforce: "off" } }
@@ -70,7 +70,16 @@ export function createAttemptGate(
         attempt.tokensOut,
         attempt.latencyMs,
       );
-      const decision = evaluate({ baseline: baseline ?? candidate, candidate, mode: "full", strict: false, config });
+      // Waivers in the operator's gate config expire against the turn's clock.
+      const now = turn.now ?? new Date();
+      const decision = evaluate({
+        baseline: baseline ?? candidate,
+        candidate,
+        mode: "full",
+        strict: false,
+        config,
+        now,
+      });
       decisions.set(attempt.n, decision);
       if (decision.status !== "BLOCK") return { deliver: true };
       const reasons = decision.reasons.slice(0, REASONS_IN_VERDICT).join(" ");
