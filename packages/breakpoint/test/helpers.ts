@@ -16,12 +16,12 @@ export const SEED = {
 } as const;
 
 /**
- * Build dist/breakpoint.mjs with the package's own build script (CI runs vitest on a fresh clone
- * with no prior build). The script writes a temp file and renames it, so test files building at
- * the same time are safe.
+ * Build dist/ when it is missing or older than its sources (scripts/ensure-built.mjs: CI runs
+ * vitest on a fresh clone with no prior build; locally an unchanged tree skips the build). The
+ * build writes temp files and renames them, so test files building at the same time are safe.
  */
 export function buildCli(): void {
-  const result = spawnSync(process.execPath, [path.join(PACKAGE_DIR, "scripts", "build.mjs")], {
+  const result = spawnSync(process.execPath, [path.join(PACKAGE_DIR, "scripts", "ensure-built.mjs")], {
     cwd: PACKAGE_DIR,
     encoding: "utf8",
   });
