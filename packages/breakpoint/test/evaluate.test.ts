@@ -225,7 +225,7 @@ describe("breakpoint config print", () => {
     expect(defaults.code).toBe(0);
     const parsed = JSON.parse(defaults.stdout);
     expect(parsed.cost).toMatchObject({ enforce: "block" });
-    expect(parsed.pii.types).toEqual(["EMAIL", "PHONE", "CREDIT_CARD"]);
+    expect(parsed.pii.types).toEqual(["EMAIL", "PHONE", "CREDIT_CARD", "SSN"]);
     const file = writeFile(tmp.dir, "print/gate.yaml", "cost:\n  block_increase_pct: 50\n");
     const merged = JSON.parse(runCli(["config", "print", "-c", file]).stdout);
     expect(merged.cost.block_increase_pct).toBe(50);

@@ -25,7 +25,7 @@ export const ZGatePresetName = z.enum(GATE_PRESETS, {
 });
 export type TGatePresetName = z.infer<typeof ZGatePresetName>;
 
-export const PII_TYPES = ["EMAIL", "PHONE", "CREDIT_CARD"] as const;
+export const PII_TYPES = ["EMAIL", "PHONE", "CREDIT_CARD", "SSN"] as const;
 export const ZPiiType = z.enum(PII_TYPES);
 export type TPiiType = z.infer<typeof ZPiiType>;
 

@@ -142,7 +142,9 @@ describe("the chat turn's gate blocks PII next to any character, in any string o
     }
     expect(cases.length).toBeGreaterThan(7000);
     expect(delivered).toEqual([]);
-  });
+    // Over 14,000 full gate evaluations: about 6 s alone, several times that beside CI's other
+    // suites on two cores. A guard against a hang, not a timing check.
+  }, 180_000);
 
   it("the issue's measured answer and its owner's phone in a proposal's delta_summary", () => {
     const gate = createAttemptGate(pipelineGateConfig(), null);

@@ -1,8 +1,8 @@
 // Allowlist semantics (contracts' ZGateConfig.pii.allowlist): an entry is either an exact value,
-// compared case-insensitively (phones and cards by their digits only, so "415-555-1212" also
-// allows "(415) 555-1212" and "+1 415 555 1212"), or `*suffix`, which allows every value ending
-// with the suffix (e.g. `*@example.com`; for phones and cards the suffix is compared by digits,
-// so `*1212` allows any number ending in 1212). No regexes: the scan stays linear whatever the
+// compared case-insensitively (phones, cards and SSNs by their digits only, so "415-555-1212"
+// also allows "(415) 555-1212" and "+1 415 555 1212"), or `*suffix`, which allows every value
+// ending with the suffix (e.g. `*@example.com`; for phones, cards and SSNs the suffix is compared
+// by digits, so `*1212` allows any number ending in 1212). No regexes: the scan stays linear whatever the
 // config says. A lone `*` allows everything of every type.
 
 import type { TPiiType } from "@solserver/contracts";

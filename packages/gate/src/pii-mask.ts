@@ -10,5 +10,7 @@ export function maskPii(type: TPiiType, value: string): string {
     return `${value.slice(0, 1)}***${value.slice(at)}`; // j***@example.com
   }
   const last4 = digitsOf(value).slice(-4);
-  return type === "PHONE" ? `***-***-${last4}` : `****-****-****-${last4}`;
+  if (type === "PHONE") return `***-***-${last4}`;
+  if (type === "SSN") return `***-**-${last4}`; // the form SSA letters use
+  return `****-****-****-${last4}`;
 }

@@ -18,7 +18,7 @@ describe("parseGateConfig", () => {
   it("fills every default from contracts (the seed's thresholds)", () => {
     const c = parseGateConfig({});
     expect(c.cost).toMatchObject({ enforce: "block", warn_increase_pct: 20, block_increase_pct: 40, pricing: {} });
-    expect(c.pii).toMatchObject({ enforce: "block", types: ["EMAIL", "PHONE", "CREDIT_CARD"], allowlist: [] });
+    expect(c.pii).toMatchObject({ enforce: "block", types: ["EMAIL", "PHONE", "CREDIT_CARD", "SSN"], allowlist: [] });
     expect(c.drift).toMatchObject({
       warn_length_delta_pct: 35,
       block_length_delta_pct: 70,
@@ -44,7 +44,7 @@ describe("parseGateConfig", () => {
     expect(inputError(() => parseGateConfig({ drift: { warn_short_ratio: 2 } })).field).toBe(
       "config.drift.warn_short_ratio",
     );
-    expect(inputError(() => parseGateConfig({ pii: { types: ["EMAIL", "SSN"] } })).field).toBe("config.pii.types.1");
+    expect(inputError(() => parseGateConfig({ pii: { types: ["EMAIL", "IBAN"] } })).field).toBe("config.pii.types.1");
     expect(inputError(() => parseGateConfig({ pii: { allowlist: [""] } })).field).toBe("config.pii.allowlist.0");
     expect(inputError(() => parseGateConfig({ latency: { enforce: "sometimes" } })).field).toBe(
       "config.latency.enforce",

@@ -11,10 +11,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluate, scanPii } from "../src/index";
-import { gluesToSample, PII_SAMPLES, piiNeighbours, type TPiiSample } from "../src/testing";
+import { gluesToSample, NOT_PII_LABELS, PII_SAMPLES, piiNeighbours, type TPiiSample } from "../src/testing";
 
 const NEIGHBOURS = piiNeighbours();
-const CODE = { EMAIL: "PII_BLOCK_EMAIL", PHONE: "PII_BLOCK_PHONE", CREDIT_CARD: "PII_BLOCK_CREDIT_CARD" } as const;
+const CODE = {
+  EMAIL: "PII_BLOCK_EMAIL",
+  PHONE: "PII_BLOCK_PHONE",
+  CREDIT_CARD: "PII_BLOCK_CREDIT_CARD",
+  SSN: "PII_BLOCK_SSN",
+} as const;
 
 /** `prefix + sample + suffix`, and whether the scanner reports a value of its type overlapping it. */
 function foundIn(sample: TPiiSample, prefix: string, suffix: string): boolean {
@@ -86,7 +91,8 @@ describe("the scanner finds every sample next to every character", () => {
 
 // ---- the same grid through evaluate(), the sample anywhere in a JSON envelope ----------------
 
-const word = fc.stringMatching(/^[a-z]{1,8}$/);
+// Any words but the few that name a non-personal number ("sn 415-555-1212" is a serial number).
+const word = fc.stringMatching(/^[a-z]{1,8}$/).filter((w) => !NOT_PII_LABELS.has(w));
 const words = fc.array(word, { minLength: 0, maxLength: 6 }).map((ws) => ws.join(" "));
 /**
  * A meta object of random shape: strings, numbers and booleans in nested arrays and objects. (The

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonStrings, luhnValid, scanPii } from "../src/index";
+import { jsonStrings, luhnCheckDigit, luhnValid, scanPii } from "../src/index";
 
 const values = (text: string, types?: Parameters<typeof scanPii>[1]) => scanPii(text, types).map((m) => m.value);
 const typed = (text: string | readonly string[]) => scanPii(text).map((m) => `${m.type}:${m.value}`);
@@ -37,6 +37,23 @@ describe("EMAIL", () => {
     ]) {
       expect(values(text), text).toEqual([]);
     }
+  });
+
+  it("leaves out asset names and SSH / scp remotes", () => {
+    for (const text of [
+      "Add logo@2x.png and icon@3x.SVG to the catalog",
+      "bundle main@1x.js",
+      "git clone git@github.com:acme/api.git",
+      "scp build.tgz deploy@example.com:/srv/app/",
+      "ssh ops@bastion.example.com:2222",
+    ]) {
+      expect(values(text), text).toEqual([]);
+    }
+    // Real TLDs that are also file extensions stay addresses, and so does a ':' before words.
+    expect(values("hi@example.zip, a@b.md")).toEqual(["hi@example.zip", "a@b.md"]);
+    expect(values("Mail hi@example.com: I'll answer.")).toEqual(["hi@example.com"]);
+    expect(values("Mail hi@example.com:today")).toEqual(["hi@example.com"]);
+    expect(values("logo@2x.png.example.com")).toEqual(["logo@2x.png.example.com"]);
   });
 
   it("caps the local part at 64 characters (the last 64 are reported)", () => {
@@ -81,13 +98,12 @@ describe("PHONE (US formats)", () => {
       "415-555-12123",
       "9415-555-1212",
       "12-415-555-1212",
-      "415-555-1212-99",
+      "415-555-1212-123456", // more than an extension's 1-5 digits after the dash
+      "415-555-1212-99-1",
       "415.555.1212.5",
       "ID x415-555-1212",
       "415-555-1212abc",
-      "+44 20 7946 0958",
-      "+2 415 555 1212", // an international number whose tail looks American
-      "+27 415 555 1212",
+      "+2 415 555 1212", // no country code is "2": not a phone, and its tail is not a US one
       "415--555-1212",
       "41-5555-1212",
       "2024-01-15 10:30:00",
@@ -152,10 +168,65 @@ describe("CREDIT_CARD", () => {
     expect(luhnValid("12345678903")).toBe(true); // order12345678903 is Luhn-valid: only the word rule stops it
   });
 
-  it("requires a 4-digit first group and consistent separators when grouped", () => {
+  it("requires a 4-digit first group and single separators when grouped", () => {
     expect(values("411 1111 1111 1111 1", { types: ["CREDIT_CARD"] })).toEqual([]);
-    expect(values("4111 1111-1111 1111", { types: ["CREDIT_CARD"] })).toEqual([]);
     expect(values("4111  1111 1111 1111", { types: ["CREDIT_CARD"] })).toEqual([]);
+    expect(values("4111 -1111 1111 1111", { types: ["CREDIT_CARD"] })).toEqual([]);
+  });
+
+  it("takes mixed single separators (a stray dash among spaces)", () => {
+    for (const card of ["4111 1111-1111 1111", "5555-5555 5555-4444", "4111-1111 1111 1111", "3782-822463 10005"]) {
+      expect(values(`Card ${card}, thanks`, { types: ["CREDIT_CARD"] }), card).toEqual([card]);
+    }
+    expect(values("4111 1111-1111 1112", { types: ["CREDIT_CARD"] })).toEqual([]); // still Luhn-checked
+  });
+
+  it("finds a 13-digit card grouped 4-4-4-1, and only that short last group", () => {
+    expect(values("Old Visa: 4222 2222 2222 2.")).toEqual(["4222 2222 2222 2"]);
+    expect(values("card 4835-8715-0636-1 closed")).toEqual(["4835-8715-0636-1"]);
+    expect(values("4222 2222 2222 3")).toEqual([]); // Luhn
+    expect(luhnValid("42222222222222")).toBe(false);
+    // A 1-digit group anywhere else is not a card's: 4-4-1-4, and 4-4-4-4-1 keeps just the 16 digits.
+    expect(values("4222 2222 2 2222", { types: ["CREDIT_CARD"] })).toEqual([]);
+    expect(values("4111 1111 1111 1111 5", { types: ["CREDIT_CARD"] })).toEqual(["4111 1111 1111 1111"]);
+  });
+
+  it("leaves out Luhn-valid numbers that are something else", () => {
+    expect(luhnValid("490154203237518")).toBe(true);
+    expect(luhnValid("8901410321111851072")).toBe(true);
+    expect(luhnValid("7001234567890123")).toBe(true);
+    for (const text of [
+      "IMEI: 490154203237518", // IMEIs carry a Luhn digit
+      "My IMEI is 356938035643809.",
+      "ICCID 8901410321111851072", // so do SIM card numbers (and start with 89)
+      "printed on the SIM: 8901410321111851072",
+      "Loyalty number 7001 2345 6789 0123 earned 40 points.",
+      "Tracking number is 4111111111111111", // what the text calls it decides
+      "IBAN DE89 3704 0044 0532 0130 00", // an IBAN's digit groups continue "DE89"
+      "USPS 9400 1118 9922 3397 3271 09 delivered", // 5+ groups of 4, more than 19 digits
+    ]) {
+      expect(values(text, { types: ["CREDIT_CARD"] }), text).toEqual([]);
+    }
+    expect(luhnValid("9400111899223397")).toBe(false);
+    // The same numbers unlabelled are cards when they are card-shaped: the label is what decides.
+    expect(values("Card 4111111111111111 and 7001 2345 6789 0123")).toEqual([
+      "4111111111111111",
+      "7001 2345 6789 0123",
+    ]);
+    // A 16-digit card followed by a four-digit group is not a tracking number: only 5+ groups are.
+    expect(values("4111 1111 1111 1111 2027", { types: ["CREDIT_CARD"] })).toEqual(["4111 1111 1111 1111"]);
+    // A date before a card does not make the card continue a token.
+    expect(values("exp 12/27 4111 1111 1111 1111", { types: ["CREDIT_CARD"] })).toEqual(["4111 1111 1111 1111"]);
+  });
+
+  it("an unbroken 13-digit ISBN (978/979) is not a card, other 13-digit numbers may be", () => {
+    // 9780306406157 fails Luhn anyway; build Luhn-valid 978/979 numbers to test the rule itself.
+    for (const payload of ["978030640615", "979100000000"]) {
+      const isbnLike = payload + luhnCheckDigit(payload);
+      expect(luhnValid(isbnLike)).toBe(true);
+      expect(values(`code ${isbnLike}`, { types: ["CREDIT_CARD"] }), isbnLike).toEqual([]);
+    }
+    expect(values("code 4222222222222", { types: ["CREDIT_CARD"] })).toEqual(["4222222222222"]);
   });
 });
 

@@ -49,8 +49,87 @@ describe("Luhn", () => {
   });
 });
 
+describe("SSN", () => {
+  const area = fc.integer({ min: 1, max: 899 }).filter((a) => a !== 666);
+  const group = fc.integer({ min: 1, max: 99 });
+  const serial = fc.integer({ min: 1, max: 9999 });
+  const pad = (n: number, width: number) => String(n).padStart(width, "0");
+
+  it("an issuable SSN with separators, in prose, is found as written", () => {
+    fc.assert(
+      fc.property(area, group, serial, fc.constantFrom("-", " "), (a, g, s, sep) => {
+        const ssn = `${pad(a, 3)}${sep}${pad(g, 2)}${sep}${pad(s, 4)}`;
+        const found = scanPii(`Employee record: ${ssn}, verified.`, { types: ["SSN"] });
+        return found.length === 1 && found[0]?.value === ssn;
+      }),
+    );
+  });
+
+  it("a never-issued one is never found, labelled or not, with or without separators", () => {
+    const badArea = fc.oneof(fc.constant(0), fc.constant(666), fc.integer({ min: 900, max: 999 }));
+    const invalid = fc.oneof(
+      fc.tuple(badArea, group, serial),
+      fc.tuple(area, fc.constant(0), serial),
+      fc.tuple(area, group, fc.constant(0)),
+    );
+    fc.assert(
+      fc.property(invalid, fc.constantFrom("-", " ", ""), ([a, g, s], sep) => {
+        const ssn = `${pad(a, 3)}${sep}${pad(g, 2)}${sep}${pad(s, 4)}`;
+        return scanPii(`SSN: ${ssn}`, { types: ["SSN"] }).length === 0;
+      }),
+    );
+  });
+
+  it("nine bare digits are an SSN only after an SSN label", () => {
+    fc.assert(
+      fc.property(
+        area,
+        group,
+        serial,
+        fc.constantFrom("Employee ID", "Order", "Ticket #", "routing", "ref:"),
+        (a, g, s, w) => {
+          const digits = `${pad(a, 3)}${pad(g, 2)}${pad(s, 4)}`;
+          const unlabelled = scanPii(`${w} ${digits}`, { types: ["SSN"] }).length === 0;
+          const labelled = scanPii(`SSN: ${digits}`, { types: ["SSN"] })[0]?.value === digits;
+          return unlabelled && labelled;
+        },
+      ),
+    );
+  });
+});
+
+describe("international phones", () => {
+  // Country codes with 1, 2 and 3 digits; national numbers of 7-11 digits in groups of 1-4.
+  const code = fc.constantFrom("7", "20", "27", "33", "44", "49", "61", "81", "86", "91", "353", "852", "971");
+  const groups = fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 2, maxLength: 5 });
+
+  it("'+', a country code and grouped national digits are one phone, as written", () => {
+    fc.assert(
+      fc.property(code, groups, fc.constantFrom(" ", "-"), fc.nat(), (cc, sizes, sep, seed) => {
+        const national = sizes.map((n, i) => String((seed + i * 7919) % 10 ** n).padStart(n, "0"));
+        const digits = cc.length + national.join("").length;
+        const phone = `+${cc}${sep}${national.join(sep)}`;
+        const found = scanPii(`Call ${phone} today.`, { types: ["PHONE"] });
+        const valid = national.join("").length >= 6 && digits >= 9 && digits <= 15;
+        return valid ? found.length === 1 && found[0]?.value === phone : found.every((m) => m.value !== phone);
+      }),
+    );
+  });
+});
+
 describe("scanner invariants", () => {
-  const alphabet = fc.constantFrom(..."ab1479@.-+() _xX\n".split(""), "example.com", "415", "4111");
+  const alphabet = fc.constantFrom(
+    ..."ab1479@.-+() _xX\n".split(""),
+    "example.com",
+    "415",
+    "4111",
+    "SSN ",
+    "Tel:",
+    "+44 ",
+    "(0)",
+    "ext ",
+    "IMEI ",
+  );
   const text = fc.array(alphabet, { maxLength: 200 }).map((parts) => parts.join(""));
 
   it("matches are in order, non-overlapping, and are the text at their index", () => {

@@ -1,5 +1,6 @@
 // Linear time on adversarial input: 100 KB strings shaped to hurt backtracking matchers (long
-// almost-matches, many anchors, nested separators) must each be scanned in well under 50 ms, and
+// almost-matches, many anchors, nested separators, random digits / separators / pluses, label
+// words over and over) must each be scanned in well under 50 ms, and
 // evaluated in full mode in well under 250 ms. Each figure is the best of a few runs after a warm-up, so a busy CI
 // machine does not fail the test; a super-linear scan would take seconds, not tens of ms.
 // `pnpm bench:gate` reports the real figures.
@@ -21,6 +22,17 @@ function bestTime(fn: () => unknown, warm = 3, runs = 5): number {
 
 const fill = (unit: string, prefix = "", suffix = "") =>
   prefix + unit.repeat(Math.ceil((SIZE - prefix.length - suffix.length) / unit.length)) + suffix;
+
+/** SIZE characters drawn from `alphabet` by a seeded PRNG (the same text every run). */
+function mix(alphabet: string, seed: number): string {
+  let state = seed;
+  let out = "";
+  while (out.length < SIZE) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    out += alphabet[(state >>> 16) % alphabet.length]; // high bits: the low ones of an LCG cycle fast
+  }
+  return out;
+}
 
 const ADVERSARIAL: Record<string, string> = {
   "a*N + @": fill("a", "", "@"),
@@ -54,6 +66,32 @@ const ADVERSARIAL: Record<string, string> = {
   "full-width digits *N": fill("４"),
   "full-width card + space *N": fill("４１１１１１１１１１１１１１１１ "),
   "lone surrogates *N": fill("\ud800"),
+  // International phones, extensions, labels (pii-phone.ts, pii-label.ts), SSNs (pii-ssn.ts).
+  "+*N": fill("+"),
+  "+4*N": fill("+4"),
+  "+44 *N": fill("+44 "),
+  "+44 (0)*N": fill("+44 (0)"),
+  "(0)*N": fill("(0)"),
+  "+44 1 2 3 4 5 6 7 8 9 *N": fill("+44 1 2 3 4 5 6 7 8 9 "),
+  "digits, separators, pluses, parens (random)": mix("0123456789 -.+()", 1),
+  "digits and pluses (random)": mix("0123456789+", 2),
+  "digits and spaces (random)": mix("0123456789 ", 3),
+  "415-555-1212x*N": fill("415-555-1212x"),
+  "415-555-1212-1*N": fill("415-555-1212-1"),
+  "Tel:415555121 *N": fill("Tel:415555121 "),
+  "social security number is *N": fill("social security number is "),
+  "SSN 12345678 *N": fill("SSN 12345678 "),
+  "123-45-678*N": fill("123-45-678"),
+  "123 45 6789 *N": fill("123 45 6789 "),
+  "IMEI 4111111111111111 *N": fill("IMEI 4111111111111111 "),
+  "4111-1111 *N": fill("4111-1111 "),
+  "DE89 *N": fill("DE89 "),
+  "a@b.co: + a*N": fill("a", "a@b.co:"),
+  "git@github.com:*N": fill("git@github.com:"),
+  "intl phones *N": fill("+44 20 7946 0958 "),
+  "labelled phones *N": fill("Tel:4155551212 "),
+  "SSNs *N": fill("SSN 123-45-6789 "),
+  "13-digit cards *N": fill("4222 2222 2222 2 "),
 };
 
 describe("adversarial 100 KB inputs run in linear time", () => {
@@ -79,7 +117,12 @@ describe("adversarial 100 KB inputs run in linear time", () => {
     expect(scanPii(ADVERSARIAL["emails *N"] as string).length).toBeGreaterThan(4000);
     expect(scanPii(ADVERSARIAL["phones *N"] as string).length).toBeGreaterThan(7000);
     expect(scanPii(ADVERSARIAL["valid cards glued *N"] as string).length).toBeGreaterThan(5000);
+    expect(scanPii(ADVERSARIAL["intl phones *N"] as string).length).toBeGreaterThan(5000);
+    expect(scanPii(ADVERSARIAL["labelled phones *N"] as string).length).toBeGreaterThan(6000);
+    expect(scanPii(ADVERSARIAL["SSNs *N"] as string).length).toBeGreaterThan(6000);
+    expect(scanPii(ADVERSARIAL["13-digit cards *N"] as string).length).toBeGreaterThan(5000);
     expect(scanPii(ADVERSARIAL["4*N"] as string)).toEqual([]);
+    expect(scanPii(ADVERSARIAL["IMEI 4111111111111111 *N"] as string)).toEqual([]);
     expect(scanPii(ADVERSARIAL["a@ + a.*N"] as string)).toEqual([]);
   });
 });
