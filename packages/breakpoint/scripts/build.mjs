@@ -29,6 +29,31 @@ function writeAtomically(file, contents, startedAt) {
   }
 }
 
+/**
+ * The gate's and contracts' modules only define values, so esbuild may drop the ones the CLI
+ * never uses (most of contracts: --version went from 0.19 s to 0.13 s). Declared here rather than
+ * as `sideEffects` in their package.json: Next's bundler then dropped contracts' zod-config.ts
+ * (zod's jitless switch) from the dashboard, and zod probed eval under the page's CSP.
+ */
+const WORKSPACE_SRC = ["gate", "contracts"].map((name) => path.join(PACKAGE_ROOT, "..", name, "src") + path.sep);
+const pureWorkspaceModules = {
+  name: "pure-workspace-modules",
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData === "pure" || args.kind !== "import-statement") return undefined;
+      const result = await build.resolve(args.path, {
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        pluginData: "pure",
+      });
+      if (result.errors.length > 0) return undefined;
+      const pure = WORKSPACE_SRC.some((dir) => result.path.startsWith(dir)) && !result.path.endsWith("zod-config.ts");
+      return pure ? { ...result, sideEffects: false } : undefined;
+    });
+  },
+};
+
 /** Build every output; returns their sizes in bytes by path (relative to the package). */
 export async function buildAll() {
   const startedAt = new Date();
@@ -55,6 +80,7 @@ export async function buildAll() {
     legalComments: "none",
     logLevel: "warning",
     define: { __BREAKPOINT_VERSION__: JSON.stringify(pkg.version) },
+    plugins: [pureWorkspaceModules],
     // Some bundled CommonJS code may call require() for Node built-ins.
     banner: {
       js: 'import { createRequire as __bpCreateRequire } from "node:module";\nconst require = __bpCreateRequire(import.meta.url);',
