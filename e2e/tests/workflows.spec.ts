@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { DEMO_USER, JAM, signIn } from "./helpers";
+import { DEMO_USER, JAM, origin, signIn } from "./helpers";
 
 // The checkpoints page in a real browser: a Jam editor starts the Umbra beat, reviews its summary
 // at the checkpoint and decides; the recent runs show how it ended. The database is shared with
@@ -96,6 +96,53 @@ test.describe("as a Jam editor", () => {
     await expect(decision).toContainText("skip_phases");
     await expect(decision).toContainText("skipped: promote");
     await expect(decision).toContainText("Not this week: the audit is on");
+  });
+
+  test("a checkpoint waiting for this editor shows in the nav, with its assignee and timeout, and is decided", async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto("/chat");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const badge = nav.getByTestId("checkpoint-badge");
+    await expect(badge).toHaveCount(0);
+    // A release gate started over the API (as a pipeline would), assigned to this editor.
+    const definition = [
+      `name: e2e-release-${Date.now()}`,
+      "phases:",
+      "  - id: ship",
+      "    checkpoint:",
+      '      prompt: "Ship the e2e release?"',
+      `      assignees: { accounts: [${JAM.email}] }`,
+      "      timeout: { after: 2h, option: Hold }",
+      "      options:",
+      "        - label: Ship",
+      "          on_select: { action: continue }",
+      "        - label: Hold",
+      "          on_select: { action: abort }",
+    ].join("\n");
+    const started = await page.request.post("/api/trpc/workflows.start", {
+      headers: { Origin: origin(baseURL), "Content-Type": "application/json" },
+      data: { definition },
+    });
+    expect(started.status()).toBe(200);
+    const runId: string = (await started.json()).result.data.run_id;
+    await page.reload();
+    await expect(badge).toHaveText("1 (1 waiting for your decision)");
+
+    await openCheckpoints(page);
+    const card = page
+      .getByRole("region", { name: "Checkpoints inbox" })
+      .getByRole("article", { name: "Ship the e2e release?" })
+      .filter({ hasText: runId });
+    await expect(card.getByTestId("checkpoint-terms")).toContainText(`Assigned to ${JAM.email}.`);
+    await expect(card.getByTestId("checkpoint-terms")).toContainText('it takes "Hold"');
+    await card.getByRole("radio", { name: "Ship" }).check();
+    await card.getByRole("button", { name: "Confirm Ship" }).click();
+    await expect(card).toHaveCount(0);
+    await expect(badge).toHaveCount(0);
+    const run = recentRun(page, runId);
+    await expect(run.getByText("done", { exact: true })).toBeVisible();
   });
 
   test("a second start names the open run; aborting ends the beat with exit code 2", async ({ page }) => {

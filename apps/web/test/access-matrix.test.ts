@@ -239,6 +239,37 @@ async function stalledRun(): Promise<string> {
   return row.id;
 }
 
+/** A run waiting for a worker of its own queue (a unique queue per call). */
+async function workerRun(): Promise<{ runId: string; queue: string }> {
+  const queue = `matrix-${next()}`;
+  const definition = `name: matrix-${next()}\nphases:\n  - id: work\n    run:\n      worker: ${queue}\n`;
+  const state = startRun(loadWorkflowOrThrow(definition), { now: new Date() });
+  const row = await createRepositories(web.db).workflows.create({
+    name: state.workflow,
+    definition,
+    status: "awaiting_worker",
+    queue,
+    state,
+    startedById: null,
+    startedVia: "api",
+    exclusive: false,
+  });
+  return { runId: row.id, queue };
+}
+
+/** A worker run claimed through the repository: its run id and lease. */
+async function claimedRun(): Promise<{ run_id: string; lease_id: string }> {
+  const { queue } = await workerRun();
+  const lease = await createRepositories(web.db).workflows.claim({
+    queue,
+    owner: "matrix",
+    leaseMs: () => 60_000,
+    now: new Date(),
+  });
+  if (!lease) throw new Error("the matrix's worker run could not be claimed");
+  return { run_id: lease.runId, lease_id: lease.leaseId };
+}
+
 // ---- tRPC procedures ---------------------------------------------------------------------------
 const TRPC_ROWS: Record<string, TRow> = {
   "chat.respond": {
@@ -605,6 +636,32 @@ const TRPC_ROWS: Record<string, TRow> = {
   "workflows.resume": {
     expect: JAM_ONLY,
     input: async () => ({ run_id: await stalledRun() }),
+    check: (result, input) => {
+      expect(field(result, "run_id")).toBe(field(input, "run_id"));
+      expect(field(result, "status")).toBe("done");
+    },
+  },
+  "workflows.waiting": {
+    expect: JAM_ONLY,
+    input: async () => {
+      await pausedRun();
+      return undefined;
+    },
+    check: (result) => expect(Number(field(result, "count"))).toBeGreaterThan(0),
+  },
+  "workflows.claimPhase": {
+    expect: JAM_ONLY,
+    input: async () => ({ queue: (await workerRun()).queue, worker: "matrix-worker" }),
+    check: (result) => expect(field(field(result, "claim"), "phase_id")).toBe("work"),
+  },
+  "workflows.heartbeat": {
+    expect: JAM_ONLY,
+    input: claimedRun,
+    check: (result) => expect(typeof field(result, "lease_expires_ts")).toBe("string"),
+  },
+  "workflows.completePhase": {
+    expect: JAM_ONLY,
+    input: async () => ({ ...(await claimedRun()), outcome: "done", data: { answer: 42 } }),
     check: (result, input) => {
       expect(field(result, "run_id")).toBe(field(input, "run_id"));
       expect(field(result, "status")).toBe("done");

@@ -3,9 +3,11 @@
 
 import { evaluateCondition } from "./condition/evaluate";
 import { CheckpointError } from "./errors";
+import { resolveExecutor } from "./executors";
 import type { TCheckpointOption, TPhase, TWorkflow } from "./schema";
 import type { TLogEntry, TPendingCheckpoint, TRunState } from "./state";
 import { substitute } from "./template";
+import { deadlineAfter } from "./timeouts";
 
 export const APPROVAL_PROMPT = "Continue with next phase?";
 /** The options of `approval_required: true` (seed: Continue / Abort). */
@@ -63,14 +65,32 @@ export function enterPhase(workflow: TWorkflow, state: TRunState, index: number,
     afterPhase(workflow, state, at);
     return;
   }
-  runStep(state, phase, phase.run, 1);
   log(state, "info", `Running phase: ${phase.id} (iteration ${iteration})`, at);
+  runStep(state, phase, phase.run, 1, at);
 }
 
-function runStep(state: TRunState, phase: TPhase, run: string, attempt: number): void {
+/**
+ * Asks the host to run the phase. An executor's `{{vars}}` are substituted now, with the run's
+ * variables as they stand; if they no longer fit (a variable went missing, a cwd became "../x"),
+ * running the step anyway would run something nobody wrote, so the run fails instead.
+ */
+export function runStep(state: TRunState, phase: TPhase, run: string, attempt: number, at: TAt): void {
   const iteration = state.context.phases.iteration_counts[phase.id] ?? 1;
+  if (phase.executor === undefined) {
+    state.status = "running";
+    state.next = { kind: "run_phase", phase_id: phase.id, run, iteration, attempt };
+    return;
+  }
+  let executor: ReturnType<typeof resolveExecutor>;
+  try {
+    executor = resolveExecutor(phase.executor, state.variables);
+  } catch (error) {
+    if (!(error instanceof CheckpointError)) throw error;
+    failRun(state, phase.id, `cannot start ${phase.id}: ${error.message}`, at);
+    return;
+  }
   state.status = "running";
-  state.next = { kind: "run_phase", phase_id: phase.id, run, iteration, attempt };
+  state.next = { kind: "run_phase", phase_id: phase.id, run, executor, iteration, attempt };
 }
 
 /** The current phase has run: gap check (maybe run it again), then its checkpoint. */
@@ -79,7 +99,7 @@ export function afterPhase(workflow: TWorkflow, state: TRunState, at: TAt): void
   // A phase without a step "re-runs" instantly; max_retries bounds that loop too.
   while (gapStillOpen(state, phase, at)) {
     if (phase.run !== undefined) {
-      runStep(state, phase, phase.run, (state.context.phases.gap_retries[phase.id] ?? 0) + 1);
+      runStep(state, phase, phase.run, (state.context.phases.gap_retries[phase.id] ?? 0) + 1, at);
       return;
     }
   }
@@ -116,7 +136,7 @@ function checkpoint(workflow: TWorkflow, state: TRunState, phase: TPhase, at: TA
   }
   if (cp.approval_required === true) {
     log(state, "info", `Checkpoint: ${APPROVAL_PROMPT}`, at);
-    open(state, { phase_id: phase.id, kind: "approval", prompt: APPROVAL_PROMPT, files: [], options: view(options) });
+    open(state, phase, { kind: "approval", prompt: APPROVAL_PROMPT, files: [], options: view(options) }, at);
     return;
   }
   if (cp.condition !== undefined) {
@@ -132,17 +152,33 @@ function checkpoint(workflow: TWorkflow, state: TRunState, phase: TPhase, at: TA
   const files = (cp.show_files ?? []).map((file) => render(state, file, at));
   log(state, "info", `Checkpoint: ${prompt}`, at);
   for (const file of files) log(state, "info", `Review: ${file}`, at);
-  open(state, { phase_id: phase.id, kind: "custom", prompt, files, options: view(options) });
+  open(state, phase, { kind: "custom", prompt, files, options: view(options) }, at);
 }
 
 function view(options: readonly TCheckpointOption[]): TPendingCheckpoint["options"] {
   return options.map((option) => ({ label: option.label, with_feedback: option.with_feedback === true }));
 }
 
-function open(state: TRunState, pending: TPendingCheckpoint): void {
+type TShown = Pick<TPendingCheckpoint, "kind" | "prompt" | "files" | "options">;
+
+/** The run waits: what to show, who may decide, and (with a timeout) until when. */
+function open(state: TRunState, phase: TPhase, shown: TShown, at: TAt): void {
+  const timeout = phase.checkpoint?.timeout ?? null;
+  // Without the time of arrival there is no deadline, and a timeout that never fires is a silent
+  // bug: refuse (only startRun may be called without `now`).
+  if (timeout !== null && at === null) {
+    throw new CheckpointError("INVALID_INPUT", `now: is required: the checkpoint at ${phase.id} has a timeout`);
+  }
   state.status = "awaiting_decision";
-  state.pending = pending;
-  state.next = { kind: "await_decision", phase_id: pending.phase_id };
+  state.pending = {
+    phase_id: phase.id,
+    ...shown,
+    assignees: phase.checkpoint?.assignees ?? null,
+    deadline: timeout === null || at === null ? null : deadlineAfter(at, timeout),
+    timeout,
+  };
+  state.next = { kind: "await_decision", phase_id: phase.id };
+  if (state.pending.deadline !== null) log(state, "info", `Decision due by ${state.pending.deadline}`, at);
 }
 
 /** Substitution is checked at load time; if the host's variables changed shape, show the raw text. */
@@ -190,6 +226,16 @@ function finish(state: TRunState, phaseCount: number, at: TAt): void {
 function stop(state: TRunState, message: string, at: TAt): void {
   end(state, 1, { reason: "max_iterations", message });
   log(state, "error", message, at);
+}
+
+/** A step failed for good (or cannot start): the run ends, exit code 1, saying which and why. */
+export function failRun(state: TRunState, phaseId: string, error: string, at: TAt): void {
+  state.status = "failed";
+  state.pending = null;
+  state.next = { kind: "finished", exit_code: 1 };
+  state.exit_code = 1;
+  state.failure = { phase_id: phaseId, error };
+  log(state, "error", `Workflow failed at ${phaseId}: ${error}`, at);
 }
 
 export function end(state: TRunState, exitCode: 1 | 2, abort: NonNullable<TRunState["abort"]>): void {

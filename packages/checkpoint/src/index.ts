@@ -5,6 +5,14 @@
 // steps, shows the checkpoints, stores the state and passes the clock in.
 
 export {
+  ASSIGNEE_ROLES,
+  canDecide,
+  type TAssigneeRole,
+  type TAssignees,
+  type TDecider,
+} from "./assignees";
+export type { TNow } from "./clock";
+export {
   compileCondition,
   type TCompiledCondition,
   type TCompileResult,
@@ -24,18 +32,39 @@ export {
   ROOTS as CONDITION_ROOTS,
   type TConditionNode,
 } from "./condition/rules";
+export { durationProblem, MAX_DURATION_MS, MIN_DURATION_MS, parseDuration } from "./duration";
 export { CHECKPOINT_ERROR_CODES, CheckpointError, type TCheckpointErrorCode } from "./errors";
+export {
+  ENV_NAME_PATTERN,
+  EXECUTOR_DEFAULTS,
+  EXECUTOR_KINDS,
+  executorKinds,
+  MAX_WEBHOOK_RETRIES,
+  QUEUE_NAME_PATTERN,
+  type TCommandExecutor,
+  type TExecutor,
+  type TExecutorKind,
+  type TWebhookExecutor,
+  type TWorkerExecutor,
+  unsupportedExecutors,
+  ZExecutor,
+} from "./executors";
+export { expireDecision, type TExpireInput } from "./expire";
 export { APPROVAL_OPTIONS, APPROVAL_PROMPT } from "./flow";
 export { loadWorkflow, loadWorkflowOrThrow, MAX_DEFINITION_CHARS, type TLoadResult } from "./load";
+export type { TNotify } from "./notify";
+export { artifactPatternProblem, matchesArtifact, relativePathProblem } from "./paths";
 export { BLOCKED_KEYS, type TJsonObject, type TJsonValue, toPlainData } from "./plain-data";
 export {
   decide,
+  MAX_ERROR_CHARS,
   MAX_FEEDBACK_CHARS,
   phaseCompleted,
+  phaseFailed,
   startRun,
   type TDecisionInput,
-  type TNow,
   type TPhaseCompletedInput,
+  type TPhaseFailedInput,
   type TStartOptions,
 } from "./runner";
 export {
@@ -73,8 +102,11 @@ export {
   type TRunContext,
   type TRunState,
   type TRunStatus,
+  type TStoredRunState,
   ZRunState,
 } from "./state";
 export { parseTemplate, substitute, type TTemplatePart, templateVariables } from "./template";
+export { type TCheckpointTimeout, ZCheckpointTimeout } from "./timeouts";
 export { UMBRA_BEAT_YAML } from "./umbra-beat";
+export { webhookUrlProblem } from "./urls";
 export type { TWorkflowIssue } from "./validate";

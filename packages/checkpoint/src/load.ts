@@ -4,6 +4,7 @@
 import { parseDocument } from "yaml";
 import type { z } from "zod";
 import { CheckpointError } from "./errors";
+import { uniqueIssues } from "./issues";
 import { isPlainObject } from "./plain-data";
 import { type TWorkflow, ZWorkflow } from "./schema";
 import { blockedKeyIssues, formatPath, semanticIssues, type TWorkflowIssue } from "./validate";
@@ -33,7 +34,10 @@ export function loadWorkflow(text: string): TLoadResult {
   const parsed = ZWorkflow.safeParse(raw, {
     error: (issue) => (issue.input === undefined ? "is required" : undefined),
   });
-  const issues = [...(parsed.success ? [] : parsed.error.issues.flatMap(zodIssue)), ...semanticIssues(raw)];
+  const issues = uniqueIssues([
+    ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => zodIssue(issue, []))),
+    ...semanticIssues(raw),
+  ]);
   if (issues.length > 0 || !parsed.success) return failed(issues);
   return { ok: true, workflow: parsed.data };
 }
@@ -45,11 +49,22 @@ export function loadWorkflowOrThrow(text: string): TWorkflow {
   throw new CheckpointError("INVALID_DEFINITION", `invalid workflow:\n${result.errors.join("\n")}`, result.errors);
 }
 
-function zodIssue(issue: z.core.$ZodIssue): TWorkflowIssue[] {
-  const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
+function zodIssue(issue: z.core.$ZodIssue, prefix: (string | number)[]): TWorkflowIssue[] {
+  const path = [...prefix, ...issue.path.filter((s): s is string | number => typeof s !== "symbol")];
   if (issue.code === "unrecognized_keys")
     return issue.keys.map((key) => ({ path: formatPath([...path, key]), message: "unknown key" }));
+  if (issue.code === "invalid_key") return issue.issues.flatMap((inner) => zodIssue(inner, path));
+  if (issue.code === "invalid_union") {
+    // `run: "step" | { executor }`: report the branch the value was meant for (the one that did
+    // not fail on its type alone), not zod's bare "Invalid input".
+    const meant = issue.errors.filter((branch) => !branch.every((inner) => isTypeMismatch(inner)));
+    if (meant.length === 1) return (meant[0] ?? []).flatMap((inner) => zodIssue(inner, path));
+  }
   return [{ path: formatPath(path), message: issue.message }];
+}
+
+function isTypeMismatch(issue: z.core.$ZodIssue): boolean {
+  return issue.code === "invalid_type" && issue.path.length === 0;
 }
 
 function failed(issues: TWorkflowIssue[]): TLoadResult {

@@ -1,16 +1,19 @@
 // The runner as a pure state machine: (definition, state, input) → a new state. The host runs
 // the steps, shows the checkpoints and stores the state; nothing here reads a clock or a file.
 
+import { type TNow, timestamp } from "./clock";
+import { pendingPhase, takeOption } from "./decisions";
 import { CheckpointError } from "./errors";
-import { afterPhase, checkpointOptions, currentPhase, end, enterPhase, log } from "./flow";
+import { afterPhase, checkpointOptions, currentPhase, enterPhase, failRun, log, runStep } from "./flow";
 import { type TJsonObject, toPlainData } from "./plain-data";
 import type { TWorkflow } from "./schema";
-import { hostData, parseRunState, RUN_STATE_VERSION, type TCheckpointRecord, type TRunState } from "./state";
+import { hostData, RUN_STATE_VERSION, resumeState, type TRunState } from "./state";
+
+export type { TNow } from "./clock";
 
 export const MAX_FEEDBACK_CHARS = 10_000;
-
-/** A point in time from the host's clock: a Date, or ISO 8601 text. */
-export type TNow = Date | string;
+/** A failed step's message is kept whole up to here; beyond, it is cut (a stack trace, a log). */
+export const MAX_ERROR_CHARS = 10_000;
 
 export type TStartOptions = {
   /** Override or add to the definition's `variables`. */
@@ -49,6 +52,7 @@ export function startRun(workflow: TWorkflow, options: TStartOptions = {}): TRun
     pending: null,
     exit_code: null,
     abort: null,
+    failure: null,
     log: [],
   };
   log(state, "info", `Workflow started: ${workflow.name}`, at);
@@ -68,8 +72,54 @@ export type TPhaseCompletedInput = {
 
 /** The host ran `state.next.run`: merge its data, then gap check and checkpoint. */
 export function phaseCompleted(workflow: TWorkflow, state: TRunState, input: TPhaseCompletedInput): TRunState {
-  const draft = resume(workflow, state);
+  const draft = resumeState(workflow, state);
   const at = timestamp(input.now);
+  const phaseId = runningPhase(workflow, draft, input.phase_id);
+  if (input.data !== undefined) Object.assign(draft.context, hostData(input.data, "data"));
+  draft.variables = { ...draft.variables, ...variablesOf(input.variables) };
+  log(draft, "info", `Phase completed: ${phaseId}`, at);
+  afterPhase(workflow, draft, at);
+  return draft;
+}
+
+export type TPhaseFailedInput = {
+  now: TNow;
+  /** The phase whose step failed: must be the one the state is waiting for. */
+  phase_id: string;
+  /** What went wrong, for people: kept in the log and, if the run ends, in `state.failure`. */
+  error: string;
+};
+
+/**
+ * The host's step for `state.next` failed (a command's non-zero exit, a webhook that kept
+ * failing, a worker whose lease ran out). Seed gap-check semantics: a phase with a gap_check that
+ * has retries left runs again (`attempt` + 1, counted in gap_retries like a gap retry, whatever
+ * the gap condition says); otherwise the run ends `failed` with exit code 1 and `failure`.
+ * Retries never add iterations, so max_iterations still bounds repeats of the phase.
+ */
+export function phaseFailed(workflow: TWorkflow, state: TRunState, input: TPhaseFailedInput): TRunState {
+  const draft = resumeState(workflow, state);
+  const at = timestamp(input.now);
+  if (typeof input.phase_id !== "string") throw new CheckpointError("INVALID_INPUT", "phase_id: must be a string");
+  const phaseId = runningPhase(workflow, draft, input.phase_id);
+  const error = errorText(input.error);
+  const phase = currentPhase(workflow, draft);
+  log(draft, "error", `Phase failed: ${phaseId}: ${error}`, at);
+  const retries = draft.context.phases.gap_retries[phaseId] ?? 0;
+  const gap = phase.gap_check;
+  if (gap === undefined || retries >= gap.max_retries || phase.run === undefined) {
+    if (gap !== undefined) log(draft, "warn", `No retries left for ${phaseId} (${gap.max_retries})`, at);
+    failRun(draft, phaseId, error, at);
+    return draft;
+  }
+  draft.context.phases.gap_retries[phaseId] = retries + 1;
+  log(draft, "info", `Running ${phaseId} again after the failure (retry ${retries + 1} of ${gap.max_retries})`, at);
+  runStep(draft, phase, phase.run, retries + 2, at);
+  return draft;
+}
+
+/** The id of the phase the state waits on the host for; `claimed` guards against a stale callback. */
+function runningPhase(workflow: TWorkflow, draft: TRunState, claimed: string | undefined): string {
   const next = draft.next;
   if (draft.status !== "running" || next.kind !== "run_phase") {
     throw new CheckpointError("INVALID_STATE", `no phase is running (status ${draft.status})`);
@@ -77,14 +127,17 @@ export function phaseCompleted(workflow: TWorkflow, state: TRunState, input: TPh
   if (currentPhase(workflow, draft).id !== next.phase_id) {
     throw new CheckpointError("INVALID_STATE", `the definition's phase ${draft.phase_index} is not "${next.phase_id}"`);
   }
-  if (input.phase_id !== undefined && input.phase_id !== next.phase_id) {
-    throw new CheckpointError("INVALID_STATE", `phase "${input.phase_id}" is not running; "${next.phase_id}" is`);
+  if (claimed !== undefined && claimed !== next.phase_id) {
+    throw new CheckpointError("INVALID_STATE", `phase "${claimed}" is not running; "${next.phase_id}" is`);
   }
-  if (input.data !== undefined) Object.assign(draft.context, hostData(input.data, "data"));
-  draft.variables = { ...draft.variables, ...variablesOf(input.variables) };
-  log(draft, "info", `Phase completed: ${next.phase_id}`, at);
-  afterPhase(workflow, draft, at);
-  return draft;
+  return next.phase_id;
+}
+
+/** A failure is reported, never refused for its length: a refusal would lose the failure itself. */
+function errorText(error: unknown): string {
+  if (typeof error !== "string") throw new CheckpointError("INVALID_INPUT", "error: must be a string");
+  const text = error.trim() || "the step failed without a message";
+  return text.length <= MAX_ERROR_CHARS ? text : `${text.slice(0, MAX_ERROR_CHARS)}… (${text.length} characters)`;
 }
 
 export type TDecisionInput = {
@@ -97,19 +150,9 @@ export type TDecisionInput = {
 
 /** The user chose an option at the pending checkpoint: record it, then apply its action. */
 export function decide(workflow: TWorkflow, state: TRunState, input: TDecisionInput): TRunState {
-  const draft = resume(workflow, state);
+  const draft = resumeState(workflow, state);
   const at = timestamp(input.now);
-  const pending = draft.pending;
-  if (draft.status !== "awaiting_decision" || pending === null) {
-    throw new CheckpointError("INVALID_STATE", `no checkpoint is waiting for a decision (status ${draft.status})`);
-  }
-  const phase = currentPhase(workflow, draft);
-  if (phase.id !== pending.phase_id) {
-    throw new CheckpointError(
-      "INVALID_STATE",
-      `the definition's phase ${draft.phase_index} is not "${pending.phase_id}"`,
-    );
-  }
+  const phase = pendingPhase(workflow, draft);
   const options = checkpointOptions(phase) ?? [];
   const option = options.find((candidate) => candidate.label === input.label);
   if (!option) {
@@ -120,50 +163,7 @@ export function decide(workflow: TWorkflow, state: TRunState, input: TDecisionIn
     );
   }
   const feedback = feedbackOf(input.feedback, option.with_feedback === true, option.label);
-  const { action, phases: skipped } = option.on_select;
-  const target = option.on_select.target === "current" ? phase.id : option.on_select.target;
-  const record: TCheckpointRecord = {
-    phase: phase.id,
-    decision: action,
-    ...(action === "skip_phases" && skipped ? { skipped: [...skipped] } : {}),
-    ...(action === "repeat_phase" && target ? { target } : {}),
-    ...(feedback === undefined ? {} : { feedback }),
-    timestamp: at,
-  };
-  draft.context.checkpoints.push(record);
-  draft.pending = null;
-  log(draft, "info", `Decision at ${phase.id}: ${option.label} (${action})`, at);
-  switch (action) {
-    case "abort":
-      end(draft, 2, { reason: "user", message: `aborted by the user at ${phase.id}` });
-      log(draft, "info", "Workflow aborted by user", at);
-      break;
-    case "repeat_phase": {
-      const index = workflow.phases.findIndex((candidate) => candidate.id === target);
-      if (index < 0) throw new CheckpointError("INVALID_STATE", `repeat target "${target}" is not a phase`);
-      enterPhase(workflow, draft, index, at, true);
-      break;
-    }
-    case "skip_phases":
-      draft.context.skip_phases = [...new Set([...draft.context.skip_phases, ...(skipped ?? [])])];
-      enterPhase(workflow, draft, draft.phase_index + 1, at);
-      break;
-    case "continue":
-      enterPhase(workflow, draft, draft.phase_index + 1, at);
-      break;
-  }
-  return draft;
-}
-
-/** A checked private copy of the caller's state: transitions mutate the copy only. */
-function resume(workflow: TWorkflow, state: TRunState): TRunState {
-  const draft = parseRunState(state);
-  if (draft.workflow !== workflow.name) {
-    throw new CheckpointError(
-      "INVALID_STATE",
-      `this state belongs to workflow "${draft.workflow}", not "${workflow.name}"`,
-    );
-  }
+  takeOption(workflow, draft, phase, option, { feedback }, at);
   return draft;
 }
 
@@ -187,15 +187,4 @@ function variablesOf(variables: Record<string, unknown> | undefined): TJsonObjec
     throw new CheckpointError("INVALID_INPUT", "variables: must be an object");
   }
   return plain;
-}
-
-function timestamp(now: TNow): string {
-  if (now instanceof Date) {
-    if (Number.isNaN(now.getTime())) throw new CheckpointError("INVALID_INPUT", "now: is an invalid Date");
-    return now.toISOString();
-  }
-  if (typeof now !== "string" || Number.isNaN(Date.parse(now))) {
-    throw new CheckpointError("INVALID_INPUT", "now: must be a Date or an ISO 8601 timestamp");
-  }
-  return now;
 }

@@ -2,21 +2,31 @@
 // ZRunState re-validates a stored state; every transition also runs it on its input.
 
 import { z } from "zod";
+import { ZAssignees } from "./assignees";
 import { CheckpointError } from "./errors";
+import { ZExecutor } from "./executors";
 import { type TJsonObject, toPlainData } from "./plain-data";
-import { CHECKPOINT_ACTIONS } from "./schema";
+import { CHECKPOINT_ACTIONS, type TWorkflow } from "./schema";
+import { ZCheckpointTimeout } from "./timeouts";
 
 export const RUN_STATE_VERSION = 1;
 /** Context keys the runner owns; host data may not set them. */
 export const RESERVED_CONTEXT_KEYS: ReadonlySet<string> = new Set(["phases", "skip_phases", "checkpoints"]);
 
-/** One decision, in the seed's record shape (`skipped` / `target` / `feedback` only when set). */
+/**
+ * One decision, in the seed's record shape (`skipped` / `target` / `feedback` only when set). A
+ * timeout adds `timed_out: true`: with the option it took (`label`, `decision` = its action), or
+ * `decision: "escalated"` with the new `assignees`.
+ */
 export const ZCheckpointRecord = z.object({
   phase: z.string(),
-  decision: z.enum(CHECKPOINT_ACTIONS),
+  decision: z.enum([...CHECKPOINT_ACTIONS, "escalated"]),
   skipped: z.array(z.string()).optional(),
   target: z.string().optional(),
   feedback: z.string().optional(),
+  timed_out: z.literal(true).optional(),
+  label: z.string().optional(),
+  assignees: ZAssignees.optional(),
   timestamp: z.string(),
 });
 
@@ -40,14 +50,25 @@ export const ZPendingCheckpoint = z.object({
   prompt: z.string(),
   files: z.array(z.string()),
   options: z.array(z.object({ label: z.string(), with_feedback: z.boolean() })),
+  // The three below default to null so that states stored before they existed still resume.
+  /** Who may decide (the host enforces it); null = whoever the host lets decide. */
+  assignees: ZAssignees.nullable().default(null),
+  /** ISO time the timeout applies (null: none, or already escalated); see expireDecision. */
+  deadline: z.string().nullable().default(null),
+  /** What happens at the deadline, as the definition says it. */
+  timeout: ZCheckpointTimeout.nullable().default(null),
 });
 
 export const ZNextStep = z.discriminatedUnion("kind", [
-  /** The host runs `run` (null never appears here: phases without a step complete by themselves). */
+  /**
+   * The host runs `run`: a step name, or an executor's kind with `executor` (templates already
+   * substituted). Phases without a step complete by themselves and never appear here.
+   */
   z.object({
     kind: z.literal("run_phase"),
     phase_id: z.string(),
     run: z.string(),
+    executor: ZExecutor.optional(),
     iteration: z.int(),
     attempt: z.int(),
   }),
@@ -65,16 +86,19 @@ export const ZRunState = z.object({
   version: z.literal(RUN_STATE_VERSION),
   /** The workflow's name: a state is only resumed with the definition it started with. */
   workflow: z.string(),
-  status: z.enum(["running", "awaiting_decision", "done", "aborted"]),
+  status: z.enum(["running", "awaiting_decision", "done", "aborted", "failed"]),
   /** Index of the current phase (phases.length once done). */
   phase_index: z.int().min(0),
   variables: z.record(z.string(), z.json()),
   context: ZRunContext,
   next: ZNextStep,
   pending: ZPendingCheckpoint.nullable(),
-  /** 0 done, 1 stopped by max_iterations, 2 aborted by the user; null while the run goes on. */
+  /** 0 done, 1 stopped by max_iterations or failed, 2 aborted by the user; null while it goes on. */
   exit_code: z.union([z.literal(0), z.literal(1), z.literal(2)]).nullable(),
-  abort: z.object({ reason: z.enum(["user", "max_iterations"]), message: z.string() }).nullable(),
+  /** Why the run was aborted: a person's Abort, an Abort its timeout took, or max_iterations. */
+  abort: z.object({ reason: z.enum(["user", "timeout", "max_iterations"]), message: z.string() }).nullable(),
+  /** Set when status is "failed": the phase whose step failed for good (phaseFailed), and why. */
+  failure: z.object({ phase_id: z.string(), error: z.string() }).nullable().default(null),
   log: z.array(ZLogEntry),
 });
 
@@ -84,6 +108,8 @@ export type TPendingCheckpoint = z.output<typeof ZPendingCheckpoint>;
 export type TNextStep = z.output<typeof ZNextStep>;
 export type TLogEntry = z.output<typeof ZLogEntry>;
 export type TRunState = z.output<typeof ZRunState>;
+/** A state as stored before `failure`, `pending.assignees/deadline/timeout` existed also parses. */
+export type TStoredRunState = z.input<typeof ZRunState>;
 export type TRunStatus = TRunState["status"];
 
 /**
@@ -102,6 +128,18 @@ export function parseRunState(value: unknown): TRunState {
   const issue = parsed.error.issues[0];
   const path = issue ? ["state", ...issue.path.map(String)].join(".") : "state";
   throw new CheckpointError("INVALID_STATE", `${path}: ${issue?.message ?? "invalid run state"}`);
+}
+
+/** A checked private copy of the caller's state for `workflow`: transitions mutate the copy only. */
+export function resumeState(workflow: TWorkflow, state: unknown): TRunState {
+  const draft = parseRunState(state);
+  if (draft.workflow !== workflow.name) {
+    throw new CheckpointError(
+      "INVALID_STATE",
+      `this state belongs to workflow "${draft.workflow}", not "${workflow.name}"`,
+    );
+  }
+  return draft;
 }
 
 /** Host data for the context: plain JSON, an object, and none of the runner's keys. */

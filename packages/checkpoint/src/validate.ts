@@ -1,28 +1,18 @@
 // Whole-definition rules, checked on the raw parsed YAML so they run even when zod also found
 // shape problems: every issue in one pass. Values of the wrong type are left to zod.
 
+import { assigneesIssues } from "./assignees";
 import { compileCondition } from "./condition/compile";
-import { CheckpointError } from "./errors";
+import { runIssues } from "./executor-rules";
+import { APPROVAL_OPTIONS } from "./flow";
+import { addIssue as add, type TIssues, type TPath, templateIssue } from "./issues";
+import { notifyIssues } from "./notify";
 import { BLOCKED_KEYS, isPlainArray, isPlainObject } from "./plain-data";
-import { substitute } from "./template";
+import { rawLabels, timeoutIssues } from "./timeouts";
 
-export type TPath = readonly (string | number)[];
-/** `position`: for a condition that fails to parse, the 0-based character index in it. */
-export type TWorkflowIssue = { path: string; message: string; position?: number };
+export { formatPath, type TPath, type TWorkflowIssue } from "./issues";
 
-export function formatPath(path: TPath): string {
-  let out = "";
-  for (const segment of path) out += typeof segment === "number" ? `[${segment}]` : out ? `.${segment}` : segment;
-  return out || "workflow";
-}
-
-type TIssues = TWorkflowIssue[];
-
-function add(issues: TIssues, path: TPath, message: string, position?: number): void {
-  issues.push(
-    position === undefined ? { path: formatPath(path), message } : { path: formatPath(path), message, position },
-  );
-}
+const APPROVAL_LABELS = APPROVAL_OPTIONS.map((option) => option.label);
 
 /** Keys that would reach a prototype (`__proto__`, `constructor`, `prototype`), anywhere. */
 export function blockedKeyIssues(value: unknown, path: TPath = [], issues: TIssues = [], depth = 0): TIssues {
@@ -53,10 +43,12 @@ export function semanticIssues(raw: Record<string, unknown>): TIssues {
   phases.forEach((phase, i) => {
     if (!isPlainObject(phase)) return;
     const at: TPath = ["phases", i];
+    runIssues(issues, [...at, "run"], phase.run, variables);
     if (isPlainObject(phase.gap_check)) condition(issues, [...at, "gap_check", "condition"], phase.gap_check.condition);
     if (isPlainObject(phase.checkpoint))
       checkpoint(issues, [...at, "checkpoint"], phase.checkpoint, { ids, index: i, variables });
   });
+  notifyIssues(issues, ["notify"], raw.notify);
   return issues;
 }
 
@@ -64,18 +56,27 @@ type TScope = { ids: (string | undefined)[]; index: number; variables: Record<st
 
 function checkpoint(issues: TIssues, at: TPath, cp: Record<string, unknown>, scope: TScope): void {
   const custom = ["condition", "prompt", "show_files", "options"].filter((key) => cp[key] !== undefined);
+  assigneesIssues(issues, [...at, "assignees"], cp.assignees);
   if (cp.approval_required === true) {
     if (custom.length > 0) add(issues, at, `approval_required cannot be combined with ${custom.join(", ")}`);
+    timeoutIssues(issues, [...at, "timeout"], cp.timeout, APPROVAL_LABELS);
     return;
   }
-  if (custom.length === 0 && cp.approval_required === false) return;
+  if (custom.length === 0 && cp.approval_required === false) {
+    // approval_required: false switches the checkpoint off; who decides it, and when, means nothing.
+    for (const key of ["assignees", "timeout"]) {
+      if (cp[key] !== undefined) add(issues, [...at, key], "applies to no checkpoint: approval_required is false");
+    }
+    return;
+  }
+  timeoutIssues(issues, [...at, "timeout"], cp.timeout, rawLabels(cp.options));
   if (cp.prompt === undefined) add(issues, [...at, "prompt"], "is required (or set approval_required: true)");
   if (cp.options === undefined) add(issues, [...at, "options"], "is required (or set approval_required: true)");
   condition(issues, [...at, "condition"], cp.condition);
-  template(issues, [...at, "prompt"], cp.prompt, scope.variables);
+  templateIssue(issues, [...at, "prompt"], cp.prompt, scope.variables);
   if (isPlainArray(cp.show_files)) {
     cp.show_files.forEach((file, k) => {
-      template(issues, [...at, "show_files", k], file, scope.variables);
+      templateIssue(issues, [...at, "show_files", k], file, scope.variables);
     });
   }
   if (!isPlainArray(cp.options)) return;
@@ -116,15 +117,4 @@ function condition(issues: TIssues, at: TPath, source: unknown): void {
   if (typeof source !== "string") return;
   const compiled = compileCondition(source);
   if (!compiled.ok) add(issues, at, compiled.error.message, compiled.error.position);
-}
-
-/** Every `{{var}}` must resolve, among the declared variables, to a string, number or boolean. */
-function template(issues: TIssues, at: TPath, text: unknown, variables: Record<string, unknown>): void {
-  if (typeof text !== "string") return;
-  try {
-    substitute(text, variables);
-  } catch (error) {
-    if (!(error instanceof CheckpointError)) throw error;
-    add(issues, at, error.message);
-  }
 }

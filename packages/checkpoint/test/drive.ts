@@ -3,7 +3,9 @@
 import {
   decide,
   phaseCompleted,
+  phaseFailed,
   startRun,
+  type TNextStep,
   type TRunState,
   type TStartOptions,
   type TWorkflow,
@@ -16,23 +18,23 @@ export function at(i: number): string {
 }
 
 export type TDecision = string | { label: string; feedback?: string };
+/** What the host's step did: its data and variables, or `error` (then phaseFailed is called). */
+export type THostResult = { data?: Record<string, unknown>; variables?: Record<string, unknown>; error?: string };
 export type TScript = {
   decisions?: TDecision[];
   /** Host output for the phase that just ran (its id, and how many times it has run so far). */
-  host?: (
-    phaseId: string,
-    run: number,
-  ) => { data?: Record<string, unknown>; variables?: Record<string, unknown> } | undefined;
+  host?: (phaseId: string, run: number) => THostResult | undefined;
   start?: Omit<TStartOptions, "now">;
 };
 
 export function drive(
   workflow: TWorkflow,
   script: TScript = {},
-): { state: TRunState; states: TRunState[]; ran: string[] } {
+): { state: TRunState; states: TRunState[]; ran: string[]; steps: Extract<TNextStep, { kind: "run_phase" }>[] } {
   const decisions = [...(script.decisions ?? [])];
   const runs = new Map<string, number>();
   const ran: string[] = [];
+  const steps: Extract<TNextStep, { kind: "run_phase" }>[] = [];
   let clock = 0;
   let state = startRun(workflow, { ...script.start, now: at(clock) });
   const states = [state];
@@ -44,7 +46,12 @@ export function drive(
       const count = (runs.get(next.phase_id) ?? 0) + 1;
       runs.set(next.phase_id, count);
       ran.push(next.phase_id);
-      state = phaseCompleted(workflow, state, { now: at(clock), ...script.host?.(next.phase_id, count) });
+      steps.push(next);
+      const { error, ...result } = script.host?.(next.phase_id, count) ?? {};
+      state =
+        error === undefined
+          ? phaseCompleted(workflow, state, { now: at(clock), ...result })
+          : phaseFailed(workflow, state, { now: at(clock), phase_id: next.phase_id, error });
     } else {
       const decision = decisions.shift();
       if (decision === undefined) throw new Error(`no scripted decision left for ${next.phase_id}`);
@@ -57,5 +64,5 @@ export function drive(
     states.push(state);
   }
   if (decisions.length > 0) throw new Error(`unused decisions: ${decisions.join(", ")}`);
-  return { state, states, ran };
+  return { state, states, ran, steps };
 }

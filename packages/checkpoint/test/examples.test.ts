@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadWorkflowOrThrow, UMBRA_BEAT_YAML } from "../src";
+import { executorKinds, expireDecision, loadWorkflowOrThrow, UMBRA_BEAT_YAML } from "../src";
 import { drive } from "./drive";
 
 const EXAMPLES = path.resolve(import.meta.dirname, "../examples");
@@ -14,12 +14,22 @@ describe("examples", () => {
       "conditional-quality-gate.yaml",
       "custom-checkpoint.yaml",
       "early-exit-on-issues.yaml",
+      "release-pipeline.yaml",
       "review-before-major-changes.yaml",
       "simple-approval.yaml",
       "skip-optional-phases.yaml",
       "umbra-beat.yaml",
+      "webhook-step.yaml",
+      "worker-step.yaml",
     ]);
     for (const file of files) expect(() => example(file), file).not.toThrow();
+  });
+
+  it("every YAML example in the README loads", () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, "../README.md"), "utf8");
+    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    for (const yaml of blocks) expect(() => loadWorkflowOrThrow(yaml), yaml.slice(0, 40)).not.toThrow();
   });
 
   it("UMBRA_BEAT_YAML is examples/umbra-beat.yaml, byte for byte (regenerate: pnpm checkpoint:examples)", () => {
@@ -116,6 +126,9 @@ describe("examples", () => {
           { label: "Skip promotion", with_feedback: true },
           { label: "Abort", with_feedback: false },
         ],
+        assignees: null,
+        deadline: null,
+        timeout: null,
       });
       expect(state).toMatchObject({ status: "done", exit_code: 0 });
     });
@@ -145,5 +158,109 @@ describe("examples", () => {
       expect(ran).toEqual(["collect_triggers", "resolve_pending"]);
       expect(state).toMatchObject({ status: "aborted", exit_code: 2, abort: { reason: "user" } });
     });
+  });
+
+  describe("release-pipeline", () => {
+    const release = example("release-pipeline.yaml");
+
+    it("commands with their templates substituted, the lead's checkpoint, then the tag", () => {
+      const { state, steps, states } = drive(release, {
+        start: { variables: { version: "2.0.0" } },
+        decisions: ["Ship"],
+      });
+      expect(executorKinds(release)).toEqual(["command"]);
+      expect(release.notify).toEqual({
+        webhook: "https://hooks.example.com/solserver/releases",
+        secret_env: "RELEASE_NOTIFY_KEY",
+      });
+      expect(steps.map((step) => step.executor?.kind === "command" && step.executor.command.join(" "))).toEqual([
+        "pnpm exec tsc --noEmit -p packages/checkpoint",
+        "pnpm exec vitest run packages/checkpoint --reporter=junit --outputFile=out/release/junit.xml",
+        "pnpm pack --pack-destination ../../out/release/pkg",
+        "node packages/checkpoint/examples/release/summary.mjs 2.0.0 out/release/junit.xml out/release/pkg out/release/summary.md",
+        "node packages/checkpoint/examples/release/tag.mjs v2.0.0",
+      ]);
+      expect(steps[2]?.executor).toMatchObject({ cwd: "packages/checkpoint", env: { RELEASE_VERSION: "2.0.0" } });
+      expect(steps[3]?.executor).toMatchObject({ artifacts: ["out/release/summary.md"] });
+      // The tag step is a dry run unless the run says otherwise.
+      expect(steps[4]?.executor).toMatchObject({ env: { RELEASE_CREATE_TAG: "false" } });
+      const waiting = states.find((s) => s.pending !== null)?.pending;
+      expect(waiting).toMatchObject({
+        prompt: "Ship release 2.0.0?",
+        assignees: { accounts: ["release-lead@solserver.local"] },
+        timeout: { after: "4h", escalate_to: { role: "jam" } },
+      });
+      expect(state).toMatchObject({ status: "done", exit_code: 0 });
+    });
+
+    it("a failed test run is tried once more; a second failure fails the run", () => {
+      const { state, ran } = drive(release, {
+        host: (phase) => (phase === "test" ? { error: "2 tests failed" } : undefined),
+      });
+      expect(ran).toEqual(["build", "test", "test"]);
+      expect(state).toMatchObject({
+        status: "failed",
+        exit_code: 1,
+        failure: { phase_id: "test", error: "2 tests failed" },
+      });
+    });
+
+    it("unanswered for 4 hours, the approval escalates to the Jam editors", () => {
+      const { states } = drive(release, { decisions: ["Hold"] });
+      const waiting = states.find((s) => s.pending !== null);
+      if (!waiting?.pending?.deadline) throw new Error("expected a deadline");
+      const escalated = expireDecision(release, waiting, { now: waiting.pending.deadline });
+      expect(escalated.pending).toMatchObject({ assignees: { role: "jam" }, deadline: null });
+    });
+  });
+
+  it("webhook-step: the answer's findings pause the run; unanswered, it publishes", () => {
+    const workflow = example("webhook-step.yaml");
+    const { steps, states } = drive(workflow, {
+      host: (phase) => (phase === "style_check" ? { data: { findings: 2 } } : undefined),
+      decisions: ["Publish anyway"],
+    });
+    expect(steps.map((step) => step.executor)).toEqual([
+      {
+        kind: "webhook",
+        webhook: "https://style.example.com/check?ruleset=house",
+        secret_env: "STYLE_HOOK_KEY",
+        timeout: "30s",
+        timeout_ms: 30_000,
+        retries: 2,
+      },
+      {
+        kind: "webhook",
+        webhook: "https://style.example.com/publish",
+        secret_env: "STYLE_HOOK_KEY",
+        timeout: "10s",
+        timeout_ms: 10_000,
+        retries: 3,
+      },
+    ]);
+    const waiting = states.find((s) => s.pending !== null);
+    if (!waiting?.pending?.deadline) throw new Error("expected a deadline");
+    const expired = expireDecision(workflow, waiting, { now: waiting.pending.deadline });
+    expect(expired.context.checkpoints.at(-1)).toMatchObject({
+      decision: "continue",
+      label: "Publish anyway",
+      timed_out: true,
+    });
+    expect(expired.next).toMatchObject({ kind: "run_phase", phase_id: "publish", run: "webhook" });
+  });
+
+  it("worker-step: an incomplete draft is claimed again; unanswered for 3 days, the run is aborted", () => {
+    const workflow = example("worker-step.yaml");
+    const { steps, states } = drive(workflow, {
+      host: (phase, run) => (phase === "draft" ? { data: { draft_ready: run > 1 } } : undefined),
+      decisions: ["Continue"],
+    });
+    expect(steps.map((step) => `${step.phase_id}#${step.attempt}`)).toEqual(["draft#1", "draft#2", "file#1"]);
+    expect(steps[0]?.executor).toEqual({ kind: "worker", worker: "agents.drafting", lease: "15m", lease_ms: 900_000 });
+    const waiting = states.find((s) => s.pending !== null);
+    if (!waiting?.pending?.deadline) throw new Error("expected a deadline");
+    expect(waiting.pending.assignees).toEqual({ accounts: ["editor@solserver.local", "jam@solserver.local"] });
+    const expired = expireDecision(workflow, waiting, { now: waiting.pending.deadline });
+    expect(expired).toMatchObject({ status: "aborted", exit_code: 2, abort: { reason: "timeout" } });
   });
 });

@@ -137,6 +137,9 @@ describe("simple approval (seed)", () => {
         { label: "Continue", with_feedback: false },
         { label: "Abort", with_feedback: false },
       ],
+      assignees: null,
+      deadline: null,
+      timeout: null,
     });
   });
 

@@ -8,7 +8,15 @@ export const ZWorkflowRunId = z
   .trim()
   .regex(/^WR-\d{1,12}$/, { error: "must be a workflow run id like WR-0001" });
 
-export const ZWorkflowRunStatus = z.enum(["running", "awaiting_decision", "done", "aborted", "failed"]);
+/** awaiting_worker: a `worker` phase waits for (or is held by) an external agent of its queue. */
+export const ZWorkflowRunStatus = z.enum([
+  "running",
+  "awaiting_worker",
+  "awaiting_decision",
+  "done",
+  "aborted",
+  "failed",
+]);
 export type TWorkflowRunStatus = z.infer<typeof ZWorkflowRunStatus>;
 
 /** Workflows the server ships, startable by name. */
@@ -57,9 +65,21 @@ export const ZWorkflowRunListRequest = z
 /** A file a checkpoint shows: what a step wrote under that path, or null when nothing did. */
 export const ZWorkflowFile = z.object({ path: z.string(), content: z.string().nullable() });
 
+/** Who may decide a checkpoint: a role, or named accounts (by email). */
+export const ZWorkflowAssignees = z.union([
+  z.object({ role: z.enum(["jam"]) }),
+  z.object({ accounts: z.array(z.string()) }),
+]);
+
 export const ZWorkflowCheckpointView = z.object({
   phase_id: z.string(),
   prompt: z.string(),
+  /** Who may decide (null: any Jam editor), and whether the caller may. */
+  assignees: ZWorkflowAssignees.nullable(),
+  can_decide: z.boolean(),
+  /** When the checkpoint's timeout fires (ISO), and what it then does. */
+  deadline: z.string().nullable(),
+  on_timeout: z.string().nullable(),
   files: z.array(ZWorkflowFile),
   options: z.array(z.object({ label: z.string(), with_feedback: z.boolean() })),
   /** The items a person may leave out of what the run will do next (the Umbra beat's promotion plan); null when there is none. */
@@ -75,10 +95,13 @@ export const ZWorkflowCheckpointView = z.object({
     .nullable(),
 });
 
-/** One decision, in the seed's record shape. */
+/** One decision, in the seed's record shape (timed_out: taken or escalated by the checkpoint's timeout). */
 export const ZWorkflowDecisionRecord = z.object({
   phase: z.string(),
   decision: z.string(),
+  timed_out: z.boolean().optional(),
+  /** A timeout's option: its label (decision is the option's action). */
+  label: z.string().optional(),
   skipped: z.array(z.string()).optional(),
   target: z.string().optional(),
   feedback: z.string().optional(),
@@ -107,6 +130,15 @@ export const ZWorkflowRun = z.object({
   error: z.string().nullable(),
   phases: z.array(ZWorkflowPhaseView),
   checkpoint: ZWorkflowCheckpointView.nullable(),
+  /** awaiting_worker: the queue, and who holds the phase until when (null: nobody yet). */
+  worker: z
+    .object({
+      queue: z.string(),
+      phase_id: z.string(),
+      lease_owner: z.string().nullable(),
+      lease_expires_ts: z.string().nullable(),
+    })
+    .nullable(),
   decisions: z.array(ZWorkflowDecisionRecord),
   log: z.array(z.object({ level: z.string(), message: z.string(), timestamp: z.string().nullable() })),
 });
@@ -114,6 +146,70 @@ export type TWorkflowRun = z.infer<typeof ZWorkflowRun>;
 
 export const ZWorkflowRunList = z.object({ items: z.array(ZWorkflowRun) });
 
+const ZQueueName = z
+  .string()
+  .trim()
+  .regex(/^[a-z][a-z0-9_.-]*$/, { error: 'must be a queue name: lowercase letters, digits, "_", "." or "-"' })
+  .max(100);
+const ZLeaseId = z.uuid({ error: "must be the lease_id claimPhase returned" });
+
+/**
+ * A worker asks for the next phase of its queue. `wait_ms` long-polls: the call returns as soon
+ * as a phase is claimable, or null after that long. `worker` names the agent (shown in the
+ * dashboard while it holds the phase).
+ */
+export const ZWorkflowClaimRequest = z
+  .object({
+    queue: ZQueueName,
+    worker: z.string().trim().min(1).max(200),
+    wait_ms: z.number().int().min(0).max(30_000).default(0),
+  })
+  .strict();
+
+/** A claimed phase: what the worker needs to do it, and the lease it must hold. */
+export const ZWorkflowClaim = z.object({
+  run_id: ZWorkflowRunId,
+  workflow: z.string(),
+  phase_id: z.string(),
+  iteration: z.number().int(),
+  attempt: z.number().int(),
+  lease_id: z.string(),
+  lease_expires_ts: z.string(),
+  context: z.record(z.string(), z.unknown()),
+  variables: z.record(z.string(), z.unknown()),
+});
+export const ZWorkflowClaimResponse = z.object({ claim: ZWorkflowClaim.nullable() });
+
+export const ZWorkflowHeartbeatRequest = z.object({ run_id: ZWorkflowRunId, lease_id: ZLeaseId }).strict();
+export const ZWorkflowHeartbeatResponse = z.object({ lease_expires_ts: z.string() });
+
+/** The worker's outcome: done (its data merges into the context, files become artifacts) or failed. */
+export const ZWorkflowCompleteRequest = z
+  .object({
+    run_id: ZWorkflowRunId,
+    lease_id: ZLeaseId,
+    outcome: z.enum(["done", "failed"]),
+    data: z.record(z.string(), z.unknown()).optional(),
+    variables: z.record(z.string(), z.unknown()).optional(),
+    artifacts: z
+      .array(z.object({ path: z.string().min(1).max(500), content: z.string().max(1_000_000) }).strict())
+      .max(50)
+      .optional(),
+    error: z.string().trim().min(1).max(2000).optional(),
+  })
+  .strict()
+  .refine((r) => r.outcome === "done" || r.error !== undefined, {
+    error: "a failed phase needs error: what went wrong",
+    path: ["error"],
+  });
+
+/** How many checkpoints wait for the caller's decision (the nav badge). */
+export const ZWorkflowWaiting = z.object({ count: z.number().int().min(0) });
+
 // Parsed requests, as a service receives them (defaults applied).
+export type TWorkflowClaimRequest = z.output<typeof ZWorkflowClaimRequest>;
+export type TWorkflowHeartbeatRequest = z.output<typeof ZWorkflowHeartbeatRequest>;
+export type TWorkflowCompleteRequest = z.output<typeof ZWorkflowCompleteRequest>;
+export type TWorkflowClaim = z.infer<typeof ZWorkflowClaim>;
 export type TWorkflowRunListRequest = z.output<typeof ZWorkflowRunListRequest>;
 export type TWorkflowRunGetRequest = z.output<typeof ZWorkflowRunGetRequest>;

@@ -154,6 +154,9 @@ const ZServerEnv = z
       .max(86_400_000, { error: "must be at most 86400000 (a day)" })
       .refine((ms) => ms === 0 || ms >= 1000, { error: "must be 0 (off) or at least 1000 (milliseconds)" })
       .default(60_000),
+    // Workflow webhooks and checkpoint notifications may call loopback / private addresses only
+    // when this is 1 (a receiver on the same host or network); otherwise they are refused (SSRF).
+    SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE: z.enum(["0", "1"], { error: "must be 1 (allow) or 0" }).optional(),
     // Retention (docs/operations.md): trace runs with their events, and gate decisions, older
     // than this many days are pruned; turns, proposals, audit events and knowledge are kept.
     SOLSERVER_TRACE_RETENTION_DAYS: retentionDays(),

@@ -101,12 +101,18 @@ export { getThread, listThreads } from "./services/threads";
 export { createToken, hashToken, listTokens, revokeToken, TOKEN_PREFIX } from "./services/tokens";
 export type { TStreamEvent } from "./services/turn/stream-guard";
 export {
+  claimWorkflowPhase,
+  completeWorkflowPhase,
+  heartbeatWorkflowPhase,
+} from "./services/workflow-workers";
+export {
   decideWorkflow,
   getWorkflowRun,
   listWorkflowRuns,
   resumeWorkflow,
   startWorkflow,
   type TStartedVia,
+  waitingCheckpoints,
 } from "./services/workflows";
 export {
   clientAddressOf,

@@ -6,7 +6,7 @@ import { loadServerEnv } from "../src/env";
 import type { TTickReport } from "../src/services/schedules";
 import { startScheduler } from "../src/workflows/scheduler";
 
-const idle: TTickReport = { now_ts: "2025-03-03T06:00:00.000Z", handled: [], upcoming: [] };
+const idle: TTickReport = { now_ts: "2025-03-03T06:00:00.000Z", handled: [], upcoming: [], checkpoints: [] };
 const started: TTickReport = {
   ...idle,
   handled: [

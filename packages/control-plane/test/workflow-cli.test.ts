@@ -2,7 +2,7 @@
 // phase, and the Umbra beat as a stored run on a real SQLite file. One test spawns the real
 // command, so the package script, the argument parsing and process.exitCode are covered too.
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -36,6 +36,18 @@ function file(name: string, text: string): string {
   return p;
 }
 
+/**
+ * A seed example the CLI can run: its `agent.*` steps (which nothing here runs: the CLI refuses
+ * them) become command steps that succeed at once, so the checkpoints are what is exercised.
+ */
+function runnable(example: string): string {
+  const yaml = readFileSync(path.join(EXAMPLES, example), "utf8");
+  return file(
+    example,
+    yaml.replace(/run: agent\.\w+/g, `run: { command: [${JSON.stringify(process.execPath)}, -e, "0"] }`),
+  );
+}
+
 describe("definitions", () => {
   it("validate: 0 for a valid definition, 3 with every problem on stderr for an invalid one", async () => {
     expect((await cli(["validate", "umbra-beat"])).code).toBe(WORKFLOW_EXIT.DONE);
@@ -53,11 +65,11 @@ describe("definitions", () => {
   it("run refuses an unreadable file and bad arguments with exit 3, running nothing", async () => {
     const missing = await cli(["run", "no-such.yaml"]);
     expect([missing.code, missing.err]).toEqual([WORKFLOW_EXIT.INVALID, "cannot read no-such.yaml: ENOENT"]);
-    const answer = await cli(["run", "simple-approval.yaml", "--answer", "no-equals-sign"]);
+    const answer = await cli(["run", runnable("simple-approval.yaml"), "--answer", "no-equals-sign"]);
     expect(answer.code).toBe(WORKFLOW_EXIT.INVALID);
     expect(answer.err).toContain("write it as <phase>=<label>[:feedback]");
     expect(answer.out).toBe("");
-    const context = await cli(["run", "simple-approval.yaml", "--context", "[1]"]);
+    const context = await cli(["run", runnable("simple-approval.yaml"), "--context", "[1]"]);
     expect([context.code, context.err]).toEqual([WORKFLOW_EXIT.INVALID, "--context: must be a JSON object"]);
   });
 
@@ -67,27 +79,44 @@ describe("definitions", () => {
       ['{"feature": {"constructor": {"prototype": {}}}}', "--context.feature.constructor"],
       ['{"feature": {"flags": [{"prototype": 1}]}}', "--context.feature.flags[0].prototype"],
     ] as const) {
-      const res = await cli(["run", "simple-approval.yaml", "--context", json]);
+      const res = await cli(["run", runnable("simple-approval.yaml"), "--context", json]);
       expect([res.code, res.err, res.out]).toEqual([WORKFLOW_EXIT.INVALID, `${path}: is a reserved property name`, ""]);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it("a step nobody runs (the seed examples' agent.*) is refused by validate and run, listing the known steps", async () => {
+    const known =
+      "  known steps: umbra.collect_triggers, umbra.resolve_pending, umbra.promote_approved, umbra.recompute_stats; or an executor: { command: [program, ...args] } (runs here, in the CLI), { webhook: url } or { worker: queue } (run on the server)";
+    const expected = [
+      "simple-approval.yaml: invalid workflow definition",
+      '  phases.discovery.run: unknown step "agent.discover"',
+      '  phases.planning.run: unknown step "agent.plan"',
+      known,
+    ].join("\n");
+    const validate = await cli(["validate", "simple-approval.yaml"]);
+    expect([validate.code, validate.err, validate.out]).toEqual([WORKFLOW_EXIT.INVALID, expected, ""]);
+    // Never again "recorded as done": nothing runs, no checkpoint is asked.
+    const run = await cli(["run", "simple-approval.yaml", "-a", "discovery=Continue"]);
+    expect([run.code, run.err, run.out]).toEqual([WORKFLOW_EXIT.INVALID, expected, ""]);
+  });
 });
 
-describe("in-memory runs (steps run by the team's own executor)", () => {
+describe("in-memory runs (command steps run here; see workflow-command.test.ts)", () => {
   it("simple approval: Continue ends 0 with progress per phase; Abort ends 2", async () => {
-    const ok = await cli(["run", "simple-approval.yaml", "--answer", "discovery=Continue"]);
+    const flow = runnable("simple-approval.yaml");
+    const ok = await cli(["run", flow, "--answer", "discovery=Continue"]);
     expect(ok.code).toBe(WORKFLOW_EXIT.DONE);
     expect(ok.out).toContain("? Continue with next phase?");
     expect(ok.out).toContain("· Running phase: planning (iteration 1)");
     expect(ok.out.split("\n").at(-1)).toBe("done");
-    const abort = await cli(["run", "simple-approval.yaml", "-a", "discovery=Abort"]);
+    const abort = await cli(["run", flow, "-a", "discovery=Abort"]);
     expect(abort.code).toBe(WORKFLOW_EXIT.ABORTED);
     expect(abort.out).not.toContain("Running phase: planning");
   });
 
   it("a checkpoint with no answer and no terminal pauses with exit 5, naming the options", async () => {
-    const res = await cli(["run", "simple-approval.yaml", "--no-input"]);
+    const res = await cli(["run", runnable("simple-approval.yaml"), "--no-input"]);
     expect(res.code).toBe(WORKFLOW_EXIT.PAUSED);
     expect(res.err).toBe(
       'checkpoint discovery waits for a decision (options: Continue, Abort); pass --answer "discovery=<label>"',
@@ -95,12 +124,13 @@ describe("in-memory runs (steps run by the team's own executor)", () => {
   });
 
   it("an unknown label, or feedback for an option without it, is exit 3", async () => {
-    const label = await cli(["run", "simple-approval.yaml", "-a", "discovery=Maybe"]);
+    const flow = runnable("simple-approval.yaml");
+    const label = await cli(["run", flow, "-a", "discovery=Maybe"]);
     expect([label.code, label.err]).toEqual([
       WORKFLOW_EXIT.INVALID,
       "--answer discovery=Maybe: no such option (options: Continue, Abort)",
     ]);
-    const feedback = await cli(["run", "simple-approval.yaml", "-a", "discovery=Continue:sure"]);
+    const feedback = await cli(["run", flow, "-a", "discovery=Continue:sure"]);
     expect([feedback.code, feedback.err]).toEqual([
       WORKFLOW_EXIT.INVALID,
       "--answer discovery=Continue: this option takes no feedback",
@@ -116,7 +146,9 @@ describe("in-memory runs (steps run by the team's own executor)", () => {
       },
       text: async () => "not needed this sprint",
     };
-    const res = await cli(["run", "custom-checkpoint.yaml", "--context", '{"subagents_spawned": 3}'], { ask });
+    const res = await cli(["run", runnable("custom-checkpoint.yaml"), "--context", '{"subagents_spawned": 3}'], {
+      ask,
+    });
     expect(res.code).toBe(WORKFLOW_EXIT.DONE);
     expect(asked).toEqual([
       "Review outputs before proceeding? [Continue|Redo This Phase|Skip Next 2 Phases|Abort Workflow]",
@@ -127,7 +159,13 @@ describe("in-memory runs (steps run by the team's own executor)", () => {
   });
 
   it("the condition decides whether the checkpoint shows: without spawned subagents it runs through", async () => {
-    const res = await cli(["run", "custom-checkpoint.yaml", "--no-input", "--context", '{"subagents_spawned": 0}']);
+    const res = await cli([
+      "run",
+      runnable("custom-checkpoint.yaml"),
+      "--no-input",
+      "--context",
+      '{"subagents_spawned": 0}',
+    ]);
     expect(res.code).toBe(WORKFLOW_EXIT.DONE);
     expect(res.out).not.toContain("? Review outputs");
   });
@@ -185,7 +223,7 @@ describe("the real command", () => {
     const run = promisify(execFile);
     const result = await run(
       "node_modules/.bin/tsx",
-      ["packages/control-plane/scripts/workflow.ts", "run", "simple-approval.yaml", "-a", "discovery=Abort"],
+      ["packages/control-plane/scripts/workflow.ts", "run", runnable("simple-approval.yaml"), "-a", "discovery=Abort"],
       { cwd: ROOT, env: { ...process.env, INIT_CWD: EXAMPLES } },
     ).catch((e: { code: number; stdout: string }) => e);
     expect("code" in result ? result.code : 0).toBe(2);

@@ -303,7 +303,9 @@ describe("definitions and decisions", () => {
       definition: "name: x\nphases:\n  - id: one\n    run: shell.exec\n",
     }).catch((e: unknown) => e);
     expect(isDomainError(unknown) && unknown.code).toBe("BAD_INPUT");
-    expect((unknown as Error).message).toBe('definition: phases.one.run: unknown step "shell.exec"');
+    expect((unknown as Error).message).toBe(
+      'definition: phases.one.run: unknown step "shell.exec" (named steps here: umbra.collect_triggers, umbra.resolve_pending, umbra.promote_approved, umbra.recompute_stats)',
+    );
     expect(
       (await listWorkflowRuns(opened.as(jam), parseInput(ZWorkflowRunListRequest, { limit: 100 }))).items.some(
         (r) => r.name === "x",

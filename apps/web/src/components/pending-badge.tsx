@@ -29,3 +29,20 @@ export function PendingBadge() {
     </span>
   );
 }
+
+/**
+ * The number of workflow checkpoints waiting for this editor's decision, beside the nav's
+ * Checkpoints link (checkpoints assigned to others are not counted). Nothing when none wait.
+ */
+export function CheckpointBadge() {
+  const trpc = useTRPC();
+  const waiting = useQuery(trpc.workflows.waiting.queryOptions(undefined, { refetchInterval: REFRESH_MS }));
+  const count = waiting.data?.count ?? 0;
+  if (count === 0) return null;
+  return (
+    <span className="nav-count" data-testid="checkpoint-badge">
+      <span aria-hidden="true">{count >= 100 ? "99+" : count}</span>
+      <span className="visually-hidden"> ({count} waiting for your decision)</span>
+    </span>
+  );
+}

@@ -4,7 +4,7 @@ import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { signOut } from "@/lib/auth-client";
 import { isUnder, JAM_PAGES } from "./jam-pages";
-import { PendingBadge } from "./pending-badge";
+import { CheckpointBadge, PendingBadge } from "./pending-badge";
 import { useMe } from "./session";
 
 const LINKS = [
@@ -42,6 +42,7 @@ export function SessionNav() {
           <Link key={l.href} href={l.href} aria-current={isUnder(pathname, l.href) ? "page" : undefined}>
             {l.label}
             {l.href === "/review" ? <PendingBadge /> : null}
+            {l.href === "/workflows" ? <CheckpointBadge /> : null}
           </Link>
         ))}
       </nav>

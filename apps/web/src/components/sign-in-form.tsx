@@ -2,17 +2,23 @@
 import { type FormEvent, useState } from "react";
 import { safeNextPath, signInWithEmail } from "@/lib/auth-client";
 
-/** Email + password sign-in; on success a full page load of `next` (a path on this site) or /. */
+/**
+ * Email + password sign-in; on success a full page load of `next` (a path on this site) or /.
+ * The fields are uncontrolled and read from the form on submit: what someone typed before the
+ * page's script loaded (a slow connection) still counts, instead of React's empty state. The form
+ * posts if submitted before then, so a password never lands in a URL (browser history, logs).
+ */
 export function SignInForm({ next }: { next: string | null }) {
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const target = safeNextPath(next);
 
-  async function submit(event: FormEvent) {
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(null);
+    const form = new FormData(event.currentTarget);
+    const email = String(form.get("email") ?? "");
+    const password = String(form.get("password") ?? "");
     if (!email.trim() || !password) {
       setError("Enter your email and password.");
       return;
@@ -33,28 +39,14 @@ export function SignInForm({ next }: { next: string | null }) {
         Sign in
       </h1>
       {target !== "/" ? <p className="muted">Sign in to continue to {target}.</p> : null}
-      <form className="stack" onSubmit={submit} noValidate>
+      <form className="stack" method="post" onSubmit={submit} noValidate>
         <label className="field">
           <span>Email</span>
-          <input
-            type="email"
-            name="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
+          <input type="email" name="email" autoComplete="username" required />
         </label>
         <label className="field">
           <span>Password</span>
-          <input
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
+          <input type="password" name="password" autoComplete="current-password" required />
         </label>
         <div className="row">
           <button type="submit" className="primary" disabled={pending}>

@@ -97,6 +97,7 @@ function CheckpointCard({
         </span>
       </div>
       <h3 id={`${id}-prompt`}>{checkpoint.prompt}</h3>
+      <CheckpointTerms checkpoint={checkpoint} />
       <PhaseLine phases={run.phases} />
       {checkpoint.plan && checkpoint.plan.length > 0 ? (
         <PlanItems
@@ -148,13 +149,34 @@ function CheckpointCard({
           </label>
         ) : null}
         <div className="row">
-          <button type="submit" className="primary" disabled={!option || decide.isPending}>
+          <button type="submit" className="primary" disabled={!option || decide.isPending || !checkpoint.can_decide}>
             {decide.isPending ? "Deciding…" : option ? `Confirm ${option.label}` : "Choose an option"}
           </button>
         </div>
         <ErrorAlert what="Could not decide" error={trpcCode(decide.error) === "CONFLICT" ? null : decide.error} />
       </form>
     </article>
+  );
+}
+
+/** Who decides this checkpoint and what its timeout will do, when the definition says. */
+function CheckpointTerms({ checkpoint }: { checkpoint: TCheckpoint }) {
+  const who = checkpoint.assignees;
+  if (!who && !checkpoint.deadline) return null;
+  return (
+    <p className="muted" data-testid="checkpoint-terms">
+      {who ? (
+        <span>
+          Assigned to {"accounts" in who ? who.accounts.join(", ") : "every Jam editor"}
+          {checkpoint.can_decide ? "" : ": you cannot decide it"}.{" "}
+        </span>
+      ) : null}
+      {checkpoint.deadline ? (
+        <span>
+          If nobody decides by {formatTs(checkpoint.deadline)}, it {checkpoint.on_timeout ?? "times out"}.
+        </span>
+      ) : null}
+    </p>
   );
 }
 

@@ -15,6 +15,7 @@ export const RECENT_INPUT = { limit: 20 } as const;
 
 const STATUS_BADGE: Record<TStatus, string> = {
   running: "badge",
+  awaiting_worker: "badge",
   awaiting_decision: "badge warn",
   done: "badge ok",
   aborted: "badge bad",

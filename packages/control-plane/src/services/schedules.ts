@@ -14,6 +14,7 @@ import type { z } from "zod";
 import { auditActor, requireJam } from "./access";
 import type { TCaller, TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
+import { expireOverdueCheckpoints, type TExpiredCheckpoint } from "./workflow-timeouts";
 import { startWorkflow } from "./workflows";
 
 // A shipped workflow (the Umbra beat) on a schedule. Jam editors set it; a tick (the web server's
@@ -113,6 +114,8 @@ export type TTickReport = {
   handled: TTickItem[];
   /** Every enabled schedule's next occurrence after the tick. */
   upcoming: { workflow: string; schedule: string; next_run_ts: string }[];
+  /** Checkpoints whose timeout this tick applied (workflow-timeouts.ts). */
+  checkpoints: TExpiredCheckpoint[];
 };
 
 type TResult = { outcome: TScheduleOutcome; runId: string | null; detail: string | null };
@@ -207,5 +210,6 @@ export async function tickSchedules(deps: TServiceDeps, now: Date = deps.now()):
       ? [{ workflow: row.workflow, schedule: describeSchedule(specOf(row)), next_run_ts: row.nextRunAt.toISOString() }]
       : [],
   );
-  return { now_ts: now.toISOString(), handled, upcoming };
+  const checkpoints = await expireOverdueCheckpoints(deps, now);
+  return { now_ts: now.toISOString(), handled, upcoming, checkpoints };
 }

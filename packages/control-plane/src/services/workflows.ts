@@ -1,28 +1,30 @@
 import {
   CheckpointError,
   decide,
+  EXECUTOR_KINDS,
   loadWorkflow,
   parseRunState,
   startRun,
   type TRunState,
   type TWorkflow,
   UMBRA_BEAT_YAML,
+  unsupportedExecutors,
 } from "@solserver/checkpoint";
 import {
   DomainError,
-  isDomainError,
   type TWorkflowDecideRequest,
   type TWorkflowRun,
   type TWorkflowRunGetRequest,
   type TWorkflowRunListRequest,
   type TWorkflowStartRequest,
 } from "@solserver/contracts";
-import type { TWorkflowArtifactWrite, TWorkflowRunRow } from "@solserver/db";
-import { driveRun, type TStep, unknownSteps } from "../workflows/driver";
-import { umbraBeatSteps } from "../workflows/umbra-beat";
+import type { TStep } from "../workflows/driver";
+import { notifyWaiting, SERVER_EXECUTORS, serverSteps } from "../workflows/server-steps";
 import { requireJam } from "./access";
 import type { TCaller, TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
+import { driveStored, rowFields, runSaver } from "./workflow-drive";
+import { callerMayDecide, filesOf, planItems, runView, toView } from "./workflow-view";
 
 // Checkpoint workflows (seed 003) on the server: a run's state lives in one row; the steps run in
 // the request that starts or resumes it; a checkpoint stores the run as awaiting a decision, and
@@ -34,10 +36,24 @@ const SHIPPED: Record<NonNullable<TWorkflowStartRequest["workflow"]>, string> = 
 /** How a run was started; "schedule" is a tick of the workflow's schedule (services/schedules.ts). */
 export type TStartedVia = "dashboard" | "api" | "cli" | "schedule";
 
-/** A definition's YAML as a workflow, or BAD_INPUT listing every problem and unknown step. */
+/** The named steps (not executor kinds) a steps map offers. */
+function namedSteps(steps: Readonly<Record<string, TStep>>): string[] {
+  return Object.keys(steps).filter((name) => !(EXECUTOR_KINDS as readonly string[]).includes(name));
+}
+
+/** A definition's YAML as a workflow, or BAD_INPUT listing every problem, unknown step and executor the server cannot run. */
 export function loadDefinition(yaml: string, steps: Readonly<Record<string, TStep>>): TWorkflow {
   const loaded = loadWorkflow(yaml);
-  const problems = loaded.ok ? unknownSteps(loaded.workflow, steps) : loaded.errors;
+  const problems = loaded.ok
+    ? [
+        ...unsupportedExecutors(loaded.workflow, SERVER_EXECUTORS),
+        ...loaded.workflow.phases.flatMap((p) =>
+          p.run && !p.executor && !Object.hasOwn(steps, p.run)
+            ? [`phases.${p.id}.run: unknown step "${p.run}" (named steps here: ${namedSteps(steps).join(", ")})`]
+            : [],
+        ),
+      ]
+    : loaded.errors;
   if (!loaded.ok || problems.length > 0) {
     throw new DomainError("BAD_INPUT", `definition: ${problems.join("; ")}`, { field: "definition" });
   }
@@ -45,7 +61,7 @@ export function loadDefinition(yaml: string, steps: Readonly<Record<string, TSte
 }
 
 /** The runner's refusals in the words of the API: the field and the rule. */
-function asDomainError(error: unknown): unknown {
+export function asDomainError(error: unknown): unknown {
   if (!(error instanceof CheckpointError)) return error;
   const field = error.code === "FEEDBACK_NOT_ALLOWED" ? "feedback" : error.code === "UNKNOWN_OPTION" ? "label" : "run";
   return new DomainError(error.code === "INVALID_STATE" ? "CONFLICT" : "BAD_INPUT", `${field}: ${error.message}`, {
@@ -54,11 +70,10 @@ function asDomainError(error: unknown): unknown {
 }
 
 /**
- * Drives a stored run until it waits for a decision or ends, saving after every phase on the
- * version it read. A step that fails ends the run as `failed` with the step's message; someone
- * else moving the run first is CONFLICT.
+ * Drives a stored run until it waits for a decision or a worker, or ends (workflow-drive.ts),
+ * acting as `caller`; a run that stops at a checkpoint notifies the workflow's webhook.
  */
-async function drive(
+export async function drive(
   deps: TServiceDeps,
   caller: TCaller,
   runId: string,
@@ -66,114 +81,13 @@ async function drive(
   workflow: TWorkflow,
   start: TRunState,
 ): Promise<void> {
-  let state = start;
-  let at = version;
-  const save = async (
-    status: string,
-    next: TRunState,
-    extra: { error?: string; artifacts?: TWorkflowArtifactWrite[] },
-  ) => {
-    if (!(await deps.repos.workflows.save(runId, at, { status, state: next, ...extra }))) {
-      throw new DomainError("CONFLICT", `run ${runId} was moved by someone else meanwhile; look at it again`, {
-        field: "run_id",
-      });
-    }
-    at++;
-  };
-  try {
-    await driveRun(workflow, state, {
-      steps: umbraBeatSteps(deps, caller),
-      now: deps.now,
-      onPhase: async (next, artifacts) => {
-        await save(next.status, next, artifacts ? { artifacts } : {});
-        state = next;
-      },
-    });
-  } catch (error) {
-    if (isDomainError(error) && error.code === "CONFLICT") throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    await save("failed", state, {
-      error: `${state.next.kind === "run_phase" ? `phase ${state.next.phase_id}: ` : ""}${message}`,
-    });
-  }
-}
-
-/** The Umbra beat's plan as the checkpoint offers it per item, or null for a run without one. */
-function planItems(state: TRunState): NonNullable<TWorkflowRun["checkpoint"]>["plan"] {
-  const plan = (state.context as Record<string, unknown>).plan;
-  if (!Array.isArray(plan)) return null;
-  return plan.flatMap((p) => {
-    const item = p as Record<string, unknown>;
-    return typeof item.proposal_id === "string"
-      ? [
-          {
-            proposal_id: item.proposal_id,
-            title: String(item.title ?? ""),
-            action: String(item.action ?? ""),
-            target_cfb_id: typeof item.target_cfb_id === "string" ? item.target_cfb_id : null,
-          },
-        ]
-      : [];
+  await driveStored(deps, {
+    saver: runSaver(deps, runId, version),
+    workflow,
+    state: start,
+    steps: serverSteps(deps, caller, runId),
+    onWaiting: (state) => notifyWaiting(deps, runId, workflow, state),
   });
-}
-
-async function runView(deps: TServiceDeps, runId: string): Promise<TWorkflowRun> {
-  const row = await deps.repos.workflows.get(runId);
-  if (!row) throw new DomainError("NOT_FOUND", `workflow run ${runId} does not exist`, { field: "run_id" });
-  return toView(row, await deps.repos.workflows.artifacts(row.id, filesOf(row)));
-}
-
-function filesOf(row: TWorkflowRunRow): string[] {
-  const pending = (row.state as Partial<TRunState> | null)?.pending;
-  return pending?.files ?? [];
-}
-
-/** A stored run as the wire shows it: its phases with where it stands, its checkpoint, its decisions. */
-export function toView(row: TWorkflowRunRow, artifacts: ReadonlyMap<string, string>): TWorkflowRun {
-  const state = parseRunState(row.state);
-  const loaded = loadWorkflow(row.definition);
-  const phases = loaded.ok ? loaded.workflow.phases : [];
-  const live = row.status === "running" || row.status === "awaiting_decision";
-  return {
-    run_id: row.id,
-    name: row.name,
-    status: row.status as TWorkflowRun["status"],
-    version: row.version,
-    started_via: row.startedVia,
-    started_by: row.startedBy,
-    created_ts: row.createdAt.toISOString(),
-    updated_ts: row.updatedAt.toISOString(),
-    finished_ts: row.finishedAt?.toISOString() ?? null,
-    exit_code: state.exit_code,
-    error: row.error,
-    phases: phases.map((p, i) => {
-      const iterations = state.context.phases.iteration_counts[p.id] ?? 0;
-      const skipped = state.context.skip_phases.includes(p.id);
-      const where =
-        live && i === state.phase_index
-          ? "current"
-          : iterations > 0 && (i < state.phase_index || !live)
-            ? "done"
-            : skipped
-              ? "skipped"
-              : i < state.phase_index
-                ? "skipped"
-                : "upcoming";
-      return { id: p.id, title: p.title ?? p.id, iterations, state: where };
-    }),
-    checkpoint:
-      row.status === "awaiting_decision" && state.pending
-        ? {
-            phase_id: state.pending.phase_id,
-            prompt: state.pending.prompt,
-            files: state.pending.files.map((path) => ({ path, content: artifacts.get(path) ?? null })),
-            options: state.pending.options,
-            plan: planItems(state),
-          }
-        : null,
-    decisions: state.context.checkpoints,
-    log: state.log,
-  };
 }
 
 export async function startWorkflow(
@@ -183,7 +97,7 @@ export async function startWorkflow(
 ): Promise<TWorkflowRun> {
   requireJam(caller, "run workflows");
   const yaml = input.workflow ? SHIPPED[input.workflow] : (input.definition ?? "");
-  const workflow = loadDefinition(yaml, umbraBeatSteps(deps, caller));
+  const workflow = loadDefinition(yaml, serverSteps(deps, caller));
   let state: TRunState;
   try {
     state = startRun(workflow, { ...(input.variables ? { variables: input.variables } : {}), now: deps.now() });
@@ -194,14 +108,14 @@ export async function startWorkflow(
   const row = await deps.repos.workflows.create({
     name: workflow.name,
     definition: yaml,
-    status: state.status,
+    ...rowFields(state),
     state,
     startedById: caller.userId,
     startedVia: via,
     exclusive: true,
   });
   await drive(deps, caller, row.id, row.version, workflow, state);
-  return runView(deps, row.id);
+  return runView(deps, row.id, caller);
 }
 
 export async function decideWorkflow(
@@ -218,8 +132,16 @@ export async function decideWorkflow(
       { field: "version" },
     );
   }
-  const workflow = loadDefinition(row.definition, umbraBeatSteps(deps, caller));
+  const workflow = loadDefinition(row.definition, serverSteps(deps, caller));
   const current = parseRunState(row.state);
+  if (!callerMayDecide(current.pending, caller)) {
+    const who = current.pending?.assignees;
+    throw new DomainError(
+      "FORBIDDEN",
+      `this checkpoint is assigned to ${who && "accounts" in who ? who.accounts.join(", ") : "another role"}`,
+      { field: "run_id" },
+    );
+  }
   const exclude = [...new Set(input.exclude ?? [])];
   if (exclude.length > 0) {
     const planned = new Set((planItems(current) ?? []).map((p) => p.proposal_id));
@@ -240,13 +162,13 @@ export async function decideWorkflow(
   // What the person left out of the plan: the promotion step skips it (it stays in the queue).
   if (exclude.length > 0) next = { ...next, context: { ...next.context, plan_excluded: exclude } };
   // Two people deciding at once: the write is conditional on the version, so exactly one lands.
-  if (!(await deps.repos.workflows.save(row.id, row.version, { status: next.status, state: next }))) {
+  if (!(await deps.repos.workflows.save(row.id, row.version, { ...rowFields(next), state: next }))) {
     throw new DomainError("CONFLICT", `run ${row.id} was decided by someone else meanwhile; look at it again`, {
       field: "version",
     });
   }
   await drive(deps, caller, row.id, row.version + 1, workflow, next);
-  return runView(deps, row.id);
+  return runView(deps, row.id, caller);
 }
 
 /** Drives on a run left `running` (the server stopped during a phase): the phase runs again. */
@@ -267,10 +189,10 @@ export async function resumeWorkflow(
     caller,
     row.id,
     row.version,
-    loadDefinition(row.definition, umbraBeatSteps(deps, caller)),
+    loadDefinition(row.definition, serverSteps(deps, caller)),
     parseRunState(row.state),
   );
-  return runView(deps, row.id);
+  return runView(deps, row.id, caller);
 }
 
 export async function getWorkflowRun(
@@ -278,7 +200,7 @@ export async function getWorkflowRun(
   { run_id }: TWorkflowRunGetRequest,
 ): Promise<TWorkflowRun> {
   requireJam(caller, "see workflow runs");
-  return runView(deps, run_id);
+  return runView(deps, run_id, caller);
 }
 
 export async function listWorkflowRuns(
@@ -288,7 +210,21 @@ export async function listWorkflowRuns(
   requireJam(caller, "see workflow runs");
   const rows = await deps.repos.workflows.list({ status: input.status, limit: input.limit });
   const items = await Promise.all(
-    rows.map(async (row) => toView(row, await deps.repos.workflows.artifacts(row.id, filesOf(row)))),
+    rows.map(async (row) => toView(row, await deps.repos.workflows.artifacts(row.id, filesOf(row)), caller)),
   );
   return { items };
+}
+
+/** How many checkpoints wait for this caller's decision (the dashboard's nav badge); at most 100 counted. */
+export async function waitingCheckpoints({ deps, caller }: TServiceContext): Promise<{ count: number }> {
+  requireJam(caller, "see workflow runs");
+  const rows = await deps.repos.workflows.list({ status: "awaiting_decision", limit: 100 });
+  const count = rows.filter((row) => {
+    try {
+      return callerMayDecide(parseRunState(row.state).pending, caller);
+    } catch {
+      return false;
+    }
+  }).length;
+  return { count };
 }

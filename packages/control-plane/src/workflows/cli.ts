@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import {
   CheckpointError,
@@ -16,13 +16,17 @@ import { openControlPlaneFromEnv } from "../control-plane";
 import { loadServerEnv } from "../env";
 import type { TServiceContext } from "../services/context";
 import { decideWorkflow, startWorkflow } from "../services/workflows";
+import { CommandInterrupted, commandStep, readWorkspaceFile, type TArtifact } from "./command-step";
 import { driveRun } from "./driver";
 import { tickCommand } from "./tick-command";
+import { umbraBeatSteps } from "./umbra-beat";
 
 // `pnpm workflow`: run a checkpoint workflow from a terminal or a CI job. A definition whose
 // phases run server steps (the Umbra beat) runs through the control plane on the database, as a
-// stored run the dashboard shows; one without steps runs here, in memory. Checkpoints are asked
-// in the terminal (arrow keys), or answered up front with --answer for non-interactive use.
+// stored run the dashboard shows; any other runs here, in memory, its `command` steps as real
+// processes in the workspace (command-step.ts). Webhook and worker steps run on the server only,
+// and a step name nobody runs is refused, never "recorded as done". Checkpoints are asked in the
+// terminal (arrow keys), or answered up front with --answer for non-interactive use.
 // `tick` starts the scheduled workflows that are due (tick-command.ts), for cron.
 
 export const WORKFLOW_EXIT = {
@@ -38,6 +42,8 @@ export const WORKFLOW_EXIT = {
   INTERNAL: 4,
   /** A checkpoint is waiting for a decision nobody gave (not interactive, no --answer). */
   PAUSED: 5,
+  /** Ctrl-C (or SIGTERM) while a command step ran: its processes were stopped, the run dropped. */
+  INTERRUPTED: 130,
 } as const;
 
 export type TAsk = {
@@ -55,8 +61,17 @@ export type TCliIo = {
   env?: Record<string, string | undefined>;
 };
 
-/** The view both kinds of run give the terminal: where the run stands, and its checkpoint. */
-type TView = Pick<TWorkflowRun, "status" | "checkpoint" | "log" | "exit_code" | "error"> & { run_id: string | null };
+type TCheckpointView = NonNullable<TWorkflowRun["checkpoint"]>;
+/** A file a checkpoint shows; `note` says why an in-memory run does not show it (default "not found"). */
+type TViewFile = TCheckpointView["files"][number] & { note?: string };
+/**
+ * The view both kinds of run give the terminal: where the run stands, and what of its checkpoint
+ * the terminal shows (a stored run's view has more; an in-memory run gives just this).
+ */
+type TView = Pick<TWorkflowRun, "status" | "log" | "exit_code" | "error"> & {
+  run_id: string | null;
+  checkpoint: (Pick<TCheckpointView, "phase_id" | "prompt" | "options"> & { files: TViewFile[] }) | null;
+};
 type TRunner = { view: TView; decide: (label: string, feedback: string | undefined) => Promise<TView> };
 
 class UsageError extends Error {}
@@ -101,42 +116,105 @@ function parseVar(text: string): [string, string] {
   return [text.slice(0, eq).trim(), text.slice(eq + 1)];
 }
 
-async function readDefinition(arg: string, cwd: string): Promise<{ yaml: string; dir: string }> {
-  if ((SHIPPED_WORKFLOWS as readonly string[]).includes(arg)) return { yaml: UMBRA_BEAT_YAML, dir: cwd };
+async function readDefinition(arg: string, cwd: string): Promise<{ yaml: string }> {
+  if ((SHIPPED_WORKFLOWS as readonly string[]).includes(arg)) return { yaml: UMBRA_BEAT_YAML };
   const file = path.resolve(cwd, arg);
   try {
-    return { yaml: await readFile(file, "utf8"), dir: path.dirname(file) };
+    return { yaml: await readFile(file, "utf8") };
   } catch (error) {
     throw new UsageError(`cannot read ${arg}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
 }
 
+/** The server's named steps (the closures are only listed here, never called). */
+function serverStepNames(): string[] {
+  return Object.keys(umbraBeatSteps(undefined as never, undefined as never));
+}
+
 /**
- * A run here, in memory, of a definition without server steps; files are read from the
- * definition's folder. Its `run` steps (`agent.plan` …) belong to the team's own executor: the CLI
- * drives the checkpoints and records those phases as done, saying so.
+ * Steps nobody runs: a `run:` name that is neither a server step nor an executor. Refused by
+ * `validate` and `run` alike, listing what is known (the server refuses them too).
+ */
+function unknownStepProblems(workflow: TWorkflow): string[] {
+  const known = serverStepNames();
+  const unknown = workflow.phases.flatMap((p) =>
+    p.run !== undefined && p.executor === undefined && !known.includes(p.run)
+      ? [`phases.${p.id}.run: unknown step "${p.run}"`]
+      : [],
+  );
+  if (unknown.length === 0) return unknown;
+  return [
+    ...unknown,
+    `known steps: ${known.join(", ")}; or an executor: { command: [program, ...args] } (runs here, in the CLI), { webhook: url } or { worker: queue } (run on the server)`,
+  ];
+}
+
+/** Phases whose executor only the server runs (webhook, worker), as "style_check (webhook)". */
+function serverOnlyPhases(workflow: TWorkflow): string[] {
+  return workflow.phases.flatMap((p) =>
+    p.executor && p.executor.kind !== "command" ? [`${p.id} (${p.executor.kind})`] : [],
+  );
+}
+
+/** --workspace (default: where the command was run), as a real, existing folder. */
+async function workspaceOf(given: string | undefined, cwd: string): Promise<string> {
+  const dir = path.resolve(cwd, given ?? ".");
+  try {
+    const real = await realpath(dir);
+    if ((await stat(real)).isDirectory()) return real;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`--workspace ${given ?? dir}: no such folder`);
+}
+
+/** A path as artifacts are keyed: "./out//a.md" and "out/a.md" are one file. */
+const artifactKey = (p: string) =>
+  p
+    .split("/")
+    .filter((s) => s !== "" && s !== ".")
+    .join("/");
+
+/**
+ * A run here, in memory, of a definition without server steps. `command` phases run as real
+ * processes in the workspace; checkpoints show the files the phases collected as artifacts, else
+ * the workspace's file (the same rules: inside the workspace, regular text, at most 1 MB).
  */
 async function memoryRunner(
   workflow: TWorkflow,
   variables: Record<string, string>,
   context: Record<string, unknown>,
-  dir: string,
+  opts: {
+    workspace: string;
+    env: Record<string, string | undefined>;
+    /** Output lines of the commands, as they come. */
+    onLine: (line: string) => void;
+    /** The run's log so far, after every phase (before the next one starts). */
+    onState: (state: TRunState) => void;
+  },
 ): Promise<TRunner> {
   const now = () => new Date();
-  const external = async () => ({});
-  const steps = Object.fromEntries(workflow.phases.flatMap((p) => (p.run ? [[p.run, external]] : [])));
-  const files = async (paths: string[]) =>
+  const steps = {
+    command: commandStep({ workspace: opts.workspace, onLine: opts.onLine, baseEnv: opts.env, interruptible: true }),
+  };
+  const artifacts = new Map<string, string>();
+  const keep = (files: TArtifact[] | undefined) => {
+    for (const file of files ?? []) artifacts.set(artifactKey(file.path), file.content);
+  };
+  const files = async (paths: string[]): Promise<TViewFile[]> =>
     Promise.all(
-      paths.map(async (p) => ({
-        path: p,
-        content: await readFile(path.resolve(dir, p), "utf8").catch(() => null),
-      })),
+      paths.map(async (p): Promise<TViewFile> => {
+        const kept = artifacts.get(artifactKey(p));
+        if (kept !== undefined) return { path: p, content: kept };
+        const read = await readWorkspaceFile(opts.workspace, p);
+        return "content" in read ? { path: p, content: read.content } : { path: p, content: null, note: read.problem };
+      }),
     );
   const viewOf = async (state: TRunState): Promise<TView> => ({
     run_id: null,
     status: state.status,
     exit_code: state.exit_code,
-    error: null,
+    error: state.failure ? `phase ${state.failure.phase_id}: ${state.failure.error}` : null,
     log: state.log,
     checkpoint: state.pending
       ? {
@@ -144,17 +222,25 @@ async function memoryRunner(
           prompt: state.pending.prompt,
           files: await files(state.pending.files),
           options: state.pending.options,
-          // An in-memory run has no server plan to trim; the CLI decides the checkpoint whole.
-          plan: null,
         }
       : null,
   });
-  let state = await driveRun(workflow, startRun(workflow, { variables, context, now: now() }), { steps, now });
+  const drive = async (from: TRunState) => {
+    opts.onState(from);
+    return driveRun(workflow, from, {
+      steps,
+      now,
+      onPhase: async (next, collected) => {
+        keep(collected);
+        opts.onState(next);
+      },
+    });
+  };
+  let state = await drive(startRun(workflow, { variables, context, now: now() }));
   const runner: TRunner = {
     view: await viewOf(state),
     decide: async (label, feedback) => {
-      state = decide(workflow, state, { label, ...(feedback ? { feedback } : {}), now: now() });
-      state = await driveRun(workflow, state, { steps, now });
+      state = await drive(decide(workflow, state, { label, ...(feedback ? { feedback } : {}), now: now() }));
       return viewOf(state);
     },
   };
@@ -207,50 +293,79 @@ const FILE_LINES = 60;
 
 async function runCommand(
   definitionArg: string,
-  opts: { answer: string[]; var: string[]; context?: string; as: string; input: boolean; verbose: boolean },
+  opts: {
+    answer: string[];
+    var: string[];
+    context?: string;
+    as: string;
+    input: boolean;
+    verbose: boolean;
+    workspace?: string;
+  },
   io: TCliIo,
 ): Promise<number> {
   const answers = opts.answer.map(parseAnswer);
   const variables = Object.fromEntries(opts.var.map(parseVar));
-  const { yaml, dir } = await readDefinition(definitionArg, io.cwd);
+  const { yaml } = await readDefinition(definitionArg, io.cwd);
   const loaded = loadWorkflow(yaml);
-  if (!loaded.ok) {
+  const problems = loaded.ok ? unknownStepProblems(loaded.workflow) : loaded.errors;
+  if (!loaded.ok || problems.length > 0) {
     io.err(`${definitionArg}: invalid workflow definition`);
-    for (const line of loaded.errors) io.err(`  ${line}`);
+    for (const line of problems) io.err(`  ${line}`);
     return WORKFLOW_EXIT.INVALID;
   }
   const workflow = loaded.workflow;
+  const remote = serverOnlyPhases(workflow);
+  if (remote.length > 0) {
+    io.err(
+      `${definitionArg}: webhook and worker steps run on the server, not in the CLI (phases ${remote.join(", ")}): start this workflow from the dashboard (/workflows) or over the API`,
+    );
+    return WORKFLOW_EXIT.INVALID;
+  }
   const context = parseContext(opts.context);
   // The server's steps (umbra.*) run on the database as a stored run; anything else runs here.
   const usesSteps = workflow.phases.some((p) => p.run?.startsWith("umbra."));
-  const env = io.env ?? process.env;
-  const server = usesSteps ? await serverRunner(yaml, variables, opts.as, env) : null;
-  io.out(`workflow ${workflow.name}: ${workflow.phases.length} phases${usesSteps ? ", a stored run" : ""}`);
-  const external = [...new Set(workflow.phases.flatMap((p) => (p.run ? [p.run] : [])))];
-  if (!usesSteps && external.length > 0) {
-    io.out(`steps run by your own executor, recorded here as done: ${external.join(", ")}`);
+  const commands = workflow.phases.filter((p) => p.executor?.kind === "command");
+  if (usesSteps && commands.length > 0) {
+    io.err(
+      `${definitionArg}: umbra.* steps run as a stored run on the database and command steps run here; put them in separate workflows`,
+    );
+    return WORKFLOW_EXIT.INVALID;
   }
-  const runner = server ?? (await memoryRunner(workflow, variables, context, dir));
+  const workspace = usesSteps ? null : await workspaceOf(opts.workspace, io.cwd);
+  const env = io.env ?? process.env;
   let printed = 0;
-  const progress = (view: TView) => {
-    for (const entry of view.log.slice(printed)) {
+  const progress = (log: TView["log"]) => {
+    for (const entry of log.slice(printed)) {
       if (entry.level === "debug" && !opts.verbose) continue;
       const mark = entry.level === "error" ? "✗" : entry.level === "warn" ? "!" : "·";
       io.out(`${mark} ${entry.message}`);
     }
-    printed = view.log.length;
+    printed = log.length;
   };
+  const server = usesSteps ? await serverRunner(yaml, variables, opts.as, env) : null;
+  io.out(`workflow ${workflow.name}: ${workflow.phases.length} phases${usesSteps ? ", a stored run" : ""}`);
+  if (workspace !== null && commands.length > 0) io.out(`commands run in ${workspace}`);
+  if (!usesSteps && workflow.notify) io.out(`notify: not sent from the CLI (a stored run on the server sends it)`);
+  const runner =
+    server ??
+    (await memoryRunner(workflow, variables, context, {
+      workspace: workspace ?? io.cwd,
+      env,
+      onLine: io.out,
+      onState: (state) => progress(state.log),
+    }));
   try {
     let view = runner.view;
     if (view.run_id) io.out(`run ${view.run_id}`);
-    progress(view);
+    progress(view.log);
     while (view.status === "awaiting_decision" && view.checkpoint) {
       const cp = view.checkpoint;
       io.out("");
       io.out(`? ${cp.prompt}`);
       for (const file of cp.files) {
         if (file.content === null) {
-          io.out(`  ── ${file.path} (not found)`);
+          io.out(`  ── ${file.path} (${file.note ?? "not found"})`);
           continue;
         }
         io.out(`  ── ${file.path}`);
@@ -288,7 +403,7 @@ async function runCommand(
         throw new UsageError(`--answer ${cp.phase_id}=${label}: this option takes no feedback`);
       }
       view = await runner.decide(label, feedback);
-      progress(view);
+      progress(view.log);
     }
     if (view.status === "failed") {
       io.err(`run failed: ${view.error ?? "unknown error"}`);
@@ -328,6 +443,10 @@ export async function runWorkflowCli(argv: readonly string[], io: TCliIo): Promi
       io.env?.SOLSERVER_WORKFLOW_AS ?? "jam@solserver.local",
     )
     .option("--no-input", "never prompt: a checkpoint without an --answer ends with exit code 5")
+    .option(
+      "-w, --workspace <dir>",
+      "where command steps run and files are read; their cwd and artifacts are relative to it (default: the current directory)",
+    )
     .option("-v, --verbose", "also print debug lines", false)
     .action(async (definition: string, opts) => {
       code = await runCommand(definition, opts, io);
@@ -339,12 +458,19 @@ export async function runWorkflowCli(argv: readonly string[], io: TCliIo): Promi
     .action(async (definition: string) => {
       const { yaml } = await readDefinition(definition, io.cwd);
       const loaded = loadWorkflow(yaml);
-      if (loaded.ok) {
+      const problems = loaded.ok ? unknownStepProblems(loaded.workflow) : loaded.errors;
+      if (loaded.ok && problems.length === 0) {
         io.out(`${definition}: valid (${loaded.workflow.name}, ${loaded.workflow.phases.length} phases)`);
+        const remote = serverOnlyPhases(loaded.workflow);
+        if (remote.length > 0) {
+          io.out(
+            `  phases ${remote.join(", ")} run on the server: start it from the dashboard (/workflows) or over the API, not with \`workflow run\``,
+          );
+        }
         code = WORKFLOW_EXIT.DONE;
       } else {
         io.err(`${definition}: invalid workflow definition`);
-        for (const line of loaded.errors) io.err(`  ${line}`);
+        for (const line of problems) io.err(`  ${line}`);
         code = WORKFLOW_EXIT.INVALID;
       }
     });
@@ -364,6 +490,10 @@ export async function runWorkflowCli(argv: readonly string[], io: TCliIo): Promi
     if (error instanceof UsageError) {
       io.err(error.message);
       return WORKFLOW_EXIT.INVALID;
+    }
+    if (error instanceof CommandInterrupted) {
+      io.err(error.message);
+      return WORKFLOW_EXIT.INTERRUPTED;
     }
     if (
       isDomainError(error) &&

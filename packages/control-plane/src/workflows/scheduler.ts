@@ -21,6 +21,9 @@ export function tickLines(report: TTickReport): string[] {
         return `${head}: not started here: ${item.detail ?? "another tick handled it"}`;
     }
   });
+  for (const c of report.checkpoints ?? []) {
+    lines.push(`checkpoint of ${c.run_id} timed out: ${c.outcome}${c.detail ? ` (${c.detail})` : ""}`);
+  }
   if (lines.length > 0) return lines;
   if (report.upcoming.length === 0) return ["nothing due: no workflow schedule is enabled"];
   const upcoming = report.upcoming.map((u) => `${u.workflow} ${u.schedule}, next ${u.next_run_ts}`).join("; ");
@@ -47,7 +50,8 @@ export function startScheduler(opts: TSchedulerOptions): { stop: () => void } {
   const run = async () => {
     try {
       const report = await opts.tick();
-      if (report.handled.length > 0) for (const line of tickLines(report)) opts.log(`scheduler: ${line}`);
+      if (report.handled.length > 0 || (report.checkpoints ?? []).length > 0)
+        for (const line of tickLines(report)) opts.log(`scheduler: ${line}`);
     } catch (error) {
       opts.error(`scheduler: tick failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {

@@ -176,7 +176,7 @@ export async function finishOccurrence(
 /** The run of this workflow still under way (running, or waiting at a checkpoint), if any. */
 export async function openWorkflowRun(db: DbClient, name: string): Promise<{ id: string; status: string } | null> {
   return db.workflowRun.findFirst({
-    where: { name, status: { in: ["running", "awaiting_decision"] } },
+    where: { name, status: { in: ["running", "awaiting_worker", "awaiting_decision"] } },
     orderBy: { createdAt: "asc" },
     select: { id: true, status: true },
   });

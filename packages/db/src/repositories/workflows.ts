@@ -14,11 +14,20 @@ export type TWorkflowRunRow = {
   state: unknown;
   version: number;
   startedBy: string | null;
+  /** The account that started the run (a scheduled run: the schedule's run-as editor). */
+  startedById: string | null;
   startedVia: string;
   error: string | null;
   createdAt: Date;
   updatedAt: Date;
   finishedAt: Date | null;
+  /** awaiting_worker: the queue that may claim the phase, and the current claim (if any). */
+  queue: string | null;
+  leaseId: string | null;
+  leaseOwner: string | null;
+  leaseExpiresAt: Date | null;
+  /** awaiting_decision: when the checkpoint's timeout fires. */
+  deadlineAt: Date | null;
 };
 
 export type TWorkflowArtifactWrite = { path: string; content: string };
@@ -38,6 +47,11 @@ const include = {
     updatedAt: true,
     finishedAt: true,
     startedById: true,
+    queue: true,
+    leaseId: true,
+    leaseOwner: true,
+    leaseExpiresAt: true,
+    deadlineAt: true,
   },
 } as const;
 
@@ -49,9 +63,9 @@ async function withStarter(
   const users =
     ids.length > 0 ? await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } }) : [];
   const emails = new Map(users.map((u) => [u.id, u.email]));
-  return rows.map(({ startedById, ...r }) => ({
+  return rows.map((r) => ({
     ...r,
-    startedBy: startedById ? (emails.get(startedById) ?? null) : null,
+    startedBy: r.startedById ? (emails.get(r.startedById) ?? null) : null,
   }));
 }
 
@@ -70,6 +84,8 @@ export async function createWorkflowRun(
     startedById: string | null;
     startedVia: string;
     exclusive: boolean;
+    queue?: string | null;
+    deadlineAt?: Date | null;
   },
 ): Promise<string> {
   return sql.transaction(async (tx) => {
@@ -78,13 +94,14 @@ export async function createWorkflowRun(
     // Written first, then checked (a SQLite transaction that reads before it writes cannot wait
     // for another process's write lock): a second start sees the first and rolls back.
     await tx.execute(Prisma.sql`INSERT INTO "WorkflowRun" ("id", "name", "definition", "status", "state", "version",
-        "startedById", "startedVia", "createdAt", "updatedAt", "finishedAt")
+        "startedById", "startedVia", "createdAt", "updatedAt", "finishedAt", "queue", "deadlineAt")
       VALUES (${id}, ${w.name}, ${w.definition}, ${w.status}, ${tx.dialect.json(w.state)}, 1, ${w.startedById},
-        ${w.startedVia}, ${now}, ${now}, ${FINISHED.has(w.status) ? now : null})`);
+        ${w.startedVia}, ${now}, ${now}, ${FINISHED.has(w.status) ? now : null}, ${w.queue ?? null}, ${w.deadlineAt ?? null})`);
     if (w.exclusive) {
       const [open] = await tx.query<{ id: string; status: string }>(
         Prisma.sql`SELECT "id", "status" FROM "WorkflowRun" WHERE "name" = ${w.name}
-          AND "status" IN ('running', 'awaiting_decision') AND "id" <> ${id} ORDER BY "createdAt" ASC LIMIT 1`,
+          AND "status" IN ('running', 'awaiting_worker', 'awaiting_decision') AND "id" <> ${id}
+          ORDER BY "createdAt" ASC LIMIT 1`,
       );
       if (open) {
         throw new DomainError(
@@ -124,13 +141,24 @@ export async function saveWorkflowRun(
   sql: TSqlDriver,
   runId: string,
   expectedVersion: number,
-  w: { status: string; state: unknown; error?: string | null; artifacts?: readonly TWorkflowArtifactWrite[] },
+  w: {
+    status: string;
+    state: unknown;
+    error?: string | null;
+    artifacts?: readonly TWorkflowArtifactWrite[];
+    /** The worker queue when the run now awaits a worker (any claim is cleared by every save). */
+    queue?: string | null;
+    /** The checkpoint's deadline when the run now awaits a decision with a timeout. */
+    deadlineAt?: Date | null;
+  },
 ): Promise<boolean> {
   return sql.transaction(async (tx) => {
     const now = new Date();
     const moved = await tx.execute(Prisma.sql`UPDATE "WorkflowRun" SET "status" = ${w.status},
         "state" = ${tx.dialect.json(w.state)}, "version" = "version" + 1, "error" = ${w.error ?? null},
-        "finishedAt" = ${FINISHED.has(w.status) ? now : null}, "updatedAt" = ${now}
+        "finishedAt" = ${FINISHED.has(w.status) ? now : null}, "updatedAt" = ${now},
+        "queue" = ${w.queue ?? null}, "deadlineAt" = ${w.deadlineAt ?? null},
+        "leaseId" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL
       WHERE "id" = ${runId} AND "version" = ${expectedVersion}`);
     if (moved !== 1) return false;
     for (const a of w.artifacts ?? []) {
@@ -153,6 +181,59 @@ export async function workflowArtifacts(
   return new Map(rows.map((r) => [r.path, r.content]));
 }
 
+/**
+ * Claim the oldest phase of `queue` that nobody holds (no lease, or an expired one): the lease is
+ * written only if the run is still at the version read, so of two workers racing for one phase
+ * exactly one gets it; the other tries the next candidate. Null when there is nothing to claim.
+ */
+export async function claimWorkflowPhase(
+  db: DbClient,
+  sql: TSqlDriver,
+  c: { queue: string; owner: string; leaseMs: (state: unknown) => number; now: Date },
+): Promise<{ runId: string; leaseId: string; leaseExpiresAt: Date } | null> {
+  const candidates = await db.workflowRun.findMany({
+    where: {
+      status: "awaiting_worker",
+      queue: c.queue,
+      OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: c.now } }],
+    },
+    orderBy: [{ updatedAt: "asc" }, { id: "asc" }],
+    take: 10,
+    select: { id: true, version: true, state: true },
+  });
+  for (const row of candidates) {
+    const leaseId = randomUUID();
+    const leaseExpiresAt = new Date(c.now.getTime() + c.leaseMs(row.state));
+    const taken = await sql.execute(Prisma.sql`UPDATE "WorkflowRun" SET "leaseId" = ${leaseId},
+        "leaseOwner" = ${c.owner}, "leaseExpiresAt" = ${leaseExpiresAt}, "version" = "version" + 1,
+        "updatedAt" = ${c.now}
+      WHERE "id" = ${row.id} AND "version" = ${row.version} AND "status" = 'awaiting_worker'`);
+    if (taken === 1) return { runId: row.id, leaseId, leaseExpiresAt };
+  }
+  return null;
+}
+
+/** Extend a claim the worker still holds; false when the lease is gone (expired and re-claimed, or done). */
+export async function extendWorkflowLease(
+  sql: TSqlDriver,
+  h: { runId: string; leaseId: string; leaseExpiresAt: Date },
+): Promise<boolean> {
+  const extended = await sql.execute(Prisma.sql`UPDATE "WorkflowRun" SET "leaseExpiresAt" = ${h.leaseExpiresAt}
+    WHERE "id" = ${h.runId} AND "leaseId" = ${h.leaseId} AND "status" = 'awaiting_worker'`);
+  return extended === 1;
+}
+
+/** Runs waiting at a checkpoint whose deadline passed (the scheduler's sweep), oldest first. */
+export async function overdueWorkflowRuns(db: DbClient, now: Date, limit: number): Promise<TWorkflowRunRow[]> {
+  const rows = await db.workflowRun.findMany({
+    where: { status: "awaiting_decision", deadlineAt: { lte: now } },
+    orderBy: [{ deadlineAt: "asc" }, { id: "asc" }],
+    take: limit,
+    ...include,
+  });
+  return withStarter(db, rows);
+}
+
 export function workflowRepository({ prisma, sql }: TStore) {
   return {
     /** A new run (see createWorkflowRun), read back as the dashboard lists it. */
@@ -166,5 +247,10 @@ export function workflowRepository({ prisma, sql }: TStore) {
     save: (runId: string, expectedVersion: number, w: Parameters<typeof saveWorkflowRun>[3]) =>
       saveWorkflowRun(sql, runId, expectedVersion, w),
     artifacts: (runId: string, paths: readonly string[]) => workflowArtifacts(prisma, runId, paths),
+    claim: (c: Parameters<typeof claimWorkflowPhase>[2]) => claimWorkflowPhase(prisma, sql, c),
+    extendLease: (h: Parameters<typeof extendWorkflowLease>[1]) => extendWorkflowLease(sql, h),
+    overdue: (now: Date, limit: number) => overdueWorkflowRuns(prisma, now, limit),
+    /** How many runs wait at a checkpoint (the dashboard's badge). */
+    awaitingDecision: () => prisma.workflowRun.count({ where: { status: "awaiting_decision" } }),
   };
 }

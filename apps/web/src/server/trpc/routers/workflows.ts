@@ -2,21 +2,31 @@ import {
   ZScheduleGetRequest,
   ZScheduleUpdateRequest,
   ZScheduleView,
+  ZWorkflowClaimRequest,
+  ZWorkflowClaimResponse,
+  ZWorkflowCompleteRequest,
   ZWorkflowDecideRequest,
+  ZWorkflowHeartbeatRequest,
+  ZWorkflowHeartbeatResponse,
   ZWorkflowRun,
   ZWorkflowRunGetRequest,
   ZWorkflowRunList,
   ZWorkflowRunListRequest,
   ZWorkflowStartRequest,
+  ZWorkflowWaiting,
 } from "@solserver/contracts";
 import {
+  claimWorkflowPhase,
+  completeWorkflowPhase,
   decideWorkflow,
   getSchedule,
   getWorkflowRun,
+  heartbeatWorkflowPhase,
   listWorkflowRuns,
   resumeWorkflow,
   startWorkflow,
   updateSchedule,
+  waitingCheckpoints,
 } from "@solserver/control-plane";
 import { jamProcedure, router } from "../init";
 
@@ -45,6 +55,23 @@ export const workflowsRouter = router({
     .input(ZWorkflowRunGetRequest)
     .output(ZWorkflowRun)
     .mutation(({ ctx, input }) => resumeWorkflow(ctx, input)),
+  /** How many checkpoints wait for the caller's decision (the nav badge). */
+  waiting: jamProcedure.output(ZWorkflowWaiting).query(({ ctx }) => waitingCheckpoints(ctx)),
+  /** A worker claims the next phase of its queue (long-polls up to wait_ms); null when there is none. */
+  claimPhase: jamProcedure
+    .input(ZWorkflowClaimRequest)
+    .output(ZWorkflowClaimResponse)
+    .mutation(({ ctx, input }) => claimWorkflowPhase(ctx, input)),
+  /** The worker renews its lease while it works; CONFLICT when the phase is no longer its. */
+  heartbeat: jamProcedure
+    .input(ZWorkflowHeartbeatRequest)
+    .output(ZWorkflowHeartbeatResponse)
+    .mutation(({ ctx, input }) => heartbeatWorkflowPhase(ctx, input)),
+  /** The worker's outcome (done with outputs, or failed); the run drives on from there. */
+  completePhase: jamProcedure
+    .input(ZWorkflowCompleteRequest)
+    .output(ZWorkflowRun)
+    .mutation(({ ctx, input }) => completeWorkflowPhase(ctx, input)),
   /** The workflow's schedule (the Umbra beat daily or weekly), its next run and latest occurrences. */
   schedule: jamProcedure
     .input(ZScheduleGetRequest)

@@ -1,0 +1,525 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { constants } from "node:fs";
+import { open, readdir, readFile, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { StringDecoder } from "node:string_decoder";
+import { matchesArtifact, relativePathProblem, type TCommandExecutor } from "@solserver/checkpoint";
+import { StepFailure, type TStep, type TStepResult } from "./driver";
+
+// The `command` executor (issue 25): a phase's argv run as a real local process. Decisions:
+//
+// - **Workspace**: the folder the host names (the CLI: the directory the person ran it in, or
+//   --workspace). `cwd` and `artifacts` are relative to it; neither may leave it, symlinks
+//   included (both are compared after realpath).
+// - **No shell**: spawn(argv[0], argv.slice(1), { shell: false }); "$(x)", ";" and globs are
+//   literal arguments.
+// - **Environment**: not the host's whole environment (it holds DATABASE_URL, API keys, tokens),
+//   only INHERITED_ENV (PATH, HOME, locale, temp dirs, ...) plus the phase's declared `env`, which
+//   wins. A secret a command needs is declared: `env: { TOKEN: "{{token}}" }` with `--var token=...`.
+// - **Process tree**: the command leads its own process group (detached). On timeout, interrupt,
+//   or when the command exits but left processes behind, the group gets SIGTERM, then SIGKILL
+//   after the grace period (KILL_GRACE_MS). A step's processes end with the step.
+// - **Output**: every line is streamed, prefixed with the phase id, to `onLine`; the last
+//   OUTPUT_TAIL_CHARS of stdout and stderr (interleaved) are kept for the failure message.
+// - **Result**: exit code 0 is success. Anything else (non-zero, a signal, the timeout, a program
+//   that cannot start) fails the phase with a one-line reason (StepFailure → phaseFailed).
+// - **Artifacts**, after success only: each pattern (a path or a `*` / `?` glob) is matched
+//   against the workspace's files. Kept: regular UTF-8 text files of at most MAX_ARTIFACT_BYTES,
+//   at most MAX_ARTIFACTS per phase. Anything else (missing, binary, too big, a folder, outside the
+//   workspace through a symlink) is left out with a warning line; the step still succeeds.
+// - **Context data**: `commands.<phase_id> = { exit_code, duration_ms, stdout_tail, artifacts }`
+//   (stdout_tail: the last DATA_TAIL_CHARS of stdout; artifacts: the paths collected), merged into
+//   the run's earlier `commands`, so conditions read `context.commands.test.stdout_tail`.
+//   Under its own key, not the phase id, because phase ids such as "phases" are reserved there.
+
+/** Variables a command gets from the host's environment (and every LC_* locale variable). */
+export const INHERITED_ENV: readonly string[] = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TERM",
+  "TMPDIR",
+  "XDG_CONFIG_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
+  "XDG_RUNTIME_DIR",
+  // Windows needs these to start most programs at all.
+  "SYSTEMROOT",
+  "COMSPEC",
+  "PATHEXT",
+  "WINDIR",
+  "TEMP",
+  "TMP",
+  "USERPROFILE",
+  "APPDATA",
+  "LOCALAPPDATA",
+];
+/** Between SIGTERM and SIGKILL for the command's process group. */
+export const KILL_GRACE_MS = 5_000;
+/** Output kept for the failure message (characters, stdout and stderr interleaved). */
+export const OUTPUT_TAIL_CHARS = 64 * 1024;
+/** The end of stdout kept in the context (commands.<phase>.stdout_tail). */
+export const DATA_TAIL_CHARS = 4_000;
+export const MAX_ARTIFACT_BYTES = 1024 * 1024;
+export const MAX_ARTIFACTS = 50;
+/** A streamed line longer than this is cut (a minified bundle, a progress bar without newlines). */
+const MAX_LINE_CHARS = 2_000;
+
+export type TArtifact = { path: string; content: string };
+
+export type TCommandOptions = {
+  /** Absolute path of the workspace: cwd and artifacts are relative to it. */
+  workspace: string;
+  /** Progress lines (the command line, its output prefixed with the phase id, the outcome). */
+  onLine?: (line: string) => void;
+  /** The environment INHERITED_ENV is taken from (default process.env). */
+  baseEnv?: Record<string, string | undefined>;
+  graceMs?: number;
+  /**
+   * Ctrl-C / SIGTERM / SIGHUP to this process while a command runs stop the command's process
+   * group (it is detached, so the terminal's signal does not reach it) and the step throws
+   * CommandInterrupted. For a CLI; a server stops its runs its own way.
+   */
+  interruptible?: boolean;
+};
+
+export type TCommandOutcome = {
+  ok: boolean;
+  /** One line: "exit code 3; last output: …", "timed out after 5m", "command not found: x". */
+  reason: string | null;
+  exit_code: number | null;
+  signal: NodeJS.Signals | null;
+  timed_out: boolean;
+  duration_ms: number;
+  /** The last OUTPUT_TAIL_CHARS of stdout and stderr, interleaved. */
+  output_tail: string;
+  stdout_tail: string;
+};
+
+/** The person (or the host's supervisor) stopped the CLI while a command ran: not the phase's failure. */
+export class CommandInterrupted extends Error {
+  constructor(
+    readonly signal: NodeJS.Signals,
+    readonly phaseId: string,
+  ) {
+    super(`interrupted (${signal}) while phase ${phaseId} ran; its processes were stopped`);
+    this.name = "CommandInterrupted";
+  }
+}
+
+/** Whether `child` is `parent` or inside it (both absolute and already resolved). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/** The command's environment: INHERITED_ENV from `base`, then the declared variables. */
+export function commandEnv(
+  declared: Record<string, string>,
+  base: Record<string, string | undefined> = process.env,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) {
+    if (value !== undefined && (INHERITED_ENV.includes(name) || name.startsWith("LC_"))) env[name] = value;
+  }
+  return { ...env, ...declared };
+}
+
+/**
+ * argv as a person reads it, quoted the way a POSIX shell would take it back (for the progress
+ * line only: nothing is ever run through a shell). Line breaks and tabs show as \n and \t.
+ */
+export function displayArgv(argv: readonly string[]): string {
+  return argv
+    .map((arg) => {
+      if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;
+      const quoted = arg.includes("'") ? `"${arg.replace(/[$`\\"]/g, "\\$&")}"` : `'${arg}'`;
+      return quoted.replace(/\n/g, "\\n").replace(/\t/g, "\\t");
+    })
+    .join(" ");
+}
+
+/** The working directory inside the workspace, or why not. */
+async function workingDirectory(workspace: string, cwd: string | null): Promise<string> {
+  if (cwd === null) return workspace;
+  const problem = relativePathProblem(cwd);
+  if (problem !== undefined) throw new StepFailure(`cwd ${problem}`);
+  let real: string;
+  try {
+    real = await realpath(path.resolve(workspace, cwd));
+  } catch {
+    throw new StepFailure(`cwd ${cwd}: no such folder in the workspace`);
+  }
+  if (!isInside(workspace, real)) throw new StepFailure(`cwd ${cwd}: leads outside the workspace`);
+  if (!(await stat(real)).isDirectory()) throw new StepFailure(`cwd ${cwd}: is not a folder`);
+  return real;
+}
+
+// Process groups still running, killed outright if this process exits while a command runs.
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function trackGroup(pid: number) {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", () => {
+      for (const group of liveGroups) signalGroup(group, "SIGKILL");
+    });
+  }
+  liveGroups.add(pid);
+}
+
+/** Signals the whole group (negative pid); false when no process of it is left. */
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(process.platform === "win32" ? pid : -pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The end of `text` within `max` characters, cut at a line start when one is near. */
+function tail(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(text.length - max);
+  const newline = cut.indexOf("\n");
+  return newline >= 0 && newline < 200 ? cut.slice(newline + 1) : cut;
+}
+
+function lastLine(text: string): string {
+  const line =
+    text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .at(-1) ?? "";
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/**
+ * Runs one command executor to its end and says how it went; never throws for the command's own
+ * failure (a bad cwd is a StepFailure, an interrupt CommandInterrupted).
+ */
+export async function runCommand(
+  executor: TCommandExecutor,
+  phaseId: string,
+  options: TCommandOptions,
+): Promise<TCommandOutcome> {
+  const graceMs = options.graceMs ?? KILL_GRACE_MS;
+  const emit = options.onLine ?? (() => {});
+  const cwd = await workingDirectory(options.workspace, executor.cwd);
+  const [program, ...args] = executor.command;
+  if (program === undefined) throw new StepFailure("the command is empty");
+  emit(`  ${phaseId} $ ${displayArgv(executor.command)}${executor.cwd ? `   (in ${executor.cwd})` : ""}`);
+
+  const started = performance.now();
+  let output = "";
+  let stdout = "";
+  const partial: Record<"out" | "err", string> = { out: "", err: "" };
+  const flushLines = (which: "out" | "err", text: string, final: boolean) => {
+    const lines = (partial[which] + text).split("\n");
+    partial[which] = final ? "" : (lines.pop() ?? "");
+    for (const line of lines) {
+      if (final && line === "") continue;
+      const shown = line.endsWith("\r") ? line.slice(0, -1) : line;
+      emit(`  ${phaseId} │ ${shown.length > MAX_LINE_CHARS ? `${shown.slice(0, MAX_LINE_CHARS)}…` : shown}`);
+    }
+  };
+
+  let child: ChildProcess;
+  try {
+    child = spawn(program, args, {
+      shell: false,
+      cwd,
+      env: commandEnv(executor.env, options.baseEnv),
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so the timeout can stop everything it started.
+      detached: process.platform !== "win32",
+      windowsHide: true,
+    });
+  } catch (error) {
+    return failedToStart(error, program, started);
+  }
+
+  const pid = child.pid;
+  let timedOut = false;
+  let interrupted: NodeJS.Signals | null = null;
+  let killTimer: NodeJS.Timeout | undefined;
+  let terminating = false;
+  /** SIGTERM to the group now, SIGKILL after the grace period; once. */
+  const terminate = () => {
+    if (terminating || pid === undefined) return;
+    terminating = true;
+    signalGroup(pid, "SIGTERM");
+    killTimer = setTimeout(() => signalGroup(pid, "SIGKILL"), graceMs);
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    emit(`  ${phaseId} ✗ timed out after ${executor.timeout}: stopping it`);
+    terminate();
+  }, executor.timeout_ms);
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted ??= signal;
+    terminate();
+  };
+  const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+  if (options.interruptible) for (const signal of signals) process.on(signal, onSignal);
+  if (pid !== undefined) trackGroup(pid);
+
+  const decoders = { out: new StringDecoder("utf8"), err: new StringDecoder("utf8") };
+  const keep = (which: "out" | "err", text: string) => {
+    output = tail(output + text, OUTPUT_TAIL_CHARS);
+    if (which === "out") stdout = tail(stdout + text, OUTPUT_TAIL_CHARS);
+    flushLines(which, text, false);
+  };
+  child.stdout?.on("data", (chunk: Buffer) => keep("out", decoders.out.write(chunk)));
+  child.stderr?.on("data", (chunk: Buffer) => keep("err", decoders.err.write(chunk)));
+
+  try {
+    const exit = await new Promise<
+      { code: number | null; signal: NodeJS.Signals | null } | { error: NodeJS.ErrnoException }
+    >((resolve) => {
+      let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+      child.once("error", (error) => resolve({ error }));
+      child.once("exit", (code, signal) => {
+        exited = { code, signal };
+        // The command is done; whatever it left running in its group is stopped now.
+        if (pid !== undefined) {
+          void groupRuns(pid).then((runs) => {
+            if (runs) terminate();
+          });
+        }
+        // A process that escaped the group may hold the pipes open: do not wait for it forever.
+        setTimeout(() => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          resolve({ code, signal });
+        }, graceMs + 1_000).unref();
+      });
+      child.once("close", () => {
+        if (exited) resolve(exited);
+      });
+    });
+    // Nothing of the group runs on (it was sent SIGKILL at the latest) when the step returns.
+    if (pid !== undefined && (terminating || (await groupRuns(pid)))) {
+      terminate();
+      await groupGone(pid, graceMs + 500);
+    }
+    const rest = { out: decoders.out.end(), err: decoders.err.end() };
+    for (const which of ["out", "err"] as const) {
+      if (rest[which]) keep(which, rest[which]);
+      flushLines(which, "", true);
+    }
+    if ("error" in exit) return failedToStart(exit.error, program, started);
+    const duration = Math.round(performance.now() - started);
+    if (interrupted) throw new CommandInterrupted(interrupted, phaseId);
+    const base = {
+      exit_code: exit.code,
+      signal: exit.signal,
+      timed_out: timedOut,
+      duration_ms: duration,
+      output_tail: output,
+      stdout_tail: stdout,
+    };
+    if (timedOut)
+      return { ...base, ok: false, reason: `timed out after ${executor.timeout}; its processes were stopped` };
+    if (exit.code === 0) return { ...base, ok: true, reason: null };
+    const last = lastLine(output);
+    const why = exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
+    return { ...base, ok: false, reason: last ? `${why}; last output: ${last}` : why };
+  } finally {
+    clearTimeout(timer);
+    if (killTimer) clearTimeout(killTimer);
+    if (pid !== undefined) liveGroups.delete(pid);
+    if (options.interruptible) for (const signal of signals) process.off(signal, onSignal);
+  }
+}
+
+/**
+ * Whether a process of the group still runs. kill(-pid, 0) also answers for zombies (dead
+ * processes their new parent has not reaped yet), so on Linux /proc says which ones still run.
+ */
+async function groupRuns(pid: number): Promise<boolean> {
+  if (!signalGroup(pid, 0)) return false;
+  if (process.platform !== "linux") return true;
+  const entries = await readdir("/proc").catch(() => null);
+  if (!entries) return true;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pid && fields[0] !== "Z" && fields[0] !== "X") return true;
+  }
+  return false;
+}
+
+/** Waits until no process of the group runs, sending SIGKILL when `withinMs` runs out. */
+async function groupGone(pid: number, withinMs: number): Promise<void> {
+  const deadline = performance.now() + withinMs;
+  while (await groupRuns(pid)) {
+    if (performance.now() >= deadline) {
+      signalGroup(pid, "SIGKILL");
+      return;
+    }
+    await sleep(25);
+  }
+}
+
+function failedToStart(error: unknown, program: string, started: number): TCommandOutcome {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason =
+    code === "ENOENT"
+      ? `command not found: ${program}`
+      : code === "EACCES"
+        ? `cannot run ${program}: permission denied`
+        : `cannot run ${program}: ${code ?? (error instanceof Error ? error.message : String(error))}`;
+  return {
+    ok: false,
+    reason,
+    exit_code: null,
+    signal: null,
+    timed_out: false,
+    duration_ms: Math.round(performance.now() - started),
+    output_tail: "",
+    stdout_tail: "",
+  };
+}
+
+/** A workspace file as text, or why it is not shown: the rules artifacts and show_files share. */
+export async function readWorkspaceFile(
+  workspace: string,
+  rel: string,
+  maxBytes = MAX_ARTIFACT_BYTES,
+): Promise<{ content: string } | { problem: string }> {
+  const problem = relativePathProblem(rel);
+  if (problem !== undefined) return { problem: problem.replace(/^"[^"]*" /, "") };
+  let real: string;
+  try {
+    real = await realpath(path.resolve(workspace, rel));
+  } catch {
+    return { problem: "not found" };
+  }
+  if (!isInside(workspace, real)) return { problem: "leads outside the workspace" };
+  // O_NONBLOCK: a FIFO put there must not hang the host; the type is checked on the open file.
+  const file = await open(real, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
+  if (!file) return { problem: "cannot be read" };
+  try {
+    const info = await file.stat();
+    if (!info.isFile()) return { problem: "is not a regular file" };
+    if (info.size > maxBytes) return { problem: `is ${info.size} bytes; the limit is ${maxBytes}` };
+    const buffer = Buffer.alloc(info.size);
+    const { bytesRead } = await file.read(buffer, 0, info.size, 0);
+    const bytes = buffer.subarray(0, bytesRead);
+    if (bytes.includes(0)) return { problem: "is binary, not text" };
+    try {
+      return { content: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+    } catch {
+      return { problem: "is not UTF-8 text" };
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** The workspace-relative paths a pattern matches (`*` and `?` within one segment), sorted. */
+async function expandPattern(workspace: string, pattern: string): Promise<string[]> {
+  const segments = pattern.split("/").filter((s) => s !== "" && s !== ".");
+  let found = [""];
+  for (const [i, segment] of segments.entries()) {
+    if (!/[*?]/.test(segment)) {
+      found = found.map((rel) => (rel ? `${rel}/${segment}` : segment));
+      continue;
+    }
+    const prefix = segments.slice(0, i + 1).join("/");
+    const next: string[] = [];
+    for (const rel of found) {
+      const names = await readdir(path.resolve(workspace, rel || ".")).catch(() => [] as string[]);
+      for (const name of names.sort()) {
+        const candidate = rel ? `${rel}/${name}` : name;
+        if (matchesArtifact(prefix, candidate)) next.push(candidate);
+      }
+    }
+    found = next;
+  }
+  return found;
+}
+
+/** The phase's artifacts: the text files its patterns match, and a warning for each left out. */
+export async function collectArtifacts(
+  patterns: readonly string[],
+  workspace: string,
+): Promise<{ artifacts: TArtifact[]; warnings: string[] }> {
+  const artifacts: TArtifact[] = [];
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  for (const pattern of patterns) {
+    const problem = relativePathProblem(pattern);
+    if (problem !== undefined) {
+      warnings.push(`${pattern}: ${problem}`);
+      continue;
+    }
+    const paths = await expandPattern(workspace, pattern);
+    if (paths.length === 0) warnings.push(`${pattern}: no file matches`);
+    for (const rel of paths) {
+      if (seen.has(rel)) continue;
+      seen.add(rel);
+      if (artifacts.length >= MAX_ARTIFACTS) {
+        warnings.push(`${rel}: left out, a phase keeps at most ${MAX_ARTIFACTS} artifacts`);
+        continue;
+      }
+      const file = await readWorkspaceFile(workspace, rel);
+      if ("content" in file) artifacts.push({ path: rel, content: file.content });
+      else if (!(file.problem === "not found" && /[*?]/.test(pattern))) warnings.push(`${rel}: ${file.problem}`);
+    }
+  }
+  return { artifacts, warnings };
+}
+
+/**
+ * The `command` step for driveRun: runs `state.next.executor`, then collects its artifacts. A
+ * failure throws StepFailure, which driveRun hands to phaseFailed (gap-check retry, else failed).
+ */
+export function commandStep(options: TCommandOptions): TStep {
+  return async ({ state, phaseId }): Promise<TStepResult> => {
+    const next = state.next;
+    if (next.kind !== "run_phase" || next.executor?.kind !== "command") {
+      throw new Error(`phase ${phaseId}: no command executor in the run's next step`);
+    }
+    const workspace = await realpath(options.workspace);
+    const outcome = await runCommand(next.executor, phaseId, { ...options, workspace });
+    const emit = options.onLine ?? (() => {});
+    if (!outcome.ok) {
+      emit(`  ${phaseId} ✗ ${outcome.reason}`);
+      throw new StepFailure(outcome.reason ?? "the command failed");
+    }
+    emit(`  ${phaseId} ✓ exit 0 in ${(outcome.duration_ms / 1000).toFixed(1)}s`);
+    const { artifacts, warnings } = await collectArtifacts(next.executor.artifacts, workspace);
+    for (const warning of warnings) emit(`  ${phaseId} ! artifact ${warning}`);
+    const previous = (state.context as Record<string, unknown>).commands;
+    const earlier = previous && typeof previous === "object" && !Array.isArray(previous) ? previous : {};
+    return {
+      data: {
+        commands: {
+          ...earlier,
+          [phaseId]: {
+            exit_code: 0,
+            duration_ms: outcome.duration_ms,
+            stdout_tail: tail(outcome.stdout_tail, DATA_TAIL_CHARS),
+            artifacts: artifacts.map((a) => a.path),
+          },
+        },
+      },
+      artifacts,
+    };
+  };
+}

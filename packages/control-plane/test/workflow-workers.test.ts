@@ -1,0 +1,310 @@
+// Worker phases, checkpoint assignees and timeouts on the server (issue 25), on a real SQLite
+// file: two workers racing for one phase (exactly one wins), a worker that crashes mid-phase (its
+// lease expires, another completes the phase, exactly once), a failure retried by the gap check,
+// a long-polling claim, a timeout taking its default, an escalation, and assignees enforced.
+import type { TWorkflowRun } from "@solserver/contracts";
+import { isDomainError } from "@solserver/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  claimWorkflowPhase,
+  completeWorkflowPhase,
+  decideWorkflow,
+  getWorkflowRun,
+  heartbeatWorkflowPhase,
+  startWorkflow,
+  tickSchedules,
+  waitingCheckpoints,
+} from "../src/index";
+import type { TServiceContext } from "../src/services/context";
+import { openTestControlPlane, type TTestActor } from "../src/testing";
+
+let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
+let jam: TTestActor;
+let other: TTestActor;
+let n = 0;
+
+beforeAll(async () => {
+  opened = await openTestControlPlane({ label: "workflow-workers" });
+  jam = await opened.account("jam");
+  other = await opened.account("jam");
+});
+afterAll(async () => opened?.close());
+
+/** The caller's context with the clock moved `ms` ahead. */
+const at = (actor: TTestActor, ms = 0): TServiceContext => {
+  const ctx = opened.as(actor);
+  return { ...ctx, deps: { ...ctx.deps, now: () => new Date(Date.now() + ms) } };
+};
+
+const error = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error("expected a DomainError");
+    },
+    (e: unknown) => {
+      if (!isDomainError(e)) throw e;
+      return e;
+    },
+  );
+
+/** A definition with one worker phase of a fresh queue, then an approval checkpoint. */
+function workerFlow(extra = ""): { definition: string; queue: string } {
+  const queue = `q${++n}`;
+  return {
+    queue,
+    definition: `name: worker-flow-${n}
+phases:
+  - id: summarize
+    run:
+      worker: ${queue}
+      lease: 2s
+${extra}  - id: review
+    checkpoint:
+      approval_required: true
+`,
+  };
+}
+
+describe("worker phases", () => {
+  it("wait for a worker; of two racing for the phase exactly one gets it; its data and files land once", async () => {
+    const { definition, queue } = workerFlow();
+    const started = await startWorkflow(at(jam), { definition });
+    expect(started.status).toBe("awaiting_worker");
+    expect(started.worker).toMatchObject({ queue, phase_id: "summarize", lease_owner: null });
+
+    const claims = await Promise.all([
+      claimWorkflowPhase(at(jam), { queue, worker: "w1", wait_ms: 0 }),
+      claimWorkflowPhase(at(jam), { queue, worker: "w2", wait_ms: 0 }),
+    ]);
+    const won = claims.flatMap((c) => (c.claim ? [c.claim] : []));
+    expect(won).toHaveLength(1);
+    const claim = won[0] as NonNullable<(typeof claims)[number]["claim"]>;
+    expect(claim).toMatchObject({ run_id: started.run_id, phase_id: "summarize", iteration: 1, attempt: 1 });
+    expect((await getWorkflowRun(at(jam), { run_id: started.run_id })).worker?.lease_owner).toMatch(/^w[12] \(/);
+
+    const done = await completeWorkflowPhase(at(jam), {
+      run_id: claim.run_id,
+      lease_id: claim.lease_id,
+      outcome: "done",
+      data: { summary_words: 120 },
+      artifacts: [{ path: "out/summary.md", content: "# Summary" }],
+    });
+    expect(done.status).toBe("awaiting_decision");
+    // The same lease again: nothing happens twice.
+    const again = await error(
+      completeWorkflowPhase(at(jam), { run_id: claim.run_id, lease_id: claim.lease_id, outcome: "done" }),
+    );
+    expect(again.code).toBe("CONFLICT");
+    expect(again.field).toBe("lease_id");
+    const decided = await decideWorkflow(at(jam), { run_id: done.run_id, version: done.version, label: "Continue" });
+    expect(decided.status).toBe("done");
+  });
+
+  it("a crashed worker's lease expires: another claims the phase and completes it; the first is refused", async () => {
+    const { definition, queue } = workerFlow();
+    const run = await startWorkflow(at(jam), { definition });
+    const first = (await claimWorkflowPhase(at(jam), { queue, worker: "crashy", wait_ms: 0 })).claim;
+    expect(first).not.toBeNull();
+    // Still held: nobody else gets it, and a heartbeat keeps it.
+    expect((await claimWorkflowPhase(at(jam), { queue, worker: "w2", wait_ms: 0 })).claim).toBeNull();
+    const beat = await heartbeatWorkflowPhase(at(jam), { run_id: run.run_id, lease_id: first?.lease_id as string });
+    expect(Date.parse(beat.lease_expires_ts)).toBeGreaterThan(Date.now());
+    // Three seconds later (the lease is 2 s) the phase is claimable again.
+    const second = (await claimWorkflowPhase(at(jam, 3_000), { queue, worker: "w2", wait_ms: 0 })).claim;
+    expect(second?.run_id).toBe(run.run_id);
+    expect(second?.lease_id).not.toBe(first?.lease_id);
+    const stale = await error(
+      heartbeatWorkflowPhase(at(jam, 3_000), { run_id: run.run_id, lease_id: first?.lease_id as string }),
+    );
+    expect(stale.code).toBe("CONFLICT");
+    const late = await error(
+      completeWorkflowPhase(at(jam, 3_000), {
+        run_id: run.run_id,
+        lease_id: first?.lease_id as string,
+        outcome: "done",
+      }),
+    );
+    expect(late.code).toBe("CONFLICT");
+    const done = await completeWorkflowPhase(at(jam, 3_000), {
+      run_id: run.run_id,
+      lease_id: second?.lease_id as string,
+      outcome: "done",
+      data: { by: "w2" },
+    });
+    expect(done.status).toBe("awaiting_decision");
+  });
+
+  it("a failed phase is retried by its gap check, then fails the run with the worker's message", async () => {
+    const { definition, queue } = workerFlow(
+      '    gap_check:\n      condition: "context.retry == true"\n      max_retries: 1\n',
+    );
+    const run = await startWorkflow(at(jam), { definition });
+    const first = (await claimWorkflowPhase(at(jam), { queue, worker: "w", wait_ms: 0 })).claim;
+    const retried = await completeWorkflowPhase(at(jam), {
+      run_id: run.run_id,
+      lease_id: first?.lease_id as string,
+      outcome: "failed",
+      error: "model timed out",
+    });
+    expect(retried.status).toBe("awaiting_worker");
+    const second = (await claimWorkflowPhase(at(jam), { queue, worker: "w", wait_ms: 0 })).claim;
+    expect(second?.attempt).toBe(2);
+    const failed = await completeWorkflowPhase(at(jam), {
+      run_id: run.run_id,
+      lease_id: second?.lease_id as string,
+      outcome: "failed",
+      error: "model timed out again",
+    });
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toContain("model timed out again");
+  });
+
+  it("a long-polling claim returns as soon as a phase becomes claimable", async () => {
+    const { definition, queue } = workerFlow();
+    const started = Date.now();
+    const waiting = claimWorkflowPhase(at(jam), { queue, worker: "poller", wait_ms: 5_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    const run = await startWorkflow(at(jam), { definition });
+    const { claim } = await waiting;
+    expect(claim?.run_id).toBe(run.run_id);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    // Nothing to claim: null after the wait.
+    expect(
+      (await claimWorkflowPhase(at(jam), { queue: `empty${n}`, worker: "poller", wait_ms: 250 })).claim,
+    ).toBeNull();
+  });
+
+  it("the server refuses command executors (they are the CLI's) and unknown named steps", async () => {
+    const command = await error(
+      startWorkflow(at(jam), {
+        definition: "name: cmd\nphases:\n  - id: build\n    run:\n      command: [make, build]\n",
+      }),
+    );
+    expect(command.code).toBe("BAD_INPUT");
+    expect(command.message).toContain("phases.build.run: command executors are not run here");
+    const unknown = await error(
+      startWorkflow(at(jam), { definition: "name: unk\nphases:\n  - id: a\n    run: deploy.prod\n" }),
+    );
+    expect(unknown.message).toContain('phases.a.run: unknown step "deploy.prod"');
+  });
+});
+
+describe("checkpoint assignees and timeouts", () => {
+  const timed = (timeout: string, assignees = "") => `name: timed-${++n}
+phases:
+  - id: review
+    checkpoint:
+      prompt: "Ship it?"
+${assignees}      timeout: ${timeout}
+      options:
+        - label: Ship
+          on_select: { action: continue }
+        - label: Hold
+          on_select: { action: abort }
+`;
+
+  it("a timeout takes its default option, recorded as timed out", async () => {
+    const run = await startWorkflow(at(jam), { definition: timed("{ after: 1m, option: Hold }") });
+    expect(run.checkpoint).toMatchObject({ on_timeout: 'takes "Hold"', can_decide: true });
+    expect(Date.parse(run.checkpoint?.deadline as string) - Date.parse(run.created_ts)).toBeGreaterThanOrEqual(59_000);
+    // Not yet due: nothing happens.
+    await tickSchedules(opened.deps, new Date(Date.now() + 30_000));
+    expect((await getWorkflowRun(at(jam), { run_id: run.run_id })).status).toBe("awaiting_decision");
+    const report = await tickSchedules(opened.deps, new Date(Date.now() + 120_000));
+    expect(report.checkpoints).toContainEqual({ run_id: run.run_id, outcome: "taken", detail: null });
+    const after = await getWorkflowRun(at(jam), { run_id: run.run_id });
+    expect(after.status).toBe("aborted");
+    expect(after.decisions.at(-1)).toMatchObject({ phase: "review", timed_out: true });
+  });
+
+  it("assignees decide; others may not; an escalation hands the checkpoint over", async () => {
+    const definition = timed(
+      `{ after: 1h, escalate_to: { accounts: [${other.email}] } }`,
+      `      assignees: { accounts: [${jam.email}] }\n`,
+    );
+    const run = await startWorkflow(at(jam), { definition });
+    const seenByOther: TWorkflowRun = await getWorkflowRun(at(other), { run_id: run.run_id });
+    expect(seenByOther.checkpoint?.can_decide).toBe(false);
+    expect(seenByOther.checkpoint?.on_timeout).toBe(`escalates to ${other.email}`);
+    const refused = await error(decideWorkflow(at(other), { run_id: run.run_id, version: run.version, label: "Ship" }));
+    expect(refused.code).toBe("FORBIDDEN");
+    const waitingForJam = (await waitingCheckpoints(at(jam))).count;
+    const waitingForOther = (await waitingCheckpoints(at(other))).count;
+    const report = await tickSchedules(opened.deps, new Date(Date.now() + 2 * 3_600_000));
+    expect(report.checkpoints).toContainEqual({ run_id: run.run_id, outcome: "escalated", detail: null });
+    const escalated = await getWorkflowRun(at(other), { run_id: run.run_id });
+    expect(escalated.status).toBe("awaiting_decision");
+    expect(escalated.checkpoint).toMatchObject({ can_decide: true, deadline: null });
+    expect(escalated.decisions.at(-1)).toMatchObject({ decision: "escalated", timed_out: true });
+    expect((await waitingCheckpoints(at(other))).count).toBe(waitingForOther + 1);
+    expect((await waitingCheckpoints(at(jam))).count).toBe(waitingForJam - 1);
+    const shipped = await decideWorkflow(at(other), { run_id: run.run_id, version: escalated.version, label: "Ship" });
+    expect(shipped.status).toBe("done");
+  });
+});
+
+describe("webhook steps and checkpoint notifications, driven by the server over real HTTP", () => {
+  it("posts the signed context, merges the answer, and tells the notify hook the run waits", async () => {
+    const { createServer } = await import("node:http");
+    const { createHmac } = await import("node:crypto");
+    const seen: { path: string; body: Record<string, unknown>; signed: boolean; key: string }[] = [];
+    const server = createServer((req, res) => {
+      let raw = "";
+      req.on("data", (c) => {
+        raw += c;
+      });
+      req.on("end", () => {
+        const stamp = String(req.headers["x-solserver-timestamp"]);
+        const expected = `sha256=${createHmac("sha256", "s3cret").update(`${stamp}.${raw}`).digest("hex")}`;
+        seen.push({
+          path: req.url ?? "",
+          body: JSON.parse(raw),
+          signed: req.headers["x-solserver-signature"] === expected,
+          key: String(req.headers["idempotency-key"]),
+        });
+        res.setHeader("content-type", "application/json");
+        res.end(req.url === "/check" ? JSON.stringify({ data: { findings: 2 } }) : "{}");
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as { port: number }).port;
+    const saved = { ...process.env };
+    process.env.SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE = "1";
+    process.env.HOOK_KEY = "s3cret";
+    try {
+      const definition = `name: hooked-${++n}
+notify: { webhook: "http://127.0.0.1:${port}/notify", secret_env: HOOK_KEY }
+phases:
+  - id: check
+    run: { webhook: "http://127.0.0.1:${port}/check", secret_env: HOOK_KEY }
+  - id: triage
+    checkpoint:
+      condition: "context.findings > 0"
+      prompt: "Findings: publish anyway?"
+      options:
+        - label: Publish
+          on_select: { action: continue }
+`;
+      const run = await startWorkflow(at(jam), { definition });
+      expect(run.status).toBe("awaiting_decision");
+      expect(run.checkpoint?.prompt).toBe("Findings: publish anyway?");
+      const check = seen.find((s) => s.path === "/check");
+      expect(check).toMatchObject({ signed: true, key: `${run.run_id}:check:1:1` });
+      expect(check?.body).toMatchObject({ run_id: run.run_id, phase_id: "check" });
+      // The notification is sent beside the request: wait for it.
+      for (let i = 0; i < 50 && !seen.some((s) => s.path === "/notify"); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const notified = seen.find((s) => s.path === "/notify");
+      expect(notified?.signed).toBe(true);
+      expect(notified?.body).toMatchObject({
+        event: "checkpoint.waiting",
+        run_id: run.run_id,
+        phase_id: "triage",
+        options: ["Publish"],
+      });
+    } finally {
+      process.env = saved;
+      server.close();
+    }
+  });
+});
