@@ -38,7 +38,10 @@ function Decisions({ run }: { run: TWorkflowRunView }) {
           {run.decisions.map((d) => (
             <tr key={`${d.timestamp} ${d.phase} ${d.decision}`} data-decision={d.decision}>
               <td>{d.phase}</td>
-              <td>{d.decision}</td>
+              <td>
+                {d.label ? `${d.label} (${d.decision})` : d.decision}
+                {d.timed_out ? <span className="muted"> · timed out</span> : null}
+              </td>
               <td>
                 {d.skipped?.length ? `skipped: ${d.skipped.join(", ")}` : null}
                 {d.target ? `target: ${d.target}` : null}
@@ -82,6 +85,14 @@ function RunRows({ run }: { run: TWorkflowRunView }) {
         <td className="nowrap">
           <div className="stack workflow-status">
             <WorkflowStatusBadge status={run.status} />
+            {run.worker ? (
+              <span className="muted" data-testid="worker-lease">
+                queue {run.worker.queue}:{" "}
+                {run.worker.lease_owner
+                  ? `held by ${run.worker.lease_owner} until ${formatTs(run.worker.lease_expires_ts)}`
+                  : "waiting for a worker"}
+              </span>
+            ) : null}
             {run.status === "running" ? (
               <button type="button" onClick={() => resume.mutate({ run_id: run.run_id })} disabled={resume.isPending}>
                 {resume.isPending ? "Resuming…" : "Resume"}
