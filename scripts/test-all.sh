@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: lint, types, drift, unit + integration (vitest) on SQLite and again on PostgreSQL,
+# Every test: lint, types, drift, unit + integration (vitest) on SQLite and the database suites
+# again on PostgreSQL,
 # e2e (Playwright in Chromium) on SQLite plus a smoke run on PostgreSQL. PostgreSQL is a throwaway
 # cluster on 127.0.0.1 (scripts/postgres-cluster.sh installs Debian's package when missing),
 # stopped and deleted at the end. Prints a closing "N passed, N failed" line over all suites;
@@ -17,6 +18,9 @@ set +e
 # (chat, proposal, approval, retrieval), the REST API, streaming and workflows with schedules.
 POSTGRES_SMOKE_SPECS=(tests/auth.spec.ts tests/knowledge-loop.spec.ts tests/rest-api.spec.ts
   tests/streaming.spec.ts tests/workflow-schedule.spec.ts)
+
+# The test folders whose suites use a database (the PostgreSQL run repeats only these).
+DATABASE_SUITES=(packages/db packages/control-plane apps/web)
 
 results="$ROOT/.test-results"
 rm -rf "$results" && mkdir -p "$results"
@@ -41,8 +45,10 @@ trap stop_postgres EXIT
 if pg_admin="$(PG_FSYNC=off bash scripts/postgres-cluster.sh start "$pg_dir" auto)"; then
   echo "$pg_admin"
   say "unit + integration tests on PostgreSQL (vitest)"
+  # Only the suites that touch a database: the pure packages (engine, resolve, gate, checkpoint,
+  # breakpoint, contracts) do no I/O, so a second run of theirs would test nothing new.
   SOLSERVER_TEST_POSTGRES_URL="$pg_admin" pnpm exec vitest run --reporter=dot --reporter=json \
-    --outputFile.json="$results/vitest-postgres.json" || step_failed vitest-postgres
+    --outputFile.json="$results/vitest-postgres.json" "${DATABASE_SUITES[@]}" || step_failed vitest-postgres
   say "e2e smoke on PostgreSQL (Playwright, Chromium)"
   E2E_SKIP_BUILD=1 E2E_DATABASE_URL="${pg_admin%/postgres}/solserver_e2e_$$" \
     PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright-postgres.json" \

@@ -104,7 +104,8 @@ async function settled(o: TOpened) {
       expect(status.pending).toBe(0);
       expect(status.embedded).toBe(await liveCount(o));
     },
-    { timeout: 20_000, interval: 25 },
+    // Generous: the background sync shares two cores with the rest of a CI run.
+    { timeout: 60_000, interval: 25 },
   );
   return reader;
 }
