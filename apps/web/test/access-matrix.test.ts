@@ -649,6 +649,18 @@ const TRPC_ROWS: Record<string, TRow> = {
     },
     check: (result) => expect(Number(field(result, "count"))).toBeGreaterThan(0),
   },
+  "workflows.cancel": {
+    expect: JAM_ONLY,
+    input: async () => {
+      const { runId } = await workerRun();
+      const row = await createRepositories(web.db).workflows.get(runId);
+      return { run_id: runId, version: row?.version ?? 1, reason: "the queue name was mistyped" };
+    },
+    check: (result, input) => {
+      expect(field(result, "run_id")).toBe(field(input, "run_id"));
+      expect(field(result, "status")).toBe("aborted");
+    },
+  },
   "workflows.claimPhase": {
     expect: JAM_ONLY,
     input: async () => ({ queue: (await workerRun()).queue, worker: "matrix-worker" }),

@@ -13,6 +13,7 @@ export type TClaim = {
   phase_id: string;
   attempt: number;
   lease_id: string;
+  lease_expires_ts: string;
   context: Record<string, unknown>;
   variables: Record<string, unknown>;
 };
@@ -47,9 +48,11 @@ export async function workOnce(o: TWorkerOptions, waitMs = 20_000): Promise<bool
   };
   if (!claim) return false;
   const lease = { run_id: claim.run_id, lease_id: claim.lease_id };
+  // Renew at a third of the lease, so two missed beats still leave time (a 30 s lease: every 10 s).
+  const leaseMs = Date.parse(claim.lease_expires_ts) - Date.now();
   const beat = setInterval(
     () => void call(o, "heartbeat", lease).catch(() => clearInterval(beat)),
-    o.heartbeatMs ?? 60_000,
+    o.heartbeatMs ?? Math.max(1_000, Math.floor(leaseMs / 3)),
   );
   try {
     const outcome = await o.handle(claim);

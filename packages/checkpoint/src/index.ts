@@ -11,6 +11,7 @@ export {
   type TAssignees,
   type TDecider,
 } from "./assignees";
+export { cancelRun, type TCancelInput } from "./cancel";
 export type { TNow } from "./clock";
 export {
   compileCondition,

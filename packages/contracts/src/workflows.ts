@@ -102,6 +102,8 @@ export const ZWorkflowDecisionRecord = z.object({
   timed_out: z.boolean().optional(),
   /** A timeout's option: its label (decision is the option's action). */
   label: z.string().optional(),
+  /** An escalation: who the checkpoint went to. */
+  assignees: ZWorkflowAssignees.optional(),
   skipped: z.array(z.string()).optional(),
   target: z.string().optional(),
   feedback: z.string().optional(),
@@ -202,6 +204,17 @@ export const ZWorkflowCompleteRequest = z
     error: "a failed phase needs error: what went wrong",
     path: ["error"],
   });
+
+/** Stops a run that is under way (running, waiting for a worker or a decision): aborted by a person. */
+export const ZWorkflowCancelRequest = z
+  .object({
+    run_id: ZWorkflowRunId,
+    /** The run's version the person saw: a run that moved since is CONFLICT. */
+    version: z.number().int().min(1),
+    reason: z.string().trim().min(1, { error: "say why the run is cancelled" }).max(2000),
+  })
+  .strict();
+export type TWorkflowCancelRequest = z.output<typeof ZWorkflowCancelRequest>;
 
 /** How many checkpoints wait for the caller's decision (the nav badge). */
 export const ZWorkflowWaiting = z.object({ count: z.number().int().min(0) });

@@ -106,6 +106,7 @@ export {
   heartbeatWorkflowPhase,
 } from "./services/workflow-workers";
 export {
+  cancelWorkflow,
   decideWorkflow,
   getWorkflowRun,
   listWorkflowRuns,

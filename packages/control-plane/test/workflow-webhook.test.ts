@@ -15,6 +15,7 @@ import { checkpointLink, notifyCheckpoint } from "../src/workflows/notify";
 import {
   nonPublicAddressKind,
   privateNetworksAllowed,
+  publicFetch,
   type TWebhookStepOptions,
   WebhookError,
   webhookStep,
@@ -392,7 +393,38 @@ describe("webhookStep: the answer", () => {
   });
 });
 
+describe("webhookStep: whose secret signs", () => {
+  it("refuses the server's own variables as a signing key, and sends nothing", async () => {
+    const hook = await receiver((_req, res) => json(res, 200, {}));
+    for (const name of ["DATABASE_URL", "SOLSERVER_MODEL_API_KEY", "BETTER_AUTH_SECRET", "PGPASSWORD"]) {
+      const step = webhookStep(options({ allowPrivateNetworks: true, env: { [name]: "hunter2" } }));
+      const state = stateFor(hook.url);
+      const next = state.next;
+      if (next.kind !== "run_phase" || next.executor?.kind !== "webhook") throw new Error("expected a webhook phase");
+      const signed = { ...state, next: { ...next, executor: { ...next.executor, secret_env: name } } };
+      const error = await failure(step({ state: signed, phaseId: "check" }));
+      expect(error.message).toContain(`secret_env ${name} is part of the server's own configuration`);
+    }
+    expect(hook.received).toHaveLength(0);
+  });
+});
+
 describe("webhookStep: private networks", () => {
+  it("the connection itself refuses a name that resolves to a private address (DNS rebinding)", async () => {
+    // The check before a delivery resolves the name once; fetch resolves it again to connect. The
+    // public-only connection checks that second answer: "localhost" stands in for a name whose
+    // second answer is 127.0.0.1.
+    const hook = await receiver((_req, res) => json(res, 200, {}));
+    const error = await publicFetch(`http://localhost:${hook.port}/`, { method: "POST", body: "{}" }).then(
+      () => null,
+      (e: unknown) => e as Error & { cause?: Error },
+    );
+    expect(error?.cause?.message ?? error?.message).toMatch(
+      /localhost resolves to (127\.0\.0\.1|::1), a loopback address/,
+    );
+    expect(hook.received).toHaveLength(0);
+  });
+
   it("refuses loopback addresses without the option, and sends nothing", async () => {
     const hook = await receiver((_req, res) => json(res, 200, {}));
     const urls = [

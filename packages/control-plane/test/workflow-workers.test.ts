@@ -6,6 +6,7 @@ import type { TWorkflowRun } from "@solserver/contracts";
 import { isDomainError } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  cancelWorkflow,
   claimWorkflowPhase,
   completeWorkflowPhase,
   decideWorkflow,
@@ -172,6 +173,54 @@ describe("worker phases", () => {
     expect(
       (await claimWorkflowPhase(at(jam), { queue: `empty${n}`, worker: "poller", wait_ms: 250 })).claim,
     ).toBeNull();
+  });
+
+  it("a run waiting for a worker nobody serves can be cancelled, which frees the workflow", async () => {
+    const { definition } = workerFlow();
+    const run = await startWorkflow(at(jam), { definition });
+    const again = await error(startWorkflow(at(jam), { definition }));
+    expect(again.code).toBe("CONFLICT");
+    const stale = await error(
+      cancelWorkflow(at(jam), { run_id: run.run_id, version: run.version + 1, reason: "typo" }),
+    );
+    expect(stale.code).toBe("CONFLICT");
+    const cancelled = await cancelWorkflow(at(jam), {
+      run_id: run.run_id,
+      version: run.version,
+      reason: "the queue name was mistyped",
+    });
+    expect(cancelled).toMatchObject({ status: "aborted", exit_code: 2, worker: null });
+    expect(cancelled.log.at(-1)?.message).toContain(`the queue name was mistyped (${jam.email})`);
+    const done = await error(
+      cancelWorkflow(at(jam), { run_id: run.run_id, version: cancelled.version, reason: "twice" }),
+    );
+    expect(done.code).toBe("CONFLICT");
+    // The workflow may start again.
+    expect((await startWorkflow(at(jam), { definition })).status).toBe("awaiting_worker");
+  });
+
+  it("worker artifacts keep to relative paths", async () => {
+    const { definition, queue } = workerFlow();
+    const run = await startWorkflow(at(jam), { definition });
+    const claim = (await claimWorkflowPhase(at(jam), { queue, worker: "w", wait_ms: 0 })).claim;
+    const bad = await error(
+      completeWorkflowPhase(at(jam), {
+        run_id: run.run_id,
+        lease_id: claim?.lease_id as string,
+        outcome: "done",
+        artifacts: [{ path: "../etc/passwd", content: "x" }],
+      }),
+    );
+    expect(bad.code).toBe("BAD_INPUT");
+    expect(bad.field).toBe("artifacts.0.path");
+    // Refused before anything was stored: the lease still holds and a proper completion lands.
+    const done = await completeWorkflowPhase(at(jam), {
+      run_id: run.run_id,
+      lease_id: claim?.lease_id as string,
+      outcome: "done",
+      artifacts: [{ path: "./out/./draft.md", content: "# Draft" }],
+    });
+    expect(done.status).toBe("awaiting_decision");
   });
 
   it("the server refuses command executors (they are the CLI's) and unknown named steps", async () => {

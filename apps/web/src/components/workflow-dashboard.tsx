@@ -12,6 +12,8 @@ function started(run: TWorkflowRunView): string {
   if (run.status === "awaiting_decision") return "it stopped at its checkpoint: decide in the inbox below.";
   if (run.status === "failed") return `it failed: ${run.error ?? "no message"}.`;
   if (run.status === "running") return "it stopped during a phase: resume it from the recent runs.";
+  if (run.status === "awaiting_worker")
+    return `it waits for a worker of queue ${run.worker?.queue ?? "?"} to claim ${run.worker?.phase_id ?? "its phase"}.`;
   return `it ended without a checkpoint: ${run.status}.`;
 }
 

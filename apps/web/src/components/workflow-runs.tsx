@@ -1,6 +1,8 @@
 "use client";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { ConfirmDialog } from "./confirm-dialog";
 import { formatTs } from "./format";
 import { hasNoItems, QueryState } from "./query-state";
 import { ErrorAlert } from "./ui";
@@ -77,6 +79,9 @@ function RunRows({ run }: { run: TWorkflowRunView }) {
   const trpc = useTRPC();
   const refresh = useRefreshWorkflows();
   const resume = useMutation(trpc.workflows.resume.mutationOptions({ onSettled: refresh }));
+  const cancel = useMutation(trpc.workflows.cancel.mutationOptions({ onSettled: refresh }));
+  const [cancelling, setCancelling] = useState(false);
+  const [reason, setReason] = useState("");
   return (
     <tbody id={`run-${run.run_id}`} data-run-id={run.run_id} data-status={run.status}>
       <tr>
@@ -88,10 +93,41 @@ function RunRows({ run }: { run: TWorkflowRunView }) {
             {run.worker ? (
               <span className="muted" data-testid="worker-lease">
                 queue {run.worker.queue}:{" "}
-                {run.worker.lease_owner
+                {run.worker.lease_owner &&
+                run.worker.lease_expires_ts &&
+                Date.parse(run.worker.lease_expires_ts) > Date.now()
                   ? `held by ${run.worker.lease_owner} until ${formatTs(run.worker.lease_expires_ts)}`
-                  : "waiting for a worker"}
+                  : run.worker.lease_owner
+                    ? `${run.worker.lease_owner}'s claim expired: free for the next worker`
+                    : "waiting for a worker"}
               </span>
+            ) : null}
+            {run.status === "awaiting_worker" || run.status === "running" ? (
+              <button type="button" onClick={() => setCancelling(true)} disabled={cancel.isPending}>
+                Cancel run
+              </button>
+            ) : null}
+            {cancelling ? (
+              <ConfirmDialog
+                title={`Cancel ${run.run_id}?`}
+                confirmLabel="Cancel the run"
+                pending={cancel.isPending}
+                alert={<ErrorAlert what={`Could not cancel ${run.run_id}`} error={cancel.error} />}
+                onCancel={() => setCancelling(false)}
+                onConfirm={() =>
+                  // An empty reason is the server's to refuse: its message says what is missing.
+                  cancel.mutate(
+                    { run_id: run.run_id, version: run.version, reason },
+                    { onSuccess: () => setCancelling(false) },
+                  )
+                }
+              >
+                <p>The run ends aborted (exit code 2) and the workflow can start again.</p>
+                <label className="field">
+                  <span>Why (kept in the run's log)</span>
+                  <input value={reason} maxLength={2000} onChange={(e) => setReason(e.target.value)} />
+                </label>
+              </ConfirmDialog>
             ) : null}
             {run.status === "running" ? (
               <button type="button" onClick={() => resume.mutate({ run_id: run.run_id })} disabled={resume.isPending}>

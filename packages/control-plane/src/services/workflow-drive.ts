@@ -97,10 +97,9 @@ export async function driveStored(
   let state = input.state;
   while (state.status === "running" && state.next.kind === "run_phase") {
     const next = state.next;
-    if (next.executor?.kind === "worker") {
-      await input.saver.save(state);
-      return state;
-    }
+    // Every path here has already stored this state (rowFields marks it awaiting_worker): saving it
+    // again would only race a worker that claims it meanwhile.
+    if (next.executor?.kind === "worker") return state;
     const step = Object.hasOwn(input.steps, next.run) ? input.steps[next.run] : undefined;
     let outcome: { result: TStepResult } | { error: string };
     try {

@@ -1,4 +1,5 @@
-import { parseRunState, type TRunState } from "@solserver/checkpoint";
+import path from "node:path";
+import { parseRunState, relativePathProblem, type TRunState } from "@solserver/checkpoint";
 import {
   DomainError,
   isDomainError,
@@ -98,6 +99,20 @@ function lostLease(runId: string): DomainError {
 }
 
 /**
+ * A worker's files under the keys `show_files` names them by: relative paths inside the workspace
+ * (the runner's rule, as for command artifacts), `./` and `a/./b` written plainly.
+ */
+function normalizedArtifacts(artifacts: readonly { path: string; content: string }[]) {
+  return artifacts.map((a, i) => {
+    const problem = relativePathProblem(a.path);
+    if (problem !== undefined) {
+      throw new DomainError("BAD_INPUT", `artifacts.${i}.path: ${problem}`, { field: `artifacts.${i}.path` });
+    }
+    return { path: path.posix.normalize(a.path), content: a.content };
+  });
+}
+
+/**
  * The worker's outcome: `done` merges its data and stores its files, `failed` goes through the
  * runner's failure rules (gap-check retries, then the run fails). The run then drives on as far
  * as it can, acting as the worker's account. A completion with a lease that is no longer current
@@ -108,6 +123,7 @@ export async function completeWorkflowPhase(
   input: TWorkflowCompleteRequest,
 ): Promise<TWorkflowRun> {
   requireJam(caller, "work on workflow phases");
+  const artifacts = normalizedArtifacts(input.artifacts ?? []);
   const row = await deps.repos.workflows.get(input.run_id);
   if (!row) throw new DomainError("NOT_FOUND", `workflow run ${input.run_id} does not exist`, { field: "run_id" });
   if (row.status !== "awaiting_worker" || row.leaseId !== input.lease_id) throw lostLease(row.id);
@@ -130,12 +146,20 @@ export async function completeWorkflowPhase(
   );
   const saver = runSaver(deps, row.id, row.version);
   try {
-    await saver.save(next, input.outcome === "done" ? input.artifacts : undefined);
+    await saver.save(next, input.outcome === "done" ? artifacts : undefined);
   } catch (error) {
     // Someone moved the run between the read and the write: another completion won.
     if (isDomainError(error) && error.code === "CONFLICT") throw lostLease(row.id);
     throw error;
   }
-  await drive(deps, caller, row.id, saver.version(), workflow, next);
+  // The completion is stored: what happens while driving on (a later step's crash, someone moving
+  // the run) is the run's business, not the worker's. The run says where it stands.
+  try {
+    await drive(deps, caller, row.id, saver.version(), workflow, next);
+  } catch (error) {
+    console.warn(
+      `workflow ${row.id}: driving on after the worker's completion: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
   return runView(deps, row.id, caller);
 }

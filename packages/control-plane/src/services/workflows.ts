@@ -1,5 +1,6 @@
 import {
   CheckpointError,
+  cancelRun,
   decide,
   EXECUTOR_KINDS,
   loadWorkflow,
@@ -12,6 +13,7 @@ import {
 } from "@solserver/checkpoint";
 import {
   DomainError,
+  type TWorkflowCancelRequest,
   type TWorkflowDecideRequest,
   type TWorkflowRun,
   type TWorkflowRunGetRequest,
@@ -184,14 +186,14 @@ export async function resumeWorkflow(
       field: "run_id",
     });
   }
-  await drive(
-    deps,
-    caller,
-    row.id,
-    row.version,
-    loadDefinition(row.definition, serverSteps(deps, caller)),
-    parseRunState(row.state),
-  );
+  const state = parseRunState(row.state);
+  const fields = rowFields(state);
+  if (fields.status !== "running") {
+    // Its state already waits (for a worker, say): store that instead of driving.
+    await runSaver(deps, row.id, row.version).save(state);
+  } else {
+    await drive(deps, caller, row.id, row.version, loadDefinition(row.definition, serverSteps(deps, caller)), state);
+  }
   return runView(deps, row.id, caller);
 }
 
@@ -227,4 +229,39 @@ export async function waitingCheckpoints({ deps, caller }: TServiceContext): Pro
     }
   }).length;
   return { count };
+}
+
+/**
+ * Cancels a run under way: a worker phase nobody will claim (a mistyped queue), a checkpoint
+ * nobody should decide any more, a run left running. It ends aborted by the caller (exit code 2),
+ * which frees the workflow for its next start.
+ */
+export async function cancelWorkflow(
+  { deps, caller }: TServiceContext,
+  input: TWorkflowCancelRequest,
+): Promise<TWorkflowRun> {
+  requireJam(caller, "cancel workflow runs");
+  const row = await deps.repos.workflows.get(input.run_id);
+  if (!row) throw new DomainError("NOT_FOUND", `workflow run ${input.run_id} does not exist`, { field: "run_id" });
+  if (row.version !== input.version) {
+    throw new DomainError("CONFLICT", `run ${row.id} moved on to version ${row.version}; look at it again`, {
+      field: "version",
+    });
+  }
+  const workflow = loadDefinition(row.definition, serverSteps(deps, caller));
+  let next: TRunState;
+  try {
+    next = cancelRun(workflow, parseRunState(row.state), {
+      now: deps.now(),
+      reason: `${input.reason} (${caller.email})`,
+    });
+  } catch (error) {
+    throw asDomainError(error);
+  }
+  if (!(await deps.repos.workflows.save(row.id, row.version, { ...rowFields(next), state: next }))) {
+    throw new DomainError("CONFLICT", `run ${row.id} was moved by someone else meanwhile; look at it again`, {
+      field: "version",
+    });
+  }
+  return runView(deps, row.id, caller);
 }

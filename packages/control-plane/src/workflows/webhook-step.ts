@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { RESERVED_CONTEXT_KEYS, type TRunState, toPlainData } from "@solserver/checkpoint";
+import { Agent, fetch as undiciFetch } from "undici";
 import type { TStep, TStepResult } from "./driver";
 
 // The webhook executor on the server (docs/workflows-webhooks.md): a phase whose `run` is
@@ -173,6 +174,42 @@ export function nonPublicAddressKind(address: string): string | undefined {
 const defaultLookup: TLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /**
+ * The connection's own name lookup refuses non-public addresses too. checkDestination resolves the
+ * name before a delivery, but fetch resolves it again when it connects: a name that answers with a
+ * public address first and 127.0.0.1 next (DNS rebinding) would pass the first check. Checked here,
+ * the address connected to is the one that was checked.
+ */
+const publicOnlyAgent = new Agent({
+  connect: {
+    lookup: (hostname, options, callback) => {
+      dnsLookup(hostname, { all: true, verbatim: true }).then(
+        (addresses) => {
+          const refused = addresses.find((a) => nonPublicAddressKind(a.address) !== undefined);
+          if (refused) {
+            const kind = nonPublicAddressKind(refused.address);
+            callback(new WebhookError(`${hostname} resolves to ${refused.address}, a ${kind} address`), "", 0);
+          } else if ((options as { all?: boolean }).all) {
+            (callback as unknown as (e: null, list: typeof addresses) => void)(null, addresses);
+          } else {
+            const first = addresses[0];
+            if (!first) callback(new Error(`${hostname} resolves to no address`), "", 0);
+            else callback(null, first.address, first.family);
+          }
+        },
+        (error: NodeJS.ErrnoException) => callback(error, "", 0),
+      );
+    },
+  },
+});
+
+/** fetch over the public-only connection (undici's own fetch, so the agent is its own version). */
+export const publicFetch: typeof fetch = (input, init) =>
+  undiciFetch(input as string | URL, {
+    ...(init as object),
+    dispatcher: publicOnlyAgent,
+  }) as unknown as Promise<Response>;
+
+/**
  * Refuses (WebhookError, nothing sent) a URL whose host is, or resolves to, a non-public address;
  * every address the name resolves to is checked. Resolution failures are network errors (thrown
  * as they are, so the caller retries them).
@@ -235,11 +272,25 @@ export function signWebhook(secret: string, timestamp: number, body: string): st
 }
 
 /** The secret a secret_env names, or null when none is named; a named one that is missing fails. */
+/** Variables the server itself is configured with (its database, sessions, model keys): never a webhook key. */
+export function serverOwnVariable(name: string): boolean {
+  return /^(SOLSERVER_|DATABASE_URL$|BETTER_AUTH_|PG[A-Z]*$|POSTGRES_|OPENAI_|ANTHROPIC_|AWS_|GOOGLE_|AZURE_)/.test(
+    name,
+  );
+}
+
 export function webhookSecret(
   secretEnv: string | null | undefined,
   env: Readonly<Record<string, string | undefined>>,
 ): string | null {
   if (secretEnv === null || secretEnv === undefined) return null;
+  // A definition's author must not be able to make the server sign with its own secrets (the
+  // receiver would get an HMAC keyed by, say, the database password over a body it knows).
+  if (serverOwnVariable(secretEnv)) {
+    throw new WebhookError(
+      `secret_env ${secretEnv} is part of the server's own configuration and cannot sign webhooks; use a variable of its own`,
+    );
+  }
   const value = env[secretEnv];
   if (value === undefined || value === "") {
     throw new WebhookError(
@@ -320,7 +371,8 @@ type TOutcome =
  * then cannot be read; a redirect is not followed (and not retried).
  */
 export async function deliverWebhook(delivery: TDelivery, options: TDeliveryOptions = {}): Promise<TDelivered> {
-  const fetchFn = options.fetch ?? globalThis.fetch;
+  // Injected fetch (tests) as given; otherwise public-only connections unless private ones are allowed.
+  const fetchFn = options.fetch ?? (options.allowPrivateNetworks ? globalThis.fetch : publicFetch);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = options.now ?? (() => new Date());
   const random = options.random ?? Math.random;

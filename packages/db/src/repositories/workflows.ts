@@ -86,6 +86,8 @@ export async function createWorkflowRun(
     exclusive: boolean;
     queue?: string | null;
     deadlineAt?: Date | null;
+    /** A run that failed as it started (a template that no longer fits): why. */
+    error?: string | null;
   },
 ): Promise<string> {
   return sql.transaction(async (tx) => {
@@ -94,9 +96,10 @@ export async function createWorkflowRun(
     // Written first, then checked (a SQLite transaction that reads before it writes cannot wait
     // for another process's write lock): a second start sees the first and rolls back.
     await tx.execute(Prisma.sql`INSERT INTO "WorkflowRun" ("id", "name", "definition", "status", "state", "version",
-        "startedById", "startedVia", "createdAt", "updatedAt", "finishedAt", "queue", "deadlineAt")
+        "startedById", "startedVia", "createdAt", "updatedAt", "finishedAt", "queue", "deadlineAt", "error")
       VALUES (${id}, ${w.name}, ${w.definition}, ${w.status}, ${tx.dialect.json(w.state)}, 1, ${w.startedById},
-        ${w.startedVia}, ${now}, ${now}, ${FINISHED.has(w.status) ? now : null}, ${w.queue ?? null}, ${w.deadlineAt ?? null})`);
+        ${w.startedVia}, ${now}, ${now}, ${FINISHED.has(w.status) ? now : null}, ${w.queue ?? null},
+        ${w.deadlineAt ?? null}, ${w.error ?? null})`);
     if (w.exclusive) {
       const [open] = await tx.query<{ id: string; status: string }>(
         Prisma.sql`SELECT "id", "status" FROM "WorkflowRun" WHERE "name" = ${w.name}
@@ -207,7 +210,9 @@ export async function claimWorkflowPhase(
     const taken = await sql.execute(Prisma.sql`UPDATE "WorkflowRun" SET "leaseId" = ${leaseId},
         "leaseOwner" = ${c.owner}, "leaseExpiresAt" = ${leaseExpiresAt}, "version" = "version" + 1,
         "updatedAt" = ${c.now}
-      WHERE "id" = ${row.id} AND "version" = ${row.version} AND "status" = 'awaiting_worker'`);
+      WHERE "id" = ${row.id} AND "version" = ${row.version} AND "status" = 'awaiting_worker'
+        AND ("leaseId" IS NULL OR "leaseExpiresAt" < ${c.now})`);
+    // (A heartbeat does not bump the version: the lease condition keeps a just-renewed claim.)
     if (taken === 1) return { runId: row.id, leaseId, leaseExpiresAt };
   }
   return null;

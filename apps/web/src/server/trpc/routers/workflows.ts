@@ -2,6 +2,7 @@ import {
   ZScheduleGetRequest,
   ZScheduleUpdateRequest,
   ZScheduleView,
+  ZWorkflowCancelRequest,
   ZWorkflowClaimRequest,
   ZWorkflowClaimResponse,
   ZWorkflowCompleteRequest,
@@ -16,6 +17,7 @@ import {
   ZWorkflowWaiting,
 } from "@solserver/contracts";
 import {
+  cancelWorkflow,
   claimWorkflowPhase,
   completeWorkflowPhase,
   decideWorkflow,
@@ -50,6 +52,11 @@ export const workflowsRouter = router({
     .input(ZWorkflowDecideRequest)
     .output(ZWorkflowRun)
     .mutation(({ ctx, input }) => decideWorkflow(ctx, input)),
+  /** Stops a run under way (a worker phase nobody claims, a checkpoint nobody should decide). */
+  cancel: jamProcedure
+    .input(ZWorkflowCancelRequest)
+    .output(ZWorkflowRun)
+    .mutation(({ ctx, input }) => cancelWorkflow(ctx, input)),
   /** Drives on a run the server stopped during a phase. */
   resume: jamProcedure
     .input(ZWorkflowRunGetRequest)
