@@ -163,6 +163,9 @@ print(json.dumps({"import_ms": (t1 - t0) * 1000, "main_ms": (t2 - t1) * 1000, "r
                   "status": decision["status"], "reason_codes": decision["reason_codes"]}))
 `,
 };
+
+import { ADVERSARIAL, ADVERSARIAL_SIZE, gateProse, pad2, WORDS } from "./lib/gate-text";
+
 for (const [name, code] of Object.entries(PY_FILES)) writeFileSync(path.join(TMP, name), code.trimStart());
 /** The original's CLI as its console script runs it. */
 const ORIG_CLI = ["-c", "import sys; from breakpoint.cli.main import main; sys.exit(main())"];
@@ -546,41 +549,10 @@ log(
 // ---------------------------------------------------------------------------------------------
 // 2. 1,000 generated pairs.
 
-// Deterministic PRNG (mulberry32), bench/gate.ts's generator with its own seed.
-let state = 0x6a7e_0b1d;
-function random(): number {
-  state = (state + 0x6d2b79f5) | 0;
-  let t = Math.imul(state ^ (state >>> 15), 1 | state);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+// Deterministic answer-like prose (bench/lib/gate-text.ts), seeded so every run measures the same inputs.
+const { random, pick, sentence } = gateProse(0x6a7e_0b1d);
 const between = (lo: number, hi: number) => lo + random() * (hi - lo);
 const logUniform = (lo: number, hi: number) => Math.exp(between(Math.log(lo), Math.log(hi)));
-const pad2 = (n: number) => String(n).padStart(2, "0");
-
-const WORDS = (
-  "the account billing export invoice customer support ticket password reset login error retry " +
-  "deploy queue cache token region server latency timeout request response model answer summary " +
-  "please check your inbox update settings within hours days team review issue follow steps order " +
-  "shipping refund balance payment plan upgrade version release notes incident report status"
-).split(" ");
-const NUMBERS = [
-  () => `#${Math.floor(random() * 1e6)}`, // ticket / order number
-  () => `$${(random() * 500).toFixed(2)}`, // price
-  () => `2025-${pad2(1 + Math.floor(random() * 12))}-${pad2(1 + Math.floor(random() * 28))}`,
-  () => `v${Math.floor(random() * 5)}.${Math.floor(random() * 20)}.${Math.floor(random() * 9)}`,
-  () => `${Math.floor(random() * 100)}%`,
-  () => `${Math.floor(random() * 1e9)}`, // an id
-  () => `${Math.floor(random() * 60)} minutes`,
-];
-function sentence(): string {
-  const words: string[] = [];
-  const n = 6 + Math.floor(random() * 14);
-  for (let i = 0; i < n; i++) words.push(random() < 0.12 ? (pick(NUMBERS) as () => string)() : pick(WORDS));
-  const text = words.join(" ");
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${random() < 0.85 ? "." : "?"}`;
-}
 const sentences = (n: number) => Array.from({ length: n }, sentence);
 
 // Real PII, in the formats answers carry it.
@@ -835,25 +807,6 @@ log(
 // ---------------------------------------------------------------------------------------------
 // 3. Adversarial 100 KB inputs.
 
-const SIZE = 100_000;
-const fill = (unit: string, prefix = "", suffix = "") =>
-  prefix + unit.repeat(Math.ceil((SIZE - prefix.length - suffix.length) / unit.length)) + suffix;
-const ADVERSARIAL: Record<string, string> = {
-  "a*N + @": fill("a", "", "@"),
-  "a@ + a.*N": fill("a.", "a@"),
-  "(a*64 + @)*N": fill(`${"a".repeat(64)}@`),
-  "(x@ + 252 domain chars)*N": fill(`x@${"ab.".repeat(84)}`),
-  "@*N": fill("@"),
-  "1-*N": fill("1-"),
-  "1 *N": fill("1 "),
-  "4*N": fill("4"),
-  "4111 *N": fill("4111 "),
-  "(415) *N": fill("(415) "),
-  "1-415-555-121*N": fill("1-415-555-121"),
-  "valid cards *N": fill("4111111111111111 "),
-  "emails *N": fill("john.doe@example.com "),
-  "[*N ]*N (JSON depth)": `${"[".repeat(SIZE / 2)}${"]".repeat(SIZE / 2)}`,
-};
 log(`3. ${Object.keys(ADVERSARIAL).length} adversarial 100 KB shapes, full mode (original: timeout ${TIMEOUT_S} s)`);
 const advDir = path.join(TMP, "adversarial");
 mkdirSync(advDir);
@@ -939,7 +892,7 @@ const worstOurs = advRows.reduce((a, b) => (b.ours_cli_ms > a.ours_cli_ms ? b : 
 const worstOursEval = advRows.reduce((a, b) => (b.ours_evaluate_ms > a.ours_evaluate_ms ? b : a), NONE);
 const worstOrig = advRows.reduce((a, b) => (origMs(b) > origMs(a) ? b : a), NONE);
 const adversarial = {
-  input_chars: SIZE,
+  input_chars: ADVERSARIAL_SIZE,
   mode: "full, default config (ours: PII, cost, drift with similarity, latency, no contract configured)",
   original_timeout_s: TIMEOUT_S,
   worst_ours_cli: { shape: worstOurs.shape, ms: worstOurs.ours_cli_ms },

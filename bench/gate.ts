@@ -10,6 +10,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { evaluate, scanPii } from "@solserver/gate";
+import { ADVERSARIAL, ADVERSARIAL_SIZE, gateProse } from "./lib/gate-text";
 
 const { values } = parseArgs({
   options: { runs: { type: "string", default: "2000" }, mb: { type: "string", default: "10" } },
@@ -25,40 +26,8 @@ if (!Number.isFinite(MB) || MB <= 0 || MB > 200) {
   process.exit(2);
 }
 
-// Deterministic PRNG (mulberry32) so every run measures the same inputs.
-let state = 0x9a7e;
-function random(): number {
-  state = (state + 0x6d2b79f5) | 0;
-  let t = Math.imul(state ^ (state >>> 15), 1 | state);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-
-const WORDS = (
-  "the account billing export invoice customer support ticket password reset login error retry " +
-  "deploy queue cache token region server latency timeout request response model answer summary " +
-  "please check your inbox update settings within hours days team review issue follow steps order " +
-  "shipping refund balance payment plan upgrade version release notes incident report status"
-).split(" ");
-const NUMBERS = [
-  () => `#${Math.floor(random() * 1e6)}`, // ticket / order number
-  () => `$${(random() * 500).toFixed(2)}`, // price
-  () =>
-    `2025-${String(1 + Math.floor(random() * 12)).padStart(2, "0")}-${String(1 + Math.floor(random() * 28)).padStart(2, "0")}`,
-  () => `v${Math.floor(random() * 5)}.${Math.floor(random() * 20)}.${Math.floor(random() * 9)}`,
-  () => `${Math.floor(random() * 100)}%`,
-  () => `${Math.floor(random() * 1e9)}`, // an id
-  () => `${Math.floor(random() * 60)} minutes`,
-];
-
-function sentence(): string {
-  const words: string[] = [];
-  const n = 6 + Math.floor(random() * 14);
-  for (let i = 0; i < n; i++) words.push(random() < 0.12 ? (pick(NUMBERS) as () => string)() : pick(WORDS));
-  const text = words.join(" ");
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${random() < 0.85 ? "." : "?"}`;
-}
+// Deterministic answer-like prose (bench/lib/gate-text.ts), seeded so every run measures the same inputs.
+const { random, sentence } = gateProse(0x9a7e);
 
 /** Mixed text of about `bytes` characters; one email per ~8 KB, occasional phone and card. */
 function mixedText(bytes: number): string {
@@ -128,25 +97,6 @@ const scan = {
 };
 
 // 3. Adversarial 100 KB outputs through full-mode evaluate.
-const SIZE = 100_000;
-const fill = (unit: string, prefix = "", suffix = "") =>
-  prefix + unit.repeat(Math.ceil((SIZE - prefix.length - suffix.length) / unit.length)) + suffix;
-const ADVERSARIAL: Record<string, string> = {
-  "a*N + @": fill("a", "", "@"),
-  "a@ + a.*N": fill("a.", "a@"),
-  "(a*64 + @)*N": fill(`${"a".repeat(64)}@`),
-  "(x@ + 252 domain chars)*N": fill(`x@${"ab.".repeat(84)}`),
-  "@*N": fill("@"),
-  "1-*N": fill("1-"),
-  "1 *N": fill("1 "),
-  "4*N": fill("4"),
-  "4111 *N": fill("4111 "),
-  "(415) *N": fill("(415) "),
-  "1-415-555-121*N": fill("1-415-555-121"),
-  "valid cards *N": fill("4111111111111111 "),
-  "emails *N": fill("john.doe@example.com "),
-  "[*N ]*N (JSON depth)": `${"[".repeat(SIZE / 2)}${"]".repeat(SIZE / 2)}`,
-};
 const fullConfig = {
   output_contract: {
     json_schema: { type: "object", required: ["answer"], properties: { answer: { type: "string" } } },
@@ -169,7 +119,7 @@ for (const [shape, output] of Object.entries(ADVERSARIAL)) {
 }
 const worst = shapes.reduce((a, b) => (b.median_ms > a.median_ms ? b : a));
 const adversarial = {
-  input_chars: SIZE,
+  input_chars: ADVERSARIAL_SIZE,
   worst_shape: worst.shape,
   worst_median_ms: worst.median_ms,
   worst_single_run_ms: Math.max(...shapes.map((s) => s.max_ms)),

@@ -1,11 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { constants } from "node:fs";
-import { open, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { StringDecoder } from "node:string_decoder";
-import { matchesArtifact, relativePathProblem, type TCommandExecutor } from "@solserver/checkpoint";
+import { relativePathProblem, type TCommandExecutor } from "@solserver/checkpoint";
+import { collectArtifacts, isInside } from "./command-artifacts";
 import { StepFailure, type TStep, type TStepResult } from "./driver";
+
+// The workspace rules live with the artifacts; importable from here as before.
+export * from "./command-artifacts";
 
 // The `command` executor (issue 25): a phase's argv run as a real local process. Decisions:
 //
@@ -67,12 +70,8 @@ export const KILL_GRACE_MS = 5_000;
 export const OUTPUT_TAIL_CHARS = 64 * 1024;
 /** The end of stdout kept in the context (commands.<phase>.stdout_tail). */
 export const DATA_TAIL_CHARS = 4_000;
-export const MAX_ARTIFACT_BYTES = 1024 * 1024;
-export const MAX_ARTIFACTS = 50;
 /** A streamed line longer than this is cut (a minified bundle, a progress bar without newlines). */
 const MAX_LINE_CHARS = 2_000;
-
-export type TArtifact = { path: string; content: string };
 
 export type TCommandOptions = {
   /** Absolute path of the workspace: cwd and artifacts are relative to it. */
@@ -112,12 +111,6 @@ export class CommandInterrupted extends Error {
     super(`interrupted (${signal}) while phase ${phaseId} ran; its processes were stopped`);
     this.name = "CommandInterrupted";
   }
-}
-
-/** Whether `child` is `parent` or inside it (both absolute and already resolved). */
-export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /** The command's environment: INHERITED_ENV from `base`, then the declared variables. */
@@ -393,96 +386,6 @@ function failedToStart(error: unknown, program: string, started: number): TComma
     output_tail: "",
     stdout_tail: "",
   };
-}
-
-/** A workspace file as text, or why it is not shown: the rules artifacts and show_files share. */
-export async function readWorkspaceFile(
-  workspace: string,
-  rel: string,
-  maxBytes = MAX_ARTIFACT_BYTES,
-): Promise<{ content: string } | { problem: string }> {
-  const problem = relativePathProblem(rel);
-  if (problem !== undefined) return { problem: problem.replace(/^"[^"]*" /, "") };
-  let real: string;
-  try {
-    real = await realpath(path.resolve(workspace, rel));
-  } catch {
-    return { problem: "not found" };
-  }
-  if (!isInside(workspace, real)) return { problem: "leads outside the workspace" };
-  // O_NONBLOCK: a FIFO put there must not hang the host; the type is checked on the open file.
-  const file = await open(real, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
-  if (!file) return { problem: "cannot be read" };
-  try {
-    const info = await file.stat();
-    if (!info.isFile()) return { problem: "is not a regular file" };
-    if (info.size > maxBytes) return { problem: `is ${info.size} bytes; the limit is ${maxBytes}` };
-    const buffer = Buffer.alloc(info.size);
-    const { bytesRead } = await file.read(buffer, 0, info.size, 0);
-    const bytes = buffer.subarray(0, bytesRead);
-    if (bytes.includes(0)) return { problem: "is binary, not text" };
-    try {
-      return { content: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
-    } catch {
-      return { problem: "is not UTF-8 text" };
-    }
-  } finally {
-    await file.close();
-  }
-}
-
-/** The workspace-relative paths a pattern matches (`*` and `?` within one segment), sorted. */
-async function expandPattern(workspace: string, pattern: string): Promise<string[]> {
-  const segments = pattern.split("/").filter((s) => s !== "" && s !== ".");
-  let found = [""];
-  for (const [i, segment] of segments.entries()) {
-    if (!/[*?]/.test(segment)) {
-      found = found.map((rel) => (rel ? `${rel}/${segment}` : segment));
-      continue;
-    }
-    const prefix = segments.slice(0, i + 1).join("/");
-    const next: string[] = [];
-    for (const rel of found) {
-      const names = await readdir(path.resolve(workspace, rel || ".")).catch(() => [] as string[]);
-      for (const name of names.sort()) {
-        const candidate = rel ? `${rel}/${name}` : name;
-        if (matchesArtifact(prefix, candidate)) next.push(candidate);
-      }
-    }
-    found = next;
-  }
-  return found;
-}
-
-/** The phase's artifacts: the text files its patterns match, and a warning for each left out. */
-export async function collectArtifacts(
-  patterns: readonly string[],
-  workspace: string,
-): Promise<{ artifacts: TArtifact[]; warnings: string[] }> {
-  const artifacts: TArtifact[] = [];
-  const warnings: string[] = [];
-  const seen = new Set<string>();
-  for (const pattern of patterns) {
-    const problem = relativePathProblem(pattern);
-    if (problem !== undefined) {
-      warnings.push(`${pattern}: ${problem}`);
-      continue;
-    }
-    const paths = await expandPattern(workspace, pattern);
-    if (paths.length === 0) warnings.push(`${pattern}: no file matches`);
-    for (const rel of paths) {
-      if (seen.has(rel)) continue;
-      seen.add(rel);
-      if (artifacts.length >= MAX_ARTIFACTS) {
-        warnings.push(`${rel}: left out, a phase keeps at most ${MAX_ARTIFACTS} artifacts`);
-        continue;
-      }
-      const file = await readWorkspaceFile(workspace, rel);
-      if ("content" in file) artifacts.push({ path: rel, content: file.content });
-      else if (!(file.problem === "not found" && /[*?]/.test(pattern))) warnings.push(`${rel}: ${file.problem}`);
-    }
-  }
-  return { artifacts, warnings };
 }
 
 /**
