@@ -7,7 +7,8 @@ import {
   type TRetrievalSignals,
   visibleTo,
 } from "@solserver/db";
-import { cachedTermSet, semanticComponent, type TSemanticScale, termBigrams, termSet } from "@solserver/resolve";
+import { semanticComponent, type TSemanticScale } from "@solserver/resolve";
+import { cachedTermSet, termBigrams, termSet } from "@solserver/text";
 import { uniqueContentWords } from "./text";
 
 export type TRankedCfb = { cfb: TRetrievableCfb; score: number };

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { analyzeTerms } from "@solserver/resolve";
+import { analyzeTerms } from "@solserver/text";
 
 const DIMS = 64;
 
@@ -15,10 +15,10 @@ const CONCEPTS: Readonly<Record<string, string>> = {
   automobil: "car",
   vehicl: "car",
   lorri: "truck",
-  holidai: "vacat",
+  holiday: "vacat",
   leav: "vacat",
   remuner: "salari",
-  pai: "salari",
+  pay: "salari",
   wage: "salari",
 };
 

@@ -1,30 +1,8 @@
-// Small, deterministic text helpers shared by retrieval and the offline model. Every regex here
+import { analyzeTerms } from "@solserver/text";
+
+// Small, deterministic text helpers of the offline model: presentation, and word overlap through
+// the one analyser (@solserver/text). Every regex here
 // is a single pass without nested quantifiers, so it runs in linear time on untrusted text.
-
-const STOPWORDS = new Set(
-  (
-    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its " +
-    "just me my no not of on or our ours please should so that the their them then there these they this " +
-    "those to too us was we were what when where which who why will with would you your yours about also " +
-    "any all some than very let lets let's now going forward remember decided agreed note rule policy always never"
-  ).split(" "),
-);
-
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'-]*/gu;
-
-/** Lower-cased word tokens, in order. */
-export function words(text: string): string[] {
-  return Array.from(text.toLowerCase().matchAll(WORD), (m) => m[0].replace(/'s$/, ""));
-}
-
-/** Words that carry meaning: not stopwords, at least 3 characters (or a number). */
-export function contentWords(text: string): string[] {
-  return words(text).filter((w) => !STOPWORDS.has(w) && (w.length >= 3 || /^\d+$/.test(w)));
-}
-
-export function uniqueContentWords(text: string): string[] {
-  return [...new Set(contentWords(text))];
-}
 
 /** Share of `query` words found in `doc` words: 0 (none) .. 1 (all). */
 export function coverage(query: readonly string[], doc: ReadonlySet<string>): number {
@@ -32,6 +10,11 @@ export function coverage(query: readonly string[], doc: ReadonlySet<string>): nu
   let hit = 0;
   for (const w of query) if (doc.has(w)) hit++;
   return hit / query.length;
+}
+
+/** The text's content words (@solserver/text: function words out, unstemmed), each once. */
+export function uniqueContentWords(text: string): string[] {
+  return [...new Set(analyzeTerms(text, { stem: false }))];
 }
 
 /** Sentences with their terminator, split on . ! ? and newlines. */

@@ -6,7 +6,7 @@
 // rejected proposal reopens to pending, keeps its rejection, and can be approved.
 import { isDomainError, type TCfbDraft, ZCfbMergeRequest, ZCfbRevertRequest } from "@solserver/contracts";
 import { nonCanonicalTimestamps } from "@solserver/db/testing";
-import { termSet } from "@solserver/resolve";
+import { termSet } from "@solserver/text";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   getCfb,

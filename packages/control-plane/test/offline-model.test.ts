@@ -9,8 +9,8 @@ import {
   type TModelInput,
 } from "@solserver/control-plane";
 import { prng } from "@solserver/db/testing";
+import { tokens as words } from "@solserver/text";
 import { describe, expect, it } from "vitest";
-import { words } from "../src/text";
 
 const ANALYTICS: TModelCfb = {
   cfb_id: "CFB-0001",

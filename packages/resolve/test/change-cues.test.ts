@@ -3,8 +3,10 @@
 // using it about a CFB contradicts the CFB (CONTRADICTS → review), so a false positive costs a
 // reviewer's time and a miss lets a changed practice overwrite the old one silently. It runs on
 // every candidate's text, so it must stay linear in the text's length.
+
+import { tokens as tokenize } from "@solserver/text";
 import { describe, expect, it } from "vitest";
-import { CHANGE_CUES, changeCues, type TChangeCue, tokenize } from "../src/index";
+import { CHANGE_CUES, changeCues, type TChangeCue } from "../src/index";
 import { changeCuesOf } from "../src/text/change-cues";
 
 const cues = (text: string) => [...changeCues(text)].sort();

@@ -13,6 +13,7 @@ import {
   ZResolveOutcome,
   ZScoredCandidate,
 } from "@solserver/contracts";
+import { analysisLanguage, analyzeTerms, tokens as tokenize } from "@solserver/text";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fingerprintMaterial } from "../src/fingerprint";
@@ -31,10 +32,8 @@ import {
   scoreCandidates,
   semanticComponent,
   type TDecideOptions,
-  termSet,
   textProfile,
   titleSimilarity,
-  tokenize,
 } from "../src/index";
 
 const WORDS = [
@@ -406,7 +405,8 @@ describe("fingerprint and query properties", () => {
           const { terms } = buildCandidateQuery(p, max);
           expect(terms.length).toBeLessThanOrEqual(max ?? MAX_QUERY_TERMS);
           expect(new Set(terms).size).toBe(terms.length);
-          const analysed = termSet(t, ...tags, ...entities, s);
+          const language = analysisLanguage(`${t}\n${s}`);
+          const analysed = new Set([t, ...tags, ...entities, s].flatMap((x) => analyzeTerms(x, { language })));
           for (const term of terms) {
             expect(analysed.has(term)).toBe(true);
             expect(tokenize(term)).toEqual([term]);

@@ -1,4 +1,5 @@
-import { capitalize, contentWords, normalizeWhitespace, words } from "../text";
+import { analyzeTerms, tokens as words } from "@solserver/text";
+import { capitalize, normalizeWhitespace } from "../text";
 
 // Sentence classification for the offline model. Patterns are anchored at the sentence start,
 // use no nested quantifiers, and run once per sentence: linear in the message length.
@@ -77,7 +78,7 @@ export function detectStatement(sentence: string): TStatement | null {
     if (!match) continue;
     const clause = normalizeWhitespace(trimEndChars(body.slice(match[0].length), ".!"));
     // A trigger with almost nothing after it ("we decided.") is not knowledge.
-    if (contentWords(clause).length < 2) return null;
+    if (analyzeTerms(clause, { stem: false }).length < 2) return null;
     const hedged = hedgedLead || HEDGE.test(clause);
     return { kind, clause, trigger: normalizeWhitespace(match[0]).toLowerCase(), hedged };
   }

@@ -6,9 +6,10 @@ import {
   type TUnknown,
 } from "@solserver/contracts";
 import { isAckOnlyMessage } from "@solserver/engine";
+import { tokens as words } from "@solserver/text";
 import { cfbVocabulary } from "../retrieval";
 import { classifySentences, splitSentences, type TStatementContext } from "../services/claim-statements";
-import { capitalize, clip, coverage, sentences, uniqueContentWords, words } from "../text";
+import { capitalize, clip, coverage, sentences, uniqueContentWords } from "../text";
 import { detectStatement, isQuestion, properNouns, type TStatement, titleFromClause } from "./offline-heuristics";
 import { procedureReply } from "./procedure-text";
 import { procedureWording } from "./procedure-wording";

@@ -8,7 +8,7 @@
 // Both in one user's scope (issue 19): the shared CFBs and that user's private ones; each indexed
 // CFB carries its owner, and a visibility change is a new version, so the log carries it too.
 import type { TCandidateQuery, TResolveCandidate } from "@solserver/contracts";
-import { termSet } from "@solserver/resolve";
+import { analysisLanguage, analyzeTerms } from "@solserver/text";
 import { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
 import { isLiveCfb, liveCfbSql } from "../live";
@@ -68,11 +68,14 @@ export const FUZZY_WEIGHT = 0.8;
 function docOf(row: TCfbTextRow): TIndexedDoc {
   const tags = asStringArray(jsonOf(row.tags), "Cfb.tags");
   const entities = asStringArray(jsonOf(row.entities), "Cfb.entities");
+  // Title, summary and labels in the CFB's one language (a title alone is often too short to tell).
+  const language = analysisLanguage(`${row.title}\n${row.summary}`);
+  const terms = (...texts: string[]) => new Set(texts.flatMap((t) => analyzeTerms(t, { language })));
   return {
     id: row.id,
     domain: row.domain,
-    terms: termSet(row.summary, row.text ?? ""),
-    strong: termSet(row.title, ...tags, ...entities),
+    terms: terms(row.summary, row.text ?? ""),
+    strong: terms(row.title, ...tags, ...entities),
     owner: row.privateToId ?? null,
   };
 }

@@ -3,11 +3,11 @@
 // complaint, the words an echo of a question repeats, and the speller for typing slips. With the
 // part lookups intent.ts asks of it ("which steps does this item name?").
 
+import { isNumber as isNumberToken, clauses as toClauses } from "@solserver/text";
 import type { TEvidenceRule, TSafetyRule, TStep, TSystem } from "./catalog-schema";
 import type { TPattern } from "./match";
 import { indexOf, PhraseIndex } from "./phrases";
 import { Speller } from "./spelling";
-import { isNumberToken, toClauses } from "./text";
 import { PACK_WORDS, phrase, type TLexClause, type TPhrase, VOCABULARY } from "./vocabulary";
 
 /**

@@ -3,8 +3,8 @@
 // once per catalog). Texts the technician reads (questions, labels, causes, constraints) come
 // from the translation for their language, falling back to the catalog's own text.
 
+import { isNumber as isNumberToken } from "@solserver/text";
 import type { TAnswer, TCatalog, TEvidenceRule, TSafetyRule, TStep, TSystem, TTranslation } from "./catalog-schema";
-import { isNumberToken } from "./text";
 import { DEFAULT_LANGUAGE, LANGUAGE_PACKS, phrase } from "./vocabulary";
 
 type TSystemText = TTranslation["systems"][string];

@@ -1,9 +1,9 @@
 // Numbers in a technician's message: meter readings ("12.6V", "12,6 v", "under 11 volts") read
 // against a step's ranges, and durations ("45 min", "an hour and a half", "1h30") for labor.
 
+import { isNumber as isNumberToken, type TClause } from "@solserver/text";
 import type { TAnswer, TStep } from "./catalog-schema";
 import { indexOf, PhraseIndex } from "./phrases";
-import { isNumberToken, type TClause } from "./text";
 import { VOCABULARY } from "./vocabulary";
 
 /** A number in a clause with the unit after it (null: none); `below` / `above` from a comparator before it. */

@@ -3,13 +3,12 @@
 // once (technicians mix them: "el fuse esta blown"); the detected language only chooses the
 // reply's wording. Yes / no words are folded to one token each ("yep", "sí", "да" → "yes").
 
+import { stem, type TClause, clauses as toClauses } from "@solserver/text";
 import en from "../../languages/en.json";
 import es from "../../languages/es.json";
 import ru from "../../languages/ru.json";
 import { parseLanguagePack, type TLanguagePack } from "./language-pack";
 import type { TTopicKind } from "./state";
-import { stem } from "./stem";
-import { type TClause, toClauses } from "./text";
 
 export const DEFAULT_LANGUAGE = "en";
 

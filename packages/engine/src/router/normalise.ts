@@ -24,6 +24,8 @@
 //   scripts      each Han, Hiragana or Katakana character is a token of its own, so an entry in
 //                those scripts matches inside a sentence written without spaces
 
+import { fold } from "@solserver/text";
+
 /** A folded word of a message or entry; `glued` when joined to the previous one by - / _ + & '. */
 export type TRouteToken = { text: string; glued: boolean };
 
@@ -47,18 +49,6 @@ const CLAUSE_BREAKS: ReadonlySet<string> = new Set([
 ]);
 const WORD = /[\p{L}\p{N}\p{M}]/u;
 const SINGLE_CHARACTER_WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
-const COMBINING_DIACRITICS = /[\u0300-\u036f]/g;
-
-/** NFKC, case folding and Latin diacritics removed: how messages and entries are compared. */
-export function foldText(text: string): string {
-  return text
-    .normalize("NFKC")
-    .toUpperCase()
-    .toLowerCase()
-    .normalize("NFD")
-    .replace(COMBINING_DIACRITICS, "")
-    .normalize("NFC");
-}
 
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= "0" && ch <= "9";
 
@@ -67,7 +57,7 @@ const isDigit = (ch: string | undefined) => ch !== undefined && ch >= "0" && ch 
  * other character separates words; a possessive "'s" is dropped.
  */
 export function toRouteClauses(text: string): TRouteToken[][] {
-  const chars = Array.from(foldText(text));
+  const chars = Array.from(fold(text));
   const clauses: TRouteToken[][] = [];
   let tokens: TRouteToken[] = [];
   let word = "";

@@ -3,8 +3,8 @@
 // the CFB rather than restating or extending it, and only a person can decide what is true now;
 // resolve raises CONTRADICTS and sends it to review. English plus the commonest forms in German,
 // French, Spanish, Portuguese and Dutch. Matched on index tokens (folded, diacritics removed), so
-// it is a walk over the words, linear in the text's length, with no regular expression at all.
-import { tokenize } from "../tokenize";
+// it is a walk over the words (@solserver/text tokens), linear in the text's length, with no regular expression at all.
+import { tokens } from "@solserver/text";
 
 export const CHANGE_CUES = ["NEGATION", "REPLACEMENT", "RETIREMENT"] as const;
 export type TChangeCue = (typeof CHANGE_CUES)[number];
@@ -54,7 +54,7 @@ function pairs(cue: TChangeCue, list: string): [string, TChangeCue][] {
 
 /** The kinds of change language in `text`. */
 export function changeCues(text: string): Set<TChangeCue> {
-  return changeCuesOf(tokenize(text));
+  return changeCuesOf(tokens(text));
 }
 
 /** The same, over index tokens already cut. */

@@ -1,11 +1,18 @@
 // A text as resolve compares it: its analysed terms, the same per sentence, its specifics
 // (numbers and names: what differs between two near-identical but distinct CFBs, and what stays
 // the same across languages), its language and its change language. Computed once per text.
+import {
+  analysisLanguage,
+  analyzeToken,
+  detectLanguage,
+  isAnyStopword,
+  isNameLike,
+  rawWords,
+  type TLanguageGuess,
+  tokens as textTokens,
+} from "@solserver/text";
 import { LRUCache } from "lru-cache";
-import { isNameLike, rawWords, tokenize } from "../tokenize";
-import { analyzeToken, isStopword } from "./analyze";
 import { changeCuesOf, type TChangeCue } from "./change-cues";
-import { languageOf, type TLanguageGuess } from "./language";
 
 export type TTextProfile = {
   /** Distinct analysed terms of the title and the body. */
@@ -43,29 +50,22 @@ function splitSentences(text: string): string[] {
 
 type TWord = { token: string; specific: boolean };
 
-/** Every character below U+0080. */
-function isAscii(word: string): boolean {
-  for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
 const HAS_DIGIT = /\p{N}/u;
 const DIGITS = /^\p{N}+$/u;
 const SPACE = /\s/;
 
-/** One pass over a sentence: each word's index token, and whether it is a number or a name. */
+/** One pass over a sentence: each word's tokens, and whether the word is a number or a name. */
 function wordsOf(sentence: string): TWord[] {
-  const { source, words } = rawWords(sentence);
-  return words.map(({ word, index }) => {
-    // rawWords cuts exactly where tokenize() does: a word folds to one token (ASCII: lower case).
-    const token = isAscii(word) ? word.toLowerCase() : (tokenize(word)[0] ?? word.toLowerCase());
-    return { token, specific: HAS_DIGIT.test(word) || isNameLike(source, word, index) };
+  return rawWords(sentence).flatMap((word) => {
+    const specific = HAS_DIGIT.test(word.word) || isNameLike(sentence, word);
+    return textTokens(word.word).map((token) => ({ token, specific }));
   });
 }
 
-function termsOf(words: readonly TWord[]): Set<string> {
+function termsOf(words: readonly TWord[], language: TLanguageGuess): Set<string> {
   const terms = new Set<string>();
   for (const { token } of words) {
-    const term = analyzeToken(token);
+    const term = analyzeToken(token, language);
     if (term !== null) terms.add(term);
   }
   return terms;
@@ -93,8 +93,10 @@ export function cachedTextProfile(title: string, body: string): TTextProfile {
 export function textProfile(title: string, body: string): TTextProfile {
   const titleWords = wordsOf(title);
   const bodySentences = splitSentences(body).map(wordsOf);
-  const terms = termsOf(titleWords);
-  for (const sentence of bodySentences) for (const t of termsOf(sentence)) terms.add(t);
+  const language = detectLanguage(`${title}. ${body}`);
+  const analysedAs = analysisLanguage(`${title}\n${body}`);
+  const terms = termsOf(titleWords, analysedAs);
+  for (const sentence of bodySentences) for (const t of termsOf(sentence, analysedAs)) terms.add(t);
   const tokens = [...titleWords, ...bodySentences.flat()].map((w) => w.token);
   let sentences: ReadonlySet<string>[] | undefined;
   let specifics: Set<string> | undefined;
@@ -102,9 +104,9 @@ export function textProfile(title: string, body: string): TTextProfile {
   let trigrams: Set<string> | undefined;
   return {
     terms,
-    language: languageOf(tokens),
+    language,
     get sentences() {
-      sentences ??= bodySentences.map(termsOf).filter((s) => s.size > 0);
+      sentences ??= bodySentences.map((words) => termsOf(words, analysedAs)).filter((s) => s.size > 0);
       return sentences;
     },
     get specifics() {
@@ -119,7 +121,7 @@ export function textProfile(title: string, body: string): TTextProfile {
       if (!trigrams) {
         trigrams = new Set<string>();
         for (const token of tokens) {
-          if (isStopword(token) || token.length < 3) continue;
+          if (isAnyStopword(token) || token.length < 3) continue;
           const padded = ` ${token} `;
           for (let i = 0; i + 3 <= padded.length; i++) trigrams.add(padded.slice(i, i + 3));
         }

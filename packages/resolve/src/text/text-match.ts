@@ -2,7 +2,7 @@
 // size: the measures here look at the two texts only, never at corpus statistics, so the same
 // proposal and CFB score the same among 50 CFBs or 100,000.
 
-import { languagesDiffer } from "./language";
+import { languagesDiffer } from "@solserver/text";
 import type { TTextProfile } from "./profile";
 
 /**

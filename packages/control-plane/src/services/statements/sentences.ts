@@ -1,5 +1,7 @@
 // Characters, tokens and sentences of an answer (claim-statements.ts, step 1): single
-// left-to-right passes over characters, no regular expression over the text.
+// left-to-right passes over characters, no regular expression over the text. Words fold as the one
+// analyser folds them (@solserver/text); they keep their offsets, which a claim's span points into.
+import { fold } from "@solserver/text";
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const MARK = /\p{M}/u;
@@ -41,7 +43,7 @@ const isWordChar = (ch: string | undefined) => ch !== undefined && (LETTER_OR_DI
 export type TToken = { word: string; start: number; end: number };
 
 /**
- * Word tokens of `text` in order, lower-cased and NFKC-normalised ("Ｆuse" → "fuse"), with their
+ * Word tokens of `text` in order, folded ("Ｆuse" → "fuse", "Café" → "cafe"), with their
  * offsets. A word is a run of letters, digits and combining marks; an apostrophe between letters
  * stays inside it ("you're", "let's"); anything else separates words ("fresh-water" → fresh, water;
  * "CFB-0001" → cfb, 0001; "3.5" → 3, 5).
@@ -69,7 +71,7 @@ export function tokens(text: string, from = 0, to = text.length): TToken[] {
 }
 
 function token(text: string, start: number, end: number): TToken {
-  let word = text.slice(start, end).normalize("NFKC").toLowerCase();
+  let word = fold(text.slice(start, end));
   if (word.includes("’") || word.includes("ʼ")) word = word.replaceAll("’", "'").replaceAll("ʼ", "'");
   return { word, start, end };
 }

@@ -38,18 +38,16 @@ describe("detectLanguage", () => {
     expect(detectLanguage(text)).toBe(script);
   });
 
-  it("needs a quarter of the words in a script to call the text that script", () => {
+  it("needs most of the letters in a script to call the text that script", () => {
     // One Russian name in an English sentence is still English.
     expect(detectLanguage("The Moscow office is called Москва in the internal wiki and it hosts the build farm")).toBe(
       "en",
     );
-    expect(detectLanguage("the build is Москва")).toBe("cyrillic"); // 1 of 4
     expect(detectLanguage("the build farm is in Москва")).not.toBe("cyrillic"); // 1 of 6
   });
 
   it.each([
     ["empty", ""],
-    ["two content words", "Backups nightly."],
     ["one word", "Hello"],
     ["one function word", "the"],
     ["numbers only", "02:00 99.9%"],
