@@ -106,7 +106,7 @@ if (values.embedder) {
     mode: "hybrid",
     semantic: async (repos) => {
       const semantic = await openSemanticSearch(repos, provider);
-      await semantic.syncAll((line) => console.log(`   ${line}`));
+      await semantic.sync((line: string) => console.log(`   ${line}`));
       return semantic.search;
     },
   });

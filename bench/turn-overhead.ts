@@ -1,21 +1,40 @@
-// Benchmark (issue 4, issue 16): server overhead of one turn, excluding the model, on a thread of
-// 1,000 turns, in-process with the offline model, at several knowledge base sizes: the 5 demo
-// CFBs alone, then inside 10k and 100k noise CFBs written with a realistic vocabulary (the
-// resolve evaluation set's phrases and words, lib/realistic-corpus.ts). Overhead = the whole
-// chat.respond call minus the time spent inside the model (the output gate counts as overhead).
-// The candidate index is built before timing (its build time is reported apart).
-// Run: `pnpm bench:overhead` (--turns N, --sizes 5,10000,100000). Writes bench/results/turn-overhead.json.
+// Benchmark (issues 4, 16, 32): the server's own cost of one turn, the model excluded, on long
+// threads, at several knowledge base sizes: the 5 demo CFBs alone, then inside 10k and 100k noise
+// CFBs written with a realistic vocabulary (lib/realistic-corpus.ts), with semantic matching on
+// (the embedded sentence model: its vectors for every CFB, a vector search per turn) and off.
+//
+// The sizes are interleaved, turn by turn, so a busy machine slows each alike: measured one after
+// another, wall time read flat although the cost grows with size. Per turn it records
+// - CPU: the process's CPU time (process.cpuUsage) minus the model's time (the offline model runs
+//   on this thread) and minus the sentence model's (its worker thread is busy exactly while a turn
+//   waits for the message's vector);
+// - wall time, the same two taken out;
+// - the event loop's delay while turns run (perf_hooks.monitorEventLoopDelay), what a health probe
+//   or another request waits.
+// Then the background embedding: CFBs embedded per second by the sentence model on texts it has
+// not seen, and the memory the model adds to a process.
+// Run: `pnpm bench:overhead` (--turns N per size, --sizes 5,10000,100000). Embeddings are cached in
+// bench/.cache (the first run at 100k embeds 100k CFBs once, ~20 min). Writes bench/results/turn-overhead.json.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { createOfflineModel, DEMO_CFBS, respondToTurn, type TModelProvider } from "@solserver/control-plane";
+import {
+  createLocalEmbeddings,
+  createOfflineModel,
+  DEMO_CFBS,
+  respondToTurn,
+  type TEmbeddingsProvider,
+  type TModelProvider,
+} from "@solserver/control-plane";
 import { openTestControlPlane } from "@solserver/control-plane/testing";
+import { cachedLocalEmbeddings } from "./lib/cached-embeddings";
 import { realisticNoise } from "./lib/realistic-corpus";
 import { benchDatabase, resultsFile } from "./lib/results-file";
 import { loadFixture, noiseSources } from "./resolve-eval-runner";
 
 const { values } = parseArgs({
-  options: { turns: { type: "string", default: "1000" }, sizes: { type: "string", default: "5,10000,100000" } },
+  options: { turns: { type: "string", default: "400" }, sizes: { type: "string", default: "5,10000,100000" } },
 });
 const TURNS = Number(values.turns);
 if (!Number.isInteger(TURNS) || TURNS < 10) {
@@ -28,11 +47,12 @@ if (SIZES.some((n) => !Number.isInteger(n) || n < DEMO_CFBS.length || n > 1_000_
   process.exit(2);
 }
 
+/** Time spent in the model and in the sentence model during the turn under way. */
+const spent = { modelMs: 0, embedMs: 0 };
+
 const offline = createOfflineModel();
-let modelMs = 0;
-// The output gate's and the claim-map check's judge runs inside generate() (it judges each
-// attempt, and may await a lookup); its time is server work, so it is taken out of the model's
-// time and counts as overhead.
+// The output gate's and the claim check's judge runs inside generate(); its time is server work,
+// so it is taken out of the model's time and counts as overhead.
 const timedModel: TModelProvider = {
   name: offline.name,
   async generate(input, options = {}) {
@@ -54,80 +74,136 @@ const timedModel: TModelProvider = {
     try {
       return await offline.generate(input, timedOptions);
     } finally {
-      modelMs = performance.now() - started - judgeMs;
+      spent.modelMs += performance.now() - started - judgeMs;
     }
   },
 };
 
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return Math.round((sorted[i] as number) * 100) / 100;
-}
+const cache = cachedLocalEmbeddings();
+const timedEmbeddings: TEmbeddingsProvider = {
+  model: cache.model,
+  async embed(texts, opts) {
+    const started = performance.now();
+    try {
+      return await cache.embed(texts, opts);
+    } finally {
+      if (!opts?.background) spent.embedMs += performance.now() - started;
+    }
+  },
+};
 
 const fixture = loadFixture();
 const sources = noiseSources(fixture);
+const MESSAGES = [
+  "We decided to rotate credentials every month.",
+  "How are CFBs injected into prompts?",
+  "ok thanks",
+  "What is the budget for exports?",
+  "which LLM is behind the bot?",
+];
 
-async function measure(size: number) {
+function percentile(sorted: readonly number[], p: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return Math.round((sorted[i] ?? 0) * 100) / 100;
+}
+
+async function open(size: number, semantic: boolean) {
   const opened = await openTestControlPlane({
     label: "overhead",
     model: timedModel,
     limits: { chatTurnsPerMinute: 1_000_000 },
+    ...(semantic ? { embeddings: timedEmbeddings } : {}),
   });
-  try {
-    for (const draft of DEMO_CFBS) await opened.repos.cfbs.create(draft);
-    const noise = size - DEMO_CFBS.length;
-    if (noise > 0) await opened.repos.cfbs.import(realisticNoise(noise, sources.prose, sources.others));
-    const buildStarted = performance.now();
-    await opened.repos.cfbs.index.sync();
-    const buildMs = Math.round(performance.now() - buildStarted);
-    const owner = await opened.account("user");
-    const messages = [
-      "We decided to rotate credentials every month.",
-      "How are CFBs injected into prompts?",
-      "ok thanks",
-      "What is the budget for exports?",
-    ];
-    const overhead: number[] = [];
-    for (let i = 0; i < TURNS; i++) {
-      const started = performance.now();
-      await respondToTurn(opened.as(owner), {
-        request_id: `o-${i}`,
-        thread_id: "bench-long",
-        message: messages[i % messages.length] as string,
-      });
-      overhead.push(performance.now() - started - modelMs);
-      if ((i + 1) % 250 === 0) process.stdout.write(`  ${size.toLocaleString("en-US")} CFBs: ${i + 1} turns\n`);
-    }
-    // The last 100 turns run on a thread that already has ~900 turns.
-    const tail = overhead.slice(-100).sort((a, b) => a - b);
-    const all = [...overhead].sort((a, b) => a - b);
-    return {
-      cfbs: size,
-      index_build_ms: buildMs,
-      overhead_ms_all: { p50: percentile(all, 50), p99: percentile(all, 99) },
-      overhead_ms_last_100: { p50: percentile(tail, 50), p99: percentile(tail, 99) },
-    };
-  } finally {
-    await opened.close();
+  for (const draft of DEMO_CFBS) await opened.repos.cfbs.create(draft);
+  const noise = realisticNoise(size - DEMO_CFBS.length, sources.prose, sources.others);
+  for (let i = 0; i < noise.length; i += 5000) await opened.repos.cfbs.import(noise.slice(i, i + 5000));
+  const started = performance.now();
+  await opened.repos.cfbs.index.sync();
+  const indexMs = Math.round(performance.now() - started);
+  if (semantic) {
+    await opened.deps.semantic?.syncNow((line) => console.log(`  ${size.toLocaleString("en-US")} CFBs: ${line}`));
+    cache.save();
   }
+  return {
+    size,
+    semantic,
+    opened,
+    owner: await opened.account("user"),
+    indexMs,
+    cpu: [] as number[],
+    wall: [] as number[],
+  };
 }
 
-const sizes = [];
-for (const size of SIZES) {
-  const r = await measure(size);
-  sizes.push(r);
-  console.log(
-    `${size.toLocaleString("en-US")} CFBs (index built in ${r.index_build_ms} ms): overhead p50 ${r.overhead_ms_all.p50} ms, ` +
-      `p99 ${r.overhead_ms_all.p99} ms; last 100 turns p50 ${r.overhead_ms_last_100.p50} ms, p99 ${r.overhead_ms_last_100.p99} ms`,
-  );
+const runs = [];
+for (const semantic of [true, false]) for (const size of SIZES) runs.push(await open(size, semantic));
+
+const lag = monitorEventLoopDelay({ resolution: 1 });
+lag.enable();
+for (let i = 0; i < TURNS; i++) {
+  for (const run of runs) {
+    spent.modelMs = 0;
+    spent.embedMs = 0;
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await respondToTurn(run.opened.as(run.owner), {
+      request_id: `o-${i}`,
+      thread_id: `bench-${run.size}`,
+      message: MESSAGES[i % MESSAGES.length] as string,
+    });
+    const wall = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    run.wall.push(wall - spent.modelMs - spent.embedMs);
+    run.cpu.push((used.user + used.system) / 1000 - spent.modelMs - spent.embedMs);
+  }
+  if ((i + 1) % 100 === 0) console.log(`  ${i + 1} turns at each size`);
 }
-const result = {
-  when: new Date().toISOString(),
-  node: process.version,
-  turns: TURNS,
-  target_ms: { p50: 5, p99: 20 },
-  sizes,
+lag.disable();
+
+const sizes = runs.map((r) => {
+  const cpu = [...r.cpu].sort((a, b) => a - b);
+  const wall = [...r.wall].sort((a, b) => a - b);
+  return {
+    cfbs: r.size,
+    semantic: r.semantic ? cache.model : "off",
+    index_build_ms: r.indexMs,
+    cpu_ms: { p50: percentile(cpu, 50), p99: percentile(cpu, 99) },
+    wall_ms: { p50: percentile(wall, 50), p99: percentile(wall, 99) },
+  };
+});
+for (const s of sizes)
+  console.log(
+    `${s.cfbs.toLocaleString("en-US").padStart(7)} CFBs, semantic ${s.semantic}: CPU p50 ${s.cpu_ms.p50} ms, p99 ${s.cpu_ms.p99} ms; ` +
+      `wall p50 ${s.wall_ms.p50} ms, p99 ${s.wall_ms.p99} ms (index built in ${s.index_build_ms} ms)`,
+  );
+const eventLoop = { p50_ms: lag.percentile(50) / 1e6, p99_ms: lag.percentile(99) / 1e6, max_ms: lag.max / 1e6 };
+console.log(`event loop delay while turns ran: p50 ${eventLoop.p50_ms} ms, p99 ${eventLoop.p99_ms} ms`);
+for (const r of runs) await r.opened.close();
+
+// The background embedding: texts the model has not seen (a fresh provider, no cache), in the
+// batches semantic matching sends, and what the model adds to the process's memory.
+const rssBefore = process.memoryUsage().rss;
+const fresh = createLocalEmbeddings();
+await fresh.embed(["load the model"]);
+const rssLoaded = process.memoryUsage().rss;
+const texts = realisticNoise(2000, sources.prose, sources.others, 0xbe1f).map((d) => `${d.title}\n${d.summary}`);
+const started = performance.now();
+for (let i = 0; i < texts.length; i += 16) await fresh.embed(texts.slice(i, i + 16), { background: true });
+const perSecond = Math.round(texts.length / ((performance.now() - started) / 1000));
+const model = {
+  embedded_per_second: perSecond,
+  rss_added_mb: Math.round((rssLoaded - rssBefore) / 1e6),
+  rss_added_after_2000_mb: Math.round((process.memoryUsage().rss - rssBefore) / 1e6),
 };
+console.log(
+  `background embedding: ${perSecond} CFBs/s; the model adds ${model.rss_added_mb} MB (${model.rss_added_after_2000_mb} MB after 2,000)`,
+);
+await fresh.close();
+await cache.close();
+
 const out = resultsFile("turn-overhead");
-writeFileSync(out, `${JSON.stringify({ database: benchDatabase(), ...result }, null, 2)}\n`);
+writeFileSync(
+  out,
+  `${JSON.stringify({ when: new Date().toISOString(), node: process.version, database: benchDatabase(), turns: TURNS, sizes, event_loop: eventLoop, model }, null, 2)}\n`,
+);
 console.log(`written to ${path.relative(process.cwd(), out)}`);

@@ -32,7 +32,8 @@ export default defineConfig({
   },
   webServer: {
     command: "bash ../scripts/e2e-server.sh",
-    url: `${baseURL}/api/trpc/system.health`,
+    // Ready: the database answers and the sentence model is loaded.
+    url: `${baseURL}/readyz`,
     env: {
       PORT: String(PORT),
       HOST: "127.0.0.1",

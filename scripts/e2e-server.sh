@@ -15,4 +15,7 @@ fi
 # Streamed answers arrive slowly enough for a browser test to watch them grow.
 export SOLSERVER_OFFLINE_STREAM_DELAY_MS="${SOLSERVER_OFFLINE_STREAM_DELAY_MS:-40}"
 pnpm --silent db:seed
+# The demo knowledge's vectors exist before the first turn (the server would embed them in the
+# background at start-up, racing the first test).
+pnpm --silent embeddings
 exec pnpm --filter @solserver/web start

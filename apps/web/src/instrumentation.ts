@@ -1,6 +1,6 @@
 // Next calls register() once when the server starts: validate the environment there, so a bad
-// DATABASE_URL or SOLSERVER_MODEL fails start-up instead of the first request. Then start the
-// timer that runs scheduled workflows (the Umbra beat) and the daily prune (retention), in the Node
+// DATABASE_URL or SOLSERVER_MODEL fails start-up instead of the first request. Then load the
+// sentence model (semantic matching), start the timer that runs scheduled workflows (the Umbra beat) and the daily prune (retention), in the Node
 // runtime only; stamp each request with its socket's address (server/peer-address.ts); answer
 // TRACE and the liveness probe before Next sees them (server/http/early-answers.ts).
 export async function register() {
@@ -18,6 +18,15 @@ export async function register() {
     console.error((error as Error).message);
     process.exit(1);
   }
+  // The sentence model loads now (in its worker thread), not on the first turn; if it cannot, the
+  // log says so once and /readyz's checks say why, and the server runs lexical only.
+  const { getServer } = await import("./server/control-plane");
+  void getServer()
+    .then(async ({ deps }) => {
+      const semantic = await deps.semantic?.open();
+      if (semantic) console.log(`semantic matching: ${semantic.search.model} loaded`);
+    })
+    .catch((error: unknown) => console.error("semantic matching:", (error as Error).message));
   const { startWebScheduler } = await import("./server/scheduler");
   startWebScheduler(env.SOLSERVER_SCHEDULER_INTERVAL_MS);
   const { startWebRetention } = await import("./server/retention");

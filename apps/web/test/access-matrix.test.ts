@@ -738,6 +738,11 @@ const TRPC_ROWS: Record<string, TRow> = {
     input: async () => undefined,
     check: (result) => expect(field(result, "status")).toBe("ok"),
   },
+  "system.semantic": {
+    expect: SIGNED_IN,
+    input: async () => undefined,
+    check: (result) => expect(["off", "loading", "ready", "unavailable"]).toContain(field(result, "state")),
+  },
 };
 
 // ---- CFBs private to a user (issue 19): the same procedures on another user's knowledge --------
@@ -812,7 +817,11 @@ const REST_ROWS: Record<TRestRoute, TRow> = {
     input: async () => "",
     check: (result) => expect(result).toEqual({ status: "ok" }),
   },
-  "GET /readyz": { expect: PUBLIC, input: async () => "", check: (result) => expect(result).toEqual({ status: "ok" }) },
+  "GET /readyz": {
+    expect: PUBLIC,
+    input: async () => "",
+    check: (result) => expect(result).toMatchObject({ status: "ok", checks: { database: "ok" } }),
+  },
 };
 
 /** REST routes about a thread-owned resource (the rest need only an account). */

@@ -347,11 +347,18 @@ describe("answers before Next, over a real socket: TRACE (Next cannot build a fe
       expect((await send("GET", "/healthz/x")).status).toBe(204);
       expect((await send("GET", "/readyz")).status).toBe(204);
       // Given the readiness question, /readyz is answered here too: 200 or 503, a failure as 503.
-      let answer: () => Promise<boolean> = async () => true;
+      type TAnswer = { ok: boolean; checks: Record<string, string> };
+      let answer: () => Promise<TAnswer> = async () => ({ ok: true, checks: { database: "ok" } });
       answerBeforeNext(http, () => answer());
-      expect(await send("GET", "/readyz")).toMatchObject({ status: 200, body: '{"status":"ok"}' });
-      answer = async () => false;
-      expect(await send("GET", "/readyz")).toMatchObject({ status: 503, body: '{"status":"unavailable"}' });
+      expect(await send("GET", "/readyz")).toMatchObject({
+        status: 200,
+        body: '{"status":"ok","checks":{"database":"ok"}}',
+      });
+      answer = async () => ({ ok: false, checks: { database: "ok", sentence_model: "loading" } });
+      expect(await send("GET", "/readyz")).toMatchObject({
+        status: 503,
+        body: '{"status":"unavailable","checks":{"database":"ok","sentence_model":"loading"}}',
+      });
       answer = async () => {
         throw new Error("database gone");
       };

@@ -51,11 +51,20 @@ export const ZThreadDetail = ZThreadSummary.extend({
       /** The user's message that started the turn. */
       message: z.string(),
       /**
-       * The context window: the CFBs retrieval injected into the turn, best first, and whether the
-       * answer says it used each (its meta's used_cfb_ids). A title is null for a CFB gone since.
+       * The context window: the CFBs retrieval injected into the turn, best first, why each was
+       * (the message's words it holds, the cosine similarity of its meaning; null in turns from
+       * before either was recorded), and whether the answer says it used each (its meta's
+       * used_cfb_ids). A title is null for a CFB gone since.
        */
       context_window: z.array(
-        z.object({ cfb_id: z.string(), title: z.string().nullable(), score: z.number().nullable(), used: z.boolean() }),
+        z.object({
+          cfb_id: z.string(),
+          title: z.string().nullable(),
+          score: z.number().nullable(),
+          matched: z.array(z.string()).nullable(),
+          similarity: z.number().nullable(),
+          used: z.boolean(),
+        }),
       ),
       /** The delivered answer with its claim map and the claim-map check (seed 001 §4). */
       answer: z

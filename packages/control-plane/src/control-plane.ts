@@ -4,6 +4,7 @@ import { ZTagAliasConfig } from "@solserver/contracts";
 import { createPrismaClient, createRepositories, type DbClient, type TRepositories } from "@solserver/db";
 import { RV_SERVICE_CATALOG, type TCatalog } from "@solserver/engine";
 import { createAuth, createPasswordAccount, setAccountPassword, type TAuth } from "./auth/auth";
+import { createLocalEmbeddings } from "./embeddings/local-embeddings";
 import { createOpenAICompatibleEmbeddings, type TEmbeddingsProvider } from "./embeddings/openai-embeddings";
 import { loadServerEnv, type TServerEnv } from "./env";
 import { pipelineGateConfig } from "./gate/pipeline-config";
@@ -83,6 +84,11 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
   return { deps, repos, auth, db };
 }
 
+/** The embeddings provider SOLSERVER_EMBEDDINGS names (when it is not off). */
+export function embeddingsProvider(config: NonNullable<TServerEnv["embeddings"]>): TEmbeddingsProvider {
+  return config.kind === "local" ? createLocalEmbeddings() : createOpenAICompatibleEmbeddings(config);
+}
+
 /** The control plane as the environment configures it (database, model, limits, auth). */
 export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
   return openControlPlane({
@@ -95,7 +101,7 @@ export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
     catalog: env.catalog,
     routing: env.routing,
     tagAliases: env.tagAliases,
-    ...(env.embeddings ? { embeddings: createOpenAICompatibleEmbeddings(env.embeddings) } : {}),
+    ...(env.embeddings ? { embeddings: embeddingsProvider(env.embeddings) } : {}),
     auth: { secret: env.BETTER_AUTH_SECRET, baseURL: env.SOLSERVER_BASE_URL, trustedOrigins: env.trustedOrigins },
   });
 }

@@ -168,10 +168,12 @@ const ZServerEnv = z
       .min(0, { error: "must be between 0 (off) and 168 (a week)" })
       .max(168, { error: "must be between 0 (off) and 168 (a week)" })
       .default(24),
-    // Semantic matching (docs/resolve.md): off by default, so the offline default stays lexical.
+    // Semantic matching (docs/resolve.md): the embedded sentence model by default.
     SOLSERVER_EMBEDDINGS: z
-      .enum(["off", "openai"], { error: 'must be "off" or "openai" (docs/resolve.md#semantic-matching)' })
-      .default("off"),
+      .enum(["local", "openai", "off"], {
+        error: 'must be "local", "openai" or "off" (docs/resolve.md#semantic-matching)',
+      })
+      .default("local"),
     SOLSERVER_EMBEDDINGS_BASE_URL: z
       .url({ error: "must be a URL such as https://api.openai.com/v1 or http://127.0.0.1:8080/v1" })
       .optional(),
@@ -269,8 +271,11 @@ export type TServerEnv = {
   /** Days trace runs and gate decisions are kept (0: forever), and how often the web server prunes. */
   retention: TRetention;
   SOLSERVER_PRUNE_INTERVAL_HOURS: number;
-  /** Semantic matching's embeddings server (SOLSERVER_EMBEDDINGS=openai), or null when off. */
-  embeddings: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | null;
+  /** Semantic matching's embeddings: the embedded model, an OpenAI-compatible server, or null (off). */
+  embeddings:
+    | { kind: "local" }
+    | { kind: "openai"; baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number }
+    | null;
   /** The load shedder's bound (0: none), queue length and longest wait in the queue. */
   loadShedding: { concurrency: number; queue: number; maxWaitMs: number };
 };
@@ -361,14 +366,17 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     retention: { traceDays: e.SOLSERVER_TRACE_RETENTION_DAYS, gateDays: e.SOLSERVER_GATE_RETENTION_DAYS },
     SOLSERVER_PRUNE_INTERVAL_HOURS: e.SOLSERVER_PRUNE_INTERVAL_HOURS,
     embeddings:
-      e.SOLSERVER_EMBEDDINGS === "openai" && e.SOLSERVER_EMBEDDINGS_MODEL
-        ? {
-            baseUrl: e.SOLSERVER_EMBEDDINGS_BASE_URL ?? e.OPENAI_BASE_URL,
-            apiKey: e.SOLSERVER_EMBEDDINGS_API_KEY ?? e.OPENAI_API_KEY,
-            model: e.SOLSERVER_EMBEDDINGS_MODEL,
-            timeoutMs: e.SOLSERVER_EMBEDDINGS_TIMEOUT_MS,
-          }
-        : null,
+      e.SOLSERVER_EMBEDDINGS === "local"
+        ? { kind: "local" }
+        : e.SOLSERVER_EMBEDDINGS === "openai" && e.SOLSERVER_EMBEDDINGS_MODEL
+          ? {
+              kind: "openai",
+              baseUrl: e.SOLSERVER_EMBEDDINGS_BASE_URL ?? e.OPENAI_BASE_URL,
+              apiKey: e.SOLSERVER_EMBEDDINGS_API_KEY ?? e.OPENAI_API_KEY,
+              model: e.SOLSERVER_EMBEDDINGS_MODEL,
+              timeoutMs: e.SOLSERVER_EMBEDDINGS_TIMEOUT_MS,
+            }
+          : null,
     loadShedding: {
       concurrency: e.SOLSERVER_MAX_CONCURRENT_REQUESTS ?? DEFAULT_CONCURRENT_REQUESTS[e.SOLSERVER_MODEL],
       queue: e.SOLSERVER_MAX_QUEUED_REQUESTS,

@@ -3,6 +3,7 @@ export { newThreadId, openControlPlane, openControlPlaneFromEnv, type TOpenOptio
 export { DEMO_JAM, DEMO_USER, ensureFirstRunAccounts } from "./demo/accounts";
 export { DEMO_CFBS, DEMO_THREADS } from "./demo/demo-data";
 export { seedDemo, type TSeedReport } from "./demo/seed-demo";
+export { createLocalEmbeddings } from "./embeddings/local-embeddings";
 export {
   createOpenAICompatibleEmbeddings,
   type TEmbeddingsOptions,
@@ -11,7 +12,12 @@ export {
 export { loadServerEnv, type TServerEnv } from "./env";
 export { proposalText, resolveCandidates, type TResolveKnowledge } from "./knowledge/resolve-candidates";
 export { reciprocalRankFusion, type TSemanticSearch } from "./knowledge/semantic";
-export { openSemanticSearch, type TSemanticMatching, type TSemanticStatus } from "./knowledge/semantic-matching";
+export {
+  openSemanticSearch,
+  progressLine,
+  type TSemanticMatching,
+  type TSemanticStatus,
+} from "./knowledge/semantic-matching";
 export { createOfflineModel, OFFLINE_MODEL_NAME, offlineEnvelope } from "./model/offline-model";
 export { createOpenAICompatibleModel } from "./model/openai-compatible";
 export {
@@ -35,7 +41,17 @@ export {
   type TPruneReport,
 } from "./retention/prune";
 export { pruneLine, startRetentionTimer, type TRetentionTimerOptions } from "./retention/timer";
-export { rankCfbs, retrieveCfbs } from "./retrieval";
+export {
+  fuseCandidates,
+  fusionFeatures,
+  fusionFor,
+  rankCfbs,
+  retrievalCandidates,
+  retrieveCfbs,
+  type TFusion,
+  type TRetrievalCandidate,
+  type TSemanticChannel,
+} from "./retrieval";
 export { canSeeThread, requireJam, requireSignedIn } from "./services/access";
 // The application services. Each is `(ctx, parsedInput)`: ctx holds the dependencies and the
 // caller its transport narrowed (services/context.ts). Transports call them directly.
@@ -96,7 +112,7 @@ export {
   type TSignInPolicy,
   type TThrottleVerdict,
 } from "./services/sign-in-policy";
-export { health, READY_TIMEOUT_MS, ready } from "./services/system";
+export { health, READY_TIMEOUT_MS, readiness, ready, semanticStatus } from "./services/system";
 export { getThread, listThreads } from "./services/threads";
 export { createToken, hashToken, listTokens, revokeToken, TOKEN_PREFIX } from "./services/tokens";
 export type { TStreamEvent } from "./services/turn/stream-guard";

@@ -236,17 +236,6 @@ describe("rankCfbs", () => {
     expect(ids(tied)).toEqual(["CFB-0002", "CFB-0001", "CFB-0003"]);
   });
 
-  it("breaks ties on the candidate index's order before the id, when given", () => {
-    const tied = [cfb("CFB-0001", { title: "Postgres" }), cfb("CFB-0002", { title: "Postgres" })];
-    const ranked = rankCfbs("postgres", tied, 10, undefined, undefined, {
-      priority: new Map([
-        ["CFB-0002", 0],
-        ["CFB-0001", 1],
-      ]),
-    });
-    expect(ranked.map((r) => r.cfb.cfb_id)).toEqual(["CFB-0002", "CFB-0001"]);
-  });
-
   it("compares cfb ids by number on ties (CFB-9 before CFB-10)", () => {
     const tied = [cfb("CFB-10", { title: "Postgres" }), cfb("CFB-9", { title: "Postgres" })];
     expect(rankCfbs("postgres", tied, 10).map((r) => r.cfb.cfb_id)).toEqual(["CFB-9", "CFB-10"]);

@@ -261,8 +261,11 @@ describe("against a scripted server", () => {
 // ---- the environment ---------------------------------------------------------------------------
 
 describe("SOLSERVER_EMBEDDINGS* in loadServerEnv", () => {
-  it("is off by default: embeddings null", () => {
-    expect(loadServerEnv({ BETTER_AUTH_SECRET: SECRET }).embeddings).toBeNull();
+  it("is the embedded sentence model by default, and off when asked", () => {
+    expect(loadServerEnv({ BETTER_AUTH_SECRET: SECRET }).embeddings).toEqual({ kind: "local" });
+    expect(loadServerEnv({ BETTER_AUTH_SECRET: SECRET, SOLSERVER_EMBEDDINGS: "local" }).embeddings).toEqual({
+      kind: "local",
+    });
     expect(
       loadServerEnv({ BETTER_AUTH_SECRET: SECRET, SOLSERVER_EMBEDDINGS: "off", SOLSERVER_EMBEDDINGS_MODEL: "m" })
         .embeddings,
@@ -280,7 +283,7 @@ describe("SOLSERVER_EMBEDDINGS* in loadServerEnv", () => {
 
   it("an invalid SOLSERVER_EMBEDDINGS, base URL or timeout fails naming the variable", () => {
     expect(() => loadServerEnv({ BETTER_AUTH_SECRET: SECRET, SOLSERVER_EMBEDDINGS: "on" })).toThrow(
-      /SOLSERVER_EMBEDDINGS: must be "off" or "openai"/,
+      /SOLSERVER_EMBEDDINGS: must be "local", "openai" or "off"/,
     );
     expect(() =>
       loadServerEnv({
@@ -304,7 +307,13 @@ describe("SOLSERVER_EMBEDDINGS* in loadServerEnv", () => {
     expect(
       loadServerEnv({ BETTER_AUTH_SECRET: SECRET, SOLSERVER_EMBEDDINGS: "openai", SOLSERVER_EMBEDDINGS_MODEL: "e5" })
         .embeddings,
-    ).toEqual({ baseUrl: "https://api.openai.com/v1", apiKey: undefined, model: "e5", timeoutMs: 10_000 });
+    ).toEqual({
+      kind: "openai",
+      baseUrl: "https://api.openai.com/v1",
+      apiKey: undefined,
+      model: "e5",
+      timeoutMs: 10_000,
+    });
     expect(
       loadServerEnv({
         BETTER_AUTH_SECRET: SECRET,
@@ -314,6 +323,7 @@ describe("SOLSERVER_EMBEDDINGS* in loadServerEnv", () => {
         OPENAI_API_KEY: "sk-chat",
       }).embeddings,
     ).toEqual({
+      kind: "openai",
       baseUrl: "http://127.0.0.1:11434/v1",
       apiKey: "sk-chat",
       model: "text-embedding-3-small",
@@ -333,6 +343,12 @@ describe("SOLSERVER_EMBEDDINGS* in loadServerEnv", () => {
         OPENAI_BASE_URL: "http://127.0.0.1:11434/v1",
         OPENAI_API_KEY: "sk-chat",
       }).embeddings,
-    ).toEqual({ baseUrl: "http://127.0.0.1:8080/v1", apiKey: "sk-embed", model: "bge-small", timeoutMs: 2500 });
+    ).toEqual({
+      kind: "openai",
+      baseUrl: "http://127.0.0.1:8080/v1",
+      apiKey: "sk-embed",
+      model: "bge-small",
+      timeoutMs: 2500,
+    });
   });
 });

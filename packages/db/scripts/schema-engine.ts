@@ -18,7 +18,6 @@ import {
 } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine, SchemaFilter, SchemasContainer } from "@prisma/schema-engine-wasm";
 import * as glue from "@prisma/schema-engine-wasm/schema_engine_bg";
-import { VECTOR_TABLES } from "../src/dialect/sqlite/vector-tables";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 export const SCHEMA_PATH = path.join(repoRoot, "prisma/schema.prisma");
@@ -39,8 +38,15 @@ export const SCHEMA_FILTER: SchemaFilter = {
     "CfbFts_idx",
     "CfbFtsVocab",
     "CfbFtsStats",
-    // The vector index for semantic matching, created at run time (src/vectors/tables.ts).
-    ...VECTOR_TABLES,
+    // Left in databases from before vectors moved into the candidate index (sqlite-vec's vec0
+    // table and its shadow tables): nothing reads them, and a vec0 table cannot be dropped
+    // without the extension.
+    "CfbVec",
+    "CfbVec_info",
+    "CfbVec_chunks",
+    "CfbVec_rowids",
+    "CfbVec_vector_chunks00",
+    "CfbVecState",
   ],
   externalEnums: [],
 };

@@ -14,11 +14,8 @@ export {
   databaseUrlProblem,
   dialectFor,
   type TDialect,
-  type TEmbeddingWrite,
-  type TPendingEmbedding,
   type TStorage,
-  type TVectorStore,
 } from "./dialect";
 export { databaseFilePath } from "./dialect/sqlite/database-file";
-export { VECTOR_TABLES } from "./dialect/sqlite/vector-tables";
 export * from "./repositories";
+export type { TEmbeddingWrite, TPendingEmbedding, TVectorStore } from "./vectors";

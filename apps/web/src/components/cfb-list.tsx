@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { PrivateMarker } from "./cfb-visibility";
 import { hasNoItems, QueryState } from "./query-state";
+import { SemanticStatus } from "./semantic-status";
 import { LoadMore } from "./ui";
 
 /** Live CFBs are those answers draw on; retired ones a Jam editor took out of use (restorable on their page). */
@@ -34,6 +35,7 @@ export function CfbList() {
       <h1 id="cfbs-heading" className="page-title">
         Knowledge (CFBs)
       </h1>
+      <SemanticStatus />
       <fieldset className="tabs" aria-label="CFB state">
         {STATES.map((s) => (
           <button key={s.state} type="button" aria-pressed={state === s.state} onClick={() => setState(s.state)}>

@@ -58,7 +58,16 @@ function usageOf(trace: readonly TraceEvent[]): string | null {
   return `${(tokensIn ?? 0) + (tokensOut ?? 0)} tokens (${tokensIn ?? "?"} in, ${tokensOut ?? "?"} out)${cost}`;
 }
 
-/** The CFBs retrieval put in front of the model, best first, and which the answer says it used. */
+/** Why retrieval injected a CFB: the message's words it holds, and how close its meaning is. */
+function why(c: Turn["context_window"][number]): string | null {
+  const parts: string[] = [];
+  if (c.matched && c.matched.length > 0) parts.push(`words: ${c.matched.join(", ")}`);
+  if (c.similarity !== null) parts.push(`meaning ${Math.round(Math.max(0, c.similarity) * 100)}% alike`);
+  if (parts.length === 0 && c.score !== null) parts.push(`match ${c.score.toFixed(2)}`);
+  return parts.length > 0 ? parts.join(" · ") : null;
+}
+
+/** The CFBs retrieval put in front of the model, best first, why, and which the answer says it used. */
 function ContextWindow({ cfbs }: { cfbs: Turn["context_window"] }) {
   return (
     <div className="stack" data-testid="context-window">
@@ -71,7 +80,7 @@ function ContextWindow({ cfbs }: { cfbs: Turn["context_window"] }) {
             <li key={c.cfb_id} className="row" data-used={c.used}>
               <span className={`badge ${c.used ? "ok" : "skipped"}`}>{c.used ? "used" : "not used"}</span>
               <Link href={`/cfbs/${c.cfb_id}`}>{c.title ?? c.cfb_id}</Link>
-              {c.score !== null ? <span className="muted">match {c.score.toFixed(2)}</span> : null}
+              {why(c) ? <span className="muted">{why(c)}</span> : null}
             </li>
           ))}
         </ul>

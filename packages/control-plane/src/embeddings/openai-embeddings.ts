@@ -1,13 +1,19 @@
 // The embeddings port and its OpenAI-compatible provider: POST {baseUrl}/embeddings with
 // { model, input: [texts] }, as OpenAI, vLLM, Ollama, llama.cpp and text-embeddings-inference
-// answer it. Used only when semantic matching is on (SOLSERVER_EMBEDDINGS=openai).
+// answer it (SOLSERVER_EMBEDDINGS=openai). The embedded sentence model is the other provider
+// (local-embeddings.ts, the default).
 import { z } from "zod";
 
 export type TEmbeddingsProvider = {
   /** The model id: stored vectors are per model, so a new model re-embeds every CFB. */
   model: string;
-  /** One vector per text, in order; all of one length. */
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * One vector per text, in order; all of one length. `background` work (backfills) may wait
+   * behind interactive work (a turn's message) where the provider can order them.
+   */
+  embed(texts: readonly string[], opts?: { background?: boolean }): Promise<Float32Array[]>;
+  /** Frees what the provider holds (the embedded model's worker thread). */
+  close?(): Promise<void>;
 };
 
 export type TEmbeddingsOptions = {

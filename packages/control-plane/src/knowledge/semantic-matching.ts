@@ -1,27 +1,26 @@
-// Semantic matching switched on: the embeddings provider and the database's vector index, kept in
-// step with the CFBs. Every CFB write is followed by sync() (the services call it after their
-// transaction commits); what a failed call leaves pending is embedded by the next sync: the next
-// write's, or the one every scheduler tick starts (the web server ticks each minute; cron can run
-// `pnpm workflow tick`). Queries never wait for the embedder to catch
-// up: a CFB without a vector yet is still found lexically.
-import { type TRepositories, type TVectorStore, visibleTo } from "@solserver/db";
+// Semantic matching: the embeddings provider (the embedded sentence model by default, or an
+// OpenAI-compatible server) and the stored vectors of the CFBs, kept in step with them. Every CFB
+// write is followed by sync() (the services call it after their transaction commits); sync embeds
+// what is pending in the background, in small batches that yield to turns, and what a failed or
+// killed sync left pending is picked up by the next one: the next write's, the one every scheduler
+// tick starts (the web server ticks each minute; cron can run `pnpm workflow tick`), or
+// `pnpm embeddings` (a crash loses nothing: pending is "no vector for the CFB's current version").
+// Queries never wait for the backfill: a CFB without a vector yet is still found lexically.
+import type { TRepositories, TVectorStore } from "@solserver/db";
 import { SEMANTIC_SCALE, type TSemanticScale } from "@solserver/resolve";
 import type { TEmbeddingsProvider } from "../embeddings/openai-embeddings";
 import { proposalText } from "./resolve-candidates";
 import type { TSemanticSearch } from "./semantic";
 
-/** CFBs embedded per request to the embeddings server. */
-const BATCH = 32;
+/** CFBs embedded per request: small, so a turn's message waits for one batch at most. */
+const BATCH = 16;
+/** A backfill says how far it is this often. */
+const PROGRESS_EVERY_MS = 5000;
 /** Vectors sampled to calibrate the scale, and the fewest worth calibrating on. */
 const CALIBRATION_SAMPLE = 400;
 const MIN_CALIBRATION = 30;
 /** `full` sits this share of the way from `none` to a perfect 1. */
 const FULL_SHARE = 0.75;
-/**
- * The most neighbours a search reads while skipping other users' private CFBs: it asks for k,
- * then 4k, 16k … until k are visible (the vector index holds every CFB; visibility is the Cfb row's).
- */
-const MAX_NEAREST = 1024;
 
 /**
  * The semantic scale for this model, from the knowledge base itself: `none` is the cosine that
@@ -39,6 +38,17 @@ export function calibrateScale(vectors: readonly Float32Array[]): TSemanticScale
   return { none, full: none + FULL_SHARE * (1 - none) };
 }
 
+/** Where a backfill stands: what is done of what was pending when it started, and how fast. */
+export type TBackfill = {
+  running: boolean;
+  done: number;
+  total: number;
+  /** CFBs embedded per second so far (null before the first batch). */
+  perSecond: number | null;
+  /** Seconds left at that rate (null while unknown). */
+  secondsLeft: number | null;
+};
+
 export type TSemanticStatus = {
   model: string;
   dims: number;
@@ -46,14 +56,13 @@ export type TSemanticStatus = {
   pending: number;
   scale: TSemanticScale;
   lastError: string | null;
+  backfill: TBackfill;
 };
 
 export type TSemanticMatching = {
   search: TSemanticSearch;
   /** Embeds what is pending (every CFB written since the last sync); returns how many. */
-  sync(): Promise<number>;
-  /** sync() until nothing is pending, reporting progress (first start on a large knowledge base). */
-  syncAll(progress?: (line: string) => void): Promise<number>;
+  sync(progress?: (line: string) => void): Promise<number>;
   status(): Promise<TSemanticStatus>;
 };
 
@@ -78,23 +87,25 @@ export async function openSemanticSearch(
 ): Promise<TSemanticMatching> {
   // The dimension is the model's: learned from one embedding.
   const [probe] = await provider.embed(["dimension probe"]);
-  if (!probe) throw new Error("the embeddings server returned no vector");
+  if (!probe) throw new Error("the embeddings provider returned no vector");
   const store: TVectorStore = await repos.cfbs.openVectors(provider.model, probe.length);
   let scale = calibrateScale(await store.sample(CALIBRATION_SAMPLE));
-  const recalibrate = async () => {
-    scale = calibrateScale(await store.sample(CALIBRATION_SAMPLE));
-  };
   let lastError: string | null = null;
   let running: Promise<number> | null = null;
+  let again = false;
+  /** Who hears the progress of the sync under way (a caller joining it is heard too). */
+  const reporters = new Set<(line: string) => void>();
+  const report = (line: string) => {
+    for (const r of reporters) r(line);
+  };
+  const backfill: TBackfill = { running: false, done: 0, total: 0, perSecond: null, secondsLeft: null };
 
   async function syncBatch(): Promise<number> {
     const pending = await store.pending(BATCH);
-    if (pending.length === 0) {
-      await store.prune();
-      return 0;
-    }
+    if (pending.length === 0) return 0;
     const vectors = await provider.embed(
       pending.map((p) => proposalText({ title: p.title, delta_summary: p.summary })),
+      { background: true },
     );
     await store.write(
       pending.map((p, i) => ({ cfbId: p.cfbId, version: p.version, vector: vectors[i] as Float32Array })),
@@ -102,16 +113,13 @@ export async function openSemanticSearch(
     return pending.length;
   }
 
-  let again = false;
-  let progress: ((line: string) => void) | undefined;
-
   /**
    * One sync at a time per process. A caller arriving while one runs (a CFB written meanwhile)
    * shares it and makes it look for pending CFBs once more before it ends, so nothing written
    * during a sync waits for the next one.
    */
-  async function sync(report?: (line: string) => void): Promise<number> {
-    if (report) progress = report;
+  function sync(progress?: (line: string) => void): Promise<number> {
+    if (progress) reporters.add(progress);
     if (running) {
       again = true;
       return running;
@@ -120,20 +128,27 @@ export async function openSemanticSearch(
       let total = 0;
       try {
         const { pending } = await store.counts();
-        if (pending > 0) progress?.(`embedding ${pending.toLocaleString("en-US")} CFBs with ${provider.model}`);
+        Object.assign(backfill, { running: true, done: 0, total: pending, perSecond: null, secondsLeft: null });
+        if (pending > 0) report(`embedding ${pending.toLocaleString("en-US")} CFBs with ${provider.model}`);
         const started = performance.now();
+        let reported = started;
         do {
           again = false;
           for (let n = await syncBatch(); n > 0; n = await syncBatch()) {
             total += n;
-            if (total % (BATCH * 50) === 0)
-              progress?.(
-                `${total.toLocaleString("en-US")} embedded (${((performance.now() - started) / 1000).toFixed(0)} s)`,
-              );
+            const seconds = (performance.now() - started) / 1000;
+            backfill.done = total;
+            backfill.total = Math.max(backfill.total, total);
+            backfill.perSecond = seconds > 0 ? total / seconds : null;
+            backfill.secondsLeft = backfill.perSecond ? (backfill.total - total) / backfill.perSecond : null;
+            if (performance.now() - reported >= PROGRESS_EVERY_MS) {
+              reported = performance.now();
+              report(progressLine(backfill));
+            }
           }
         } while (again);
-        if (total > 0) await recalibrate();
-        progress?.(
+        if (total > 0) scale = calibrateScale(await store.sample(CALIBRATION_SAMPLE));
+        report(
           `${total.toLocaleString("en-US")} embedded; scale for ${provider.model}: unrelated ≤ ${scale.none.toFixed(3)}, ` +
             `restatement ≥ ${scale.full.toFixed(3)}`,
         );
@@ -141,11 +156,13 @@ export async function openSemanticSearch(
       } catch (error) {
         lastError = error instanceof Error ? error.message : String(error);
         throw error;
+      } finally {
+        backfill.running = false;
       }
       return total;
     })().finally(() => {
       running = null;
-      progress = undefined;
+      reporters.clear();
     });
     return running;
   }
@@ -156,49 +173,58 @@ export async function openSemanticSearch(
       scale: () => scale,
       async embed(text) {
         const [vector] = await provider.embed([text]);
-        if (!vector) throw new Error("the embeddings server returned no vector");
+        if (!vector) throw new Error("the embeddings provider returned no vector");
+        if (vector.length !== store.dims)
+          throw new Error(`the embeddings provider returned ${vector.length} numbers, the store holds ${store.dims}`);
         return vector;
       },
-      async nearest(vector, k, opts = {}) {
-        const scope = visibleTo(opts.visibleTo ?? null);
-        for (let asked = k; ; asked *= 4) {
-          const rows = await store.nearest(vector, Math.min(asked, MAX_NEAREST));
-          const seen = await repos.cfbs.existingIds(
-            rows.map((r) => r.cfb_id),
-            scope,
-          );
-          const visible = rows.filter((r) => seen.has(r.cfb_id));
-          if (visible.length >= k || rows.length < asked || asked >= MAX_NEAREST) return visible.slice(0, k);
-        }
-      },
-      async similarities(vector, ids) {
-        const stored = await store.vectors(ids);
-        return new Map([...stored].map(([id, v]) => [id, cosine(vector, v)] as const));
-      },
+      nearest: (vector, k, opts = {}) => store.nearest(vector, k, opts),
+      similarities: (vector, ids) => store.similarities(vector, ids),
     },
-    sync: () => sync(),
-    syncAll: (report) => sync(report),
+    sync,
     async status() {
       const counts = await store.counts();
-      return { model: provider.model, dims: store.dims, ...counts, scale, lastError };
+      return { model: provider.model, dims: store.dims, ...counts, scale, lastError, backfill: { ...backfill } };
     },
   };
+}
+
+/** "12,340 of 100,000 embedded · 85/s · about 17 min left" */
+export function progressLine(b: TBackfill): string {
+  const rate = b.perSecond === null ? "" : ` · ${Math.round(b.perSecond)}/s`;
+  const left =
+    b.secondsLeft === null
+      ? ""
+      : b.secondsLeft < 90
+        ? ` · about ${Math.max(1, Math.round(b.secondsLeft))} s left`
+        : ` · about ${Math.round(b.secondsLeft / 60)} min left`;
+  return `${b.done.toLocaleString("en-US")} of ${b.total.toLocaleString("en-US")} embedded${rate}${left}`;
 }
 
 /** After a failed open, semantic matching is tried again no sooner than this. */
 const RETRY_MS = 30_000;
 
+/** What a turn can count on: "loading" while the model opens, "unavailable" after it failed. */
+export type TSemanticState =
+  | { state: "off" }
+  | { state: "loading"; model: string }
+  | { state: "ready"; model: string }
+  | { state: "unavailable"; model: string; reason: string };
+
 /**
- * Semantic matching as the services hold it: opened on first use (the embeddings server may start
- * after Solserver), retried after a failure, and never in the way of a turn: `get()` resolves to
- * null while it is unavailable, and callers fall back to lexical matching.
+ * Semantic matching as the services hold it: opened on first use (or at start-up, `open()`),
+ * retried after a failure, and never in the way of a turn: `get()` resolves to null while it is
+ * unavailable, and callers fall back to lexical matching. A failure is logged once per reason.
  */
 export type TSemanticHandle = {
   get(): Promise<TSemanticMatching | null>;
+  /** Opens it now and starts embedding what is pending (the web server's start-up). */
+  open(): Promise<TSemanticMatching | null>;
+  state(): TSemanticState;
   /** After a CFB write: embeds what is pending, in the background (errors are logged). */
   afterWrite(): void;
-  /** Embeds everything pending and waits for it (tests, the CLI). */
-  syncNow(): Promise<number>;
+  /** Embeds everything pending and waits for it (tests, the CLI), reporting progress. */
+  syncNow(progress?: (line: string) => void): Promise<number>;
 };
 
 export function semanticHandle(
@@ -209,6 +235,11 @@ export function semanticHandle(
   let opened: TSemanticMatching | null = null;
   let opening: Promise<TSemanticMatching | null> | null = null;
   let failedAt = Number.NEGATIVE_INFINITY;
+  let failure: string | null = null;
+  const backgroundSync = (s: TSemanticMatching) =>
+    s
+      .sync((line) => log(`semantic matching: ${line}`))
+      .catch((e: unknown) => log(`semantic matching: sync failed: ${(e as Error).message}`));
   const get = async (): Promise<TSemanticMatching | null> => {
     if (opened) return opened;
     if (opening) return opening;
@@ -216,17 +247,17 @@ export function semanticHandle(
     opening = openSemanticSearch(repos, provider)
       .then((s) => {
         opened = s;
+        failure = null;
         // First start on an existing knowledge base: embed it in the background.
-        s.syncAll((line) => log(`semantic matching: ${line}`)).catch((e: unknown) =>
-          log(`semantic matching: sync failed: ${(e as Error).message}`),
-        );
+        void backgroundSync(s);
         return s;
       })
       .catch((error: unknown) => {
         failedAt = performance.now();
-        log(
-          `semantic matching unavailable (lexical only, retried in ${RETRY_MS / 1000} s): ${(error as Error).message}`,
-        );
+        const reason = (error as Error).message;
+        if (reason !== failure)
+          log(`semantic matching unavailable (lexical only, retried in ${RETRY_MS / 1000} s): ${reason}`);
+        failure = reason;
         return null;
       })
       .finally(() => {
@@ -236,14 +267,20 @@ export function semanticHandle(
   };
   return {
     get,
+    open: get,
+    state() {
+      if (opened) return { state: "ready", model: provider.model };
+      if (failure !== null) return { state: "unavailable", model: provider.model, reason: failure };
+      return { state: "loading", model: provider.model };
+    },
     afterWrite() {
       get()
         .then((s) => s?.sync())
         .catch((error: unknown) => log(`semantic matching: sync after a write failed: ${(error as Error).message}`));
     },
-    async syncNow() {
+    async syncNow(progress) {
       const s = await get();
-      return s ? s.sync() : 0;
+      return s ? s.sync(progress) : 0;
     },
   };
 }

@@ -1,5 +1,4 @@
-// The semantic side of hybrid matching (optional; off by default): an embeddings provider plus a
-// vector index over the CFBs' stored embeddings. Resolve and retrieval take their lexical
+// The semantic side of hybrid matching: an embeddings provider plus the CFBs' stored vectors. Resolve and retrieval take their lexical
 // candidates from the candidate index and, when this is on, fuse them with the nearest neighbours
 // (reciprocal rank fusion) and hand resolve each candidate's cosine similarity.
 
@@ -13,8 +12,15 @@ export type TSemanticSearch = {
   /** Where this model's cosines mean "unrelated" and "the same" (calibrated on the knowledge base). */
   scale(): TSemanticScale;
   embed(text: string): Promise<Float32Array>;
-  /** The k nearest among the shared CFBs and those private to `visibleTo` (null or absent: shared only). */
-  nearest(vector: Float32Array, k: number, opts?: TVisibleTo): Promise<{ cfb_id: string; similarity: number }[]>;
+  /**
+   * The k nearest among the shared CFBs and those private to `visibleTo` (null or absent: shared
+   * only), of `domains` when given.
+   */
+  nearest(
+    vector: Float32Array,
+    k: number,
+    opts?: TVisibleTo & { domains?: ReadonlySet<string> | undefined },
+  ): Promise<{ cfb_id: string; similarity: number }[]>;
   /** Cosine similarity of `vector` with each listed CFB that has a stored embedding. */
   similarities(vector: Float32Array, ids: readonly string[]): Promise<Map<string, number>>;
 };

@@ -7,7 +7,6 @@ import {
 } from "@solserver/contracts";
 import { isAckOnlyMessage } from "@solserver/engine";
 import { tokens as words } from "@solserver/text";
-import { cfbVocabulary } from "../retrieval";
 import { classifySentences, splitSentences, type TStatementContext } from "../services/claim-statements";
 import { capitalize, clip, coverage, sentences, uniqueContentWords } from "../text";
 import { detectStatement, isQuestion, properNouns, type TStatement, titleFromClause } from "./offline-heuristics";
@@ -167,7 +166,11 @@ function spanClaims(
 /** The offline heuristic as a pure function: same input, same envelope, always within OUTPUT_LIMITS. */
 export function offlineEnvelope(input: TModelInput): TOutputEnvelope {
   const cfbs = input.cfbs;
-  const vocab = new Map(cfbs.map((c) => [c.cfb_id, cfbVocabulary(c)] as const));
+  const vocab = new Map(
+    cfbs.map(
+      (c) => [c.cfb_id, new Set(uniqueContentWords([c.title, c.summary, ...c.tags, ...c.entities].join(" ")))] as const,
+    ),
+  );
   const pending = input.pendingProposals ?? [];
   const pendingVocab = new Map(
     pending.map((p) => [p.proposal_id, new Set(uniqueContentWords(`${p.title} ${p.summary}`))] as const),

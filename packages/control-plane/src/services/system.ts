@@ -1,3 +1,5 @@
+import type { TSemanticStatusWire } from "@solserver/contracts";
+import type { TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
 
 /** Liveness with a real database read, for probes and start-up checks. No caller: anyone may ask. */
@@ -25,4 +27,37 @@ export async function ready(deps: TServiceDeps, timeoutMs = READY_TIMEOUT_MS): P
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The readiness probe's answer with its checks: the database, and the sentence model when configured. */
+export async function readiness(deps: TServiceDeps): Promise<{ ok: boolean; checks: Record<string, string> }> {
+  const database = await ready(deps);
+  const model = deps.semantic?.state() ?? { state: "off" as const };
+  return {
+    // A model still loading is a moment away (well under a second); one that failed leaves the
+    // server ready, lexical only, and says why.
+    ok: database && model.state !== "loading",
+    checks: {
+      database: database ? "ok" : "unavailable",
+      sentence_model: model.state === "unavailable" ? `unavailable: ${model.reason}` : model.state,
+    },
+  };
+}
+
+const IDLE = { running: false, done: 0, total: 0, perSecond: null, secondsLeft: null };
+
+/** Semantic matching's state and the embedding backfill's progress (the knowledge page shows it). */
+export async function semanticStatus(ctx: TServiceContext): Promise<TSemanticStatusWire> {
+  const handle = ctx.deps.semantic;
+  const state = handle?.state() ?? { state: "off" as const };
+  const matching = state.state === "ready" ? await handle?.get() : null;
+  const status = matching ? await matching.status() : null;
+  return {
+    state: state.state,
+    model: "model" in state ? state.model : null,
+    reason: state.state === "unavailable" ? state.reason : null,
+    embedded: status?.embedded ?? 0,
+    pending: status?.pending ?? 0,
+    backfill: status?.backfill ?? IDLE,
+  };
 }

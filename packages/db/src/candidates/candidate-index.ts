@@ -14,7 +14,9 @@ import { asStringArray } from "../json";
 import { isLiveCfb, liveCfbSql } from "../live";
 import { inScope, visibleTo } from "../repositories/cfb-visibility";
 import { jsonOf, type TSql } from "../sql";
+import { vectorOf } from "../vectors";
 import { TermIndex, type TIndexedDoc, type TIndexHit, type TSearchOptions } from "./term-index";
+import { type TNeighbour, VectorIndex } from "./vector-index";
 
 /** Analysed terms and how to weigh each from the live document count and its document frequency. */
 export type TWeightedQuery = {
@@ -58,7 +60,25 @@ export type TCandidateIndex = {
   /** Applies what changed since the last call (also done by every search). */
   sync(): Promise<void>;
   status(): TIndexStatus;
+  /**
+   * From now on also hold the stored vectors of `model` (CfbEmbedding) for the live CFBs, and
+   * follow what is written (by any process) on every sync. Another model or dimension replaces them.
+   */
+  attachVectors(model: string, dims: number): Promise<void>;
+  /** Vectors this process just stored: held at once, before the next sync reads them back. */
+  putVectors(rows: readonly { cfbId: string; vector: Float32Array }[]): void;
+  /** The k live CFBs in scope nearest `vector` (attachVectors first), most similar first. */
+  nearest(
+    vector: Float32Array,
+    k: number,
+    opts?: TVisibleTo & { domains?: ReadonlySet<string> | undefined },
+  ): Promise<TNeighbour[]>;
+  /** Cosine similarity of `vector` with each listed CFB that has a vector. */
+  similarities(vector: Float32Array, ids: readonly string[]): Map<string, number>;
 };
+
+/** Vectors written this long before the last one read are read again (transactions commit late). */
+const VECTOR_OVERLAP_MS = 60_000;
 
 const DEFAULT_LIMIT = 20;
 /** A near spelling of an unknown word counts at this share of its weight: a typo is a guess. */
@@ -98,6 +118,24 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
   let pending: Promise<void> | null = null;
   const status: TIndexStatus = { documents: 0, builtMs: null, appliedChanges: 0, rebuilds: 0 };
 
+  let vectors: { model: string; dims: number; index: VectorIndex; since: Date } | null = null;
+
+  /** Reads the vectors of `vectors.model` written since `vectors.since` (all of them at first). */
+  async function followVectors(): Promise<void> {
+    if (!vectors) return;
+    const v = vectors;
+    const from = new Date(Math.max(0, v.since.getTime() - VECTOR_OVERLAP_MS));
+    const rows = await sql.query<{ cfbId: string; vector: unknown; createdAt: unknown }>(
+      Prisma.sql`SELECT "cfbId", "vector", "createdAt" FROM "CfbEmbedding"
+        WHERE "model" = ${v.model} AND "dims" = ${v.dims} AND "createdAt" >= ${from}`,
+    );
+    for (const row of rows) {
+      const at = new Date(row.createdAt as string);
+      if (at > v.since) v.since = at;
+      if (index.has(row.cfbId)) v.index.upsert(row.cfbId, vectorOf(row.vector));
+    }
+  }
+
   async function rebuild(): Promise<void> {
     const started = performance.now();
     const [last] = await sql.query<{ seq: number; token: string }>(
@@ -107,6 +145,10 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     index.clear();
     for (const row of rows) index.upsert(docOf(row));
     index.spellings();
+    if (vectors) {
+      vectors.index.clear();
+      vectors.since = new Date(0);
+    }
     applied = { seq: Number(last?.seq ?? 0), token: last?.token ?? null };
     status.documents = index.size;
     status.builtMs = Math.round(performance.now() - started);
@@ -139,8 +181,10 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     }
     for (const id of ids) {
       const row = rows.get(id);
-      if (!row || !isLiveCfb(row)) index.remove(id);
-      else index.upsert(docOf(row));
+      if (!row || !isLiveCfb(row)) {
+        index.remove(id);
+        vectors?.index.remove(id);
+      } else index.upsert(docOf(row));
     }
     const last = fresh[fresh.length - 1] as { seq: number; token: string };
     applied = { seq: Number(last.seq), token: last.token };
@@ -151,9 +195,11 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
   /** One sync at a time: concurrent callers wait for the one under way, then look again. */
   async function sync(): Promise<void> {
     while (pending) await pending;
-    pending = applyChanges().finally(() => {
-      pending = null;
-    });
+    pending = applyChanges()
+      .then(followVectors)
+      .finally(() => {
+        pending = null;
+      });
     return pending;
   }
 
@@ -219,5 +265,19 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     },
     sync,
     status: () => ({ ...status }),
+    async attachVectors(model, dims) {
+      if (vectors?.model === model && vectors.dims === dims) return;
+      vectors = { model, dims, index: new VectorIndex(dims), since: new Date(0) };
+      await sync();
+    },
+    putVectors(rows) {
+      for (const r of rows) if (index.has(r.cfbId)) vectors?.index.upsert(r.cfbId, r.vector);
+    },
+    async nearest(vector, k, opts = {}) {
+      await sync();
+      if (!vectors) return [];
+      return vectors.index.nearest(vector, k, (id) => index.visible(id, opts.visibleTo, opts.domains));
+    },
+    similarities: (vector, ids) => vectors?.index.similarities(vector, ids) ?? new Map(),
   };
 }

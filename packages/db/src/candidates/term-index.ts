@@ -100,6 +100,21 @@ export class TermIndex {
     return this.slotOf.has(id);
   }
 
+  /** Whether a live document may be returned to `visibleTo`'s searches (shared, or theirs). */
+  visible(id: string, visibleTo: string | null | undefined, domains?: ReadonlySet<string>): boolean {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return false;
+    if (domains && !domains.has(this.domainOf[slot] as string)) return false;
+    const owner = this.ownerOf[slot] as number;
+    return owner === 0 || (visibleTo != null && owner === this.ownerNumbers.get(visibleTo));
+  }
+
+  /** The domain of a live document, or undefined. */
+  domainOfDocument(id: string): string | undefined {
+    const slot = this.slotOf.get(id);
+    return slot === undefined ? undefined : this.domainOf[slot];
+  }
+
   /** Documents holding `term` (an analysed term). */
   documentFrequency(term: string): number {
     const t = this.termIds.get(term);

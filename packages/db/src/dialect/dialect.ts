@@ -2,7 +2,6 @@ import type { DbClient } from "../client";
 import type { TCopySupport } from "../copy/copy-support";
 import type { Prisma } from "../generated/prisma/client";
 import type { TIsolation, TSqlBase, TSqlDriver } from "../sql";
-import type { TVectorStore } from "./vector-store";
 
 // The seam between the repositories and the database product. Everything that only one database
 // understands (its client and settings, prepared statements, full-text search, day grouping, JSON
@@ -42,8 +41,6 @@ export type TStorage = { fileBytes: number; freeBytes: number; tables: Record<st
 export type TConnection = {
   prisma: DbClient;
   driver: TSqlDriver;
-  /** Loads an extension file into the connection (semantic matching's vector search). */
-  loadExtension(file: string): void;
 };
 
 export type TDialect = TSqlDialect & {
@@ -73,8 +70,6 @@ export type TDialect = TSqlDialect & {
   isRetryableTransactionError?(error: unknown): boolean;
   /** Whether an error the driver raised (not Prisma's adapter) is a unique violation on table.column. */
   isNativeUniqueViolation(error: Error, table: string, column: string): boolean;
-  /** The vector index of semantic matching, for one embeddings model and dimension. */
-  openVectors(connection: TConnection, model: string, dims: number): Promise<TVectorStore>;
   /** Whether the /cfbs full-text index agrees with the Cfb table (tests, after migrations). */
   textIndexHealth(sql: TSqlBase): Promise<{ cfbs: number; indexed: number; counted: number; ok: boolean }>;
   /** Size, free space and (for `tables`) bytes per table: what pruning frees (retention). */

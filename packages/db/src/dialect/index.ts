@@ -31,4 +31,3 @@ export function databaseLabel(databaseUrl: string): string {
 }
 
 export type { TConnection, TDialect, TSqlDialect, TStorage } from "./dialect";
-export type { TEmbeddingWrite, TPendingEmbedding, TVectorStore } from "./vector-store";

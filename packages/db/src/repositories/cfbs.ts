@@ -8,13 +8,13 @@ import {
 } from "@solserver/contracts";
 import type { TCandidateIndex } from "../candidates/candidate-index";
 import type { DbClient } from "../client";
-import type { TConnection, TDialect } from "../dialect/dialect";
 import { Prisma } from "../generated/prisma/client";
 import { asObject, asStringArray } from "../json";
 import { liveCfbSql } from "../live";
 import { CFB_SELECT, type TCfbRow, toCfb } from "../mappers";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
+import { openVectorStore } from "../vectors";
 import { getCfbActivity, type TCfbActivityQuery } from "./cfb-activity";
 import { cfbEditRepository } from "./cfb-edits";
 import { ALL_CFBS, inScope, scopeCondition, type TCfbScope, visibleTo } from "./cfb-visibility";
@@ -292,11 +292,7 @@ export async function retrievableCfbs(
 
 export type { TCfb };
 
-export function cfbRepository(
-  { prisma, sql }: TStore,
-  connection: TConnection & { dialect: TDialect },
-  index: TCandidateIndex,
-) {
+export function cfbRepository({ prisma, sql }: TStore, index: TCandidateIndex) {
   return {
     list: (q: TCfbListQuery) => listCfbs(sql, q),
     /** The CFB with its history; null when it does not exist in `scope` (default: every CFB). */
@@ -317,8 +313,8 @@ export function cfbRepository(
     candidates: index.candidates,
     /** The candidate index itself: weighted search, sync, status. */
     index,
-    /** The vector index of semantic matching, for one embeddings model (dialect/vector-store.ts). */
-    openVectors: (model: string, dims: number) => connection.dialect.openVectors(connection, model, dims),
+    /** The stored vectors of semantic matching, for one embeddings model (vectors.ts). */
+    openVectors: (model: string, dims: number) => openVectorStore(sql, index, model, dims),
     count: () => prisma.cfb.count(),
 
     ...cfbEditRepository(sql),

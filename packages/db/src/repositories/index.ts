@@ -45,7 +45,7 @@ export function createRepositories(db: DbClient) {
   const store = { prisma: db, sql: connection.driver };
   return {
     turns: turnRepository(store),
-    cfbs: cfbRepository(store, connection, candidateIndexOf(db, connection.driver)),
+    cfbs: cfbRepository(store, candidateIndexOf(db, connection.driver)),
     proposals: proposalRepository(store),
     desk: proposalDeskRepository(store),
     accounts: accountRepository(store),

@@ -107,7 +107,9 @@ export async function getThreadDetail(
   });
   // The context window: the CFBs each turn's retrieval injected, by title (one query for all).
   const injectedOf = (metadata: unknown) =>
-    (((metadata ?? {}) as { cfbs?: unknown }).cfbs as { cfb_id?: unknown; score?: unknown }[] | undefined) ?? [];
+    (((metadata ?? {}) as { cfbs?: unknown }).cfbs as
+      | { cfb_id?: unknown; score?: unknown; matched?: unknown; similarity?: unknown }[]
+      | undefined) ?? [];
   const injectedIds = [
     ...new Set(
       events
@@ -164,6 +166,10 @@ export async function getThreadDetail(
                   cfb_id: c.cfb_id,
                   title: titles.get(c.cfb_id) ?? null,
                   score: typeof c.score === "number" ? c.score : null,
+                  matched: Array.isArray(c.matched)
+                    ? c.matched.filter((w): w is string => typeof w === "string")
+                    : null,
+                  similarity: typeof c.similarity === "number" ? c.similarity : null,
                   used: used.includes(c.cfb_id),
                 },
               ]

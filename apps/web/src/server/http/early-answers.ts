@@ -14,8 +14,8 @@ import { API_CSP, securityHeaders, servedOverHttps } from "./security-headers";
 //   files app/healthz and app/readyz answer the same where this hook is not installed (next dev).
 const FETCH_FORBIDDEN = new Set(["TRACE"]);
 
-/** Whether the database answers (control-plane `ready`); the readiness probe's question. */
-export type TReadiness = () => Promise<boolean>;
+/** The readiness probe's question (server/readiness.ts): ready, and what each check found. */
+export type TReadiness = () => Promise<{ ok: boolean; checks: Record<string, string> }>;
 
 /** Which probe a GET or HEAD asks for, with or without a query string; null for anything else. */
 function probeOf(method: string, url: string | undefined): "healthz" | "readyz" | null {
@@ -25,8 +25,9 @@ function probeOf(method: string, url: string | undefined): "healthz" | "readyz" 
 }
 
 /** A probe's answer (the routes': app/healthz, app/readyz), with the API's headers (no-store among them). */
-function answerProbe(method: string, res: http.ServerResponse, ok: boolean): void {
-  const body = JSON.stringify({ status: ok ? "ok" : "unavailable" });
+function answerProbe(method: string, res: http.ServerResponse, ok: boolean, checks?: Record<string, string>): void {
+  const status = ok ? "ok" : "unavailable";
+  const body = JSON.stringify(checks ? { status, checks } : { status });
   res
     .writeHead(ok ? 200 : 503, {
       ...securityHeaders({ csp: API_CSP, api: true, https: servedOverHttps() }),
@@ -36,12 +37,12 @@ function answerProbe(method: string, res: http.ServerResponse, ok: boolean): voi
     .end(method === "HEAD" ? undefined : body);
 }
 
-async function readiness(ready: TReadiness): Promise<boolean> {
+async function readiness(ready: TReadiness): ReturnType<TReadiness> {
   try {
     return await ready();
   } catch (error) {
     console.error("readiness probe:", error);
-    return false;
+    return { ok: false, checks: { database: "unavailable" } };
   }
 }
 
@@ -83,7 +84,7 @@ export function answerBeforeNext(httpModule: typeof http, ready?: TReadiness): v
       }
       const askReady = proto.solserverReady;
       if (probe === "readyz" && askReady) {
-        void readiness(askReady).then((ok) => answerProbe(method, res, ok));
+        void readiness(askReady).then(({ ok, checks }) => answerProbe(method, res, ok, checks));
         return true;
       }
     }

@@ -1,5 +1,5 @@
 import type { THistoryMessage, TPreviousResponse } from "@solserver/db";
-import { retrieveCfbs, type TRankedCfb } from "../../retrieval";
+import { retrieveCfbs, type TRankedCfb, type TSemanticChannel } from "../../retrieval";
 import type { TServiceContext } from "../context";
 import type { TServiceDeps } from "../deps";
 import type { TAdmitted } from "./admit";
@@ -8,8 +8,9 @@ import { since } from "./timing";
 
 // Step 3, gather: what the model is given besides the message. The thread's recent messages, its
 // previous delivered answer (the output gate's baseline, seed 002) and the CFBs retrieval ranks
-// over every live CFB in the route's scope (the candidate index) that the thread's owner may see:
-// shared ones and their own private ones (issue 19); a skip turn injects none.
+// over every live CFB the thread's owner may see (shared ones and their own private ones, issue
+// 19), by words and by meaning (retrieval.ts); a skip turn injects none. The trace says why each
+// CFB was injected: the message's words it holds and the similarity of its meaning.
 
 const HISTORY_WINDOW = 20;
 export const INJECTED_CFBS = 8;
@@ -45,7 +46,7 @@ export async function gather({ deps }: TServiceContext, turn: TAdmitted, plan: T
           route,
           now: deps.now(),
           visibleTo: turn.ownerId,
-          ...(await semanticNeighbours(deps, input.message, turn.ownerId)),
+          semantic: await semanticChannel(deps, input.message, turn.ownerId),
         },
       );
   trace.add(
@@ -54,8 +55,12 @@ export async function gather({ deps }: TServiceContext, turn: TAdmitted, plan: T
     {
       cfbs: ranked.map((r) => ({
         cfb_id: r.cfb.cfb_id,
+        title: r.cfb.title,
         domain: r.cfb.domain,
-        score: Math.round(r.score * 1000) / 1000,
+        score: round3(r.score),
+        matched: r.why.matched,
+        similarity: r.why.similarity === null ? null : round3(r.why.similarity),
+        lexical: round3(r.why.lexical),
       })),
       router_domain: route.domain,
       scope: route.scope,
@@ -66,19 +71,28 @@ export async function gather({ deps }: TServiceContext, turn: TAdmitted, plan: T
   return { history, previous, ranked, injected: new Set(ranked.map((r) => r.cfb.cfb_id)), pending };
 }
 
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
 /**
- * The message's nearest CFBs by embedding, when semantic matching is on; none when it is off or
- * the embeddings server fails (the turn then retrieves lexically, and the log says why).
+ * The semantic channel of the message, when semantic matching is on; none when it is off, still
+ * loading, or the model fails (the turn then retrieves lexically, and the log says why).
  */
-async function semanticNeighbours(deps: TServiceDeps, message: string, visibleTo: string | null) {
+async function semanticChannel(
+  deps: TServiceDeps,
+  message: string,
+  visibleTo: string | null,
+): Promise<TSemanticChannel | undefined> {
   const semantic = await deps.semantic?.get();
-  if (!semantic) return {};
+  if (!semantic) return undefined;
   try {
     const vector = await semantic.search.embed(message);
-    const neighbours = await semantic.search.nearest(vector, INJECTED_CFBS, { visibleTo });
-    return { neighbours, semanticScale: semantic.search.scale() };
+    return {
+      model: semantic.search.model,
+      nearest: (k, domains) => semantic.search.nearest(vector, k, { visibleTo, domains }),
+      similarities: (ids) => semantic.search.similarities(vector, ids),
+    };
   } catch (error) {
     console.warn(`retrieval: semantic neighbours failed, lexical only: ${(error as Error).message}`);
-    return {};
+    return undefined;
   }
 }

@@ -38,8 +38,5 @@ export async function connectPostgres(databaseUrl: string, dialect: TDialect): P
   return {
     prisma,
     driver: createSqlDriver(slot, dialect, poolBinding(counters as unknown as Parameters<typeof poolBinding>[0])),
-    loadExtension: () => {
-      throw new Error("PostgreSQL extensions are created with CREATE EXTENSION, not loaded from a file");
-    },
   };
 }

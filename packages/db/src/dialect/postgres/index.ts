@@ -6,7 +6,6 @@ import { cfbTextMatch, searchHealth } from "./fts";
 import { migratePostgres } from "./migrations";
 import { isNativeUniqueViolation, isRetryableTransactionError, nativeBinding, nativeTransaction } from "./native";
 import { postgresAnalyze, postgresStorage, postgresVacuum } from "./storage";
-import { openPostgresVectors } from "./vectors";
 
 /**
  * PostgreSQL 15+, for teams that outgrow one machine: several web processes on one database.
@@ -25,7 +24,6 @@ export const postgresDialect: TDialect = {
   isNativeUniqueViolation,
   isolationLevel: (isolation) => (isolation === "read committed" ? "READ COMMITTED" : "SERIALIZABLE"),
   isRetryableTransactionError,
-  openVectors: openPostgresVectors,
   textIndexHealth: searchHealth,
   storage: postgresStorage,
   vacuum: postgresVacuum,

@@ -3,7 +3,6 @@ import { PrismaClient } from "../../generated/prisma/client";
 import { capturingFactory, createSqlDriver, type TAdapterSlot } from "../../sql";
 import type { TConnection, TDialect } from "../dialect";
 import { databaseFilePath } from "./database-file";
-import { loadExtensionInto } from "./native";
 
 const BUSY_TIMEOUT_MS = 5000;
 
@@ -23,6 +22,5 @@ export async function connectSqlite(databaseUrl: string, dialect: TDialect): Pro
   return {
     prisma,
     driver: createSqlDriver(slot, dialect),
-    loadExtension: (file) => loadExtensionInto(slot, file),
   };
 }

@@ -6,7 +6,6 @@ import { cfbTextMatch, ftsHealth } from "./fts";
 import { migrateSqlite } from "./migrations";
 import { isNativeUniqueViolation, nativeBinding } from "./native";
 import { sqliteAnalyze, sqliteStorage, sqliteVacuum } from "./storage";
-import { openSqliteVectors } from "./vectors";
 
 /** SQLite, the embedded default: one file, one process writing at a time (WAL, busy timeout). */
 export const sqliteDialect: TDialect = {
@@ -16,7 +15,6 @@ export const sqliteDialect: TDialect = {
   migrate: migrateSqlite,
   nativeBinding,
   isNativeUniqueViolation,
-  openVectors: openSqliteVectors,
   textIndexHealth: ftsHealth,
   storage: sqliteStorage,
   vacuum: sqliteVacuum,

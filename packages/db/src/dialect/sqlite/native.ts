@@ -1,4 +1,3 @@
-import type { SqlDriverAdapter } from "@prisma/driver-adapter-utils";
 import type { Prisma } from "../../generated/prisma/client";
 import type { TSqlBase } from "../../sql";
 
@@ -86,17 +85,4 @@ export function isNativeUniqueViolation(error: Error, table: string, column: str
   if (code !== "SQLITE_CONSTRAINT_UNIQUE" && code !== "SQLITE_CONSTRAINT_PRIMARYKEY") return false;
   const columns = error.message.split("constraint failed: ")[1]?.split(", ") ?? [];
   return columns.includes(`${table}.${column}`);
-}
-
-/**
- * Loads a SQLite extension (sqlite-vec) into the connection under `slot`'s adapter. Throws when
- * the connection is not better-sqlite3 (another driver cannot load SQLite extensions).
- */
-export function loadExtensionInto(slot: { adapter: SqlDriverAdapter | null }, file: string): void {
-  const client = slot.adapter
-    ? (slot.adapter as unknown as { client?: { loadExtension?: (path: string) => void; open?: boolean } }).client
-    : undefined;
-  if (!client || typeof client.loadExtension !== "function" || client.open !== true)
-    throw new Error("this database connection cannot load SQLite extensions");
-  client.loadExtension(file);
 }

@@ -1,7 +1,7 @@
-import { ZHealth } from "@solserver/contracts";
-import { health } from "@solserver/control-plane";
+import { ZHealth, ZSemanticStatus } from "@solserver/contracts";
+import { health, semanticStatus } from "@solserver/control-plane";
 import { z } from "zod";
-import { publicProcedure, router } from "../init";
+import { publicProcedure, router, signedInProcedure } from "../init";
 
 export const systemRouter = router({
   /** Public liveness probe: answers only once the database can be read. */
@@ -9,4 +9,9 @@ export const systemRouter = router({
     .input(z.void())
     .output(ZHealth)
     .query(({ ctx }) => health(ctx.deps)),
+  /** Semantic matching and the embedding backfill, for the knowledge page. */
+  semantic: signedInProcedure
+    .input(z.void())
+    .output(ZSemanticStatus)
+    .query(({ ctx }) => semanticStatus(ctx)),
 });

@@ -1,11 +1,38 @@
-// The stored side of semantic matching's vector index, the same on every database: CfbEmbedding
-// rows (the source of truth) per CFB, model and dimension, which live CFBs still need one, and the
-// vectors themselves. Each dialect's store (sqlite/vectors.ts, postgres/vectors.ts) adds its
-// nearest-neighbour index on top.
-import { Prisma } from "../generated/prisma/client";
-import { liveCfbSql } from "../live";
-import type { TSql, TSqlDriver } from "../sql";
-import type { TEmbeddingWrite, TPendingEmbedding, TVectorStore } from "./vector-store";
+// The stored side of semantic matching, the same on every database: CfbEmbedding rows (the source
+// of truth) per CFB, model and dimension, computed from one version of the CFB (a version behind
+// the CFB's is pending), and which live CFBs still need one. Nearest neighbours come from the
+// candidate index, which holds the live CFBs' vectors in this process (candidates/vector-index.ts)
+// and follows what any process writes here.
+import type { TCandidateIndex, TVisibleTo } from "./candidates/candidate-index";
+import type { TNeighbour } from "./candidates/vector-index";
+import { Prisma } from "./generated/prisma/client";
+import { liveCfbSql } from "./live";
+import type { TSql, TSqlDriver } from "./sql";
+
+export type TPendingEmbedding = { cfbId: string; version: number; title: string; summary: string };
+export type TEmbeddingWrite = { cfbId: string; version: number; vector: Float32Array };
+
+export type TVectorStore = {
+  /** The model whose vectors the store holds, and their dimension. */
+  readonly model: string;
+  readonly dims: number;
+  /** Live CFBs with no vector for this model, or one from an older version, oldest first. */
+  pending(limit: number): Promise<TPendingEmbedding[]>;
+  /** How many live CFBs have an up-to-date vector, and how many do not. */
+  counts(): Promise<{ embedded: number; pending: number }>;
+  /** Stores vectors (each for the version it was computed from), in one transaction. */
+  write(rows: readonly TEmbeddingWrite[]): Promise<void>;
+  /** The k live CFBs in scope nearest `vector`, most similar first. */
+  nearest(
+    vector: Float32Array,
+    k: number,
+    opts?: TVisibleTo & { domains?: ReadonlySet<string> | undefined },
+  ): Promise<{ cfb_id: string; similarity: number }[]>;
+  /** Cosine similarity of `vector` with each listed CFB that has a vector. */
+  similarities(vector: Float32Array, ids: readonly string[]): Promise<Map<string, number>>;
+  /** Up to `n` stored vectors of live CFBs, the same ones every time (calibration). */
+  sample(n: number): Promise<Float32Array[]>;
+};
 
 export function vectorBytes(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
@@ -27,7 +54,7 @@ export function embeddingRows(
   sql: TSqlDriver,
   model: string,
   dims: number,
-): Pick<TVectorStore, "model" | "dims" | "pending" | "counts" | "sample" | "vectors"> & {
+): Pick<TVectorStore, "model" | "dims" | "pending" | "counts" | "sample"> & {
   /** Validates every vector's length (naming the CFB) before anything is written. */
   check(rows: readonly TEmbeddingWrite[]): void;
   /** Stores the vectors in `tx`, each for the version it was computed from. */
@@ -63,14 +90,6 @@ export function embeddingRows(
       );
       return rows.map((r) => vectorOf(r.vector));
     },
-    async vectors(ids) {
-      if (ids.length === 0) return new Map();
-      const rows = await sql.query<{ cfbId: string; vector: unknown }>(
-        Prisma.sql`SELECT "cfbId", "vector" FROM "CfbEmbedding"
-          WHERE "model" = ${model} AND "dims" = ${dims} AND "cfbId" IN (${Prisma.join([...new Set(ids)])})`,
-      );
-      return new Map(rows.map((r) => [r.cfbId, vectorOf(r.vector)] as const));
-    },
     check(rows) {
       for (const r of rows)
         if (r.vector.length !== dims)
@@ -87,41 +106,32 @@ export function embeddingRows(
   };
 }
 
-/** A dialect's nearest-neighbour index over the stored vectors, as `ensureVectorIndex` rebuilds it. */
-export type TVectorIndexTable = {
-  /** Drops the index and creates it empty, for vectors of `dims` numbers. */
-  recreate(tx: TSql): Promise<void>;
-  /** Indexes one stored vector. */
-  add(tx: TSql, cfbId: string, vector: Float32Array): Promise<void>;
-};
-
-/**
- * Keeps a dialect's vector index for `model` at `dims`: the "CfbVecState" row says which model
- * and dimension it holds; for another one it is made again, filled from the stored embeddings of
- * the live CFBs (CfbEmbedding is the source of truth), in one transaction.
- */
-export async function ensureVectorIndex(
+/** The vector store of `model` at `dims`: CfbEmbedding rows, searched through the candidate index. */
+export async function openVectorStore(
   sql: TSqlDriver,
+  index: TCandidateIndex,
   model: string,
   dims: number,
-  index: TVectorIndexTable,
-): Promise<void> {
-  await sql.execute(
-    Prisma.sql`CREATE TABLE IF NOT EXISTS "CfbVecState" ("id" INTEGER NOT NULL PRIMARY KEY, "model" TEXT NOT NULL, "dims" INTEGER NOT NULL)`,
-  );
-  const [state] = await sql.query<{ model: string; dims: number }>(
-    Prisma.sql`SELECT "model", "dims" FROM "CfbVecState" WHERE "id" = 1`,
-  );
-  if (state && state.model === model && Number(state.dims) === dims) return;
-  await sql.transaction(async (tx) => {
-    await index.recreate(tx);
-    await tx.execute(Prisma.sql`INSERT INTO "CfbVecState" ("id", "model", "dims") VALUES (1, ${model}, ${dims})
-      ON CONFLICT ("id") DO UPDATE SET "model" = excluded."model", "dims" = excluded."dims"`);
-    const stored = await tx.query<{ cfbId: string; vector: unknown }>(
-      Prisma.sql`SELECT e."cfbId" AS "cfbId", e."vector" AS "vector" FROM "CfbEmbedding" e
-        JOIN "Cfb" c ON c."id" = e."cfbId" AND ${liveCfbSql("c")}
-        WHERE e."model" = ${model} AND e."dims" = ${dims}`,
-    );
-    for (const row of stored) await index.add(tx, row.cfbId, vectorOf(row.vector));
-  });
+): Promise<TVectorStore> {
+  checkDimension(dims);
+  const rows = embeddingRows(sql, model, dims);
+  await index.attachVectors(model, dims);
+  const asNeighbours = (found: TNeighbour[]) => found.map((n) => ({ cfb_id: n.id, similarity: n.similarity }));
+  return {
+    ...rows,
+    async write(written) {
+      rows.check(written);
+      if (written.length === 0) return;
+      await sql.transaction((tx) => rows.upsert(tx, written));
+      index.putVectors(written);
+    },
+    async nearest(vector, k, opts = {}) {
+      if (vector.length !== dims) throw new Error(`query vector has ${vector.length} numbers, the index ${dims}`);
+      return asNeighbours(await index.nearest(vector, k, opts));
+    },
+    async similarities(vector, ids) {
+      await index.sync();
+      return index.similarities(vector, ids);
+    },
+  };
 }

@@ -1,0 +1,102 @@
+// The embedded sentence model (docs/resolve.md, "Retrieval"): a worker thread running USE-lite
+// (worker.mjs) and a small scheduler in front of it. Plain JavaScript, outside the Next bundle
+// (apps/web/next.config.ts serverExternalPackages), so the worker file is found beside this one in
+// production as in tests.
+import { Worker } from "node:worker_threads";
+
+export const MODEL = "use-lite-512";
+export const DIMS = 512;
+/**
+ * Texts are cut here: USE-lite's cost grows with length (~100 ms at 400 words, seconds at
+ * thousands) and its vector is settled by the first few hundred words anyway.
+ */
+export const MAX_CHARS = 2000;
+
+export function modelText(text) {
+  const clean = text.toWellFormed().trim();
+  if (clean.length <= MAX_CHARS) return clean.length > 0 ? clean : ".";
+  const cut = clean.slice(0, MAX_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return space > MAX_CHARS * 0.8 ? cut.slice(0, space) : cut;
+}
+
+export function openSentenceModel() {
+  const worker = new Worker(new URL("./worker.mjs", import.meta.url));
+  worker.unref();
+  const waiting = new Map();
+  const queues = { interactive: [], background: [] };
+  let busy = false;
+  let nextId = 0;
+  let failure = null;
+  let settleReady;
+  const ready = new Promise((resolve, reject) => {
+    settleReady = { resolve, reject };
+  });
+  // A rejected `ready` nobody awaited yet must not crash the process.
+  ready.catch(() => {});
+
+  const fail = (error) => {
+    failure = error;
+    settleReady.reject(error);
+    for (const job of [...queues.interactive, ...queues.background]) job.reject(error);
+    for (const job of waiting.values()) job.reject(error);
+    queues.interactive.length = 0;
+    queues.background.length = 0;
+    waiting.clear();
+  };
+
+  const pump = () => {
+    if (busy || failure) return;
+    const job = queues.interactive.shift() ?? queues.background.shift();
+    if (!job) return;
+    busy = true;
+    const id = nextId++;
+    waiting.set(id, job);
+    worker.postMessage({ id, texts: job.texts });
+  };
+
+  worker.on("message", (message) => {
+    if (message.type === "ready") return settleReady.resolve();
+    if (message.type === "failed") return fail(new Error(`sentence model: ${message.message}`));
+    const job = waiting.get(message.id);
+    waiting.delete(message.id);
+    busy = false;
+    if (job) {
+      if (message.type === "vectors") job.resolve(message.vectors);
+      else job.reject(new Error(`sentence model: ${message.message}`));
+    }
+    pump();
+  });
+  worker.on("error", (error) => fail(error));
+  worker.on("exit", (code) => {
+    if (!failure) fail(new Error(`sentence model: the worker stopped (exit code ${code})`));
+  });
+
+  return {
+    model: MODEL,
+    dims: DIMS,
+    ready,
+    embed(texts, opts = {}) {
+      if (failure) return Promise.reject(failure);
+      if (texts.length === 0) return Promise.resolve([]);
+      return new Promise((resolve, reject) => {
+        // Held while waiting, so a turn waits for the model only when nothing else is queued.
+        worker.ref();
+        const done = (fn) => (value) => {
+          if (waiting.size === 0 && queues.interactive.length + queues.background.length === 0) worker.unref();
+          fn(value);
+        };
+        queues[opts.background ? "background" : "interactive"].push({
+          texts: texts.map(modelText),
+          resolve: done(resolve),
+          reject: done(reject),
+        });
+        pump();
+      });
+    },
+    async close() {
+      if (!failure) failure = new Error("sentence model: closed");
+      await worker.terminate();
+    },
+  };
+}
