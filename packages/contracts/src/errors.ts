@@ -21,6 +21,13 @@ export const DOMAIN_ERROR_CODES = [
 export type TDomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 
 /**
+ * Marks a DomainError whichever copy of this module made it: Next bundles instrumentation.ts apart
+ * from the route handlers, so a server opened there throws another copy's class, which
+ * `instanceof` would not recognise.
+ */
+const DOMAIN_ERROR = Symbol.for("solserver.DomainError");
+
+/**
  * The one error type services throw on purpose. Transports (tRPC, REST) map `code` to their own
  * status; anything else that escapes a service is unexpected and its message is masked.
  */
@@ -38,6 +45,7 @@ export class DomainError extends Error {
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "DomainError";
+    Object.defineProperty(this, DOMAIN_ERROR, { value: true });
     this.code = code;
     this.field = options?.field;
     this.retryAfterSeconds =
@@ -59,7 +67,7 @@ export function clampRetryAfter(seconds: number): number {
 }
 
 export function isDomainError(error: unknown): error is DomainError {
-  return error instanceof DomainError;
+  return error instanceof Error && (error as unknown as Record<symbol, unknown>)[DOMAIN_ERROR] === true;
 }
 
 /** The REST façade's error body: `{ "error": { "code", "message", "field" } }`. */

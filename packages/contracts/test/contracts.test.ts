@@ -19,7 +19,7 @@ import {
   ZThreadId,
   ZTransmissionId,
 } from "@solserver/contracts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { z } from "zod";
 
 /** The issues of a parse that must fail. */
@@ -374,6 +374,15 @@ describe("DomainError", () => {
     expect(isDomainError(new Error("x"))).toBe(false);
     expect(isDomainError({ code: "BAD_INPUT", message: "x" })).toBe(false);
     expect(isDomainError(undefined)).toBe(false);
+  });
+
+  it("recognises a DomainError made by another copy of the module (Next bundles instrumentation apart)", async () => {
+    vi.resetModules();
+    // A query string makes the module loader evaluate the file again: a second copy of the class.
+    const other = (await import(`../src/errors${"?copy"}`)) as typeof import("../src/errors");
+    const foreign = new other.DomainError("CONFLICT", "made elsewhere");
+    expect(foreign).not.toBeInstanceOf(DomainError);
+    expect(isDomainError(foreign)).toBe(true);
   });
 
   it("lists the codes transports map", () => {

@@ -1,4 +1,4 @@
-import { DomainError, ZThreadMemento, ZThreadMementoRecord } from "@solserver/contracts";
+import { DomainError, isDomainError, ZThreadMemento, ZThreadMementoRecord } from "@solserver/contracts";
 import { getMemento, putMemento } from "@solserver/control-plane";
 import { readJsonBody, runRest } from "@/server/rest";
 
@@ -36,7 +36,7 @@ export async function PUT(req: Request, { params }: TParams) {
       const record = await putMemento(ctx, { thread_id: id, version, memento });
       return { body: record, headers: { ETag: `"${record.version}"` } };
     } catch (error) {
-      if (error instanceof DomainError && error.code === "CONFLICT") {
+      if (isDomainError(error) && error.code === "CONFLICT") {
         throw new DomainError("PRECONDITION_FAILED", error.message, { field: "If-Match" });
       }
       throw error;
