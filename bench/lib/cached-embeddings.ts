@@ -7,7 +7,11 @@ import path from "node:path";
 import { createLocalEmbeddings, type TEmbeddingsProvider } from "@solserver/control-plane";
 
 const DIR = path.join(import.meta.dirname, "..", ".cache");
-const key = (text: string) => createHash("sha1").update(text).digest("hex");
+/** Stored knowledge and a turn's text are cut to different lengths (sentence-model MAX_CHARS). */
+const key = (text: string, background: boolean) =>
+  createHash("sha1")
+    .update(`${background ? "b" : "i"}\u0000${text}`)
+    .digest("hex");
 
 export function cachedLocalEmbeddings(): TEmbeddingsProvider & { save(): void; close(): Promise<void> } {
   const model = createLocalEmbeddings();
@@ -25,7 +29,7 @@ export function cachedLocalEmbeddings(): TEmbeddingsProvider & { save(): void; c
   return {
     model: model.model,
     async embed(texts, opts) {
-      const keys = texts.map(key);
+      const keys = texts.map((t) => key(t, opts?.background === true));
       const missing = [...new Set(keys.filter((k) => !cache.has(k)))];
       if (missing.length > 0) {
         const byKey = new Map(texts.map((t, i) => [keys[i] as string, t] as const));

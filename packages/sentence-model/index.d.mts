@@ -2,11 +2,11 @@
 export const MODEL: string;
 /** The vectors' dimension. */
 export const DIMS: number;
-/** Texts longer than this many characters are cut at the last space before it. */
-export const MAX_CHARS: number;
+/** Texts longer than this many characters are cut at the last space before it: stored knowledge, and a turn's text. */
+export const MAX_CHARS: { readonly background: number; readonly interactive: number };
 
-/** The text as the model reads it: cut to MAX_CHARS at a word boundary, lone surrogates replaced. */
-export function modelText(text: string): string;
+/** The text as the model reads it: cut to `max` (interactive by default) at a word boundary, lone surrogates replaced. */
+export function modelText(text: string, max?: number): string;
 
 export type TSentenceModel = {
   readonly model: string;

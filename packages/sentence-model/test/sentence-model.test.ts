@@ -42,10 +42,11 @@ describe("the sentence model", () => {
   });
 
   it("cuts long texts at the last space before MAX_CHARS, and reads an empty one as '.'", () => {
-    const long = `${"word ".repeat(MAX_CHARS)}end`;
+    const long = `${"word ".repeat(MAX_CHARS.interactive)}end`;
     const cut = modelText(long);
-    expect(cut.length).toBeLessThanOrEqual(MAX_CHARS);
+    expect(cut.length).toBeLessThanOrEqual(MAX_CHARS.interactive);
     expect(cut.endsWith("word")).toBe(true);
+    expect(modelText(long, MAX_CHARS.background).length).toBeLessThanOrEqual(MAX_CHARS.background);
     expect(modelText("  ")).toBe(".");
     expect(modelText("a\ud800b")).toBe("a\ufffdb");
   });
