@@ -11,6 +11,7 @@ import path from "node:path";
 import {
   RESOLVE_DECISIONS,
   type TCfbDraft,
+  type TDecisionRule,
   type TResolveDecisionKind,
   type TResolveProposal,
   type TScoredCandidate,
@@ -18,7 +19,14 @@ import {
 import { resolveCandidates, type TSemanticSearch } from "@solserver/control-plane";
 import { createPrismaClient, createRepositories } from "@solserver/db";
 import { createTestDatabase, testCfb } from "@solserver/db/testing";
-import { buildCandidateQuery, resolveOutcome } from "@solserver/resolve";
+import {
+  buildCandidateQuery,
+  compositeScore,
+  decideOptions,
+  resolveOutcome,
+  scoreCandidates,
+  type TSemanticScale,
+} from "@solserver/resolve";
 import { realisticNoise, type TSourceText } from "./lib/realistic-corpus";
 
 export const DEFAULT_FIXTURE = path.join(import.meta.dirname, "fixtures", "resolve-eval.json");
@@ -96,8 +104,34 @@ export type TEvaluation = {
   ms: { total: number; import: number };
 };
 
+/**
+ * A labelled set. The blind sets (resolve-subjects.json, resolve-blind.json) name a case's kind
+ * `kind` or `category`, a merge's two CFBs as a list in `target`, and a review without a target
+ * (a proposal with no subject): they are read into the same shape.
+ */
 export function loadFixture(file: string = DEFAULT_FIXTURE): TEvalFixture {
-  const fixture = JSON.parse(readFileSync(file, "utf8")) as TEvalFixture;
+  const raw = JSON.parse(readFileSync(file, "utf8")) as {
+    corpus: TEvalCorpusEntry[];
+    cases: (Omit<TEvalCase, "category" | "expected"> & {
+      category?: string;
+      kind?: string;
+      expected: { decision: TResolveDecisionKind; target?: string | string[] | null; targets?: string[] };
+    })[];
+  };
+  const fixture: TEvalFixture = {
+    corpus: raw.corpus,
+    cases: raw.cases.map((c) => {
+      const target = c.expected.target;
+      const expected: TEvalCase["expected"] = Array.isArray(target)
+        ? { decision: c.expected.decision, targets: target }
+        : {
+            decision: c.expected.decision,
+            ...(target ? { target } : {}),
+            ...(c.expected.targets ? { targets: c.expected.targets } : {}),
+          };
+      return { id: c.id, category: c.category ?? c.kind ?? "", split: c.split, proposal: c.proposal, expected };
+    }),
+  };
   const keys = new Set(fixture.corpus.map((c) => c.key));
   if (keys.size !== fixture.corpus.length) throw new Error("resolve-eval: duplicate corpus key");
   for (const c of fixture.cases) {
@@ -105,8 +139,7 @@ export function loadFixture(file: string = DEFAULT_FIXTURE): TEvalFixture {
     const named = [c.expected.target, ...(c.expected.targets ?? [])].filter((k): k is string => k !== undefined);
     for (const k of named) if (!keys.has(k)) throw new Error(`resolve-eval: ${c.id}: unknown corpus key ${k}`);
     const wants = c.expected.decision;
-    if ((wants === "update" || wants === "review") && !c.expected.target)
-      throw new Error(`resolve-eval: ${c.id}: ${wants} needs a target`);
+    if (wants === "update" && !c.expected.target) throw new Error(`resolve-eval: ${c.id}: update needs a target`);
     if (wants === "merge" && c.expected.targets?.length !== 2) throw new Error(`resolve-eval: ${c.id}: merge needs 2`);
     if (c.split !== "tune" && c.split !== "holdout")
       throw new Error(`resolve-eval: ${c.id}: split must be tune or holdout`);
@@ -124,6 +157,9 @@ function isCorrect(expected: TEvalCase["expected"], actual: TCaseResult["actual"
   switch (expected.decision) {
     case "create":
       return true;
+    case "review":
+      // A review without a named CFB (a proposal with no subject) is right whatever it compares with.
+      return expected.target === undefined || expected.target === actual.target;
     case "merge": {
       const want = [...(expected.targets ?? [])].sort();
       const got = [...actual.merge].sort();
@@ -135,14 +171,19 @@ function isCorrect(expected: TEvalCase["expected"], actual: TCaseResult["actual"
 }
 
 /**
- * Harmful: a CFB changed that the label does not name (an update or merge of an unrelated CFB,
- * or of the wrong member of a pair), or a new CFB for a proposal that restates one (a duplicate).
+ * Harmful: knowledge written without a person's look that the label says is wrong: an update or
+ * a merge where a review or a new CFB was due, or of a CFB the label does not name (an unrelated
+ * one, the wrong member of a pair), or a new CFB for a proposal that restates one (a duplicate).
  */
 function isHarmful(c: TEvalCase, actual: TCaseResult["actual"]): boolean {
   const named = new Set([c.expected.target, ...(c.expected.targets ?? [])].filter((k) => k !== undefined));
   if (actual.decision === "update" || actual.decision === "merge")
-    return [actual.target, ...actual.merge].some((k) => k !== null && !named.has(k));
-  return actual.decision === "create" && c.expected.decision === "update" && c.category === "near_duplicate";
+    return (
+      c.expected.decision === "review" ||
+      c.expected.decision === "create" ||
+      [actual.target, ...actual.merge].some((k) => k !== null && !named.has(k))
+    );
+  return actual.decision === "create" && c.expected.decision === "update";
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -290,6 +331,65 @@ export async function runEvaluation(opts: TEvalOptions = {}): Promise<TEvaluatio
       latency: { p50: percentile(times, 50), p99: percentile(times, 99) },
       ms: { total: performance.now() - started, import: importMs },
     };
+  } finally {
+    await db.$disconnect();
+    database.cleanup();
+  }
+}
+
+/** A labelled case scored once, decidable under any rule (the fit's unit). */
+export type TFitCase = {
+  id: string;
+  category: string;
+  split: TEvalSplit;
+  correct(rule: TDecisionRule): { correct: boolean; harmful: boolean };
+};
+
+/**
+ * Every case of a fixture with its candidates scored (hybrid when `semantic` is given), ready to
+ * be decided under many rules: the scoring, the expensive part, runs once.
+ */
+export async function fitCases(opts: Pick<TEvalOptions, "fixture" | "semantic" | "progress">): Promise<TFitCase[]> {
+  const fixture = loadFixture(opts.fixture);
+  const database = await createTestDatabase("resolve-fit");
+  const db = await createPrismaClient(database.url);
+  try {
+    const repos = createRepositories(db);
+    const ids = await repos.cfbs.import(fixture.corpus.map(draftOf));
+    await repos.cfbs.index.sync();
+    const semantic = opts.semantic ? await opts.semantic(repos) : undefined;
+    const scale: TSemanticScale | undefined = semantic?.scale();
+    const keyOf = new Map(ids.map((id, i) => [id, (fixture.corpus[i] as TEvalCorpusEntry).key]));
+    const key = (id: string | null) => (id === null ? null : (keyOf.get(id) ?? id));
+    const out: TFitCase[] = [];
+    for (const c of fixture.cases) {
+      const knowledge = {
+        candidates: repos.cfbs.candidates,
+        candidatesByIds: repos.cfbs.index.candidatesByIds,
+        semantic,
+      };
+      const candidates = await resolveCandidates(knowledge, c.proposal, CANDIDATE_LIMIT);
+      const profiles = new Map();
+      const scored = scoreCandidates(c.proposal, candidates, profiles, scale);
+      const decider = decideOptions(c.proposal, profiles);
+      out.push({
+        id: c.id,
+        category: c.category,
+        split: c.split,
+        correct(rule) {
+          const rescored = scored.map((s) => ({ ...s, score: compositeScore(s.components, rule) }));
+          const outcome = decider.decide(rescored, null, rule);
+          const actual = {
+            decision: outcome.decision,
+            target: key(outcome.target_cfb_id),
+            merge: outcome.merge_cfb_ids.map((id) => key(id) as string),
+          };
+          return { correct: isCorrect(c.expected, actual), harmful: isHarmful(c, actual) };
+        },
+      });
+    }
+    opts.progress?.(`${fixture.cases.length} cases of ${path.basename(opts.fixture ?? DEFAULT_FIXTURE)} scored`);
+    return out;
   } finally {
     await db.$disconnect();
     database.cleanup();

@@ -12,6 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { RESOLVE_DECISIONS } from "@solserver/contracts";
 import { createOpenAICompatibleEmbeddings, openSemanticSearch } from "@solserver/control-plane";
+import { cachedLocalEmbeddings } from "./lib/cached-embeddings";
 import { benchDatabase, resultsFile } from "./lib/results-file";
 import {
   DEFAULT_FIXTURE,
@@ -30,6 +31,8 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "0,10000,100000" },
     splits: { type: "string", default: "holdout,tune" },
     embedder: { type: "string" },
+    // Hybrid mode with the embedded sentence model (the product's default).
+    local: { type: "boolean", default: false },
     "embedder-model": { type: "string", default: "wink-sg-100d" },
     misses: { type: "boolean", default: false },
     top: { type: "string", default: "3" },
@@ -100,8 +103,10 @@ function report(e: TEvaluation, mode: string): void {
 }
 
 const modes: { mode: "lexical" | "hybrid"; semantic?: TEvalOptions["semantic"] }[] = [{ mode: "lexical" }];
-if (values.embedder) {
-  const provider = createOpenAICompatibleEmbeddings({ baseUrl: values.embedder, model: values["embedder-model"] });
+if (values.embedder || values.local) {
+  const provider = values.local
+    ? cachedLocalEmbeddings()
+    : createOpenAICompatibleEmbeddings({ baseUrl: values.embedder as string, model: values["embedder-model"] });
   modes.push({
     mode: "hybrid",
     semantic: async (repos) => {
@@ -146,7 +151,7 @@ for (const size of SIZES) {
   }
 }
 
-const out = resultsFile("resolve-eval");
+const out = resultsFile(`resolve-eval-${path.basename(values.fixture, ".json")}`);
 writeFileSync(
   out,
   `${JSON.stringify({ when: new Date().toISOString(), node: process.version, database: benchDatabase(), fixture: path.relative(process.cwd(), values.fixture), runs }, null, 2)}\n`,

@@ -18,6 +18,7 @@ const PAGES = [
   "/admin/tokens",
   "/admin/users",
   "/admin/audit",
+  "/admin/resolve",
   "/glossary",
   "/no-such-page",
 ];

@@ -40,12 +40,12 @@ test.describe("as a Jam editor", () => {
   test("the Umbra beat stops for review; skipping promotion with feedback ends it done", async ({ page }) => {
     // A pending proposal, so the summary has something to list.
     await page.goto("/chat");
-    await page.getByLabel(/^Message/).fill("We decided to archive the staging logs every Friday.");
+    await page.getByLabel(/^Message/).fill("We decided to descale the espresso machine every Friday.");
     await page.getByRole("button", { name: "Send" }).click();
     await expect(page.getByRole("button", { name: "Sending…" })).toHaveCount(0);
     await page.goto("/review");
     await expect(
-      page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "staging logs" }).first(),
+      page.getByTestId("proposal-queue").getByRole("article").filter({ hasText: "espresso machine" }).first(),
     ).toBeVisible();
 
     await openCheckpoints(page);
@@ -60,12 +60,12 @@ test.describe("as a Jam editor", () => {
     await expect(file).not.toContainText("| ---");
     // The plan is offered per item, each linked to its proposal; unchecking one keeps it queued.
     const plan = card.getByTestId("checkpoint-plan");
-    const item = plan.getByRole("link", { name: /staging logs/ }).first();
+    const item = plan.getByRole("link", { name: /espresso machine/ }).first();
     await expect(item).toHaveAttribute("href", /^\/proposals\/UP-\d+$/);
     const legend = plan.locator("legend");
     const before = Number((await legend.textContent())?.match(/\((\d+) of/)?.[1]);
     await plan
-      .getByRole("checkbox", { name: /staging logs/ })
+      .getByRole("checkbox", { name: /espresso machine/ })
       .first()
       .uncheck();
     await expect(legend).toContainText(`(${before - 1} of`);

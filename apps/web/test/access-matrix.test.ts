@@ -47,8 +47,9 @@ import {
 
 /** Who calls: nobody; a user on their own resource; the same user on another user's; a Jam editor. */
 type TWho = "anonymous" | "user" | "userOther" | "jam";
-type TOutcome = "ok" | "UNAUTHORIZED" | "FORBIDDEN";
-const HTTP_STATUS: Record<TOutcome, number> = { ok: 200, UNAUTHORIZED: 401, FORBIDDEN: 403 };
+// PRECONDITION_FAILED: the caller passed the access check and the service refused on the data.
+type TOutcome = "ok" | "UNAUTHORIZED" | "FORBIDDEN" | "PRECONDITION_FAILED";
+const HTTP_STATUS: Record<TOutcome, number> = { ok: 200, UNAUTHORIZED: 401, FORBIDDEN: 403, PRECONDITION_FAILED: 412 };
 const UNAUTHENTICATED_MESSAGE = "sign in (or send an API token) to use this";
 
 /** The usual expectations of each access tier. */
@@ -587,6 +588,27 @@ const TRPC_ROWS: Record<string, TRow> = {
       expect(field(result, "user_id")).toBe(field(input, "user_id"));
       expect(String(field(result, "password"))).toMatch(/^[\w-]{24}$/);
     },
+  },
+  "resolve.agreement": {
+    expect: JAM_ONLY,
+    input: async () => ({ limit: 50 }),
+    check: (result) => expect(field(result, "agreed")).toBeLessThanOrEqual(Number(field(result, "compared"))),
+  },
+  "resolve.rules": {
+    expect: JAM_ONLY,
+    input: async () => undefined,
+    check: (result) => expect(Array.isArray(result)).toBe(true),
+  },
+  "resolve.refit": {
+    // The matrix's database holds fewer approved proposals than a refit needs.
+    expect: { anonymous: "UNAUTHORIZED", user: "FORBIDDEN", jam: "PRECONDITION_FAILED" },
+    input: async () => ({}),
+    check: () => undefined,
+  },
+  "resolve.activate": {
+    expect: JAM_ONLY,
+    input: async () => ({ rule_id: null }),
+    check: (result) => expect(result).toEqual({ active_rule_id: null }),
   },
   "audit.list": {
     expect: JAM_ONLY,

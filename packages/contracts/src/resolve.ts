@@ -38,7 +38,18 @@ export type TResolveCandidate = {
 };
 
 /** Why a candidate was held back from an update, or which signal carried it (docs/resolve.md). */
-export const CANDIDATE_FLAGS = ["NEW_FACTS", "CONTRADICTS", "LANGUAGE_DIFFERS", "SEMANTIC_MATCH"] as const;
+export const CANDIDATE_FLAGS = [
+  "NEW_FACTS",
+  "CONTRADICTS",
+  "LANGUAGE_DIFFERS",
+  "SEMANTIC_MATCH",
+  // The proposal is about another subject than this CFB (the same pattern, another thing): never its update.
+  "SUBJECT_DIFFERS",
+  // About a part of this CFB's subject, or a closer one ("the furnace igniter" / "the furnace"): review.
+  "SUBJECT_CLOSE",
+  // The same subject with another value ("15 A" → "20 A", "Monday" → "Wednesday"): review.
+  "VALUE_CHANGED",
+] as const;
 export const ZCandidateFlag = z.enum(CANDIDATE_FLAGS);
 export type TCandidateFlag = z.infer<typeof ZCandidateFlag>;
 
@@ -85,8 +96,47 @@ export const ZScoredCandidate = z.object({
   score: unit,
   components: ZScoreComponents,
   flags: z.array(ZCandidateFlag).default([]),
+  /**
+   * The subject comparison: same, close or different, with the words only the proposal and only
+   * the CFB hold where they differ (analysed terms). Absent in decisions from before it existed.
+   */
+  subject: z
+    .object({
+      relation: z.enum(["same", "close", "different"]),
+      proposal: z.array(z.string()),
+      candidate: z.array(z.string()),
+    })
+    .optional(),
+  /** The values the proposal changes: what the CFB says, and what the proposal says instead. */
+  changes: z.array(z.object({ old: z.string(), new: z.string() })).optional(),
 });
 export type TScoredCandidate = z.infer<typeof ZScoredCandidate>;
+
+/**
+ * The numbers resolve decides with (docs/resolve.md §3–4): the composite score's weights, the
+ * text similarity under which labels count in proportion, and the bands. The shipped rule is
+ * fitted on labelled proposals (packages/resolve/src/decision-rule.json); a knowledge base may be
+ * refitted on its own reviewers' decisions.
+ */
+const share = z.number().min(0).max(1);
+export const ZDecisionRule = z
+  .object({
+    weights: z.object({ text: share, tag: share, entity: share, title: share }),
+    labelGate: z.number().gt(0).max(1),
+    bands: z.object({
+      low: share,
+      high: share,
+      mergeGap: share,
+      hysteresis: share,
+      contradiction: share,
+    }),
+  })
+  .refine((r) => r.bands.low < r.bands.high, { message: "bands.low must be under bands.high", path: ["bands", "low"] })
+  .refine((r) => r.weights.text + r.weights.tag + r.weights.entity + r.weights.title > 0, {
+    message: "the weights must not all be 0",
+    path: ["weights"],
+  });
+export type TDecisionRule = z.infer<typeof ZDecisionRule>;
 
 export const ZResolveOutcome = z.object({
   decision: ZResolveDecisionKind,
@@ -146,3 +196,62 @@ export const ZPromotionTrigger = z.object({
   last_seen_ts: z.string(),
 });
 export type TPromotionTrigger = z.infer<typeof ZPromotionTrigger>;
+
+/** How resolve's decisions agreed with the reviewers' over the last decided proposals (resolve.agreement). */
+export const ZResolveAgreement = z.object({
+  /** Decided proposals looked at (the newest first, at most the limit asked). */
+  decided: z.number().int().nonnegative(),
+  /** Where resolve decided (update, create, merge) and a reviewer approved: how often they agreed. */
+  compared: z.number().int().nonnegative(),
+  agreed: z.number().int().nonnegative(),
+  /** Proposals resolve sent to review (a person decided; nothing to agree with). */
+  reviewed: z.number().int().nonnegative(),
+  per_domain: z.array(
+    z.object({
+      domain: z.string(),
+      compared: z.number().int().nonnegative(),
+      agreed: z.number().int().nonnegative(),
+      reviewed: z.number().int().nonnegative(),
+    }),
+  ),
+  /** The latest disagreements: what resolve decided and what the reviewer did instead. */
+  disagreements: z.array(
+    z.object({
+      proposal_id: z.string(),
+      domain: z.string(),
+      resolve: z.string(),
+      reviewer: z.string(),
+      decided_ts: z.string(),
+    }),
+  ),
+  /** The rule deciding now: a refitted one, or null for the shipped one. */
+  active_rule_id: z.string().nullable(),
+});
+export type TResolveAgreement = z.infer<typeof ZResolveAgreement>;
+
+export const ZResolveRuleView = z.object({
+  rule_id: z.string(),
+  rule: ZDecisionRule,
+  active: z.boolean(),
+  fitted_on: z.number().int().nonnegative(),
+  checked_on: z.number().int().nonnegative(),
+  agreement_before: z.number(),
+  agreement_after: z.number(),
+  created_ts: z.string(),
+});
+export type TResolveRuleView = z.infer<typeof ZResolveRuleView>;
+
+/** A refit's answer: the new rule (now active), or why none was kept. */
+export const ZResolveRefitResult = z.object({
+  kept: z.boolean(),
+  rule_id: z.string().nullable(),
+  fitted_on: z.number().int().nonnegative(),
+  checked_on: z.number().int().nonnegative(),
+  agreement_before: z.number(),
+  agreement_after: z.number(),
+  message: z.string(),
+});
+export type TResolveRefitResult = z.infer<typeof ZResolveRefitResult>;
+
+export const ZResolveActivateRequest = z.object({ rule_id: z.string().min(1).max(32).nullable() });
+export const ZResolveAgreementRequest = z.object({ limit: z.number().int().min(10).max(2000).default(200) });

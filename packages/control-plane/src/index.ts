@@ -93,6 +93,13 @@ export { reopenProposal } from "./services/proposal-reopen";
 export { reviewProposal } from "./services/proposal-review";
 export { getProposal, listProposals } from "./services/proposals";
 export { chargeRead } from "./services/rate-limits";
+export {
+  activateResolveRule,
+  listResolveRules,
+  MIN_REFIT_DECISIONS,
+  refitResolveRule,
+  resolveAgreement,
+} from "./services/resolve-rule";
 export { respondToTurn } from "./services/respond";
 export {
   getSchedule,

@@ -283,7 +283,7 @@ describe("the offline model", () => {
   it("an update adds the fact to the full text and leaves the curated summary; approving lands it, not the note", async () => {
     const cfb = await createCfb(
       opened.as(jam),
-      target("API timestamps", "Every API timestamp is written in ISO 8601 format.", null),
+      target("API timestamps", "Every API timestamp is stored in ISO 8601 format.", null),
     );
     const proposal = await say("We decided that every API timestamp is stored in UTC.");
     expect(proposal).toMatchObject({ op: "update", target_cfb_id: cfb.cfb_id });
@@ -295,8 +295,8 @@ describe("the offline model", () => {
     });
     expect(landed.cfb).toMatchObject({
       cfb_id: cfb.cfb_id,
-      summary: "Every API timestamp is written in ISO 8601 format.",
-      text: "Every API timestamp is written in ISO 8601 format.\n\nEvery API timestamp is stored in UTC.",
+      summary: "Every API timestamp is stored in ISO 8601 format.",
+      text: "Every API timestamp is stored in ISO 8601 format.\n\nEvery API timestamp is stored in UTC.",
     });
     expect(JSON.stringify(landed.cfb)).not.toMatch(/Add (decision|rule|fact)/);
   });

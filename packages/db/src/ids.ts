@@ -12,6 +12,7 @@ export const ID_FAMILIES = {
   response: { prefix: "R", width: 4 },
   promotion: { prefix: "PE", width: 4 },
   workflowRun: { prefix: "WR", width: 4 },
+  resolveRule: { prefix: "RR", width: 4 },
 } as const;
 export type TIdFamily = keyof typeof ID_FAMILIES;
 

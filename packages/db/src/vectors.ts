@@ -16,8 +16,11 @@ export type TVectorStore = {
   /** The model whose vectors the store holds, and their dimension. */
   readonly model: string;
   readonly dims: number;
-  /** Live CFBs with no vector for this model, or one from an older version, oldest first. */
-  pending(limit: number): Promise<TPendingEmbedding[]>;
+  /**
+   * Live CFBs with no vector for this model, or one from an older version, in id order from
+   * after `afterId`: a backfill walks the table once instead of rescanning what it embedded.
+   */
+  pending(limit: number, afterId?: string): Promise<TPendingEmbedding[]>;
   /** How many live CFBs have an up-to-date vector, and how many do not. */
   counts(): Promise<{ embedded: number; pending: number }>;
   /** Stores vectors (each for the version it was computed from), in one transaction. */
@@ -67,10 +70,10 @@ export function embeddingRows(
   return {
     model,
     dims,
-    async pending(limit) {
+    async pending(limit, afterId = "") {
       const rows = await sql.query<TPendingEmbedding>(
         Prisma.sql`SELECT c."id" AS "cfbId", c."version" AS "version", c."title" AS "title", c."summary" AS "summary"
-          FROM ${pendingFrom} WHERE ${pendingWhere} ORDER BY c."seq" LIMIT ${limit}`,
+          FROM ${pendingFrom} WHERE ${pendingWhere} AND c."id" > ${afterId} ORDER BY c."id" LIMIT ${limit}`,
       );
       return rows.map((r) => ({ ...r, version: Number(r.version) }));
     },

@@ -77,6 +77,8 @@ describe("a vector store", () => {
       })),
     );
     expect((await store.pending(2)).map((p) => p.cfbId)).toEqual([A, B]);
+    // A backfill's next batch starts after the last id it embedded.
+    expect((await store.pending(2, B)).map((p) => p.cfbId)).toEqual([C, D]);
     expect(await store.counts()).toEqual({ embedded: 0, pending: 6 });
     expect(await store.nearest(vec(1, 0, 0, 0), 5)).toEqual([]);
   });
@@ -171,6 +173,11 @@ describe("a vector store", () => {
       const theirs = await createRepositories(other).cfbs.openVectors("model-a", 4);
       await theirs.write([{ cfbId: E, version: 1, vector: vec(0, 0, 0.1, 1) }]);
       expect(await nearestIds(store, vec(0, 0, 0, 1), 1)).toEqual([E]);
+      // Rewritten a millisecond later (within the window read again), the new vector replaces it.
+      const written = Date.now();
+      while (Date.now() === written) await Promise.resolve();
+      await theirs.write([{ cfbId: E, version: 1, vector: vec(0, -1, 0, 0) }]);
+      expect(await nearestIds(store, vec(0, -1, 0, 0), 1)).toEqual([E]);
     } finally {
       await other.$disconnect();
     }

@@ -4,21 +4,29 @@
 // proposal that adds facts the CFB lacks (NEW_FACTS), one that says the CFB's practice changed
 // (CONTRADICTS, also from below the review band), and a restatement in another language
 // (LANGUAGE_DIFFERS). docs/resolve.md has the rules as a table; test/decide.test.ts checks every edge.
-import type { TResolveDecisionKind, TResolveOutcome, TScoredCandidate } from "@solserver/contracts";
+import type { TDecisionRule, TResolveDecisionKind, TResolveOutcome, TScoredCandidate } from "@solserver/contracts";
+import { DECISION_RULE } from "./decision-rule";
 import { orderReasonCodes, REASON_THRESHOLDS, type TResolveReasonCode } from "./reason-codes";
 import { compareScored, scoreUnits } from "./score";
 
-export const BANDS = { low: 0.55, high: 0.75, mergeGap: 0.06, hysteresis: 0.05, contradiction: 0.45 } as const;
+/** The shipped rule's bands (decision-rule.json). */
+export const BANDS = DECISION_RULE.bands;
 /** How many scored candidates an outcome keeps, best first. */
 export const OUTCOME_SCORES = 10;
 
 // Every comparison is on integer ten-thousandths of the 4-decimal scores: 0.82 − 0.76 is
 // 0.05999999999999994 in floating point, but 8200 − 7600 is exactly the 600 that is not a merge.
-const HIGH = scoreUnits(BANDS.high);
-const LOW = scoreUnits(BANDS.low);
-const MERGE_GAP = scoreUnits(BANDS.mergeGap);
-const BUFFER = scoreUnits(BANDS.hysteresis);
-const CONTRADICTION_FLOOR = scoreUnits(BANDS.contradiction);
+type TUnits = { HIGH: number; LOW: number; MERGE_GAP: number; BUFFER: number; CONTRADICTION_FLOOR: number };
+function unitsOf(rule: TDecisionRule): TUnits {
+  const b = rule.bands;
+  return {
+    HIGH: scoreUnits(b.high),
+    LOW: scoreUnits(b.low),
+    MERGE_GAP: scoreUnits(b.mergeGap),
+    BUFFER: scoreUnits(b.hysteresis),
+    CONTRADICTION_FLOOR: scoreUnits(b.contradiction),
+  };
+}
 
 export type TDecideOptions = {
   /**
@@ -31,15 +39,17 @@ export type TDecideOptions = {
    * close CFBs that state different facts, the proposal restates the one whose facts it names.
    */
   specifics?: (cfbId: string) => number;
+  /** The rule to decide with (the shipped, fitted one by default). */
+  rule?: TDecisionRule;
 };
 
-function band(s1: number): TResolveReasonCode {
+function band(s1: number, { HIGH, LOW }: TUnits): TResolveReasonCode {
   if (s1 > HIGH) return "SCORE_HIGH";
   return s1 >= LOW ? "SCORE_MID" : "SCORE_LOW";
 }
 
 /** What the bands alone say, before the buffer: > high update, ≥ low review, else create. */
-function bandDecision(s1: number): "update" | "review" | "create" {
+function bandDecision(s1: number, { HIGH, LOW }: TUnits): "update" | "review" | "create" {
   if (s1 > HIGH) return "update";
   return s1 >= LOW ? "review" : "create";
 }
@@ -63,17 +73,50 @@ const toward = (
 ): TDecided => ({ decision, target_cfb_id: top.cfb_id, merge_cfb_ids: [], hysteresis_applied: held, codes });
 
 /** The flags that hold an update (or a merge) back to review, as reason codes. */
+const HOLDS = new Set<TResolveReasonCode>([
+  "NEW_FACTS",
+  "CONTRADICTS",
+  "LANGUAGE_DIFFERS",
+  "SUBJECT_CLOSE",
+  "VALUE_CHANGED",
+]);
 function holds(top: TScoredCandidate): TResolveReasonCode[] {
-  return top.flags.filter((f): f is "NEW_FACTS" | "CONTRADICTS" | "LANGUAGE_DIFFERS" => f !== "SEMANTIC_MATCH");
+  return top.flags.flatMap((f) => (HOLDS.has(f as TResolveReasonCode) ? [f as TResolveReasonCode] : []));
 }
 
+/** Flags a person must settle even under the review band: the CFB the proposal is about changed. */
+const SETTLE = ["CONTRADICTS", "LANGUAGE_DIFFERS", "VALUE_CHANGED", "SUBJECT_CLOSE"] as const;
+
 function decideRanked(
-  ranked: readonly TScoredCandidate[],
+  all: readonly TScoredCandidate[],
   previous: TResolveDecisionKind | undefined,
   opts: TDecideOptions,
+  u: TUnits,
 ): TDecided {
+  const { LOW } = u;
+  if (all.length === 0) return create(["NO_CANDIDATES"]);
+  // A CFB about another subject is never what the proposal updates, merges or is reviewed
+  // against, however alike the words: the decision is taken among the others.
+  const ranked = all.filter((s) => !s.flags.includes("SUBJECT_DIFFERS"));
+  const excluded: TResolveReasonCode[] =
+    (all[0] as TScoredCandidate).flags.includes("SUBJECT_DIFFERS") &&
+    scoreUnits((all[0] as TScoredCandidate).score) >= LOW
+      ? ["SUBJECT_DIFFERS"]
+      : [];
   const [top, second] = ranked;
-  if (!top) return create(["NO_CANDIDATES"]);
+  if (!top) return create(excluded);
+  const decided = decideAmong(top, second, previous, opts, u);
+  return { ...decided, codes: [...excluded, ...decided.codes] };
+}
+
+function decideAmong(
+  top: TScoredCandidate,
+  second: TScoredCandidate | undefined,
+  previous: TResolveDecisionKind | undefined,
+  opts: TDecideOptions,
+  u: TUnits,
+): TDecided {
+  const { HIGH, LOW, MERGE_GAP, BUFFER, CONTRADICTION_FLOOR } = u;
   const s1 = scoreUnits(top.score);
   const s2 = second ? scoreUnits(second.score) : 0;
   const held = holds(top);
@@ -81,8 +124,7 @@ function decideRanked(
   // A proposal saying the CFB it is about no longer holds, or restating it in another language,
   // is for a person to settle, even when the changed wording (or the other language, which
   // leaves only labels, numbers and names to compare) keeps its score under the review band.
-  if ((top.flags.includes("CONTRADICTS") || top.flags.includes("LANGUAGE_DIFFERS")) && s1 >= CONTRADICTION_FLOOR)
-    return toward("review", top, held);
+  if (SETTLE.some((f) => top.flags.includes(f)) && s1 >= CONTRADICTION_FLOOR) return toward("review", top, held);
 
   // Merge first: two CFBs both above the high band, this close, and stating the same facts are
   // one CFB written twice, whatever was decided before (the buffer only guards create↔update).
@@ -115,7 +157,7 @@ function decideRanked(
     return toward("update", chosen, pairCodes);
   }
 
-  const bands = bandDecision(s1);
+  const bands = bandDecision(s1, u);
   // The buffer: a fingerprint decided "create" last time needs s1 > 0.80 to become an update,
   // one decided "update" needs s1 < 0.50 to become a create. A score wobbling around one edge
   // then does not flip the decision back and forth between runs.
@@ -127,9 +169,9 @@ function decideRanked(
   return bands === "create" ? create(pairCodes) : toward(bands, top, pairCodes);
 }
 
-function reasonCodes(ranked: readonly TScoredCandidate[], decided: TDecided): TResolveReasonCode[] {
+function reasonCodes(ranked: readonly TScoredCandidate[], decided: TDecided, u: TUnits): TResolveReasonCode[] {
   const [top] = ranked;
-  const codes: TResolveReasonCode[] = [band(top ? scoreUnits(top.score) : 0), ...decided.codes];
+  const codes: TResolveReasonCode[] = [band(top ? scoreUnits(top.score) : 0, u), ...decided.codes];
   if (!top) return orderReasonCodes(codes);
   if (decided.hysteresis_applied) codes.push("HYSTERESIS_HOLD");
   const c = top.components;
@@ -156,7 +198,8 @@ export function decide(
   opts: TDecideOptions = {},
 ): TResolveOutcome {
   const ranked = [...scores].sort(compareScored);
-  const decided = decideRanked(ranked, previous?.decision, opts);
+  const u = unitsOf(opts.rule ?? DECISION_RULE);
+  const decided = decideRanked(ranked, previous?.decision, opts, u);
   return {
     decision: decided.decision,
     target_cfb_id: decided.target_cfb_id,
@@ -167,7 +210,9 @@ export function decide(
       score: s.score,
       components: { ...s.components },
       flags: [...s.flags],
+      ...(s.subject ? { subject: s.subject } : {}),
+      ...(s.changes && s.changes.length > 0 ? { changes: s.changes } : {}),
     })),
-    reason_codes: reasonCodes(ranked, decided),
+    reason_codes: reasonCodes(ranked, decided, u),
   };
 }

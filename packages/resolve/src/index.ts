@@ -5,13 +5,14 @@
 // flip-flopping. No I/O, no clock, no randomness: same input, same decision.
 
 export { BANDS, decide, OUTCOME_SCORES, type TDecideOptions } from "./decide";
+export { DECISION_RULE } from "./decision-rule";
 export { disagreement, formatScore } from "./disagreement";
 export { fingerprint } from "./fingerprint";
 export { normalizeText } from "./normalize";
 export { jaccard, labelOverlap, titleSimilarity } from "./overlap";
 export { buildCandidateQuery, MAX_QUERY_TERMS, summaryKeyTerms } from "./query";
 export { orderReasonCodes, REASON_THRESHOLDS, RESOLVE_REASON_CODES, type TResolveReasonCode } from "./reason-codes";
-export { resolveOutcome, scoreCandidates } from "./resolve-outcome";
+export { decideOptions, redecide, resolveOutcome, scoreCandidates } from "./resolve-outcome";
 export {
   compareScored,
   compositeScore,

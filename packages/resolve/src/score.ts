@@ -12,17 +12,22 @@
 //   embeddings' similarity (scaled so unrelated texts score 0).
 import type {
   TCandidateFlag,
+  TDecisionRule,
   TResolveCandidate,
   TResolveProposal,
   TScoreComponents,
   TScoredCandidate,
 } from "@solserver/contracts";
 import { compareIds } from "@solserver/contracts";
+import { DECISION_RULE } from "./decision-rule";
 import { labelOverlap, titleSimilarity } from "./overlap";
 import type { TTextProfile } from "./text/profile";
+import { compareSubjects } from "./text/subject";
 import { matchText } from "./text/text-match";
+import { changedValues } from "./text/values";
 
-export const WEIGHTS = { text: 0.5, tag: 0.25, entity: 0.2, title: 0.05 } as const;
+/** The shipped rule's weights (decision-rule.json). */
+export const WEIGHTS = DECISION_RULE.weights;
 
 /** A proposal adds facts (NEW_FACTS) when this share of its terms is in sentences the CFB does not support. */
 export const NEW_FACTS_SHARE = 0.2;
@@ -67,17 +72,18 @@ export function scoreUnits(score: number): number {
  * naming the same product are not the same knowledge unless their texts agree. Without a
  * comparable text (another language, too few numbers and names) labels count in full.
  */
-export const LABEL_GATE = 0.4;
+export const LABEL_GATE = DECISION_RULE.labelGate;
 
 /** The weighted mean of the components present (a null label component is left out). */
-export function compositeScore(c: TScoreComponents): number {
-  const gate = c.text_similarity === null ? 1 : Math.min(1, c.text_similarity / LABEL_GATE);
+export function compositeScore(c: TScoreComponents, rule: TDecisionRule = DECISION_RULE): number {
+  const gate = c.text_similarity === null ? 1 : Math.min(1, c.text_similarity / rule.labelGate);
   const gated = (v: number | null) => (v === null ? null : v * gate);
+  const w = rule.weights;
   const parts: [number, number | null][] = [
-    [WEIGHTS.text, c.text_similarity],
-    [WEIGHTS.tag, gated(c.tag_overlap)],
-    [WEIGHTS.entity, gated(c.entity_overlap)],
-    [WEIGHTS.title, c.title_similarity],
+    [w.text, c.text_similarity],
+    [w.tag, gated(c.tag_overlap)],
+    [w.entity, gated(c.entity_overlap)],
+    [w.title, c.title_similarity],
   ];
   let weight = 0;
   let sum = 0;
@@ -111,6 +117,21 @@ function desc(a: number, b: number): number {
   return b > a || Number.isNaN(a) ? 1 : -1; // NaN last
 }
 
+/** Both sides labelled, half their entities and tags shared: the labels name one subject. */
+function sameLabels(c: TScoreComponents): boolean {
+  return (c.entity_overlap ?? 0) >= 0.5 && (c.tag_overlap ?? 0) >= 0.5;
+}
+
+function uniqueChanges(changes: { old: string; new: string }[]): { old: string; new: string }[] {
+  const seen = new Set<string>();
+  return changes.filter((c) => {
+    const key = `${c.old}\u0000${c.new}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
  * One candidate against the proposal, given both texts' profiles. The score never depends on
  * `detail`; without it new_share is 0 and only LANGUAGE_DIFFERS / SEMANTIC_MATCH can be flagged.
@@ -122,6 +143,7 @@ export function scoreCandidate(
   cText: TTextProfile,
   detail = true,
   scale: TSemanticScale = SEMANTIC_SCALE,
+  rule: TDecisionRule = DECISION_RULE,
 ): TScoredCandidate {
   const lexical = matchText(pText, cText, detail);
   const semantic = semanticComponent(c.semantic_similarity, scale);
@@ -136,11 +158,39 @@ export function scoreCandidate(
   };
   const flags: TCandidateFlag[] = [];
   const semanticCarries = semantic !== null && semantic > (lexical.text ?? 0);
+  // The subject and the values are read for the best few only (detail), like new facts.
+  // Across languages the words cannot be aligned: no subject verdict from them.
+  const read = detail && !lexical.languageDiffers ? compareSubjects(pText, cText) : undefined;
+  // The words name another subject, the labels the same one: the
+  // wording may have moved the subject, a person decides. Never an update, never silently new.
+  const subject =
+    read?.relation === "different" && sameLabels(components) ? { ...read, relation: "close" as const } : read;
+  // The values read as values say it best ("15 A" → "20 A"); the aligned words only when no value
+  // reading found the change ("1 year" of labour → "2 years").
+  const valueChanges = changedValues(pText.values, cText.values);
+  const changes =
+    subject && subject.relation !== "different"
+      ? valueChanges.length > 0
+        ? valueChanges
+        : uniqueChanges(subject.changes)
+      : [];
+  if (subject?.relation === "different") flags.push("SUBJECT_DIFFERS");
+  if (subject?.relation === "close") flags.push("SUBJECT_CLOSE");
+  if (changes.length > 0) flags.push("VALUE_CHANGED");
   // New words are new facts only when the words are what matched: a paraphrase the embeddings
   // recognise rewords everything, and its "new" words say the same thing.
   if (lexical.newShare >= NEW_FACTS_SHARE && !semanticCarries) flags.push("NEW_FACTS");
   if (lexical.contradicts) flags.push("CONTRADICTS");
   if (lexical.languageDiffers) flags.push("LANGUAGE_DIFFERS");
   if (semanticCarries) flags.push("SEMANTIC_MATCH");
-  return { cfb_id: c.cfb_id, score: compositeScore(components), components, flags };
+  return {
+    cfb_id: c.cfb_id,
+    score: compositeScore(components, rule),
+    components,
+    flags,
+    ...(subject
+      ? { subject: { relation: subject.relation, proposal: subject.proposal, candidate: subject.candidate } }
+      : {}),
+    ...(changes.length > 0 ? { changes } : {}),
+  };
 }

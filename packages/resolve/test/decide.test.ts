@@ -7,9 +7,11 @@ import {
   type TScoredCandidate,
   ZResolveOutcome,
 } from "@solserver/contracts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { BANDS, decide, OUTCOME_SCORES, RESOLVE_REASON_CODES, type TDecideOptions } from "../src/index";
 import { DISTINCT_FACTS, SAME_FACTS, scored } from "./fixtures";
+
+vi.mock("../src/decision-rule", async () => ({ DECISION_RULE: (await import("./seed-rule")).SEED_RULE }));
 
 /** A distinct pair where the proposal shares these shares of numbers and names with A and B. */
 const naming = (a: number, b: number): TDecideOptions => ({
@@ -698,6 +700,10 @@ describe("reason codes", () => {
       "NEW_FACTS",
       "CONTRADICTS",
       "LANGUAGE_DIFFERS",
+      "SUBJECT_DIFFERS",
+      "SUBJECT_CLOSE",
+      "VALUE_CHANGED",
+      "NO_SUBJECT",
       "SEMANTIC_MATCH",
       "TEXT_TOP",
       "HIGH_TAG_ENTITY_MATCH",
@@ -714,6 +720,22 @@ describe("reason codes", () => {
     expect(codes([scored("A", 0.5499)])[0]).toBe("SCORE_LOW");
     expect(codes([scored("A", 0.78)], "create")[0]).toBe("SCORE_HIGH"); // the band, not the held decision
     expect(codes([scored("A", 0.45, {}, ["CONTRADICTS"])])[0]).toBe("SCORE_LOW"); // the band, not the review
+  });
+
+  it("SUBJECT_DIFFERS: a CFB about another subject is never updated, whatever its score", () => {
+    const other = scored("A", 0.95, {}, ["SUBJECT_DIFFERS"]);
+    expect(decide([other], null)).toMatchObject({ decision: "create", target_cfb_id: null });
+    expect(decide([other], null).reason_codes).toContain("SUBJECT_DIFFERS");
+    // The decision is taken among the others: the same subject's CFB, lower, is the one updated.
+    expect(decide([other, scored("B", 0.8)], null)).toMatchObject({ decision: "update", target_cfb_id: "B" });
+  });
+
+  it("SUBJECT_CLOSE and VALUE_CHANGED hold an update back to review, even under the review band", () => {
+    for (const flag of ["SUBJECT_CLOSE", "VALUE_CHANGED"] as const) {
+      expect(decide([scored("A", 0.9, {}, [flag])], null)).toMatchObject({ decision: "review", target_cfb_id: "A" });
+      expect(decide([scored("A", 0.5, {}, [flag])], null)).toMatchObject({ decision: "review", target_cfb_id: "A" });
+      expect(decide([scored("A", 0.5, {}, [flag])], null).reason_codes).toContain(flag);
+    }
   });
 
   it("NO_CANDIDATES for an empty list", () => {

@@ -1,9 +1,11 @@
 // disagreement(): one line for the dashboard when the model's own op / target and the decision
 // differ; null when they agree.
 import type { TResolveProposal } from "@solserver/contracts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { decide, disagreement } from "../src/index";
 import { SAME_FACTS, scored } from "./fixtures";
+
+vi.mock("../src/decision-rule", async () => ({ DECISION_RULE: (await import("./seed-rule")).SEED_RULE }));
 
 const model = (op: TResolveProposal["op"], target_cfb_id: string | null = null) => ({ op, target_cfb_id });
 

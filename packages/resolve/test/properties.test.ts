@@ -15,7 +15,7 @@ import {
 } from "@solserver/contracts";
 import { analysisLanguage, analyzeTerms, tokens as tokenize } from "@solserver/text";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fingerprintMaterial } from "../src/fingerprint";
 import {
   BANDS,
@@ -35,6 +35,8 @@ import {
   textProfile,
   titleSimilarity,
 } from "../src/index";
+
+vi.mock("../src/decision-rule", async () => ({ DECISION_RULE: (await import("./seed-rule")).SEED_RULE }));
 
 const WORDS = [
   "reset",
@@ -286,12 +288,14 @@ describe("decide properties", () => {
   it("turns a decision into a review or leaves it, whatever the flags", () => {
     fc.assert(
       fc.property(anyFlags, previousArb, optionsArb, (scores, previous, opts) => {
+        // SUBJECT_DIFFERS takes a candidate out of the decision altogether (tested in decide.test.ts).
+        const kept = scores.map((s) => ({ ...s, flags: s.flags.filter((f) => f !== "SUBJECT_DIFFERS") }));
         const plain = decide(
-          scores.map((s) => ({ ...s, flags: [] })),
+          kept.map((s) => ({ ...s, flags: [] })),
           prev(previous),
           opts,
         );
-        const flagged = decide(scores, prev(previous), opts);
+        const flagged = decide(kept, prev(previous), opts);
         expect([plain.decision, "review"]).toContain(flagged.decision);
         // SEMANTIC_MATCH says which signal carried the text; it never changes a decision.
         const semanticOnly = decide(

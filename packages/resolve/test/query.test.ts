@@ -110,7 +110,7 @@ describe("buildCandidateQuery", () => {
     const q = buildCandidateQuery(
       proposal({ title: "Rotate keys every 90 days", entities: [], tags: [], delta_summary: "Down from 180." }),
     );
-    expect(q.terms).toEqual(["rotat", "key", "everi", "90", "day", "180"]);
+    expect(q.terms).toEqual(["rotat", "key", "90", "day", "180"]);
   });
 
   it("takes every term from the proposal's own analysed terms", () => {

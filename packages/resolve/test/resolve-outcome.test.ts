@@ -3,9 +3,11 @@
 // restatement updates its CFB, a CFB written twice is merged, two CFBs that read alike but state
 // different facts (EU vs US region) are never merged, and something new is created.
 import { type TResolveCandidate, type TResolveProposal, ZResolveOutcome } from "@solserver/contracts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { OUTCOME_SCORES, resolveOutcome, scoreCandidates } from "../src/index";
 import { candidate, proposal } from "./fixtures";
+
+vi.mock("../src/decision-rule", async () => ({ DECISION_RULE: (await import("./seed-rule")).SEED_RULE }));
 
 const KB: readonly TResolveCandidate[] = [
   candidate("CFB-0001", {
@@ -120,11 +122,12 @@ const resolve = (p: TResolveProposal, cs: readonly TResolveCandidate[] = KB) => 
 };
 
 describe("resolveOutcome", () => {
-  it("updates the CFB a near-duplicate restates", () => {
+  it("sends a near-duplicate that changes a value to review, naming the old and the new value", () => {
     const o = resolve(CASES.nearDuplicate);
-    expect(o.decision).toBe("update");
+    expect(o.decision).toBe("review");
     expect(o.target_cfb_id).toBe("CFB-0006");
-    expect(o.reason_codes[0]).toBe("SCORE_HIGH");
+    expect(o.reason_codes).toEqual(expect.arrayContaining(["SCORE_HIGH", "VALUE_CHANGED"]));
+    expect(o.scores[0]?.changes).toEqual([expect.objectContaining({ new: expect.stringContaining("35") })]);
   });
 
   it("merges two CFBs that are one written twice", () => {

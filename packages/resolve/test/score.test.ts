@@ -3,7 +3,7 @@
 // end with the flags that hold an update back (NEW_FACTS, CONTRADICTS, LANGUAGE_DIFFERS) or say
 // which signal carried it (SEMANTIC_MATCH).
 import { type TResolveCandidate, type TResolveProposal, ZScoredCandidate } from "@solserver/contracts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   compareScored,
   compositeScore,
@@ -21,6 +21,8 @@ import {
 } from "../src/index";
 import { LABEL_GATE } from "../src/score";
 import { candidate, components, proposal, scored } from "./fixtures";
+
+vi.mock("../src/decision-rule", async () => ({ DECISION_RULE: (await import("./seed-rule")).SEED_RULE }));
 
 describe("compositeScore", () => {
   it("weights the components 0.50 / 0.25 / 0.20 / 0.05", () => {
@@ -246,6 +248,7 @@ describe("scoreCandidate", () => {
         new_share: 0,
       },
       flags: [],
+      subject: { relation: "same", proposal: [], candidate: [] },
     });
     expect(ZScoredCandidate.parse(s)).toEqual(s);
   });

@@ -2,7 +2,7 @@
 // so a restatement is a full match), which of its sentences the CFB does not support (the facts
 // it adds), what is compared across languages (numbers, names and cognates), and whether two CFBs are
 // one written twice. They read the two texts only, never corpus statistics.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   cachedTextProfile,
   dice,
@@ -15,6 +15,8 @@ import {
   textProfile,
 } from "../src/index";
 import { CROSS_LANGUAGE_TRIGRAMS_FULL } from "../src/text/text-match";
+
+vi.mock("../src/decision-rule", async () => ({ DECISION_RULE: (await import("./seed-rule")).SEED_RULE }));
 
 /** A body without a title, so the terms are exactly the body's. */
 const body = (text: string, title = ""): TTextProfile => textProfile(title, text);

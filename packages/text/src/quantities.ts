@@ -63,7 +63,10 @@ export function quantities(text: string): TQuantity[] {
     let e = k;
     while (e < s.length && isLetter(s[e] as string)) e++;
     const word = s.slice(k, e);
-    const unit = word === "" ? null : (UNITS.get(word) ?? null);
+    // "15 A" is amperes, "$300 a seat" an article: apart from its number, a one-letter unit
+    // counts only as written in capitals (where folding kept the positions to check it).
+    const article = word.length === 1 && k > j && (s.length !== text.length || text[k] !== text[k]?.toUpperCase());
+    const unit = word === "" || article ? null : (UNITS.get(word) ?? null);
     if (unit === null && j < s.length && isLetter(s[j] as string)) {
       // Letters glued to it that are no unit ("2fa", "3rd"): a word, not a quantity.
       i = e;

@@ -13,7 +13,7 @@ import type { TLanguage } from "./language";
 import { tokens } from "./tokens";
 
 const ENGLISH_FILLERS =
-  "also already always just now still then via per others another get gets got going forward new note please let lets make makes made need needs one ones two";
+  "also already always just now still then via per every others another get gets got going forward new note please let lets make makes made need needs one ones two";
 
 function set(words: readonly string[], extra = ""): ReadonlySet<string> {
   return new Set([...words.flatMap((w) => tokens(fold(w))), ...tokens(extra)]);

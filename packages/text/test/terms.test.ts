@@ -53,6 +53,9 @@ describe("quantities", () => {
     const keys = (t: string) => quantities(t).map(quantityKey);
     expect(keys("a 15A breaker")).toEqual(["15 A"]);
     expect(keys("a 15 amp breaker")).toEqual(["15 A"]);
+    // A one-letter unit apart from its number counts in capitals only: else it is an article.
+    expect(keys("a 15 A breaker")).toEqual(["15 A"]);
+    expect(keys("$300 a seat, 2 a day")).toEqual(["300 USD", "2"]);
     expect(keys("kept 30 days, then 14 Tage")).toEqual(["30 day", "14 day"]);
     expect(keys("costs $12.50 per seat")).toEqual(["12.50 USD"]);
     expect(keys("at 02:00 UTC")).toEqual(["02:00 UTC"]);

@@ -12,7 +12,23 @@ const FLAG_TEXT: Record<TResolveDecisionView["scores"][number]["flags"][number],
   CONTRADICTS: "contradicts",
   LANGUAGE_DIFFERS: "other language",
   SEMANTIC_MATCH: "semantic",
+  SUBJECT_DIFFERS: "another subject",
+  SUBJECT_CLOSE: "a close subject",
+  VALUE_CHANGED: "changes a value",
 };
+
+/** What sets a candidate's subject apart, and which values the proposal changes, in words. */
+function notes(s: TResolveDecisionView["scores"][number]): string {
+  const parts = s.flags.map((f) => FLAG_TEXT[f]);
+  if (s.subject && s.subject.relation !== "same" && s.subject.proposal.length > 0)
+    parts.push(
+      s.subject.candidate.length > 0
+        ? `“${s.subject.proposal.join(" ")}” here, “${s.subject.candidate.join(" ")}” there`
+        : `“${s.subject.proposal.join(" ")}” only here`,
+    );
+  for (const c of s.changes ?? []) parts.push(`${c.old} → ${c.new}`);
+  return parts.join("; ");
+}
 
 const DECISION_TEXT: Record<TResolveDecisionView["decision"], string> = {
   update: "update",
@@ -90,7 +106,7 @@ export function ResolveSummary({ resolve, open = false }: { resolve: TResolveDec
                     <td>{shown(s.components.entity_overlap)}</td>
                     <td>{shown(s.components.title_similarity)}</td>
                     <td>{shown(s.components.new_share)}</td>
-                    <td>{s.flags.map((f) => FLAG_TEXT[f]).join(", ")}</td>
+                    <td>{notes(s)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -6,7 +6,7 @@
 // tick starts (the web server ticks each minute; cron can run `pnpm workflow tick`), or
 // `pnpm embeddings` (a crash loses nothing: pending is "no vector for the CFB's current version").
 // Queries never wait for the backfill: a CFB without a vector yet is still found lexically.
-import type { TRepositories, TVectorStore } from "@solserver/db";
+import type { TPendingEmbedding, TRepositories, TVectorStore } from "@solserver/db";
 import { SEMANTIC_SCALE, type TSemanticScale } from "@solserver/resolve";
 import type { TEmbeddingsProvider } from "../embeddings/openai-embeddings";
 import { proposalText } from "./resolve-candidates";
@@ -100,9 +100,11 @@ export async function openSemanticSearch(
   };
   const backfill: TBackfill = { running: false, done: 0, total: 0, perSecond: null, secondsLeft: null };
 
-  async function syncBatch(): Promise<number> {
-    const pending = await store.pending(BATCH);
+  /** Embeds the next batch after `cursor.afterId` and moves the cursor past it. */
+  async function syncBatch(cursor: { afterId: string }): Promise<number> {
+    const pending = await store.pending(BATCH, cursor.afterId);
     if (pending.length === 0) return 0;
+    cursor.afterId = (pending[pending.length - 1] as TPendingEmbedding).cfbId;
     const vectors = await provider.embed(
       pending.map((p) => proposalText({ title: p.title, delta_summary: p.summary })),
       { background: true },
@@ -134,7 +136,8 @@ export async function openSemanticSearch(
         let reported = started;
         do {
           again = false;
-          for (let n = await syncBatch(); n > 0; n = await syncBatch()) {
+          const cursor = { afterId: "" };
+          for (let n = await syncBatch(cursor); n > 0; n = await syncBatch(cursor)) {
             total += n;
             const seconds = (performance.now() - started) / 1000;
             backfill.done = total;

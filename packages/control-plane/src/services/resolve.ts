@@ -9,6 +9,7 @@ import type { TNewProposal, TRepetitionHit } from "@solserver/db";
 import { disagreement, normalizeText, resolveOutcome, type TSemanticScale } from "@solserver/resolve";
 import { resolveCandidates } from "../knowledge/resolve-candidates";
 import type { TServiceDeps } from "./deps";
+import { activeRule } from "./resolve-rule";
 
 const CANDIDATES = 20;
 
@@ -42,11 +43,13 @@ export async function resolveProposal(
   const proposal = asResolveProposal(p);
   const { candidates, semanticScale } = await resolveCandidatesOf(deps, proposal, owner);
   const previous = await deps.repos.resolve.previous(p.fingerprint);
+  // The rule a Jam editor refitted on this knowledge base's reviewers, else the shipped one.
+  const rule = await activeRule(deps);
   const outcome = resolveOutcome(
     proposal,
     candidates,
     previous ? { decision: previous.decision as TResolveDecisionKind } : null,
-    { semanticScale },
+    { semanticScale, rule },
   );
   return {
     outcome,

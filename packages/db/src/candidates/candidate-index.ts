@@ -77,8 +77,10 @@ export type TCandidateIndex = {
   similarities(vector: Float32Array, ids: readonly string[]): Map<string, number>;
 };
 
-/** Vectors written this long before the last one read are read again (transactions commit late). */
+/** Vectors written this long before the last read are read again (transactions commit late). */
 const VECTOR_OVERLAP_MS = 60_000;
+/** Vectors fetched per query (SQLite's bound-parameter limit is far above). */
+const VECTOR_BATCH = 500;
 
 const DEFAULT_LIMIT = 20;
 /** A near spelling of an unknown word counts at this share of its weight: a typo is a guess. */
@@ -118,22 +120,50 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
   let pending: Promise<void> | null = null;
   const status: TIndexStatus = { documents: 0, builtMs: null, appliedChanges: 0, rebuilds: 0 };
 
-  let vectors: { model: string; dims: number; index: VectorIndex; since: Date } | null = null;
+  // `readAt`: when the last read began; `recent`: the vectors it saw within the overlap, by CFB,
+  // with the time each was written, so that a turn reads the overlap's ids and times only, and the
+  // numbers of what it has not applied yet.
+  let vectors: {
+    model: string;
+    dims: number;
+    index: VectorIndex;
+    readAt: number;
+    recent: Map<string, unknown>;
+  } | null = null;
 
-  /** Reads the vectors of `vectors.model` written since `vectors.since` (all of them at first). */
+  /**
+   * Reads the vectors of `vectors.model` written since the last read (all of them at first), and
+   * again those written within VECTOR_OVERLAP_MS before it: a transaction that began earlier may
+   * have committed since. Rows older than that were committed before the last read and seen by it.
+   */
   async function followVectors(): Promise<void> {
     if (!vectors) return;
     const v = vectors;
-    const from = new Date(Math.max(0, v.since.getTime() - VECTOR_OVERLAP_MS));
-    const rows = await sql.query<{ cfbId: string; vector: unknown; createdAt: unknown }>(
-      Prisma.sql`SELECT "cfbId", "vector", "createdAt" FROM "CfbEmbedding"
-        WHERE "model" = ${v.model} AND "dims" = ${v.dims} AND "createdAt" >= ${from}`,
+    const readAt = Date.now();
+    const from = new Date(Number.isFinite(v.readAt) ? Math.max(0, v.readAt - VECTOR_OVERLAP_MS) : 0);
+    const where = Prisma.sql`"model" = ${v.model} AND "dims" = ${v.dims}`;
+    const written = await sql.query<{ cfbId: string; createdAt: unknown }>(
+      Prisma.sql`SELECT "cfbId", "createdAt" FROM "CfbEmbedding" WHERE ${where} AND "createdAt" >= ${from}`,
     );
-    for (const row of rows) {
-      const at = new Date(row.createdAt as string);
-      if (at > v.since) v.since = at;
-      if (index.has(row.cfbId)) v.index.upsert(row.cfbId, vectorOf(row.vector));
+    const recent = new Map<string, unknown>();
+    const fresh: string[] = [];
+    for (const row of written) {
+      if (!index.has(row.cfbId)) continue;
+      // The time as the driver gives it (ISO text on SQLite, a Date on PostgreSQL), compared as is.
+      const at = row.createdAt instanceof Date ? row.createdAt.getTime() : row.createdAt;
+      recent.set(row.cfbId, at);
+      if (v.recent.get(row.cfbId) !== at) fresh.push(row.cfbId);
     }
+    for (let i = 0; i < fresh.length; i += VECTOR_BATCH) {
+      const rows = await sql.query<{ cfbId: string; vector: unknown }>(
+        Prisma.sql`SELECT "cfbId", "vector" FROM "CfbEmbedding"
+          WHERE ${where} AND "cfbId" IN (${Prisma.join(fresh.slice(i, i + VECTOR_BATCH))})`,
+      );
+      for (const row of rows) if (index.has(row.cfbId)) v.index.upsert(row.cfbId, vectorOf(row.vector));
+    }
+    // Only once every number is read: a read that failed halfway is done again whole.
+    v.recent = recent;
+    v.readAt = readAt;
   }
 
   async function rebuild(): Promise<void> {
@@ -147,7 +177,8 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     index.spellings();
     if (vectors) {
       vectors.index.clear();
-      vectors.since = new Date(0);
+      vectors.readAt = Number.NEGATIVE_INFINITY;
+      vectors.recent.clear();
     }
     applied = { seq: Number(last?.seq ?? 0), token: last?.token ?? null };
     status.documents = index.size;
@@ -184,6 +215,7 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
       if (!row || !isLiveCfb(row)) {
         index.remove(id);
         vectors?.index.remove(id);
+        vectors?.recent.delete(id);
       } else index.upsert(docOf(row));
     }
     const last = fresh[fresh.length - 1] as { seq: number; token: string };
@@ -267,7 +299,7 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     status: () => ({ ...status }),
     async attachVectors(model, dims) {
       if (vectors?.model === model && vectors.dims === dims) return;
-      vectors = { model, dims, index: new VectorIndex(dims), since: new Date(0) };
+      vectors = { model, dims, index: new VectorIndex(dims), readAt: Number.NEGATIVE_INFINITY, recent: new Map() };
       await sync();
     },
     putVectors(rows) {

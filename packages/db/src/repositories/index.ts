@@ -14,6 +14,7 @@ import { proposalRepository } from "./proposals";
 import { rateLimitRepository } from "./rate-limits";
 import { triggerRepository } from "./repetitions";
 import { resolveRepository } from "./resolve";
+import { resolveRuleRepository } from "./resolve-rules";
 import { retentionRepository } from "./retention";
 import { scheduleRepository } from "./schedules";
 import { signInThrottleRepository } from "./sign-in-throttle";
@@ -56,6 +57,7 @@ export function createRepositories(db: DbClient) {
     contexts: contextRepository(store),
     threads: threadRepository(store),
     resolve: resolveRepository(store),
+    resolveRules: resolveRuleRepository(store),
     stats: statsRepository(store),
     feedback: feedbackRepository(store),
     triggers: triggerRepository(store),
@@ -86,6 +88,7 @@ export type {
   TTwinCandidate,
 } from "./proposals";
 export type { TRateDecision } from "./rate-limits";
+export type { TResolveRuleRow, TReviewedDecision } from "./resolve-rules";
 export type { TPruneCounts, TRetentionCutoffs } from "./retention";
 export {
   INTERRUPTED_DETAIL,

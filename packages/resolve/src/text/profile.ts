@@ -13,6 +13,7 @@ import {
 } from "@solserver/text";
 import { LRUCache } from "lru-cache";
 import { changeCuesOf, type TChangeCue } from "./change-cues";
+import { negatedTokens, valueKeys } from "./values";
 
 export type TTextProfile = {
   /** Distinct analysed terms of the title and the body. */
@@ -29,6 +30,17 @@ export type TTextProfile = {
   trigrams: ReadonlySet<string>;
   language: TLanguageGuess | null;
   cues: ReadonlySet<TChangeCue>;
+  /** The title's analysed terms and the body's first sentence's, in order (subject.ts aligns them). */
+  titleSequence: readonly string[];
+  leadSequence: readonly string[];
+  /** Per term of those sequences: whether a preposition stands before it ("hotfixes to the <search API>"). */
+  titleAfterPreposition: readonly boolean[];
+  leadAfterPreposition: readonly boolean[];
+  /** Numbers with their units, weekdays and months, as comparable keys ("15 A", "day:monday"). */
+  values: readonly string[];
+  /** The body's sentences that say no ("not", "never", "no", "don't", "nicht", "kein", …), as terms; and the others. */
+  negatedSentences: readonly ReadonlySet<string>[];
+  plainSentences: readonly ReadonlySet<string>[];
 };
 
 /** Sentence ends: . ! ? ; followed by a space or the end ("99.9%", "02:00" and "v1.2" stay whole). */
@@ -51,6 +63,8 @@ function splitSentences(text: string): string[] {
 type TWord = { token: string; specific: boolean };
 
 const HAS_DIGIT = /\p{N}/u;
+const ARTICLES = new Set(["the", "a", "an", "its", "their", "our", "this", "that"]);
+const PREPOSITIONS = new Set(["to", "of", "for", "on", "in", "at", "with", "from", "by", "about", "inside", "under"]);
 const DIGITS = /^\p{N}+$/u;
 const SPACE = /\s/;
 
@@ -102,9 +116,40 @@ export function textProfile(title: string, body: string): TTextProfile {
   let specifics: Set<string> | undefined;
   let cues: Set<TChangeCue> | undefined;
   let trigrams: Set<string> | undefined;
+  const sequence = (words: readonly TWord[]) => {
+    const terms: string[] = [];
+    const afterPreposition: boolean[] = [];
+    let preposition = false;
+    for (const { token } of words) {
+      const term = analyzeToken(token, analysedAs);
+      if (term !== null) {
+        terms.push(term);
+        afterPreposition.push(preposition);
+        preposition = false;
+      } else if (!ARTICLES.has(token)) preposition = PREPOSITIONS.has(token);
+    }
+    return { terms, afterPreposition };
+  };
+  const titleSeq = sequence(titleWords);
+  const leadSeq = sequence(bodySentences[0] ?? []);
   return {
     terms,
     language,
+    titleSequence: titleSeq.terms,
+    leadSequence: leadSeq.terms,
+    titleAfterPreposition: titleSeq.afterPreposition,
+    leadAfterPreposition: leadSeq.afterPreposition,
+    values: valueKeys(`${title}\n${body}`),
+    get negatedSentences() {
+      return bodySentences
+        .filter((words) => negatedTokens(words.map((w) => w.token)))
+        .map((words) => termsOf(words, analysedAs));
+    },
+    get plainSentences() {
+      return bodySentences
+        .filter((words) => !negatedTokens(words.map((w) => w.token)))
+        .map((words) => termsOf(words, analysedAs));
+    },
     get sentences() {
       sentences ??= bodySentences.map((words) => termsOf(words, analysedAs)).filter((s) => s.size > 0);
       return sentences;

@@ -30,9 +30,26 @@ export type TTextMatch = {
   newShare: number;
   /** The two texts are in different languages (the overlap was measured on specifics). */
   languageDiffers: boolean;
-  /** The proposal uses change language ("no longer", "replaced by") the CFB does not. */
+  /**
+   * The proposal uses change language ("no longer", "replaced by") the CFB does not, or says no
+   * to a statement the CFB makes (NEGATED_COVER).
+   */
   contradicts: boolean;
 };
+
+/**
+ * A sentence of the proposal that says no contradicts a sentence of the CFB that says yes when
+ * the CFB's sentence holds this share of its terms: the same statement, negated ("Do not restart
+ * the worker after a deploy" / "Restart the worker after a deploy"). Less is a new condition
+ * ("Releases are not built on Sundays" / "Releases are built by Jenkins").
+ */
+export const NEGATED_COVER = 0.8;
+
+function negates(p: TTextProfile, c: TTextProfile): boolean {
+  return p.negatedSentences.some(
+    (s) => s.size > 0 && c.plainSentences.some((t) => shared(s, t) / s.size >= NEGATED_COVER),
+  );
+}
 
 function shared(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let n = 0;
@@ -84,7 +101,10 @@ export function matchText(p: TTextProfile, c: TTextProfile, detail = true): TTex
   const d = languageDiffers ? crossLanguageDice(p, c) : dice(p.terms, c.terms);
   const comparable = !languageDiffers || d !== null;
   let contradicts = false;
-  if (detail) for (const cue of p.cues) if (!c.cues.has(cue)) contradicts = true;
+  if (detail) {
+    for (const cue of p.cues) if (!c.cues.has(cue)) contradicts = true;
+    if (!languageDiffers && negates(p, c)) contradicts = true;
+  }
   return {
     text: comparable && d !== null ? Math.min(1, d / TEXT_FULL) : null,
     dice: d ?? 0,

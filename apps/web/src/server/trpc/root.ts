@@ -8,6 +8,7 @@ import { mementosRouter } from "./routers/mementos";
 import { proceduresRouter } from "./routers/procedures";
 import { promotionRouter } from "./routers/promotion";
 import { proposalsRouter } from "./routers/proposals";
+import { resolveRouter } from "./routers/resolve";
 import { systemRouter } from "./routers/system";
 import { threadsRouter } from "./routers/threads";
 import { workflowsRouter } from "./routers/workflows";
@@ -29,6 +30,7 @@ export const appRouter = router({
   triggers: triggersRouter,
   workflows: workflowsRouter,
   system: systemRouter,
+  resolve: resolveRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { ResolveLearning } from "@/components/resolve-learning";
+
+export const metadata: Metadata = { title: "Resolve" };
+
+export default function ResolvePage() {
+  return <ResolveLearning />;
+}

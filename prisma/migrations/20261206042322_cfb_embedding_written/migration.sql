@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "CfbEmbedding_model_dims_createdAt_cfbId_idx" ON "CfbEmbedding"("model", "dims", "createdAt", "cfbId");
