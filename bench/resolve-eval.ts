@@ -5,8 +5,10 @@
 // CFBs written with the set's own vocabulary, in lexical mode and, with --embedder, hybrid mode.
 // Prints accuracy per class and category, the confusion matrix, harmful outcomes, latency and
 // the held-out misses. A report: it always exits 0.
-// Run: `pnpm bench:resolve-eval` (--sizes 0,10000,100000, --splits holdout,tune, --embedder URL
-// --embedder-model NAME for hybrid, --misses to list misses). Writes bench/results/resolve-eval.json.
+// Run: `pnpm bench:resolve-eval` (--sizes 0,10000,100000, --splits holdout,tune, --fixture FILE,
+// --local for hybrid with the embedded sentence model, or --embedder URL
+// --embedder-model NAME for hybrid, --misses to list misses). Writes bench/results/resolve-eval.json
+// (resolve-eval-<set>.json for another --fixture).
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -151,7 +153,8 @@ for (const size of SIZES) {
   }
 }
 
-const out = resultsFile(`resolve-eval-${path.basename(values.fixture, ".json")}`);
+const set = path.basename(values.fixture, ".json");
+const out = resultsFile(set === "resolve-eval" ? set : `resolve-eval-${set}`);
 writeFileSync(
   out,
   `${JSON.stringify({ when: new Date().toISOString(), node: process.version, database: benchDatabase(), fixture: path.relative(process.cwd(), values.fixture), runs }, null, 2)}\n`,

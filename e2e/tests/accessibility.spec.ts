@@ -19,6 +19,7 @@ const PAGES = [
   "/admin/users",
   "/admin/audit",
   "/admin/resolve",
+  "/admin/routing",
   "/glossary",
   "/no-such-page",
 ];

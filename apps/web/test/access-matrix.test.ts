@@ -14,6 +14,7 @@ import { loadWorkflowOrThrow, startRun } from "@solserver/checkpoint";
 import { REPETITION_KINDS, type TRepetitionKind } from "@solserver/contracts";
 import type { TActor } from "@solserver/control-plane";
 import {
+  addRoutingExample,
   createCfb,
   createToken,
   getMemento,
@@ -131,6 +132,17 @@ const items = (value: unknown) => field(value, "items") as Record<string, unknow
 
 /** A fresh open promotion trigger (a missing query counted past a threshold of 1); its id. */
 const EVERY_ONCE = Object.fromEntries(REPETITION_KINDS.map((k) => [k, 1])) as Record<TRepetitionKind, number>;
+
+/** A domain_mismatch trigger (a routing suggestion), open. */
+async function openMismatch(): Promise<string> {
+  const key = `ops${next()}`;
+  const repos = createRepositories(web.db);
+  const label = `routed to "solserver", answered as "${key}" (first: "who is on call tonight ${key}")`;
+  await repos.triggers.count([{ kind: "domain_mismatch", routerDomain: "solserver", key, label }], EVERY_ONCE);
+  const found = (await repos.triggers.list(EVERY_ONCE, 500)).find((t) => t.key === key);
+  if (!found) throw new Error("trigger was not raised");
+  return found.trigger_id;
+}
 
 async function openTrigger(): Promise<string> {
   const key = `matrix query ${next()}`;
@@ -609,6 +621,30 @@ const TRPC_ROWS: Record<string, TRow> = {
     expect: JAM_ONLY,
     input: async () => ({ rule_id: null }),
     check: (result) => expect(result).toEqual({ active_rule_id: null }),
+  },
+  "routing.overview": {
+    expect: JAM_ONLY,
+    input: async () => undefined,
+    check: (result) => expect(field(result, "fallback_domain")).toBe("general"),
+  },
+  "routing.add": {
+    expect: JAM_ONLY,
+    input: async () => ({ domain: "ops", text: `who holds the pager tonight ${next()}` }),
+    check: (result, input) =>
+      expect(result).toMatchObject({ domain: "ops", text: field(input, "text"), source: "manual" }),
+  },
+  "routing.remove": {
+    expect: JAM_ONLY,
+    input: async () => ({
+      id: (await addRoutingExample(web.as(jam.actor), { domain: "ops", text: `rollback the release ${next()}` })).id,
+    }),
+    check: (result, input) => expect(result).toEqual({ id: field(input, "id"), removed: true }),
+  },
+  "routing.teach": {
+    expect: JAM_ONLY,
+    input: async () => ({ trigger_id: await openMismatch(), domain: "ops" }),
+    check: (result, input) =>
+      expect(result).toMatchObject({ domain: "ops", source: "suggestion", source_ref: field(input, "trigger_id") }),
   },
   "audit.list": {
     expect: JAM_ONLY,

@@ -82,7 +82,7 @@ export const ZAuditEvent = z.object({
 });
 export const ZAuditListRequest = z
   .object({
-    target_type: z.enum(["proposal", "cfb", "token", "user", "schedule", "resolve_rule"]).optional(),
+    target_type: z.enum(["proposal", "cfb", "token", "user", "schedule", "resolve_rule", "routing_example"]).optional(),
     target_id: z.string().trim().min(1).max(64).optional(),
     cursor: ZUuid.optional(),
     limit: z.number().int().min(1).max(100).default(50),

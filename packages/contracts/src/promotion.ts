@@ -14,6 +14,16 @@ export const ZEditorialOverrides = z
     text_edit: z.string().max(20000).optional(),
     kind: ZCfbKind.optional(),
     confidence: z.number().min(0).max(1).optional(),
+    /**
+     * The domain the CFB is filed under, when the reviewer moves the proposal to another (a domain
+     * of the routing config): the turn's message is then learned by the router as that domain's.
+     */
+    domain: z
+      .string()
+      .trim()
+      .regex(/^[a-z][a-z0-9_-]*$/, { error: 'must be a lowercase domain id such as "rv_service"' })
+      .max(64)
+      .optional(),
   })
   .strict();
 export type TEditorialOverrides = z.infer<typeof ZEditorialOverrides>;

@@ -11,18 +11,6 @@ const ZDomainId = z
   .max(64, { error: "must be at most 64 characters" });
 const ZWordList = z.array(z.string().trim().min(1, { error: "must not be empty" }).max(100)).max(500);
 const ZWords = ZWordList.default([]);
-/** Phrases in other languages by language tag ("de", "fr", "es", "pt-br"). */
-const LANGUAGE_TAG = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/;
-const ZPhrases = z.record(z.string(), ZWordList).superRefine((phrases, ctx) => {
-  for (const language of Object.keys(phrases))
-    if (!LANGUAGE_TAG.test(language))
-      ctx.addIssue({
-        code: "custom",
-        path: [language],
-        message: 'must be a lowercase language tag such as "de" or "pt-br"',
-      });
-});
-
 export const ZRoutingDomain = z.strictObject({
   id: ZDomainId,
   label: z.string().trim().min(1).max(100),
@@ -32,22 +20,22 @@ export const ZRoutingDomain = z.strictObject({
   strict: z.boolean().default(false),
   /** "domain": retrieve only this domain's and shared (general) CFBs; "boost": all, this domain first. */
   scope: z.enum(["domain", "boost"], { error: 'must be "domain" or "boost"' }).default("boost"),
-  keywords: ZWords,
   /**
-   * Keywords in other languages, by language tag: `{ de: [Wasserpumpe], fr: [pompe à eau] }`.
-   * Every message is matched against all of them (the language is not detected); they score as
-   * keywords, and the trace names the language (`keyword(de):Wasserpumpe`).
+   * Messages people send about this domain, in any language the analyser reads: what the router's
+   * classifier learns the domain from (docs/routing.md).
    */
-  phrases: ZPhrases.optional(),
+  examples: z
+    .array(
+      z.string().trim().min(1, { error: "must not be empty" }).max(1000, { error: "must be at most 1000 characters" }),
+    )
+    .max(20_000)
+    .default([]),
+  /** Words and names of the domain: learned as short examples of it. */
+  keywords: ZWords,
   tags: ZWords,
   entities: ZWords,
-  /**
-   * Words that say a message is about something else, in any language: each one found counts
-   * against the domain as a keyword would for it ("kitchen" or "house" against an RV desk whose
-   * keywords include "fridge" and "furnace"; "movie" against "trailer"). The trace names them
-   * (`against:kitchen`).
-   */
-  against: ZWords,
+  /** The operator's rules: a message holding one of these phrases routes here, whatever else it says. */
+  always: ZWords,
   /** Procedure-catalog systems whose threads route here (procedure mode). */
   procedures: ZWords,
 });
@@ -55,9 +43,14 @@ export type TRoutingDomainConfig = z.output<typeof ZRoutingDomain>;
 
 export const ZRoutingConfig = z
   .strictObject({
-    default_domain: ZDomainId.default("general"),
-    /** The score a domain needs to win on this message's words and the thread's history. */
-    min_score: z.number().min(0).max(100).default(1),
+    /** Where an unrouted turn of a new thread goes (docs/routing.md); need not be a listed domain. */
+    fallback_domain: ZDomainId.default("general"),
+    /** The classifier's probability a route needs; below it the turn is unrouted. */
+    min_confidence: z
+      .number()
+      .gt(0, { error: "must be between 0 and 1 (exclusive)" })
+      .lt(1, { error: "must be between 0 and 1 (exclusive)" })
+      .default(0.5),
     domains: z.array(ZRoutingDomain).min(1, { error: "must list at least one domain" }),
   })
   .superRefine((config, ctx) => {
@@ -66,6 +59,21 @@ export const ZRoutingConfig = z
       if (seen.has(d.id))
         ctx.addIssue({ code: "custom", path: ["domains", i, "id"], message: `duplicate domain id "${d.id}"` });
       seen.add(d.id);
+      if (d.examples.length + d.keywords.length === 0)
+        ctx.addIssue({
+          code: "custom",
+          path: ["domains", i, "examples"],
+          message: "a domain needs examples (or keywords) to be learned from",
+        });
+      for (const key of ["examples", "keywords", "tags", "entities", "always"] as const) {
+        const entries = new Set<string>();
+        d[key].forEach((entry, j) => {
+          const folded = entry.toLowerCase().replace(/\s+/g, " ");
+          if (entries.has(folded))
+            ctx.addIssue({ code: "custom", path: ["domains", i, key, j], message: `duplicate entry "${entry}"` });
+          entries.add(folded);
+        });
+      }
     });
     const owners = new Map<string, string>();
     config.domains.forEach((d, i) => {
@@ -91,3 +99,53 @@ export const ZRoutingView = z.object({
   strict: z.boolean(),
 });
 export type TRoutingView = z.infer<typeof ZRoutingView>;
+
+/** A message filed under a domain, that the router learns from (issue 34). */
+export const ZRoutingExampleView = z.object({
+  id: z.string(),
+  domain: z.string(),
+  text: z.string(),
+  /** How it was filed: a reviewer moved a proposal, a Jam editor taught a suggestion or added it. */
+  source: z.enum(["proposal_domain", "suggestion", "manual"]),
+  source_ref: z.string().nullable(),
+  created_by: z.string().nullable(),
+  created_ts: z.string(),
+});
+export type TRoutingExampleView = z.infer<typeof ZRoutingExampleView>;
+
+/** The router as Jam editors see it: its domains, threshold, fallback and what it learned. */
+export const ZRoutingOverview = z.object({
+  fallback_domain: z.string(),
+  min_confidence: z.number(),
+  /** Whether the sentence model's nearest examples vote (it is loaded and the examples embedded). */
+  meaning: z.boolean(),
+  domains: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      strict: z.boolean(),
+      scope: z.enum(["domain", "boost"]),
+      /** Examples of the routing config (keywords, tags and entities included), and learned ones. */
+      config_examples: z.number().int().nonnegative(),
+      learned_examples: z.number().int().nonnegative(),
+      always: z.array(z.string()),
+    }),
+  ),
+  learned: z.array(ZRoutingExampleView),
+});
+export type TRoutingOverview = z.infer<typeof ZRoutingOverview>;
+
+export const ZRoutingExampleAdd = z.strictObject({
+  domain: ZDomainId,
+  text: z
+    .string()
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(1000, { error: "must be at most 1000 characters" }),
+});
+export type TRoutingExampleAdd = z.infer<typeof ZRoutingExampleAdd>;
+export const ZRoutingExampleRemove = z.strictObject({ id: z.string().min(1).max(32) });
+export type TRoutingExampleRemove = z.infer<typeof ZRoutingExampleRemove>;
+/** A routing suggestion (a domain_mismatch trigger) taught: its message filed under `domain`, the trigger dismissed. */
+export const ZRoutingTeach = z.strictObject({ trigger_id: z.string().min(1).max(64), domain: ZDomainId });
+export type TRoutingTeach = z.infer<typeof ZRoutingTeach>;

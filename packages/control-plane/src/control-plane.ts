@@ -13,7 +13,8 @@ import { createTagNormalizer, tagAliasTable } from "./knowledge/tags";
 import { createOfflineModel } from "./model/offline-model";
 import type { TModelProvider } from "./model/provider";
 import { createModel } from "./model/registry";
-import { DEFAULT_ROUTING } from "./routing/default-routing";
+import { routingHandle } from "./routing/router";
+import { DEFAULT_ROUTING } from "./routing/routing-config";
 import { DEFAULT_LIMITS, DEFAULT_RETENTION, type TLimits, type TRetention, type TServiceDeps } from "./services/deps";
 import { DEFAULT_REPETITION_THRESHOLDS } from "./services/resolve";
 
@@ -61,6 +62,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
   const db = await createPrismaClient(opts.databaseUrl);
   const repos = createRepositories(db);
   const auth = opts.auth ? createAuth({ ...opts.auth, prisma: db }) : null;
+  const semantic = opts.embeddings ? semanticHandle(repos, opts.embeddings) : undefined;
   const deps: TServiceDeps = {
     repos,
     model: opts.model ?? createOfflineModel(),
@@ -71,9 +73,9 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     gate: pipelineGateConfig(opts.gate),
     repetitionThresholds: { ...DEFAULT_REPETITION_THRESHOLDS, ...opts.repetitionThresholds },
     catalog: opts.catalog ?? RV_SERVICE_CATALOG,
-    routing: opts.routing ?? DEFAULT_ROUTING,
+    routing: routingHandle(opts.routing ?? DEFAULT_ROUTING, repos, semantic),
     tags: createTagNormalizer(tagAliasTable(opts.tagAliases ? ZTagAliasConfig.parse(opts.tagAliases) : null)),
-    semantic: opts.embeddings ? semanticHandle(repos, opts.embeddings) : undefined,
+    semantic,
     ...(auth
       ? {
           createAccount: (u: Parameters<typeof createPasswordAccount>[1]) => createPasswordAccount(auth, u),

@@ -13,7 +13,7 @@ import { databaseUrlProblem, repositoryRoot, resolveDatabaseUrl } from "@solserv
 import { RV_SERVICE_CATALOG, type TCatalog } from "@solserver/engine";
 import { z } from "zod";
 import { readCatalogFile, readGateConfigFile, readRoutingFile, readTagAliasFile } from "./config/config-file";
-import { DEFAULT_ROUTING } from "./routing/default-routing";
+import { DEFAULT_ROUTING } from "./routing/routing-config";
 import type { TRetention } from "./services/deps";
 import { trustedProxyProblem } from "./trusted-proxies";
 

@@ -101,6 +101,7 @@ export {
   resolveAgreement,
 } from "./services/resolve-rule";
 export { respondToTurn } from "./services/respond";
+export { addRoutingExample, removeRoutingExample, routingOverview, teachRouting } from "./services/routing";
 export {
   getSchedule,
   SCHEDULE_RUNS_SHOWN,

@@ -221,7 +221,7 @@ describe("Jam editors: shared at once, and one click endorses", () => {
       entities: ["Plumbus"],
     };
     const cfb = await alicesCfb(suggestion);
-    const question = "When do the Plumbus backups run?";
+    const question = "When do the Plumbus database backups run?";
     expect(await injected(opened, await turn(opened.as(bob), question))).not.toContain(cfb.cfb_id);
     expect((await getCfb(opened.as(jam), { cfb_id: cfb.cfb_id })).actions.allowed).toContain("endorse");
     expect((await getCfb(opened.as(alice), { cfb_id: cfb.cfb_id })).actions.allowed).not.toContain("endorse");

@@ -64,7 +64,10 @@ const ALLOWED = new Set([
   "TLanguagePack",
   // the selector step's router (seed 001 §7.1): picks a domain, not a step
   "routeTurn",
+  "buildRouter",
+  "domainExamples",
   "TRoute",
+  "TRouter",
   // the breakpoint engine and memento operations (seed 000), not flow of a diagnosis
   "decideBreakpointAction",
   "shouldFreezeSummaryAtPeak",

@@ -1,6 +1,6 @@
 // The selector step (seed 001 §7.1) and claim-map enforcement (seed 001 §4) in the turn pipeline,
 // on a real SQLite file with the shipped routing config (solserver, ops, strict rv_service):
-//  - every turn stores a selector DeliveryAttempt (step "selector", n 1, router-v1) and its
+//  - every turn stores a selector DeliveryAttempt (step "selector", n 1, router-v2) and its
 //    Transmission carries the route's routerDomain and modeLabel; threads stick to their domain;
 //    procedure threads route to rv_service;
 //  - retrieval is scoped (rv_service: its own and general CFBs only) or boosted (other domains);
@@ -9,7 +9,7 @@
 //  - in strict rv_service every claim-map finding refuses the attempt (the next one is tried, or
 //    the turn fails UPSTREAM); elsewhere findings are warnings stored with the answer, shown by
 //    threads.get and traced;
-//  - SOLSERVER_ROUTING_CONFIG loads a YAML routing file (phrases in other languages too) and names
+//  - SOLSERVER_ROUTING_CONFIG loads a YAML routing file (examples in other languages too) and names
 //    what is wrong with a bad one.
 // The model is a test provider that answers what each test scripts, attempt by attempt, and hands
 // every attempt to the pipeline's judge as a real provider does.
@@ -24,7 +24,7 @@ import { loadServerEnv } from "../src/env";
 import { getThread, listTriggers, parseInput, respondToTurn } from "../src/index";
 import type { TModelInput } from "../src/model/provider";
 import { DOMAIN_BOOST } from "../src/retrieval";
-import { DEFAULT_ROUTING } from "../src/routing/default-routing";
+import { DEFAULT_ROUTING } from "../src/routing/routing-config";
 import {
   openTestControlPlane,
   scriptedProvider,
@@ -116,45 +116,44 @@ describe("selector step", () => {
       provider.answer({});
       const res = await turn(message);
       expect(await attemptsOf(res.transmission_id)).toEqual([
-        { step: "selector", n: 1, model: "router-v1", outcome: "ok", reason: null, tokensIn: null },
+        { step: "selector", n: 1, model: "router-v2", outcome: "ok", reason: null, tokensIn: null },
         { step: "main", n: 1, model: "scripted-claims", outcome: "ok", reason: null, tokensIn: 10 },
       ]);
-      expect(await routed(res.transmission_id)).toEqual({
-        domain,
-        modeLabel: label,
-        reason: domain === "general" ? "default" : "words",
-      });
+      expect(await routed(res.transmission_id)).toEqual({ domain, modeLabel: label, reason: "classifier" });
       // The response's attempt is the main one, never the selector's.
       const delivered = await opened.db.deliveryAttempt.findUniqueOrThrow({ where: { id: res.attempt_id } });
       expect(delivered.step).toBe("main");
     },
   );
 
-  it("sticks to the thread's domain: a bare follow-up stays, and a tie goes to the previous domain", async () => {
+  it("sticks to the thread's domain on a follow-up about nothing in particular; a clear request moves it", async () => {
     provider.answer({});
     const first = await turn("How do we roll back a bad deploy?");
     const second = await turn("And what about tomorrow?", { thread_id: first.thread_id });
-    // ops: pipeline (1) + previous (0.5); solserver: prompt (1).
-    const third = await turn("Does the pipeline change the prompt?", { thread_id: first.thread_id });
-    expect(await routed(first.transmission_id)).toMatchObject({ domain: "ops", reason: "words" });
+    const third = await turn("thanks!", { thread_id: first.thread_id });
+    const fourth = await turn(SOLSERVER_MESSAGE, { thread_id: first.thread_id });
+    expect(await routed(first.transmission_id)).toMatchObject({ domain: "ops", reason: "classifier" });
     expect(await routed(second.transmission_id)).toMatchObject({ domain: "ops", reason: "previous" });
-    expect(await routed(third.transmission_id)).toMatchObject({ domain: "ops", reason: "words" });
-    // The same words in a new thread tie 1 to 1: config order, solserver first.
-    const fresh = await turn("Does the pipeline change the prompt?");
-    expect(await routed(fresh.transmission_id)).toMatchObject({ domain: "solserver", reason: "words" });
+    expect(await routed(third.transmission_id)).toMatchObject({ domain: "ops", reason: "previous" });
+    expect(await routed(fourth.transmission_id)).toMatchObject({ domain: "solserver", reason: "classifier" });
+    const [event] = await traceOf(second.transmission_id, "selector");
+    expect(event?.summary).toMatch(
+      /^Unrouted \(confidence 0\.\d\d; best \w+, \w+ 0\.\d\d next\): the thread's domain, ops$/,
+    );
 
     const thread = await getThread(opened.as(user), { thread_id: first.thread_id });
     expect(thread.turns.map((t) => [t.router_domain, t.mode_label])).toEqual([
       ["ops", "Operations"],
       ["ops", "Operations"],
       ["ops", "Operations"],
+      ["solserver", "System"],
     ]);
   });
 
   it("routes a procedure thread to rv_service whatever its words, on every turn", async () => {
     provider.answer({});
-    // ops words only ("pump" alone is no rv keyword): 3 for ops, 0 for rv_service.
-    const message = "Pump died after the release deploy, check monitoring";
+    // An ops message: a release broke production.
+    const message = "Prod went down after the release deploy, check monitoring";
     const bound = await turn(message, { procedure: "water_pump" });
     expect(bound.procedure?.system_id).toBe("water_pump");
     expect(await routed(bound.transmission_id)).toEqual({
@@ -166,7 +165,7 @@ describe("selector step", () => {
     expect(await routed(next.transmission_id)).toMatchObject({ domain: "rv_service", reason: "procedure" });
     // Without the procedure the same words go to ops.
     const plain = await turn(message);
-    expect(await routed(plain.transmission_id)).toMatchObject({ domain: "ops", reason: "words" });
+    expect(await routed(plain.transmission_id)).toMatchObject({ domain: "ops", reason: "classifier" });
   });
 });
 
@@ -253,7 +252,7 @@ describe("domain mismatch", () => {
     const [trigger] = await mismatchTriggers();
     expect(trigger).toMatchObject({ router_domain: "solserver", key: "ops", count: 3, threshold: 3 });
     expect(trigger?.label).toContain('routed to "solserver", answered as "ops"');
-    expect(trigger?.suggestion).toContain("tune the routing rules");
+    expect(trigger?.suggestion).toContain("teach the router");
     await expect(listTriggers(opened.as(user), parseInput(ZTriggerListRequest, { limit: 10 }))).rejects.toMatchObject({
       code: "FORBIDDEN",
     });
@@ -329,19 +328,21 @@ describe("the model cannot steer a thread out of a strict domain", () => {
     const first = await ask(RV_MESSAGE);
     expect(await selectorOf(first.transmission_id)).toMatchObject({
       domain: "rv_service",
-      route: { reason: "words", hints_overruled: null },
+      route: { reason: "classifier", hints_overruled: null },
     });
     expect(await mismatchCount()).toBe(1);
     expect(await triggers()).toEqual([]);
 
-    // Bare follow-ups: no words for any domain. Before, the hints' history (1) outweighed the
-    // previous domain (0.5) and the thread moved to ops after one answer, for good.
-    const followUps = ["And then?", "Still nothing. What next?", "OK, and after that?"];
+    // Bare follow-ups, about nothing in particular: unrouted, so the hints would decide, but a
+    // strict previous domain holds against them.
+    const followUps = ["And then?", "Still nothing. What next?", "did that, same thing"];
     for (const [i, message] of followUps.entries()) {
       const res = await ask(message, first.thread_id);
       const selector = await selectorOf(res.transmission_id);
       expect(selector).toMatchObject({ domain: "rv_service", route: { reason: "previous", hints_overruled: "ops" } });
-      expect(selector.summaries[0]).toBe("Routed to rv_service (previous), strict; domainHints for ops not followed");
+      expect(selector.summaries[0]).toMatch(
+        /^Unrouted \(confidence .*\): the thread's domain, rv_service, strict; domainHints for ops not followed$/,
+      );
       expect(selector.summaries).toContain(
         `Domain mismatch: routed to "rv_service", answered as "ops" (first: "${message}")`,
       );
@@ -356,7 +357,7 @@ describe("the model cannot steer a thread out of a strict domain", () => {
     }
     const [trigger] = await triggers();
     expect(trigger?.label).toContain('routed to "rv_service", answered as "ops"');
-    expect(trigger?.suggestion).toContain("tune the routing rules");
+    expect(trigger?.suggestion).toContain("teach the router");
 
     // Every turn of the thread ran under the strict domain's rules.
     const thread = await getThread(cp.as(owner), { thread_id: first.thread_id });
@@ -371,7 +372,7 @@ describe("the model cannot steer a thread out of a strict domain", () => {
     const moved = await ask("Who is on the pager during the outage?", rv.thread_id);
     expect(await selectorOf(moved.transmission_id)).toMatchObject({
       domain: "ops",
-      route: { reason: "words", hints_overruled: null },
+      route: { reason: "classifier", hints_overruled: null },
     });
   });
 });
@@ -544,24 +545,29 @@ describe("SOLSERVER_ROUTING_CONFIG", () => {
     mode_label: "Gardening",
     strict: true,
     scope: "domain",
+    examples: ["when should I turn the compost", "my tomato plants wilt", "how deep do I plant bulbs"],
     keywords: ["tomato", "compost"],
     procedures: ["water_pump"],
   };
-  const SHED = { id: "shed", label: "Shed", mode_label: "Tools", keywords: ["mower"] };
+  const SHED = {
+    id: "shed",
+    label: "Shed",
+    mode_label: "Tools",
+    examples: ["the mower will not start", "der Rasenmäher springt nicht an", "la tondeuse ne démarre pas"],
+  };
 
   it("defaults to the shipped domains", () => {
     expect(loadServerEnv({ BETTER_AUTH_SECRET: "x".repeat(40) }).routing).toBe(DEFAULT_ROUTING);
   });
 
   it("loads a YAML file, with defaults filled in, and the turn pipeline routes by it", async () => {
-    const shed = { ...SHED, phrases: { de: ["Rasenmäher"], fr: ["tondeuse"] } };
-    const env = envWith(write("garden.yaml", { default_domain: "misc", domains: [GARDEN, shed] }));
+    const env = envWith(write("garden.yaml", { fallback_domain: "misc", domains: [GARDEN, SHED] }));
     expect(env.routing).toEqual({
-      default_domain: "misc",
-      min_score: 1,
+      fallback_domain: "misc",
+      min_confidence: 0.5,
       domains: [
-        { ...GARDEN, tags: [], entities: [], against: [] },
-        { ...shed, strict: false, scope: "boost", tags: [], entities: [], against: [], procedures: [] },
+        { ...GARDEN, tags: [], entities: [], always: [] },
+        { ...SHED, strict: false, scope: "boost", keywords: [], tags: [], entities: [], always: [], procedures: [] },
       ],
     });
     const cp = await openTestControlPlane({ label: "routing-file", model: provider.model, routing: env.routing });
@@ -577,11 +583,11 @@ describe("SOLSERVER_ROUTING_CONFIG", () => {
         "garden",
         "Gardening",
       ]);
-      expect(await routeOf((await ask("f-2", "The mower will not start")).transmission_id)).toEqual(["shed", "Tools"]);
-      // The shipped domains are gone: rv words fall to the default, general-like.
-      expect(await routeOf((await ask("f-3", RV_MESSAGE)).transmission_id)).toEqual(["misc", "System"]);
-      // Phrases in other languages route like keywords, folded and normalised alike.
-      expect(await routeOf((await ask("f-4", "Der RASENMAHER springt nicht an")).transmission_id)).toEqual([
+      expect(await routeOf((await ask("f-2", "The mower wont start")).transmission_id)).toEqual(["shed", "Tools"]);
+      // The shipped domains are gone: a message no example resembles is unrouted, to the fallback.
+      expect(await routeOf((await ask("f-3", "Xyzzy plugh quux")).transmission_id)).toEqual(["misc", "System"]);
+      // Examples in other languages are learned like the English ones.
+      expect(await routeOf((await ask("f-4", "Der RASENMAHER springt nicht")).transmission_id)).toEqual([
         "shed",
         "Tools",
       ]);
@@ -613,9 +619,29 @@ describe("SOLSERVER_ROUTING_CONFIG", () => {
     ],
     ["no domains", { domains: [] }, "domains: must list at least one domain"],
     [
-      "phrases under something that is not a language tag",
-      { domains: [{ ...SHED, phrases: { German: ["Rasenmäher"] } }] },
-      'domains.0.phrases.German: must be a lowercase language tag such as "de" or "pt-br"',
+      "a domain with nothing to learn from",
+      { domains: [{ ...SHED, examples: [] }] },
+      "domains.0.examples: a domain needs examples (or keywords) to be learned from",
+    ],
+    [
+      "the same example twice",
+      { domains: [{ ...SHED, examples: ["The mower", "the  MOWER"] }] },
+      'domains.0.examples.1: duplicate entry "the  MOWER"',
+    ],
+    [
+      "an example with no word to learn from",
+      { domains: [{ ...SHED, examples: ["the mower", "?!"] }] },
+      "domains.0.examples.1: holds no word the analyser reads (only emoji, digits or punctuation, or a script it does not know)",
+    ],
+    [
+      "a threshold that is not a probability",
+      { min_confidence: 1, domains: [SHED] },
+      "min_confidence: must be between 0 and 1 (exclusive)",
+    ],
+    [
+      "a key the config does not have (the old format)",
+      { default_domain: "general", domains: [SHED] },
+      '(top level): Unrecognized key: "default_domain"',
     ],
   ])("refuses %s, naming the variable, the file, the key path and the rule", (_name, config, rule) => {
     const file = write(`bad-${++seq}.yaml`, config);

@@ -174,7 +174,7 @@ describe("model attempts", () => {
       ["main", 1, "invalid_envelope", "not JSON"],
       ["main", 2, "ok", null],
     ]);
-    expect(attempts[0]?.model).toBe("router-v1");
+    expect(attempts[0]?.model).toBe("router-v2");
     expect(t.attempt_id).toBe(attempts[2]?.id);
   });
 });

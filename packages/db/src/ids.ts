@@ -13,6 +13,7 @@ export const ID_FAMILIES = {
   promotion: { prefix: "PE", width: 4 },
   workflowRun: { prefix: "WR", width: 4 },
   resolveRule: { prefix: "RR", width: 4 },
+  routingExample: { prefix: "RX", width: 4 },
 } as const;
 export type TIdFamily = keyof typeof ID_FAMILIES;
 

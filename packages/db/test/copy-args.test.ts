@@ -178,7 +178,7 @@ describe("copyDatabase from SQLite to SQLite", () => {
     const lines: string[] = [];
     const result = await copyDatabase({ from, to, log: (l) => lines.push(l) });
     expect(result.tables.find((t) => t.table === "Cfb")?.rows).toBe(3);
-    expect(lines).toContain("Cfb: 3 rows (18/38 tables)");
+    expect(lines).toContain("Cfb: 3 rows (18/39 tables)");
     const target = await createPrismaClient(to);
     try {
       const cfbs = await target.cfb.findMany({

@@ -23,12 +23,5 @@ export {
   type TMementoShape,
   type TMementoSignalItem,
 } from "./memento";
-export {
-  ROUTE_WEIGHTS,
-  routeTurn,
-  type TDomainScore,
-  type TRoute,
-  type TRouteInput,
-  type TRoutingConfig,
-  type TRoutingDomain,
-} from "./router/route";
+export { type TDomainProbability, type TRouterExample, type TRouterModel, trainRouter } from "./router/classifier";
+export { buildRouter, domainExamples, routeTurn, type TRoute, type TRouteInput, type TRouter } from "./router/route";

@@ -30,6 +30,8 @@ export const ACTION_WORDS: Record<string, string> = {
   "user.reset_password": "reset an account's password",
   "user.sign_in_throttled": "was throttled after failed sign-ins",
   "schedule.update": "changed a schedule",
+  "routing_example.add": "taught the router a message's domain",
+  "routing_example.remove": "removed a message the router had learned",
 };
 
 export const VIA_WORDS: Record<string, string> = {
@@ -46,6 +48,7 @@ export function targetHref(type: string, id: string): string | null {
   if (type === "user") return "/admin/users";
   if (type === "token") return "/admin/tokens";
   if (type === "schedule") return "/workflows";
+  if (type === "routing_example") return "/admin/routing";
   return null;
 }
 

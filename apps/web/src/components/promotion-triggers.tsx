@@ -11,6 +11,7 @@ const KIND_TEXT: Record<string, string> = {
   unknown_type: "unknowns",
   cfb_ignored: "CFB ignored",
   cfb_used: "CFB used",
+  domain_mismatch: "routing",
 };
 
 /**
@@ -23,6 +24,12 @@ export function PromotionTriggers() {
   const triggers = useQuery(trpc.triggers.list.queryOptions({ limit: 20 }));
   const dismiss = useMutation(
     trpc.triggers.dismiss.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.triggers.list.queryKey() }),
+    }),
+  );
+  // A routing suggestion taught: its message becomes an example of the domain the answers named.
+  const teach = useMutation(
+    trpc.routing.teach.mutationOptions({
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.triggers.list.queryKey() }),
     }),
   );
@@ -44,6 +51,20 @@ export function PromotionTriggers() {
               <span className="muted">last {formatTs(t.last_seen_ts)}</span>
             </div>
             <p>{t.suggestion}</p>
+            {t.kind === "domain_mismatch" ? (
+              <div className="row">
+                {t.key.split("+").map((domain) => (
+                  <button
+                    key={domain}
+                    type="button"
+                    disabled={teach.isPending}
+                    onClick={() => teach.mutate({ trigger_id: t.trigger_id, domain })}
+                  >
+                    File under {domain}
+                  </button>
+                ))}
+              </div>
+            ) : null}
             <button
               type="button"
               disabled={dismiss.isPending}
@@ -55,6 +76,7 @@ export function PromotionTriggers() {
         ))}
       </ul>
       <ErrorAlert what="Could not dismiss" error={dismiss.error} />
+      <ErrorAlert what="Could not teach the router" error={teach.error} />
     </section>
   );
 }

@@ -35,13 +35,15 @@ export type TEditorForm = {
   confidence: string;
   tagsAdd: string;
   tagsRemove: string;
+  /** The domain to file the CFB under; "" keeps the proposal's. */
+  domain: string;
 };
 
 /**
  * The values the form starts from: what approving would write without edits. A null summary is
  * an update's that proposed none: left empty, the CFB keeps its own.
  */
-export type TEditorOriginal = Pick<TProposed, "title" | "summary" | "tags"> & { text: string | null };
+export type TEditorOriginal = Pick<TProposed, "title" | "summary" | "tags" | "domain"> & { text: string | null };
 
 /** What approving writes without edits, when the caller has the preview (the proposal page). */
 export type TEditorStart = { summary: string; text: string | null };
@@ -60,6 +62,7 @@ export function editorialOverrides(original: TEditorOriginal, form: TEditorForm)
   const remove = splitTags(form.tagsRemove);
   if (add.length > 0) overrides.tags_add = add;
   if (remove.length > 0) overrides.tags_remove = remove;
+  if (form.domain && form.domain !== original.domain) overrides.domain = form.domain;
   return overrides;
 }
 
@@ -127,6 +130,7 @@ function EditorForm({
   const [base] = useState<TEditorOriginal>(() => ({
     title: original.title,
     tags: original.tags,
+    domain: original.domain,
     summary: start?.summary ?? original.summary,
     text: start?.text ?? null,
   }));
@@ -138,7 +142,10 @@ function EditorForm({
     confidence: "",
     tagsAdd: "",
     tagsRemove: "",
+    domain: "",
   });
+  // The router's domains (Jam editors): moving a proposal teaches the router its message's domain.
+  const routing = useQuery(useTRPC().routing.overview.queryOptions());
   const [error, setError] = useState<string | null>(null);
   const summaryRequired = base.summary !== null;
 
@@ -205,6 +212,21 @@ function EditorForm({
         }}
       />
       <div className="row form-row">
+        {routing.data ? (
+          <label className="field">
+            <span>Domain</span>
+            <select value={form.domain} onChange={(e) => set("domain", e.target.value)}>
+              <option value="">keep ({base.domain})</option>
+              {routing.data.domains
+                .filter((d) => d.id !== base.domain)
+                .map((d) => (
+                  <option key={d.id} value={d.id}>
+                    {d.label} ({d.id}): the router learns its message
+                  </option>
+                ))}
+            </select>
+          </label>
+        ) : null}
         <label className="field">
           <span>Kind</span>
           <select value={form.kind} onChange={(e) => set("kind", e.target.value as TEditorForm["kind"])}>

@@ -5,12 +5,12 @@ import {
   type TRoutingConfig,
   type TTagAliasConfig,
   ZGateConfig,
-  ZRoutingConfig,
   ZTagAliasConfig,
 } from "@solserver/contracts";
 import { type TCatalog, ZCatalog } from "@solserver/engine";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
+import { ZRoutingFile } from "../routing/routing-config";
 
 // Operator config files (the gate's thresholds, procedure catalogs): YAML, or JSON, which YAML
 // accepts. Every error names the file, and for invalid content the key path and the rule.
@@ -106,7 +106,7 @@ export function readCatalogFile(file: string): TCatalog {
 
 /** Reads a routing config (docs/routing.md): the selector step's domains, strictness and scope. */
 export function readRoutingFile(file: string): TRoutingConfig {
-  return readConfigFile(file, ZRoutingConfig, "routing config").data;
+  return readConfigFile(file, ZRoutingFile, "routing config").data;
 }
 
 /** Reads a tag alias file (docs/tags.md): each tag with the other names that mean it. */

@@ -8,10 +8,13 @@
 // Queries never wait for the backfill: a CFB without a vector yet is still found lexically.
 import type { TPendingEmbedding, TRepositories, TVectorStore } from "@solserver/db";
 import { SEMANTIC_SCALE, type TSemanticScale } from "@solserver/resolve";
+import { LRUCache } from "lru-cache";
 import type { TEmbeddingsProvider } from "../embeddings/openai-embeddings";
 import { proposalText } from "./resolve-candidates";
 import type { TSemanticSearch } from "./semantic";
 
+/** Messages whose vectors are kept for the same turn's next use. */
+const RECENT_MESSAGES = 64;
 /** CFBs embedded per request: small, so a turn's message waits for one batch at most. */
 const BATCH = 16;
 /** A backfill says how far it is this often. */
@@ -170,16 +173,29 @@ export async function openSemanticSearch(
     return running;
   }
 
+  const checked = (vector: Float32Array | undefined): Float32Array => {
+    if (!vector) throw new Error("the embeddings provider returned no vector");
+    if (vector.length !== store.dims)
+      throw new Error(`the embeddings provider returned ${vector.length} numbers, the store holds ${store.dims}`);
+    return vector;
+  };
+  // A turn's message is embedded by the router, then by retrieval: the second asks the first.
+  const recent = new LRUCache<string, Promise<Float32Array>>({ max: RECENT_MESSAGES });
   return {
     search: {
       model: provider.model,
       scale: () => scale,
-      async embed(text) {
-        const [vector] = await provider.embed([text]);
-        if (!vector) throw new Error("the embeddings provider returned no vector");
-        if (vector.length !== store.dims)
-          throw new Error(`the embeddings provider returned ${vector.length} numbers, the store holds ${store.dims}`);
+      embed(text) {
+        let vector = recent.get(text);
+        if (!vector) {
+          vector = provider.embed([text]).then(([v]) => checked(v));
+          recent.set(text, vector);
+          vector.catch(() => recent.delete(text));
+        }
         return vector;
+      },
+      async embedMany(texts) {
+        return (await provider.embed(texts, { background: true })).map(checked);
       },
       nearest: (vector, k, opts = {}) => store.nearest(vector, k, opts),
       similarities: (vector, ids) => store.similarities(vector, ids),

@@ -12,6 +12,8 @@ export type TSemanticSearch = {
   /** Where this model's cosines mean "unrelated" and "the same" (calibrated on the knowledge base). */
   scale(): TSemanticScale;
   embed(text: string): Promise<Float32Array>;
+  /** Many texts' embeddings, behind any turn's (background work: the router's examples). */
+  embedMany(texts: readonly string[]): Promise<Float32Array[]>;
   /**
    * The k nearest among the shared CFBs and those private to `visibleTo` (null or absent: shared
    * only), of `domains` when given.

@@ -1,9 +1,10 @@
-import type { TGateConfig, TRepetitionKind, TRoutingConfig } from "@solserver/contracts";
+import type { TGateConfig, TRepetitionKind } from "@solserver/contracts";
 import type { TRepositories } from "@solserver/db";
 import type { TCatalog } from "@solserver/engine";
 import type { TSemanticHandle } from "../knowledge/semantic-matching";
 import type { TTagNormalizer } from "../knowledge/tags";
 import type { TModelProvider } from "../model/provider";
+import type { TRoutingHandle } from "../routing/router";
 import { DEFAULT_SIGN_IN_POLICY, type TSignInPolicy } from "./sign-in-policy";
 
 export type TLimits = {
@@ -42,8 +43,8 @@ export type TServiceDeps = {
   retention: TRetention;
   /** The output gate every model attempt passes (seed 002; see gate/pipeline-config.ts). */
   gate: TGateConfig;
-  /** The selector step's domains (seed 001 §7.1): router_domain, modeLabel, strictness, scope. */
-  routing: TRoutingConfig;
+  /** The selector step's router (seed 001 §7.1): router_domain, modeLabel, strictness, scope. */
+  routing: TRoutingHandle;
   /** The procedure catalog of procedure mode (seed 004): data only, the context engine decides. */
   catalog: TCatalog;
   /** One tag per meaning wherever tags are written (case, plurals, aliases: docs/tags.md). */

@@ -1,5 +1,6 @@
 import {
   cfbVersionConflict,
+  DomainError,
   type TCfb,
   type TCfbDetail,
   type TCfbDraft,
@@ -28,6 +29,7 @@ import { auditActor, proposalOwner, visibleProposal } from "./access";
 import type { TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
 import { resolveProposal } from "./resolve";
+import { learnProposalDomain } from "./routing";
 import { createTraceLog } from "./trace-log";
 
 /** Proposals the model was at least this sure of become `heuristic` CFBs; below, `umbra`. */
@@ -67,7 +69,7 @@ export function draftFromProposal(
   const p = proposal.proposed_cfb;
   const kind = overrides?.kind ?? (proposal.confidence >= HEURISTIC_MIN_CONFIDENCE ? "heuristic" : "umbra");
   return parseInput(ZCfbDraft, {
-    domain: p.domain,
+    domain: overrides?.domain ?? p.domain,
     kind,
     confidence: overrides?.confidence ?? APPROVED_CONFIDENCE[kind === "authoritative" ? "heuristic" : kind],
     title: overrides?.title_edit ?? p.title,
@@ -119,7 +121,7 @@ export function updateDraft(
   const p = proposal.proposed_cfb;
   const content = updatedContent(target, proposal);
   return parseInput(ZCfbDraft, {
-    domain: target.domain,
+    domain: overrides?.domain ?? target.domain,
     kind: overrides?.kind ?? strongestKind(target.kind, ...(merged ? [merged.kind] : [])),
     confidence: overrides?.confidence ?? Math.max(target.confidence, merged?.confidence ?? 0),
     title: overrides?.title_edit ?? target.title,
@@ -242,6 +244,14 @@ function fieldsChangedSince(cfb: TCfbDetail, version: number): string[] {
 export async function promoteProposal(ctx: TServiceContext, input: TPromoteRequest): Promise<TPromoteResponse> {
   const { deps, caller } = ctx;
   const proposal = await visibleProposal(ctx, input.proposal_id);
+  const moved = input.editorial_overrides?.domain;
+  const domains = [deps.routing.config.fallback_domain, ...deps.routing.config.domains.map((d) => d.id)];
+  if (moved !== undefined && moved !== proposal.proposed_cfb.domain && !domains.includes(moved))
+    throw new DomainError(
+      "BAD_INPUT",
+      `editorial_overrides.domain: "${moved}" is not a domain of the routing config (${[...new Set(domains)].join(", ")})`,
+      { field: "editorial_overrides.domain" },
+    );
   // Resolve runs once, and only for a request the checks before it let through.
   const { resolving, updateTarget, newerRestatement } = currentLookups(deps, proposal);
   const verdict = await judgePromotion({ proposal, editor: caller.role, updateTarget, newerRestatement }, input);
@@ -297,6 +307,17 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
     trace: trace.events,
   });
   if (result.cfb) deps.semantic?.afterWrite();
+  if (moved && result.cfb) {
+    const source = await deps.repos.turns.responseSource(proposal.response_id);
+    if (source)
+      await learnProposalDomain(
+        deps,
+        caller,
+        { proposal_id: proposal.proposal_id, domain: proposal.proposed_cfb.domain },
+        moved,
+        source.user_message,
+      );
+  }
   return {
     promotion_id: result.promotionId,
     proposal_id: proposal.proposal_id,

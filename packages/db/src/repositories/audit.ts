@@ -9,7 +9,7 @@ export type TAuditWrite = {
   actorEmail: string;
   via: "cookie" | "token" | "cli" | "system";
   action: string;
-  targetType: "proposal" | "cfb" | "token" | "user" | "schedule" | "resolve_rule";
+  targetType: "proposal" | "cfb" | "token" | "user" | "schedule" | "resolve_rule" | "routing_example";
   targetId: string;
   details: Record<string, unknown>;
 };

@@ -16,6 +16,7 @@ import { triggerRepository } from "./repetitions";
 import { resolveRepository } from "./resolve";
 import { resolveRuleRepository } from "./resolve-rules";
 import { retentionRepository } from "./retention";
+import { routingExampleRepository } from "./routing-examples";
 import { scheduleRepository } from "./schedules";
 import { signInThrottleRepository } from "./sign-in-throttle";
 import { systemRepository } from "./system";
@@ -58,6 +59,7 @@ export function createRepositories(db: DbClient) {
     threads: threadRepository(store),
     resolve: resolveRepository(store),
     resolveRules: resolveRuleRepository(store),
+    routingExamples: routingExampleRepository(store),
     stats: statsRepository(store),
     feedback: feedbackRepository(store),
     triggers: triggerRepository(store),
@@ -90,6 +92,7 @@ export type {
 export type { TRateDecision } from "./rate-limits";
 export type { TResolveRuleRow, TReviewedDecision } from "./resolve-rules";
 export type { TPruneCounts, TRetentionCutoffs } from "./retention";
+export type { TRoutingExampleRow, TRoutingExampleSource } from "./routing-examples";
 export {
   INTERRUPTED_DETAIL,
   type TScheduleDetail,

@@ -16,7 +16,7 @@ const SUGGESTIONS: Record<TRepetitionKind, (label: string, count: number) => str
   cfb_ignored: (label, count) => `${label} was injected and ignored ${count} times: fix its tags or retire it.`,
   feedback_tag: (label, count) => `Feedback tagged "${label}" ${count} times: review the CFBs involved.`,
   domain_mismatch: (label, count) =>
-    `Answers ${label}, ${count} times: tune the routing rules (add the messages' words to the answered domain's keywords, or narrow the routed one's; docs/routing.md).`,
+    `Answers ${label}, ${count} times: teach the router (file the message under the domain it belongs to; docs/routing.md).`,
   cfb_stale: (label, count) =>
     `${label} is past its review date and was used ${count === 1 ? "again" : `${count} times`}: review it (and renew or retire it).`,
 };
@@ -73,14 +73,15 @@ export async function countRepetitions(
   return crossed.map((r) => ({ kind: ZRepetitionKind.parse(r.kind), key: r.key, count: Number(r.count) }));
 }
 
-/** Open promotion triggers (raised, not dismissed), most recently seen first. */
+/** Open promotion triggers (raised, not dismissed), most recently seen first; or the one with `id`. */
 export async function listPromotionTriggers(
   db: DbClient,
   thresholds: Record<TRepetitionKind, number>,
   limit: number,
+  id?: string,
 ): Promise<TPromotionTrigger[]> {
   const rows = await db.repetitionCounter.findMany({
-    where: { triggeredAt: { not: null }, dismissedAt: null },
+    where: { triggeredAt: { not: null }, dismissedAt: null, ...(id === undefined ? {} : { id }) },
     select: {
       id: true,
       kind: true,
@@ -123,6 +124,9 @@ export function triggerRepository({ prisma, sql }: TStore) {
   return {
     list: (thresholds: Record<TRepetitionKind, number>, limit: number) =>
       listPromotionTriggers(prisma, thresholds, limit),
+    /** The open trigger `triggerId`, or null. */
+    open: async (thresholds: Record<TRepetitionKind, number>, triggerId: string) =>
+      (await listPromotionTriggers(prisma, thresholds, 1, triggerId))[0] ?? null,
     dismiss: (triggerId: string) => dismissPromotionTrigger(sql, triggerId),
     count: (hits: readonly TRepetitionHit[], thresholds: Record<TRepetitionKind, number>, now?: Date) =>
       sql.transaction((tx) => countRepetitions(tx, hits, thresholds, now)),

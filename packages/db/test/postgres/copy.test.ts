@@ -386,6 +386,16 @@ async function fillSource(db: DbClient): Promise<void> {
       createdAt: t0,
     },
   });
+  await db.routingExample.create({
+    data: {
+      id: "RX-0001",
+      domain: "ops",
+      text: "who is on call tonight",
+      source: "manual",
+      createdById: "user-ann",
+      createdAt: t0,
+    },
+  });
   // Bytes: two models' vectors for five CFBs (a two-column primary key, across read batches).
   for (const [i, cfbId] of [first.cfb_id, ...imported.slice(3, 7)].entries())
     for (const model of ["mini", "large"])
@@ -433,13 +443,13 @@ describe("db:copy from SQLite to PostgreSQL and back", () => {
       .filter(([, rows]) => rows.length === 0)
       .map(([model]) => model);
     expect(empty).toEqual([]);
-    expect(Object.keys(expected)).toHaveLength(38);
+    expect(Object.keys(expected)).toHaveLength(39);
   });
 
   it("copies every row of every table, field by field, and skips what the target derives", async () => {
     expect(await snapshot(target, targetUrl)).toEqual(expected);
     const copied = result.tables.map((t) => t.table);
-    expect(copied).toHaveLength(38);
+    expect(copied).toHaveLength(39);
     expect(copied).not.toContain("CfbChange");
     expect(copied).not.toContain("_prisma_migrations");
     for (const { table, rows } of result.tables) expect(rows, table).toBe(expected[table]?.length);
@@ -465,8 +475,8 @@ describe("db:copy from SQLite to PostgreSQL and back", () => {
     expect(progress[0]).toMatch(
       /^copying .*source\.db into postgresql:\/\/postgres@127\.0\.0\.1:\d+\/solserver_copy_target_/,
     );
-    expect(progress).toContain("Cfb: 41 rows (18/38 tables)");
-    expect(progress).toContain(`IdSequence: ${expected.IdSequence?.length} rows (1/38 tables)`);
+    expect(progress).toContain("Cfb: 41 rows (18/39 tables)");
+    expect(progress).toContain(`IdSequence: ${expected.IdSequence?.length} rows (1/39 tables)`);
     const at = (table: string) => progress.findIndex((l) => l.startsWith(`${table}: `));
     for (const [child, parent] of [
       ["Session", "User"],
@@ -478,7 +488,7 @@ describe("db:copy from SQLite to PostgreSQL and back", () => {
       ["WorkflowScheduleRun", "WorkflowSchedule"],
     ] as const)
       expect(at(child), `${child} after ${parent}`).toBeGreaterThan(at(parent));
-    expect(progress.at(-1)).toBe("verified: the row counts of all 38 tables match; the search index holds all 41 CFBs");
+    expect(progress.at(-1)).toBe("verified: the row counts of all 39 tables match; the search index holds all 41 CFBs");
   });
 
   it("leaves the target's search index whole and its change log one entry per CFB", async () => {
@@ -548,8 +558,8 @@ describe("db:copy from SQLite to PostgreSQL and back", () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split("\n");
     expect(lines[0]).toMatch(/^copying postgresql:\/\/.* into .*back\.db$/);
-    expect(lines).toContain("Cfb: 42 rows (18/38 tables)");
-    expect(lines.at(-1)).toMatch(/^copied \d{3} rows in 38 tables in \d+\.\d s$/);
+    expect(lines).toContain("Cfb: 42 rows (18/39 tables)");
+    expect(lines.at(-1)).toMatch(/^copied \d{3} rows in 39 tables in \d+\.\d s$/);
     const back = await createPrismaClient(backUrl);
     try {
       expect(await snapshot(back, backUrl)).toEqual(now);

@@ -1,41 +1,22 @@
 // The selector step (seed 001 §7.1, DeliveryAttempt.step "selector"): before the main model
-// answers, a deterministic router picks the turn's router_domain and modeLabel. Every Umbra
-// counter is keyed by that domain, retrieval is scoped and boosted by it, and a strict domain
-// holds the answer's claim map to account (seed 001 §4).
-//
-// Scores, per domain of the routing config (each entry counts once however often it occurs, and
-// entries that normalise alike are one; matched as normalise.ts says: folded case, NFKC, plurals,
-// possessives, compounds written apart or together, one-letter typos; no regex from data):
-//   keyword or phrase in another language  +1 (+2 for several words)   tag  +1   entity  +2
-//   a word of the domain's `against` list   -1 (-2 for several words)
-//   the thread's previous domain                                        +0.5 (stickiness)
-//   the share of the thread's recent answers whose domainHints name it   +1 × share
-// A procedure thread routes to the domain that lists its system, whatever the words. The best
-// score at or above `min_score` wins; ties go to a strict domain over a non-strict one, then to
-// the previous domain, then to config order. Below it the previous domain holds, else the
-// default. The model cannot steer out of a strict domain: when the route without the thread's
-// domainHints is strict, the hints are not counted (the answer's hints then only raise the
-// domain_mismatch suggestion). Pure: same input, same route.
+// answers, the router picks the turn's router_domain and modeLabel. Every Umbra counter is keyed
+// by that domain, retrieval is scoped and boosted by it, and a strict domain holds the answer's
+// claim map to account (seed 001 §4). docs/routing.md has the rules; in order:
+// 1. a procedure thread routes to the domain that lists its catalog system;
+// 2. an operator's rule (`always`): a message holding one of a domain's phrases routes there;
+// 3. the classifier (classifier.ts), trained on each domain's examples, keywords, tags,
+//    entities and the examples learned from corrections: its best domain when its probability
+//    reaches `min_confidence` (in a thread that has another domain, when it also leads the
+//    thread's domain by `min_confidence`);
+// 4. else (or when the best domain is the fallback, "nothing in particular", in a thread that
+//    has a domain) the turn is unrouted: the domain most of the thread's recent answers name in their
+//    domainHints, then the thread's previous domain, then the fallback domain. The hints never
+//    move a thread out of a strict previous domain.
+// Pure: the same router and input, the same route.
 
-import { buildEntryIndex, entryKeys, findEntries, type TEntryIndex, toRouteTokens, wordCount } from "./normalise";
-
-export type TRoutingDomain = {
-  id: string;
-  label: string;
-  mode_label: string;
-  strict: boolean;
-  scope: "domain" | "boost";
-  keywords: readonly string[];
-  /** Keywords in other languages, by language tag ("de", "fr", "es"); scored as keywords. */
-  phrases?: Readonly<Record<string, readonly string[]>>;
-  tags: readonly string[];
-  entities: readonly string[];
-  /** Words that say a message is about something else: each counts against the domain. */
-  against?: readonly string[];
-  procedures: readonly string[];
-};
-
-export type TRoutingConfig = { default_domain: string; min_score: number; domains: readonly TRoutingDomain[] };
+import type { TRoutingConfig, TRoutingDomainConfig } from "@solserver/contracts";
+import { analysisLanguage, analyzeTerms, analyzeToken, clauses } from "@solserver/text";
+import { type TDomainProbability, type TRouterExample, type TRouterModel, trainRouter } from "./classifier";
 
 export type TRouteInput = {
   message: string;
@@ -45,177 +26,141 @@ export type TRouteInput = {
   hintHistory: readonly (readonly string[])[];
   /** The catalog system of a procedure thread. */
   procedureSystem: string | null;
+  /** The message's sentence vector, when the sentence model is loaded. */
+  vector?: Float32Array | null;
 };
-
-export type TDomainScore = { domain: string; score: number; hits: string[] };
 
 export type TRoute = {
   domain: string;
   mode_label: string;
   strict: boolean;
   scope: "domain" | "boost";
-  reason: "procedure" | "words" | "history" | "previous" | "default";
-  /** Every domain that scored, best first (ties in the order they are broken). */
-  scores: TDomainScore[];
-  /**
-   * The domain the thread's domainHints would have moved this turn to, when the route without
-   * them was strict and held (the hints were not counted); null otherwise.
-   */
+  reason: "procedure" | "rule" | "classifier" | "history" | "previous" | "fallback";
+  /** The classifier's probability of its best domain (1 for a procedure or a rule). */
+  confidence: number;
+  /** The classifier's domains, best first, with their probabilities. */
+  ranking: TDomainProbability[];
+  /** The operator's rule that decided (`always` phrase), for reason "rule". */
+  rule: string | null;
+  /** The domain the thread's domainHints named, when a strict previous domain held against them. */
   hints_overruled: string | null;
 };
 
-export const ROUTE_WEIGHTS = { keyword: 1, phrase: 2, tag: 1, entity: 2, previous: 0.5, history: 1 } as const;
-
-/** The general fallback when the default domain is not one of the config's domains. */
-const GENERAL: Omit<TRoutingDomain, "id"> = {
-  label: "General",
-  mode_label: "System",
-  strict: false,
-  scope: "boost",
-  keywords: [],
-  tags: [],
-  entities: [],
-  procedures: [],
+export type TRouter = {
+  readonly config: TRoutingConfig;
+  readonly model: TRouterModel;
 };
 
-// ---- the compiled config ---------------------------------------------------------------------------
+/** A hint history names a domain when at least this share of the recent answers name it. */
+const HINT_SHARE = 0.5;
 
-type TEntry = { domain: number; hit: string; weight: number };
-type TCompiled = { index: TEntryIndex<TEntry>; entries: TEntry[][] };
-
-// Compiled once per config object (configs are loaded once and never changed).
-const compiledConfigs = new WeakMap<TRoutingConfig, TCompiled>();
-
-function compile(config: TRoutingConfig): TCompiled {
-  const cached = compiledConfigs.get(config);
-  if (cached) return cached;
-  const indexed: { tokens: ReturnType<typeof toRouteTokens>; value: TEntry }[] = [];
-  const entries = config.domains.map((domain, d) => {
-    const list: TEntry[] = [];
-    // Entries of a domain that normalise alike ("cfb" and "cfbs", "slide-out" and "slideout", the
-    // keyword "umbra" and the entity "Umbra") are one entry, weighing what the heaviest of them
-    // weighs: one word of the message is one vote for a domain.
-    const byKey = new Map<string, TEntry>();
-    const add = (label: string, text: string, weight: number) => {
-      const tokens = toRouteTokens(text);
-      if (tokens.length === 0) return;
-      // Words against the domain are kept apart from its own words (a config listing one in both
-      // gets both, and they cancel).
-      const key = `${weight < 0 ? "-" : "+"}${entryKeys(tokens).compact}`;
-      const same = byKey.get(key);
-      if (same) {
-        if (Math.abs(weight) > Math.abs(same.weight)) Object.assign(same, { hit: `${label}:${text}`, weight });
-        return;
-      }
-      const entry = { domain: d, hit: `${label}:${text}`, weight };
-      byKey.set(key, entry);
-      list.push(entry);
-      indexed.push({ tokens, value: entry });
-    };
-    const keyword = (text: string) =>
-      wordCount(toRouteTokens(text)) > 1 ? ROUTE_WEIGHTS.phrase : ROUTE_WEIGHTS.keyword;
-    for (const k of domain.keywords) add("keyword", k, keyword(k));
-    for (const [language, phrases] of Object.entries(domain.phrases ?? {}))
-      for (const p of phrases) add(`keyword(${language})`, p, keyword(p));
-    for (const t of domain.tags) add("tag", t, ROUTE_WEIGHTS.tag);
-    for (const e of domain.entities) add("entity", e, ROUTE_WEIGHTS.entity);
-    for (const a of domain.against ?? []) add("against", a, -keyword(a));
-    return list;
-  });
-  const compiled = { index: buildEntryIndex(indexed), entries };
-  compiledConfigs.set(config, compiled);
-  return compiled;
+/** The texts the classifier learns a domain from: its examples and its words. */
+export function domainExamples(domain: TRoutingDomainConfig): TRouterExample[] {
+  const texts = [...domain.examples, ...domain.keywords, ...domain.tags, ...domain.entities];
+  return texts.map((text) => ({ text, domain: domain.id }));
 }
 
-// ---- scoring ---------------------------------------------------------------------------------------
+/** Trains the router on the config's examples and those learned from corrections. */
+export function buildRouter(config: TRoutingConfig, learned: readonly TRouterExample[] = []): TRouter {
+  const ids = new Set(config.domains.map((d) => d.id));
+  const examples = [...config.domains.flatMap(domainExamples), ...learned.filter((e) => ids.has(e.domain))];
+  return { config, model: trainRouter([...ids], examples) };
+}
+
+type TRule = { domain: string; phrase: string; terms: string[] };
+const compiledRules = new WeakMap<TRoutingConfig, TRule[]>();
+
+function rulesOf(config: TRoutingConfig): TRule[] {
+  let rules = compiledRules.get(config);
+  if (!rules) {
+    rules = config.domains.flatMap((d) =>
+      d.always.map((phrase) => ({ domain: d.id, phrase, terms: analyzeTerms(phrase) })),
+    );
+    compiledRules.set(config, rules);
+  }
+  return rules;
+}
+
+/** The longest `always` phrase found in one clause of the message (its analysed terms in a row). */
+function matchRule(config: TRoutingConfig, message: string): TRule | null {
+  const rules = rulesOf(config);
+  if (rules.length === 0) return null;
+  const language = analysisLanguage(message);
+  const sequences = clauses(message).map((c) =>
+    c.tokens.flatMap((t) => {
+      const term = analyzeToken(t, language);
+      return term === null ? [] : [term];
+    }),
+  );
+  let best: TRule | null = null;
+  for (const rule of rules) {
+    if (rule.terms.length === 0 || (best && best.terms.length >= rule.terms.length)) continue;
+    const found = sequences.some((seq) => seq.some((_, i) => rule.terms.every((term, j) => seq[i + j] === term)));
+    if (found) best = rule;
+  }
+  return best;
+}
 
 function routeTo(
   config: TRoutingConfig,
   id: string,
-  reason: TRoute["reason"],
-  scores: TDomainScore[],
-  hintsOverruled: string | null = null,
+  fields: Pick<TRoute, "reason" | "confidence" | "ranking"> & Partial<Pick<TRoute, "rule" | "hints_overruled">>,
 ): TRoute {
-  const domain = config.domains.find((d) => d.id === id) ?? { ...GENERAL, id };
+  const domain = config.domains.find((d) => d.id === id);
   return {
-    domain: domain.id,
-    mode_label: domain.mode_label,
-    strict: domain.strict,
-    scope: domain.scope,
-    reason,
-    scores,
-    hints_overruled: hintsOverruled,
+    domain: id,
+    // The fallback need not be a configured domain: then it is the general, non-strict one.
+    mode_label: domain?.mode_label ?? "System",
+    strict: domain?.strict ?? false,
+    scope: domain?.scope ?? "boost",
+    rule: null,
+    hints_overruled: null,
+    ...fields,
   };
 }
 
-const round = (n: number) => Math.round(n * 1000) / 1000;
-
-/** Each domain's score, best first; ties: strict, then the previous domain, then config order. */
-function scoreDomains(
-  config: TRoutingConfig,
-  compiled: TCompiled,
-  found: ReadonlySet<TEntry>,
-  input: TRouteInput,
-  withHints: boolean,
-): TDomainScore[] {
-  const scored = config.domains.map((domain, d) => {
-    let score = 0;
-    const hits: string[] = [];
-    for (const entry of compiled.entries[d] ?? []) {
-      if (!found.has(entry)) continue;
-      score += entry.weight;
-      hits.push(entry.hit);
-    }
-    if (input.previousDomain === domain.id) {
-      score += ROUTE_WEIGHTS.previous;
-      hits.push("previous");
-    }
-    if (withHints && input.hintHistory.length > 0) {
-      const share = input.hintHistory.filter((hints) => hints.includes(domain.id)).length / input.hintHistory.length;
-      if (share > 0) {
-        score += ROUTE_WEIGHTS.history * share;
-        hits.push(`history:${Math.round(share * 100)}%`);
-      }
-    }
-    return { order: d, strict: domain.strict, previous: input.previousDomain === domain.id, score: round(score), hits };
-  });
-  return scored
-    .filter((s) => s.score > 0)
-    .sort(
-      (a, b) =>
-        b.score - a.score ||
-        Number(b.strict) - Number(a.strict) ||
-        Number(b.previous) - Number(a.previous) ||
-        a.order - b.order,
-    )
-    .map((s) => ({ domain: config.domains[s.order]?.id ?? "", score: s.score, hits: s.hits }));
-}
-
-const WORD_HIT = /^(keyword|keyword\([^)]*\)|tag|entity):/;
-
-/** The route these scores give (the best at or above min_score, else the previous domain, else the default). */
-function decide(config: TRoutingConfig, input: TRouteInput, scores: TDomainScore[]): TRoute {
-  const best = scores[0];
-  if (best !== undefined && best.score >= config.min_score) {
-    const fromWords = best.hits.some((h) => WORD_HIT.test(h));
-    return routeTo(config, best.domain, fromWords ? "words" : "history", scores);
+/** The domain most of the recent answers name (at least HINT_SHARE of them), if a configured one. */
+function hintedDomain(config: TRoutingConfig, history: TRouteInput["hintHistory"]): string | null {
+  if (history.length === 0) return null;
+  let best: { domain: string; n: number } | null = null;
+  for (const d of config.domains) {
+    const n = history.filter((hints) => hints.includes(d.id)).length;
+    if (n / history.length >= HINT_SHARE && (!best || n > best.n)) best = { domain: d.id, n };
   }
-  if (input.previousDomain !== null) return routeTo(config, input.previousDomain, "previous", scores);
-  return routeTo(config, config.default_domain, "default", scores);
+  return best?.domain ?? null;
 }
 
 /** The route of one turn (see the header for the rules). */
-export function routeTurn(config: TRoutingConfig, input: TRouteInput): TRoute {
+export function routeTurn(router: TRouter, input: TRouteInput): TRoute {
+  const { config } = router;
   if (input.procedureSystem !== null) {
     const owner = config.domains.find((d) => d.procedures.includes(input.procedureSystem as string));
-    if (owner !== undefined) return routeTo(config, owner.id, "procedure", []);
+    if (owner) return routeTo(config, owner.id, { reason: "procedure", confidence: 1, ranking: [] });
   }
-  const compiled = compile(config);
-  const found = findEntries(compiled.index, input.message);
-  const withoutHints = decide(config, input, scoreDomains(config, compiled, found, input, false));
-  const withHints = decide(config, input, scoreDomains(config, compiled, found, input, true));
-  // The model's domainHints never move a turn out of a strict route.
-  if (withoutHints.strict)
-    return { ...withoutHints, hints_overruled: withHints.domain === withoutHints.domain ? null : withHints.domain };
-  return withHints;
+  const rule = matchRule(config, input.message);
+  if (rule) return routeTo(config, rule.domain, { reason: "rule", confidence: 1, ranking: [], rule: rule.phrase });
+
+  // A message with no word the analyser reads (empty, only emoji or punctuation) is unrouted.
+  const ranking = analyzeTerms(input.message).length > 0 ? router.model.classify(input.message, input.vector) : [];
+  const best = ranking[0];
+  const confidence = best?.p ?? 0;
+  const previous = input.previousDomain;
+  // The fallback domain is "nothing in particular" ("thanks", "and then?"): in a thread that has
+  // a domain, such a message is treated as unrouted and the thread keeps its own.
+  const nothingInParticular = best?.domain === config.fallback_domain && previous !== null;
+  // Leaving a thread's domain takes more than starting one: the classifier must prefer the new
+  // domain over the thread's by min_confidence ("still nothing" in an RV thread stays there).
+  const lead = best ? best.p - (ranking.find((r) => r.domain === previous)?.p ?? 0) : 0;
+  const staysInThread = previous !== null && best?.domain !== previous && lead < config.min_confidence;
+  if (best && confidence >= config.min_confidence && !nothingInParticular && !staysInThread)
+    return routeTo(config, best.domain, { reason: "classifier", confidence, ranking });
+
+  const unrouted = { confidence, ranking };
+  const hinted = hintedDomain(config, input.hintHistory);
+  const previousStrict = config.domains.find((d) => d.id === previous)?.strict ?? false;
+  if (hinted !== null && previous !== null && previousStrict && hinted !== previous)
+    return routeTo(config, previous, { reason: "previous", ...unrouted, hints_overruled: hinted });
+  if (hinted !== null) return routeTo(config, hinted, { reason: "history", ...unrouted });
+  if (previous !== null) return routeTo(config, previous, { reason: "previous", ...unrouted });
+  return routeTo(config, config.fallback_domain, { reason: "fallback", ...unrouted });
 }

@@ -9,6 +9,7 @@ import { proceduresRouter } from "./routers/procedures";
 import { promotionRouter } from "./routers/promotion";
 import { proposalsRouter } from "./routers/proposals";
 import { resolveRouter } from "./routers/resolve";
+import { routingRouter } from "./routers/routing";
 import { systemRouter } from "./routers/system";
 import { threadsRouter } from "./routers/threads";
 import { workflowsRouter } from "./routers/workflows";
@@ -31,6 +32,7 @@ export const appRouter = router({
   workflows: workflowsRouter,
   system: systemRouter,
   resolve: resolveRouter,
+  routing: routingRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { RouterTeaching } from "@/components/router-teaching";
+
+export const metadata: Metadata = { title: "Routing" };
+
+export default function RoutingPage() {
+  return <RouterTeaching />;
+}
