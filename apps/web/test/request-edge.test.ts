@@ -6,7 +6,7 @@ import { readdirSync, statSync } from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { MAX_BATCH_CALLS, MAX_BATCH_ROWS, MAX_HEADER_BYTES, MAX_URL_BYTES } from "@solserver/contracts";
+import { MAX_BATCH_CALLS, MAX_BATCH_ROWS, MAX_HEADER_BYTES, MAX_URL_BYTES, TOO_DEEP_RULE } from "@solserver/contracts";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proxy } from "@/proxy";
@@ -184,6 +184,30 @@ describe("text rules where user text enters", () => {
       alice,
     );
     expect(ok.status).toBe(200);
+  });
+
+  // 20,000 levels of [[[…]]]: 40 KB, under the body limit. The walk is iterative and stops at
+  // MAX_INPUT_DEPTH, so the answer is a 400 naming where, never a stack overflow's 500.
+  const DEEP = `{"request_id":"edge-deep","message":${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+
+  it("a body nested deeper than MAX_INPUT_DEPTH is refused naming where, on REST and tRPC", async () => {
+    const before = await rowCounts(web.db);
+    const res = await respond(DEEP);
+    expect(res.status).toBe(400);
+    const error = ((await res.json()) as { error: { code: string; message: string; field: string } }).error;
+    expect(error.code).toBe("BAD_INPUT");
+    expect(error.message).toBe(`${error.field}: ${TOO_DEEP_RULE}`);
+    expect(error.field).toMatch(/^message(\.0){63}$/);
+    const trpc = await trpcHttp(web, "chat.respond", "mutation", DEEP, alice);
+    expect(trpc.status).toBe(400);
+    expect(trpcHttpError(trpc).data).toMatchObject({ domainCode: "BAD_INPUT", field: error.field });
+    expect(await rowCounts(web.db)).toEqual(before);
+  });
+
+  it("an anonymous tRPC call is refused for who it is before its input is read", async () => {
+    const res = await trpcHttp(web, "chat.respond", "mutation", DEEP);
+    expect(res.status).toBe(401);
+    expect(trpcHttpError(res).data).toMatchObject({ code: "UNAUTHORIZED" });
   });
 });
 

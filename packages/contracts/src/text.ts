@@ -27,26 +27,41 @@ export const LONE_SURROGATE_RULE = "must not contain a lone surrogate (an unpair
 export const INVISIBLE_ONLY_RULE =
   "must contain visible characters, not only invisible ones (zero-width, bidi controls)";
 
+/** Request data nested deeper than this is refused: no payload a person or service sends needs it. */
+export const MAX_INPUT_DEPTH = 64;
+export const TOO_DEEP_RULE = `must not nest arrays and objects more than ${MAX_INPUT_DEPTH} levels deep`;
+
+type TNode = { value: unknown; key: string | null; parent: TNode | null; depth: number };
+
+const pathOf = (node: TNode, key?: string) => {
+  const keys: string[] = key === undefined ? [] : [key];
+  for (let n: TNode | null = node; n !== null && n.key !== null; n = n.parent) keys.unshift(n.key);
+  return keys.length > 0 ? keys.join(".") : "(input)";
+};
+
 /**
- * The path ("context.thread_memento.summary", "[2].message") of the first string in `value`,
- * object key or value, that holds a lone surrogate; null when there is none. Walks plain JSON
- * data, so every string a request carries is checked in one place before any schema runs.
+ * What is wrong with the strings of request data, checked in one place before any schema runs:
+ * the path ("context.thread_memento.summary", "2.message") of the first string, object key or
+ * value, holding a lone surrogate, or of the first array or object nested deeper than
+ * MAX_INPUT_DEPTH; null when nothing is. Iterative, with the path built only for the answer, so
+ * a hostile 20,000-level body costs one pass and never the call stack.
  */
-export function loneSurrogatePath(value: unknown, path: string[] = []): string | null {
-  const here = () => (path.length > 0 ? path.join(".") : "(input)");
-  if (typeof value === "string") return hasLoneSurrogate(value) ? here() : null;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = loneSurrogatePath(item, [...path, String(i)]);
-      if (found) return found;
+export function inputTextProblem(value: unknown): { path: string; rule: string } | null {
+  const stack: TNode[] = [{ value, key: null, parent: null, depth: 0 }];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const v = node.value;
+    if (typeof v === "string") {
+      if (hasLoneSurrogate(v)) return { path: pathOf(node), rule: LONE_SURROGATE_RULE };
+      continue;
     }
-    return null;
-  }
-  if (value && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      if (hasLoneSurrogate(key)) return [...path, key].join(".");
-      const found = loneSurrogatePath(item, [...path, key]);
-      if (found) return found;
+    if (!v || typeof v !== "object") continue;
+    if (node.depth >= MAX_INPUT_DEPTH) return { path: pathOf(node), rule: TOO_DEEP_RULE };
+    const entries = Array.isArray(v) ? v.map((item, i) => [String(i), item] as const) : Object.entries(v);
+    // Pushed last to first, so the first entry is looked at first.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i] as readonly [string, unknown];
+      if (!Array.isArray(v) && hasLoneSurrogate(key)) return { path: pathOf(node, key), rule: LONE_SURROGATE_RULE };
+      stack.push({ value: item, key, parent: node, depth: node.depth + 1 });
     }
   }
   return null;

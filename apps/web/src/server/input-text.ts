@@ -1,12 +1,12 @@
 import "server-only";
-import { DomainError, LONE_SURROGATE_RULE, loneSurrogatePath } from "@solserver/contracts";
+import { DomainError, inputTextProblem } from "@solserver/contracts";
 
 /**
- * Refuses a request whose data holds a lone surrogate anywhere (a key or a value), naming where:
- * checked once per transport (REST body, tRPC input) before any schema, so no string field can
- * store one as U+FFFD.
+ * Refuses request data holding a lone surrogate anywhere (a key or a value), or nested too deep,
+ * naming where: checked once per transport (REST body, tRPC input) before any schema, so no
+ * string field can store one as U+FFFD and no body can exhaust the stack.
  */
-export function refuseLoneSurrogates(data: unknown): void {
-  const field = loneSurrogatePath(data);
-  if (field) throw new DomainError("BAD_INPUT", `${field}: ${LONE_SURROGATE_RULE}`, { field });
+export function refuseBadInputText(data: unknown): void {
+  const problem = inputTextProblem(data);
+  if (problem) throw new DomainError("BAD_INPUT", `${problem.path}: ${problem.rule}`, { field: problem.path });
 }

@@ -6,7 +6,7 @@ import { readBodyCapped } from "./body-limit";
 import { getServer } from "./control-plane";
 import { bodyNotJson, bodyNotJsonContentType, crossSiteRefused, isJsonContentType } from "./errors/refusals";
 import { ERROR_TABLE, errorHeaders } from "./errors/table";
-import { refuseLoneSurrogates } from "./input-text";
+import { refuseBadInputText } from "./input-text";
 import { admit } from "./load-shedding";
 import { identify } from "./request-actor";
 
@@ -100,7 +100,7 @@ export async function readJsonBody<T extends z.ZodType>(req: Request, schema: T)
   } catch {
     throw bodyNotJson();
   }
-  refuseLoneSurrogates(data);
+  refuseBadInputText(data);
   return parseInput(schema, data);
 }
 

@@ -56,6 +56,41 @@ export async function writeMemento(
   return (expectedVersion ?? 0) + 1;
 }
 
+/**
+ * A turn's memento write: conditional on the version the turn read (a stale one is CONFLICT), or
+ * `rebase`: the turn's changes applied to the memento as it is inside the write's transaction,
+ * its row locked (PostgreSQL: FOR UPDATE), so concurrent turns on one thread wait for each other
+ * instead of conflicting.
+ */
+export type TMementoWrite =
+  | { expectedVersion: number | null; payload: Record<string, unknown> }
+  | { rebase: (stored: unknown | null) => Record<string, unknown> };
+
+/** Writes a turn's memento inside its transaction; the new version. */
+export async function writeTurnMemento(tx: TSql, threadId: string, write: TMementoWrite, now: Date): Promise<number> {
+  if (!("rebase" in write)) return writeMemento(tx, threadId, write.expectedVersion, write.payload, now);
+  const locked = async () =>
+    (
+      await tx.query<{ version: number; payload: unknown }>(
+        Prisma.sql`SELECT "version", "payload" FROM "ThreadMemento" WHERE "threadId" = ${threadId} ${tx.dialect.forUpdate}`,
+      )
+    )[0];
+  let row = await locked();
+  if (!row) {
+    // A new thread's first turns race to create it: one inserts, the others lock what it wrote.
+    const created =
+      await tx.execute(Prisma.sql`INSERT INTO "ThreadMemento" ("threadId", "version", "payload", "updatedAt")
+      VALUES (${threadId}, 1, ${tx.dialect.json(write.rebase(null))}, ${now}) ON CONFLICT ("threadId") DO NOTHING`);
+    if (created === 1) return 1;
+    row = await locked();
+    if (!row) throw new Error(`thread ${threadId}: its memento was neither there nor written`);
+  }
+  const payload = write.rebase(jsonOf(row.payload));
+  await tx.execute(Prisma.sql`UPDATE "ThreadMemento" SET "payload" = ${tx.dialect.json(payload)},
+    "version" = "version" + 1, "updatedAt" = ${now} WHERE "threadId" = ${threadId}`);
+  return Number(row.version) + 1;
+}
+
 /** A standalone memento write (the memento API), in its own transaction. */
 export async function putMemento(
   driver: TSqlDriver,

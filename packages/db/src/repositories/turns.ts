@@ -8,7 +8,7 @@ import { isUniqueViolation, jsonOf, type TSql, type TSqlDriver } from "../sql";
 import { countTurnUsage } from "./cfb-stats";
 import { writeContext } from "./contexts";
 import { insertGateEvaluations } from "./gate";
-import { writeMemento } from "./mementos";
+import { writeTurnMemento } from "./mementos";
 import { addProposalCounts } from "./proposal-counts";
 import { countRepetitions } from "./repetitions";
 import { insertResolveDecisions } from "./resolve";
@@ -352,9 +352,7 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
           turn.gate.map((g) => ({ ...g, source: "turn", transmissionId })),
           now,
         );
-        const mementoVersion = turn.memento
-          ? await writeMemento(tx, turn.threadId, turn.memento.expectedVersion, turn.memento.payload, now)
-          : null;
+        const mementoVersion = turn.memento ? await writeTurnMemento(tx, turn.threadId, turn.memento, now) : null;
         const procedureVersion = turn.procedure ? await writeContext(tx, turn.threadId, turn.procedure, now) : null;
         await insertTraceRun(tx, {
           kind: "turn",

@@ -10,6 +10,7 @@ import type {
   TStoredProposalPreview,
 } from "@solserver/contracts";
 import type { TContextWrite } from "./contexts";
+import type { TMementoWrite } from "./mementos";
 
 // Plain-data shapes the repositories take and give: no Prisma types cross this boundary.
 
@@ -86,8 +87,8 @@ export type TTurnWrite = {
   repetitions?: { hits: TRepetitionHit[]; thresholds: Record<TRepetitionKind, number> };
   /** The output gate's decision on each attempt (stored with the turn's transmission id). */
   gate: Omit<TGateEvaluationWrite, "transmissionId" | "source">[];
-  /** The thread's memento after this turn, written conditional on the version the turn read. */
-  memento: { expectedVersion: number | null; payload: Record<string, unknown> } | null;
+  /** The thread's memento after this turn (mementos.ts, TMementoWrite). */
+  memento: TMementoWrite | null;
   /** The selector step's attempt (seed 001 §7.1): the deterministic router, stored with step "selector". */
   selector?: { model: string; latencyMs: number; outcome: string; reason: string | null };
   /** The delivered answer's claim-map check ({ strict, domain, findings }), stored with its meta. */

@@ -12,7 +12,7 @@ import {
 import { initTRPC, TRPCError } from "@trpc/server";
 import { crossSiteRefused } from "../errors/refusals";
 import { ERROR_TABLE } from "../errors/table";
-import { refuseLoneSurrogates } from "../input-text";
+import { refuseBadInputText } from "../input-text";
 
 // ---------------------------------------------------------------------------------------------
 // 1. Context. `createInnerContext` needs no request, so tests build it directly; the HTTP
@@ -84,9 +84,9 @@ const refuseCrossSiteWrites = t.middleware(({ ctx, type, next }) => {
   return next();
 });
 
-/** Every string of the input must be valid Unicode: a lone surrogate is refused naming its field. */
-const refuseLoneSurrogateInput = t.middleware(async ({ getRawInput, next }) => {
-  refuseLoneSurrogates(await getRawInput());
+/** Every string of the input must be valid Unicode, and no input nests too deep: refused naming the field. */
+const refuseBadInput = t.middleware(async ({ getRawInput, next }) => {
+  refuseBadInputText(await getRawInput());
   return next();
 });
 
@@ -94,17 +94,18 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** Anyone who can reach the server (only the health probe). */
-export const publicProcedure = t.procedure
-  .use(mapDomainErrors)
-  .use(refuseCrossSiteWrites)
-  .use(refuseLoneSurrogateInput);
+export const publicProcedure = t.procedure.use(mapDomainErrors).use(refuseCrossSiteWrites).use(refuseBadInput);
 
 /**
  * A signed-in account, by session cookie or API token: `user` or `jam`, as `ctx.caller`. Each
- * query (each call of a batch) counts against the account's read budget.
+ * query (each call of a batch) counts against the account's read budget. Who is calling is
+ * checked before the input is read: an anonymous body costs nothing but the refusal.
  */
-export const signedInProcedure = publicProcedure
+export const signedInProcedure = t.procedure
+  .use(mapDomainErrors)
+  .use(refuseCrossSiteWrites)
   .use(({ ctx, next }) => next({ ctx: { caller: requireSignedIn(ctx.actor) } }))
+  .use(refuseBadInput)
   .use(async ({ ctx, type, next }) => {
     if (type === "query") await chargeRead(ctx.deps, ctx.caller.userId);
     return next();

@@ -25,7 +25,13 @@ export async function resolveBaseline(
   if (fromRequest) return { memento: fromRequest, storedVersion, source: "request" };
   const parsed = stored ? ZThreadMemento.safeParse(stored.payload) : null;
   if (parsed?.success) return { memento: parsed.data, storedVersion, source: "stored_latest" };
-  return { memento: ZThreadMemento.parse(emptyMemento(deps.now().toISOString())), storedVersion, source: "none" };
+  return { memento: storedOrEmpty(null, deps.now().toISOString()), storedVersion, source: "none" };
+}
+
+/** A stored memento payload as a memento, or an empty one when there is none (or it is not one). */
+export function storedOrEmpty(payload: unknown | null, now: string): TThreadMemento {
+  const parsed = payload === null ? null : ZThreadMemento.safeParse(payload);
+  return parsed?.success ? parsed.data : ZThreadMemento.parse(emptyMemento(now));
 }
 
 /**

@@ -1,11 +1,11 @@
-import { DomainError, type TThreadMemento } from "@solserver/contracts";
+import { DomainError } from "@solserver/contracts";
 import type { TStoredTurn, TTurnWrite } from "@solserver/db";
 import type { TServiceContext } from "../context";
 import type { TAdmitted } from "./admit";
 import type { TAnswer } from "./answer";
 import type { TGathered } from "./gather";
 import type { TLearned } from "./learn";
-import { resolveBaseline } from "./memento";
+import { storedOrEmpty } from "./memento";
 import { gateRows } from "./model-call";
 import type { TPlan } from "./plan";
 
@@ -14,13 +14,12 @@ import type { TPlan } from "./plan";
 // decisions, the memento, the procedure state, the trace), or nothing.
 //
 // The memento write is conditional on the version read at the start. Another turn (or a memento
-// PUT) may land on the thread while the model answers: then this turn's changes are applied again
-// to the memento as it is now (re-read, unless the client sent its own baseline) instead of
-// throwing the whole turn away. A concurrent retry of the same request_id from another process
+// PUT) may land on the thread while the model answers: then the turn is written once more, its
+// memento changes applied to the memento as it is inside that transaction, its row locked
+// (unless the client sent its own baseline, which is then written over it), so concurrent turns
+// on one thread, in one process or several, wait for each other and all land. A concurrent retry of the same request_id from another process
 // that stored first makes this one "duplicate" (the unique request_id decides; nothing of this
 // turn is kept).
-
-const STORE_TRIES = 3;
 
 export async function store(
   { deps, caller }: TServiceContext,
@@ -66,18 +65,16 @@ export async function store(
     gate: gateRows(answered.gate, answered.party, (n) => n === answered.deliveredN),
     trace: trace.events,
   });
-  let memento: { expectedVersion: number | null; payload: TThreadMemento } = {
-    expectedVersion: plan.baseline.storedVersion,
-    payload: learned.mementoFrom(plan.baseline.memento),
-  };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await deps.repos.turns.record(write(memento));
-    } catch (error) {
-      if (!isMementoConflict(error) || attempt >= STORE_TRIES) throw error;
-      const fresh = await resolveBaseline(deps, turn.threadId, input.context?.thread_memento);
-      memento = { expectedVersion: fresh.storedVersion, payload: learned.mementoFrom(fresh.memento) };
-    }
+  try {
+    return await deps.repos.turns.record(
+      write({ expectedVersion: plan.baseline.storedVersion, payload: learned.mementoFrom(plan.baseline.memento) }),
+    );
+  } catch (error) {
+    if (!isMementoConflict(error)) throw error;
+    const fromRequest = input.context?.thread_memento;
+    const rebase = (stored: unknown | null) =>
+      learned.mementoFrom(fromRequest ?? storedOrEmpty(stored, deps.now().toISOString()));
+    return deps.repos.turns.record(write({ rebase }));
   }
 }
 
