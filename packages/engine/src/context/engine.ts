@@ -670,6 +670,12 @@ function diagnosticTurn(
   }
   if (c.skip) return nonAnswerTurn(ctx, s, active, "skipped");
   if (c.nonAnswer !== null) return nonAnswerTurn(ctx, s, active, c.nonAnswer);
+  if (c.announcement)
+    return askStep(
+      ctx,
+      active,
+      "The technician is about to check, or only acknowledged: nothing is recorded. Say in a few words that you wait for what they find, and keep the step open.",
+    );
   if (c.topic !== null) {
     const about = c.topicStep === null ? active : stepOf(ctx.system, c.topicStep.id);
     pushTopic(ctx, s, c.topic, about);

@@ -104,6 +104,8 @@ export type TClassification = {
   labor: { minutes: number; mode: "set" | "add" } | null;
   /** The message only acknowledges ("thanks", "ok", "got it"). */
   acknowledgement: boolean;
+  /** The message announces a check ("ok let me check", "gonna pull the fuse"): it reports nothing. */
+  announcement: boolean;
   /** As an answer to the authorization request. */
   consent: TConsent;
   /** Some clause is a question. */
@@ -127,6 +129,8 @@ type TRead = {
   correction: boolean;
   skip: boolean;
   alreadyTold: boolean;
+  /** Every clause announces a check ("let me check", "ok, ill measure it"), or only fills beside one. */
+  announcement: boolean;
   /** A long paste: its middle clauses are quoted (read for answers, not for events). */
   quoted: ReadonlySet<number>;
 };
@@ -184,6 +188,7 @@ function read(message: string, content: ReadonlySet<string>, speller: Speller): 
   let correction = false;
   let skip = false;
   let alreadyTold = false;
+  const announced = new Set<number>();
   const nonAnswers = NON_ANSWERS;
   // A pasted log or history: what the technician says is at its start and its end; the middle
   // is read for answers (the last one wins) but never for what the technician says about the
@@ -234,8 +239,25 @@ function read(message: string, content: ReadonlySet<string>, speller: Speller): 
         }
       }
     });
-    // "ok, can't find it": a clause of fillers only says nothing when the message says more
-    if (clauses.length > 1 && clause.tokens.every((t) => VOCABULARY.fillers.has(t))) b.fill(true);
+    // "ok ill check if the fuse is blown", "hang on, grabbing my meter": a clause that opens
+    // (after fillers and markers set aside) with an announcement reports nothing (issue 36)
+    const opening = clause.tokens.findIndex((t, i) => !VOCABULARY.fillers.has(t) && b[i] !== true);
+    if (
+      opening >= 0 &&
+      !quoted.has(k) &&
+      indexOf(VOCABULARY.announcements)
+        .in(clause.tokens)
+        .some((span) => span.start === opening)
+    ) {
+      announced.add(k);
+      b.fill(true);
+    }
+    // "ok, can't find it", "hmm ok": a clause of fillers only says nothing (a bare "ok" is not
+    // the answer "LP OK": it acknowledges the question); alone, the reply is unclear
+    if (clause.tokens.every((t) => VOCABULARY.fillers.has(t))) {
+      if (clauses.length > 1) announced.add(k);
+      b.fill(true);
+    }
     const asked = questionTopic(clause);
     if (asked !== null) {
       questions.add(k);
@@ -272,6 +294,7 @@ function read(message: string, content: ReadonlySet<string>, speller: Speller): 
     correction,
     skip,
     alreadyTold,
+    announcement: announced.size === clauses.length && clauses.some((_, k) => announced.has(k)),
   };
 }
 
@@ -772,11 +795,20 @@ export function classifyMessage(
         return clause !== undefined && !negated(clause, span.start);
       });
   // "fixed it", "works now", or a repair with "now" / "again" ("swapped the cap, blowing cold now")
-  // unless it still fails ("changed the fuse, still dead").
+  // unless it still fails ("changed the fuse, still dead"). The action the step asked for is no
+  // repair: "reset it, breaker holds now" answers "Reset the breaker: does it hold?" (issue 36).
+  const asked = activeStep === undefined ? new Set<string>() : (c.questionWords.get(activeStep) ?? new Set<string>());
+  const stepAction = (table: readonly TPhrase[]) =>
+    indexOf(table)
+      .all(own)
+      .some((span) => own[span.clause]?.tokens.slice(span.start, span.start + span.length).every((t) => asked.has(t)));
   const resolved =
     anyOf(VOCABULARY.resolved.explicit) ||
     anyOf(VOCABULARY.resolved.success) ||
-    (anyOf(VOCABULARY.resolved.repairVerbs) && anyOf(VOCABULARY.now) && !has(VOCABULARY.still));
+    (anyOf(VOCABULARY.resolved.repairVerbs) &&
+      !(answer !== null && stepAction(VOCABULARY.resolved.repairVerbs)) &&
+      anyOf(VOCABULARY.now) &&
+      !has(VOCABULARY.still));
 
   const minutes = durationOf(own);
   const laborTriggered = anyOf(VOCABULARY.labor.keywords) || anyOf(VOCABULARY.labor.add);
@@ -789,6 +821,17 @@ export function classifyMessage(
   const acknowledgement =
     clauses.length > 0 && clauses.every((cl) => indexOf(VOCABULARY.acknowledgements).covers(cl.tokens, ackExtra));
 
+  // "jumped it straight to 12v, motor runs fine" at the switch step: power that bypasses the
+  // part asked tests what is past it, never the part itself (issue 36); only a message that names
+  // the asked step's own part answers it.
+  if (
+    answer !== null &&
+    option === null &&
+    activeStep !== undefined &&
+    has(VOCABULARY.bypass) &&
+    !clauses.some((clause) => namesPart(c, activeStep, clause))
+  )
+    answer = null;
   const hasEvidence = answer !== null || stated.length > 0 || ambiguous.length > 0;
   const nonAnswer = hasEvidence ? null : r.nonAnswer;
   const skip = r.skip && !hasEvidence;
@@ -823,6 +866,7 @@ export function classifyMessage(
     retracted,
     labor,
     acknowledgement,
+    announcement: r.announcement && !hasEvidence,
     consent: consentOf(message),
     question: r.questions.size > 0,
     evidenceText,

@@ -43,6 +43,13 @@ export const ZLanguagePack = z.strictObject({
   elliptical_non_answers: ZPhrases.default([]),
   hedges: ZPhrases,
   skip: ZPhrases,
+  /**
+   * What opens a clause that announces a check instead of reporting one ("let me check", "ill
+   * measure it", "waiting the 3 min"): nothing in that clause is an answer (issue 36).
+   */
+  announcements: ZPhrases,
+  /** A part bypassed ("jumped it straight to 12v"): that is no test of the part in between. */
+  bypass: ZPhrases,
   correction_markers: ZPhrases,
   retractions: ZPhrases,
   clarification: z.strictObject({ locate: ZPhrases, howto: ZPhrases, explain: ZPhrases }),

@@ -82,6 +82,8 @@ export const VOCABULARY = {
   elliptical: new Set(collect((p) => p.elliptical_non_answers).map((t) => phrase(t).join(" "))),
   hedges: phrases((p) => p.hedges),
   skip: phrases((p) => p.skip),
+  announcements: phrases((p) => p.announcements),
+  bypass: phrases((p) => p.bypass),
   corrections: phrases((p) => p.correction_markers),
   retractions: phrases((p) => p.retractions),
   clarification: {

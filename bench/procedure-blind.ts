@@ -1,0 +1,117 @@
+// Procedure mode on technician conversations written blind to the engine (issue 36,
+// bench/fixtures/procedure-blind.json: 48 conversations, each message labelled with what a
+// service writer expects it to record). For each split: the share of labelled turns that record
+// exactly what was expected (nothing, for an announcement, a question, a command or small talk;
+// the corrected step's new answer for a correction), the invented findings (a finding the
+// conversation says no report may hold, left in the final state) and the missing ones.
+// Prints the tuning half's misses (--misses holdout for the held-out ones: only when tuning is
+// done). Run: `pnpm bench:procedure-blind`. A report: it always exits 0.
+// Writes bench/results/procedure-blind.json.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { contextTurn, RV_SERVICE_CATALOG, startContext } from "@solserver/engine";
+
+const { values } = parseArgs({ options: { misses: { type: "string", default: "tune" } } });
+type TRecord = { step: string; answer: string };
+type TConversation = {
+  id: string;
+  system: string;
+  split: "tune" | "holdout";
+  turns: { message: string; expect: { kind: string; records?: TRecord[] } }[];
+  report_must_not_contain_findings?: string[];
+  report_must_contain_findings?: string[];
+};
+const fixture = JSON.parse(
+  readFileSync(path.join(import.meta.dirname, "fixtures", "procedure-blind.json"), "utf8"),
+) as { conversations: TConversation[] };
+
+/** The finding an answer of a step records ("fuse=ok"). */
+function findingOf(system: string, { step, answer }: TRecord): string {
+  const s = RV_SERVICE_CATALOG.systems.find((x) => x.id === system)?.procedure.steps.find((x) => x.id === step);
+  const found = s?.answers.find((a) => a.id === answer)?.finding;
+  if (!found) throw new Error(`${system}: no answer ${answer} at step ${step}`);
+  return found;
+}
+
+type TSplitResult = {
+  conversations: number;
+  labelled_turns: number;
+  turns_as_expected: number;
+  invented_findings: number;
+  missing_findings: number;
+  by_kind: Record<string, { ok: number; total: number }>;
+  misses: string[];
+};
+
+function run(split: "tune" | "holdout"): TSplitResult {
+  const result: TSplitResult = {
+    conversations: 0,
+    labelled_turns: 0,
+    turns_as_expected: 0,
+    invented_findings: 0,
+    missing_findings: 0,
+    by_kind: {},
+    misses: [],
+  };
+  for (const c of fixture.conversations.filter((x) => x.split === split)) {
+    result.conversations++;
+    let state = startContext(RV_SERVICE_CATALOG, c.system);
+    for (const t of c.turns) {
+      const logged = state.evidence_log.length;
+      const turn = contextTurn(RV_SERVICE_CATALOG, state, t.message);
+      state = turn.state;
+      if (t.expect.records === undefined) continue;
+      const got = state.evidence_log
+        .slice(logged)
+        .map((e) => e.finding)
+        .sort();
+      const want = t.expect.records.map((r) => findingOf(c.system, r)).sort();
+      const ok = JSON.stringify(got) === JSON.stringify(want);
+      result.labelled_turns++;
+      const kind = (result.by_kind[t.expect.kind] ??= { ok: 0, total: 0 });
+      kind.total++;
+      if (ok) {
+        result.turns_as_expected++;
+        kind.ok++;
+      } else
+        result.misses.push(
+          `${c.id} ${t.expect.kind} ${JSON.stringify(t.message)}: expected [${want.join(", ")}], recorded [${got.join(", ")}]`,
+        );
+    }
+    const final = new Set(Object.entries(state.evidence).map(([k, v]) => `${k}=${v}`));
+    for (const f of c.report_must_not_contain_findings ?? [])
+      if (final.has(f)) {
+        result.invented_findings++;
+        result.misses.push(`${c.id}: holds ${f}, which nobody stated (or was corrected away)`);
+      }
+    for (const f of c.report_must_contain_findings ?? [])
+      if (!final.has(f)) {
+        result.missing_findings++;
+        result.misses.push(`${c.id}: lacks ${f}`);
+      }
+  }
+  return result;
+}
+
+const pct = (a: number, b: number) => (b === 0 ? "–" : `${((100 * a) / b).toFixed(1)}%`);
+const out: Record<string, TSplitResult> = {};
+for (const split of ["tune", "holdout"] as const) {
+  const r = run(split);
+  out[split] = r;
+  console.log(
+    `\n== ${split}: ${r.conversations} conversations; turns as expected ${pct(r.turns_as_expected, r.labelled_turns)} (${r.turns_as_expected}/${r.labelled_turns}); invented findings ${r.invented_findings}; missing findings ${r.missing_findings}`,
+  );
+  console.log(
+    `   by kind: ${Object.entries(r.by_kind)
+      .map(([k, v]) => `${k} ${v.ok}/${v.total}`)
+      .join(", ")}`,
+  );
+  if (values.misses.split(",").includes(split)) for (const m of r.misses) console.log(`  ✗ ${m}`);
+}
+const file = path.join(import.meta.dirname, "results", "procedure-blind.json");
+writeFileSync(
+  file,
+  `${JSON.stringify({ when: new Date().toISOString(), node: process.version, ...Object.fromEntries(Object.entries(out).map(([k, v]) => [k, { ...v, misses: v.misses.length }])) }, null, 2)}\n`,
+);
+console.log(`written to ${path.relative(process.cwd(), file)}`);

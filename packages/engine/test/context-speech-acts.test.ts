@@ -1,0 +1,92 @@
+// Issue 36: a message that announces a check ("ok I will measure it", "let me check") or only
+// acknowledges ("hmm ok") is no answer: nothing is recorded, the step stays open, and the
+// directive says to wait. An announcement beside a statement still records the statement.
+import { describe, expect, it } from "vitest";
+import { drive, last } from "./drive";
+
+const PUMP = "water pump not working, no water at the faucets";
+const recordedBy = (messages: string[]) => {
+  const turns = drive("water_pump", [PUMP, ...messages]);
+  const before = turns.at(-2)?.state.evidence_log.length ?? 0;
+  return {
+    turn: last(turns),
+    added: last(turns)
+      .state.evidence_log.slice(before)
+      .map((e) => e.finding),
+  };
+};
+
+describe("announcements record nothing", () => {
+  it.each([
+    "ok let me check",
+    "ok I will measure it",
+    "ill check if the fuse is blown",
+    "ok, gonna pull the fuse now",
+    "lemme look",
+    "about to check it",
+  ])("%j at the fuse step: nothing recorded, the step stays open, the assistant waits", (message) => {
+    const { turn, added } = recordedBy([message]);
+    expect(added).toEqual([]);
+    expect(turn.state.active_step).toBe("fuse");
+    expect(turn.state.not_checked).toEqual({});
+    expect(turn.directive).toMatchObject({ kind: "ask_step", step_id: "fuse" });
+    expect(turn.directive.text).toContain("nothing is recorded");
+  });
+
+  it.each(["ok", "hmm ok"])('%j alone is no answer (not the fuse\'s "ok")', (message) => {
+    const { turn, added } = recordedBy([message]);
+    expect(added).toEqual([]);
+    expect(turn.state.active_step).toBe("fuse");
+  });
+
+  it("an announcement of the next check beside a result records the result", () => {
+    expect(recordedBy(["fuse is blown, gonna swap it"]).added).toEqual(["fuse=blown"]);
+    expect(recordedBy(["ok, fuse is fine"]).added).toEqual(["fuse=ok"]);
+  });
+
+  it("the answer after an announcement is recorded as usual", () => {
+    const { turn, added } = recordedBy(["ok let me check", "fuse is good"]);
+    expect(added).toEqual(["fuse=ok"]);
+    expect(turn.state.active_step).not.toBe("fuse");
+  });
+});
+
+describe("a bypass is no test of the part it bypasses", () => {
+  const SLIDE = "slide out not moving";
+  it("power jumped straight to the motor at the switch step records the motor, not the switch", () => {
+    const turns = drive("slide_out", [
+      SLIDE,
+      "12.5 at the batteries, charger off",
+      "jumped the motor straight to 12v and it runs fine",
+    ]);
+    const turn = last(turns);
+    const logged = turn.state.evidence_log.map((e) => e.finding);
+    expect(logged).toContain("motor_direct=runs");
+    expect(logged.filter((f) => f.startsWith("slide_switch="))).toEqual([]);
+    expect(turn.state.active_step).toBe("slide_switch");
+  });
+
+  it("a message that names the asked part still answers it", () => {
+    const turns = drive("slide_out", [
+      SLIDE,
+      "12.5 at the batteries, charger off",
+      "switch is good, jumped past nothing",
+    ]);
+    expect(last(turns).state.evidence).toMatchObject({ slide_switch: "ok" });
+  });
+});
+
+describe("the action a step asks for is its answer, not a repair", () => {
+  it('"reset it, breaker holds now" at the breaker reset step records it and the case goes on', () => {
+    const turn = last(
+      drive("roof_ac", ["ac stopped working last night", "breaker was tripped", "reset it, breaker holds now"]),
+    );
+    expect(turn.state.evidence).toMatchObject({ ac_power: "tripped", breaker_reset: "holds" });
+    expect(turn.state.mode).toBe("diagnostic");
+  });
+
+  it('a repair of another part with "now" still ends the case as fixed by the technician', () => {
+    const turn = last(drive("water_pump", [PUMP, "replaced the switch, works now"]));
+    expect(turn.state.report?.resolution).toBe("fixed_by_technician");
+  });
+});
