@@ -69,9 +69,12 @@ test("a rejected proposal leaves the queue and no CFB is written", async ({ page
   const pendingTab = page.getByRole("button", { name: /^pending/ });
   const before = Number((await pendingTab.textContent())?.match(/\((\d+)\)/)?.[1]);
 
-  // Reviewed from the keyboard: focus the card, R rejects.
+  // Reviewed from the keyboard: focus the card, R asks for a reason, Enter rejects.
   await card.focus();
   await page.keyboard.press("r");
+  await expect(card.getByLabel(/Reason for rejecting/)).toBeFocused();
+  await page.keyboard.type("covered by the weekly review");
+  await page.keyboard.press("Enter");
   await expect(queue.getByRole("article").filter({ hasText: title })).toHaveCount(0);
   await expect(pendingTab).toHaveText(`pending (${before - 1})`);
 

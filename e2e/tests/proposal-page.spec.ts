@@ -162,16 +162,19 @@ test("a queue card offers what the server allows: its main approval is the serve
   // The restatement updates the CFB just written: that is the main approval, A's, highlighted.
   expect(actions).toMatchObject({ primary: "approve_update", update: { cfb_id: cfbId }, edit: "update" });
   const main = card.locator('button[aria-keyshortcuts="A"]');
-  await expect(main).toHaveText(`Approve update of ${cfbId}`);
+  await expect(main).toHaveText(new RegExp(`^Approve update of ${cfbId} “.+”$`));
   await expect(main).toHaveClass(/approve/);
   // Exactly the buttons the allowed actions name.
-  const allowed = (action: string, label: string) => (actions.allowed.includes(action) ? [label] : []);
+  const allowed = (action: string, label: string | RegExp) => (actions.allowed.includes(action) ? [label] : []);
   await expect(card.getByRole("button")).toHaveText([
     ...allowed("approve_create", "Approve"),
-    ...allowed("approve_update", `Approve update of ${cfbId}`),
+    ...allowed("approve_update", new RegExp(`^Approve update of ${cfbId} “.+”$`)),
     ...allowed("edit_then_approve", "Edit & approve"),
-    ...allowed("reject", "Reject"),
+    ...allowed("reject", "Reject…"),
+    // The CFB it restates: the way out when the update is not wanted.
+    `Already known: ${cfbId}`,
   ]);
+  expect(actions.covered_by).toMatchObject({ cfb_id: cfbId });
   // A, with the card focused, does what that button does.
   await card.focus();
   await page.keyboard.press("a");

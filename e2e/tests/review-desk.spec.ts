@@ -72,7 +72,8 @@ for (const width of [1280, 390]) {
       await page.keyboard.press("Escape");
       await expect(page.getByTestId("keyboard-help")).toHaveCount(0);
 
-      // J focuses the first card; J/K move; A approves and R rejects, and focus moves on by itself.
+      // J focuses the first card; J/K move; A approves, R asks for a reason and Enter rejects, and
+      // focus moves on by itself.
       await page.keyboard.press("j");
       expect(await focusedCardId(page)).toBe(ids[0]);
       await page.keyboard.press("j");
@@ -81,7 +82,12 @@ for (const width of [1280, 390]) {
       expect(await focusedCardId(page)).toBe(ids[0]);
       for (const [i, id] of ids.entries()) {
         await expect.poll(() => focusedCardId(page)).toBe(id);
-        await page.keyboard.press(i % 2 === 0 ? "a" : "r");
+        if (i % 2 === 0) await page.keyboard.press("a");
+        else {
+          await page.keyboard.press("r");
+          await expect(card(page, id).getByLabel(/Reason for rejecting/)).toBeFocused();
+          await page.keyboard.press("Enter");
+        }
         // Decided, the card leaves the queue and the next one has the focus.
         await expect(card(page, id)).toHaveCount(0);
       }

@@ -122,6 +122,7 @@ test("a rejected proposal reopens from its page, keeps its rejection and can be 
   await expect(page.getByTestId("proposal-review")).toBeVisible();
 
   await page.keyboard.press("r");
+  await page.keyboard.press("Enter");
   const review = page.getByTestId("proposal-review");
   await expect(review.getByRole("status").filter({ hasText: "Rejected" })).toBeVisible();
   await review.getByRole("button", { name: "Reopen for review" }).click();

@@ -249,6 +249,8 @@ describe("GET /umbra/proposals", () => {
       primary: "approve_create",
       update: null,
       protection: null,
+      held: [],
+      covered_by: null,
       edit: null,
       unavailable: [
         expect.objectContaining({ action: "approve_update", code: "BAD_INPUT" }),

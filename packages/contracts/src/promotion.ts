@@ -42,11 +42,20 @@ export const ZPromoteRequest = z
     expected_cfb_version: z.number().int().min(1).optional(),
     /** A rejection's reason, in the reviewer's words: kept with the decision, shown to the proposer. */
     reason: z.string().trim().min(1).max(1000).optional(),
+    /**
+     * "Already known": a rejection because this CFB already says it. Nothing is written to the CFB;
+     * the decision's reason names it (issue 35). The CFB must exist and be visible to the caller.
+     */
+    known_cfb_id: ZCfbId.optional(),
   })
   .strict()
   .refine((r) => r.reason === undefined || r.action === "reject", {
     message: "reason is only for action reject",
     path: ["reason"],
+  })
+  .refine((r) => r.known_cfb_id === undefined || r.action === "reject", {
+    message: "known_cfb_id is only for action reject (already known)",
+    path: ["known_cfb_id"],
   });
 export type TPromoteRequest = z.infer<typeof ZPromoteRequest>;
 

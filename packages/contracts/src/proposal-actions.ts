@@ -4,6 +4,9 @@ import { DOMAIN_ERROR_CODES } from "./errors";
 import { ZCfbId } from "./ids";
 import { ZPromoteAction } from "./promotion-enums";
 
+export const ZHeldCode = z.enum(["resolve_review", "subject_differs", "value_changes", "curated", "duplicate"]);
+export type THeldCode = z.infer<typeof ZHeldCode>;
+
 /** The two approvals a reviewer's main button (and the A key) can send. */
 export const ZApproveAction = z.enum(["approve_create", "approve_update"]);
 export type TApproveAction = z.infer<typeof ZApproveAction>;
@@ -29,6 +32,7 @@ export const ZProposalActions = z.object({
   update: z
     .object({
       cfb_id: ZCfbId,
+      title: z.string(),
       version: z.number().int().min(1),
       merge_cfb_id: ZCfbId.nullable(),
     })
@@ -40,6 +44,21 @@ export const ZProposalActions = z.object({
    * in a sentence, for the reviewer to read before they decide. Null otherwise.
    */
   protection: z.object({ cfb_id: ZCfbId, kind: ZCfbKind, trust_tier: ZTrustTier, note: z.string() }).nullable(),
+  /**
+   * Why the main approval should not be given without a look, each with a sentence: resolve left
+   * it for a person (`resolve_review`), the update's target is about another subject
+   * (`subject_differs`), it changes a value the target states (`value_changes`), or it changes
+   * curated knowledge (`curated`); the Umbra beat adds a title it already plans (`duplicate`).
+   * Bulk approvals and the Umbra beat leave such proposals out unless a person includes them.
+   * Empty when there is no main approval.
+   */
+  held: z.array(z.object({ code: ZHeldCode, note: z.string() })),
+  /**
+   * The CFB that may already say what the proposal says (where an update would land, allowed or
+   * not): a reviewer may close the proposal as "already known" against it (a rejection naming it,
+   * `known_cfb_id`). Null when there is none or the proposal is decided.
+   */
+  covered_by: z.object({ cfb_id: ZCfbId, title: z.string() }).nullable(),
   /** What edit_then_approve writes: a new CFB, or the update above. Null when this caller may not edit. */
   edit: z.enum(["create", "update"]).nullable(),
   /** Each action not allowed, with the code and message promote answers it with. */

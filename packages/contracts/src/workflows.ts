@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZHeldCode } from "./proposal-actions";
 
 // Checkpoint workflows (seed 003) on the wire: runs, their checkpoints and decisions. The run's
 // engine is packages/checkpoint; these are the views the dashboard, the API and the CLI share.
@@ -49,6 +50,11 @@ export const ZWorkflowDecideRequest = z
      * they stay in the queue. Each must be in the plan.
      */
     exclude: z.array(z.string().min(1).max(64)).max(500).optional(),
+    /**
+     * Items of the plan it holds back (the Umbra beat: a proposal whose approval needs a look,
+     * `held`) to carry out all the same. Each must be a held item of the plan.
+     */
+    include: z.array(z.string().min(1).max(64)).max(500).optional(),
   })
   .strict();
 export type TWorkflowDecideRequest = z.infer<typeof ZWorkflowDecideRequest>;
@@ -90,6 +96,11 @@ export const ZWorkflowCheckpointView = z.object({
         title: z.string(),
         action: z.string(),
         target_cfb_id: z.string().nullable(),
+        /** The update's target as a reviewer reads it, and what the proposal says, in a line. */
+        target_title: z.string().nullable(),
+        change: z.string(),
+        /** Why it is held back (left out unless a person includes it); empty: carried out unless left out. */
+        held: z.array(z.object({ code: ZHeldCode, note: z.string() })),
       }),
     )
     .nullable(),

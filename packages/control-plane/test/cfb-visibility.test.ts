@@ -331,6 +331,7 @@ describe("the knowledge browser", () => {
 describe("a merge keeps visibility apart", () => {
   const ref = (cfb_id: string, visibility: "shared" | "private"): TCfbRef => ({
     cfb_id,
+    title: cfb_id,
     version: 1,
     merged_into_cfb_id: null,
     retired_ts: null,

@@ -33,7 +33,7 @@ describe("deriveProposals", () => {
     const [p] = deriveProposals(
       meta({ tags: ["analytics"], entities: ["Postgres"], rationale: "User said so." }),
       KNOWN,
-      "general",
+      () => "general",
     );
     expect(p).toEqual({
       suggestionIndex: 0,
@@ -61,7 +61,7 @@ describe("deriveProposals", () => {
   });
 
   it("numbers proposals by their suggestion index and keeps their order", () => {
-    const proposals = deriveProposals(meta({ title: "A" }, { title: "B" }, { title: "C" }), KNOWN, "general");
+    const proposals = deriveProposals(meta({ title: "A" }, { title: "B" }, { title: "C" }), KNOWN, () => "general");
     expect(proposals.map((p) => [p.suggestionIndex, p.title])).toEqual([
       [0, "A"],
       [1, "B"],
@@ -70,11 +70,11 @@ describe("deriveProposals", () => {
   });
 
   it("derives nothing from meta without suggestions", () => {
-    expect(deriveProposals(ZOutputMeta.parse({}), KNOWN, "general")).toEqual([]);
+    expect(deriveProposals(ZOutputMeta.parse({}), KNOWN, () => "general")).toEqual([]);
   });
 
   it.each(["update", "merge"] as const)("%s of an unknown target: warns target_cfb_missing, keeps the target", (op) => {
-    const [p] = deriveProposals(meta({ op, target_cfb_id: "CFB-0999" }), KNOWN, "general");
+    const [p] = deriveProposals(meta({ op, target_cfb_id: "CFB-0999" }), KNOWN, () => "general");
     expect(p?.warnings).toEqual(["target_cfb_missing"]);
     expect(p?.targetCfbId).toBe("CFB-0999");
     expect(p?.op).toBe(op);
@@ -83,19 +83,19 @@ describe("deriveProposals", () => {
   });
 
   it.each(["update", "merge"] as const)("%s without a target: warns target_cfb_required", (op) => {
-    const [p] = deriveProposals(meta({ op }), KNOWN, "general");
+    const [p] = deriveProposals(meta({ op }), KNOWN, () => "general");
     expect(p?.warnings).toEqual(["target_cfb_required"]);
     expect(p?.targetCfbId).toBeNull();
   });
 
   it("a blank target counts as no target", () => {
-    const [p] = deriveProposals(meta({ op: "update", target_cfb_id: "  " }), KNOWN, "general");
+    const [p] = deriveProposals(meta({ op: "update", target_cfb_id: "  " }), KNOWN, () => "general");
     expect(p?.warnings).toEqual(["target_cfb_required"]);
     expect(p?.targetCfbId).toBeNull();
   });
 
   it("update of a known target: no warning, domain from the target", () => {
-    const [p] = deriveProposals(meta({ op: "update", target_cfb_id: "CFB-0002" }), KNOWN, "data");
+    const [p] = deriveProposals(meta({ op: "update", target_cfb_id: "CFB-0002" }), KNOWN, () => "data");
     expect(p?.warnings).toEqual([]);
     expect(p?.targetCfbId).toBe("CFB-0002");
     expect(p?.proposedCfb.domain).toBe("ops");
@@ -105,7 +105,7 @@ describe("deriveProposals", () => {
     const proposals = deriveProposals(
       meta({ op: "create", target_cfb_id: "CFB-0001" }, { op: "create", target_cfb_id: "CFB-0999" }),
       KNOWN,
-      "security",
+      () => "security",
     );
     for (const p of proposals) {
       expect(p.targetCfbId).toBeNull();
@@ -121,33 +121,51 @@ describe("deriveProposals", () => {
     [-1e9, 0],
     [42, 1],
   ])("clamps confidence %d to %d and warns confidence_clamped", (given, clamped) => {
-    const [p] = deriveProposals(meta({ confidence: given }), KNOWN, "general");
+    const [p] = deriveProposals(meta({ confidence: given }), KNOWN, () => "general");
     expect(p?.confidence).toBe(clamped);
     expect(p?.warnings).toEqual(["confidence_clamped"]);
   });
 
   it.each([0, 0.5, 1])("keeps in-range confidence %d without a warning", (confidence) => {
-    const [p] = deriveProposals(meta({ confidence }), KNOWN, "general");
+    const [p] = deriveProposals(meta({ confidence }), KNOWN, () => "general");
     expect(p?.confidence).toBe(confidence);
     expect(p?.warnings).toEqual([]);
   });
 
   it("reports every problem of one suggestion, in a stable order", () => {
-    const [missing] = deriveProposals(meta({ op: "update", target_cfb_id: "CFB-0999", confidence: 2 }), KNOWN, "x");
+    const [missing] = deriveProposals(
+      meta({ op: "update", target_cfb_id: "CFB-0999", confidence: 2 }),
+      KNOWN,
+      () => "x",
+    );
     expect(missing?.warnings).toEqual(["target_cfb_missing", "confidence_clamped"]);
-    const [required] = deriveProposals(meta({ op: "merge", confidence: -1 }), KNOWN, "x");
+    const [required] = deriveProposals(meta({ op: "merge", confidence: -1 }), KNOWN, () => "x");
     expect(required?.warnings).toEqual(["target_cfb_required", "confidence_clamped"]);
   });
 
-  it("uses the routerDomain argument when the target's domain is unknown", () => {
-    for (const routerDomain of ["general", "billing"]) {
-      const [p] = deriveProposals(meta({}), KNOWN, routerDomain);
-      expect(p?.proposedCfb.domain).toBe(routerDomain);
-    }
+  it("files a proposal without a known target under the domain of its own text (title, then summary)", () => {
+    const asked: string[] = [];
+    const domainOf = (text: string) => {
+      asked.push(text);
+      return text.includes("trailer") ? "rv_service" : "ops";
+    };
+    const [rv, ops] = deriveProposals(
+      meta(
+        { title: "Trailer breakers", summary: "Check the 15 A breaker on the trailer first." },
+        { title: "Deploy freeze", delta_summary: "No deploys on Fridays." },
+      ),
+      KNOWN,
+      domainOf,
+    );
+    expect([rv?.proposedCfb.domain, ops?.proposedCfb.domain]).toEqual(["rv_service", "ops"]);
+    expect(asked).toEqual([
+      "Trailer breakers. Check the 15 A breaker on the trailer first.",
+      "Deploy freeze. No deploys on Fridays.",
+    ]);
   });
 
   it("null rationale when the model gave none", () => {
-    expect(deriveProposals(meta({}), KNOWN, "general")[0]?.rationale).toBeNull();
+    expect(deriveProposals(meta({}), KNOWN, () => "general")[0]?.rationale).toBeNull();
   });
 
   it("does not trust the target's existence from the model: only the known map counts", () => {
@@ -155,7 +173,7 @@ describe("deriveProposals", () => {
     const [a, b] = deriveProposals(
       meta({ op: "update", target_cfb_id: "CFB-0001" }, { op: "update", target_cfb_id: "CFB-0002" }),
       known,
-      "general",
+      () => "general",
     );
     expect(a?.warnings).toEqual([]);
     expect(b?.warnings).toEqual(["target_cfb_missing"]);
@@ -170,7 +188,7 @@ describe("proposal fingerprints", () => {
         { tags: ["A", "B"], title: "same  title", confidence: 0.1, rationale: "different" },
       ),
       KNOWN,
-      "general",
+      () => "general",
     );
     expect(a?.fingerprint).toBe(b?.fingerprint);
   });

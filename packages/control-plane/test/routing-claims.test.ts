@@ -169,6 +169,44 @@ describe("selector step", () => {
   });
 });
 
+describe("proposals are filed by their own topic", () => {
+  it("a trailer sentence and a deploy rule in one ops message land in rv_service and ops", async () => {
+    const suggestion = (title: string, summary: string) => ({
+      op: "create" as const,
+      title,
+      delta_summary: summary,
+      summary,
+      tags: [],
+      entities: [],
+      confidence: 0.8,
+    });
+    provider.answer({
+      cfb_suggestions: [
+        suggestion(
+          "Travel trailer breaker check",
+          "On 2019 travel trailers check the 15 A breaker before the water pump.",
+        ),
+        suggestion(
+          "Friday deploy freeze",
+          "No production deploys after 15:00 on Fridays; roll back instead of hotfixing.",
+        ),
+        suggestion("Noted", "Thanks, noted."),
+      ],
+    });
+    const res = await turn(
+      "We decided two things in the ops standup: the deploy freeze and the trailer breaker check.",
+    );
+    expect((await routed(res.transmission_id)).domain).toBe("ops");
+    const domains = await opened.db.umbraProposal.findMany({
+      where: { responseId: res.response_id },
+      orderBy: { suggestionIndex: "asc" },
+      select: { domain: true },
+    });
+    // The one that says nothing of a domain stays in the turn's.
+    expect(domains.map((d) => d.domain)).toEqual(["rv_service", "ops", "ops"]);
+  });
+});
+
 describe("retrieval by route", () => {
   it("scope domain: an rv_service turn gets only rv_service and general CFBs; a boost route gets all", async () => {
     const rv = await opened.repos.cfbs.create(

@@ -32,8 +32,8 @@ type TSuggestion = {
 let next: TSuggestion[] = [];
 const scripted = scriptedModel(() => ({ suggestions: next }));
 
-const cfb = (title: string, summary: string, tags: string[]): TCfbDraft =>
-  testCfb({ title, summary, tags, trust_tier: "repo_adr" });
+const cfb = (title: string, summary: string, tags: string[], trust_tier: TCfbDraft["trust_tier"] = "user_approved") =>
+  testCfb({ title, summary, tags, trust_tier });
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let user: TTestActor;
@@ -123,8 +123,11 @@ describe("the Umbra beat", () => {
     const file = run.checkpoint?.files[0];
     expect(file?.path).toBe("out/umbra/beat-summary.md");
     expect(file?.content).toContain("# Umbra beat: review before promotion");
-    expect(file?.content).toMatch(new RegExp(`\\| ${work.update} \\| .* \\| approve_update \\| ${work.target} \\|`));
-    expect(file?.content).toMatch(new RegExp(`\\| ${work.create} \\| .* \\| approve_create \\| new \\|`));
+    // Each row names the update's target by id and title, and why it is held back (– for nothing).
+    expect(file?.content).toMatch(
+      new RegExp(`\\| ${work.update} \\| .* \\| approve_update \\| ${work.target} Backup window \\d+ \\| – \\|`),
+    );
+    expect(file?.content).toMatch(new RegExp(`\\| ${work.create} \\| .* \\| approve_create \\| new \\| – \\|`));
     expect(file?.content).toMatch(new RegExp(`\\| ${work.unsure} \\| .* \\| model confidence 0.30 < 0.8 \\|`));
     expect(run.phases.map((p) => [p.id, p.state])).toEqual([
       ["collect_triggers", "done"],
@@ -181,6 +184,53 @@ describe("the Umbra beat", () => {
     expect(done.status).toBe("done");
     expect(await status(work.update)).toBe("approved");
     expect(await status(work.create)).toBe("pending");
+  });
+
+  it("holds back what needs a look (here: an update of curated knowledge) until a person includes it", async () => {
+    const curated = await opened.repos.cfbs.create(
+      cfb(`Release notes ${n}`, "Release notes are written on Mondays.", [`notes${n}`], "repo_adr"),
+    );
+    const held = await propose({
+      op: "update",
+      target_cfb_id: curated.cfb_id,
+      title: `Release notes ${n}`,
+      delta_summary: "Release notes are written on Mondays and reviewed on Tuesdays.",
+      summary: "Release notes are written on Mondays and reviewed on Tuesdays.",
+      tags: [`notes${n}`],
+      entities: [],
+      confidence: 0.9,
+    });
+    const run = await beat();
+    const row = run.checkpoint?.plan?.find((p) => p.proposal_id === held);
+    expect(row).toMatchObject({ action: "approve_update", target_cfb_id: curated.cfb_id, target_title: curated.title });
+    expect(row?.held.map((h) => h.code)).toEqual(["curated"]);
+    expect(run.checkpoint?.plan?.find((p) => p.proposal_id === work.update)?.held).toEqual([]);
+    expect(run.checkpoint?.files[0]?.content).toContain(`changes curated knowledge: ${curated.cfb_id}`);
+    // Including what is not held back is refused, naming the field.
+    await expect(
+      decideWorkflow(opened.as(jam), {
+        run_id: run.run_id,
+        version: run.version,
+        label: "Continue",
+        include: [work.update],
+      }),
+    ).rejects.toMatchObject({ code: "BAD_INPUT", field: "include" });
+    // Continue without including it: the rest lands, it stays in the queue.
+    const done = await decideWorkflow(opened.as(jam), { run_id: run.run_id, version: run.version, label: "Continue" });
+    expect(done.status).toBe("done");
+    expect(await status(work.update)).toBe("approved");
+    expect(await status(held)).toBe("pending");
+
+    // The next beat, with it included, promotes it.
+    const again = await beat();
+    const promoted = await decideWorkflow(opened.as(jam), {
+      run_id: again.run_id,
+      version: again.version,
+      label: "Continue",
+      include: [held],
+    });
+    expect(promoted.status).toBe("done");
+    expect(await status(held)).toBe("approved");
   });
 
   it("Skip promotion with feedback skips it, records the feedback in the seed's shape, promotes nothing", async () => {

@@ -2,7 +2,7 @@
 import type { TProposalQueueItem } from "@solserver/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useTRPC, useTRPCClient } from "@/lib/trpc";
+import { useTRPC } from "@/lib/trpc";
 import { ConfirmDialog } from "./confirm-dialog";
 import { ErrorAlert } from "./ui";
 
@@ -10,11 +10,22 @@ type TBulk = "approve" | "reject";
 /** What a bulk decision came to: how many landed, and each that did not with the server's reason. */
 export type TBulkOutcome = { done: number; failed: { id: string; title: string; message: string }[] };
 
+const HELD_WORDS: Record<string, string> = {
+  resolve_review: "left for a person by resolve",
+  subject_differs: "about another subject than the CFB it would update",
+  value_changes: "changing a value",
+  curated: "changing curated knowledge",
+  duplicate: "planned twice",
+};
+
 /**
  * A decision on every selected proposal: approve each with its highlighted approval, or reject
- * them all with one reason; and (Jam editors) assign them. Each proposal is its own decision,
- * one after the other, with the server's checks each time: one that moved meanwhile fails alone
- * and is named, the rest land. Progress is announced as it goes.
+ * them all with one reason; and (Jam editors) assign them. A proposal whose approval needs a look
+ * (its actions' `held` reasons: another subject, a changed value, curated knowledge, resolve's
+ * review) is never approved in bulk: the confirmation counts them by reason and they stay
+ * selected. Each proposal is its own decision, one after the other, with the server's checks
+ * each time: one that moved meanwhile fails alone and is named, the rest land. The decisions go
+ * through the promote mutation, so the queue knows they were made here (no "decided by" notice).
  */
 export function BulkBar({
   items,
@@ -27,12 +38,15 @@ export function BulkBar({
   onDone: (outcome?: TBulkOutcome) => void;
 }) {
   const trpc = useTRPC();
-  const client = useTRPCClient();
   const queryClient = useQueryClient();
+  const promote = useMutation(trpc.promotion.promote.mutationOptions());
   const [asking, setAsking] = useState<TBulk | null>(null);
   const [reason, setReason] = useState("");
   const [progress, setProgress] = useState<{ at: number; of: number } | null>(null);
-  const approvable = items.filter((p) => p.actions.primary !== null && p.actions.primary !== undefined);
+  const approvable = items.filter((p) => p.actions.primary && p.actions.held.length === 0);
+  const held = items.filter((p) => p.actions.primary && p.actions.held.length > 0);
+  const heldCounts = new Map<string, number>();
+  for (const p of held) for (const h of p.actions.held) heldCounts.set(h.code, (heldCounts.get(h.code) ?? 0) + 1);
   const rejectable = items.filter((p) => p.actions.allowed.includes("reject"));
 
   async function run(kind: TBulk) {
@@ -42,9 +56,9 @@ export function BulkBar({
     for (const [i, p] of targets.entries()) {
       try {
         if (kind === "approve" && p.actions.primary) {
-          await client.promotion.promote.mutate({ proposal_id: p.proposal_id, action: p.actions.primary });
+          await promote.mutateAsync({ proposal_id: p.proposal_id, action: p.actions.primary });
         } else {
-          await client.promotion.promote.mutate({
+          await promote.mutateAsync({
             proposal_id: p.proposal_id,
             action: "reject",
             ...(reason.trim() ? { reason: reason.trim() } : {}),
@@ -105,7 +119,15 @@ export function BulkBar({
           onConfirm={() => void run(asking)}
         >
           {asking === "approve" ? (
-            <p>Each is approved with its highlighted approval (new CFB, update or merge), as on its card.</p>
+            <>
+              <p>Each is approved with its highlighted approval (new CFB, update or merge), as on its card.</p>
+              {held.length > 0 ? (
+                <p className="badge warn" data-testid="bulk-held">
+                  {held.length} not approved here, to decide one by one:{" "}
+                  {[...heldCounts].map(([code, n]) => `${n} ${HELD_WORDS[code] ?? code}`).join(", ")}.
+                </p>
+              ) : null}
+            </>
           ) : (
             <label className="field">
               <span>Reason (shown to each proposer in their thread)</span>

@@ -167,12 +167,18 @@ function EditorForm({
       className="stack editor"
       onSubmit={submit}
       aria-label={`Edit proposal ${proposalId}`}
-      // Esc leaves the editor without saving, from any of its fields (not while it saves).
+      // Esc leaves the editor without saving, Ctrl+Enter (⌘+Enter) saves, from any of its fields
+      // (not while it saves).
       onKeyDown={(e) => {
-        if (e.key === "Escape" && !pending) {
+        if (pending) return;
+        if (e.key === "Escape") {
           e.preventDefault();
           e.stopPropagation();
           onCancel();
+        } else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          e.stopPropagation();
+          e.currentTarget.requestSubmit();
         }
       }}
     >

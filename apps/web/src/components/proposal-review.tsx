@@ -268,12 +268,11 @@ function Twins({ proposal }: { proposal: TProposalReview["proposal"] }) {
   );
 }
 
-/** The decision buttons with the keys that do the same, "approve and next", and a rejection with a reason. */
+/** The decision buttons with the keys that do the same (a rejection asks for its reason), and "approve and next". */
 function Decision({ review, proposalId }: { review: TReview; proposalId: string }) {
   const { actions } = review;
   const client = useTRPCClient();
   const router = useRouter();
-  const [reason, setReason] = useState("");
   // The next proposal waiting (the queue's default order), or the queue when none is left.
   const goNext = async () => {
     const page = await client.proposals.list.query({ status: "pending", limit: 2 });
@@ -296,27 +295,6 @@ function Decision({ review, proposalId }: { review: TReview; proposalId: string 
           </button>
         </div>
       ) : null}
-      {review.can("reject") ? (
-        <details>
-          <summary>Reject with a reason…</summary>
-          <div className="stack">
-            <label className="field">
-              <span>Reason (the proposer sees it in their thread)</span>
-              <textarea rows={2} maxLength={1000} value={reason} onChange={(e) => setReason(e.target.value)} />
-            </label>
-            <div className="row">
-              <button
-                type="button"
-                className="reject"
-                disabled={busy || !reason.trim()}
-                onClick={() => review.act("reject", { reason: reason.trim() })}
-              >
-                Reject with this reason
-              </button>
-            </div>
-          </div>
-        </details>
-      ) : null}
       <p className="muted">
         Keys: <kbd>A</kbd> approve{actions?.primary === "approve_create" ? " as new" : ""} ·{" "}
         {actions?.edit ? (
@@ -324,7 +302,7 @@ function Decision({ review, proposalId }: { review: TReview; proposalId: string 
             <kbd>E</kbd> edit (<kbd>Esc</kbd> closes) ·{" "}
           </>
         ) : null}
-        <kbd>R</kbd> reject.
+        <kbd>R</kbd> reject with a reason (<kbd>Enter</kbd> rejects).
       </p>
     </div>
   );

@@ -1,11 +1,14 @@
 "use client";
+import { type FormEvent, useState } from "react";
 import type { TReview } from "./use-review";
 
 /**
  * A proposal's decision buttons, exactly those the server allows this reviewer: approve as new,
  * approve the update (or merge) of the CFB it names, edit first, reject. The main approval is the
  * highlighted one; each button names the key that does the same (aria-keyshortcuts). When the
- * update would change curated knowledge, the server's note says so above them, before the click.
+ * update would change curated knowledge, or the approval needs a look for another reason (the
+ * server's `held` notes: another subject, a changed value, resolve's review), it says so above
+ * them, before the click.
  */
 export function ReviewButtons({ review, createLabel }: { review: TReview; createLabel: string }) {
   const { actions, promote } = review;
@@ -18,6 +21,13 @@ export function ReviewButtons({ review, createLabel }: { review: TReview; create
           {actions.protection.note}
         </p>
       ) : null}
+      {actions.held
+        .filter((h) => h.code !== "curated")
+        .map((h) => (
+          <p key={h.code} className="badge warn" role="note" data-testid={`held-${h.code}`}>
+            Look first: {h.note}
+          </p>
+        ))}
       <div className="row">
         {review.can("approve_create") ? (
           <button
@@ -38,7 +48,8 @@ export function ReviewButtons({ review, createLabel }: { review: TReview; create
             disabled={busy}
             onClick={() => review.act("approve_update")}
           >
-            {actions.update.merge_cfb_id ? "Approve merge into" : "Approve update of"} {actions.update.cfb_id}
+            {actions.update.merge_cfb_id ? "Approve merge into" : "Approve update of"} {actions.update.cfb_id} “
+            {actions.update.title}”
           </button>
         ) : null}
         {actions.edit ? (
@@ -51,13 +62,59 @@ export function ReviewButtons({ review, createLabel }: { review: TReview; create
             type="button"
             className="reject"
             aria-keyshortcuts="R"
-            disabled={busy}
-            onClick={() => review.act("reject")}
+            disabled={busy || review.rejecting}
+            onClick={() => review.setRejecting(true)}
           >
-            Reject
+            Reject…
           </button>
         ) : null}
       </div>
+      {actions.covered_by && review.can("reject") ? (
+        <div className="row">
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => review.act("reject", { knownCfbId: actions.covered_by?.cfb_id })}
+            title="Close it: this CFB already says it (nothing is written to the CFB)"
+          >
+            Already known: {actions.covered_by.cfb_id}
+          </button>
+        </div>
+      ) : null}
+      {review.rejecting ? <RejectReason review={review} /> : null}
     </>
+  );
+}
+
+/** The one-line reason of a rejection: Enter rejects (with the reason, if any), Esc cancels. */
+function RejectReason({ review }: { review: TReview }) {
+  const [reason, setReason] = useState("");
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const text = reason.trim();
+    review.act("reject", { ...(text ? { reason: text } : {}), afterwards: () => review.setRejecting(false) });
+  };
+  return (
+    <form className="row" onSubmit={submit} aria-label="Reject with a reason">
+      <input
+        // biome-ignore lint/a11y/noAutofocus: R opened it to be typed in at once
+        autoFocus
+        maxLength={1000}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          if (e.key === "Escape") review.setRejecting(false);
+        }}
+        aria-label="Reason for rejecting (shown to the proposer; Enter rejects, Esc cancels)"
+        placeholder="reason (optional) · Enter rejects · Esc cancels"
+      />
+      <button type="submit" className="reject" disabled={review.promote.isPending}>
+        Reject
+      </button>
+      <button type="button" onClick={() => review.setRejecting(false)}>
+        Cancel
+      </button>
+    </form>
   );
 }

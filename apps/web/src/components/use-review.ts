@@ -9,7 +9,7 @@ type TKeyPress = Parameters<typeof reviewKey>[0] & { preventDefault: () => void 
 /**
  * One proposal's review, the same for its buttons and its keys, on a queue card and on the
  * proposal page: the server's allowed actions say what is offered. A sends the main approval, E
- * opens the editor, R rejects. When the actions were decided as a promotion now decides them (the
+ * opens the editor, R opens a one-line reason for the rejection (Enter rejects, Esc cancels). When the actions were decided as a promotion now decides them (the
  * proposal page), the target's version shown goes with an update: a CFB edited since is then a
  * CONFLICT instead of being overwritten. A card's come from a stored decision, so it sends none.
  */
@@ -21,6 +21,7 @@ export function useReview(
 ) {
   const promote = usePromote();
   const [editing, setEditingState] = useState(false);
+  const [rejecting, setRejecting] = useState(false);
   const setEditing = (next: boolean) => {
     setEditingState(next);
     onEditingChange?.(next);
@@ -32,7 +33,7 @@ export function useReview(
   /** Decides; `afterwards` runs once it landed, e.g. "approve and next". A reject may carry a reason. */
   const act = (
     action: Exclude<TPromoteAction, "edit_then_approve">,
-    options?: { reason?: string; afterwards?: () => void },
+    options?: { reason?: string; knownCfbId?: string; afterwards?: () => void },
   ) =>
     promote.mutate(
       {
@@ -40,6 +41,7 @@ export function useReview(
         action,
         ...(action === "approve_update" ? pinned : {}),
         ...(action === "reject" && options?.reason ? { reason: options.reason } : {}),
+        ...(action === "reject" && options?.knownCfbId ? { known_cfb_id: options.knownCfbId } : {}),
       },
       {
         onSuccess: () => options?.afterwards?.(),
@@ -67,10 +69,10 @@ export function useReview(
     );
   /** A review key: does what it asks when that is allowed, and then keeps the key from doing anything else. */
   const onKey = (event: TKeyPress) => {
-    if (!open || editing || promote.isPending) return;
+    if (!open || editing || rejecting || promote.isPending) return;
     const key = reviewKey(event);
     if (key === "approve" && actions?.primary) act(actions.primary);
-    else if (key === "reject" && allowed.has("reject")) act("reject");
+    else if (key === "reject" && allowed.has("reject")) setRejecting(true);
     else if (key === "edit" && actions?.edit) startEditing();
     else return;
     event.preventDefault();
@@ -88,6 +90,9 @@ export function useReview(
     act,
     startEditing,
     stopEditing,
+    /** The one-line reason of a rejection is open (R, or the Reject button). */
+    rejecting,
+    setRejecting,
     saveEdit,
     onKey,
   };

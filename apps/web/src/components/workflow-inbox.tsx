@@ -49,8 +49,12 @@ function CheckpointCard({
   const id = useId();
   const [label, setLabel] = useState<string | null>(null);
   const [feedback, setFeedback] = useState("");
-  // The plan's items a person leaves out (they stay in the queue); everything is in by default.
-  const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
+  // The plan's items a person toggled: left out (they stay in the queue), or for an item the plan
+  // holds back, included all the same. Held items are out by default, the rest in.
+  const [toggled, setToggled] = useState<ReadonlySet<string>>(new Set());
+  const heldIds = new Set((checkpoint.plan ?? []).filter((p) => p.held.length > 0).map((p) => p.proposal_id));
+  const excluded = [...toggled].filter((id) => !heldIds.has(id));
+  const included = [...toggled].filter((id) => heldIds.has(id));
   const decide = useMutation(
     trpc.workflows.decide.mutationOptions({
       onSuccess: async (next, input) => {
@@ -76,7 +80,8 @@ function CheckpointCard({
       version: run.version,
       label: option.label,
       ...(option.with_feedback && text ? { feedback: text } : {}),
-      ...(excluded.size > 0 ? { exclude: [...excluded] } : {}),
+      ...(excluded.length > 0 ? { exclude: excluded } : {}),
+      ...(included.length > 0 ? { include: included } : {}),
     });
   }
 
@@ -102,10 +107,10 @@ function CheckpointCard({
       {checkpoint.plan && checkpoint.plan.length > 0 ? (
         <PlanItems
           plan={checkpoint.plan}
-          excluded={excluded}
+          toggled={toggled}
           disabled={decide.isPending}
           onToggle={(proposalId) =>
-            setExcluded((prev) => {
+            setToggled((prev) => {
               const next = new Set(prev);
               if (next.has(proposalId)) next.delete(proposalId);
               else next.add(proposalId);
@@ -180,37 +185,69 @@ function CheckpointTerms({ checkpoint }: { checkpoint: TCheckpoint }) {
   );
 }
 
-/** The plan a checkpoint offers per item: uncheck what should stay in the queue; ids link to their pages. */
+const HELD_WORDS: Record<string, string> = {
+  resolve_review: "left for a person by resolve",
+  subject_differs: "about another subject",
+  value_changes: "changes a value",
+  curated: "changes curated knowledge",
+  duplicate: "planned twice",
+};
+
+/**
+ * The plan a checkpoint offers per item, each with its target and what it says: uncheck what
+ * should stay in the queue. Items whose approval needs a look are held back (unchecked, with the
+ * reason, listed first): check one to promote it all the same. Ids link to their pages.
+ */
 function PlanItems({
   plan,
-  excluded,
+  toggled,
   disabled,
   onToggle,
 }: {
   plan: NonNullable<TCheckpoint["plan"]>;
-  excluded: ReadonlySet<string>;
+  toggled: ReadonlySet<string>;
   disabled: boolean;
   onToggle: (proposalId: string) => void;
 }) {
+  const chosen = (p: (typeof plan)[number]) => p.held.length > 0 === toggled.has(p.proposal_id);
+  const held = plan.filter((p) => p.held.length > 0);
+  const counts = new Map<string, number>();
+  for (const p of held) for (const h of p.held) counts.set(h.code, (counts.get(h.code) ?? 0) + 1);
+  const ordered = [...held, ...plan.filter((p) => p.held.length === 0)];
   return (
     <fieldset className="stack" disabled={disabled} data-testid="checkpoint-plan">
       <legend>
-        What continuing promotes ({plan.length - excluded.size} of {plan.length}): uncheck what should stay in the queue
+        What continuing promotes ({plan.filter(chosen).length} of {plan.length}): uncheck what should stay in the queue
       </legend>
+      {held.length > 0 ? (
+        <p className="badge warn" data-testid="plan-held">
+          {held.length} held back until you check them:{" "}
+          {[...counts].map(([code, n]) => `${n} ${HELD_WORDS[code] ?? code}`).join(", ")}
+        </p>
+      ) : null}
       <ul className="plain stack">
-        {plan.map((p) => (
-          <li key={p.proposal_id} className="row">
-            <input
-              type="checkbox"
-              checked={!excluded.has(p.proposal_id)}
-              onChange={() => onToggle(p.proposal_id)}
-              aria-label={`Promote ${p.title}`}
-            />
-            <Link href={`/proposals/${p.proposal_id}`}>{p.title}</Link>
-            <span className="muted">
-              {p.action === "approve_update" ? "update of " : "new CFB"}
-              {p.target_cfb_id ? <Link href={`/cfbs/${p.target_cfb_id}`}>{p.target_cfb_id}</Link> : null}
-            </span>
+        {ordered.map((p) => (
+          <li key={p.proposal_id} className="stack plan-item" data-held={p.held.length > 0 || undefined}>
+            <div className="row">
+              <input
+                type="checkbox"
+                checked={chosen(p)}
+                onChange={() => onToggle(p.proposal_id)}
+                aria-label={`Promote ${p.title}`}
+              />
+              <Link href={`/proposals/${p.proposal_id}`}>{p.title}</Link>
+              <span className="muted">
+                {p.action === "approve_update" ? "update of " : "new CFB"}
+                {p.target_cfb_id ? <Link href={`/cfbs/${p.target_cfb_id}`}>{p.target_cfb_id}</Link> : null}
+                {p.target_title ? ` "${p.target_title}"` : null}
+              </span>
+            </div>
+            {p.change ? <span className="muted">{p.change}</span> : null}
+            {p.held.map((h) => (
+              <span key={h.code} className="badge warn">
+                {HELD_WORDS[h.code] ?? h.code}: {h.note}
+              </span>
+            ))}
           </li>
         ))}
       </ul>

@@ -14,6 +14,7 @@ import {
   utcMinute,
   ZPromoteAction,
 } from "@solserver/contracts";
+import { heldReasons, type TResolveFacts } from "./held";
 import { protectedCfb, protectedRefusal, protectionNote } from "./trust";
 
 // What a promotion accepts, decided in one place: promote runs these checks before it writes, and
@@ -39,6 +40,7 @@ export function canApproveAsNew(proposal: Pick<TStoredProposalPreview, "op" | "w
  */
 export type TCfbRef = {
   cfb_id: string;
+  title: string;
   version: number;
   merged_into_cfb_id: string | null;
   retired_ts: string | null;
@@ -119,6 +121,8 @@ export type TPromotionFacts<C extends TCfbRef> = {
    * again (a page of the queue, basis `stored`): promote itself always asks.
    */
   newerRestatement?: () => Promise<TNewerRestatement | null>;
+  /** Resolve's decision the held reasons read (held.ts); none: nothing is held but curated knowledge. */
+  resolved?: TResolveFacts | null;
 };
 
 /** The parts of a promote request the checks read. */
@@ -249,15 +253,17 @@ export async function proposalActions<C extends TCfbRef>(
   }
   const editing = allowed.includes("edit_then_approve");
   const guarded = reach && protectedCfb(reach);
+  const primary = allowed.includes("approve_create")
+    ? "approve_create"
+    : allowed.includes("approve_update")
+      ? "approve_update"
+      : null;
   return {
     allowed,
-    primary: allowed.includes("approve_create")
-      ? "approve_create"
-      : allowed.includes("approve_update")
-        ? "approve_update"
-        : null,
+    primary,
     update: update && {
       cfb_id: update.target.cfb_id,
+      title: update.target.title,
       version: update.target.version,
       merge_cfb_id: update.merged?.cfb_id ?? null,
     },
@@ -267,6 +273,8 @@ export async function proposalActions<C extends TCfbRef>(
       trust_tier: guarded.trust_tier,
       note: protectionNote(guarded, facts.editor),
     },
+    held: heldReasons(primary, facts.resolved ?? null, update),
+    covered_by: reach && allowed.includes("reject") ? { cfb_id: reach.target.cfb_id, title: reach.target.title } : null,
     edit: editing ? (writesUpdate(facts.proposal, "edit_then_approve") ? "update" : "create") : null,
     unavailable,
     basis,

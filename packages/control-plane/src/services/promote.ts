@@ -252,6 +252,16 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
       `editorial_overrides.domain: "${moved}" is not a domain of the routing config (${[...new Set(domains)].join(", ")})`,
       { field: "editorial_overrides.domain" },
     );
+  // "Already known": the rejection names the CFB that says it; nothing is written to the CFB.
+  let reason = input.reason ?? null;
+  if (input.known_cfb_id !== undefined) {
+    const known = await deps.repos.cfbs.get(input.known_cfb_id, visibleTo(await proposalOwner(deps, proposal)));
+    if (!known || known.retired_ts !== null)
+      throw new DomainError("BAD_INPUT", `known_cfb_id: ${input.known_cfb_id} is not a live CFB the proposer can see`, {
+        field: "known_cfb_id",
+      });
+    reason = `Already known: ${known.cfb_id} “${known.title}”${reason ? `. ${reason}` : ""}`;
+  }
   // Resolve runs once, and only for a request the checks before it let through.
   const { resolving, updateTarget, newerRestatement } = currentLookups(deps, proposal);
   const verdict = await judgePromotion({ proposal, editor: caller.role, updateTarget, newerRestatement }, input);
@@ -303,7 +313,7 @@ export async function promoteProposal(ctx: TServiceContext, input: TPromoteReque
     cfbPrivateTo: cfbDraft ? privateTo : null,
     cfbUpdate,
     overrides: input.editorial_overrides ?? null,
-    reason: input.reason ?? null,
+    reason,
     trace: trace.events,
   });
   if (result.cfb) deps.semantic?.afterWrite();

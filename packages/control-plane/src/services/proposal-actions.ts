@@ -1,6 +1,7 @@
 import type { TProposalActions, TProposalPreview, TStoredProposal, TStoredProposalPreview } from "@solserver/contracts";
 import type { TCfbHead } from "@solserver/db";
 import { once } from "../once";
+import type { TResolveFacts } from "../proposals/held";
 import {
   findUpdateTarget,
   proposalActions,
@@ -26,19 +27,21 @@ const NO_DECISION: TResolvedTarget = { decision: "create", target_cfb_id: null, 
 export async function currentActions(
   { deps, caller }: TServiceContext,
   proposal: TStoredProposal,
-  lookups: Pick<ReturnType<typeof currentLookups>, "updateTarget" | "newerRestatement"> = currentLookups(
+  lookups: Pick<ReturnType<typeof currentLookups>, "resolving" | "updateTarget" | "newerRestatement"> = currentLookups(
     deps,
     proposal,
   ),
 ): Promise<TProposalActions> {
-  return proposalActions({ proposal, editor: caller.role, ...lookups }, "current");
+  // Resolve runs only for a pending proposal (the held reasons of a decided one are moot).
+  const resolved = proposal.status === "pending" ? (await lookups.resolving()).outcome : null;
+  return proposalActions({ proposal, editor: caller.role, ...lookups, resolved }, "current");
 }
 
 /**
  * The actions of many proposals from their stored resolve decisions. The CFBs they could update
  * are read in one statement; a merged one's survivor when it comes up.
  */
-export async function storedActions<P extends TJudgedProposal & { resolve: TResolvedTarget | null }>(
+export async function storedActions<P extends TJudgedProposal & { resolve: (TResolvedTarget & TResolveFacts) | null }>(
   { deps, caller }: TServiceContext,
   proposals: readonly P[],
 ): Promise<(P & { actions: TProposalActions })[]> {
@@ -63,7 +66,11 @@ export async function storedActions<P extends TJudgedProposal & { resolve: TReso
   return Promise.all(
     proposals.map(async (proposal) => {
       const updateTarget = once(() => findUpdateTarget(head, proposal, proposal.resolve ?? NO_DECISION));
-      return { ...proposal, actions: await proposalActions({ proposal, editor: caller.role, updateTarget }, "stored") };
+      const actions = await proposalActions(
+        { proposal, editor: caller.role, updateTarget, resolved: proposal.resolve },
+        "stored",
+      );
+      return { ...proposal, actions };
     }),
   );
 }

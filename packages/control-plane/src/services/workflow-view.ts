@@ -1,11 +1,14 @@
 import { canDecide, loadWorkflow, parseRunState, type TRunState } from "@solserver/checkpoint";
-import { DomainError, type TWorkflowRun } from "@solserver/contracts";
+import { DomainError, type TWorkflowRun, ZHeldCode } from "@solserver/contracts";
 import type { TWorkflowRunRow } from "@solserver/db";
+import { z } from "zod";
 import type { TCaller } from "./context";
 import type { TServiceDeps } from "./deps";
 
 // A stored run as the wire shows it: its phases with where it stands, its checkpoint (with who may
 // decide it and when it times out), the worker holding its phase, its decisions.
+
+const ZPlanHeld = z.array(z.object({ code: ZHeldCode, note: z.string() }));
 
 /** The Umbra beat's plan as the checkpoint offers it per item, or null for a run without one. */
 export function planItems(state: TRunState): NonNullable<TWorkflowRun["checkpoint"]>["plan"] {
@@ -20,6 +23,9 @@ export function planItems(state: TRunState): NonNullable<TWorkflowRun["checkpoin
             title: String(item.title ?? ""),
             action: String(item.action ?? ""),
             target_cfb_id: typeof item.target_cfb_id === "string" ? item.target_cfb_id : null,
+            target_title: typeof item.target_title === "string" ? item.target_title : null,
+            change: String(item.change ?? ""),
+            held: ZPlanHeld.safeParse(item.held).data ?? [],
           },
         ]
       : [];

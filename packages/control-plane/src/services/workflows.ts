@@ -145,12 +145,16 @@ export async function decideWorkflow(
     );
   }
   const exclude = [...new Set(input.exclude ?? [])];
-  if (exclude.length > 0) {
-    const planned = new Set((planItems(current) ?? []).map((p) => p.proposal_id));
-    const stray = exclude.find((id) => !planned.has(id));
-    if (stray !== undefined)
-      throw new DomainError("BAD_INPUT", `exclude: ${stray} is not in this checkpoint's plan`, { field: "exclude" });
-  }
+  const include = [...new Set(input.include ?? [])];
+  const plan = planItems(current) ?? [];
+  const stray = exclude.find((id) => !plan.some((p) => p.proposal_id === id));
+  if (stray !== undefined)
+    throw new DomainError("BAD_INPUT", `exclude: ${stray} is not in this checkpoint's plan`, { field: "exclude" });
+  const unheld = include.find((id) => !plan.some((p) => p.proposal_id === id && p.held.length > 0));
+  if (unheld !== undefined)
+    throw new DomainError("BAD_INPUT", `include: ${unheld} is not held back in this checkpoint's plan`, {
+      field: "include",
+    });
   let next: TRunState;
   try {
     next = decide(workflow, current, {
@@ -163,6 +167,8 @@ export async function decideWorkflow(
   }
   // What the person left out of the plan: the promotion step skips it (it stays in the queue).
   if (exclude.length > 0) next = { ...next, context: { ...next.context, plan_excluded: exclude } };
+  // What it held back that the person includes all the same.
+  if (include.length > 0) next = { ...next, context: { ...next.context, plan_included: include } };
   // Two people deciding at once: the write is conditional on the version, so exactly one lands.
   if (!(await deps.repos.workflows.save(row.id, row.version, { ...rowFields(next), state: next }))) {
     throw new DomainError("CONFLICT", `run ${row.id} was decided by someone else meanwhile; look at it again`, {

@@ -1,9 +1,10 @@
 import type { TRunState } from "@solserver/checkpoint";
 import { isDomainError, type TStoredProposal } from "@solserver/contracts";
+import { heldReasons, type THeld } from "../proposals/held";
 import { canApproveAsNew } from "../proposals/promotion-check";
 import type { TCaller } from "../services/context";
 import type { TServiceDeps } from "../services/deps";
-import { promoteProposal, resolveAgain } from "../services/promote";
+import { promoteProposal, resolveAgain, updateTargetOf } from "../services/promote";
 import type { TStep } from "./driver";
 
 // The Umbra beat's steps (UMBRA_BEAT_YAML, packages/checkpoint/src/umbra-beat.ts): collect the
@@ -20,6 +21,11 @@ type TPlanned = {
   title: string;
   action: "approve_create" | "approve_update";
   target_cfb_id: string | null;
+  target_title: string | null;
+  /** What the proposal says, in a line. */
+  change: string;
+  /** Why a person must include it for it to be promoted (held.ts); empty: promoted unless left out. */
+  held: THeld[];
 };
 type TLeft = { proposal_id: string; title: string; reason: string };
 
@@ -58,6 +64,12 @@ async function pendingProposals(deps: TServiceDeps): Promise<TStoredProposal[]> 
   return found.slice(0, BEAT_MAX_PROPOSALS);
 }
 
+const titleKey = (title: string) => title.toLowerCase().replace(/\s+/g, " ").trim();
+const oneLine = (text: string) => {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 140 ? `${line.slice(0, 139)}…` : line;
+};
+
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();
 
 function summaryMarkdown(
@@ -68,16 +80,19 @@ function summaryMarkdown(
   const lines = [
     "# Umbra beat: review before promotion",
     "",
-    `${planned.length} proposal${planned.length === 1 ? "" : "s"} would be promoted; ${left.length} stay${left.length === 1 ? "s" : ""} in the queue for a person.`,
+    `${planned.length} proposal${planned.length === 1 ? "" : "s"} planned, ${planned.filter((p) => p.held.length > 0).length} of them held back until a person includes them; ${left.length} stay${left.length === 1 ? "s" : ""} in the queue for a person.`,
     "",
     "## Would be promoted",
     "",
   ];
   if (planned.length === 0) lines.push("Nothing.");
   else {
-    lines.push("| proposal | title | action | CFB |", "| --- | --- | --- | --- |");
-    for (const p of planned)
-      lines.push(`| ${p.proposal_id} | ${cell(p.title)} | ${p.action} | ${p.target_cfb_id ?? "new"} |`);
+    lines.push("| proposal | title | action | CFB | held back because |", "| --- | --- | --- | --- | --- |");
+    for (const p of planned) {
+      const cfb = p.target_cfb_id ? `${p.target_cfb_id} ${cell(p.target_title ?? "")}` : "new";
+      const held = p.held.map((h) => cell(h.note)).join("; ") || "–";
+      lines.push(`| ${p.proposal_id} | ${cell(p.title)} | ${p.action} | ${cfb} | ${held} |`);
+    }
   }
   lines.push("", "## Left for review", "");
   if (left.length === 0) lines.push("Nothing.");
@@ -116,17 +131,30 @@ export function umbraBeatSteps(deps: TServiceDeps, caller: TCaller): Record<stri
     "umbra.resolve_pending": async ({ state }) => {
       const planned: TPlanned[] = [];
       const left: TLeft[] = [];
+      const titles = new Map<string, string>();
       for (const proposal of await pendingProposals(deps)) {
         const { outcome } = await resolveAgain(deps, proposal);
         const verdict = beatAction(proposal, outcome);
-        if ("action" in verdict)
-          planned.push({
-            proposal_id: proposal.proposal_id,
-            title: proposal.title,
-            action: verdict.action,
-            target_cfb_id: verdict.target,
-          });
-        else left.push({ proposal_id: proposal.proposal_id, title: proposal.title, reason: verdict.reason });
+        if (!("action" in verdict)) {
+          left.push({ proposal_id: proposal.proposal_id, title: proposal.title, reason: verdict.reason });
+          continue;
+        }
+        const update = verdict.action === "approve_update" ? await updateTargetOf(deps, proposal, outcome) : null;
+        const held = heldReasons(verdict.action, outcome, update);
+        // The same title planned twice would be written twice: the first one stands.
+        const key = titleKey(proposal.title);
+        const first = titles.get(key);
+        if (first) held.push({ code: "duplicate", note: `the plan already promotes ${first} with this title` });
+        else titles.set(key, proposal.proposal_id);
+        planned.push({
+          proposal_id: proposal.proposal_id,
+          title: proposal.title,
+          action: verdict.action,
+          target_cfb_id: update?.target.cfb_id ?? verdict.target,
+          target_title: update?.target.title ?? null,
+          change: oneLine(proposal.delta_summary),
+          held,
+        });
       }
       const triggers = ((state.context as Record<string, unknown>).triggers ?? []) as {
         label: string;
@@ -149,10 +177,17 @@ export function umbraBeatSteps(deps: TServiceDeps, caller: TCaller): Record<stri
       const skipped: { proposal_id: string; reason: string }[] = [];
       // Exactly the plan the person reviewed, less what they left out; a proposal decided or
       // changed since is skipped.
-      const excluded = new Set(((state.context as Record<string, unknown>).plan_excluded ?? []) as string[]);
+      const context = state.context as Record<string, unknown>;
+      const excluded = new Set((context.plan_excluded ?? []) as string[]);
+      const included = new Set((context.plan_included ?? []) as string[]);
       for (const p of planOf(state)) {
         if (excluded.has(p.proposal_id)) {
           skipped.push({ proposal_id: p.proposal_id, reason: "left out at the checkpoint: stays in the queue" });
+          continue;
+        }
+        if ((p.held ?? []).length > 0 && !included.has(p.proposal_id)) {
+          const why = (p.held ?? []).map((h) => h.note).join("; ");
+          skipped.push({ proposal_id: p.proposal_id, reason: `held back (${why}): stays in the queue` });
           continue;
         }
         try {

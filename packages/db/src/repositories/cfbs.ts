@@ -165,14 +165,14 @@ export async function getCfb(db: DbClient, cfbId: string, scope: TCfbScope = ALL
 }
 
 /**
- * A CFB's id, version, the CFB it was merged into, its retirement, visibility, kind and trust
- * tier: what a review needs to name an update's target (a merge never folds shared knowledge into
+ * A CFB's id, title, version, the CFB it was merged into, its retirement, visibility, kind and
+ * trust tier: what a review needs to name an update's target (a merge never folds shared knowledge into
  * a private CFB, nor the reverse, nor a retired CFB into anything) and say whether only a Jam
  * editor may change it.
  */
 export type TCfbHead = Pick<
   TCfbDetail,
-  "cfb_id" | "version" | "merged_into_cfb_id" | "retired_ts" | "visibility" | "kind" | "trust_tier"
+  "cfb_id" | "title" | "version" | "merged_into_cfb_id" | "retired_ts" | "visibility" | "kind" | "trust_tier"
 >;
 
 /** The CFBs among `ids` that exist, by id, in one statement (a page of the review queue asks). */
@@ -180,6 +180,7 @@ export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<s
   if (ids.length === 0) return new Map();
   const rows = await sql.query<{
     id: string;
+    title: string;
     version: number;
     mergedIntoId: string | null;
     retiredAt: unknown;
@@ -187,7 +188,7 @@ export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<s
     kind: string;
     trustTier: string;
   }>(
-    Prisma.sql`SELECT "id", "version", "mergedIntoId", "retiredAt", "privateToId", "kind", "trustTier" FROM "Cfb"
+    Prisma.sql`SELECT "id", "title", "version", "mergedIntoId", "retiredAt", "privateToId", "kind", "trustTier" FROM "Cfb"
       WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
   );
   return new Map(
@@ -197,6 +198,7 @@ export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<s
           r.id,
           {
             cfb_id: r.id,
+            title: r.title,
             version: Number(r.version),
             merged_into_cfb_id: r.mergedIntoId,
             retired_ts: r.retiredAt ? dateOf(r.retiredAt).toISOString() : null,

@@ -3,6 +3,7 @@ import {
   type TStoredProposal,
   type TStoredProposalPage,
   ZProposalWarning,
+  ZResolveOutcome,
 } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
@@ -196,7 +197,7 @@ export type TProposalFacts = Pick<
   | "decided_by"
 > & {
   promotion: { final_cfb_id: string | null } | null;
-  resolve: Pick<TResolveOutcome, "decision" | "target_cfb_id" | "merge_cfb_ids"> | null;
+  resolve: Pick<TResolveOutcome, "decision" | "target_cfb_id" | "merge_cfb_ids" | "scores"> | null;
 };
 
 /**
@@ -213,6 +214,7 @@ export async function proposalFacts(sql: TSql, responseId: string): Promise<TPro
     decision: string | null;
     decisionTarget: string | null;
     mergeCfbIds: unknown;
+    scores: unknown;
     twinOfId: string | null;
     decidedAt: unknown;
     promotionId: string | null;
@@ -220,7 +222,7 @@ export async function proposalFacts(sql: TSql, responseId: string): Promise<TPro
     decidedBy: string | null;
   }>(Prisma.sql`SELECT p."id" AS "id", p."status" AS "status", p."op" AS "op", p."targetCfbId" AS "targetCfbId",
       p."warnings" AS "warnings", d."decision" AS "decision", d."targetCfbId" AS "decisionTarget",
-      d."mergeCfbIds" AS "mergeCfbIds", p."twinOfId" AS "twinOfId", p."decidedAt" AS "decidedAt",
+      d."mergeCfbIds" AS "mergeCfbIds", d."scores" AS "scores", p."twinOfId" AS "twinOfId", p."decidedAt" AS "decidedAt",
       e."id" AS "promotionId", e."finalCfbId" AS "finalCfbId", u."email" AS "decidedBy"
     FROM "UmbraProposal" p
     LEFT JOIN "UmbraResolveDecision" d ON d."id" = (
@@ -252,6 +254,8 @@ export async function proposalFacts(sql: TSql, responseId: string): Promise<TPro
             target_cfb_id: r.decisionTarget,
             merge_cfb_ids:
               r.mergeCfbIds === null ? [] : asStringArray(jsonOf(r.mergeCfbIds), "UmbraResolveDecision.mergeCfbIds"),
+            // The held reasons read them (another subject, a changed value): the same as the queue's.
+            scores: ZResolveOutcome.shape.scores.parse(jsonOf(r.scores)),
           },
   }));
 }

@@ -1,5 +1,6 @@
 import type { TOutputMeta, TThreadMemento } from "@solserver/contracts";
 import { type TNewProposal, type TRepetitionHit, visibleTo } from "@solserver/db";
+import { routeTurn } from "@solserver/engine";
 import { deriveProposals } from "../../proposals/derive";
 import { findTwins } from "../../proposals/twins";
 import type { TServiceContext } from "../context";
@@ -49,12 +50,16 @@ export async function learn(
     ],
     visibleTo(turn.ownerId),
   );
-  const proposals = await resolved(
-    deps,
-    turn,
-    plan.skip ? [] : deriveProposals(meta, existing, route.domain),
-    plan.skip,
-  );
+  // A proposal is filed under its own topic: a trailer sentence and a control-plane sentence in
+  // one message land in two domains. Routed like a message of this thread (what says nothing
+  // clearly of another domain stays in the turn's); a procedure thread's stay in its domain.
+  const router = await deps.routing.current();
+  const domainOf = (text: string) =>
+    route.reason === "procedure"
+      ? route.domain
+      : routeTurn(router, { message: text, previousDomain: route.domain, hintHistory: [], procedureSystem: null })
+          .domain;
+  const proposals = await resolved(deps, turn, plan.skip ? [] : deriveProposals(meta, existing, domainOf), plan.skip);
 
   const usage: TUsage = plan.skip
     ? { used: [], ignored: [], injected: [], hadUnknown: false }
