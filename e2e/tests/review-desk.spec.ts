@@ -109,11 +109,23 @@ for (const width of [1280, 390]) {
       const bar = page.getByTestId("bulk-bar");
       await expect(bar).toContainText("2 selected");
       await bar.getByRole("button", { name: "Reject 2…" }).click();
-      const dialog = page.getByRole("dialog", { name: "Reject 2 proposals?" });
-      await dialog.getByLabel(/^Reason/).fill(`Out of scope for ${tag}.`);
-      await dialog.getByRole("button", { name: "Reject all" }).click();
-      await expect(page.getByTestId("bulk-outcome")).toContainText("2 decided.");
-      for (const p of [a, b]) expect(await statusOf(page, p.proposalId)).toBe("rejected");
+      const rejectBoth = async () => {
+        const dialog = page.getByRole("dialog", { name: "Reject 2 proposals?" });
+        await dialog.getByLabel(/^Reason/).fill(`Out of scope for ${tag}.`);
+        await dialog.getByRole("button", { name: "Reject all" }).click();
+        await expect(page.getByTestId("bulk-outcome")).toContainText("2 rejected.");
+        for (const p of [a, b]) expect(await statusOf(page, p.proposalId)).toBe("rejected");
+      };
+      await rejectBoth();
+      // One line, with Undo: both are pending again, and no "decided by" notice is raised.
+      await page.getByTestId("bulk-outcome").getByRole("button", { name: "Undo" }).click();
+      await expect(page.getByTestId("bulk-outcome")).toContainText("2 of 2 back in the queue.");
+      for (const p of [a, b]) expect(await statusOf(page, p.proposalId)).toBe("pending");
+      await expect(page.locator('[data-testid^="departed-"]')).toHaveCount(0);
+      await page.getByTestId("bulk-outcome").getByRole("button", { name: "Dismiss" }).click();
+      for (const p of [a, b]) await card(page, p.proposalId).getByTestId("select-proposal").check();
+      await bar.getByRole("button", { name: "Reject 2…" }).click();
+      await rejectBoth();
 
       // The proposer sees the reason in their thread.
       await user.goto(`/threads/${a.threadId}`);

@@ -107,6 +107,11 @@ describe("browse search (cfbs.list with a query)", () => {
     for (const query of ['"AND (OR', "NEAR(", "title:foo*", "^x", "-", "%_"]) {
       await expect(repos.cfbs.list({ query, limit: 5 })).resolves.toHaveProperty("items");
     }
+    // An id typed as people type it finds that CFB (and only it).
+    const number = Number(one.cfb_id.slice(4));
+    for (const query of [one.cfb_id, one.cfb_id.toLowerCase(), ` cfb ${number} `, `CFB${number}`])
+      expect(await titles(query)).toEqual([one.cfb_id]);
+    expect(await titles("CFB-99999")).toEqual([]);
     // Newest first, across pages, each once.
     const first = await repos.cfbs.list({ query: "export", limit: 1 });
     expect(first.items[0]?.cfb_id).toBe(two.cfb_id);

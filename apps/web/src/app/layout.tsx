@@ -3,6 +3,7 @@ import { cookies } from "next/headers";
 import Link from "next/link";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
+import { ConnectionBanner } from "@/components/connection-banner";
 import { SessionNav } from "@/components/session-nav";
 import { THEME_COOKIE, themeOf } from "@/components/theme";
 import { ThemeToggle } from "@/components/theme-toggle";
@@ -36,6 +37,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <SessionNav />
             <ThemeToggle initial={theme} />
           </header>
+          <ConnectionBanner />
           <main id="main" tabIndex={-1}>
             {children}
           </main>

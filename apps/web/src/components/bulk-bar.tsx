@@ -1,14 +1,21 @@
 "use client";
 import type { TProposalQueueItem } from "@solserver/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { useTRPC } from "@/lib/trpc";
+import { useEffect, useState } from "react";
+import { useTRPC, useTRPCClient } from "@/lib/trpc";
+import { errorText } from "@/lib/trpc-errors";
 import { ConfirmDialog } from "./confirm-dialog";
 import { ErrorAlert } from "./ui";
 
 type TBulk = "approve" | "reject";
 /** What a bulk decision came to: how many landed, and each that did not with the server's reason. */
-export type TBulkOutcome = { done: number; failed: { id: string; title: string; message: string }[] };
+export type TBulkOutcome = {
+  kind: "approve" | "reject";
+  done: number;
+  /** The proposals it decided: a bulk rejection can be undone (reopened) for a while. */
+  decided: string[];
+  failed: { id: string; title: string; message: string }[];
+};
 
 const HELD_WORDS: Record<string, string> = {
   resolve_review: "left for a person by resolve",
@@ -51,7 +58,7 @@ export function BulkBar({
 
   async function run(kind: TBulk) {
     const targets = kind === "approve" ? approvable : rejectable;
-    const result: TBulkOutcome = { done: 0, failed: [] };
+    const result: TBulkOutcome = { kind, done: 0, decided: [], failed: [] };
     setProgress({ at: 0, of: targets.length });
     for (const [i, p] of targets.entries()) {
       try {
@@ -65,6 +72,7 @@ export function BulkBar({
           });
         }
         result.done += 1;
+        result.decided.push(p.proposal_id);
       } catch (error) {
         result.failed.push({ id: p.proposal_id, title: p.title, message: (error as Error).message });
       }
@@ -145,17 +153,58 @@ export function BulkBar({
   );
 }
 
-export function BulkOutcome({ outcome, onDismiss }: { outcome: TBulkOutcome; onDismiss: () => void }) {
+/** How long a bulk rejection offers Undo. */
+const UNDO_MS = 10_000;
+
+/**
+ * One line after a bulk decision: how many landed, and each that did not with the server's
+ * reason. A Jam editor's bulk rejection can be undone for 10 s (each proposal reopened, pending
+ * again, its rejection kept in its history); an approval wrote CFBs, undone on their pages.
+ */
+export function BulkOutcome({
+  outcome,
+  jam,
+  onDismiss,
+}: {
+  outcome: TBulkOutcome;
+  jam: boolean;
+  onDismiss: () => void;
+}) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const [undoable, setUndoable] = useState(jam && outcome.kind === "reject" && outcome.decided.length > 0);
+  const [undone, setUndone] = useState<string | null>(null);
+  useEffect(() => {
+    if (!undoable) return;
+    const timer = setTimeout(() => setUndoable(false), UNDO_MS);
+    return () => clearTimeout(timer);
+  }, [undoable]);
+  async function undo() {
+    setUndoable(false);
+    const results = await Promise.allSettled(
+      outcome.decided.map((proposal_id) => client.proposals.reopen.mutate({ proposal_id })),
+    );
+    const back = results.filter((r) => r.status === "fulfilled").length;
+    setUndone(`${back} of ${outcome.decided.length} back in the queue.`);
+    await queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() });
+  }
   return (
-    <div className="stack" role="status" data-testid="bulk-outcome">
-      <p>
-        {outcome.done} decided{outcome.failed.length > 0 ? `, ${outcome.failed.length} not:` : "."}
-      </p>
+    <div className="row wrap" role="status" data-testid="bulk-outcome">
+      <span>
+        {outcome.done} {outcome.kind === "approve" ? "approved" : "rejected"}
+        {outcome.failed.length > 0 ? `, ${outcome.failed.length} not:` : "."} {undone}
+      </span>
+      {undoable ? (
+        <button type="button" onClick={() => void undo()}>
+          Undo
+        </button>
+      ) : null}
       {outcome.failed.length > 0 ? (
         <ul>
           {outcome.failed.map((f) => (
             <li key={f.id}>
-              {f.title}: {f.message}
+              {f.title}: {errorText(f)}
             </li>
           ))}
         </ul>

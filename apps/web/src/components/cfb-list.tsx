@@ -1,7 +1,7 @@
 "use client";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { PrivateMarker } from "./cfb-visibility";
 import { hasNoItems, QueryState } from "./query-state";
@@ -16,7 +16,18 @@ const STATES = [
 
 export function CfbList() {
   const trpc = useTRPC();
+  // The search is kept in the URL (?q=…): a reload or a shared link shows the same list.
   const [search, setSearch] = useState("");
+  useEffect(() => {
+    setSearch(new URLSearchParams(window.location.search).get("q") ?? "");
+  }, []);
+  const changeSearch = (value: string) => {
+    setSearch(value);
+    const url = new URL(window.location.href);
+    if (value.trim()) url.searchParams.set("q", value);
+    else url.searchParams.delete("q");
+    window.history.replaceState(window.history.state, "", url);
+  };
   const [state, setState] = useState<(typeof STATES)[number]["state"]>("live");
   const [visibility, setVisibility] = useState<"" | "shared" | "private">("");
   const query = useInfiniteQuery(
@@ -45,10 +56,10 @@ export function CfbList() {
       </fieldset>
       <input
         type="search"
-        placeholder="Filter by title or summary"
+        placeholder="Filter by title, summary or id (CFB-0003)"
         aria-label="Filter CFBs"
         value={search}
-        onChange={(e) => setSearch(e.target.value)}
+        onChange={(e) => changeSearch(e.target.value)}
       />
       <label className="row">
         Visibility

@@ -200,7 +200,7 @@ export function ProposalQueue() {
             />
           ) : null}
           <DecidedHere />
-          {bulkOutcome ? <BulkOutcome outcome={bulkOutcome} onDismiss={() => setBulkOutcome(null)} /> : null}
+          {bulkOutcome ? <BulkOutcome outcome={bulkOutcome} jam={jam} onDismiss={() => setBulkOutcome(null)} /> : null}
           {departed.length > 0 ? (
             <section className="stack" aria-label="Changed while you were looking" aria-live="polite">
               {departed.map((id) => (

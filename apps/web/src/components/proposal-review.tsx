@@ -155,7 +155,12 @@ function Review({
               <Decision review={decision} proposalId={proposal.proposal_id} />
             )
           ) : (
-            <p role="status" className="ok" data-testid="decided">
+            // The colour follows the decision: an approval green, a rejection red, a fold neutral.
+            <p
+              role="status"
+              className={status === "approved" ? "ok" : status === "rejected" ? "bad" : "muted"}
+              data-testid="decided"
+            >
               {status === "duplicate" ? (
                 <>
                   Folded into its twin <Link href={`/proposals/${proposal.twin_of_id}`}>{proposal.twin_of_id}</Link>,

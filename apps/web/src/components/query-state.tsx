@@ -1,6 +1,6 @@
 "use client";
 import type { ReactNode } from "react";
-import { isForbidden, isUnauthorized } from "@/lib/trpc-errors";
+import { errorText, isForbidden, isUnauthorized } from "@/lib/trpc-errors";
 import { useRedirectOnUnauthorized } from "./session";
 import { ErrorAlert } from "./ui";
 
@@ -86,7 +86,7 @@ export function QueryError({ error, what }: { error: unknown; what: string }) {
       </section>
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? errorText(error) : String(error);
   return (
     <p className="error" role="alert">
       Could not load {what}: {message}

@@ -1,5 +1,6 @@
 "use client";
 import type { ReactNode } from "react";
+import { errorText } from "@/lib/trpc-errors";
 
 /** An error line screen readers announce: "<what>: <message>". Renders nothing without an error. */
 export function ErrorAlert({
@@ -13,7 +14,7 @@ export function ErrorAlert({
   return (
     <p className="error" role="alert">
       {what ? `${what}: ` : ""}
-      {error.message}
+      {errorText(error)}
     </p>
   );
 }

@@ -34,6 +34,21 @@ export function isClientError(error: unknown): boolean {
   return typeof status === "number" && status >= 400 && status < 500;
 }
 
+/**
+ * The request never got an answer (the server is stopped, restarting or unreachable): a fetch
+ * failure, with no status from the server.
+ */
+export function isNetworkError(error: unknown): boolean {
+  if (!(error instanceof Error) || trpcErrorData(error)?.httpStatus !== undefined) return false;
+  const cause = (error as { cause?: unknown }).cause;
+  return error instanceof TypeError || cause instanceof TypeError || /fetch|network/i.test(error.message);
+}
+
+/** What a failed call says to a person: the server's message, or that it could not be reached. */
+export function errorText(error: { message: string }): string {
+  return isNetworkError(error) ? "the server is not reachable; it is retried" : error.message;
+}
+
 /** The sign-in page, coming back to `path` afterwards. */
 export function signInHref(path: string): string {
   return path && path !== "/" ? `/sign-in?next=${encodeURIComponent(path)}` : "/sign-in";

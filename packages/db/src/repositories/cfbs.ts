@@ -60,7 +60,10 @@ export async function listCfbs(sql: TSql, q: TCfbListQuery): Promise<TCfbListRes
   if (q.visibility === "private") filters.push(Prisma.sql`c."privateToId" IS NOT NULL`);
   if (q.visibility === "shared")
     filters.push(Prisma.sql`${sql.dialect.unindexed(Prisma.sql`c."privateToId"`)} IS NULL`);
-  if (q.query) {
+  // An id typed into the search ("CFB-0003", "cfb 3") finds that CFB.
+  const id = /^\s*cfb[\s-]*0*(\d{1,9})\s*$/i.exec(q.query ?? "");
+  if (id) filters.push(Prisma.sql`c."id" = ${`CFB-${(id[1] as string).padStart(4, "0")}`}`);
+  else if (q.query) {
     const match = sql.dialect.cfbTextMatch("c", q.query);
     if (match === null) return { items: [], next_cursor: null };
     filters.push(match);
