@@ -69,7 +69,8 @@ function run(split: "tune" | "holdout"): TSplitResult {
       const want = t.expect.records.map((r) => findingOf(c.system, r)).sort();
       const ok = JSON.stringify(got) === JSON.stringify(want);
       result.labelled_turns++;
-      const kind = (result.by_kind[t.expect.kind] ??= { ok: 0, total: 0 });
+      const kind = result.by_kind[t.expect.kind] ?? { ok: 0, total: 0 };
+      result.by_kind[t.expect.kind] = kind;
       kind.total++;
       if (ok) {
         result.turns_as_expected++;

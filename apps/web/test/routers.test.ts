@@ -434,13 +434,18 @@ describe("chat.respond idempotency (request_id)", () => {
     const offline = createOfflineModel();
     let calls = 0;
     let release: () => void = () => {};
+    let entered: () => void = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
+    });
+    const inModel = new Promise<void>((resolve) => {
+      entered = resolve;
     });
     const gated = await callerWithModel({
       name: "gated-offline",
       async generate(modelInput) {
         calls++;
+        entered();
         await held;
         return offline.generate(modelInput);
       },
@@ -449,8 +454,8 @@ describe("chat.respond idempotency (request_id)", () => {
     const input = { request_id: "idem-5", message: "We decided to keep audit logs for seven years." };
     const first = gated.caller.chat.respond(input);
     const second = gated.caller.chat.respond(input);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(calls).toBe(1);
+    // The first is inside the model (a barrier, not a sleep); the duplicate waits for it.
+    await inModel;
     release();
     const [a, b] = await Promise.all([first, second]);
     expect(calls).toBe(1);

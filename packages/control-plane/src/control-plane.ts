@@ -47,6 +47,8 @@ export type TOpenOptions = {
   auth?: Omit<Parameters<typeof createAuth>[0], "prisma">;
   /** An embeddings provider switches semantic matching on (docs/resolve.md). */
   embeddings?: TEmbeddingsProvider;
+  /** Where workflow links point and whether webhooks may call private addresses (off, no links, when not given). */
+  workflows?: Partial<TServiceDeps["workflows"]>;
 };
 
 /**
@@ -72,6 +74,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     retention: { ...DEFAULT_RETENTION, ...opts.retention },
     gate: pipelineGateConfig(opts.gate),
     repetitionThresholds: { ...DEFAULT_REPETITION_THRESHOLDS, ...opts.repetitionThresholds },
+    workflows: { baseURL: null, allowPrivateNetworks: false, ...opts.workflows },
     catalog: opts.catalog ?? RV_SERVICE_CATALOG,
     routing: routingHandle(opts.routing ?? DEFAULT_ROUTING, repos, semantic),
     tags: createTagNormalizer(tagAliasTable(opts.tagAliases ? ZTagAliasConfig.parse(opts.tagAliases) : null)),
@@ -105,5 +108,9 @@ export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
     tagAliases: env.tagAliases,
     ...(env.embeddings ? { embeddings: embeddingsProvider(env.embeddings) } : {}),
     auth: { secret: env.BETTER_AUTH_SECRET, baseURL: env.SOLSERVER_BASE_URL, trustedOrigins: env.trustedOrigins },
+    workflows: {
+      baseURL: env.SOLSERVER_BASE_URL,
+      allowPrivateNetworks: env.workflowWebhooksPrivate,
+    },
   });
 }

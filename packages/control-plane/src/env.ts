@@ -278,6 +278,8 @@ export type TServerEnv = {
     | null;
   /** The load shedder's bound (0: none), queue length and longest wait in the queue. */
   loadShedding: { concurrency: number; queue: number; maxWaitMs: number };
+  /** Whether workflow webhooks and notifications may call loopback and private addresses. */
+  workflowWebhooksPrivate: boolean;
 };
 
 /**
@@ -365,6 +367,7 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     SOLSERVER_SCHEDULER_INTERVAL_MS: e.SOLSERVER_SCHEDULER_INTERVAL_MS,
     retention: { traceDays: e.SOLSERVER_TRACE_RETENTION_DAYS, gateDays: e.SOLSERVER_GATE_RETENTION_DAYS },
     SOLSERVER_PRUNE_INTERVAL_HOURS: e.SOLSERVER_PRUNE_INTERVAL_HOURS,
+    workflowWebhooksPrivate: e.SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE === "1",
     embeddings:
       e.SOLSERVER_EMBEDDINGS === "local"
         ? { kind: "local" }

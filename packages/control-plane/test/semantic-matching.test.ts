@@ -16,7 +16,7 @@
 // driven by the test, so nothing runs in the background there unless the test starts it).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { TCfbDraft, TChatRespondResponse, TResolveProposal } from "@solserver/contracts";
+import { type TCfbDraft, type TChatRespondResponse, type TResolveProposal, ZRoutingConfig } from "@solserver/contracts";
 import { buildCandidateQuery, SEMANTIC_SCALE } from "@solserver/resolve";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadFixture } from "../../../bench/resolve-eval-runner";
@@ -35,6 +35,12 @@ import {
   testCfb,
   testEmbedding,
 } from "../src/testing";
+
+// Every turn in the one domain: what is compared here is knowledge, not where a turn is routed
+// (the router's own meaning vote would follow the test embedder's vectors).
+const ONE_DOMAIN = ZRoutingConfig.parse({
+  domains: [{ id: "general", label: "General", mode_label: "System", examples: ["anything at all"] }],
+});
 
 const MODEL = "test-embed";
 
@@ -139,11 +145,22 @@ beforeAll(async () => {
   on = await openTestControlPlane({
     label: "semantic-on",
     model,
+    routing: ONE_DOMAIN,
     limits: { chatTurnsPerMinute: 1000 },
     embeddings: provider(),
   });
-  off = await openTestControlPlane({ label: "semantic-off", model, limits: { chatTurnsPerMinute: 1000 } });
-  direct = await openTestControlPlane({ label: "semantic-direct", model, limits: { chatTurnsPerMinute: 1000 } });
+  off = await openTestControlPlane({
+    label: "semantic-off",
+    model,
+    routing: ONE_DOMAIN,
+    limits: { chatTurnsPerMinute: 1000 },
+  });
+  direct = await openTestControlPlane({
+    label: "semantic-direct",
+    model,
+    routing: ONE_DOMAIN,
+    limits: { chatTurnsPerMinute: 1000 },
+  });
   [onUser, onJam, offUser, offJam, directJam] = await Promise.all([
     on.account("user"),
     on.account("jam"),

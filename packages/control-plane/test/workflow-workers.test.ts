@@ -297,6 +297,10 @@ describe("webhook steps and checkpoint notifications, driven by the server over 
     const { createServer } = await import("node:http");
     const { createHmac } = await import("node:crypto");
     const seen: { path: string; body: Record<string, unknown>; signed: boolean; key: string }[] = [];
+    let notifiedNow: () => void = () => undefined;
+    const notifiedOnce = new Promise<void>((resolve) => {
+      notifiedNow = resolve;
+    });
     const server = createServer((req, res) => {
       let raw = "";
       req.on("data", (c) => {
@@ -313,12 +317,15 @@ describe("webhook steps and checkpoint notifications, driven by the server over 
         });
         res.setHeader("content-type", "application/json");
         res.end(req.url === "/check" ? JSON.stringify({ data: { findings: 2 } }) : "{}");
+        if (req.url === "/notify") notifiedNow();
       });
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as { port: number }).port;
     const saved = { ...process.env };
-    process.env.SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE = "1";
+    const settings = opened.deps.workflows;
+    // As SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE=1 and SOLSERVER_BASE_URL configure it (env.ts).
+    opened.deps.workflows = { baseURL: "https://sol.example", allowPrivateNetworks: true };
     process.env.HOOK_KEY = "s3cret";
     try {
       const definition = `name: hooked-${++n}
@@ -340,9 +347,8 @@ phases:
       const check = seen.find((s) => s.path === "/check");
       expect(check).toMatchObject({ signed: true, key: `${run.run_id}:check:1:1` });
       expect(check?.body).toMatchObject({ run_id: run.run_id, phase_id: "check" });
-      // The notification is sent beside the request: wait for it.
-      for (let i = 0; i < 50 && !seen.some((s) => s.path === "/notify"); i++)
-        await new Promise((r) => setTimeout(r, 50));
+      // The notification is sent beside the request: wait until the receiver has it.
+      await notifiedOnce;
       const notified = seen.find((s) => s.path === "/notify");
       expect(notified?.signed).toBe(true);
       expect(notified?.body).toMatchObject({
@@ -350,8 +356,10 @@ phases:
         run_id: run.run_id,
         phase_id: "triage",
         options: ["Publish"],
+        url: expect.stringMatching(/^https:\/\/sol\.example\/workflows/),
       });
     } finally {
+      opened.deps.workflows = settings;
       process.env = saved;
       server.close();
     }

@@ -53,6 +53,11 @@ export type TServiceDeps = {
   semantic?: TSemanticHandle | undefined;
   /** Counts at which a repetition raises a promotion trigger (seed 001 §5.2). */
   repetitionThresholds: Record<TRepetitionKind, number>;
+  /**
+   * Workflow webhooks and checkpoint notifications (env.ts: SOLSERVER_BASE_URL for the links they
+   * carry, SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE for loopback and private receivers).
+   */
+  workflows: { baseURL: string | null; allowPrivateNetworks: boolean };
   /** Creates a password account (better-auth), for user management; absent where no auth runs. */
   createAccount?: (u: {
     email: string;

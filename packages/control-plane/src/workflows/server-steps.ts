@@ -4,7 +4,7 @@ import type { TServiceDeps } from "../services/deps";
 import type { TStep } from "./driver";
 import { notifyCheckpoint } from "./notify";
 import { umbraBeatSteps } from "./umbra-beat";
-import { privateNetworksAllowed, webhookStep } from "./webhook-step";
+import { webhookStep } from "./webhook-step";
 
 // What the server runs: the Umbra beat's named steps and `webhook` executors in the request that
 // drives the run; `worker` phases wait for an external agent (services/workflow-workers.ts).
@@ -16,7 +16,7 @@ export const SERVER_EXECUTORS = ["webhook", "worker"] as const;
 export function serverSteps(deps: TServiceDeps, caller: TCaller, runId = ""): Record<string, TStep> {
   return {
     ...umbraBeatSteps(deps, caller),
-    webhook: webhookStep({ runId, allowPrivateNetworks: privateNetworksAllowed(process.env), now: deps.now }),
+    webhook: webhookStep({ runId, allowPrivateNetworks: deps.workflows.allowPrivateNetworks, now: deps.now }),
   };
 }
 
@@ -30,8 +30,8 @@ export function notifyWaiting(deps: TServiceDeps, runId: string, workflow: TWork
     runId,
     workflow,
     state,
-    baseURL: process.env.SOLSERVER_BASE_URL ?? null,
-    allowPrivateNetworks: privateNetworksAllowed(process.env),
+    baseURL: deps.workflows.baseURL,
+    allowPrivateNetworks: deps.workflows.allowPrivateNetworks,
     now: deps.now,
   }).then((result) => {
     if (!result.delivered && result.error) console.warn(`workflow ${runId}: checkpoint notification: ${result.error}`);

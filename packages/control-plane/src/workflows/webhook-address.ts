@@ -11,8 +11,8 @@ import { WEBHOOKS_PRIVATE_ENV, WebhookError } from "./webhook-error";
 export type TLookup = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
 
 export function privateNetworksAllowed(env: Readonly<Record<string, string | undefined>>): boolean {
-  const value = env[WEBHOOKS_PRIVATE_ENV]?.trim().toLowerCase();
-  return value === "1" || value === "true" || value === "yes";
+  // The one reading of the variable: "1" allows (env.ts refuses anything but 0 and 1 at start-up).
+  return env[WEBHOOKS_PRIVATE_ENV]?.trim() === "1";
 }
 
 // ---------------------------------------------------------------------------------------------
