@@ -90,3 +90,38 @@ describe("the action a step asks for is its answer, not a repair", () => {
     expect(turn.state.report?.resolution).toBe("fixed_by_technician");
   });
 });
+
+describe("a report request is a command, not a note or an answer", () => {
+  const DONE = [
+    PUMP,
+    "fuse blown",
+    "new fuse blew again soon as i flipped the pump on",
+    "unplugged the pump, fuse holds",
+    "yes",
+  ];
+
+  it("after the report: the report as it stands, no technician note, no new revision", () => {
+    const turn = last(drive("water_pump", [...DONE, "START FINAL REPORT", "give me the report"]));
+    expect(turn.directive.kind).toBe("report_update");
+    expect(turn.state.report).toMatchObject({ revision: 1, notes: [] });
+  });
+
+  it('"what was the cause?" after the report is answered from the report\'s cause, nothing recorded', () => {
+    const turn = last(drive("water_pump", [...DONE, "what was the cause?"]));
+    const report = turn.state.report;
+    expect(turn.directive.kind).toBe("answer_clarification");
+    expect(turn.directive.text).toContain(`the cause is "${report?.cause}"`);
+    expect(report).toMatchObject({ revision: 1, notes: [] });
+  });
+
+  it("mid-diagnosis: the partial report, marked incomplete; the step stays open and nothing is counted", () => {
+    const turns = drive("water_pump", [PUMP, "fuse blown", "give me the report", "START FINAL REPORT"]);
+    const turn = last(turns);
+    expect(turn.directive.kind).toBe("ask_step");
+    expect(turn.directive.text).toContain("INCOMPLETE");
+    expect(turn.directive.report).toBeDefined();
+    expect(turn.state.report).toBeNull();
+    expect(turn.state.guard.reasks).toEqual({});
+    expect(turn.state.evidence).toEqual({ fuse: "blown" });
+  });
+});

@@ -275,6 +275,20 @@ export function finalReport(ctx: TDirectiveContext, decisive: TStep | null, repo
 }
 
 /** After the report: a labor change or a note made a new revision, or nothing changed. */
+/**
+ * A question after the report that names no part ("what was the cause?"): answered from the
+ * report itself, not from a step's registry text; a question about something else is said to be
+ * outside the desk.
+ */
+export function answerFromReport(ctx: TDirectiveContext, decisive: TStep | null, report: TReport): TDirective {
+  const text = join(
+    `Answer from the report only: the cause is "${report.cause}", the correction "${report.correction}".`,
+    "If the question is not about this case, say in one sentence that this desk covers the case only.",
+    "The report stands; do not restart the diagnosis.",
+  );
+  return caseDirective(ctx, "answer_clarification", decisive, text, { report });
+}
+
 export function reportUpdate(
   ctx: TDirectiveContext,
   decisive: TStep | null,

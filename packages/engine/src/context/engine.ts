@@ -42,6 +42,7 @@ import {
 } from "./catalog-schema";
 import {
   answerClarification,
+  answerFromReport,
   askMoreInfo,
   askStep,
   authorizationPending,
@@ -670,6 +671,24 @@ function diagnosticTurn(
   }
   if (c.skip) return nonAnswerTurn(ctx, s, active, "skipped");
   if (c.nonAnswer !== null) return nonAnswerTurn(ctx, s, active, c.nonAnswer);
+  if (c.reportRequest) {
+    // Mid-diagnosis: what is known so far, marked incomplete; the case stays where it is and
+    // nothing is counted toward escalation.
+    const partial = buildReport(ctx.system, ctx.local, s, decisiveFinding(ctx.system, s), {
+      authorized: null,
+      escalation: null,
+      resolution: null,
+      repair: null,
+    });
+    return {
+      ...askStep(
+        ctx,
+        active,
+        "The technician asked for the report before the diagnosis is done: show the partial report below, say plainly that it is INCOMPLETE (the diagnosis is not finished), then",
+      ),
+      report: partial,
+    };
+  }
   if (c.announcement)
     return askStep(
       ctx,
@@ -772,11 +791,14 @@ function finalReportTurn(ctx: TCtx, s: TContextState, moreInfoBefore: boolean, c
     s.reopened_because = "labor changed";
     return reportUpdate(ctx, decisive, conclude(ctx, s, outcomeOf(report)), "labor");
   }
-  if (c.acknowledgement || ctx.message.trim() === "") return reportUpdate(ctx, decisive, report, "none");
-  if (c.topic !== null && !c.fresh.length) {
-    const about = c.topicStep ?? (decisive === null ? null : stepOf(ctx.system, decisive.id));
-    if (about !== null) return answerClarification(ctx, c.topic, about, { kind: "report" });
-  }
+  // "START FINAL REPORT" again: the report as it stands, never a note on a new revision.
+  if (c.acknowledgement || c.reportRequest || ctx.message.trim() === "")
+    return reportUpdate(ctx, decisive, report, "none");
+  if (c.topic !== null && !c.fresh.length && c.topicStep !== null)
+    return answerClarification(ctx, c.topic, c.topicStep, { kind: "report" });
+  // "what was the cause?" names no part: the report answers it (issue 36), not a step's registry
+  // text; a question that is not about the case is said to be outside this desk.
+  if ((c.topic !== null || c.question) && !c.fresh.length) return answerFromReport(ctx, decisive, report);
   // Nothing a technician says after the report is dropped: it becomes a note on a new revision.
   s.reopened_because = "note added";
   return reportUpdate(ctx, decisive, conclude(ctx, s, outcomeOf(report), ctx.message.trim().slice(0, 2000)), "note");

@@ -106,6 +106,8 @@ export type TClassification = {
   acknowledgement: boolean;
   /** The message announces a check ("ok let me check", "gonna pull the fuse"): it reports nothing. */
   announcement: boolean;
+  /** The message only asks for the report ("START FINAL REPORT"): a command, never a note or a finding. */
+  reportRequest: boolean;
   /** As an answer to the authorization request. */
   consent: TConsent;
   /** Some clause is a question. */
@@ -820,6 +822,9 @@ export function classifyMessage(
   const ackExtra = new Set([...VOCABULARY.fillers]);
   const acknowledgement =
     clauses.length > 0 && clauses.every((cl) => indexOf(VOCABULARY.acknowledgements).covers(cl.tokens, ackExtra));
+  const reportRequest =
+    has(VOCABULARY.reportRequests) &&
+    clauses.every((cl) => indexOf(VOCABULARY.reportRequests).covers(cl.tokens, ackExtra));
 
   // "jumped it straight to 12v, motor runs fine" at the switch step: power that bypasses the
   // part asked tests what is past it, never the part itself (issue 36); only a message that names
@@ -867,6 +872,7 @@ export function classifyMessage(
     labor,
     acknowledgement,
     announcement: r.announcement && !hasEvidence,
+    reportRequest: reportRequest && !hasEvidence,
     consent: consentOf(message),
     question: r.questions.size > 0,
     evidenceText,

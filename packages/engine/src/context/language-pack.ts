@@ -50,6 +50,8 @@ export const ZLanguagePack = z.strictObject({
   announcements: ZPhrases,
   /** A part bypassed ("jumped it straight to 12v"): that is no test of the part in between. */
   bypass: ZPhrases,
+  /** A message that only asks for the report ("START FINAL REPORT", "give me the report"). */
+  report_requests: ZPhrases,
   correction_markers: ZPhrases,
   retractions: ZPhrases,
   clarification: z.strictObject({ locate: ZPhrases, howto: ZPhrases, explain: ZPhrases }),

@@ -84,6 +84,7 @@ export const VOCABULARY = {
   skip: phrases((p) => p.skip),
   announcements: phrases((p) => p.announcements),
   bypass: phrases((p) => p.bypass),
+  reportRequests: phrases((p) => p.report_requests),
   corrections: phrases((p) => p.correction_markers),
   retractions: phrases((p) => p.retractions),
   clarification: {
