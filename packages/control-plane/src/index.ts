@@ -124,6 +124,7 @@ export { health, READY_TIMEOUT_MS, readiness, ready, semanticStatus } from "./se
 export { getThread, listThreads } from "./services/threads";
 export { createToken, hashToken, listTokens, revokeToken, TOKEN_PREFIX } from "./services/tokens";
 export type { TStreamEvent } from "./services/turn/stream-guard";
+export { databaseUnavailable } from "./services/unavailable";
 export {
   claimWorkflowPhase,
   completeWorkflowPhase,

@@ -18,4 +18,5 @@ export {
 } from "./dialect";
 export { databaseFilePath } from "./dialect/sqlite/database-file";
 export * from "./repositories";
+export { isDatabaseUnreachable } from "./unreachable";
 export type { TEmbeddingWrite, TPendingEmbedding, TVectorStore } from "./vectors";

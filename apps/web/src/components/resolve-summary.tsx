@@ -114,7 +114,15 @@ export function ResolveSummary({ resolve, open = false }: { resolve: TResolveDec
           </div>
         </details>
       ) : (
-        <p className="muted">{resolve.reason_codes.join(", ")}</p>
+        // In words, the code kept for the glossary ("no CFB to compare with", not NO_CANDIDATES).
+        <p className="muted">
+          {resolve.reason_codes.map((code, i) => (
+            <span key={code} title={code}>
+              {i > 0 ? ", " : ""}
+              {reasonWords(code)}
+            </span>
+          ))}
+        </p>
       )}
     </div>
   );

@@ -1,6 +1,12 @@
 import "server-only";
 import { isDomainError, type TRestError } from "@solserver/contracts";
-import { chargeRead, parseInput, requireSignedIn, type TServiceContext } from "@solserver/control-plane";
+import {
+  chargeRead,
+  databaseUnavailable,
+  parseInput,
+  requireSignedIn,
+  type TServiceContext,
+} from "@solserver/control-plane";
 import type { z } from "zod";
 import { readBodyCapped } from "./body-limit";
 import { getServer } from "./control-plane";
@@ -67,11 +73,12 @@ export async function restContext(req: Request): Promise<TRestContext> {
 }
 
 /** The REST error body for anything a route throws: domain errors by code, the rest masked. */
-export function restErrorBody(error: unknown): {
+export function restErrorBody(thrown: unknown): {
   status: number;
   error: TRestError["error"];
   headers?: Record<string, string>;
 } {
+  const error = databaseUnavailable(thrown) ?? thrown;
   if (isDomainError(error)) {
     const headers = errorHeaders(error);
     return {

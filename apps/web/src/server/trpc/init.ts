@@ -1,6 +1,7 @@
 import { isDomainError } from "@solserver/contracts";
 import {
   chargeRead,
+  databaseUnavailable,
   describeIssues,
   firstIssueField,
   requireJam,
@@ -71,10 +72,10 @@ const t = initTRPC.context<TInnerContext>().create({
 //    touch (ownership, Jam-only actions) but never sign-in again.
 const mapDomainErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && isDomainError(result.error.cause)) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: ERROR_TABLE[cause.code].trpc, message: cause.message, cause });
-  }
+  if (result.ok) return result;
+  // A database out of reach is a 503 with Retry-After, not a masked 500 (issue 38).
+  const cause = databaseUnavailable(result.error.cause) ?? result.error.cause;
+  if (isDomainError(cause)) throw new TRPCError({ code: ERROR_TABLE[cause.code].trpc, message: cause.message, cause });
   return result;
 });
 
