@@ -125,3 +125,19 @@ describe("a report request is a command, not a note or an answer", () => {
     expect(turn.state.evidence).toEqual({ fuse: "blown" });
   });
 });
+
+describe("consent talk during the diagnosis is no finding", () => {
+  it.each(["yes if its under warranty", "yes, how much will that cost?"])(
+    "%j at the pump voltage step records nothing",
+    (message) => {
+      const turns = drive("water_pump", [PUMP, "fuse ok", message]);
+      const turn = last(turns);
+      expect(turn.state.evidence).toEqual({ fuse: "ok" });
+      expect(turn.state.active_step).toBe("voltage_at_pump");
+    },
+  );
+
+  it("a plain yes still answers a yes/no step", () => {
+    expect(last(drive("water_pump", [PUMP, "yes"])).state.evidence).toEqual({ fuse: "ok" });
+  });
+});

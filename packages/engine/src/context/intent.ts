@@ -837,6 +837,11 @@ export function classifyMessage(
     !clauses.some((clause) => namesPart(c, activeStep, clause))
   )
     answer = null;
+  // "yes if it's under warranty", "yes, how much?": a short yes with a condition or a price
+  // question is consent talk, never a finding of the step asked (issue 36).
+  const consent = consentOf(message);
+  if (answer !== null && option === null && clauses.length <= 2 && (consent === "conditional" || consent === "cost"))
+    answer = null;
   const hasEvidence = answer !== null || stated.length > 0 || ambiguous.length > 0;
   const nonAnswer = hasEvidence ? null : r.nonAnswer;
   const skip = r.skip && !hasEvidence;
@@ -873,7 +878,7 @@ export function classifyMessage(
     acknowledgement,
     announcement: r.announcement && !hasEvidence,
     reportRequest: reportRequest && !hasEvidence,
-    consent: consentOf(message),
+    consent,
     question: r.questions.size > 0,
     evidenceText,
   };
