@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { JAM, signIn } from "./helpers";
+import { JAM, signIn, unique } from "./helpers";
 
 // A Jam editor teaches the router on /admin/routing: the page names the threshold and the
 // fallback domain, a message filed under a domain is listed as learned (and counted for its
@@ -10,7 +10,7 @@ test("a Jam editor files a message under a domain and removes it again", async (
   await page.goto("/admin/routing");
   await expect(page.getByRole("heading", { name: "Routing" })).toBeVisible();
   await expect(page.getByText(/at least 40 % sure; otherwise the turn is unrouted/)).toBeVisible();
-  const text = `the tire pressure monitor keeps beeping ${Date.now()}`;
+  const text = `the tire pressure monitor keeps beeping ${unique()}`;
   await page.getByLabel("Message").fill(text);
   await page.getByLabel("belongs to").selectOption("rv_service");
   await page.getByRole("button", { name: "File it" }).click();

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { errorText } from "@/lib/trpc-errors";
 import { ConfirmDialog } from "./confirm-dialog";
+import { heldSummary } from "./glossary";
 import { ErrorAlert } from "./ui";
 
 type TBulk = "approve" | "reject";
@@ -15,14 +16,6 @@ export type TBulkOutcome = {
   /** The proposals it decided: a bulk rejection can be undone (reopened) for a while. */
   decided: string[];
   failed: { id: string; title: string; message: string }[];
-};
-
-const HELD_WORDS: Record<string, string> = {
-  resolve_review: "left for a person by resolve",
-  subject_differs: "about another subject than the CFB it would update",
-  value_changes: "changing a value",
-  curated: "changing curated knowledge",
-  duplicate: "planned twice",
 };
 
 /**
@@ -52,8 +45,6 @@ export function BulkBar({
   const [progress, setProgress] = useState<{ at: number; of: number } | null>(null);
   const approvable = items.filter((p) => p.actions.primary && p.actions.held.length === 0);
   const held = items.filter((p) => p.actions.primary && p.actions.held.length > 0);
-  const heldCounts = new Map<string, number>();
-  for (const p of held) for (const h of p.actions.held) heldCounts.set(h.code, (heldCounts.get(h.code) ?? 0) + 1);
   const rejectable = items.filter((p) => p.actions.allowed.includes("reject"));
 
   async function run(kind: TBulk) {
@@ -131,8 +122,7 @@ export function BulkBar({
               <p>Each is approved with its highlighted approval (new CFB, update or merge), as on its card.</p>
               {held.length > 0 ? (
                 <p className="badge warn" data-testid="bulk-held">
-                  {held.length} not approved here, to decide one by one:{" "}
-                  {[...heldCounts].map(([code, n]) => `${n} ${HELD_WORDS[code] ?? code}`).join(", ")}.
+                  {held.length} not approved here, to decide one by one: {heldSummary(held.map((p) => p.actions))}.
                 </p>
               ) : null}
             </>

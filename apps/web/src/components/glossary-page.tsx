@@ -1,5 +1,5 @@
 import { ACTION_WORDS } from "./audit-words";
-import { OP_WORDS, REASON_WORDS, TRUST_WORDS } from "./glossary";
+import { HELD_WORDS, OP_WORDS, REASON_WORDS, TRUST_WORDS } from "./glossary";
 import { DECISION_WORDS } from "./queue-filters";
 
 /** One table of stored codes and what they mean, from the same maps the pages use. */
@@ -33,6 +33,7 @@ export function Glossary() {
       <Terms title="Resolve's verdicts" id="g-verdicts" words={DECISION_WORDS} />
       <Terms title="What the model proposed" id="g-ops" words={OP_WORDS} />
       <Terms title="Why resolve decided so" id="g-reasons" words={REASON_WORDS} />
+      <Terms title="Why an approval waits for a look" id="g-held" words={HELD_WORDS} />
       <Terms title="Trust tiers of knowledge" id="g-trust" words={TRUST_WORDS} />
       <Terms title="Audit log actions" id="g-actions" words={ACTION_WORDS} />
     </div>

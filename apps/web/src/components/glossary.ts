@@ -1,3 +1,5 @@
+import type { THeldCode } from "@solserver/contracts";
+
 // Plain words for the codes the server stores (resolve's reasons, proposal operations), so a
 // reviewer never has to know them. Keys are resolve's reason codes (packages/resolve/src/reason-codes.ts);
 // an unknown code falls back to itself, lower-cased.
@@ -24,6 +26,22 @@ export const REASON_WORDS: Record<string, string> = {
   TITLE_MATCH: "same title",
   LOW_TEXT_MATCH: "different wording",
 };
+
+/** Why an approval is held back until a person looks (the proposal actions' `held` codes). */
+export const HELD_WORDS: Record<THeldCode, string> = {
+  resolve_review: "left for a person by resolve",
+  subject_differs: "about another subject",
+  value_changes: "changes a value",
+  curated: "changes curated knowledge",
+  duplicate: "planned twice",
+};
+
+/** "3 about another subject, 1 changes a value": the held reasons of `items`, counted by code. */
+export function heldSummary(items: readonly { held: readonly { code: THeldCode }[] }[]): string {
+  const counts = new Map<THeldCode, number>();
+  for (const item of items) for (const h of item.held) counts.set(h.code, (counts.get(h.code) ?? 0) + 1);
+  return [...counts].map(([code, n]) => `${n} ${HELD_WORDS[code]}`).join(", ");
+}
 
 export function reasonWords(code: string): string {
   return REASON_WORDS[code] ?? code.toLowerCase().replaceAll("_", " ");

@@ -5,6 +5,7 @@ import { type FormEvent, useId, useState } from "react";
 import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { trpcCode } from "@/lib/trpc-errors";
 import { formatTs } from "./format";
+import { HELD_WORDS, heldSummary } from "./glossary";
 import { QueryState } from "./query-state";
 import { ErrorAlert } from "./ui";
 import { WorkflowFile } from "./workflow-file";
@@ -185,14 +186,6 @@ function CheckpointTerms({ checkpoint }: { checkpoint: TCheckpoint }) {
   );
 }
 
-const HELD_WORDS: Record<string, string> = {
-  resolve_review: "left for a person by resolve",
-  subject_differs: "about another subject",
-  value_changes: "changes a value",
-  curated: "changes curated knowledge",
-  duplicate: "planned twice",
-};
-
 /**
  * The plan a checkpoint offers per item, each with its target and what it says: uncheck what
  * should stay in the queue. Items whose approval needs a look are held back (unchecked, with the
@@ -211,8 +204,6 @@ function PlanItems({
 }) {
   const chosen = (p: (typeof plan)[number]) => p.held.length > 0 === toggled.has(p.proposal_id);
   const held = plan.filter((p) => p.held.length > 0);
-  const counts = new Map<string, number>();
-  for (const p of held) for (const h of p.held) counts.set(h.code, (counts.get(h.code) ?? 0) + 1);
   const ordered = [...held, ...plan.filter((p) => p.held.length === 0)];
   return (
     <fieldset className="stack" disabled={disabled} data-testid="checkpoint-plan">
@@ -221,8 +212,7 @@ function PlanItems({
       </legend>
       {held.length > 0 ? (
         <p className="badge warn" data-testid="plan-held">
-          {held.length} held back until you check them:{" "}
-          {[...counts].map(([code, n]) => `${n} ${HELD_WORDS[code] ?? code}`).join(", ")}
+          {held.length} held back until you check them: {heldSummary(held)}
         </p>
       ) : null}
       <ul className="plain stack">
@@ -245,7 +235,7 @@ function PlanItems({
             {p.change ? <span className="muted">{p.change}</span> : null}
             {p.held.map((h) => (
               <span key={h.code} className="badge warn">
-                {HELD_WORDS[h.code] ?? h.code}: {h.note}
+                {HELD_WORDS[h.code]}: {h.note}
               </span>
             ))}
           </li>

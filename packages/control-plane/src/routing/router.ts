@@ -72,7 +72,9 @@ export function routingHandle(
       router = buildRouter(config, learned);
       version = now;
     }
-    router = withMeaning(router);
+    // Only a router without the vote yet looks for vectors: a version check that finds nothing
+    // new does no work over the examples.
+    if (semantic && !router.model.meaning) router = withMeaning(router);
     return router;
   }
 

@@ -6,10 +6,15 @@ import { ZRoutingConfig } from "@solserver/contracts";
 import { tokens } from "@solserver/text";
 import shipped from "./default-routing.json" with { type: "json" };
 
+/** Whether a text holds a word the router can learn from (a config example or one filed later). */
+export function learnable(text: string): boolean {
+  return tokens(text).some((word) => /\p{L}/u.test(word));
+}
+
 export const ZRoutingFile = ZRoutingConfig.superRefine((config, ctx) => {
   config.domains.forEach((d, i) => {
     d.examples.forEach((example, j) => {
-      if (!tokens(example).some((word) => /\p{L}/u.test(word)))
+      if (!learnable(example))
         ctx.addIssue({
           code: "custom",
           path: ["domains", i, "examples", j],

@@ -13,7 +13,7 @@ import {
 } from "@solserver/contracts";
 import type { TRoutingExampleRow, TRoutingExampleSource } from "@solserver/db";
 import { domainExamples } from "@solserver/engine";
-import { analyzeTerms } from "@solserver/text";
+import { learnable } from "../routing/routing-config";
 import { auditActor, requireJam } from "./access";
 import type { TCaller, TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
@@ -56,14 +56,14 @@ async function file(
   deps: TServiceDeps,
   caller: TCaller,
   example: { domain: string; text: string; source: TRoutingExampleSource; sourceRef: string | null },
-): Promise<{ id: string; added: boolean }> {
+): Promise<TRoutingExampleRow> {
   if (!deps.routing.config.domains.some((d) => d.id === example.domain))
     throw new DomainError(
       "BAD_INPUT",
       `domain: "${example.domain}" is not a domain of the routing config (${deps.routing.config.domains.map((d) => d.id).join(", ")})`,
       { field: "domain" },
     );
-  if (analyzeTerms(example.text).length === 0)
+  if (!learnable(example.text))
     throw new DomainError("BAD_INPUT", "text: holds no word the router can learn from", { field: "text" });
   const filed = await deps.repos.routingExamples.add(
     { ...example, createdById: caller.userId },
@@ -79,8 +79,7 @@ export async function addRoutingExample(
   input: TRoutingExampleAdd,
 ): Promise<TRoutingExampleView> {
   const editor = requireJam(caller, "teach the router");
-  const { id } = await file(deps, editor, { ...input, source: "manual", sourceRef: null });
-  return view((await deps.repos.routingExamples.list()).find((e) => e.id === id) as TRoutingExampleRow);
+  return view(await file(deps, editor, { ...input, source: "manual", sourceRef: null }));
 }
 
 export async function removeRoutingExample(
@@ -112,9 +111,9 @@ export async function teachRouting(
     throw new DomainError("NOT_FOUND", `trigger ${trigger_id} is not an open routing suggestion`, {
       field: "trigger_id",
     });
-  const { id } = await file(deps, editor, { domain, text, source: "suggestion", sourceRef: trigger_id });
+  const filed = await file(deps, editor, { domain, text, source: "suggestion", sourceRef: trigger_id });
   await deps.repos.triggers.dismiss(trigger_id);
-  return view((await deps.repos.routingExamples.list()).find((e) => e.id === id) as TRoutingExampleRow);
+  return view(filed);
 }
 
 /** A reviewer moved a proposal to another domain: the message that proposed it is that domain's. */
@@ -126,7 +125,7 @@ export async function learnProposalDomain(
   message: string,
 ): Promise<void> {
   if (moved === proposal.domain || !deps.routing.config.domains.some((d) => d.id === moved)) return;
-  if (analyzeTerms(message).length === 0) return;
+  if (!learnable(message)) return;
   await file(deps, caller, {
     domain: moved,
     text: message.slice(0, 1000),

@@ -43,20 +43,20 @@ export function routingExampleRepository({ sql }: TStore) {
       return `${Number(row?.n ?? 0)}:${row?.newest ?? ""}`;
     },
     /**
-     * Files `text` under `domain`, audited; the same text already filed there is not added twice
-     * (its id is returned with `added: false`), and the same text filed under another domain is
-     * replaced.
+     * Files `text` under `domain`, audited, and returns it as stored; the same text already filed
+     * there is not added twice (that example is returned), and the same text filed under another
+     * domain is replaced.
      */
     async add(
       example: Pick<TRoutingExampleRow, "domain" | "text" | "source" | "sourceRef" | "createdById">,
       audit: TAudit,
       now: Date,
-    ): Promise<{ id: string; added: boolean }> {
+    ): Promise<TRoutingExampleRow> {
       return sql.transaction(async (tx: TSql) => {
-        const [same] = await tx.query<{ id: string }>(
-          Prisma.sql`SELECT "id" FROM "RoutingExample" WHERE "domain" = ${example.domain} AND "text" = ${example.text}`,
+        const [same] = await tx.query<Omit<TRoutingExampleRow, "createdAt"> & { createdAt: unknown }>(
+          Prisma.sql`SELECT ${COLUMNS} FROM "RoutingExample" WHERE "domain" = ${example.domain} AND "text" = ${example.text}`,
         );
-        if (same) return { id: same.id, added: false };
+        if (same) return toRow(same);
         // Filed again under another domain: the later correction wins, the earlier one goes.
         const moved = await tx.query<{ id: string; domain: string }>(
           Prisma.sql`SELECT "id", "domain" FROM "RoutingExample" WHERE "text" = ${example.text}`,
@@ -78,7 +78,7 @@ export function routingExampleRepository({ sql }: TStore) {
           ],
           now,
         );
-        return { id, added: true };
+        return { id, ...example, createdAt: now.toISOString() };
       });
     },
     /** Removes example `id`, audited with its text; false when there is none. */
