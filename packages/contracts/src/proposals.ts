@@ -90,7 +90,7 @@ export const ZStoredProposal = ZStoredProposalPreview.extend({
   /** Proposals grouped under this one: a lead's pending twins (the queue's "and N more like it"), or those its decision folded. */
   twin_count: z.number().int().min(0),
   /**
-   * Decisions a Jam editor reopened (rejections), oldest first: kept as the proposal's history
+   * Decisions a Jam editor reopened (undone), oldest first: kept as the proposal's history
    * while it is pending again (and after its next decision, which is `promotion`).
    */
   earlier_decisions: z.array(
@@ -208,7 +208,7 @@ export type TUpdatePreview = z.infer<typeof ZUpdatePreview>;
 export const ZProposalReview = z.object({
   proposal: ZProposal,
   source: ZProposalSource,
-  /** Whether this caller may reopen it (`proposals.reopen`): a rejected proposal, for a Jam editor. */
+  /** Whether this caller may reopen it (`proposals.reopen`): a rejected or approved proposal, for a Jam editor. */
   reopen: z.boolean(),
   preview: z.object({
     create: ZCfbDraft.nullable(),

@@ -428,18 +428,12 @@ describe("proposals.reopen", () => {
     ]);
   });
 
-  it("refuses what is not a rejection, saying what to do instead; a user is FORBIDDEN", async () => {
+  it("refuses what is not decided, saying what to do instead; a user is FORBIDDEN", async () => {
     const pending = await propose({ op: "create", title: "Plant watering", delta_summary: "Water plants Fridays." });
     expect(await reopenProposal(opened.as(jam), { proposal_id: pending }).catch(refusal)).toEqual({
       code: "CONFLICT",
       field: "proposal_id",
       message: `proposal ${pending} is pending: nothing to reopen; decide it`,
-    });
-    const approved = await promoteProposal(opened.as(user), { proposal_id: pending, action: "approve_create" });
-    expect(await reopenProposal(opened.as(jam), { proposal_id: pending }).catch(refusal)).toEqual({
-      code: "CONFLICT",
-      field: "proposal_id",
-      message: `proposal ${pending} is approved: only a rejection can be reopened; to undo what it wrote, revert ${approved.final_cfb_id} to an earlier version on its page`,
     });
 
     const rejected = await propose({ op: "create", title: "Desk booking", delta_summary: "Book desks a day ahead." });
@@ -452,6 +446,101 @@ describe("proposals.reopen", () => {
       code: "NOT_FOUND",
       field: "proposal_id",
     });
+  });
+});
+
+describe("proposals.reopen of an approval (Undo)", () => {
+  /** A CFB's content and state as a reviewer compares it: what an undo must restore exactly. */
+  const state = async (cfbId: string) => {
+    const { version, created_ts, updated_ts, last_accessed_ts, revisions, actions, ...rest } = await getCfb(
+      opened.as(jam),
+      {
+        cfb_id: cfbId,
+      },
+    );
+    return rest;
+  };
+
+  it("retires the CFB an approval created; the proposal is pending and can be approved again", async () => {
+    const id = await propose({
+      op: "create",
+      title: "Fire drill",
+      delta_summary: "Fire drills are on the first Monday.",
+    });
+    const approved = await promoteProposal(opened.as(jam), { proposal_id: id, action: "approve_create" });
+    const cfbId = approved.final_cfb_id as string;
+    expect((await reviewProposal(opened.as(jam), { proposal_id: id })).reopen).toBe(true);
+
+    const reopened = await reopenProposal(opened.as(jam), { proposal_id: id });
+    expect(reopened).toMatchObject({ status: "pending", promotion: null });
+    expect(reopened.earlier_decisions.map((d) => d.action)).toEqual(["approve_create"]);
+    const cfb = await getCfb(opened.as(jam), { cfb_id: cfbId });
+    expect(cfb.retired_ts).not.toBeNull();
+    expect(cfb.revisions.map((r) => r.change_kind)).toEqual(["retire", "create"]);
+    expect(await injects(cfbId, "When are fire drills?")).toBe(false);
+    expect((await auditOf(cfbId))[0]).toMatchObject({
+      action: "cfb.retire",
+      details: { undone_promotion_id: approved.promotion_id },
+    });
+
+    const again = await promoteProposal(opened.as(jam), { proposal_id: id, action: "approve_create" });
+    expect(again.final_cfb_id).not.toBe(cfbId);
+  });
+
+  it("puts an updated CFB back exactly as it was, and a merge back into two CFBs", async () => {
+    const cfb = await opened.repos.cfbs.create(draft("Parking", "Staff park on level 2.", { tags: ["parking"] }));
+    const before = await state(cfb.cfb_id);
+    const id = await propose({
+      op: "update",
+      target_cfb_id: cfb.cfb_id,
+      title: "Parking",
+      delta_summary: "Staff park on level 3 from May.",
+      summary: "Staff park on level 3.",
+    });
+    await promoteProposal(opened.as(jam), { proposal_id: id, action: "approve_update" });
+    expect((await state(cfb.cfb_id)).summary).toBe("Staff park on level 3.");
+    await reopenProposal(opened.as(jam), { proposal_id: id });
+    expect(await state(cfb.cfb_id)).toEqual(before);
+    expect((await getCfb(opened.as(jam), { cfb_id: cfb.cfb_id })).revisions[0]?.change_kind).toBe("revert");
+
+    const survivor = await opened.repos.cfbs.create(draft("Guest wifi", "The guest wifi password rotates weekly."));
+    const other = await opened.repos.cfbs.create(draft("Guest wifi", "The guest wifi password rotates weekly."));
+    const [survivorBefore, otherBefore] = [await state(survivor.cfb_id), await state(other.cfb_id)];
+    const merge = await propose({
+      op: "merge",
+      target_cfb_id: survivor.cfb_id,
+      title: "Guest wifi",
+      delta_summary: "The guest wifi password rotates weekly.",
+    });
+    const merged = await promoteProposal(opened.as(jam), { proposal_id: merge, action: "approve_update" });
+    expect(merged.merged_cfb_id).toBe(other.cfb_id);
+    await reopenProposal(opened.as(jam), { proposal_id: merge });
+    expect(await state(survivor.cfb_id)).toEqual(survivorBefore);
+    expect(await state(other.cfb_id)).toEqual(otherBefore);
+  });
+
+  it("refuses once a CFB it wrote changed since, naming it, and writes nothing", async () => {
+    const cfb = await opened.repos.cfbs.create(draft("Kitchen", "Clean the kitchen on Fridays."));
+    const id = await propose({
+      op: "update",
+      target_cfb_id: cfb.cfb_id,
+      title: "Kitchen",
+      delta_summary: "Clean the kitchen on Thursdays.",
+      summary: "Clean the kitchen on Thursdays.",
+    });
+    await promoteProposal(opened.as(jam), { proposal_id: id, action: "approve_update" });
+    await updateCfb(opened.as(jam), {
+      cfb_id: cfb.cfb_id,
+      version: 2,
+      ...draft("Kitchen", "Clean the kitchen on Thursdays at 4."),
+    });
+    expect(await reopenProposal(opened.as(jam), { proposal_id: id }).catch(refusal)).toEqual({
+      code: "CONFLICT",
+      field: "proposal_id",
+      message: `${cfb.cfb_id} changed after this approval (version 3 now, 2 then): revert it on its page instead`,
+    });
+    expect((await getProposal(opened.as(jam), { proposal_id: id })).status).toBe("approved");
+    expect((await getCfb(opened.as(jam), { cfb_id: cfb.cfb_id })).version).toBe(3);
   });
 });
 

@@ -1,10 +1,11 @@
 "use client";
 import type { TProposalQueueItem } from "@solserver/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { errorText } from "@/lib/trpc-errors";
 import { ConfirmDialog } from "./confirm-dialog";
+import { BULK_META, useUndoWindow } from "./decided-here";
 import { heldSummary } from "./glossary";
 import { ErrorAlert } from "./ui";
 
@@ -13,8 +14,10 @@ type TBulk = "approve" | "reject";
 export type TBulkOutcome = {
   kind: "approve" | "reject";
   done: number;
-  /** The proposals it decided: a bulk rejection can be undone (reopened) for a while. */
+  /** The proposals it decided, in order: the run can be undone (each reopened) for a while. */
   decided: string[];
+  /** When it ended (epoch ms): Undo is offered for 10 s from then. */
+  at: number;
   failed: { id: string; title: string; message: string }[];
 };
 
@@ -39,7 +42,7 @@ export function BulkBar({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const promote = useMutation(trpc.promotion.promote.mutationOptions());
+  const promote = useMutation(trpc.promotion.promote.mutationOptions({ meta: BULK_META }));
   const [asking, setAsking] = useState<TBulk | null>(null);
   const [reason, setReason] = useState("");
   const [progress, setProgress] = useState<{ at: number; of: number } | null>(null);
@@ -49,7 +52,7 @@ export function BulkBar({
 
   async function run(kind: TBulk) {
     const targets = kind === "approve" ? approvable : rejectable;
-    const result: TBulkOutcome = { kind, done: 0, decided: [], failed: [] };
+    const result: TBulkOutcome = { kind, done: 0, decided: [], failed: [], at: 0 };
     setProgress({ at: 0, of: targets.length });
     for (const [i, p] of targets.entries()) {
       try {
@@ -72,7 +75,7 @@ export function BulkBar({
     setProgress(null);
     setAsking(null);
     setReason("");
-    onDone(result);
+    onDone({ ...result, at: Date.now() });
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.cfbs.pathKey() }),
@@ -143,13 +146,11 @@ export function BulkBar({
   );
 }
 
-/** How long a bulk rejection offers Undo. */
-const UNDO_MS = 10_000;
-
 /**
  * One line after a bulk decision: how many landed, and each that did not with the server's
- * reason. A Jam editor's bulk rejection can be undone for 10 s (each proposal reopened, pending
- * again, its rejection kept in its history); an approval wrote CFBs, undone on their pages.
+ * reason. A Jam editor can undo the run for 10 s: each proposal reopened, latest first (a later
+ * approval may have updated a CFB an earlier one wrote), pending again with its decision kept in
+ * its history, and the CFBs an approval wrote put back as they were.
  */
 export function BulkOutcome({
   outcome,
@@ -163,32 +164,48 @@ export function BulkOutcome({
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
-  const [undoable, setUndoable] = useState(jam && outcome.kind === "reject" && outcome.decided.length > 0);
-  const [undone, setUndone] = useState<string | null>(null);
-  useEffect(() => {
-    if (!undoable) return;
-    const timer = setTimeout(() => setUndoable(false), UNDO_MS);
-    return () => clearTimeout(timer);
-  }, [undoable]);
+  const [undoable, closeUndo] = useUndoWindow(outcome.at, jam && outcome.decided.length > 0);
+  const [undoing, setUndoing] = useState(false);
+  const [undone, setUndone] = useState<{ back: number; failed: TBulkOutcome["failed"] } | null>(null);
   async function undo() {
-    setUndoable(false);
-    const results = await Promise.allSettled(
-      outcome.decided.map((proposal_id) => client.proposals.reopen.mutate({ proposal_id })),
-    );
-    const back = results.filter((r) => r.status === "fulfilled").length;
-    setUndone(`${back} of ${outcome.decided.length} back in the queue.`);
-    await queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() });
+    closeUndo();
+    setUndoing(true);
+    const failed: TBulkOutcome["failed"] = [];
+    for (const proposal_id of [...outcome.decided].reverse()) {
+      try {
+        await client.proposals.reopen.mutate({ proposal_id });
+      } catch (error) {
+        failed.push({ id: proposal_id, title: proposal_id, message: (error as Error).message });
+      }
+    }
+    setUndone({ back: outcome.decided.length - failed.length, failed });
+    setUndoing(false);
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.cfbs.pathKey() }),
+    ]);
   }
   return (
     <div className="row wrap" role="status" data-testid="bulk-outcome">
       <span>
         {outcome.done} {outcome.kind === "approve" ? "approved" : "rejected"}
-        {outcome.failed.length > 0 ? `, ${outcome.failed.length} not:` : "."} {undone}
+        {outcome.failed.length > 0 ? `, ${outcome.failed.length} not:` : "."}
+        {undoing ? " Undoing…" : ""}
+        {undone ? ` Undone: ${undone.back} of ${outcome.decided.length} back in the queue.` : ""}
       </span>
       {undoable ? (
         <button type="button" onClick={() => void undo()}>
           Undo
         </button>
+      ) : null}
+      {undone && undone.failed.length > 0 ? (
+        <ul>
+          {undone.failed.map((f) => (
+            <li key={f.id}>
+              {f.id}: {errorText(f)}
+            </li>
+          ))}
+        </ul>
       ) : null}
       {outcome.failed.length > 0 ? (
         <ul>

@@ -3,7 +3,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type React from "react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { BulkBar, BulkOutcome, type TBulkOutcome } from "./bulk-bar";
 import { DecidedHere } from "./decided-here";
@@ -12,6 +12,7 @@ import { DomainQueues } from "./domain-queues";
 import { KeyboardHelp } from "./keyboard-help";
 import { PromotionTriggers } from "./promotion-triggers";
 import { ProposalCard } from "./proposal-card";
+import { ProposalList } from "./proposal-list";
 import { hasNoItems, QueryState } from "./query-state";
 import { QueueFilters } from "./queue-filters";
 import { queueKey, siblingCard } from "./queue-keys";
@@ -27,12 +28,27 @@ const STATUS_LABELS: Record<Exclude<TQueueTab, "triggers">, string> = {
 };
 /** The queue refreshes on its own this often, so a decision made elsewhere shows within seconds. */
 const REFRESH_MS = 5_000;
+/** Wide enough for the list and the current card side by side; narrower, the card opens under its line. */
+const SIDE_BY_SIDE = "(min-width: 901px)";
+
+function useSideBySide(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const media = window.matchMedia(SIDE_BY_SIDE);
+      media.addEventListener("change", changed);
+      return () => media.removeEventListener("change", changed);
+    },
+    () => window.matchMedia(SIDE_BY_SIDE).matches,
+    () => true,
+  );
+}
 
 /**
  * The review desk (/review): the queue first, full width. Tabs per status with counts that follow
  * the filters, the promotion triggers behind their own tab, filters and sort in the URL, the
  * per-domain queues, multi-select for bulk decisions, and a keyboard flow (J/K, Enter, A/E/R with
- * focus moving on to the next card, X, ?).
+ * focus moving on to the next card, X, ?). In the list layout J/K move through the lines and the
+ * current proposal's card (beside the list, or under its line on a narrow screen) takes the keys.
  */
 export function ProposalQueue() {
   const trpc = useTRPC();
@@ -45,6 +61,12 @@ export function ProposalQueue() {
   const [help, setHelp] = useState(false);
   const [bulkOutcome, setBulkOutcome] = useState<TBulkOutcome | null>(null);
   const list = useRef<HTMLDivElement>(null);
+  const listed = view.layout === "list";
+  const sideBySide = useSideBySide();
+  const [current, setCurrent] = useState<string | null>(null);
+  const pane = useRef<HTMLElement>(null);
+  /** Set when the current line changed by a key or a click: its card then takes the focus. */
+  const focusPane = useRef(false);
   const query = useInfiniteQuery(
     trpc.proposals.list.infiniteQueryOptions(
       {
@@ -76,6 +98,17 @@ export function ProposalQueue() {
   const idsKey = ids.join(",");
   // biome-ignore lint/correctness/useExhaustiveDependencies: `idsKey` stands for `ids`, compared by value
   useEffect(() => {
+    if (listed) {
+      // The current proposal left (decided here or elsewhere): the one after it is current.
+      const gone = current ?? focused.current?.id ?? null;
+      if (gone === null || ids.includes(gone)) return;
+      const order = focused.current?.order ?? [];
+      const at = order.indexOf(gone);
+      const next = order.slice(at + 1).find((id) => ids.includes(id)) ?? ids[0] ?? null;
+      focusPane.current = document.activeElement === null || document.activeElement === document.body;
+      setCurrent(next);
+      return;
+    }
     const was = focused.current;
     if (!was || ids.includes(was.id)) return;
     if (document.activeElement && document.activeElement !== document.body) return;
@@ -88,6 +121,20 @@ export function ProposalQueue() {
     const next = after ?? before;
     if (next) list.current?.querySelector<HTMLElement>(`[data-testid="proposal-${next}"]`)?.focus();
   }, [idsKey]);
+  const currentItem = listed ? (items.find((p) => p.proposal_id === current) ?? items[0]) : undefined;
+  useEffect(() => {
+    // Not before the line that became current is rendered (the one that left falls back to the first).
+    if (!focusPane.current || !currentItem || (current !== null && currentItem.proposal_id !== current)) return;
+    focusPane.current = false;
+    pane.current?.focus();
+  }, [currentItem, current]);
+  /** Makes a line current and gives its card the focus. */
+  function pick(id: string) {
+    focused.current = { id, order: ids };
+    focusPane.current = true;
+    setCurrent(id);
+  }
+
   function rememberFocus(event: React.FocusEvent<HTMLDivElement>) {
     const card = event.target.closest<HTMLElement>("[data-review-card]");
     const id = card?.dataset.testid?.replace(/^proposal-/, "");
@@ -109,7 +156,12 @@ export function ProposalQueue() {
     const card = target?.closest<HTMLElement>("[data-review-card]") ?? null;
     if (key !== "help" && view.tab === "triggers") return;
     if (key === "help") setHelp(true);
-    else if (key === "next" || key === "prev") {
+    else if ((key === "next" || key === "prev") && listed) {
+      // From outside the current card, J or K first brings the focus to it; then they move.
+      const from = currentItem?.proposal_id ?? null;
+      const id = card && from ? siblingCard(ids, from, key === "next" ? 1 : -1) : (from ?? ids[0]);
+      if (id) pick(id);
+    } else if (key === "next" || key === "prev") {
       const cards = list.current ? [...list.current.querySelectorAll<HTMLElement>("[data-review-card]")] : [];
       siblingCard(cards, card, key === "next" ? 1 : -1)?.focus();
     } else if (key === "open") {
@@ -134,6 +186,22 @@ export function ProposalQueue() {
   }
 
   const openItems = items.filter((p) => p.status === "pending" && p.actions.allowed.length > 0);
+  /** The current proposal's card in the list layout, with where it stands in the queue. */
+  const currentCard = (p: (typeof items)[number]) => (
+    <div className="triage-pane stack">
+      <p className="muted triage-progress" data-testid="queue-progress">
+        {items.indexOf(p) + 1} of {counts?.[status] ?? items.length}
+      </p>
+      <ProposalCard
+        key={p.proposal_id}
+        cardRef={pane}
+        proposal={p}
+        status={p.status}
+        finalCfbId={p.promotion?.final_cfb_id ?? null}
+        selection={{ selected: selected.has(p.proposal_id), toggle: () => toggle(p.proposal_id) }}
+      />
+    </div>
+  );
   const selectedItems = openItems.filter((p) => selected.has(p.proposal_id));
   return (
     <section className="panel stack review-desk" aria-labelledby="queue-heading">
@@ -142,6 +210,18 @@ export function ProposalQueue() {
           Review queue
         </h1>
         <div className="row">
+          <fieldset className="tabs compact" aria-label="Layout">
+            {(["cards", "list"] as const).map((layout) => (
+              <button
+                key={layout}
+                type="button"
+                aria-pressed={view.layout === layout}
+                onClick={() => setView({ layout })}
+              >
+                {layout === "cards" ? "Cards" : "List"}
+              </button>
+            ))}
+          </fieldset>
           <Link href="/glossary">Glossary</Link>
           <button type="button" className="link-button hide-narrow" onClick={() => setHelp(true)} aria-keyshortcuts="?">
             Keyboard shortcuts <kbd>?</kbd>
@@ -199,7 +279,7 @@ export function ProposalQueue() {
               }}
             />
           ) : null}
-          <DecidedHere />
+          <DecidedHere jam={jam} />
           {bulkOutcome ? <BulkOutcome outcome={bulkOutcome} jam={jam} onDismiss={() => setBulkOutcome(null)} /> : null}
           {departed.length > 0 ? (
             <section className="stack" aria-label="Changed while you were looking" aria-live="polite">
@@ -237,17 +317,30 @@ export function ProposalQueue() {
                     Select all {openItems.length} shown
                   </label>
                 ) : null}
-                {data.pages
-                  .flatMap((p) => p.items)
-                  .map((p) => (
-                    <ProposalCard
-                      key={p.proposal_id}
-                      proposal={p}
-                      status={p.status}
-                      finalCfbId={p.promotion?.final_cfb_id ?? null}
-                      selection={{ selected: selected.has(p.proposal_id), toggle: () => toggle(p.proposal_id) }}
+                {listed ? (
+                  <div className={sideBySide ? "triage side-by-side" : "triage"}>
+                    <ProposalList
+                      items={items}
+                      current={currentItem?.proposal_id ?? null}
+                      onPick={pick}
+                      selection={{ has: (id) => selected.has(id), toggle }}
+                      detail={sideBySide || !currentItem ? null : currentCard(currentItem)}
                     />
-                  ))}
+                    {sideBySide && currentItem ? currentCard(currentItem) : null}
+                  </div>
+                ) : (
+                  data.pages
+                    .flatMap((p) => p.items)
+                    .map((p) => (
+                      <ProposalCard
+                        key={p.proposal_id}
+                        proposal={p}
+                        status={p.status}
+                        finalCfbId={p.promotion?.final_cfb_id ?? null}
+                        selection={{ selected: selected.has(p.proposal_id), toggle: () => toggle(p.proposal_id) }}
+                      />
+                    ))
+                )}
               </div>
             )}
           </QueryState>

@@ -4,20 +4,33 @@ import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { ErrorAlert } from "./ui";
 
-// Undoing a rejection on the proposal page: a Jam editor reopens it (pending again, decided like
-// any other), and the page shows the decisions that were reopened, so the history stays readable.
+// Undoing a decision on the proposal page: a Jam editor reopens it (pending again, decided like
+// any other; an approval's CFBs put back as they were), and the page shows the decisions that
+// were reopened, so the history stays readable.
 
 type TEarlierDecision = TRouterOutputs["proposals"]["review"]["proposal"]["earlier_decisions"][number];
 
 /** Reopen for review: shown when the server allows it (`review.reopen`). Not costly, so it does not ask. */
-export function ReopenButton({ proposalId, onReopened }: { proposalId: string; onReopened: () => void }) {
+export function ReopenButton({
+  proposalId,
+  approved,
+  onReopened,
+}: {
+  proposalId: string;
+  /** An approval: reopening it also puts back the CFBs it wrote. */
+  approved: boolean;
+  onReopened: () => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const reopen = useMutation(
     trpc.proposals.reopen.mutationOptions({
       onSuccess: async () => {
         onReopened();
-        await queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() });
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.cfbs.pathKey() }),
+        ]);
       },
     }),
   );
@@ -25,9 +38,13 @@ export function ReopenButton({ proposalId, onReopened }: { proposalId: string; o
     <div className="stack">
       <div className="row">
         <button type="button" onClick={() => reopen.mutate({ proposal_id: proposalId })} disabled={reopen.isPending}>
-          {reopen.isPending ? "Reopening…" : "Reopen for review"}
+          {reopen.isPending ? "Reopening…" : approved ? "Undo approval" : "Reopen for review"}
         </button>
-        <span className="muted">Back to pending; the rejection stays in its history.</span>
+        <span className="muted">
+          {approved
+            ? "Back to pending; the CFBs it wrote go back as they were, the approval stays in its history."
+            : "Back to pending; the rejection stays in its history."}
+        </span>
       </div>
       <ErrorAlert what="Could not reopen" error={reopen.error} />
     </div>

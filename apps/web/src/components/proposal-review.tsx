@@ -182,8 +182,12 @@ function Review({
               {` on ${formatTs(decided?.decided_ts ?? proposal.decided_ts)}`}.
             </p>
           )}
-          {review.reopen && status === "rejected" ? (
-            <ReopenButton proposalId={proposal.proposal_id} onReopened={() => promote.reset()} />
+          {review.reopen ? (
+            <ReopenButton
+              proposalId={proposal.proposal_id}
+              approved={status === "approved"}
+              onReopened={() => promote.reset()}
+            />
           ) : null}
           {conflict === undefined ? (
             <ErrorAlert what="Could not decide" error={promote.error} />

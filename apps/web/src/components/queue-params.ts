@@ -6,6 +6,8 @@ export const QUEUE_TABS = ["pending", "approved", "rejected", "duplicate", "trig
 export const DECISIONS = ["update", "review", "create", "merge"] as const;
 export const SORTS = { newest: "newest first", oldest: "oldest first", confidence: "most confident first" } as const;
 export const CONFIDENCES = ["0.5", "0.8"] as const;
+/** Cards (the default) or the dense list with the current proposal's card beside it. */
+export const LAYOUTS = ["cards", "list"] as const;
 
 export type TQueueTab = (typeof QUEUE_TABS)[number];
 export type TDecision = (typeof DECISIONS)[number];
@@ -19,6 +21,7 @@ export type TQueueView = {
   minConfidence: (typeof CONFIDENCES)[number] | "";
   domain: string;
   mine: boolean;
+  layout: (typeof LAYOUTS)[number];
 };
 
 const DEFAULTS: TQueueView = {
@@ -28,6 +31,7 @@ const DEFAULTS: TQueueView = {
   minConfidence: "",
   domain: "",
   mine: false,
+  layout: "cards",
 };
 
 function oneOf<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
@@ -44,6 +48,7 @@ export function parseQueueView(params: { get: (key: string) => string | null }):
     minConfidence: oneOf(params.get("confidence"), [...CONFIDENCES, ""], ""),
     domain: /^[\w.-]{1,64}$/.test(domain) ? domain : "",
     mine: params.get("mine") === "1",
+    layout: oneOf(params.get("layout"), LAYOUTS, DEFAULTS.layout),
   };
 }
 
@@ -56,6 +61,7 @@ export function queueViewQuery(view: TQueueView): string {
   if (view.minConfidence) q.set("confidence", view.minConfidence);
   if (view.domain) q.set("domain", view.domain);
   if (view.mine) q.set("mine", "1");
+  if (view.layout !== DEFAULTS.layout) q.set("layout", view.layout);
   const text = q.toString();
   return text ? `?${text}` : "";
 }

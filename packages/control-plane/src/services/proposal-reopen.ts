@@ -3,26 +3,27 @@ import { auditActor, requireJam, visibleProposal } from "./access";
 import type { TCaller, TServiceContext } from "./context";
 import { currentActions } from "./proposal-actions";
 
-// Reopening a rejected proposal (issue 19): a rejection can be undone, by a Jam editor. The
-// proposal is pending again, its rejection kept as history (`earlier_decisions`), and it can then
-// be decided like any pending one. An approval is not reopened: it wrote a CFB, which is undone by
-// reverting that CFB (cfbs.revert), so a second approval cannot write the same knowledge twice.
+// Reopening a decided proposal (issue 19): a decision can be undone, by a Jam editor. The
+// proposal is pending again, its decision kept as history (`earlier_decisions`), and it can then
+// be decided like any pending one. Reopening an approval also puts back every CFB it wrote, while
+// none changed since (proposal-reopen.ts in packages/db): the review desk's Undo.
 
 /** Whether this caller may reopen the proposal as it is now (the proposal page's button). */
 export function mayReopen(caller: TCaller, proposal: Pick<TStoredProposal, "status">): boolean {
-  return caller.role === "jam" && proposal.status === "rejected";
+  return caller.role === "jam" && (proposal.status === "rejected" || proposal.status === "approved");
 }
 
 /**
  * Back to pending, in one transaction with its audit event. The status flip is conditional on
- * `rejected`, so of two editors reopening at once one lands; a proposal that is not rejected is
+ * `rejected` or `approved`, so of two editors reopening at once one lands; a proposal that is not decided is
  * CONFLICT saying what it is and what to do instead (proposals.reopen in the db repository).
  */
 export async function reopenProposal(ctx: TServiceContext, input: TProposalReopenRequest): Promise<TProposal> {
   const { deps, caller } = ctx;
   requireJam(caller, "reopen proposals");
   await visibleProposal(ctx, input.proposal_id);
-  await deps.repos.proposals.reopen({ proposalId: input.proposal_id, audit: auditActor(caller) });
+  const { cfbs } = await deps.repos.proposals.reopen({ proposalId: input.proposal_id, audit: auditActor(caller) });
+  if (cfbs.length > 0) deps.semantic?.afterWrite();
   const proposal = await visibleProposal(ctx, input.proposal_id);
   return { ...proposal, actions: await currentActions(ctx, proposal) };
 }

@@ -1,21 +1,11 @@
 import { cfbDraftOf, DomainError, sameCfbContent, type TCfb, type TCfbDraft } from "@solserver/contracts";
-import { Prisma } from "../generated/prisma/client";
-import { asObject } from "../json";
-import { jsonOf, type TSql, type TSqlDriver } from "../sql";
+import type { TSqlDriver } from "../sql";
 import { insertAudit, type TAuditWrite } from "./audit";
-import { insertCfbs, readCfbRow, rewriteCfb, type TCfbRewrite } from "./cfb-write";
+import { insertCfbs, readCfbRow, revisionSnapshot, rewriteCfb, type TCfbRewrite } from "./cfb-write";
 
 // Writes to CFBs outside promotion: a Jam editor's authoring, edits, endorsements and repairs, and
 // imports. Each is one transaction through the one CFB writer (cfb-write.ts) with its audit
 // event; reads live in cfbs.ts, promotion's writes in promotion-write.ts.
-
-/** A revision's snapshot of the CFB (revisions never change once written), or null. */
-async function revisionSnapshot(sql: TSql, cfbId: string, version: number) {
-  const [row] = await sql.query<{ snapshot: unknown }>(
-    Prisma.sql`SELECT "snapshot" FROM "CfbRevision" WHERE "cfbId" = ${cfbId} AND "version" = ${version}`,
-  );
-  return row ? asObject(jsonOf(row.snapshot), "CfbRevision.snapshot") : null;
-}
 
 type TAuditActor = Omit<TAuditWrite, "targetType" | "targetId" | "details" | "action">;
 

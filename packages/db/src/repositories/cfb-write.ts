@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { cfbFieldChanges, cfbVersionConflict, DomainError, type TCfb, type TCfbDraft } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { allocateIds, idNumber } from "../ids";
+import { asObject } from "../json";
 import { isLiveCfb, liveCfbSql } from "../live";
 import { type TCfbRow, toCfb } from "../mappers";
 import { jsonOf, type TSql } from "../sql";
@@ -78,12 +79,13 @@ export type TCfbRewrite = {
   /** The version the change was based on: another change since is CONFLICT. */
   expectedVersion: number;
   /**
-   * The CFB's new content; or (merged away) the CFB it now points to; or retired (true) or
+   * The CFB's new content; or (merged away) the CFB it now points to, null when an undone
+   * approval takes its merge back; or retired (true) or
    * restored (false), which needs a CFB that is not merged and is live, or retired, as it says;
    * or (endorsed) shared from now on, which needs a live private CFB. Each is a version, so the
    * candidate index's log (every process's index) sees it.
    */
-  change: { draft: TCfbDraft } | { mergedInto: string } | { retired: boolean } | { endorse: true };
+  change: { draft: TCfbDraft } | { mergedInto: string | null } | { retired: boolean } | { endorse: true };
   revision: TCfbRevisionKind;
   promotionId: string | null;
   now: Date;
@@ -189,6 +191,14 @@ export async function readCfbRow(tx: TSql, cfbId: string) {
       WHERE c."id" = ${cfbId}`,
   );
   return row ?? null;
+}
+
+/** A revision's snapshot of the CFB (revisions never change once written), or null. */
+export async function revisionSnapshot(sql: TSql, cfbId: string, version: number) {
+  const [row] = await sql.query<{ snapshot: unknown }>(
+    Prisma.sql`SELECT "snapshot" FROM "CfbRevision" WHERE "cfbId" = ${cfbId} AND "version" = ${version}`,
+  );
+  return row ? asObject(jsonOf(row.snapshot), "CfbRevision.snapshot") : null;
 }
 
 function draftFields(

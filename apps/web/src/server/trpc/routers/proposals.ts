@@ -44,7 +44,7 @@ export const proposalsRouter = router({
     .input(ZProposalReviewRequest)
     .output(ZProposalReview)
     .query(({ ctx, input }) => reviewProposal(ctx, input)),
-  /** A rejected proposal back to pending, its rejection kept as history. */
+  /** A decided proposal back to pending, its decision kept as history; an approval's CFBs put back. */
   reopen: jamProcedure
     .input(ZProposalReopenRequest)
     .output(ZProposal)
