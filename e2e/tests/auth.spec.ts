@@ -165,7 +165,7 @@ test("a Jam editor sees every thread with its owner, and a thread's messages and
   await item.getByRole("link").first().click();
   await expect(page).toHaveURL(/\/threads\/demo-ops$/);
   await expect(page.getByTestId("thread-messages")).toContainText("every model release needs a passing breakpoint");
-  const turn = page.getByRole("article").first();
+  const turn = page.getByTestId("turn").last();
   await expect(turn.locator('li[data-phase="retrieval"]')).toBeVisible();
   await expect(turn.getByText("Turn received", { exact: true })).toBeVisible();
 });

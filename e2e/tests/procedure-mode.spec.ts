@@ -51,7 +51,7 @@ test("a short water-pump diagnosis: active step, clarification, options, final r
   // Findings read as the technician answered, never as the catalog's keys ("pump_runs=no").
   await expect(page.getByTestId("procedure-report-steps")).not.toContainText(/\w+=\w+/);
   // Each turn's trace shows the context engine's directive.
-  await expect(page.locator('li[data-phase="context"]').first()).toBeVisible();
+  await expect(page.locator('li[data-phase="context"]').last()).toBeVisible();
   await page.goto("/threads");
   await expect(page.getByTestId("thread-list").locator(`li[data-thread-id="${threadId}"]`)).toContainText(
     "diagnosis: water_pump",

@@ -1365,6 +1365,16 @@ describe("ownership: a user sees and decides only their own threads' proposals",
     expect(jamThreads).toContainEqual(
       expect.objectContaining({ thread_id: bobTurn.thread_id, owner_email: bob.email }),
     );
+ 
+    // Search: by the owner's email (any case) or the thread's id; a user's search stays in their threads.
+    const byEmail = (await jamCaller.threads.list({ limit: 100, query: bob.email.toUpperCase() })).items;
+    expect(byEmail.length).toBeGreaterThan(0);
+    expect(byEmail.every((t) => t.owner_email === bob.email)).toBe(true);
+    expect((await jamCaller.threads.list({ query: bobTurn.thread_id })).items.map((t) => t.thread_id)).toEqual([
+      bobTurn.thread_id,
+    ]);
+    expect((await caller.threads.list({ query: bobTurn.thread_id })).items).toEqual([]);
+    expect((await jamCaller.threads.list({ query: "100%_" })).items).toEqual([]);
   });
 
   it("the owner decides their own proposal as a user; a Jam editor may decide anyone's", async () => {

@@ -74,6 +74,8 @@ export type TCfbListRequest = z.input<typeof ZCfbListRequest>;
 export const ZCfbListResponse = z.object({
   items: z.array(ZCfb),
   next_cursor: ZCfbId.nullable(),
+  /** True when no CFB held every word of the query: these hold the most of its words or their near spellings (a typo). */
+  near_spellings: z.boolean().optional(),
 });
 export type TCfbListResponse = z.infer<typeof ZCfbListResponse>;
 

@@ -23,6 +23,8 @@ export const ZThreadListRequest = z
     limit: z.number().int().min(1).max(100).default(50),
     /** The last thread id of the previous page. */
     cursor: ZThreadId.optional(),
+    /** Only threads whose title or owner's email holds this (any case), or whose id it is. */
+    query: z.string().trim().min(1).max(200).optional(),
   })
   .strict();
 export const ZThreadList = z.object({ items: z.array(ZThreadSummary), next_cursor: ZThreadId.nullable() });

@@ -104,6 +104,11 @@ describe("browse search (cfbs.list with a query)", () => {
     expect(await titles("nightly exp")).toEqual([one.cfb_id]);
     expect(await titles("export")).toEqual(expect.arrayContaining([one.cfb_id, two.cfb_id]));
     expect(await titles("nightly weekly")).toEqual([]);
+    // A typo: nothing has every word as typed, so the near spellings answer, and say so.
+    const typo = await repos.cfbs.list({ query: "nigthly exprot", limit: 50 });
+    expect(typo).toMatchObject({ near_spellings: true, next_cursor: null });
+    expect(typo.items.map((c) => c.cfb_id)).toEqual([one.cfb_id]);
+    expect(await titles("nightly wekly")).toEqual([]);
     for (const query of ['"AND (OR', "NEAR(", "title:foo*", "^x", "-", "%_"]) {
       await expect(repos.cfbs.list({ query, limit: 5 })).resolves.toHaveProperty("items");
     }

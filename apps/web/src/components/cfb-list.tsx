@@ -1,12 +1,13 @@
 "use client";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { PrivateMarker } from "./cfb-visibility";
 import { hasNoItems, QueryState } from "./query-state";
 import { SemanticStatus } from "./semantic-status";
 import { LoadMore } from "./ui";
+import { useUrlSearch } from "./url-search";
 
 /** Live CFBs are those answers draw on; retired ones a Jam editor took out of use (restorable on their page). */
 const STATES = [
@@ -16,18 +17,7 @@ const STATES = [
 
 export function CfbList() {
   const trpc = useTRPC();
-  // The search is kept in the URL (?q=…): a reload or a shared link shows the same list.
-  const [search, setSearch] = useState("");
-  useEffect(() => {
-    setSearch(new URLSearchParams(window.location.search).get("q") ?? "");
-  }, []);
-  const changeSearch = (value: string) => {
-    setSearch(value);
-    const url = new URL(window.location.href);
-    if (value.trim()) url.searchParams.set("q", value);
-    else url.searchParams.delete("q");
-    window.history.replaceState(window.history.state, "", url);
-  };
+  const [search, changeSearch] = useUrlSearch();
   const [state, setState] = useState<(typeof STATES)[number]["state"]>("live");
   const [visibility, setVisibility] = useState<"" | "shared" | "private">("");
   const query = useInfiniteQuery(
@@ -77,22 +67,29 @@ export function CfbList() {
         refreshError="Could not load CFBs"
       >
         {(data) => (
-          <ul className="stack plain-list" data-testid="cfb-list">
-            {data.pages
-              .flatMap((p) => p.items)
-              .map((cfb) => (
-                <li key={cfb.cfb_id} className="card">
-                  <div className="row">
-                    <Link href={`/cfbs/${cfb.cfb_id}`}>{cfb.cfb_id}</Link>
-                    <span className="badge">{cfb.kind}</span>
-                    <span className="muted">{cfb.domain}</span>
-                    <PrivateMarker cfb={cfb} />
-                  </div>
-                  <h3>{cfb.title}</h3>
-                  <p className="muted">{cfb.summary}</p>
-                </li>
-              ))}
-          </ul>
+          <>
+            {data.pages[0]?.near_spellings ? (
+              <p className="muted" role="status" data-testid="near-spellings">
+                No CFB has every word of “{search.trim()}”; these have the closest spellings.
+              </p>
+            ) : null}
+            <ul className="stack plain-list" data-testid="cfb-list">
+              {data.pages
+                .flatMap((p) => p.items)
+                .map((cfb) => (
+                  <li key={cfb.cfb_id} className="card">
+                    <div className="row">
+                      <Link href={`/cfbs/${cfb.cfb_id}`}>{cfb.cfb_id}</Link>
+                      <span className="badge">{cfb.kind}</span>
+                      <span className="muted">{cfb.domain}</span>
+                      <PrivateMarker cfb={cfb} />
+                    </div>
+                    <h3>{cfb.title}</h3>
+                    <p className="muted">{cfb.summary}</p>
+                  </li>
+                ))}
+            </ul>
+          </>
         )}
       </QueryState>
       <LoadMore query={query} />

@@ -36,6 +36,7 @@ export function ThreadDetail({ threadId }: { threadId: string }) {
 
 function Thread({ thread }: { thread: TRouterOutputs["threads"]["get"] }) {
   const [filter, setFilter] = useState<TTurnFilter>("all");
+  const [expandAll, setExpandAll] = useState(false);
   const flagged = thread.turns.map((turn, i) => ({ turn, i, flags: turnFlags(turn) }));
   const shown = flagged.filter(({ flags }) => filter === "all" || flags[filter]);
   return (
@@ -70,6 +71,11 @@ function Thread({ thread }: { thread: TRouterOutputs["threads"]["get"] }) {
         <h2 id="turns-heading">Turns and traces</h2>
         {thread.turns.length === 0 ? <p className="muted">No turns recorded.</p> : null}
         {thread.turns.length > 1 ? (
+          <button type="button" className="link-button" onClick={() => setExpandAll(!expandAll)}>
+            {expandAll ? "Fold earlier traces" : "Unfold every trace"}
+          </button>
+        ) : null}
+        {thread.turns.length > 1 ? (
           <fieldset className="tabs" aria-label="Show turns">
             {(Object.keys(TURN_FILTERS) as TTurnFilter[]).map((f) => (
               <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>
@@ -80,7 +86,12 @@ function Thread({ thread }: { thread: TRouterOutputs["threads"]["get"] }) {
         ) : null}
         {shown.length === 0 && thread.turns.length > 0 ? <p className="muted">No turn matches.</p> : null}
         {shown.map(({ turn, i }) => (
-          <TraceTimeline key={turn.packet_id} turn={turn} index={i} />
+          <TraceTimeline
+            key={turn.packet_id}
+            turn={turn}
+            index={i}
+            expanded={expandAll || i === thread.turns.length - 1}
+          />
         ))}
       </section>
     </div>

@@ -7,6 +7,7 @@ import { formatTs } from "./format";
 import { hasNoItems, QueryState } from "./query-state";
 import { useMe } from "./session";
 import { LoadMore } from "./ui";
+import { useUrlSearch } from "./url-search";
 
 const PAGE = 50;
 
@@ -15,9 +16,11 @@ export function ThreadList() {
   const trpc = useTRPC();
   const me = useMe();
   const client = useTRPCClient();
+  const [search, changeSearch] = useUrlSearch();
+  const filter = search.trim() ? { query: search.trim().slice(0, 200) } : {};
   const query = useInfiniteQuery(
-    cursorPages(trpc.threads.list.infiniteQueryKey({ limit: PAGE }), (cursor) =>
-      client.threads.list.query({ limit: PAGE, ...(cursor ? { cursor } : {}) }),
+    cursorPages(trpc.threads.list.infiniteQueryKey({ limit: PAGE, ...filter }), (cursor) =>
+      client.threads.list.query({ limit: PAGE, ...filter, ...(cursor ? { cursor } : {}) }),
     ),
   );
   const jam = me.data?.role === "jam";
@@ -26,14 +29,25 @@ export function ThreadList() {
       <h1 id="threads-heading" className="page-title">
         {jam ? "All threads" : "Your threads"}
       </h1>
+      <input
+        type="search"
+        placeholder={jam ? "Search by title, owner's email or thread id" : "Search by title or thread id"}
+        aria-label="Search threads"
+        value={search}
+        onChange={(e) => changeSearch(e.target.value)}
+      />
       <QueryState
         query={query}
         what="threads"
         isEmpty={hasNoItems}
         empty={
-          <>
-            No threads yet. Start one in the <Link href="/chat">chat</Link>.
-          </>
+          filter.query ? (
+            "No thread matches."
+          ) : (
+            <>
+              No threads yet. Start one in the <Link href="/chat">chat</Link>.
+            </>
+          )
         }
       >
         {(data) => (

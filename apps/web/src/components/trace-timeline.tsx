@@ -94,7 +94,11 @@ function ContextWindow({ cfbs }: { cfbs: Turn["context_window"] }) {
  * steps as a waterfall (where each started and how long it took on the turn's time axis), each
  * with its summary and metadata.
  */
-export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
+/**
+ * One turn: its verdicts, message and answer, the CFBs injected and why, and its trace, whose
+ * steps fold away (a trace is ~1,000 px): open for the latest turn, or when `expanded`.
+ */
+export function TraceTimeline({ turn, index, expanded }: { turn: Turn; index: number; expanded: boolean }) {
   const headingId = `turn-${turn.packet_id}`;
   const breakpoint = turn.trace.find((e) => e.phase === "breakpoint");
   const decision = decisionOf(breakpoint);
@@ -173,41 +177,47 @@ export function TraceTimeline({ turn, index }: { turn: Turn; index: number }) {
       ) : turn.trace.length === 0 ? (
         <p className="muted">No trace events.</p>
       ) : (
-        <ol className="plain timeline" aria-label={`Trace of turn ${index + 1}`}>
-          {turn.trace.map((e) => {
-            const row = rowOf.get(e.seq);
-            return (
-              <li key={e.seq} className={`timeline-event status-${e.status.toLowerCase()}`} data-phase={e.phase}>
-                <div className="row">
-                  <span className="phase" title={e.phase}>
-                    {PHASE_WORDS[e.phase] ?? e.phase}
-                  </span>
-                  <span className={statusClass(e.status)} data-testid="trace-status">
-                    {e.status}
-                  </span>
-                  {row ? (
-                    <span className="muted nowrap" data-testid="step-duration">
-                      {formatMs(row.durationMs)}
+        <details className="trace-steps" open={expanded} data-testid="trace-steps">
+          <summary>
+            Trace: {turn.trace.length} {turn.trace.length === 1 ? "step" : "steps"}
+            {rows.length > 0 ? `, ${formatMs(totalMs)}` : ""}
+          </summary>
+          <ol className="plain timeline" aria-label={`Trace of turn ${index + 1}`}>
+            {turn.trace.map((e) => {
+              const row = rowOf.get(e.seq);
+              return (
+                <li key={e.seq} className={`timeline-event status-${e.status.toLowerCase()}`} data-phase={e.phase}>
+                  <div className="row">
+                    <span className="phase" title={e.phase}>
+                      {PHASE_WORDS[e.phase] ?? e.phase}
                     </span>
+                    <span className={statusClass(e.status)} data-testid="trace-status">
+                      {e.status}
+                    </span>
+                    {row ? (
+                      <span className="muted nowrap" data-testid="step-duration">
+                        {formatMs(row.durationMs)}
+                      </span>
+                    ) : null}
+                  </div>
+                  {row ? (
+                    <svg className="waterfall-bar" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true">
+                      <rect
+                        x={(row.startMs / totalMs) * 1000}
+                        y={0}
+                        width={Math.max(4, (row.durationMs / totalMs) * 1000)}
+                        height={8}
+                        rx={2}
+                      />
+                    </svg>
                   ) : null}
-                </div>
-                {row ? (
-                  <svg className="waterfall-bar" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true">
-                    <rect
-                      x={(row.startMs / totalMs) * 1000}
-                      y={0}
-                      width={Math.max(4, (row.durationMs / totalMs) * 1000)}
-                      height={8}
-                      rx={2}
-                    />
-                  </svg>
-                ) : null}
-                <p className="message">{e.summary}</p>
-                <Metadata value={e.metadata} />
-              </li>
-            );
-          })}
-        </ol>
+                  <p className="message">{e.summary}</p>
+                  <Metadata value={e.metadata} />
+                </li>
+              );
+            })}
+          </ol>
+        </details>
       )}
     </article>
   );

@@ -6,7 +6,12 @@ import type { TServiceContext } from "./context";
 // Threads and their traces: a user's own, every thread for a Jam editor.
 
 export async function listThreads({ deps, caller }: TServiceContext, input: TThreadListRequest) {
-  return deps.repos.threads.list(caller.role === "jam" ? undefined : caller.userId, input.limit, input.cursor);
+  return deps.repos.threads.list({
+    ownerId: caller.role === "jam" ? undefined : caller.userId,
+    limit: input.limit,
+    cursor: input.cursor,
+    search: input.query,
+  });
 }
 
 export async function getThread({ deps, caller }: TServiceContext, input: TThreadGetRequest) {

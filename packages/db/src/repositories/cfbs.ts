@@ -6,6 +6,7 @@ import {
   type TCfbListResponse,
   type TCfbVisibility,
 } from "@solserver/contracts";
+import { termSet } from "@solserver/text";
 import type { TCandidateIndex } from "../candidates/candidate-index";
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
@@ -34,6 +35,9 @@ export type TCfbListQuery = {
   limit: number;
 };
 
+/** Only these CFBs, in this order (a search by near spellings, best first). */
+type TListOnly = { only?: readonly string[] | undefined };
+
 /**
  * Browsing and searching CFBs, newest first. A text query searches the full-text index (title,
  * summary, text, tags, entities): every word must match, the last one as a prefix ("nightly
@@ -50,7 +54,7 @@ const LIST_KEYSET: TKeyset = {
   what: "CFB",
 };
 
-export async function listCfbs(sql: TSql, q: TCfbListQuery): Promise<TCfbListResponse> {
+export async function listCfbs(sql: TSql, q: TCfbListQuery & TListOnly): Promise<TCfbListResponse> {
   const filters: Prisma.Sql[] = [
     q.state === "retired" ? Prisma.sql`c."mergedIntoId" IS NULL AND c."retiredAt" IS NOT NULL` : liveCfbSql("c"),
     scopeCondition(sql, "c", q.scope ?? ALL_CFBS),
@@ -62,7 +66,8 @@ export async function listCfbs(sql: TSql, q: TCfbListQuery): Promise<TCfbListRes
     filters.push(Prisma.sql`${sql.dialect.unindexed(Prisma.sql`c."privateToId"`)} IS NULL`);
   // An id typed into the search ("CFB-0003", "cfb 3") finds that CFB.
   const id = /^\s*cfb[\s-]*0*(\d{1,9})\s*$/i.exec(q.query ?? "");
-  if (id) filters.push(Prisma.sql`c."id" = ${`CFB-${(id[1] as string).padStart(4, "0")}`}`);
+  if (q.only) filters.push(q.only.length > 0 ? Prisma.sql`c."id" IN (${Prisma.join(q.only)})` : Prisma.sql`1 = 0`);
+  else if (id) filters.push(Prisma.sql`c."id" = ${`CFB-${(id[1] as string).padStart(4, "0")}`}`);
   else if (q.query) {
     const match = sql.dialect.cfbTextMatch("c", q.query);
     if (match === null) return { items: [], next_cursor: null };
@@ -76,7 +81,34 @@ export async function listCfbs(sql: TSql, q: TCfbListQuery): Promise<TCfbListRes
       ORDER BY ${keysetOrder(LIST_KEYSET)} LIMIT ${q.limit + 1}`,
   );
   const { page, nextCursor } = pageOf(rows, q.limit, (r) => r.id);
-  return { items: page.map(toCfb), next_cursor: nextCursor };
+  const items = page.map(toCfb);
+  if (q.only) {
+    const rank = new Map(q.only.map((cfbId, i) => [cfbId, i]));
+    items.sort((a, b) => (rank.get(a.cfb_id) ?? 0) - (rank.get(b.cfb_id) ?? 0));
+  }
+  return { items, next_cursor: nextCursor };
+}
+
+/**
+ * The list, and when a search finds nothing holding every word, the live CFBs holding each word
+ * or a near spelling of it (one letter off: "retreival" finds "retrieval"), best first, from the
+ * candidate index's spelling table; `near_spellings` says so.
+ */
+async function listOrNearSpellings(sql: TSql, index: TCandidateIndex, q: TCfbListQuery): Promise<TCfbListResponse> {
+  const exact = await listCfbs(sql, q);
+  if (exact.items.length > 0 || !q.query || q.cursor || q.state === "retired") return exact;
+  const terms = [...termSet(q.query)];
+  if (terms.length === 0) return exact;
+  const scope = q.scope ?? ALL_CFBS;
+  const hits = await index.search(
+    { terms, weight: () => 1 },
+    { limit: q.limit, fuzzy: true, visibleTo: "viewer" in scope ? scope.viewer : null },
+  );
+  // A CFB's terms are distinct, so one holding a term per query word counts each word once.
+  const every = hits.filter((h) => h.shared >= terms.length);
+  if (every.length === 0) return exact;
+  const near = await listCfbs(sql, { ...q, query: undefined, only: every.map((h) => h.id) });
+  return { ...near, next_cursor: null, near_spellings: true };
 }
 
 /**
@@ -299,7 +331,7 @@ export type { TCfb };
 
 export function cfbRepository({ prisma, sql }: TStore, index: TCandidateIndex) {
   return {
-    list: (q: TCfbListQuery) => listCfbs(sql, q),
+    list: (q: TCfbListQuery) => listOrNearSpellings(sql, index, q),
     /** The CFB with its history; null when it does not exist in `scope` (default: every CFB). */
     get: (cfbId: string, scope?: TCfbScope) => getCfb(prisma, cfbId, scope),
     activity: (q: TCfbActivityQuery) => getCfbActivity(sql, q),

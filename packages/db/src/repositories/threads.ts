@@ -1,6 +1,9 @@
 import type { TClaimCheckView, TClaimMapEntry, TThreadDetail } from "@solserver/contracts";
 import type { DbClient } from "../client";
+import { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
+import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
+import { dateOf, type TSql } from "../sql";
 import type { TStore } from "./store";
 
 export type TThreadSummaryView = {
@@ -11,34 +14,59 @@ export type TThreadSummaryView = {
   procedure_system_id: string | null;
 };
 
+/** Threads newest first by their last change; the last id is unique, so ties keep one order. */
+const THREAD_KEYSET: TKeyset = {
+  table: "Thread",
+  alias: "t",
+  columns: ["updatedAt", "id"],
+  direction: "desc",
+  what: "thread",
+};
+
+/** `text` inside a LIKE pattern, its wildcards taken literally (escaped with `\`). */
+function likeContaining(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /**
  * Threads newest first, a page at a time: one owner's, or every thread when `ownerId` is
- * undefined. The cursor is the last thread id of the previous page (a thread that moved since
- * shows again on a later page, never drops out).
+ * undefined; with `search`, those whose title or owner's email holds it (any case) or whose id it
+ * is. The cursor is the last thread id of the previous page (a thread that moved since shows
+ * again on a later page, never drops out).
  */
 export async function listThreads(
-  db: DbClient,
-  ownerId: string | undefined,
-  limit: number,
-  cursor?: string,
+  sql: TSql,
+  q: { ownerId: string | undefined; limit: number; cursor?: string | undefined; search?: string | undefined },
 ): Promise<{ items: TThreadSummaryView[]; next_cursor: string | null }> {
-  const rows = await db.thread.findMany({
-    where: ownerId === undefined ? {} : { ownerId },
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-    take: limit + 1,
-    ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-    select: { id: true, title: true, updatedAt: true, procedureSystemId: true, owner: { select: { email: true } } },
-  });
-  const page = rows.slice(0, limit);
+  const filters: Prisma.Sql[] = [Prisma.sql`1 = 1`];
+  if (q.ownerId !== undefined) filters.push(Prisma.sql`t."ownerId" = ${q.ownerId}`);
+  if (q.search) {
+    const like = likeContaining(q.search);
+    filters.push(Prisma.sql`(LOWER(t."title") LIKE ${like} ESCAPE '\\' OR LOWER(u."email") LIKE ${like} ESCAPE '\\'
+      OR t."id" = ${q.search})`);
+  }
+  const after = await afterCursor(sql, THREAD_KEYSET, q.cursor);
+  if (after) filters.push(after);
+  const rows = await sql.query<{
+    id: string;
+    title: string;
+    updatedAt: unknown;
+    procedureSystemId: string | null;
+    email: string | null;
+  }>(Prisma.sql`SELECT t."id", t."title", t."updatedAt", t."procedureSystemId", u."email" AS "email"
+    FROM "Thread" t LEFT JOIN "User" u ON u."id" = t."ownerId"
+    WHERE ${Prisma.join(filters, " AND ")}
+    ORDER BY ${keysetOrder(THREAD_KEYSET)} LIMIT ${q.limit + 1}`);
+  const { page, nextCursor } = pageOf(rows, q.limit, (r) => r.id);
   return {
     items: page.map((t) => ({
       thread_id: t.id,
       title: t.title,
-      owner_email: t.owner?.email ?? null,
-      updated_ts: t.updatedAt.toISOString(),
+      owner_email: t.email,
+      updated_ts: dateOf(t.updatedAt).toISOString(),
       procedure_system_id: t.procedureSystemId,
     })),
-    next_cursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
+    next_cursor: nextCursor,
   };
 }
 
@@ -192,9 +220,9 @@ export async function getThreadDetail(
   };
 }
 
-export function threadRepository({ prisma }: TStore) {
+export function threadRepository({ prisma, sql }: TStore) {
   return {
-    list: (ownerId: string | undefined, limit: number, cursor?: string) => listThreads(prisma, ownerId, limit, cursor),
+    list: (q: Parameters<typeof listThreads>[1]) => listThreads(sql, q),
     get: (threadId: string) => getThreadDetail(prisma, threadId),
   };
 }
