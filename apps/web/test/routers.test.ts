@@ -1365,7 +1365,7 @@ describe("ownership: a user sees and decides only their own threads' proposals",
     expect(jamThreads).toContainEqual(
       expect.objectContaining({ thread_id: bobTurn.thread_id, owner_email: bob.email }),
     );
- 
+
     // Search: by the owner's email (any case) or the thread's id; a user's search stays in their threads.
     const byEmail = (await jamCaller.threads.list({ limit: 100, query: bob.email.toUpperCase() })).items;
     expect(byEmail.length).toBeGreaterThan(0);

@@ -90,6 +90,7 @@ const attempt = (n: number): TModelAttempt => ({
 
 const PREVIOUS = {
   responseId: "RSP-1",
+  message: "Where is the pump fuse?",
   assistantText: "Open the panel and look for the pump fuse.",
   meta: { modeLabel: "System" },
   model: "hostile",
@@ -97,6 +98,9 @@ const PREVIOUS = {
   tokensOut: 30,
   latencyMs: 700,
 };
+
+/** The turn the attempts answer. */
+const TURN = { message: "Where is the pump fuse?" };
 
 const cases = PII_SAMPLES.flatMap((sample) =>
   piiNeighbours().flatMap(({ char, name }) =>
@@ -114,7 +118,7 @@ const cases = PII_SAMPLES.flatMap((sample) =>
 describe("the chat turn's gate blocks PII next to any character, in any string of the envelope", () => {
   it("the clean envelope passes, so a block below is the PII's doing", () => {
     for (let slot = 0; slot < SLOTS; slot++) {
-      const gate = createAttemptGate(pipelineGateConfig(), null);
+      const gate = createAttemptGate(pipelineGateConfig(), null, TURN);
       const verdict = gate.judge({
         output: { envelope: carrying(slot, "Nothing to see."), tokensIn: 1, tokensOut: 1 },
         attempt: attempt(1),
@@ -124,7 +128,10 @@ describe("the chat turn's gate blocks PII next to any character, in any string o
   });
 
   it("in assistant_text and in every meta string, on a first turn and against a previous answer", () => {
-    const gates = [createAttemptGate(pipelineGateConfig(), null), createAttemptGate(pipelineGateConfig(), PREVIOUS)];
+    const gates = [
+      createAttemptGate(pipelineGateConfig(), null, TURN),
+      createAttemptGate(pipelineGateConfig(), PREVIOUS, TURN),
+    ];
     const delivered: string[] = [];
     let n = 0;
     for (const [i, c] of cases.entries()) {
@@ -147,7 +154,7 @@ describe("the chat turn's gate blocks PII next to any character, in any string o
   }, 180_000);
 
   it("the issue's measured answer and its owner's phone in a proposal's delta_summary", () => {
-    const gate = createAttemptGate(pipelineGateConfig(), null);
+    const gate = createAttemptGate(pipelineGateConfig(), null, TURN);
     const measured = "Call the owner at\u0001415-555-1212 or charge card\u00014111111111111111 today.";
     const answer = gate.judge({
       output: { envelope: carrying(0, measured), tokensIn: 1, tokensOut: 1 },

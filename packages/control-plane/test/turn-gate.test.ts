@@ -164,18 +164,29 @@ describe("output gate on every model attempt", () => {
     expect(blocked.every((e) => e.actorId === owner.userId)).toBe(true);
   });
 
-  it("compares a thread's next answer with its previous delivered one", async () => {
+  it("compares an answer with the previous one when the question is asked again, and only then", async () => {
     serve(CLEAN);
     const first = await turn("Where do tickets go?");
-    serve(envelope(`${"A much longer answer about the support portal and its queues. ".repeat(6)}`));
-    const second = await turn("And the queues?", first.thread_id);
+    const longer = envelope(`${"A much longer answer about the support portal and its queues. ".repeat(6)}`);
+    // Another question: its answer is another length by nature, and nothing is said of drift.
+    serve(longer);
+    const other = await turn("And who triages the queues?", first.thread_id);
+    const otherGate = (await opened.repos.traces.forTransmission(other.transmission_id)).find((e) => e.phase === "gate")
+      ?.metadata as { baseline: string; reason_codes: string[] };
+    expect(otherGate.baseline).toBe(first.response_id);
+    expect(otherGate.reason_codes.filter((c) => c.startsWith("DRIFT"))).toEqual([]);
+    // The same question again, answered five times longer: that is drift.
+    serve(CLEAN);
+    const again = await turn("Where do tickets go?", first.thread_id);
+    serve(longer);
+    const second = await turn("where do the tickets go", again.thread_id);
     const events = await opened.repos.traces.forTransmission(second.transmission_id);
     const gate = events.find((e) => e.phase === "gate")?.metadata as {
       baseline: string;
       status: string;
       reason_codes: string[];
     };
-    expect(gate.baseline).toBe(first.response_id);
+    expect(gate.baseline).toBe(again.response_id);
     // Drift only warns in the pipeline: the answer is delivered.
     expect(gate.status).toBe("WARN");
     expect(gate.reason_codes).toContain("DRIFT_WARN_LENGTH_DELTA");
@@ -192,11 +203,11 @@ describe("output gate on every model attempt", () => {
     const gate = events.find((e) => e.phase === "gate")?.metadata as { status: string; reason_codes: string[] };
     expect(gate.reason_codes.filter((c) => c.startsWith("DRIFT"))).toEqual([]);
     expect(gate.status).toBe("ALLOW");
-    // The same short answer after the same long one, to a real question, is still compared, and warns.
+    // The same short answer after the same long one, to the question asked again, is compared, and warns.
     serve(envelope(`${"A long answer about the support portal and how its queues are triaged. ".repeat(6)}`));
     const other = await turn("How are support queues triaged?");
     serve(envelope("You're welcome."));
-    const real = await turn("Which queue takes the billing disputes?", other.thread_id);
+    const real = await turn("How are the support queues triaged?", other.thread_id);
     const realGate = (await opened.repos.traces.forTransmission(real.transmission_id)).find((e) => e.phase === "gate")
       ?.metadata as { reason_codes: string[] };
     expect(realGate.reason_codes.some((c) => c.startsWith("DRIFT"))).toBe(true);

@@ -127,6 +127,7 @@ const SKIP_SUMMARY = "Breakpoint decision: SKIP";
 export async function lastResponse(sql: TSql, threadId: string): Promise<TPreviousResponse | null> {
   const [row] = await sql.query<{
     responseId: string;
+    message: string;
     assistantText: string;
     model: string;
     tokensIn: number | null;
@@ -141,12 +142,12 @@ export async function lastResponse(sql: TSql, threadId: string): Promise<TPrevio
     missingCfbQueries: unknown;
     cfbSuggestions: unknown;
     claimMap: unknown;
-  }>(Prisma.sql`SELECT r."id" AS "responseId", r."assistantText" AS "assistantText", a."model" AS "model",
+  }>(Prisma.sql`SELECT r."id" AS "responseId", p."message" AS "message", r."assistantText" AS "assistantText", a."model" AS "model",
       a."tokensIn" AS "tokensIn", a."tokensOut" AS "tokensOut", a."latencyMs" AS "latencyMs",
       m."modeLabel" AS "modeLabel", m."domainHints" AS "domainHints", m."usedCfbIds" AS "usedCfbIds",
       m."ignoredCfbIds" AS "ignoredCfbIds", m."assumptions" AS "assumptions", m."unknowns" AS "unknowns",
       m."missingCfbQueries" AS "missingCfbQueries", m."cfbSuggestions" AS "cfbSuggestions", m."claimMap" AS "claimMap"
-    FROM (SELECT q."id" FROM (SELECT "id", "createdAt" FROM "Packet" WHERE "threadId" = ${threadId}
+    FROM (SELECT q."id", q."message" FROM (SELECT "id", "createdAt", "message" FROM "Packet" WHERE "threadId" = ${threadId}
         ORDER BY "createdAt" DESC, "id" DESC LIMIT ${BASELINE_LOOKBACK}) q
       WHERE NOT EXISTS (SELECT 1 FROM "Transmission" t2 JOIN "TraceEvent" e ON e."transmissionId" = t2."id"
         WHERE t2."packetId" = q."id" AND e."phase" = 'breakpoint' AND e."summary" = ${SKIP_SUMMARY})
@@ -157,7 +158,7 @@ export async function lastResponse(sql: TSql, threadId: string): Promise<TPrevio
     LEFT JOIN "ResponseMeta" m ON m."responseId" = r."id"
     ORDER BY r."createdAt" DESC, r."id" DESC LIMIT 1`);
   if (!row) return null;
-  const { responseId, assistantText, model, tokensIn, tokensOut, latencyMs } = row;
+  const { responseId, message, assistantText, model, tokensIn, tokensOut, latencyMs } = row;
   // The envelope as the model sent it (meta keys as in OutputEnvelope), for a like-for-like size.
   const meta =
     row.modeLabel === null
@@ -173,7 +174,7 @@ export async function lastResponse(sql: TSql, threadId: string): Promise<TPrevio
           cfb_suggestions: jsonOf(row.cfbSuggestions),
           ...(row.claimMap === null ? {} : { claim_map: jsonOf(row.claimMap) }),
         };
-  return { responseId, assistantText, meta, model, tokensIn, tokensOut, latencyMs };
+  return { responseId, message, assistantText, meta, model, tokensIn, tokensOut, latencyMs };
 }
 
 /**

@@ -143,6 +143,8 @@ export type TGateEvaluationWrite = {
 /** The latest delivered response of a thread: the output gate's baseline for the next turn. */
 export type TPreviousResponse = {
   responseId: string;
+  /** The message it answered. */
+  message: string;
   assistantText: string;
   /** The stored meta under OutputEnvelope's keys; null when the response has none. */
   meta: Record<string, unknown> | null;

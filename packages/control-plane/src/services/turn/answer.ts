@@ -46,7 +46,7 @@ export async function answer(
   const { route } = plan.selection;
   const procedure = plan.procedure.kind === "none" ? null : plan.procedure.model;
   const started = performance.now();
-  const gate = createAttemptGate(deps.gate, gathered.previous, { skip: plan.skip, now: deps.now() });
+  const gate = createAttemptGate(deps.gate, gathered.previous, { message: input.message, now: deps.now() });
   const party = { actorId: caller.userId, threadId: turn.threadId };
   const guard = stream && !route.strict ? createStreamGuard(stream.send, deps.gate.pii) : null;
   // The procedure's own directive wording may be repeated without a claim (claim-statements.ts).

@@ -1,6 +1,7 @@
 import type { TGateConfig, TGateDecision, TGateRecord } from "@solserver/contracts";
 import type { TPreviousResponse } from "@solserver/db";
 import { evaluate } from "@solserver/gate";
+import { termSet } from "@solserver/text";
 import type { TAttemptVerdict, TModelAttempt, TModelOutput } from "../../model/provider";
 
 /** The output gate of one turn: judges each attempt, remembers every decision by attempt n. */
@@ -33,22 +34,42 @@ function gateRecord(
   };
 }
 
+/** Share of shared terms above which a message asks again what the previous turn asked. */
+const SAME_QUESTION = 0.6;
+
+/**
+ * Whether `message` asks again what `previous` asked (a retry, the question repeated or
+ * reworded): the share of their terms they have in common (Jaccard over the analyser's terms),
+ * or the same words when neither has a content word.
+ */
+export function asksAgain(previous: string, message: string): boolean {
+  const a = termSet(previous);
+  const b = termSet(message);
+  if (a.size === 0 || b.size === 0) return previous.trim().toLowerCase() === message.trim().toLowerCase();
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  return shared / (a.size + b.size - shared) >= SAME_QUESTION;
+}
+
 /**
  * Seed 002 in the turn pipeline: each model attempt is a candidate compared with the thread's
  * previous delivered response (its envelope, model, tokens and latency). On a thread's first
  * turn the attempt is its own baseline, so only the absolute policies (PII, contract) can fire.
- * A `skip` turn (an acknowledgement: "ok thanks") is not compared for drift: its answer is short
- * by design, and measured against the previous, unrelated answer every one of them warned
- * (alert fatigue that hid the warnings that mattered). PII and the contract still apply.
+ * Drift runs only when the turn asks again what its baseline answered: an answer to another
+ * question is another length and other words by nature. Measured on 200 turns of LoCoMo's
+ * held-out conversations (bench/turn-drift.ts, docs/pipeline.md), comparing every answer with
+ * the one before warned on 14.5 % of ordinary turns (alert fatigue that hid the warnings that
+ * mattered), while a collapsed answer to a question asked again is what drift exists to catch.
  */
 export function createAttemptGate(
   pipelineConfig: TGateConfig,
   previous: TPreviousResponse | null,
-  turn: { skip: boolean; now?: Date } = { skip: false },
+  turn: { message: string; now?: Date },
 ): TAttemptGate {
-  const config: TGateConfig = turn.skip
-    ? { ...pipelineConfig, drift: { ...pipelineConfig.drift, enforce: "off" } }
-    : pipelineConfig;
+  const config: TGateConfig =
+    previous && asksAgain(previous.message, turn.message)
+      ? pipelineConfig
+      : { ...pipelineConfig, drift: { ...pipelineConfig.drift, enforce: "off" } };
   const baseline = previous
     ? gateRecord(
         { assistant_text: previous.assistantText, meta: previous.meta ?? {} },
