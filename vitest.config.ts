@@ -12,7 +12,13 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts", "apps/web/test/**/*.test.ts"],
+    include: [
+      "packages/*/test/**/*.test.ts",
+      "packages/*/src/**/*.test.ts",
+      "apps/web/test/**/*.test.ts",
+      // Rules over the whole tree (test/): every product regex is linear.
+      "test/**/*.test.ts",
+    ],
     // Tests that need a PostgreSQL server (test/postgres/ folders) join the run when
     // SOLSERVER_TEST_POSTGRES_URL names one (scripts/test-all.sh starts a throwaway cluster).
     exclude: [

@@ -8,6 +8,7 @@ import { JAM, signIn } from "./helpers";
 const PAGES = [
   "/review",
   "/review?status=triggers",
+  "/review?layout=list",
   "/chat",
   "/cfbs",
   "/cfbs/CFB-0001",

@@ -52,7 +52,7 @@ for (const width of [1280, 390]) {
     // An earlier turn's trace is folded (the latest is open); its summary unfolds it.
     const skipTurn = page.getByRole("article", { name: "Turn 1" });
     await expect(skipTurn.getByRole("list", { name: "Trace of turn 1" })).toBeHidden();
-    await skipTurn.getByTestId("trace-steps").locator("summary").click();
+    await skipTurn.getByTestId("trace-steps").locator("> summary").click();
     await expect(skipTurn.getByRole("list", { name: "Trace of turn 1" })).toBeVisible();
     const retrieval = skipTurn.locator('li[data-phase="retrieval"]');
     await expect(retrieval.getByTestId("trace-status")).toHaveText("skipped");

@@ -14,6 +14,17 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 const INVISIBLE = /[\p{Cf}\p{White_Space}\p{Variation_Selector}\u115F\u1160\u2800\u3164\uFFA0]|\u034F/gu;
 
+/**
+ * `text` without the characters at its end for which `drop` holds. A loop, not `/[…]+$/`: an
+ * end-anchored run retries from every position, quadratic on a long run that does not end the
+ * text ("////…/x"), and this runs on request paths and people's text.
+ */
+export function trimEndWhile(text: string, drop: (char: string) => boolean): string {
+  let end = text.length;
+  while (end > 0 && drop(text[end - 1] as string)) end--;
+  return text.slice(0, end);
+}
+
 export function hasLoneSurrogate(text: string): boolean {
   return LONE_SURROGATE.test(text);
 }

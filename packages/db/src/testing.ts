@@ -144,9 +144,16 @@ export async function nonCanonicalTimestamps(db: import("./client").DbClient): P
   const { sqlDriverOf } = await import("./client");
   const { Prisma } = await import("./generated/prisma/client");
   const schema = readFileSync(path.join(repositoryRoot(), "prisma", "schema.prisma"), "utf8");
-  const columns = [...schema.matchAll(/^model (\w+) \{([\s\S]*?)^\}/gm)].flatMap(([, model, body]) =>
-    [...(body ?? "").matchAll(/^\s+(\w+)\s+DateTime\??/gm)].map(([, column]) => [model as string, column as string]),
-  );
+  // Each model's DateTime columns, line by line ("model X {" … "}").
+  const columns: [string, string][] = [];
+  let model: string | null = null;
+  for (const line of schema.split("\n")) {
+    const opened = /^model (\w+) \{/.exec(line);
+    if (opened) model = opened[1] as string;
+    else if (line.startsWith("}")) model = null;
+    const column = model ? /^[ \t]+(\w+)[ \t]+DateTime\??/.exec(line) : null;
+    if (model && column) columns.push([model, column[1] as string]);
+  }
   const sql = sqlDriverOf(db);
   const found: string[] = [];
   for (const [table, column] of columns) {

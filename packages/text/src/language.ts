@@ -8,6 +8,7 @@
 // English is by far the commonest language of a knowledge base, so a text whose words are mostly
 // unambiguous English function words is English without asking ELD (ELD costs ~60 µs a text; a
 // 100k-CFB index build would pay seconds for it).
+import { trimEndWhile } from "@solserver/contracts";
 import { eld } from "eld/extrasmall";
 import { LRUCache } from "lru-cache";
 
@@ -107,7 +108,7 @@ function guessLanguage(text: string): TLanguageGuess | null {
   const words = text
     .toLowerCase()
     .split(/[\s,;:!?()"“”]+/u)
-    .map((w) => w.replace(/^[.'’]+|[.'’]+$/gu, ""))
+    .map((w) => trimEndWhile(w.replace(/^[.'’]+/u, ""), (c) => ".'’".includes(c)))
     .filter((w) => w.length > 0 && ONLY_LETTERS.test(w));
   let english = 0;
   let other = 0;

@@ -64,7 +64,11 @@ export function ProposalList({
                   held: {held.join(", ")}
                 </span>
               ) : null}
-              {p.twin_count > 0 ? <span className="badge">×{p.twin_count + 1}</span> : null}
+              {p.twin_count > 0 ? (
+                <span className="badge" title={`${p.twin_count + 1} proposals say this; one decision covers them`}>
+                  ×{p.twin_count + 1}
+                </span>
+              ) : null}
               <span className="line-meta muted">
                 {p.proposed_cfb.domain} ·{" "}
                 {p.queue?.proposer ? `${p.queue.proposer.name || p.queue.proposer.email} · ` : ""}

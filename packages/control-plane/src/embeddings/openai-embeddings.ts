@@ -2,6 +2,7 @@
 // { model, input: [texts] }, as OpenAI, vLLM, Ollama, llama.cpp and text-embeddings-inference
 // answer it (SOLSERVER_EMBEDDINGS=openai). The embedded sentence model is the other provider
 // (local-embeddings.ts, the default).
+import { trimEndWhile } from "@solserver/contracts";
 import { z } from "zod";
 
 export type TEmbeddingsProvider = {
@@ -42,7 +43,7 @@ function isConnectionReset(error: unknown): boolean {
 export const MAX_EMBEDDED_CHARS = 8000;
 
 export function createOpenAICompatibleEmbeddings(opts: TEmbeddingsOptions): TEmbeddingsProvider {
-  const url = `${opts.baseUrl.replace(/\/+$/, "")}/embeddings`;
+  const url = `${trimEndWhile(opts.baseUrl, (c) => c === "/")}/embeddings`;
   const doFetch = opts.fetch ?? fetch;
   return {
     model: opts.model,

@@ -1,3 +1,4 @@
+import { trimEndWhile } from "@solserver/contracts";
 import { analyzeTerms, tokens as words } from "@solserver/text";
 import { capitalize, normalizeWhitespace } from "../text";
 
@@ -106,7 +107,7 @@ export function properNouns(clause: string): string[] {
   const tokens = clause.split(/\s+/);
   for (const [i, raw] of tokens.entries()) {
     if (raw.length > 64) continue; // no name is that long; also keeps the trim below cheap
-    const token = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    const token = trimEndWhile(raw.replace(/^[^\p{L}\p{N}]+/u, ""), (c) => !/[\p{L}\p{N}]/u.test(c));
     if (i === 0 || token.length < 2 || token === "I") continue;
     if (/^\p{Lu}/u.test(token) && !out.includes(token)) out.push(token);
   }

@@ -326,11 +326,15 @@ export function offlineSummary(input: TModelInput, envelope: TOutputEnvelope): T
 
 /** Cuts text into pieces of a few words each (whitespace kept), the offline model's stream chunks. */
 export function streamChunks(text: string, wordsPerChunk = 3): string[] {
-  const pieces = text.match(/\s*\S+/g) ?? [];
+  // Each chunk ends after its last word; the whitespace before a word goes with it.
+  const ends = [...text.matchAll(/\S+/g)].map((m) => m.index + m[0].length);
   const chunks: string[] = [];
-  for (let i = 0; i < pieces.length; i += wordsPerChunk) chunks.push(pieces.slice(i, i + wordsPerChunk).join(""));
-  const rest = text.slice(chunks.join("").length);
-  if (rest !== "") chunks.push(rest);
+  let from = 0;
+  for (let i = wordsPerChunk - 1; i < ends.length; i += wordsPerChunk) {
+    chunks.push(text.slice(from, ends[i]));
+    from = ends[i] as number;
+  }
+  if (from < text.length) chunks.push(text.slice(from));
   return chunks;
 }
 

@@ -109,8 +109,9 @@ function rootCause(error: unknown): string {
 
 /** Some local models wrap JSON in a ``` fence despite the schema; accept that one wrapper. */
 function unfence(content: string): string {
-  const m = /^\s*```(?:json)?\s*\n?([\s\S]*?)\n?```\s*$/i.exec(content);
-  return m?.[1] ?? content;
+  const fenced = content.trim();
+  if (fenced.length < 6 || !fenced.startsWith("```") || !fenced.endsWith("```")) return content;
+  return fenced.slice(3, -3).replace(/^json/i, "");
 }
 
 /** The first few zod issues as "path: message", short. */

@@ -1,9 +1,10 @@
-import type {
-  TOutputMeta,
-  TRepetitionKind,
-  TResolveCandidate,
-  TResolveDecisionKind,
-  TResolveProposal,
+import {
+  type TOutputMeta,
+  type TRepetitionKind,
+  type TResolveCandidate,
+  type TResolveDecisionKind,
+  type TResolveProposal,
+  trimEndWhile,
 } from "@solserver/contracts";
 import type { TNewProposal, TRepetitionHit } from "@solserver/db";
 import { disagreement, normalizeText, resolveOutcome, type TSemanticScale } from "@solserver/resolve";
@@ -114,7 +115,7 @@ export function unknownType(u: TOutputMeta["unknowns"][number]): string {
 
 /** A missing-knowledge query as a counter key: normalised text without trailing punctuation. */
 export function missingQueryKey(query: string): string {
-  return normalizeText(query).replace(/[\s?.!]+$/u, "");
+  return trimEndWhile(normalizeText(query), (c) => /[\s?.!]/u.test(c));
 }
 
 /** Everything a turn repeated: CFB usage, coverage gaps, proposal fingerprints. */

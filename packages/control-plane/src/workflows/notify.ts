@@ -1,4 +1,5 @@
 import type { TAssignees, TNotify, TRunState } from "@solserver/checkpoint";
+import { trimEndWhile } from "@solserver/contracts";
 import { deliverWebhook, type TDeliveryOptions, webhookSecret } from "./webhook-step";
 
 // A workflow's `notify: { webhook, secret_env? }` (docs/workflows-webhooks.md#notifications):
@@ -41,7 +42,7 @@ export type TNotifyResult = { delivered: boolean; error?: string };
 
 /** The dashboard link to a run's decision: the workflows page, scrolled to the run's inbox card. */
 export function checkpointLink(baseURL: string, runId: string): string {
-  return `${baseURL.replace(/\/+$/, "")}/workflows#checkpoint-${encodeURIComponent(runId)}`;
+  return `${trimEndWhile(baseURL, (c) => c === "/")}/workflows#checkpoint-${encodeURIComponent(runId)}`;
 }
 
 /** The notification for a run waiting at its checkpoint, or undefined when it is not waiting. */

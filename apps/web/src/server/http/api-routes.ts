@@ -2,6 +2,8 @@
 // API answer (JSON, no-store, a tight CSP), any other path is a dashboard page (GET and HEAD).
 // A test (apps/web/test/request-edge.test.ts) holds this table to the route files' exports.
 
+import { trimEndWhile } from "@solserver/contracts";
+
 type TApiRoute = { pattern: RegExp; methods: readonly string[] };
 
 export const API_ROUTES: readonly TApiRoute[] = [
@@ -22,7 +24,7 @@ export const API_ROUTES: readonly TApiRoute[] = [
 
 /** The API route a raw path belongs to, or null for a page (or a framework asset). */
 export function apiRouteOf(pathname: string): TApiRoute | null {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  const path = pathname.length > 1 ? trimEndWhile(pathname, (c) => c === "/") : pathname;
   return API_ROUTES.find((route) => route.pattern.test(path)) ?? null;
 }
 
