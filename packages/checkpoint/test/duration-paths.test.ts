@@ -91,10 +91,8 @@ describe("paths", () => {
     );
   });
 
-  it("matching stays fast on adversarial patterns", () => {
-    const started = performance.now();
+  it("answers on adversarial patterns (a backtracking matcher would not finish)", () => {
     expect(matchesArtifact(`${"*a".repeat(200)}b`, "a".repeat(5000))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it("artifact patterns refuse what a host could not match alike", () => {
