@@ -4,16 +4,16 @@
 // (findings on a run's first check, none once it is checked again), POST /publish with
 // `{ data: { published: true } }`, and logs POST /notify (a workflow's notify webhook).
 //
-//   STYLE_HOOK_KEY=some-long-random-key PORT=8787 node packages/checkpoint/examples/webhook-receiver.mjs
+//   SOLSERVER_WEBHOOK_SECRET_STYLE=some-long-random-key PORT=8787 node packages/checkpoint/examples/webhook-receiver.mjs
 //
 // and start the workflow with the variable service=http://127.0.0.1:8787 on a server that has the
-// same STYLE_HOOK_KEY and SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE=1 (this receiver is on loopback).
+// same SOLSERVER_WEBHOOK_SECRET_STYLE and SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE=1 (this receiver is on loopback).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 
-const KEY = process.env.STYLE_HOOK_KEY;
+const KEY = process.env.SOLSERVER_WEBHOOK_SECRET_STYLE;
 if (!KEY) {
-  console.error("set STYLE_HOOK_KEY to the key the server signs with");
+  console.error("set SOLSERVER_WEBHOOK_SECRET_STYLE to the key the server signs with");
   process.exit(1);
 }
 const TOLERANCE_SECONDS = 300;

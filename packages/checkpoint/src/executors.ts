@@ -30,7 +30,7 @@ export const EXECUTOR_DEFAULTS = {
   worker: { lease: "5m" },
 } as const;
 
-export const ENV_NAME_PATTERN = /^[A-Z_][A-Z0-9_]*$/;
+const ENV_NAME_PATTERN = /^[A-Z_][A-Z0-9_]*$/;
 export const QUEUE_NAME_PATTERN = /^[a-z][a-z0-9_.-]*$/;
 export const MAX_WEBHOOK_RETRIES = 10;
 
@@ -43,6 +43,17 @@ export const ZDuration = z
 
 export const ZEnvName = z.string().regex(ENV_NAME_PATTERN, {
   error: "must be an environment variable name: A-Z, 0-9 and _, not starting with a digit",
+});
+
+/**
+ * The variables a webhook may be signed with: this prefix only. Anyone who may define a workflow
+ * may name its key, so any other name would let them probe the server's environment (whether
+ * HOME is set, and by the signature, guesses of its value).
+ */
+export const WEBHOOK_SECRET_PREFIX = "SOLSERVER_WEBHOOK_SECRET_";
+
+export const ZSecretEnvName = z.string().regex(/^SOLSERVER_WEBHOOK_SECRET_[A-Z0-9_]+$/, {
+  error: `must name a variable starting with ${WEBHOOK_SECRET_PREFIX} (A-Z, 0-9 and _): only those sign webhooks`,
 });
 
 const ZArtifact = z.string().superRefine((pattern, ctx) => {
@@ -68,7 +79,7 @@ export const ZExecutorSpec = z.strictObject({
   timeout: ZDuration.optional(),
   artifacts: z.array(ZArtifact).optional(),
   webhook: z.string().optional(),
-  secret_env: ZEnvName.optional(),
+  secret_env: ZSecretEnvName.optional(),
   retries: z.int().min(0).max(MAX_WEBHOOK_RETRIES).optional(),
   worker: z
     .string()

@@ -36,7 +36,6 @@ export {
 export { durationProblem, MAX_DURATION_MS, MIN_DURATION_MS, parseDuration } from "./duration";
 export { CHECKPOINT_ERROR_CODES, CheckpointError, type TCheckpointErrorCode } from "./errors";
 export {
-  ENV_NAME_PATTERN,
   EXECUTOR_DEFAULTS,
   EXECUTOR_KINDS,
   executorKinds,
@@ -48,6 +47,7 @@ export {
   type TWebhookExecutor,
   type TWorkerExecutor,
   unsupportedExecutors,
+  WEBHOOK_SECRET_PREFIX,
   ZExecutor,
 } from "./executors";
 export { expireDecision, type TExpireInput } from "./expire";

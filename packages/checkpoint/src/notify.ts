@@ -2,14 +2,14 @@
 // the key in secret_env). The definition only names the address; the host sends.
 
 import { z } from "zod";
-import { ZEnvName } from "./executors";
+import { ZSecretEnvName } from "./executors";
 import { addIssue, type TIssues, type TPath } from "./issues";
 import { isPlainObject } from "./plain-data";
 import { webhookUrlProblem } from "./urls";
 
 export const ZNotify = z.strictObject({
   webhook: z.string(),
-  secret_env: ZEnvName.optional(),
+  secret_env: ZSecretEnvName.optional(),
 });
 export type TNotify = z.output<typeof ZNotify>;
 

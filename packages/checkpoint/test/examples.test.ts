@@ -171,7 +171,7 @@ describe("examples", () => {
       expect(executorKinds(release)).toEqual(["command"]);
       expect(release.notify).toEqual({
         webhook: "https://hooks.example.com/solserver/releases",
-        secret_env: "RELEASE_NOTIFY_KEY",
+        secret_env: "SOLSERVER_WEBHOOK_SECRET_RELEASE",
       });
       expect(steps.map((step) => step.executor?.kind === "command" && step.executor.command.join(" "))).toEqual([
         "pnpm exec tsc --noEmit -p packages/checkpoint",
@@ -224,7 +224,7 @@ describe("examples", () => {
       {
         kind: "webhook",
         webhook: "https://style.example.com/check?ruleset=house",
-        secret_env: "STYLE_HOOK_KEY",
+        secret_env: "SOLSERVER_WEBHOOK_SECRET_STYLE",
         timeout: "30s",
         timeout_ms: 30_000,
         retries: 2,
@@ -232,7 +232,7 @@ describe("examples", () => {
       {
         kind: "webhook",
         webhook: "https://style.example.com/publish",
-        secret_env: "STYLE_HOOK_KEY",
+        secret_env: "SOLSERVER_WEBHOOK_SECRET_STYLE",
         timeout: "10s",
         timeout_ms: 10_000,
         retries: 3,

@@ -25,7 +25,7 @@ phases:
       env: { VERSION: "{{version}}", CI: "true" }
       artifacts: [out/*.tgz]
   - id: notify
-    run: { webhook: "https://{{host}}/built/{{version}}", secret_env: HOOK_KEY, retries: 1 }
+    run: { webhook: "https://{{host}}/built/{{version}}", secret_env: SOLSERVER_WEBHOOK_SECRET_HOOK, retries: 1 }
   - id: review
     run: { worker: agents.review, lease: 1h }
   - id: file
@@ -65,7 +65,7 @@ describe("next.executor", () => {
     expect(steps[1]?.executor).toEqual({
       kind: "webhook",
       webhook: "https://hooks.example.com/built/1.0.1",
-      secret_env: "HOOK_KEY",
+      secret_env: "SOLSERVER_WEBHOOK_SECRET_HOOK",
       timeout: "10s",
       timeout_ms: 10_000,
       retries: 1,

@@ -73,9 +73,15 @@ describe("run: executors at load time", () => {
       artifacts: ["out/*.md", "r?.txt"],
     });
     const [webhook] = loadWorkflowOrThrow(
-      withRun("{ webhook: 'http://localhost:8080/h', secret_env: HOOK_KEY, timeout: 1m, retries: 0 }"),
+      withRun(
+        "{ webhook: 'http://localhost:8080/h', secret_env: SOLSERVER_WEBHOOK_SECRET_HOOK, timeout: 1m, retries: 0 }",
+      ),
     ).phases;
-    expect(webhook?.executor).toMatchObject({ secret_env: "HOOK_KEY", timeout_ms: 60_000, retries: 0 });
+    expect(webhook?.executor).toMatchObject({
+      secret_env: "SOLSERVER_WEBHOOK_SECRET_HOOK",
+      timeout_ms: 60_000,
+      retries: 0,
+    });
   });
 
   it.each([
@@ -228,7 +234,16 @@ describe("run: executors at load time", () => {
     [
       "a bad secret_env",
       "{ webhook: 'https://x.example', secret_env: my-key }",
-      ["phases[0].run.secret_env: must be an environment variable name: A-Z, 0-9 and _, not starting with a digit"],
+      [
+        "phases[0].run.secret_env: must name a variable starting with SOLSERVER_WEBHOOK_SECRET_ (A-Z, 0-9 and _): only those sign webhooks",
+      ],
+    ],
+    [
+      "a secret_env outside the webhook prefix (it would probe the server's environment)",
+      "{ webhook: 'https://x.example', secret_env: HOME }",
+      [
+        "phases[0].run.secret_env: must name a variable starting with SOLSERVER_WEBHOOK_SECRET_ (A-Z, 0-9 and _): only those sign webhooks",
+      ],
     ],
     [
       "too many retries",
@@ -303,14 +318,17 @@ describe("notify at load time", () => {
 
   it("is exposed on the workflow", () => {
     const workflow = loadWorkflowOrThrow(
-      `${base}notify: { webhook: 'https://hooks.example.com/x', secret_env: NOTIFY_KEY }\n`,
+      `${base}notify: { webhook: 'https://hooks.example.com/x', secret_env: SOLSERVER_WEBHOOK_SECRET_NOTIFY }\n`,
     );
-    expect(workflow.notify).toEqual({ webhook: "https://hooks.example.com/x", secret_env: "NOTIFY_KEY" });
+    expect(workflow.notify).toEqual({
+      webhook: "https://hooks.example.com/x",
+      secret_env: "SOLSERVER_WEBHOOK_SECRET_NOTIFY",
+    });
     expect(loadWorkflowOrThrow(base).notify).toBeUndefined();
   });
 
   it.each([
-    ["a missing webhook", "notify: { secret_env: K }", ["notify.webhook: is required"]],
+    ["a missing webhook", "notify: { secret_env: SOLSERVER_WEBHOOK_SECRET_K }", ["notify.webhook: is required"]],
     [
       "a non-http URL",
       "notify: { webhook: 'mailto:a@b.c' }",
@@ -324,7 +342,9 @@ describe("notify at load time", () => {
     [
       "a bad secret_env",
       "notify: { webhook: 'https://x.example', secret_env: key }",
-      ["notify.secret_env: must be an environment variable name: A-Z, 0-9 and _, not starting with a digit"],
+      [
+        "notify.secret_env: must name a variable starting with SOLSERVER_WEBHOOK_SECRET_ (A-Z, 0-9 and _): only those sign webhooks",
+      ],
     ],
     ["an unknown key", "notify: { webhook: 'https://x.example', email: a@b.c }", ["notify.email: unknown key"]],
     ["a string", "notify: https://x.example", ["notify: Invalid input: expected object, received string"]],

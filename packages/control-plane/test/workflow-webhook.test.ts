@@ -86,7 +86,7 @@ phases:
   - id: check
     run:
       webhook: "{{service}}/check?token=abc"
-      secret_env: TEST_HOOK_KEY
+      secret_env: SOLSERVER_WEBHOOK_SECRET_TEST
       retries: 2
 `);
 
@@ -105,7 +105,7 @@ type TSleeps = number[];
 function options(extra: Partial<TWebhookStepOptions> = {}, sleeps: TSleeps = []): TWebhookStepOptions {
   return {
     runId: RUN_ID,
-    env: { TEST_HOOK_KEY: SECRET },
+    env: { SOLSERVER_WEBHOOK_SECRET_TEST: SECRET },
     allowPrivateNetworks: true,
     sleep: async (ms) => {
       sleeps.push(ms);
@@ -199,9 +199,9 @@ describe("webhookStep: the request", () => {
 
   it("fails without sending when secret_env names a variable the server lacks", async () => {
     const hook = await receiver((_req, res) => json(res, 200, {}));
-    for (const env of [{}, { TEST_HOOK_KEY: "" }]) {
+    for (const env of [{}, { SOLSERVER_WEBHOOK_SECRET_TEST: "" }]) {
       const error = await failure(webhookStep(options({ env }))({ state: stateFor(hook.url), phaseId: "check" }));
-      expect(error.message).toMatch(/secret_env TEST_HOOK_KEY is not set in the server's environment/);
+      expect(error.message).toMatch(/secret_env SOLSERVER_WEBHOOK_SECRET_TEST is not set in the server's environment/);
       expect(error.deliveries).toBe(0);
     }
     expect(hook.received).toHaveLength(0);
@@ -394,16 +394,26 @@ describe("webhookStep: the answer", () => {
 });
 
 describe("webhookStep: whose secret signs", () => {
-  it("refuses the server's own variables as a signing key, and sends nothing", async () => {
+  it("a run stored before the prefix rule: any other variable is refused, set or not, and nothing sent", async () => {
     const hook = await receiver((_req, res) => json(res, 200, {}));
-    for (const name of ["DATABASE_URL", "SOLSERVER_MODEL_API_KEY", "BETTER_AUTH_SECRET", "PGPASSWORD"]) {
+    for (const name of [
+      "DATABASE_URL",
+      "SOLSERVER_MODEL_API_KEY",
+      "BETTER_AUTH_SECRET",
+      "PGPASSWORD",
+      "HOME",
+      "UNSET_X",
+    ]) {
       const step = webhookStep(options({ allowPrivateNetworks: true, env: { [name]: "hunter2" } }));
       const state = stateFor(hook.url);
       const next = state.next;
       if (next.kind !== "run_phase" || next.executor?.kind !== "webhook") throw new Error("expected a webhook phase");
       const signed = { ...state, next: { ...next, executor: { ...next.executor, secret_env: name } } };
       const error = await failure(step({ state: signed, phaseId: "check" }));
-      expect(error.message).toContain(`secret_env ${name} is part of the server's own configuration`);
+      // The same words whether the variable is set or not: no oracle on the server's environment.
+      expect(error.message).toBe(
+        `secret_env ${name} cannot sign webhooks: only variables starting with SOLSERVER_WEBHOOK_SECRET_ do`,
+      );
     }
     expect(hook.received).toHaveLength(0);
   });
@@ -508,7 +518,7 @@ describe("notifyCheckpoint", () => {
 name: notified
 notify:
   webhook: http://127.0.0.1:1/hook
-  secret_env: TEST_HOOK_KEY
+  secret_env: SOLSERVER_WEBHOOK_SECRET_TEST
 phases:
   - id: review
     checkpoint:
@@ -524,7 +534,10 @@ phases:
 `);
 
   function waiting(url: string): { workflow: TWorkflow; state: TRunState } {
-    const workflow: TWorkflow = { ...NOTIFIED, notify: { webhook: `${url}/hook`, secret_env: "TEST_HOOK_KEY" } };
+    const workflow: TWorkflow = {
+      ...NOTIFIED,
+      notify: { webhook: `${url}/hook`, secret_env: "SOLSERVER_WEBHOOK_SECRET_TEST" },
+    };
     const state = startRun(workflow, { now: new Date("2026-03-01T10:00:00Z") });
     expect(state.status).toBe("awaiting_decision");
     return { workflow, state };
@@ -540,7 +553,7 @@ phases:
       workflow,
       state,
       baseURL: "https://sol.example.com/",
-      env: { TEST_HOOK_KEY: SECRET },
+      env: { SOLSERVER_WEBHOOK_SECRET_TEST: SECRET },
       allowPrivateNetworks: true,
     });
     expect(result).toEqual({ delivered: true });
@@ -565,7 +578,7 @@ phases:
   it("retries a 500, and never throws when the receiver is down, private, or the key is missing", async () => {
     const flaky = await receiver((_req, res, n) => (n === 1 ? json(res, 500, {}) : json(res, 200, { ignored: true })));
     const sleeps: TSleeps = [];
-    const base = { runId: RUN_ID, env: { TEST_HOOK_KEY: SECRET }, allowPrivateNetworks: true };
+    const base = { runId: RUN_ID, env: { SOLSERVER_WEBHOOK_SECRET_TEST: SECRET }, allowPrivateNetworks: true };
     const sleep = async (ms: number) => {
       sleeps.push(ms);
     };
@@ -586,7 +599,10 @@ phases:
     const refused = await notifyCheckpoint({ ...base, ...waiting(hook.url), allowPrivateNetworks: false });
     expect(refused).toMatchObject({ delivered: false, error: expect.stringContaining("loopback address") });
     const unsigned = await notifyCheckpoint({ ...base, ...waiting(hook.url), env: {} });
-    expect(unsigned).toMatchObject({ delivered: false, error: expect.stringContaining("secret_env TEST_HOOK_KEY") });
+    expect(unsigned).toMatchObject({
+      delivered: false,
+      error: expect.stringContaining("secret_env SOLSERVER_WEBHOOK_SECRET_TEST"),
+    });
     expect(hook.received).toHaveLength(0);
 
     const { workflow, state } = waiting(hook.url);
@@ -608,7 +624,7 @@ describe("examples/webhook-receiver.mjs with examples/webhook-step.yaml", () => 
   it("verifies the server's signature and answers what the definition's checkpoint reads", async () => {
     const KEY = "example-key-for-the-receiver";
     child = spawn(process.execPath, [path.join(EXAMPLES, "webhook-receiver.mjs")], {
-      env: { PATH: process.env.PATH, STYLE_HOOK_KEY: KEY, PORT: "0" },
+      env: { PATH: process.env.PATH, SOLSERVER_WEBHOOK_SECRET_STYLE: KEY, PORT: "0" },
       stdio: ["ignore", "pipe", "inherit"],
     });
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -626,14 +642,20 @@ describe("examples/webhook-receiver.mjs with examples/webhook-step.yaml", () => 
     const now = () => new Date();
     const wrong = startRun(workflow, { variables: { service: url } });
     const refused = await failure(
-      webhookStep({ runId: "WR-1", env: { STYLE_HOOK_KEY: "not-the-key" }, allowPrivateNetworks: true })({
+      webhookStep({
+        runId: "WR-1",
+        env: { SOLSERVER_WEBHOOK_SECRET_STYLE: "not-the-key" },
+        allowPrivateNetworks: true,
+      })({
         state: wrong,
         phaseId: "style_check",
       }),
     );
     expect(refused.status).toBe(401);
 
-    const steps = { webhook: webhookStep({ runId: "WR-2", env: { STYLE_HOOK_KEY: KEY }, allowPrivateNetworks: true }) };
+    const steps = {
+      webhook: webhookStep({ runId: "WR-2", env: { SOLSERVER_WEBHOOK_SECRET_STYLE: KEY }, allowPrivateNetworks: true }),
+    };
     let state = await driveRun(workflow, startRun(workflow, { variables: { service: url } }), { steps, now });
     expect(state.status).toBe("awaiting_decision");
     expect(state.pending?.phase_id).toBe("triage");

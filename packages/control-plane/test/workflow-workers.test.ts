@@ -326,13 +326,13 @@ describe("webhook steps and checkpoint notifications, driven by the server over 
     const settings = opened.deps.workflows;
     // As SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE=1 and SOLSERVER_BASE_URL configure it (env.ts).
     opened.deps.workflows = { baseURL: "https://sol.example", allowPrivateNetworks: true };
-    process.env.HOOK_KEY = "s3cret";
+    process.env.SOLSERVER_WEBHOOK_SECRET_HOOK = "s3cret";
     try {
       const definition = `name: hooked-${++n}
-notify: { webhook: "http://127.0.0.1:${port}/notify", secret_env: HOOK_KEY }
+notify: { webhook: "http://127.0.0.1:${port}/notify", secret_env: SOLSERVER_WEBHOOK_SECRET_HOOK }
 phases:
   - id: check
-    run: { webhook: "http://127.0.0.1:${port}/check", secret_env: HOOK_KEY }
+    run: { webhook: "http://127.0.0.1:${port}/check", secret_env: SOLSERVER_WEBHOOK_SECRET_HOOK }
   - id: triage
     checkpoint:
       condition: "context.findings > 0"

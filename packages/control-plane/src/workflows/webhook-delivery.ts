@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { WEBHOOK_SECRET_PREFIX } from "@solserver/checkpoint";
 import { checkDestination, defaultLookup, publicFetch, type TLookup } from "./webhook-address";
 import { WebhookError } from "./webhook-error";
 
@@ -85,14 +86,11 @@ export function signWebhook(secret: string, timestamp: number, body: string): st
   return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
 }
 
-/** The secret a secret_env names, or null when none is named; a named one that is missing fails. */
-/** Variables the server itself is configured with (its database, sessions, model keys): never a webhook key. */
-export function serverOwnVariable(name: string): boolean {
-  return /^(SOLSERVER_|DATABASE_URL$|BETTER_AUTH_|PG[A-Z]*$|POSTGRES_|OPENAI_|ANTHROPIC_|AWS_|GOOGLE_|AZURE_)/.test(
-    name,
-  );
-}
-
+/**
+ * The secret a secret_env names, or null when none is named; a named one that is missing fails.
+ * Only variables under WEBHOOK_SECRET_PREFIX sign (a definition is refused otherwise; this also
+ * holds for runs stored before the rule), and a refusal never says whether the variable is set.
+ */
 export function webhookSecret(
   secretEnv: string | null | undefined,
   env: Readonly<Record<string, string | undefined>>,
@@ -100,9 +98,9 @@ export function webhookSecret(
   if (secretEnv === null || secretEnv === undefined) return null;
   // A definition's author must not be able to make the server sign with its own secrets (the
   // receiver would get an HMAC keyed by, say, the database password over a body it knows).
-  if (serverOwnVariable(secretEnv)) {
+  if (!secretEnv.startsWith(WEBHOOK_SECRET_PREFIX)) {
     throw new WebhookError(
-      `secret_env ${secretEnv} is part of the server's own configuration and cannot sign webhooks; use a variable of its own`,
+      `secret_env ${secretEnv} cannot sign webhooks: only variables starting with ${WEBHOOK_SECRET_PREFIX} do`,
     );
   }
   const value = env[secretEnv];
