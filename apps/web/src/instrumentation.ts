@@ -19,10 +19,13 @@ export async function register() {
     process.exit(1);
   }
   // The sentence model loads now (in its worker thread), not on the first turn; if it cannot, the
-  // log says so once and /readyz's checks say why, and the server runs lexical only.
+  // log says so once and /readyz's checks say why, and the server runs lexical only. The
+  // knowledge index builds now too, in slices: /readyz answers 200 once it is built.
   const { getServer } = await import("./server/control-plane");
+  const { warmKnowledgeIndex } = await import("@solserver/control-plane");
   void getServer()
     .then(async ({ deps }) => {
+      warmKnowledgeIndex(deps);
       const semantic = await deps.semantic?.open();
       if (semantic) console.log(`semantic matching: ${semantic.search.model} loaded`);
     })

@@ -120,7 +120,14 @@ export {
   type TSignInPolicy,
   type TThrottleVerdict,
 } from "./services/sign-in-policy";
-export { health, READY_TIMEOUT_MS, readiness, ready, semanticStatus } from "./services/system";
+export {
+  health,
+  READY_TIMEOUT_MS,
+  readiness,
+  ready,
+  semanticStatus,
+  warmKnowledgeIndex,
+} from "./services/system";
 export { getThread, listThreads } from "./services/threads";
 export { createToken, hashToken, listTokens, revokeToken, TOKEN_PREFIX } from "./services/tokens";
 export type { TStreamEvent } from "./services/turn/stream-guard";

@@ -29,19 +29,33 @@ export async function ready(deps: TServiceDeps, timeoutMs = READY_TIMEOUT_MS): P
   }
 }
 
-/** The readiness probe's answer with its checks: the database, and the sentence model when configured. */
+/**
+ * The readiness probe's answer with its checks: the database, the knowledge index and the
+ * sentence model when configured. Not ready until the candidate index is built: otherwise the
+ * first turn builds it (seconds at 100,000 CFBs) while the server says it is ready. The build is
+ * started here when nothing started it (a database that was down at start-up); the index builds
+ * once, in slices that leave the event loop to the probes.
+ */
 export async function readiness(deps: TServiceDeps): Promise<{ ok: boolean; checks: Record<string, string> }> {
   const database = await ready(deps);
   const model = deps.semantic?.state() ?? { state: "off" as const };
+  const built = deps.repos.cfbs.index.status().builtMs !== null;
+  if (database && !built) warmKnowledgeIndex(deps);
   return {
     // A model still loading is a moment away (well under a second); one that failed leaves the
     // server ready, lexical only, and says why.
-    ok: database && model.state !== "loading",
+    ok: database && built && model.state !== "loading",
     checks: {
       database: database ? "ok" : "unavailable",
+      knowledge_index: built ? "ok" : "building",
       sentence_model: model.state === "unavailable" ? `unavailable: ${model.reason}` : model.state,
     },
   };
+}
+
+/** Builds the candidate index in the background (at start-up, before the first request needs it). */
+export function warmKnowledgeIndex(deps: TServiceDeps): void {
+  deps.repos.cfbs.index.sync().catch((error: unknown) => console.error("knowledge index:", error));
 }
 
 const IDLE = { running: false, done: 0, total: 0, perSecond: null, secondsLeft: null };

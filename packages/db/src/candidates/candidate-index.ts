@@ -7,6 +7,7 @@
 // terms with a proposal, retrieval for those sharing the most weighted terms with a message.
 // Both in one user's scope (issue 19): the shared CFBs and that user's private ones; each indexed
 // CFB carries its owner, and a visibility change is a new version, so the log carries it too.
+import { setImmediate } from "node:timers/promises";
 import type { TCandidateQuery, TResolveCandidate } from "@solserver/contracts";
 import { analysisLanguage, analyzeTerms } from "@solserver/text";
 import { Prisma } from "../generated/prisma/client";
@@ -83,6 +84,8 @@ const VECTOR_OVERLAP_MS = 60_000;
 const VECTOR_BATCH = 500;
 
 const DEFAULT_LIMIT = 20;
+/** CFBs read and indexed per slice of a build, between which other work runs. */
+const BUILD_PAGE = 1_000;
 /** A near spelling of an unknown word counts at this share of its weight: a typo is a guess. */
 export const FUZZY_WEIGHT = 0.8;
 
@@ -171,9 +174,21 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     const [last] = await sql.query<{ seq: number; token: string }>(
       Prisma.sql`SELECT "seq", "token" FROM "CfbChange" ORDER BY "seq" DESC LIMIT 1`,
     );
-    const rows = await sql.query<TCfbTextRow>(Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE ${liveCfbSql()}`);
+    // Page by page, giving the event loop back between pages: at 100,000 CFBs one read and one
+    // pass held it for seconds, and health probes and every other request waited behind it.
+    // Searches wait for the whole build (sync), so none sees half an index.
     index.clear();
-    for (const row of rows) index.upsert(docOf(row));
+    let after = "";
+    for (;;) {
+      const rows = await sql.query<TCfbTextRow>(
+        Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE ${liveCfbSql()} AND "id" > ${after} ORDER BY "id" LIMIT ${BUILD_PAGE}`,
+      );
+      for (const row of rows) index.upsert(docOf(row));
+      const last = rows.at(-1);
+      if (!last || rows.length < BUILD_PAGE) break;
+      after = last.id;
+      await setImmediate();
+    }
     index.spellings();
     if (vectors) {
       vectors.index.clear();
