@@ -1,13 +1,22 @@
-import { loadServerEnv, type TServerEnv } from "@solserver/control-plane";
+// The one place the web app reads process.env itself, for the code that runs before (or outside)
+// the server's configuration: the proxy on every request and the start-up hook. The server's
+// variables are parsed once by the control plane's env.ts (server/server-env.ts holds the result).
 
-let cached: TServerEnv | undefined;
+/** Which of Next's runtimes loaded this bundle ("nodejs" or "edge"): set by Next, not by operators. */
+export function nextRuntime(): string | undefined {
+  return process.env.NEXT_RUNTIME;
+}
+
+/** `next dev`: the page CSP then allows what React's development build needs (set by Next at build). */
+export function isDevelopment(): boolean {
+  return process.env.NODE_ENV === "development";
+}
 
 /**
- * The server environment, parsed once per process by the control plane's zod schema (the same
- * one the scripts use). instrumentation.ts calls this at start-up, so a bad value stops the
- * server before it serves anything.
+ * Whether the dashboard is served over https: SOLSERVER_BASE_URL's scheme. The proxy cannot load
+ * the server's configuration on every request; the variable itself is validated (a URL) by the
+ * control plane's env.ts at start-up, which stops the server on a bad value.
  */
-export function serverEnv(): TServerEnv {
-  cached ??= loadServerEnv();
-  return cached;
+export function servedOverHttps(): boolean {
+  return (process.env.SOLSERVER_BASE_URL ?? "").toLowerCase().startsWith("https://");
 }

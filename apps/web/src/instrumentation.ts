@@ -3,14 +3,16 @@
 // sentence model (semantic matching), start the timer that runs scheduled workflows (the Umbra beat) and the daily prune (retention), in the Node
 // runtime only; stamp each request with its socket's address (server/peer-address.ts); answer
 // TRACE and the liveness probe before Next sees them (server/http/early-answers.ts).
+import { nextRuntime } from "./env";
+
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  if (nextRuntime() !== "nodejs") return;
   // Before the first request: per-address limits read the socket's address from this stamp.
   const { installPeerAddressStamp } = await import("./server/peer-address");
   installPeerAddressStamp();
   const { readiness } = await import("./server/readiness");
   (await import("./server/http/early-answers")).answerBeforeNext(await import("node:http"), readiness);
-  const { serverEnv } = await import("./env");
+  const { serverEnv } = await import("./server/server-env");
   let env: ReturnType<typeof serverEnv>;
   try {
     env = serverEnv();

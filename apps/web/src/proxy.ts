@@ -1,8 +1,9 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { isDevelopment, servedOverHttps } from "@/env";
 import { apiRouteOf } from "@/server/http/api-routes";
 import { refusalResponse } from "@/server/http/refusal-response";
 import { refuseRequest } from "@/server/http/request-guard";
-import { API_CSP, newNonce, pageCsp, securityHeaders, servedOverHttps } from "@/server/http/security-headers";
+import { API_CSP, newNonce, pageCsp, securityHeaders } from "@/server/http/security-headers";
 
 /**
  * Every request passes here first (Next 16's proxy, the former middleware): over-long URLs and
@@ -14,7 +15,7 @@ export function proxy(request: NextRequest): Response {
   const api = apiRouteOf(pathname) !== null;
   const https = servedOverHttps();
   const nonce = api ? null : newNonce();
-  const csp = nonce ? pageCsp(nonce, { https, dev: process.env.NODE_ENV === "development" }) : API_CSP;
+  const csp = nonce ? pageCsp(nonce, { https, dev: isDevelopment() }) : API_CSP;
   const headers = securityHeaders({ csp, api, https });
 
   const refusal = refuseRequest(request);

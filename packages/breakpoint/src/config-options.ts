@@ -1,5 +1,6 @@
 import type { TGateConfig, TGatePresetName } from "@solserver/contracts";
 import { evaluationTime, resolveGateConfig } from "@solserver/gate";
+import type { TEnv } from "./env";
 import { describeOptionError, isGateInputError, readDocument } from "./read-input";
 
 // The config a command runs with, from its options or, when an option is not given, the
@@ -21,14 +22,12 @@ export interface TLoadedConfig {
   environment: string | null;
 }
 
-type TEnv = Readonly<Record<string, string | undefined>>;
-
 function fromEnv(env: TEnv, name: string): string | undefined {
   const value = env[name]?.trim();
   return value === undefined || value === "" ? undefined : value;
 }
 
-export function loadConfig(opts: TConfigOptions, env: TEnv = process.env): TLoadedConfig {
+export function loadConfig(opts: TConfigOptions, env: TEnv): TLoadedConfig {
   const file = opts.config ?? fromEnv(env, "BREAKPOINT_CONFIG") ?? null;
   const document = file === null ? undefined : (readDocument(file, "yaml") ?? {});
   try {
@@ -48,7 +47,7 @@ export function loadConfig(opts: TConfigOptions, env: TEnv = process.env): TLoad
  * The evaluation time waivers expire against: --now / BREAKPOINT_NOW (a fixed time makes a CI
  * re-run reproducible), else the clock. Validated even when no waiver needs it.
  */
-export function evaluationNow(opts: TConfigOptions, env: TEnv = process.env): string {
+export function evaluationNow(opts: TConfigOptions, env: TEnv): string {
   const given = opts.now ?? fromEnv(env, "BREAKPOINT_NOW");
   if (given === undefined) return new Date().toISOString();
   try {

@@ -6,6 +6,7 @@ import { acceptCandidate, readHistory, renderHistoryText } from "./accept";
 import { acceptRisks, RISK_POLICIES } from "./accept-risk";
 import { renderBatchText, runBatch } from "./batch";
 import { evaluationNow, loadConfig, type TConfigOptions } from "./config-options";
+import { processEnv, type TEnv } from "./env";
 import { evaluatePair } from "./evaluate-files";
 import { EXIT, exitCodeForStatus, type TExitCode, type TFailOn } from "./exit-codes";
 import { renderMetricsText, summarizeDecisions } from "./metrics";
@@ -24,11 +25,14 @@ export const VERSION = typeof __BREAKPOINT_VERSION__ === "string" ? __BREAKPOINT
 export interface TIo {
   out(text: string): void;
   err(text: string): void;
+  /** Where the BREAKPOINT_* variables (and the CI's) are read (env.ts lists them). */
+  env: TEnv;
 }
 
 export const processIo: TIo = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
+  env: processEnv(),
 };
 
 interface TGateOptions extends TConfigOptions {
@@ -127,8 +131,8 @@ export function buildProgram(
       )
       .option("--verbose", "also show every policy's findings, codes and figures, and the records side by side"),
   ).action((baselineArg: string, candidateArg: string | undefined, opts: TGateOptions) => {
-    const loaded = loadConfig(opts);
-    const now = evaluationNow(opts);
+    const loaded = loadConfig(opts, io.env);
+    const now = evaluationNow(opts, io.env);
     const pair = readPair(baselineArg, candidateArg, stdin);
     const decision = acceptRisks(
       evaluatePair(pair, {
@@ -151,7 +155,7 @@ export function buildProgram(
         accept_risk: opts.acceptRisk ?? [],
         config: loaded.config,
       };
-      const run = { ...runMetadata(judged), preset: loaded.preset, environment: loaded.environment };
+      const run = { ...runMetadata(judged, io.env), preset: loaded.preset, environment: loaded.environment };
       io.out(renderJson(toJsonReport(decision, code, run)));
     } else {
       io.out(
@@ -180,7 +184,7 @@ export function buildProgram(
         "a directory of <name>.baseline.json + <name>.candidate.json, or a YAML/JSON manifest",
       ),
   ).action((target: string, opts: TGateOptions) => {
-    const loaded = loadConfig(opts);
+    const loaded = loadConfig(opts, io.env);
     const report = runBatch({
       target,
       mode: opts.mode,
@@ -188,7 +192,7 @@ export function buildProgram(
       failOn: opts.failOn,
       config: loaded.config,
       configFile: loaded.file ?? undefined,
-      now: evaluationNow(opts),
+      now: evaluationNow(opts, io.env),
     });
     for (const result of report.results) {
       if (result.error !== null) io.err(`breakpoint: error: ${result.name}: ${result.error}\n`);
@@ -207,7 +211,7 @@ export function buildProgram(
     .option("--reason <text>", "why the change is intended (kept in the history log)")
     .option("--json", "print the result as JSON")
     .action((baselineFile: string, candidateFile: string, opts: { reason?: string; json?: boolean }) => {
-      const by = process.env.GITHUB_ACTOR?.trim() || process.env.USER?.trim() || null;
+      const by = io.env.GITHUB_ACTOR?.trim() || io.env.USER?.trim() || null;
       const result = acceptCandidate({ baselineFile, candidateFile, reason: opts.reason, by });
       if (opts.json === true) io.out(renderJson(result));
       else if (!result.changed) io.out(`Baseline unchanged: ${baselineFile} already holds ${candidateFile}\n`);
@@ -253,7 +257,7 @@ export function buildProgram(
       .command("print")
       .description("print the effective config (defaults < preset < -c FILE < --env overrides) as JSON"),
   ).action((opts: TConfigOptions) => {
-    io.out(renderJson(loadConfig(opts).config));
+    io.out(renderJson(loadConfig(opts, io.env).config));
     done(EXIT.ALLOW);
   });
   config
@@ -313,7 +317,7 @@ export function main(argv: readonly string[], io: TIo = processIo): TExitCode {
     }
     const message = err instanceof Error ? err.message : String(err);
     io.err(`breakpoint: internal error: ${oneLine(message)}\n`);
-    if (process.env.BREAKPOINT_DEBUG && err instanceof Error && err.stack) io.err(`${err.stack}\n`);
+    if (io.env.BREAKPOINT_DEBUG && err instanceof Error && err.stack) io.err(`${err.stack}\n`);
     return EXIT.INTERNAL_ERROR;
   }
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { TEnv } from "./env";
 
 // What a stored decision needs to be found and compared later (`metrics`, dashboards): the
 // report's schema version, a run id, the project and the CI run. Deterministic: the run id is a
@@ -18,9 +19,7 @@ export type TRunMetadata = {
   environment?: string | null;
 };
 
-type TEnv = Readonly<Record<string, string | undefined>>;
-
-export function runMetadata(judged: unknown, env: TEnv = process.env): TRunMetadata {
+export function runMetadata(judged: unknown, env: TEnv): TRunMetadata {
   const runId = createHash("sha256").update(JSON.stringify(judged)).digest("hex").slice(0, 16);
   const project = env.BREAKPOINT_PROJECT?.trim() || env.GITHUB_REPOSITORY?.trim() || null;
   const github = env.GITHUB_ACTIONS === "true";

@@ -74,7 +74,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     retention: { ...DEFAULT_RETENTION, ...opts.retention },
     gate: pipelineGateConfig(opts.gate),
     repetitionThresholds: { ...DEFAULT_REPETITION_THRESHOLDS, ...opts.repetitionThresholds },
-    workflows: { baseURL: null, allowPrivateNetworks: false, ...opts.workflows },
+    workflows: { baseURL: null, allowPrivateNetworks: false, webhookSecrets: {}, ...opts.workflows },
     catalog: opts.catalog ?? RV_SERVICE_CATALOG,
     routing: routingHandle(opts.routing ?? DEFAULT_ROUTING, repos, semantic),
     tags: createTagNormalizer(tagAliasTable(opts.tagAliases ? ZTagAliasConfig.parse(opts.tagAliases) : null)),
@@ -111,6 +111,7 @@ export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
     workflows: {
       baseURL: env.SOLSERVER_BASE_URL,
       allowPrivateNetworks: env.workflowWebhooksPrivate,
+      webhookSecrets: env.webhookSecrets,
     },
   });
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { WEBHOOK_SECRET_PREFIX } from "@solserver/checkpoint";
 import {
   REPETITION_KINDS,
   type TGateConfigInput,
@@ -280,6 +281,8 @@ export type TServerEnv = {
   loadShedding: { concurrency: number; queue: number; maxWaitMs: number };
   /** Whether workflow webhooks and notifications may call loopback and private addresses. */
   workflowWebhooksPrivate: boolean;
+  /** The SOLSERVER_WEBHOOK_SECRET_* variables that are set: the only keys a webhook's secret_env may name. */
+  webhookSecrets: Readonly<Record<string, string>>;
 };
 
 /**
@@ -328,6 +331,15 @@ function configFile<T>(variable: string, file: string, read: (file: string) => T
  */
 export const DEFAULT_CONCURRENT_REQUESTS = { offline: 1, openai: 32 } as const;
 
+/** Every SOLSERVER_WEBHOOK_SECRET_* variable that is set (not empty), by name. */
+function webhookSecrets(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[0].startsWith(WEBHOOK_SECRET_PREFIX) && !!entry[1],
+    ),
+  );
+}
+
 export function loadServerEnv(env: Record<string, string | undefined> = process.env): TServerEnv {
   const parsed = ZServerEnv.safeParse(env);
   if (!parsed.success) {
@@ -368,6 +380,7 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     retention: { traceDays: e.SOLSERVER_TRACE_RETENTION_DAYS, gateDays: e.SOLSERVER_GATE_RETENTION_DAYS },
     SOLSERVER_PRUNE_INTERVAL_HOURS: e.SOLSERVER_PRUNE_INTERVAL_HOURS,
     workflowWebhooksPrivate: e.SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE === "1",
+    webhookSecrets: webhookSecrets(env),
     embeddings:
       e.SOLSERVER_EMBEDDINGS === "local"
         ? { kind: "local" }

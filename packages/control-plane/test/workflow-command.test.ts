@@ -228,7 +228,10 @@ describe("the process: argv, env, cwd, timeout", () => {
     const ws = workspace({ "keep.txt": "still here" });
     const tricky = ["$(touch pwned)", "; rm -f keep.txt", "`touch pwned2`", "*", "a b", "'quoted'", "&& exit 1"];
     const script = "require('node:fs').writeFileSync('args.json', JSON.stringify(process.argv.slice(1)))";
-    const outcome = await runCommand(executor([NODE, "-e", script, ...tricky]), "argv", { workspace: ws });
+    const outcome = await runCommand(executor([NODE, "-e", script, ...tricky]), "argv", {
+      workspace: ws,
+      baseEnv: process.env,
+    });
     expect(outcome.ok).toBe(true);
     expect(JSON.parse(readFileSync(path.join(ws, "args.json"), "utf8"))).toEqual(tricky);
     expect(existsSync(path.join(ws, "pwned"))).toBe(false);
@@ -310,7 +313,7 @@ describe("the process: argv, env, cwd, timeout", () => {
       const run = runCommand(
         executor([NODE, "-e", treeScript(stubborn)], { timeout: "2s", timeout_ms: timeoutMs }),
         "nap",
-        { workspace: ws, graceMs },
+        { workspace: ws, graceMs, baseEnv: process.env },
       );
       const pids = (await waitForFile(path.join(ws, "pids"))).split(" ").map(Number);
       expect(pids.every(runs)).toBe(true);
@@ -341,7 +344,11 @@ describe("the process: argv, env, cwd, timeout", () => {
     const script =
       "const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'inherit' }); require('node:fs').writeFileSync('pids', String(c.pid)); c.unref(); console.log('started');";
     const started = Date.now();
-    const outcome = await runCommand(executor([NODE, "-e", script]), "bg", { workspace: ws, graceMs: 700 });
+    const outcome = await runCommand(executor([NODE, "-e", script]), "bg", {
+      workspace: ws,
+      graceMs: 700,
+      baseEnv: process.env,
+    });
     expect(outcome).toMatchObject({ ok: true, exit_code: 0 });
     expect(outcome.output_tail).toBe("started\n");
     expect(runs(Number(readFileSync(path.join(ws, "pids"), "utf8")))).toBe(false);

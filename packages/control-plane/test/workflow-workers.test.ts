@@ -322,11 +322,13 @@ describe("webhook steps and checkpoint notifications, driven by the server over 
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as { port: number }).port;
-    const saved = { ...process.env };
     const settings = opened.deps.workflows;
     // As SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE=1 and SOLSERVER_BASE_URL configure it (env.ts).
-    opened.deps.workflows = { baseURL: "https://sol.example", allowPrivateNetworks: true };
-    process.env.SOLSERVER_WEBHOOK_SECRET_HOOK = "s3cret";
+    opened.deps.workflows = {
+      baseURL: "https://sol.example",
+      allowPrivateNetworks: true,
+      webhookSecrets: { SOLSERVER_WEBHOOK_SECRET_HOOK: "s3cret" },
+    };
     try {
       const definition = `name: hooked-${++n}
 notify: { webhook: "http://127.0.0.1:${port}/notify", secret_env: SOLSERVER_WEBHOOK_SECRET_HOOK }
@@ -360,7 +362,6 @@ phases:
       });
     } finally {
       opened.deps.workflows = settings;
-      process.env = saved;
       server.close();
     }
   });

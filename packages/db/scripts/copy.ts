@@ -9,7 +9,7 @@ function seconds(ms: number): string {
 }
 
 async function main(): Promise<number> {
-  const args = parseCopyArgs(process.argv.slice(2));
+  const args = parseCopyArgs(process.argv.slice(2), process.env);
   if (args.help) {
     console.log(COPY_USAGE);
     return 0;

@@ -2,6 +2,7 @@
 // and tests, so they cannot disagree about the default file.
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { databaseUrlVariable } from "./env";
 
 /**
  * The repository root: the nearest folder at or above the cwd holding pnpm-workspace.yaml.
@@ -24,6 +25,6 @@ export function defaultDatabaseUrl(): string {
 }
 
 /** DATABASE_URL when set (and not empty), else the default. */
-export function resolveDatabaseUrl(value: string | undefined = process.env.DATABASE_URL): string {
+export function resolveDatabaseUrl(value: string | undefined = databaseUrlVariable()): string {
   return value || defaultDatabaseUrl();
 }

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TCfbDraft } from "@solserver/contracts";
 import { migrateDatabase } from "./client";
+import { testPostgresUrl } from "./env";
 import { createPostgresTestDatabase } from "./postgres-test-databases";
 
 export { siblingUrl as databaseUrlOn } from "./dialect/postgres/database-url";
@@ -23,9 +24,7 @@ export type TTestDatabase = {
 };
 
 /** The admin URL of the PostgreSQL server tests run on, or null (SQLite). */
-export function testPostgresUrl(): string | null {
-  return process.env.SOLSERVER_TEST_POSTGRES_URL || null;
-}
+export { testPostgresUrl };
 
 export async function createTestDatabase(label = "test"): Promise<TTestDatabase> {
   const dir = mkdtempSync(path.join(tmpdir(), `solserver-${label}-`));

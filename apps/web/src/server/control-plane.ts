@@ -1,6 +1,6 @@
 import "server-only";
 import { openControlPlaneFromEnv, type TAuth, type TServiceDeps } from "@solserver/control-plane";
-import { serverEnv } from "@/env";
+import { serverEnv } from "@/server/server-env";
 
 export type TServer = { deps: TServiceDeps; auth: TAuth };
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { DomainError } from "@solserver/contracts";
-import { serverEnv } from "@/env";
+import { serverEnv } from "@/server/server-env";
 import { createLimiter, ShedError, type TLimiter } from "./concurrency-limiter";
 import { errorHeaders } from "./errors/table";
 

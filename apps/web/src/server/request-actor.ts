@@ -7,7 +7,7 @@ import {
   type TActor,
   type TProxyMatcher,
 } from "@solserver/control-plane";
-import { serverEnv } from "@/env";
+import { serverEnv } from "@/server/server-env";
 import type { TServer } from "./control-plane";
 import { PEER_ADDRESS_HEADER } from "./peer-address";
 

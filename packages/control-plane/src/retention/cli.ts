@@ -23,7 +23,8 @@ export const PRUNE_EXIT = {
 export type TPruneIo = {
   out: (line: string) => void;
   err: (line: string) => void;
-  env?: Record<string, string | undefined>;
+  /** The process's environment, handed over by the entry script. */
+  env: Record<string, string | undefined>;
   /** Aborted on Ctrl-C: the prune stops after the batch under way. */
   signal?: AbortSignal;
   /** Least time between two progress lines (the last line of a phase is always printed). */
@@ -93,7 +94,7 @@ async function prune(
   },
   io: TPruneIo,
 ): Promise<number> {
-  const env = loadServerEnv(io.env ?? process.env);
+  const env = loadServerEnv(io.env);
   const retention: TRetention = {
     traceDays: opts.traceDays ?? env.retention.traceDays,
     gateDays: opts.gateDays ?? env.retention.gateDays,

@@ -57,7 +57,12 @@ export type TServiceDeps = {
    * Workflow webhooks and checkpoint notifications (env.ts: SOLSERVER_BASE_URL for the links they
    * carry, SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE for loopback and private receivers).
    */
-  workflows: { baseURL: string | null; allowPrivateNetworks: boolean };
+  workflows: {
+    baseURL: string | null;
+    allowPrivateNetworks: boolean;
+    /** The keys webhooks are signed with: SOLSERVER_WEBHOOK_SECRET_* by name (env.ts). */
+    webhookSecrets: Readonly<Record<string, string>>;
+  };
   /** Creates a password account (better-auth), for user management; absent where no auth runs. */
   createAccount?: (u: {
     email: string;

@@ -58,7 +58,8 @@ export type TCliIo = {
   cwd: string;
   /** Asks in the terminal; absent when not interactive. */
   ask?: TAsk | undefined;
-  env?: Record<string, string | undefined>;
+  /** The process's environment, handed over by the entry script (read once, by env.ts parsers). */
+  env: Record<string, string | undefined>;
 };
 
 type TCheckpointView = NonNullable<TWorkflowRun["checkpoint"]>;
@@ -333,7 +334,7 @@ async function runCommand(
     return WORKFLOW_EXIT.INVALID;
   }
   const workspace = usesSteps ? null : await workspaceOf(opts.workspace, io.cwd);
-  const env = io.env ?? process.env;
+  const env = io.env;
   let printed = 0;
   const progress = (log: TView["log"]) => {
     for (const entry of log.slice(printed)) {

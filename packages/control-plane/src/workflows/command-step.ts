@@ -78,8 +78,8 @@ export type TCommandOptions = {
   workspace: string;
   /** Progress lines (the command line, its output prefixed with the phase id, the outcome). */
   onLine?: (line: string) => void;
-  /** The environment INHERITED_ENV is taken from (default process.env). */
-  baseEnv?: Record<string, string | undefined>;
+  /** The environment INHERITED_ENV is taken from: the CLI's own, handed over by its entry script. */
+  baseEnv: Record<string, string | undefined>;
   graceMs?: number;
   /**
    * Ctrl-C / SIGTERM / SIGHUP to this process while a command runs stop the command's process
@@ -116,7 +116,7 @@ export class CommandInterrupted extends Error {
 /** The command's environment: INHERITED_ENV from `base`, then the declared variables. */
 export function commandEnv(
   declared: Record<string, string>,
-  base: Record<string, string | undefined> = process.env,
+  base: Record<string, string | undefined>,
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {

@@ -79,7 +79,7 @@ export async function notifyCheckpoint(options: TNotifyOptions): Promise<TNotify
     if (notify === undefined) return { delivered: false };
     const body = checkpointNotification(options.runId, options.state, options.baseURL ?? null);
     if (body === undefined) return { delivered: false, error: "the run is not waiting at a checkpoint" };
-    const secret = webhookSecret(notify.secret_env, options.env ?? process.env);
+    const secret = webhookSecret(notify.secret_env, options.env ?? {});
     const iteration = options.state.context.phases.iteration_counts[body.phase_id] ?? 1;
     const seen = options.state.context.checkpoints.length;
     await deliverWebhook(

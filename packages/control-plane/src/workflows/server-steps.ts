@@ -16,7 +16,12 @@ export const SERVER_EXECUTORS = ["webhook", "worker"] as const;
 export function serverSteps(deps: TServiceDeps, caller: TCaller, runId = ""): Record<string, TStep> {
   return {
     ...umbraBeatSteps(deps, caller),
-    webhook: webhookStep({ runId, allowPrivateNetworks: deps.workflows.allowPrivateNetworks, now: deps.now }),
+    webhook: webhookStep({
+      runId,
+      allowPrivateNetworks: deps.workflows.allowPrivateNetworks,
+      env: deps.workflows.webhookSecrets,
+      now: deps.now,
+    }),
   };
 }
 
@@ -32,6 +37,7 @@ export function notifyWaiting(deps: TServiceDeps, runId: string, workflow: TWork
     state,
     baseURL: deps.workflows.baseURL,
     allowPrivateNetworks: deps.workflows.allowPrivateNetworks,
+    env: deps.workflows.webhookSecrets,
     now: deps.now,
   }).then((result) => {
     if (!result.delivered && result.error) console.warn(`workflow ${runId}: checkpoint notification: ${result.error}`);

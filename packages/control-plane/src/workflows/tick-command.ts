@@ -10,7 +10,7 @@ import { tickLines } from "./scheduler";
 
 /** Ticks once and prints what happened; 0 whatever the outcome (it is recorded with the schedule). */
 export async function tickCommand(io: TCliIo): Promise<number> {
-  const env = io.env ?? process.env;
+  const env = io.env;
   // The server's own configuration, so that a beat cron starts collects the same triggers (the
   // repetition thresholds) as one the web server's timer starts.
   const { deps, db } = await openControlPlaneFromEnv(loadServerEnv(env));

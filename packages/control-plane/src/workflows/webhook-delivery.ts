@@ -24,7 +24,7 @@ const SNIPPET_BYTES = 4096;
 export type TDeliveryOptions = {
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
-  /** Where secret_env is looked up (default process.env). */
+  /** Where secret_env is looked up: the server's SOLSERVER_WEBHOOK_SECRET_* variables (env.ts). */
   env?: Readonly<Record<string, string | undefined>>;
   /** The clock for x-solserver-timestamp and Retry-After dates. */
   now?: () => Date;

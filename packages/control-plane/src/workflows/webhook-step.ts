@@ -115,7 +115,7 @@ export function webhookStep(options: TWebhookStepOptions): TStep {
       throw new WebhookError(`phase ${phaseId} has no webhook to call`);
     }
     const executor = next.executor;
-    const secret = webhookSecret(executor.secret_env, options.env ?? process.env);
+    const secret = webhookSecret(executor.secret_env, options.env ?? {});
     const body = JSON.stringify(webhookRequestBody(options.runId, state));
     const answer = await deliverWebhook(
       {

@@ -61,7 +61,7 @@ function parseProblem(error: Error & { code?: string }): string {
  * The databases of `pnpm db:copy <argv>`: `--to` (required), `--from` (default DATABASE_URL of
  * `env`, else the default SQLite file). Throws CopyRefusal (exit 2) for anything else.
  */
-export function parseCopyArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): TCopyArgs {
+export function parseCopyArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): TCopyArgs {
   const parse = () =>
     parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false, tokens: true });
   let parsed: ReturnType<typeof parse>;

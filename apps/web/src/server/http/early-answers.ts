@@ -1,7 +1,8 @@
 import type * as http from "node:http";
+import { servedOverHttps } from "@/env";
 import { refusalResponse } from "./refusal-response";
 import { methodRefusal } from "./request-guard";
-import { API_CSP, securityHeaders, servedOverHttps } from "./security-headers";
+import { API_CSP, securityHeaders } from "./security-headers";
 
 // Two answers are given on the Node server itself, before Next sees the request:
 // - TRACE, a method the fetch API forbids: Next fails to build a Request for it and answers a

@@ -29,11 +29,6 @@ export function pageCsp(nonce: string, opts: { https: boolean; dev: boolean }): 
 /** An API answer is data, never a document: nothing may load from it, nothing may frame it. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-/** Whether the dashboard is served over https (SOLSERVER_BASE_URL, validated at start-up). */
-export function servedOverHttps(env: Record<string, string | undefined> = process.env): boolean {
-  return (env.SOLSERVER_BASE_URL ?? "").toLowerCase().startsWith("https://");
-}
-
 /** The headers every answer carries, page or API. */
 export function securityHeaders(opts: { csp: string; api: boolean; https: boolean }): Record<string, string> {
   return {

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { poolSize } from "../../env";
 
 /** Whether a DATABASE_URL names a PostgreSQL database. */
 export function isPostgresUrl(databaseUrl: string): boolean {
@@ -31,8 +32,6 @@ export function siblingUrl(databaseUrl: string, database = "postgres"): string {
   return url.toString();
 }
 
-const DEFAULT_POOL = 10;
-
 /**
  * The pool of one process: at most SOLSERVER_DB_POOL connections (default 10), idle ones closed
  * after 30 s, and a connection attempt that gives up after 10 s instead of hanging a request.
@@ -42,12 +41,9 @@ const DEFAULT_POOL = 10;
  * cannot know it selects 24 rows of 100,000.
  */
 export function poolConfig(databaseUrl: string): pg.PoolConfig {
-  const size = Number(process.env.SOLSERVER_DB_POOL ?? DEFAULT_POOL);
-  if (!Number.isInteger(size) || size < 1 || size > 500)
-    throw new Error(`SOLSERVER_DB_POOL must be a whole number from 1 to 500, got ${process.env.SOLSERVER_DB_POOL}`);
   return {
     connectionString: databaseUrl,
-    max: size,
+    max: poolSize(),
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
     options: "-c TimeZone=UTC -c plan_cache_mode=force_custom_plan",

@@ -1,7 +1,6 @@
 import { type DomainError, isDomainError } from "@solserver/contracts";
 import { refuseDisabled, reserveSignIn, signInSucceeded, type TSignInReservation } from "@solserver/control-plane";
 import { toNextJsHandler } from "better-auth/next-js";
-import { serverEnv } from "@/env";
 import { withoutTokens } from "@/server/auth-answers";
 import { readBodyCapped } from "@/server/body-limit";
 import { getServer } from "@/server/control-plane";
@@ -15,6 +14,7 @@ import {
 } from "@/server/errors/refusals";
 import { ERROR_TABLE, errorHeaders } from "@/server/errors/table";
 import { clientIp, isSameOrigin } from "@/server/request-actor";
+import { serverEnv } from "@/server/server-env";
 
 export const runtime = "nodejs";
 
