@@ -17,6 +17,7 @@ import { routingHandle } from "./routing/router";
 import { DEFAULT_ROUTING } from "./routing/routing-config";
 import { DEFAULT_LIMITS, DEFAULT_RETENTION, type TLimits, type TRetention, type TServiceDeps } from "./services/deps";
 import { DEFAULT_REPETITION_THRESHOLDS } from "./services/resolve";
+import { openTelemetry, type TTelemetry } from "./telemetry/otel";
 
 // Opening the control plane: the database, the model and the settings every service is handed
 // (TServiceDeps). Transports then call the services (./services/*) directly with a context of
@@ -47,6 +48,8 @@ export type TOpenOptions = {
   auth?: Omit<Parameters<typeof createAuth>[0], "prisma">;
   /** An embeddings provider switches semantic matching on (docs/resolve.md). */
   embeddings?: TEmbeddingsProvider;
+  /** Exports every turn as an OpenTelemetry trace (telemetry/otel.ts). */
+  telemetry?: TTelemetry;
   /** Where workflow links point and whether webhooks may call private addresses (off, no links, when not given). */
   workflows?: Partial<TServiceDeps["workflows"]>;
 };
@@ -79,6 +82,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     routing: routingHandle(opts.routing ?? DEFAULT_ROUTING, repos, semantic),
     tags: createTagNormalizer(tagAliasTable(opts.tagAliases ? ZTagAliasConfig.parse(opts.tagAliases) : null)),
     semantic,
+    telemetry: opts.telemetry,
     ...(auth
       ? {
           createAccount: (u: Parameters<typeof createPasswordAccount>[1]) => createPasswordAccount(auth, u),
@@ -107,6 +111,7 @@ export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
     routing: env.routing,
     tagAliases: env.tagAliases,
     ...(env.embeddings ? { embeddings: embeddingsProvider(env.embeddings) } : {}),
+    ...(env.telemetry ? { telemetry: openTelemetry(env.telemetry) } : {}),
     auth: { secret: env.BETTER_AUTH_SECRET, baseURL: env.SOLSERVER_BASE_URL, trustedOrigins: env.trustedOrigins },
     workflows: {
       baseURL: env.SOLSERVER_BASE_URL,

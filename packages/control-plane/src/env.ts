@@ -8,6 +8,7 @@ import {
   type TRepetitionKind,
   type TRoutingConfig,
   type TTagAliasConfig,
+  trimEndWhile,
   ZRepetitionKind,
 } from "@solserver/contracts";
 import { databaseUrlProblem, repositoryRoot, resolveDatabaseUrl } from "@solserver/db";
@@ -16,6 +17,7 @@ import { z } from "zod";
 import { readCatalogFile, readGateConfigFile, readRoutingFile, readTagAliasFile } from "./config/config-file";
 import { DEFAULT_ROUTING } from "./routing/routing-config";
 import type { TRetention } from "./services/deps";
+import type { TTelemetryConfig } from "./telemetry/otel";
 import { trustedProxyProblem } from "./trusted-proxies";
 
 /** Days to keep a kind of record: 0 keeps it forever; at most 100 years. */
@@ -158,6 +160,15 @@ const ZServerEnv = z
     // Workflow webhooks and checkpoint notifications may call loopback / private addresses only
     // when this is 1 (a receiver on the same host or network); otherwise they are refused (SSRF).
     SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE: z.enum(["0", "1"], { error: "must be 1 (allow) or 0" }).optional(),
+    // OpenTelemetry (the standard variables, docs/operations.md): with an endpoint every turn is
+    // exported as a trace over OTLP/HTTP. The exporter reads the rest (OTEL_EXPORTER_OTLP_HEADERS,
+    // _TIMEOUT) itself.
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ error: "must be a URL such as http://localhost:4318" }).optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+      .url({ error: "must be a URL such as http://localhost:4318/v1/traces" })
+      .optional(),
+    OTEL_SERVICE_NAME: z.string().trim().min(1).max(200).default("solserver"),
+    OTEL_SDK_DISABLED: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
     // Retention (docs/operations.md): trace runs with their events, and gate decisions, older
     // than this many days are pruned; turns, proposals, audit events and knowledge are kept.
     SOLSERVER_TRACE_RETENTION_DAYS: retentionDays(),
@@ -283,6 +294,8 @@ export type TServerEnv = {
   workflowWebhooksPrivate: boolean;
   /** The SOLSERVER_WEBHOOK_SECRET_* variables that are set: the only keys a webhook's secret_env may name. */
   webhookSecrets: Readonly<Record<string, string>>;
+  /** Where turns are exported as OpenTelemetry traces; null: not exported. */
+  telemetry: TTelemetryConfig | null;
 };
 
 /**
@@ -330,6 +343,17 @@ function configFile<T>(variable: string, file: string, read: (file: string) => T
  * flight, so it is set much higher.
  */
 export const DEFAULT_CONCURRENT_REQUESTS = { offline: 1, openai: 32 } as const;
+
+/** The OTLP/HTTP traces URL the standard variables name (the traces one wins), or null. */
+function telemetryConfig(e: z.output<typeof ZServerEnv>): TTelemetryConfig | null {
+  if (e.OTEL_SDK_DISABLED === "true") return null;
+  const tracesUrl =
+    e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? `${trimEndWhile(e.OTEL_EXPORTER_OTLP_ENDPOINT, (c) => c === "/")}/v1/traces`
+      : undefined);
+  return tracesUrl ? { tracesUrl, serviceName: e.OTEL_SERVICE_NAME } : null;
+}
 
 /** Every SOLSERVER_WEBHOOK_SECRET_* variable that is set (not empty), by name. */
 function webhookSecrets(env: Record<string, string | undefined>): Record<string, string> {
@@ -381,6 +405,7 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
     SOLSERVER_PRUNE_INTERVAL_HOURS: e.SOLSERVER_PRUNE_INTERVAL_HOURS,
     workflowWebhooksPrivate: e.SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE === "1",
     webhookSecrets: webhookSecrets(env),
+    telemetry: telemetryConfig(e),
     embeddings:
       e.SOLSERVER_EMBEDDINGS === "local"
         ? { kind: "local" }

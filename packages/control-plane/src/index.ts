@@ -147,6 +147,7 @@ export {
   type TStartedVia,
   waitingCheckpoints,
 } from "./services/workflows";
+export { openTelemetry, type TTelemetry, type TTelemetryConfig } from "./telemetry/otel";
 export {
   clientAddressOf,
   normalizeAddress,

@@ -69,7 +69,7 @@ export async function restContext(req: Request): Promise<TRestContext> {
   // Every REST route needs an account: say so before reading (or rejecting) the body.
   const caller = requireSignedIn(actor);
   if (crossSiteWrite) throw crossSiteRefused();
-  return { deps: server.deps, caller, req };
+  return { deps: server.deps, caller, req, traceparent: req.headers.get("traceparent") ?? undefined };
 }
 
 /** The REST error body for anything a route throws: domain errors by code, the rest masked. */

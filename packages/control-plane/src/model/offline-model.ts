@@ -330,9 +330,10 @@ export function streamChunks(text: string, wordsPerChunk = 3): string[] {
   const ends = [...text.matchAll(/\S+/g)].map((m) => m.index + m[0].length);
   const chunks: string[] = [];
   let from = 0;
-  for (let i = wordsPerChunk - 1; i < ends.length; i += wordsPerChunk) {
-    chunks.push(text.slice(from, ends[i]));
-    from = ends[i] as number;
+  for (let i = 0; i < ends.length; i += wordsPerChunk) {
+    const end = ends[Math.min(i + wordsPerChunk, ends.length) - 1] as number;
+    chunks.push(text.slice(from, end));
+    from = end;
   }
   if (from < text.length) chunks.push(text.slice(from));
   return chunks;

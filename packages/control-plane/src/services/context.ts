@@ -8,4 +8,9 @@ export type TCaller = Extract<TActor, { kind: "user" }>;
  * The transport narrows the caller once (the tRPC tier, the REST façade, the CLI), so a service
  * never checks sign-in again; it checks what this caller may touch (ownership, Jam-only actions).
  */
-export type TServiceContext = { deps: TServiceDeps; caller: TCaller };
+export type TServiceContext = {
+  deps: TServiceDeps;
+  caller: TCaller;
+  /** The request's W3C trace context (`traceparent` header): an exported turn joins that trace. */
+  traceparent?: string | undefined;
+};

@@ -5,6 +5,7 @@ import type { TSemanticHandle } from "../knowledge/semantic-matching";
 import type { TTagNormalizer } from "../knowledge/tags";
 import type { TModelProvider } from "../model/provider";
 import type { TRoutingHandle } from "../routing/router";
+import type { TTelemetry } from "../telemetry/otel";
 import { DEFAULT_SIGN_IN_POLICY, type TSignInPolicy } from "./sign-in-policy";
 
 export type TLimits = {
@@ -51,6 +52,8 @@ export type TServiceDeps = {
   tags: TTagNormalizer;
   /** Semantic matching (embeddings), when switched on; resolve and retrieval stay lexical without it. */
   semantic?: TSemanticHandle | undefined;
+  /** OpenTelemetry export of every turn (OTEL_EXPORTER_OTLP_ENDPOINT); absent: not exported. */
+  telemetry?: TTelemetry | undefined;
   /** Counts at which a repetition raises a promotion trigger (seed 001 §5.2). */
   repetitionThresholds: Record<TRepetitionKind, number>;
   /**

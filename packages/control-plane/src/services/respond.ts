@@ -1,5 +1,6 @@
 import type { TChatRespondRequest, TChatRespondResponse } from "@solserver/contracts";
 import { plannedView } from "../procedures/procedure-turn";
+import { type TTurnSpans, turnSpans } from "../telemetry/turn-spans";
 import type { TServiceContext } from "./context";
 import { admit, oncePerRequest } from "./turn/admit";
 import { answer } from "./turn/answer";
@@ -30,33 +31,62 @@ export function respondToTurn(
   stream?: { send: (event: TStreamEvent) => void },
 ): Promise<TChatRespondResponse> {
   return oncePerRequest(ctx, input.request_id, async () => {
-    const admitted = await admit(ctx, input);
-    if ("replay" in admitted) return admitted.replay;
-    const turn = admitted.admitted;
-    const planned = await plan(ctx, turn);
-    const gathered = await gather(ctx, turn, planned);
-    const answered = await answer(ctx, turn, planned, gathered, stream);
-    const learned = await learn(ctx, turn, planned, gathered, answered);
-    const stored = await store(ctx, turn, planned, gathered, answered, learned);
-    if (stored === "duplicate") {
-      // Another process stored the same request first: answer with its result, and take back
-      // what this one showed while it ran.
-      answered.guard?.settle(null, "the same request was answered by another turn");
-      const winner = await ctx.deps.repos.turns.findByRequestId(ctx.caller.userId, input.request_id);
-      if (!winner) throw new Error("request_id conflict without a stored turn");
-      return replay(ctx, winner, input, turn.hash);
+    const spans = turnSpans(ctx.deps.telemetry, ctx.traceparent);
+    try {
+      const result = await steps(ctx, input, spans, stream);
+      spans.end(result.ids);
+      return result.response;
+    } catch (error) {
+      spans.end({}, error);
+      throw error;
     }
-    const breakpoint = {
-      decision: planned.decision,
-      peak_guardrail_active: planned.peakGuardrailActive,
-      signal_kinds: planned.signalKinds,
-    };
-    return toResponse(
-      ctx,
-      stored,
-      false,
-      breakpoint,
-      plannedView(ctx.deps, planned.procedure, stored.procedureVersion),
-    );
   });
+}
+
+/** The steps, each in its span when turns are exported (telemetry/turn-spans.ts). */
+async function steps(
+  ctx: TServiceContext,
+  input: TChatRespondRequest,
+  spans: TTurnSpans,
+  stream?: { send: (event: TStreamEvent) => void },
+): Promise<{ response: TChatRespondResponse; ids: Parameters<TTurnSpans["end"]>[0] }> {
+  const admitted = await spans.step("admit", () => admit(ctx, input));
+  if ("replay" in admitted) return { response: admitted.replay, ids: { thread: admitted.replay.thread_id } };
+  const turn = admitted.admitted;
+  const planned = await spans.step("plan", () => plan(ctx, turn));
+  const gathered = await spans.step("gather", () => gather(ctx, turn, planned));
+  const answered = await spans.step("answer", () => answer(ctx, turn, planned, gathered, stream));
+  spans.attempts(ctx.deps.model.name, answered.attempts, answered.deliveredN);
+  const learned = await spans.step("learn", () => learn(ctx, turn, planned, gathered, answered));
+  const stored = await spans.step("store", () => store(ctx, turn, planned, gathered, answered, learned));
+  if (stored === "duplicate") {
+    // Another process stored the same request first: answer with its result, and take back
+    // what this one showed while it ran.
+    answered.guard?.settle(null, "the same request was answered by another turn");
+    const winner = await ctx.deps.repos.turns.findByRequestId(ctx.caller.userId, input.request_id);
+    if (!winner) throw new Error("request_id conflict without a stored turn");
+    return { response: await replay(ctx, winner, input, turn.hash), ids: { thread: turn.threadId } };
+  }
+  const breakpoint = {
+    decision: planned.decision,
+    peak_guardrail_active: planned.peakGuardrailActive,
+    signal_kinds: planned.signalKinds,
+  };
+  const response = await toResponse(
+    ctx,
+    stored,
+    false,
+    breakpoint,
+    plannedView(ctx.deps, planned.procedure, stored.procedureVersion),
+  );
+  return {
+    response,
+    ids: {
+      thread: stored.threadId,
+      packet: stored.packetId,
+      transmission: stored.transmissionId,
+      attempt: stored.attemptId,
+      response: stored.responseId,
+    },
+  };
 }

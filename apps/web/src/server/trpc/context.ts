@@ -10,7 +10,8 @@ export async function createContext(req: Request): Promise<TInnerContext> {
   const server = await getServer();
   try {
     const { actor, crossSiteWrite } = await identify(req, server);
-    return createInnerContext({ deps: server.deps, actor, crossSiteWrite });
+    const traceparent = req.headers.get("traceparent") ?? undefined;
+    return createInnerContext({ deps: server.deps, actor, crossSiteWrite, traceparent });
   } catch (error) {
     // Looking up the session needs the database: out of reach, that is a 503, not a 500.
     const unavailable = databaseUnavailable(error);

@@ -24,14 +24,22 @@ export type TInnerContext = {
   actor: TActor;
   /** A cookie-authenticated request from another site: its mutations are refused. */
   crossSiteWrite: boolean;
+  /** The request's W3C `traceparent`: an exported turn joins the caller's trace. */
+  traceparent?: string | undefined;
 };
 
 export function createInnerContext(opts: {
   deps: TServiceDeps;
   actor: TActor;
   crossSiteWrite?: boolean;
+  traceparent?: string | undefined;
 }): TInnerContext {
-  return { deps: opts.deps, actor: opts.actor, crossSiteWrite: opts.crossSiteWrite ?? false };
+  return {
+    deps: opts.deps,
+    actor: opts.actor,
+    crossSiteWrite: opts.crossSiteWrite ?? false,
+    traceparent: opts.traceparent,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
