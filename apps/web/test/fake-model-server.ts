@@ -9,8 +9,6 @@ import { openWebServer } from "./helpers";
 /** The parts of a chat-completions request the tests look at. */
 export type TFakeRequest = {
   n: number;
-  /** performance.now() when the request body had arrived. */
-  at: number;
   stream: boolean;
   messages: { role: string; content: string }[];
 };
@@ -97,7 +95,6 @@ export async function startFakeModelServer(): Promise<TFakeModelServer> {
       const body = JSON.parse(raw) as { stream?: boolean; messages: TFakeRequest["messages"] };
       const request = {
         n: requests.length + 1,
-        at: performance.now(),
         stream: body.stream === true,
         messages: body.messages,
       };

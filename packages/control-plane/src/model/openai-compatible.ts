@@ -310,9 +310,19 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
       const attempts: TModelAttempt[] = [];
       for (let n = 1; n <= maxAttempts; n++) {
         const result = await tryOnce(n, input, options);
-        attempts.push(result.attempt);
+        const again = !result.output && result.retry && n < maxAttempts;
+        // The wait before the next attempt (backoff, or the server's Retry-After) is said with the
+        // failure, so the trace shows why the turn took that long.
+        attempts.push(
+          again
+            ? {
+                ...result.attempt,
+                reason: `${result.attempt.reason ?? result.attempt.outcome}; next attempt in ${result.delayMs} ms`,
+              }
+            : result.attempt,
+        );
         if (result.output) return { ...result.output, attempts };
-        if (!result.retry || n === maxAttempts) break;
+        if (!again) break;
         if (result.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, result.delayMs));
       }
       const last = attempts[attempts.length - 1];
