@@ -4,8 +4,9 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@ta
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { type ReactNode, useState } from "react";
 import { redirectToSignIn } from "@/components/session";
+import { timedFetch } from "@/lib/timed-fetch";
 import { TRPCProvider } from "@/lib/trpc";
-import { isClientError, isUnauthorized } from "@/lib/trpc-errors";
+import { CALL_TIMEOUT_MS, isClientError, isUnauthorized } from "@/lib/trpc-errors";
 import type { AppRouter } from "@/server/trpc/root";
 
 /** Any call answered UNAUTHORIZED (no session, or it expired) sends the browser to sign in. */
@@ -28,7 +29,15 @@ export function Providers({ children }: { children: ReactNode }) {
   // Batches stay within the server's request limits (calls per batch, URL length) by splitting.
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: "/api/trpc", maxItems: MAX_BATCH_CALLS, maxURLLength: MAX_URL_BYTES / 2 })],
+      links: [
+        httpBatchLink({
+          url: "/api/trpc",
+          maxItems: MAX_BATCH_CALLS,
+          maxURLLength: MAX_URL_BYTES / 2,
+          // A server that never answers (paused, overloaded) ends a pending button with a message.
+          fetch: timedFetch(CALL_TIMEOUT_MS),
+        }),
+      ],
     }),
   );
   return (

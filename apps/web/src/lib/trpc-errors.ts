@@ -44,8 +44,23 @@ export function isNetworkError(error: unknown): boolean {
   return error instanceof TypeError || cause instanceof TypeError || /fetch|network/i.test(error.message);
 }
 
+/** How long the browser waits for any call before it gives up and says so (providers.tsx). */
+export const CALL_TIMEOUT_MS = 120_000;
+
+/** The call was given up after CALL_TIMEOUT_MS without an answer (a server paused or overloaded). */
+export function isTimedOut(error: unknown): boolean {
+  let e: unknown = error;
+  for (let depth = 0; e instanceof Error && depth < 4; depth++) {
+    if (e.name === "TimeoutError") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** What a failed call says to a person: the server's message, or that it could not be reached. */
 export function errorText(error: { message: string }): string {
+  if (isTimedOut(error))
+    return `the server did not answer within ${CALL_TIMEOUT_MS / 60_000} minutes; it may still finish: reload the page to see`;
   return isNetworkError(error) ? "the server is not reachable; it is retried" : error.message;
 }
 
