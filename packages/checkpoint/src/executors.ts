@@ -52,9 +52,27 @@ export const ZEnvName = z.string().regex(ENV_NAME_PATTERN, {
  */
 export const WEBHOOK_SECRET_PREFIX = "SOLSERVER_WEBHOOK_SECRET_";
 
-export const ZSecretEnvName = z.string().regex(/^SOLSERVER_WEBHOOK_SECRET_[A-Z0-9_]+$/, {
-  error: `must name a variable starting with ${WEBHOOK_SECRET_PREFIX} (A-Z, 0-9 and _): only those sign webhooks`,
-});
+/** The rule a new definition's secret_env must meet (`secretEnvProblems`), in words. */
+const SECRET_ENV_RULE = `must name a variable starting with ${WEBHOOK_SECRET_PREFIX} (A-Z, 0-9 and _): only those sign webhooks`;
+
+/**
+ * Every secret_env of a definition that does not name a SOLSERVER_WEBHOOK_SECRET_* variable, as
+ * "path: rule". Checked when a definition is started or validated, not when a stored run is loaded
+ * again: a run stored before the rule can still be read, decided and cancelled, and its delivery
+ * refuses the name (the host's webhook step).
+ */
+export function secretEnvProblems(workflow: TWorkflow): string[] {
+  const named = (name: string | null | undefined) =>
+    name != null && !/^SOLSERVER_WEBHOOK_SECRET_[A-Z0-9_]+$/.test(name);
+  return [
+    ...(named(workflow.notify?.secret_env) ? [`notify.secret_env: ${SECRET_ENV_RULE}`] : []),
+    ...workflow.phases.flatMap((p) =>
+      p.executor?.kind === "webhook" && named(p.executor.secret_env)
+        ? [`phases.${p.id}.run.secret_env: ${SECRET_ENV_RULE}`]
+        : [],
+    ),
+  ];
+}
 
 const ZArtifact = z.string().superRefine((pattern, ctx) => {
   const problem = artifactPatternProblem(pattern);
@@ -79,7 +97,7 @@ export const ZExecutorSpec = z.strictObject({
   timeout: ZDuration.optional(),
   artifacts: z.array(ZArtifact).optional(),
   webhook: z.string().optional(),
-  secret_env: ZSecretEnvName.optional(),
+  secret_env: ZEnvName.optional(),
   retries: z.int().min(0).max(MAX_WEBHOOK_RETRIES).optional(),
   worker: z
     .string()

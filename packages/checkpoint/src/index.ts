@@ -41,6 +41,7 @@ export {
   executorKinds,
   MAX_WEBHOOK_RETRIES,
   QUEUE_NAME_PATTERN,
+  secretEnvProblems,
   type TCommandExecutor,
   type TExecutor,
   type TExecutorKind,

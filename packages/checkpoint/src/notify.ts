@@ -2,14 +2,14 @@
 // the key in secret_env). The definition only names the address; the host sends.
 
 import { z } from "zod";
-import { ZSecretEnvName } from "./executors";
+import { ZEnvName } from "./executors";
 import { addIssue, type TIssues, type TPath } from "./issues";
 import { isPlainObject } from "./plain-data";
 import { webhookUrlProblem } from "./urls";
 
 export const ZNotify = z.strictObject({
   webhook: z.string(),
-  secret_env: ZSecretEnvName.optional(),
+  secret_env: ZEnvName.optional(),
 });
 export type TNotify = z.output<typeof ZNotify>;
 

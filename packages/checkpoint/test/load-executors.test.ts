@@ -1,7 +1,7 @@
 // Load-time rules for executors in `run` and the workflow's `notify`: every problem, with its path.
 
 import { describe, expect, it } from "vitest";
-import { loadWorkflow, loadWorkflowOrThrow } from "../src";
+import { loadWorkflow, loadWorkflowOrThrow, secretEnvProblems } from "../src";
 
 function errorsOf(yaml: string): string[] {
   const result = loadWorkflow(yaml);
@@ -234,16 +234,7 @@ describe("run: executors at load time", () => {
     [
       "a bad secret_env",
       "{ webhook: 'https://x.example', secret_env: my-key }",
-      [
-        "phases[0].run.secret_env: must name a variable starting with SOLSERVER_WEBHOOK_SECRET_ (A-Z, 0-9 and _): only those sign webhooks",
-      ],
-    ],
-    [
-      "a secret_env outside the webhook prefix (it would probe the server's environment)",
-      "{ webhook: 'https://x.example', secret_env: HOME }",
-      [
-        "phases[0].run.secret_env: must name a variable starting with SOLSERVER_WEBHOOK_SECRET_ (A-Z, 0-9 and _): only those sign webhooks",
-      ],
+      ["phases[0].run.secret_env: must be an environment variable name: A-Z, 0-9 and _, not starting with a digit"],
     ],
     [
       "too many retries",
@@ -342,13 +333,28 @@ describe("notify at load time", () => {
     [
       "a bad secret_env",
       "notify: { webhook: 'https://x.example', secret_env: key }",
-      [
-        "notify.secret_env: must name a variable starting with SOLSERVER_WEBHOOK_SECRET_ (A-Z, 0-9 and _): only those sign webhooks",
-      ],
+      ["notify.secret_env: must be an environment variable name: A-Z, 0-9 and _, not starting with a digit"],
     ],
     ["an unknown key", "notify: { webhook: 'https://x.example', email: a@b.c }", ["notify.email: unknown key"]],
     ["a string", "notify: https://x.example", ["notify: Invalid input: expected object, received string"]],
   ])("rejects %s", (_name, notify, expected) => {
     expect(errorsOf(`${base}${notify}\n`)).toEqual(expected);
+  });
+});
+
+describe("secretEnvProblems: the signing keys a new definition may name", () => {
+  it("names each secret_env outside SOLSERVER_WEBHOOK_SECRET_ (it would probe the server's environment)", () => {
+    const workflow = loadWorkflowOrThrow(`name: keys
+notify: { webhook: 'https://hooks.example.com/x', secret_env: HOME }
+phases:
+  - id: a
+    run: { webhook: 'https://x.example/a', secret_env: DATABASE_URL }
+  - id: b
+    run: { webhook: 'https://x.example/b', secret_env: SOLSERVER_WEBHOOK_SECRET_B }
+`);
+    expect(secretEnvProblems(workflow)).toEqual([
+      "notify.secret_env: must name a variable starting with SOLSERVER_WEBHOOK_SECRET_ (A-Z, 0-9 and _): only those sign webhooks",
+      "phases.a.run.secret_env: must name a variable starting with SOLSERVER_WEBHOOK_SECRET_ (A-Z, 0-9 and _): only those sign webhooks",
+    ]);
   });
 });

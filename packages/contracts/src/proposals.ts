@@ -167,7 +167,13 @@ export type TStoredProposalPage = Omit<TProposalListResponse, "items"> & { items
 export const ZProposalGetRequest = z.object({ proposal_id: ZProposalId });
 
 /** Reopens a rejected proposal: pending again, its rejection kept in `earlier_decisions`. */
-export const ZProposalReopenRequest = z.object({ proposal_id: ZProposalId }).strict();
+export const ZProposalReopenRequest = z
+  .object({
+    proposal_id: ZProposalId,
+    /** The decision to undo (an Undo button's): when it is no longer the one in force, CONFLICT. */
+    promotion_id: ZPromotionId.optional(),
+  })
+  .strict();
 export type TProposalReopenRequest = z.infer<typeof ZProposalReopenRequest>;
 
 /**

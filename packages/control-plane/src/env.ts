@@ -29,6 +29,9 @@ const retentionDays = () =>
     .max(36_500, { error: "must be between 0 (keep forever) and 36500 days" })
     .default(30);
 
+/** An empty or blank variable reads as unset. */
+const blankAsUnset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
 // The server environment, parsed in one place for the web app and the scripts alike. A bad
 // value stops start-up with the variable's name and the rule it breaks.
 const ZServerEnv = z
@@ -163,12 +166,20 @@ const ZServerEnv = z
     // OpenTelemetry (the standard variables, docs/operations.md): with an endpoint every turn is
     // exported as a trace over OTLP/HTTP. The exporter reads the rest (OTEL_EXPORTER_OTLP_HEADERS,
     // _TIMEOUT) itself.
-    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ error: "must be a URL such as http://localhost:4318" }).optional(),
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
-      .url({ error: "must be a URL such as http://localhost:4318/v1/traces" })
-      .optional(),
-    OTEL_SERVICE_NAME: z.string().trim().min(1).max(200).default("solserver"),
-    OTEL_SDK_DISABLED: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+    // Empty counts as unset (as the OpenTelemetry SDKs read them); OTEL_SDK_DISABLED in any case.
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(
+      blankAsUnset,
+      z.url({ protocol: /^https?$/, error: "must be a URL such as http://localhost:4318" }).optional(),
+    ),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.preprocess(
+      blankAsUnset,
+      z.url({ protocol: /^https?$/, error: "must be a URL such as http://localhost:4318/v1/traces" }).optional(),
+    ),
+    OTEL_SERVICE_NAME: z.preprocess(blankAsUnset, z.string().max(200).default("solserver")),
+    OTEL_SDK_DISABLED: z.preprocess(
+      (v) => (typeof v === "string" ? v.trim().toLowerCase() || undefined : v),
+      z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+    ),
     // Retention (docs/operations.md): trace runs with their events, and gate decisions, older
     // than this many days are pruned; turns, proposals, audit events and knowledge are kept.
     SOLSERVER_TRACE_RETENTION_DAYS: retentionDays(),

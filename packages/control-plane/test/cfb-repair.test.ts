@@ -485,6 +485,15 @@ describe("proposals.reopen of an approval (Undo)", () => {
 
     const again = await promoteProposal(opened.as(jam), { proposal_id: id, action: "approve_create" });
     expect(again.final_cfb_id).not.toBe(cfbId);
+    // An Undo of the first decision, pressed late, undoes nothing: the proposal was decided again.
+    expect(
+      await reopenProposal(opened.as(jam), { proposal_id: id, promotion_id: approved.promotion_id }).catch(refusal),
+    ).toEqual({
+      code: "CONFLICT",
+      field: "promotion_id",
+      message: `proposal ${id} was decided again since (${again.promotion_id}, not ${approved.promotion_id}): nothing undone`,
+    });
+    expect((await getProposal(opened.as(jam), { proposal_id: id })).status).toBe("approved");
   });
 
   it("puts an updated CFB back exactly as it was, and a merge back into two CFBs", async () => {
@@ -517,6 +526,22 @@ describe("proposals.reopen of an approval (Undo)", () => {
     await reopenProposal(opened.as(jam), { proposal_id: merge });
     expect(await state(survivor.cfb_id)).toEqual(survivorBefore);
     expect(await state(other.cfb_id)).toEqual(otherBefore);
+  });
+
+  it("undoes two approvals of one CFB latest first, back to what it held before both", async () => {
+    const cfb = await opened.repos.cfbs.create(draft("Lockers", "Lockers are emptied on Fridays."));
+    const before = await state(cfb.cfb_id);
+    const update = (summary: string) =>
+      propose({ op: "update", target_cfb_id: cfb.cfb_id, title: "Lockers", delta_summary: summary, summary });
+    const first = await update("Lockers are emptied on Thursdays.");
+    await promoteProposal(opened.as(jam), { proposal_id: first, action: "approve_update" });
+    const second = await update("Lockers are emptied on Wednesdays.");
+    await promoteProposal(opened.as(jam), { proposal_id: second, action: "approve_update" });
+    // The later first: its undo writes a new version holding what the first approval left.
+    await reopenProposal(opened.as(jam), { proposal_id: second });
+    expect((await state(cfb.cfb_id)).summary).toBe("Lockers are emptied on Thursdays.");
+    await reopenProposal(opened.as(jam), { proposal_id: first });
+    expect(await state(cfb.cfb_id)).toEqual(before);
   });
 
   it("refuses once a CFB it wrote changed since, naming it, and writes nothing", async () => {

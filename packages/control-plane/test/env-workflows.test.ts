@@ -24,7 +24,11 @@ describe("workflow settings from the environment", () => {
     try {
       const env = loadServerEnv({ ...SECRET, DATABASE_URL: database.url, PORT: "4123" });
       const opened = await openControlPlaneFromEnv(env);
-      expect(opened.deps.workflows).toEqual({ baseURL: "http://localhost:4123", allowPrivateNetworks: false });
+      expect(opened.deps.workflows).toEqual({
+        baseURL: "http://localhost:4123",
+        allowPrivateNetworks: false,
+        webhookSecrets: {},
+      });
       await opened.db.$disconnect();
       const allowing = await openControlPlaneFromEnv(
         loadServerEnv({
@@ -32,12 +36,46 @@ describe("workflow settings from the environment", () => {
           DATABASE_URL: database.url,
           SOLSERVER_BASE_URL: "https://sol.example",
           SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE: "1",
+          SOLSERVER_WEBHOOK_SECRET_CHAT: "k1",
+          SOLSERVER_WEBHOOK_SECRET_EMPTY: "",
+          HOME: "/root",
         }),
       );
-      expect(allowing.deps.workflows).toEqual({ baseURL: "https://sol.example", allowPrivateNetworks: true });
+      // Only the set SOLSERVER_WEBHOOK_SECRET_* variables can sign: HOME is not among them.
+      expect(allowing.deps.workflows).toEqual({
+        baseURL: "https://sol.example",
+        allowPrivateNetworks: true,
+        webhookSecrets: { SOLSERVER_WEBHOOK_SECRET_CHAT: "k1" },
+      });
       await allowing.db.$disconnect();
     } finally {
       await database.cleanup();
     }
+  });
+});
+
+describe("OpenTelemetry settings", () => {
+  it("an endpoint turns export on (the traces one wins); blank is unset; a bad URL names the variable", () => {
+    expect(loadServerEnv(SECRET).telemetry).toBeNull();
+    expect(loadServerEnv({ ...SECRET, OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel:4318/" }).telemetry).toEqual({
+      tracesUrl: "http://otel:4318/v1/traces",
+      serviceName: "solserver",
+    });
+    expect(
+      loadServerEnv({
+        ...SECRET,
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel:4318",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://phoenix:6006/v1/traces",
+        OTEL_SERVICE_NAME: "desk",
+      }).telemetry,
+    ).toEqual({ tracesUrl: "http://phoenix:6006/v1/traces", serviceName: "desk" });
+    expect(loadServerEnv({ ...SECRET, OTEL_EXPORTER_OTLP_ENDPOINT: " ", OTEL_SERVICE_NAME: "" }).telemetry).toBeNull();
+    expect(
+      loadServerEnv({ ...SECRET, OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel:4318", OTEL_SDK_DISABLED: "TRUE" })
+        .telemetry,
+    ).toBeNull();
+    expect(() => loadServerEnv({ ...SECRET, OTEL_EXPORTER_OTLP_ENDPOINT: "otel:4318" })).toThrow(
+      "OTEL_EXPORTER_OTLP_ENDPOINT: must be a URL such as http://localhost:4318",
+    );
   });
 });

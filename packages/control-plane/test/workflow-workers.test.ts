@@ -236,6 +236,26 @@ describe("worker phases", () => {
     );
     expect(unknown.message).toContain('phases.a.run: unknown step "deploy.prod"');
   });
+
+  it("a new definition may sign only with SOLSERVER_WEBHOOK_SECRET_*; a run stored before the rule still cancels", async () => {
+    const signed = (key: string, name: string) => `name: ${name}
+notify: { webhook: "https://hooks.example.com/x", secret_env: ${key} }
+phases:
+  - id: review
+    checkpoint:
+      approval_required: true
+`;
+    const refused = await error(startWorkflow(at(jam), { definition: signed("HOME", "probe") }));
+    expect(refused).toMatchObject({ code: "BAD_INPUT", field: "definition" });
+    expect(refused.message).toContain(
+      "notify.secret_env: must name a variable starting with SOLSERVER_WEBHOOK_SECRET_",
+    );
+    // A run stored with such a name (before the rule) is read again, decided or cancelled as any other.
+    const run = await startWorkflow(at(jam), { definition: signed("SOLSERVER_WEBHOOK_SECRET_OK", "legacy") });
+    await opened.db.workflowRun.update({ where: { id: run.run_id }, data: { definition: signed("HOME", "legacy") } });
+    const cancelled = await cancelWorkflow(at(jam), { run_id: run.run_id, version: run.version, reason: "old key" });
+    expect(cancelled.status).toBe("aborted");
+  });
 });
 
 describe("checkpoint assignees and timeouts", () => {

@@ -14,8 +14,8 @@ type TBulk = "approve" | "reject";
 export type TBulkOutcome = {
   kind: "approve" | "reject";
   done: number;
-  /** The proposals it decided, in order: the run can be undone (each reopened) for a while. */
-  decided: string[];
+  /** The decisions it made, in order: the run can be undone (each reopened) for a while. */
+  decided: { proposal_id: string; promotion_id: string }[];
   /** When it ended (epoch ms): Undo is offered for 10 s from then. */
   at: number;
   failed: { id: string; title: string; message: string }[];
@@ -56,17 +56,16 @@ export function BulkBar({
     setProgress({ at: 0, of: targets.length });
     for (const [i, p] of targets.entries()) {
       try {
-        if (kind === "approve" && p.actions.primary) {
-          await promote.mutateAsync({ proposal_id: p.proposal_id, action: p.actions.primary });
-        } else {
-          await promote.mutateAsync({
-            proposal_id: p.proposal_id,
-            action: "reject",
-            ...(reason.trim() ? { reason: reason.trim() } : {}),
-          });
-        }
+        const landed =
+          kind === "approve" && p.actions.primary
+            ? await promote.mutateAsync({ proposal_id: p.proposal_id, action: p.actions.primary })
+            : await promote.mutateAsync({
+                proposal_id: p.proposal_id,
+                action: "reject",
+                ...(reason.trim() ? { reason: reason.trim() } : {}),
+              });
         result.done += 1;
-        result.decided.push(p.proposal_id);
+        result.decided.push({ proposal_id: p.proposal_id, promotion_id: landed.promotion_id });
       } catch (error) {
         result.failed.push({ id: p.proposal_id, title: p.title, message: (error as Error).message });
       }
@@ -171,11 +170,11 @@ export function BulkOutcome({
     closeUndo();
     setUndoing(true);
     const failed: TBulkOutcome["failed"] = [];
-    for (const proposal_id of [...outcome.decided].reverse()) {
+    for (const decision of [...outcome.decided].reverse()) {
       try {
-        await client.proposals.reopen.mutate({ proposal_id });
+        await client.proposals.reopen.mutate(decision);
       } catch (error) {
-        failed.push({ id: proposal_id, title: proposal_id, message: (error as Error).message });
+        failed.push({ id: decision.proposal_id, title: decision.proposal_id, message: (error as Error).message });
       }
     }
     setUndone({ back: outcome.decided.length - failed.length, failed });

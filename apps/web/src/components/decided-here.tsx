@@ -94,7 +94,7 @@ function DecisionLine({ decision: d, at, jam }: { decision: TPromoteResponse; at
             type="button"
             className="link-button"
             disabled={undo.isPending}
-            onClick={() => undo.mutate({ proposal_id: d.proposal_id })}
+            onClick={() => undo.mutate({ proposal_id: d.proposal_id, promotion_id: d.promotion_id })}
           >
             {undo.isPending ? "Undoing…" : "Undo"}
           </button>

@@ -280,7 +280,9 @@ export function ProposalQueue() {
             />
           ) : null}
           <DecidedHere jam={jam} />
-          {bulkOutcome ? <BulkOutcome outcome={bulkOutcome} jam={jam} onDismiss={() => setBulkOutcome(null)} /> : null}
+          {bulkOutcome ? (
+            <BulkOutcome key={bulkOutcome.at} outcome={bulkOutcome} jam={jam} onDismiss={() => setBulkOutcome(null)} />
+          ) : null}
           {departed.length > 0 ? (
             <section className="stack" aria-label="Changed while you were looking" aria-live="polite">
               {departed.map((id) => (

@@ -22,7 +22,11 @@ export async function reopenProposal(ctx: TServiceContext, input: TProposalReope
   const { deps, caller } = ctx;
   requireJam(caller, "reopen proposals");
   await visibleProposal(ctx, input.proposal_id);
-  const { cfbs } = await deps.repos.proposals.reopen({ proposalId: input.proposal_id, audit: auditActor(caller) });
+  const { cfbs } = await deps.repos.proposals.reopen({
+    proposalId: input.proposal_id,
+    promotionId: input.promotion_id,
+    audit: auditActor(caller),
+  });
   if (cfbs.length > 0) deps.semantic?.afterWrite();
   const proposal = await visibleProposal(ctx, input.proposal_id);
   return { ...proposal, actions: await currentActions(ctx, proposal) };

@@ -5,6 +5,7 @@ import {
   EXECUTOR_KINDS,
   loadWorkflow,
   parseRunState,
+  secretEnvProblems,
   startRun,
   type TRunState,
   type TWorkflow,
@@ -43,11 +44,16 @@ function namedSteps(steps: Readonly<Record<string, TStep>>): string[] {
   return Object.keys(steps).filter((name) => !(EXECUTOR_KINDS as readonly string[]).includes(name));
 }
 
-/** A definition's YAML as a workflow, or BAD_INPUT listing every problem, unknown step and executor the server cannot run. */
-export function loadDefinition(yaml: string, steps: Readonly<Record<string, TStep>>): TWorkflow {
+/**
+ * A definition's YAML as a workflow, or BAD_INPUT listing every problem, unknown step and executor
+ * the server cannot run; a `fresh` one (being started, not a stored run read again) also names a
+ * signing key outside SOLSERVER_WEBHOOK_SECRET_*.
+ */
+export function loadDefinition(yaml: string, steps: Readonly<Record<string, TStep>>, fresh = false): TWorkflow {
   const loaded = loadWorkflow(yaml);
   const problems = loaded.ok
     ? [
+        ...(fresh ? secretEnvProblems(loaded.workflow) : []),
         ...unsupportedExecutors(loaded.workflow, SERVER_EXECUTORS),
         ...loaded.workflow.phases.flatMap((p) =>
           p.run && !p.executor && !Object.hasOwn(steps, p.run)
@@ -99,7 +105,7 @@ export async function startWorkflow(
 ): Promise<TWorkflowRun> {
   requireJam(caller, "run workflows");
   const yaml = input.workflow ? SHIPPED[input.workflow] : (input.definition ?? "");
-  const workflow = loadDefinition(yaml, serverSteps(deps, caller));
+  const workflow = loadDefinition(yaml, serverSteps(deps, caller), true);
   let state: TRunState;
   try {
     state = startRun(workflow, { ...(input.variables ? { variables: input.variables } : {}), now: deps.now() });

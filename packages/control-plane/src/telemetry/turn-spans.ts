@@ -53,8 +53,25 @@ function failed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
 }
 
+/** Runs `record` and swallows what it throws: telemetry never fails a turn. */
+function quietly(record: () => void): void {
+  try {
+    record();
+  } catch (error) {
+    console.warn("OpenTelemetry: a span could not be recorded:", (error as Error).message);
+  }
+}
+
 export function turnSpans(telemetry: TTelemetry | undefined, traceparent: string | undefined): TTurnSpans {
   if (!telemetry) return NO_SPANS;
+  try {
+    return recordingSpans(telemetry, traceparent);
+  } catch {
+    return NO_SPANS;
+  }
+}
+
+function recordingSpans(telemetry: TTelemetry, traceparent: string | undefined): TTurnSpans {
   const { tracer } = telemetry;
   const caller: Context = traceparent
     ? propagator.extract(ROOT_CONTEXT, { traceparent }, defaultTextMapGetter)
@@ -65,52 +82,57 @@ export function turnSpans(telemetry: TTelemetry | undefined, traceparent: string
   return {
     async step(name, work) {
       const started = Date.now();
-      const span = tracer.startSpan(name, { startTime: started }, inTurn);
-      if (name === "answer") answer = { span, started };
+      let span: Span | null = null;
+      quietly(() => {
+        span = tracer.startSpan(name, { startTime: started }, inTurn);
+        if (name === "answer") answer = { span, started };
+      });
       try {
-        const result = await work();
-        return result;
+        return await work();
       } catch (error) {
-        failed(span, error);
+        quietly(() => span && failed(span, error));
         throw error;
       } finally {
-        span.end();
+        quietly(() => (span as Span | null)?.end());
       }
     },
-    attempts(provider, attempts, deliveredN) {
-      if (!answer) return;
-      const parent = trace.setSpan(inTurn, answer.span);
-      let at = answer.started;
-      for (const a of attempts) {
-        const span = tracer.startSpan(
-          `chat ${a.model}`,
-          {
-            kind: SpanKind.CLIENT,
-            startTime: at,
-            attributes: {
-              "gen_ai.operation.name": "chat",
-              "gen_ai.provider.name": provider,
-              "gen_ai.request.model": a.model,
-              "gen_ai.response.model": a.model,
-              "gen_ai.response.finish_reasons": [FINISH[a.outcome]],
-              ...(a.tokensIn === null ? {} : { "gen_ai.usage.input_tokens": a.tokensIn }),
-              ...(a.tokensOut === null ? {} : { "gen_ai.usage.output_tokens": a.tokensOut }),
-              "solserver.attempt.n": a.n,
-              "solserver.attempt.outcome": a.outcome,
-              "solserver.attempt.delivered": a.n === deliveredN,
-            },
-          },
-          parent,
-        );
-        if (a.outcome !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: a.reason ?? a.outcome });
-        at += a.latencyMs;
-        span.end(at);
-      }
-    },
-    end(ids, error) {
-      for (const [key, value] of Object.entries(ids)) if (value) root.setAttribute(`solserver.${key}_id`, value);
-      if (error !== undefined) failed(root, error);
-      root.end();
-    },
+    attempts: (provider, attempts, deliveredN) => quietly(() => recordAttempts(provider, attempts, deliveredN)),
+    end: (ids, error) =>
+      quietly(() => {
+        for (const [key, value] of Object.entries(ids)) if (value) root.setAttribute(`solserver.${key}_id`, value);
+        if (error !== undefined) failed(root, error);
+        root.end();
+      }),
   };
+
+  function recordAttempts(provider: string, attempts: readonly TModelAttempt[], deliveredN: number | undefined) {
+    if (!answer) return;
+    const parent = trace.setSpan(inTurn, answer.span);
+    let at = answer.started;
+    for (const a of attempts) {
+      const span = tracer.startSpan(
+        `chat ${a.model}`,
+        {
+          kind: SpanKind.CLIENT,
+          startTime: at,
+          attributes: {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.provider.name": provider,
+            "gen_ai.request.model": a.model,
+            "gen_ai.response.model": a.model,
+            "gen_ai.response.finish_reasons": [FINISH[a.outcome]],
+            ...(a.tokensIn === null ? {} : { "gen_ai.usage.input_tokens": a.tokensIn }),
+            ...(a.tokensOut === null ? {} : { "gen_ai.usage.output_tokens": a.tokensOut }),
+            "solserver.attempt.n": a.n,
+            "solserver.attempt.outcome": a.outcome,
+            "solserver.attempt.delivered": a.n === deliveredN,
+          },
+        },
+        parent,
+      );
+      if (a.outcome !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: a.reason ?? a.outcome });
+      at += a.latencyMs;
+      span.end(at);
+    }
+  }
 }

@@ -4,6 +4,7 @@ import {
   CheckpointError,
   decide,
   loadWorkflow,
+  secretEnvProblems,
   startRun,
   type TRunState,
   type TWorkflow,
@@ -309,7 +310,9 @@ async function runCommand(
   const variables = Object.fromEntries(opts.var.map(parseVar));
   const { yaml } = await readDefinition(definitionArg, io.cwd);
   const loaded = loadWorkflow(yaml);
-  const problems = loaded.ok ? unknownStepProblems(loaded.workflow) : loaded.errors;
+  const problems = loaded.ok
+    ? [...secretEnvProblems(loaded.workflow), ...unknownStepProblems(loaded.workflow)]
+    : loaded.errors;
   if (!loaded.ok || problems.length > 0) {
     io.err(`${definitionArg}: invalid workflow definition`);
     for (const line of problems) io.err(`  ${line}`);
@@ -459,7 +462,9 @@ export async function runWorkflowCli(argv: readonly string[], io: TCliIo): Promi
     .action(async (definition: string) => {
       const { yaml } = await readDefinition(definition, io.cwd);
       const loaded = loadWorkflow(yaml);
-      const problems = loaded.ok ? unknownStepProblems(loaded.workflow) : loaded.errors;
+      const problems = loaded.ok
+        ? [...secretEnvProblems(loaded.workflow), ...unknownStepProblems(loaded.workflow)]
+        : loaded.errors;
       if (loaded.ok && problems.length === 0) {
         io.out(`${definition}: valid (${loaded.workflow.name}, ${loaded.workflow.phases.length} phases)`);
         const remote = serverOnlyPhases(loaded.workflow);

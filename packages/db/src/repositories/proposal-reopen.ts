@@ -1,8 +1,10 @@
-import { cfbDraftOf, DomainError, type TCfb } from "@solserver/contracts";
+import { cfbDraftOf, DomainError, sameCfbContent, type TCfb } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
+import { isLiveCfb } from "../live";
+import { toCfb } from "../mappers";
 import type { TSql, TSqlDriver } from "../sql";
 import { insertAudit, type TAuditWrite } from "./audit";
-import { revisionSnapshot, rewriteCfb } from "./cfb-write";
+import { readCfbRow, revisionSnapshot, rewriteCfb } from "./cfb-write";
 import { addProposalCounts } from "./proposal-counts";
 
 // Reopening a decided proposal, in one transaction: the status flips back to pending (conditional
@@ -13,20 +15,19 @@ import { addProposalCounts } from "./proposal-counts";
 //
 // Reopening an approval is its undo: every CFB the approval wrote goes back as it was, each a new
 // version through the one CFB writer (a created CFB retired; an updated or merged one reverted to
-// the content it had before; a CFB merged away points to nothing again). Only while nothing has
-// changed those CFBs since: a CFB edited after the approval is CONFLICT naming it, and nothing is
+// the content it had before; a CFB merged away points to nothing again). Only while those CFBs
+// still hold what the approval left: a CFB edited after it is CONFLICT naming it, and nothing is
 // written. The twins a decision folded stay folded under it, and its next decision covers them.
 
 export type TReopenWrite = {
   proposalId: string;
+  /** The decision the caller means to undo; another one in force is CONFLICT (it was decided again). */
+  promotionId?: string | undefined;
   audit: Omit<TAuditWrite, "targetType" | "targetId" | "details" | "action">;
 };
 
 /** The decision that was reopened, and the CFBs an undone approval put back. */
 export type TReopenResult = { promotionId: string; cfbs: TCfb[] };
-
-/** A CFB version a promotion wrote (its revision). */
-type TWritten = { cfbId: string; version: number; changeKind: string; mergedIntoId: string | null; current: number };
 
 export async function reopenProposal(driver: TSqlDriver, w: TReopenWrite): Promise<TReopenResult> {
   return driver.transaction(async (tx) => {
@@ -34,17 +35,24 @@ export async function reopenProposal(driver: TSqlDriver, w: TReopenWrite): Promi
     const flipped = await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "status" = 'pending', "decidedAt" = NULL
       WHERE "id" = ${w.proposalId} AND "status" IN ('rejected', 'approved')`);
     if (flipped !== 1) throw await cannotReopen(tx, w.proposalId);
-    const [decision] = await tx.query<{ id: string; action: string }>(
-      Prisma.sql`SELECT "id", "action" FROM "PromotionEvent" WHERE "proposalId" = ${w.proposalId}
+    const [decision] = await tx.query<{ id: string; action: string; finalCfbId: string | null }>(
+      Prisma.sql`SELECT "id", "action", "finalCfbId" FROM "PromotionEvent" WHERE "proposalId" = ${w.proposalId}
         AND "reopenedAt" IS NULL ORDER BY "round" DESC LIMIT 1`,
     );
     if (!decision) throw new Error(`proposal ${w.proposalId} is decided without a decision`);
+    if (w.promotionId !== undefined && w.promotionId !== decision.id) {
+      throw new DomainError(
+        "CONFLICT",
+        `proposal ${w.proposalId} was decided again since (${decision.id}, not ${w.promotionId}): nothing undone`,
+        { field: "promotion_id" },
+      );
+    }
     const was = decision.action === "reject" ? "rejected" : "approved";
     // The queue counts: off its decision, onto pending (a lead: a decided proposal leads no group).
     const reopened = Prisma.sql`p."id" = ${w.proposalId}`;
     await addProposalCounts(tx, reopened, -1, Prisma.raw(`'${was}'`));
     await addProposalCounts(tx, reopened, 1);
-    const cfbs = was === "approved" ? await undoWrites(tx, decision.id, now) : [];
+    const cfbs = was === "approved" ? await undoWrites(tx, decision.id, decision.finalCfbId, now) : [];
     await tx.execute(Prisma.sql`UPDATE "PromotionEvent" SET "reopenedAt" = ${now}, "reopenedById" = ${w.audit.actorUserId}
       WHERE "id" = ${decision.id}`);
     await insertAudit(
@@ -73,35 +81,48 @@ export async function reopenProposal(driver: TSqlDriver, w: TReopenWrite): Promi
   });
 }
 
-/** Puts back every CFB the approval `promotionId` wrote; CONFLICT when one changed since. */
-async function undoWrites(tx: TSql, promotionId: string, now: Date): Promise<{ cfb: TCfb; retired: boolean }[]> {
-  const written = await tx.query<TWritten>(
-    Prisma.sql`SELECT r."cfbId" AS "cfbId", r."version" AS "version", r."changeKind" AS "changeKind",
-        c."mergedIntoId" AS "mergedIntoId", c."version" AS "current"
-      FROM "CfbRevision" r JOIN "Cfb" c ON c."id" = r."cfbId"
-      WHERE r."promotionEventId" = ${promotionId} ORDER BY r."cfbId"`,
+/**
+ * Puts back every CFB the approval `promotionId` wrote; CONFLICT when one changed since. "Changed"
+ * is judged on what the CFB holds, not its version: undoing a later approval of the same CFB (a
+ * bulk run undone latest first) writes a new version with the very content this approval left,
+ * which must not block this undo. Each write is conditional on the version read here.
+ */
+async function undoWrites(
+  tx: TSql,
+  promotionId: string,
+  finalCfbId: string | null,
+  now: Date,
+): Promise<{ cfb: TCfb; retired: boolean }[]> {
+  const written = await tx.query<{ cfbId: string; version: number; changeKind: string }>(
+    Prisma.sql`SELECT "cfbId", "version", "changeKind" FROM "CfbRevision"
+      WHERE "promotionEventId" = ${promotionId} ORDER BY "cfbId"`,
   );
-  const moved = written.find((r) => Number(r.current) !== Number(r.version));
-  if (moved) {
-    throw new DomainError(
-      "CONFLICT",
-      `${moved.cfbId} changed after this approval (version ${Number(moved.current)} now, ${Number(moved.version)} then): revert it on its page instead`,
-      { field: "proposal_id" },
-    );
-  }
   const undone: { cfb: TCfb; retired: boolean }[] = [];
   for (const r of written) {
     const version = Number(r.version);
-    const base = { cfbId: r.cfbId, expectedVersion: version, promotionId: null, now, liveOnly: false };
+    const [row, left] = [await readCfbRow(tx, r.cfbId), await revisionSnapshot(tx, r.cfbId, version)];
+    if (!row || !left) throw new Error(`CFB ${r.cfbId} or its version ${version} is missing`);
+    // What this approval did to it: created it, merged it away into the survivor, or rewrote it.
+    const role = r.changeKind === "create" ? "created" : r.cfbId === finalCfbId ? "rewritten" : "merged";
+    const asLeft =
+      role === "merged" ? row.mergedIntoId === finalCfbId : isLiveCfb(row) && sameCfbContent(toCfb(row), left);
+    if (!asLeft) {
+      throw new DomainError(
+        "CONFLICT",
+        `${r.cfbId} changed after this approval (version ${Number(row.version)} now, ${version} then): revert it on its page instead`,
+        { field: "proposal_id" },
+      );
+    }
+    const base = { cfbId: r.cfbId, expectedVersion: Number(row.version), promotionId: null, now, liveOnly: false };
     const fields = { conflict: "proposal_id", cfb: "proposal_id" };
-    if (r.changeKind === "create") {
+    if (role === "created") {
       const cfb = await rewriteCfb(tx, { ...base, change: { retired: true }, revision: "retire", fields });
       undone.push({ cfb, retired: true });
       continue;
     }
-    // Merged away by this approval: it points to nothing again. Else its content as it was.
-    const before = r.mergedIntoId ? null : await revisionSnapshot(tx, r.cfbId, version - 1);
-    if (!r.mergedIntoId && !before) throw new Error(`CFB ${r.cfbId} has no version ${version - 1}`);
+    // Merged away by this approval: it points to nothing again. Rewritten: its content before.
+    const before = role === "rewritten" ? await revisionSnapshot(tx, r.cfbId, version - 1) : null;
+    if (role === "rewritten" && !before) throw new Error(`CFB ${r.cfbId} has no version ${version - 1}`);
     const change = before ? { draft: cfbDraftOf(before) } : { mergedInto: null };
     undone.push({ cfb: await rewriteCfb(tx, { ...base, change, revision: "revert", fields }), retired: false });
   }

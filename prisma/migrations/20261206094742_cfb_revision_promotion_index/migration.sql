@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "CfbRevision_promotionEventId_idx" ON "CfbRevision"("promotionEventId");
