@@ -14,6 +14,7 @@ import {
   parseInput,
   promoteProposal,
   removeRoutingExample,
+  reopenProposal,
   respondToTurn,
   routingOverview,
   teachRouting,
@@ -90,6 +91,15 @@ describe("a reviewer moves a proposal to another domain", () => {
     expect(await routedDomain(MESSAGE)).toBe("rv_service");
     const [audit] = await audits(learned?.id as string);
     expect(audit).toMatchObject({ action: "routing_example.add", actorEmail: jam.email });
+
+    // Undoing the approval takes its lesson back, audited: the message routes as before.
+    await reopenProposal(opened.as(jam), { proposal_id: proposalId });
+    expect((await routingOverview(opened.as(jam))).learned.map((e) => e.source_ref)).not.toContain(proposalId);
+    expect(await routedDomain(MESSAGE)).toBe("general");
+    expect((await audits(learned?.id as string)).map((a) => a.action)).toEqual([
+      "routing_example.add",
+      "routing_example.remove",
+    ]);
   });
 
   it("refuses a domain the routing config does not have, naming the field, and writes nothing", async () => {

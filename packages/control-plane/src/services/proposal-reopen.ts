@@ -2,6 +2,7 @@ import type { TProposal, TProposalReopenRequest, TStoredProposal } from "@solser
 import { auditActor, requireJam, visibleProposal } from "./access";
 import type { TCaller, TServiceContext } from "./context";
 import { currentActions } from "./proposal-actions";
+import { unlearnProposalDomain } from "./routing";
 
 // Reopening a decided proposal (issue 19): a decision can be undone, by a Jam editor. The
 // proposal is pending again, its decision kept as history (`earlier_decisions`), and it can then
@@ -27,7 +28,10 @@ export async function reopenProposal(ctx: TServiceContext, input: TProposalReope
     promotionId: input.promotion_id,
     audit: auditActor(caller),
   });
-  if (cfbs.length > 0) deps.semantic?.afterWrite();
+  if (cfbs.length > 0) {
+    deps.semantic?.afterWrite();
+    await unlearnProposalDomain(deps, caller, input.proposal_id);
+  }
   const proposal = await visibleProposal(ctx, input.proposal_id);
   return { ...proposal, actions: await currentActions(ctx, proposal) };
 }

@@ -133,3 +133,20 @@ export async function learnProposalDomain(
     sourceRef: proposal.proposal_id,
   });
 }
+
+/**
+ * An approval that moved a proposal's domain was undone (proposals.reopen): what it taught the
+ * router goes with it, audited like any removal.
+ */
+export async function unlearnProposalDomain(deps: TServiceDeps, caller: TCaller, proposalId: string): Promise<void> {
+  const taught = (await deps.repos.routingExamples.list()).filter(
+    (e) => e.source === "proposal_domain" && e.sourceRef === proposalId,
+  );
+  for (const e of taught)
+    await deps.repos.routingExamples.remove(
+      e.id,
+      { ...auditActor(caller), action: "routing_example.remove" },
+      deps.now(),
+    );
+  if (taught.length > 0) await deps.routing.refresh();
+}
