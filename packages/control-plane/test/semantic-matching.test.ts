@@ -102,6 +102,10 @@ async function stored(o: TOpened, cfbId: string) {
 }
 
 /** Waits until every live CFB of `o` has an up-to-date embedding (the control plane syncs in the background). */
+// A test here may wait for the background sync (settled, up to 60 s on a loaded CI machine with
+// PostgreSQL): the default 30 s per test would end it first.
+vi.setConfig({ testTimeout: 90_000 });
+
 async function settled(o: TOpened) {
   const reader = await openSemanticSearch(o.repos, provider());
   await vi.waitFor(

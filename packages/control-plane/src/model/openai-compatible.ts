@@ -311,10 +311,11 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
       for (let n = 1; n <= maxAttempts; n++) {
         const result = await tryOnce(n, input, options);
         const again = !result.output && result.retry && n < maxAttempts;
+        const waits = again && result.delayMs > 0;
         // The wait before the next attempt (backoff, or the server's Retry-After) is said with the
         // failure, so the trace shows why the turn took that long.
         attempts.push(
-          again
+          waits
             ? {
                 ...result.attempt,
                 reason: `${result.attempt.reason ?? result.attempt.outcome}; next attempt in ${result.delayMs} ms`,
