@@ -169,6 +169,12 @@ export async function openSemanticSearch(
     })().finally(() => {
       running = null;
       reporters.clear();
+      // A write that arrived after the last look (while the scale was recalibrated) was promised
+      // a look: it gets one now. Without this its CFB waited for the next write, or for ever.
+      if (again) {
+        again = false;
+        sync().catch(() => {});
+      }
     });
     return running;
   }
