@@ -8,6 +8,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 import { BULK_META, useUndoWindow } from "./decided-here";
 import { heldSummary } from "./glossary";
 import { ErrorAlert } from "./ui";
+import { useRefreshDecisions } from "./use-promote";
 
 type TBulk = "approve" | "reject";
 /** What a bulk decision came to: how many landed, and each that did not with the server's reason. */
@@ -41,7 +42,7 @@ export function BulkBar({
   onDone: (outcome?: TBulkOutcome) => void;
 }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshDecisions();
   const promote = useMutation(trpc.promotion.promote.mutationOptions({ meta: BULK_META }));
   const [asking, setAsking] = useState<TBulk | null>(null);
   const [reason, setReason] = useState("");
@@ -75,10 +76,7 @@ export function BulkBar({
     setAsking(null);
     setReason("");
     onDone({ ...result, at: Date.now() });
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.cfbs.pathKey() }),
-    ]);
+    await refresh();
   }
 
   return (
@@ -160,9 +158,8 @@ export function BulkOutcome({
   jam: boolean;
   onDismiss: () => void;
 }) {
-  const trpc = useTRPC();
   const client = useTRPCClient();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshDecisions();
   const [undoable, closeUndo] = useUndoWindow(outcome.at, jam && outcome.decided.length > 0);
   const [undoing, setUndoing] = useState(false);
   const [undone, setUndone] = useState<{ back: number; failed: TBulkOutcome["failed"] } | null>(null);
@@ -179,10 +176,7 @@ export function BulkOutcome({
     }
     setUndone({ back: outcome.decided.length - failed.length, failed });
     setUndoing(false);
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.cfbs.pathKey() }),
-    ]);
+    await refresh();
   }
   return (
     <div className="row wrap" role="status" data-testid="bulk-outcome">

@@ -1,10 +1,11 @@
 "use client";
 import type { TPromoteResponse } from "@solserver/contracts";
-import { useMutation, useMutationState, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useMutationState } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { ErrorAlert } from "./ui";
+import { useRefreshDecisions } from "./use-promote";
 
 /** How many of this tab's latest decisions the queue keeps in view. */
 const SHOWN = 3;
@@ -60,16 +61,13 @@ export function DecidedHere({ jam }: { jam: boolean }) {
 
 function DecisionLine({ decision: d, at, jam }: { decision: TPromoteResponse; at: number; jam: boolean }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshDecisions();
   const [undoable, closeUndo] = useUndoWindow(at, jam);
   const undo = useMutation(
     trpc.proposals.reopen.mutationOptions({
       onSettled: async () => {
         closeUndo();
-        await Promise.all([
-          queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() }),
-          queryClient.invalidateQueries({ queryKey: trpc.cfbs.pathKey() }),
-        ]);
+        await refresh();
       },
     }),
   );

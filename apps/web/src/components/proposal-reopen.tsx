@@ -1,8 +1,9 @@
 "use client";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { formatTs } from "./format";
 import { ErrorAlert } from "./ui";
+import { useRefreshDecisions } from "./use-promote";
 
 // Undoing a decision on the proposal page: a Jam editor reopens it (pending again, decided like
 // any other; an approval's CFBs put back as they were), and the page shows the decisions that
@@ -22,15 +23,12 @@ export function ReopenButton({
   onReopened: () => void;
 }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshDecisions();
   const reopen = useMutation(
     trpc.proposals.reopen.mutationOptions({
       onSuccess: async () => {
         onReopened();
-        await Promise.all([
-          queryClient.invalidateQueries({ queryKey: trpc.proposals.pathKey() }),
-          queryClient.invalidateQueries({ queryKey: trpc.cfbs.pathKey() }),
-        ]);
+        await refresh();
       },
     }),
   );

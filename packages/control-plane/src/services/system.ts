@@ -53,9 +53,17 @@ export async function readiness(deps: TServiceDeps): Promise<{ ok: boolean; chec
   };
 }
 
+/** The processes' builds under way: a probe every few seconds during a build starts none of its own. */
+const warming = new WeakSet<TServiceDeps>();
+
 /** Builds the candidate index in the background (at start-up, before the first request needs it). */
 export function warmKnowledgeIndex(deps: TServiceDeps): void {
-  deps.repos.cfbs.index.sync().catch((error: unknown) => console.error("knowledge index:", error));
+  if (warming.has(deps)) return;
+  warming.add(deps);
+  deps.repos.cfbs.index
+    .sync()
+    .catch((error: unknown) => console.error("knowledge index:", error))
+    .finally(() => warming.delete(deps));
 }
 
 const IDLE = { running: false, done: 0, total: 0, perSecond: null, secondsLeft: null };

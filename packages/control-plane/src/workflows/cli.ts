@@ -134,9 +134,14 @@ function serverStepNames(): string[] {
 }
 
 /**
- * Steps nobody runs: a `run:` name that is neither a server step nor an executor. Refused by
- * `validate` and `run` alike, listing what is known (the server refuses them too).
+ * What `validate` and `run` refuse in a loaded definition, as the server does: a signing key
+ * outside SOLSERVER_WEBHOOK_SECRET_*, and steps nobody runs (a `run:` name that is neither a
+ * server step nor an executor), listing what is known.
  */
+function definitionProblems(workflow: TWorkflow): string[] {
+  return [...secretEnvProblems(workflow), ...unknownStepProblems(workflow)];
+}
+
 function unknownStepProblems(workflow: TWorkflow): string[] {
   const known = serverStepNames();
   const unknown = workflow.phases.flatMap((p) =>
@@ -310,9 +315,7 @@ async function runCommand(
   const variables = Object.fromEntries(opts.var.map(parseVar));
   const { yaml } = await readDefinition(definitionArg, io.cwd);
   const loaded = loadWorkflow(yaml);
-  const problems = loaded.ok
-    ? [...secretEnvProblems(loaded.workflow), ...unknownStepProblems(loaded.workflow)]
-    : loaded.errors;
+  const problems = loaded.ok ? definitionProblems(loaded.workflow) : loaded.errors;
   if (!loaded.ok || problems.length > 0) {
     io.err(`${definitionArg}: invalid workflow definition`);
     for (const line of problems) io.err(`  ${line}`);
@@ -462,9 +465,7 @@ export async function runWorkflowCli(argv: readonly string[], io: TCliIo): Promi
     .action(async (definition: string) => {
       const { yaml } = await readDefinition(definition, io.cwd);
       const loaded = loadWorkflow(yaml);
-      const problems = loaded.ok
-        ? [...secretEnvProblems(loaded.workflow), ...unknownStepProblems(loaded.workflow)]
-        : loaded.errors;
+      const problems = loaded.ok ? definitionProblems(loaded.workflow) : loaded.errors;
       if (loaded.ok && problems.length === 0) {
         io.out(`${definition}: valid (${loaded.workflow.name}, ${loaded.workflow.phases.length} phases)`);
         const remote = serverOnlyPhases(loaded.workflow);
