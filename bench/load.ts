@@ -4,7 +4,8 @@
 // sign-in route, each sending chat turns (POST /chat/respond) one after another on its own thread
 // for --seconds at 1, 8 and 32 clients. A client that is shed (503) waits its Retry-After, as
 // the API asks. Meanwhile two separate processes probe GET /healthz and GET /readyz every 50 ms. Reported per load:
-// turns/s, p50/p99 of answered turns, the share of 503s, /healthz and /readyz p50/p99/max, the server's CPU
+// turns/s, p50/p99 of answered turns, the share of 503s, /healthz and /readyz p50/p99/max, the server's
+// event-loop delay (bench/lib/loop-lag.mjs: per-second windows' p50 median, p99 and max worst), the server's CPU
 // ms per answered turn (user + system time of its process tree) and os.loadavg(); then the CPU and
 // latency of the review queue page (GET /umbra/proposals as a Jam editor) once the turns have
 // filled the queue. --bounds runs it all once per SOLSERVER_MAX_CONCURRENT_REQUESTS value (a
@@ -12,7 +13,7 @@
 // Run: `pnpm bench:load` (--seconds N, --clients 1,8,32, --bounds 0,1,2,4, --queue N, --wait-ms N,
 // --port N). Writes bench/results/load.json.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -87,6 +88,7 @@ function treeCpuMs(pid: number): number {
 
 // ---- the database and the accounts -------------------------------------------------------------
 const dir = mkdtempSync(path.join(os.tmpdir(), "solserver-load-"));
+const LOOP_LAG_FILE = path.join(dir, "loop-lag.jsonl");
 const PASSWORD = "load-bench-password";
 const baseEnv: Record<string, string> = {
   ...(process.env as Record<string, string>),
@@ -128,6 +130,8 @@ async function startServer(bound: number): Promise<ChildProcess> {
       SOLSERVER_MAX_CONCURRENT_REQUESTS: String(bound),
       SOLSERVER_MAX_QUEUED_REQUESTS: values.queue,
       SOLSERVER_MAX_QUEUE_WAIT_MS: values["wait-ms"],
+      NODE_OPTIONS: `--import ${path.join(ROOT, "bench/lib/loop-lag.mjs")}`,
+      LOOP_LAG_FILE,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -165,11 +169,41 @@ type TLevel = {
   other_errors: number;
   healthz: TProbeFigures;
   readyz: TProbeFigures;
+  loop_lag: TLoopLag;
+  /** Client 0's 1st and 10th turn: at the first level, the first turn after /readyz said ready. */
+  first_turn_ms: number;
+  tenth_turn_ms: number;
   cpu_ms_per_turn: number;
   loadavg: [number, number, number];
 };
 
 type TProbeFigures = { probes: number; p50_ms: number; p99_ms: number; max_ms: number; timeouts: number };
+type TLoopLag = { windows: number; p50_ms: number; p99_ms: number; max_ms: number };
+
+/**
+ * The server's event-loop delay between `from` and `to` (epoch ms): the median window's p50, the
+ * worst window's p99 and max, read from the busiest process (the one serving requests).
+ */
+function loopLag(from: number, to: number): TLoopLag {
+  const lines = existsSync(LOOP_LAG_FILE) ? readFileSync(LOOP_LAG_FILE, "utf8").trim().split("\n") : [];
+  const byPid = new Map<number, { p50: number; p99: number; max: number }[]>();
+  for (const line of lines) {
+    const w = JSON.parse(line) as { pid: number; at: number; p50: number; p99: number; max: number };
+    if (w.at <= from || w.at > to + 1000) continue;
+    byPid.set(w.pid, [...(byPid.get(w.pid) ?? []), w]);
+  }
+  const windows =
+    [...byPid.values()].sort((a, b) => Math.max(...b.map((w) => w.p99)) - Math.max(...a.map((w) => w.p99)))[0] ?? [];
+  return {
+    windows: windows.length,
+    p50_ms: percentile(
+      windows.map((w) => w.p50),
+      50,
+    ),
+    p99_ms: round(Math.max(...windows.map((w) => w.p99))),
+    max_ms: round(Math.max(...windows.map((w) => w.max))),
+  };
+}
 
 /** A separate process probing `url` every PROBE_INTERVAL_MS for the level; its latency figures. */
 async function startProber(url: string): Promise<TProbeFigures> {
@@ -205,10 +239,12 @@ let seq = 0;
 async function level(server: ChildProcess, bound: number, clients: number, cookies: string[]): Promise<TLevel> {
   const probers = ["healthz", "readyz"].map((probe) => startProber(`${ORIGIN}/${probe}`));
   const cpuBefore = treeCpuMs(server.pid as number);
+  const startedAt = Date.now();
   const until = performance.now() + SECONDS * 1000;
   const latencies: number[] = [];
   let shed = 0;
   let otherErrors = 0;
+  const clientZero: number[] = [];
   await Promise.all(
     cookies.slice(0, clients).map(async (cookie, c) => {
       let threadId: string | undefined;
@@ -226,6 +262,7 @@ async function level(server: ChildProcess, bound: number, clients: number, cooki
         const body = (await res.json()) as { thread_id?: string };
         if (res.status === 200) {
           latencies.push(performance.now() - started);
+          if (c === 0) clientZero.push(performance.now() - started);
           threadId ??= body.thread_id;
         } else if (res.status === 503) {
           shed++;
@@ -238,6 +275,7 @@ async function level(server: ChildProcess, bound: number, clients: number, cooki
     }),
   );
   const cpu = treeCpuMs(server.pid as number) - cpuBefore;
+  const lag = loopLag(startedAt, Date.now());
   const [healthz, readyz] = await Promise.all(probers);
   const turns = latencies.length;
   return {
@@ -253,6 +291,9 @@ async function level(server: ChildProcess, bound: number, clients: number, cooki
     other_errors: otherErrors,
     healthz: healthz as TProbeFigures,
     readyz: readyz as TProbeFigures,
+    loop_lag: lag,
+    first_turn_ms: round(clientZero[0] ?? Number.NaN),
+    tenth_turn_ms: round(clientZero[9] ?? Number.NaN),
     cpu_ms_per_turn: round(cpu / Math.max(1, turns), 2),
     loadavg: loadavg(),
   };
@@ -301,7 +342,7 @@ try {
         levels.push(result);
         const h = result.healthz;
         console.log(
-          `bound ${String(bound).padStart(2)} clients ${String(clients).padStart(2)}: ${String(result.turns_per_s).padStart(6)} turns/s  p50 ${result.turn_p50_ms} / p99 ${result.turn_p99_ms} ms  503 ${(100 * result.shed_share).toFixed(1)}%  healthz p50 ${h.p50_ms} / p99 ${h.p99_ms} / max ${h.max_ms} ms (${h.timeouts} timeouts)  readyz p50 ${result.readyz.p50_ms} / p99 ${result.readyz.p99_ms} ms (${result.readyz.timeouts} timeouts)  cpu ${result.cpu_ms_per_turn} ms/turn  load ${result.loadavg.join(" ")}`,
+          `bound ${String(bound).padStart(2)} clients ${String(clients).padStart(2)}: ${String(result.turns_per_s).padStart(6)} turns/s  p50 ${result.turn_p50_ms} / p99 ${result.turn_p99_ms} ms  503 ${(100 * result.shed_share).toFixed(1)}%  healthz p50 ${h.p50_ms} / p99 ${h.p99_ms} / max ${h.max_ms} ms (${h.timeouts} timeouts)  readyz p50 ${result.readyz.p50_ms} / p99 ${result.readyz.p99_ms} ms (${result.readyz.timeouts} timeouts)  loop lag p50 ${result.loop_lag.p50_ms} / p99 ${result.loop_lag.p99_ms} / max ${result.loop_lag.max_ms} ms  1st / 10th turn ${result.first_turn_ms} / ${result.tenth_turn_ms} ms  cpu ${result.cpu_ms_per_turn} ms/turn  load ${result.loadavg.join(" ")}`,
         );
       }
       const queue = await queuePage(server, jamCookie);

@@ -2,7 +2,8 @@
 // DATABASE_URL or SOLSERVER_MODEL fails start-up instead of the first request. Then load the
 // sentence model (semantic matching), start the timer that runs scheduled workflows (the Umbra beat) and the daily prune (retention), in the Node
 // runtime only; stamp each request with its socket's address (server/peer-address.ts); answer
-// TRACE and the liveness probe before Next sees them (server/http/early-answers.ts).
+// TRACE and the liveness probe before Next sees them (server/http/early-answers.ts); load every
+// route once the server listens (server/http/warm-routes.ts).
 import { nextRuntime } from "./env";
 
 export async function register() {
@@ -11,7 +12,8 @@ export async function register() {
   const { installPeerAddressStamp } = await import("./server/peer-address");
   installPeerAddressStamp();
   const { readiness } = await import("./server/readiness");
-  (await import("./server/http/early-answers")).answerBeforeNext(await import("node:http"), readiness);
+  const http = await import("node:http");
+  (await import("./server/http/early-answers")).answerBeforeNext(http, readiness);
   const { serverEnv } = await import("./server/server-env");
   let env: ReturnType<typeof serverEnv>;
   try {
@@ -20,18 +22,20 @@ export async function register() {
     console.error((error as Error).message);
     process.exit(1);
   }
-  // The sentence model loads now (in its worker thread), not on the first turn; if it cannot, the
-  // log says so once and /readyz's checks say why, and the server runs lexical only. The
-  // knowledge index builds now too, in slices: /readyz answers 200 once it is built.
+  // Once the routes are loaded (they open the control plane), the knowledge index builds in
+  // slices and the router trains, and the sentence model loads (in its worker thread), not on the
+  // first turn; if it cannot, the log says so once and /readyz's checks say why, and the server
+  // runs lexical only. /readyz answers 200 once all of it is done.
   const { getServer } = await import("./server/control-plane");
-  const { warmKnowledgeIndex } = await import("@solserver/control-plane");
-  void getServer()
-    .then(async ({ deps }) => {
-      warmKnowledgeIndex(deps);
-      const semantic = await deps.semantic?.open();
-      if (semantic) console.log(`semantic matching: ${semantic.search.model} loaded`);
-    })
-    .catch((error: unknown) => console.error("semantic matching:", (error as Error).message));
+  const { warmUp } = await import("@solserver/control-plane");
+  (await import("./server/http/warm-routes")).warmRoutesOnStart(http, async () => {
+    const { deps } = await getServer();
+    void warmUp(deps);
+    const semantic = await deps.semantic?.open().catch((error: unknown) => {
+      console.error("semantic matching:", (error as Error).message);
+    });
+    if (semantic) console.log(`semantic matching: ${semantic.search.model} loaded`);
+  });
   const { startWebScheduler } = await import("./server/scheduler");
   startWebScheduler(env.SOLSERVER_SCHEDULER_INTERVAL_MS);
   const { startWebRetention } = await import("./server/retention");

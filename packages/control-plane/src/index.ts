@@ -126,7 +126,7 @@ export {
   readiness,
   ready,
   semanticStatus,
-  warmKnowledgeIndex,
+  warmUp,
 } from "./services/system";
 export { getThread, listThreads } from "./services/threads";
 export { createToken, hashToken, listTokens, revokeToken, TOKEN_PREFIX } from "./services/tokens";

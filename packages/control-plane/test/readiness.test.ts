@@ -1,8 +1,9 @@
-// Ready means ready (issue 38): /readyz says "building" until the knowledge index is built, and
-// asking starts the build when nothing did; once built, the server is ready and a search reads
-// the whole index (the build reads the CFBs a page at a time, between which other work runs).
+// Ready means ready (issue 38): /readyz says "building" until the knowledge index is built and
+// "training" until the router is trained, and asking starts the warm-up when nothing did; once
+// done, the server is ready and a search reads the whole index (the build reads the CFBs a page
+// at a time, between which other work runs).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readiness } from "../src/index";
+import { readiness, warmUp } from "../src/index";
 import { openTestControlPlane, testCfb } from "../src/testing";
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
@@ -16,17 +17,22 @@ beforeAll(async () => {
 afterAll(() => opened.close());
 
 describe("readiness and the knowledge index", () => {
-  it("is not ready while the index is unbuilt; the probe starts the build; then ready, every CFB indexed", async () => {
+  it("is not ready while the index is unbuilt and the router untrained; the probe starts both; then ready", async () => {
     expect(opened.repos.cfbs.index.status().builtMs).toBeNull();
+    expect(opened.deps.routing.trained()).toBe(false);
     const first = await readiness(opened.deps);
-    expect(first).toMatchObject({ ok: false, checks: { database: "ok", knowledge_index: "building" } });
-    // The build the probe started; a sync waits for it rather than starting another.
-    await opened.repos.cfbs.index.sync();
+    expect(first).toMatchObject({
+      ok: false,
+      checks: { database: "ok", knowledge_index: "building", router: "training" },
+    });
+    // The warm-up the probe started: a second call joins it rather than starting another.
+    await warmUp(opened.deps);
+    expect(opened.deps.routing.trained()).toBe(true);
     expect(opened.repos.cfbs.index.status()).toMatchObject({ rebuilds: 1, documents: await opened.db.cfb.count() });
     expect(await opened.db.cfb.count()).toBe(2_345);
     expect(await readiness(opened.deps)).toEqual({
       ok: true,
-      checks: { database: "ok", knowledge_index: "ok", sentence_model: "off" },
+      checks: { database: "ok", knowledge_index: "ok", router: "ok", sentence_model: "off" },
     });
   });
 });

@@ -18,6 +18,8 @@ export type TRoutingHandle = {
   current(): Promise<TRouter>;
   /** Reads the filed examples now (after this process filed or removed one). */
   refresh(): Promise<TRouter>;
+  /** Trained on the filed examples at least once (the warm-up at start does it; /readyz waits for it). */
+  trained(): boolean;
 };
 
 export function routingHandle(
@@ -89,6 +91,7 @@ export function routingHandle(
     config,
     current: () => (clock() - checkedAt >= CHECK_EVERY_MS ? refresh() : Promise.resolve(router)),
     refresh,
+    trained: () => version !== null,
   };
 }
 

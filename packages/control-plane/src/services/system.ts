@@ -30,40 +30,52 @@ export async function ready(deps: TServiceDeps, timeoutMs = READY_TIMEOUT_MS): P
 }
 
 /**
- * The readiness probe's answer with its checks: the database, the knowledge index and the
- * sentence model when configured. Not ready until the candidate index is built: otherwise the
- * first turn builds it (seconds at 100,000 CFBs) while the server says it is ready. The build is
- * started here when nothing started it (a database that was down at start-up); the index builds
- * once, in slices that leave the event loop to the probes.
+ * The readiness probe's answer with its checks: the database, the knowledge index, the router and
+ * the sentence model when configured. Not ready until the candidate index is built and the router
+ * trained: otherwise the first turn does both (seconds at 100,000 CFBs) while the server says it
+ * is ready. The warm-up is started here when nothing started it (a database that was down at
+ * start-up); the index builds once, in slices that leave the event loop to the probes.
  */
 export async function readiness(deps: TServiceDeps): Promise<{ ok: boolean; checks: Record<string, string> }> {
   const database = await ready(deps);
   const model = deps.semantic?.state() ?? { state: "off" as const };
   const built = deps.repos.cfbs.index.status().builtMs !== null;
-  if (database && !built) warmKnowledgeIndex(deps);
+  const trained = deps.routing.trained();
+  if (database && !(built && trained)) void warmUp(deps);
   return {
     // A model still loading is a moment away (well under a second); one that failed leaves the
     // server ready, lexical only, and says why.
-    ok: database && built && model.state !== "loading",
+    ok: database && built && trained && model.state !== "loading",
     checks: {
       database: database ? "ok" : "unavailable",
       knowledge_index: built ? "ok" : "building",
+      router: trained ? "ok" : "training",
       sentence_model: model.state === "unavailable" ? `unavailable: ${model.reason}` : model.state,
     },
   };
 }
 
-/** The processes' builds under way: a probe every few seconds during a build starts none of its own. */
-const warming = new WeakSet<TServiceDeps>();
+/** The processes' warm-ups under way: a probe every few seconds during one starts none of its own. */
+const warming = new WeakMap<TServiceDeps, Promise<void>>();
 
-/** Builds the candidate index in the background (at start-up, before the first request needs it). */
-export function warmKnowledgeIndex(deps: TServiceDeps): void {
-  if (warming.has(deps)) return;
-  warming.add(deps);
-  deps.repos.cfbs.index
-    .sync()
-    .catch((error: unknown) => console.error("knowledge index:", error))
-    .finally(() => warming.delete(deps));
+/**
+ * What the first turn would otherwise build, built in the background at start-up: the candidate
+ * index, then the router trained on the filed examples. A call during a warm-up joins it.
+ */
+export function warmUp(deps: TServiceDeps): Promise<void> {
+  let run = warming.get(deps);
+  if (!run) {
+    run = deps.repos.cfbs.index
+      .sync()
+      .then(() => deps.routing.refresh())
+      .then(
+        () => undefined,
+        (error: unknown) => console.error("warm-up:", error),
+      )
+      .finally(() => warming.delete(deps));
+    warming.set(deps, run);
+  }
+  return run;
 }
 
 const IDLE = { running: false, done: 0, total: 0, perSecond: null, secondsLeft: null };
