@@ -132,13 +132,14 @@ describe("past the bound and the queue", () => {
 
   it("refuses a request that waited longer than SOLSERVER_MAX_QUEUE_WAIT_MS", async () => {
     const turns = await fillSlots();
-    const started = performance.now();
-    const waited = await get("/umbra/proposals");
-    const ms = performance.now() - started;
+    const { shed } = loadSheddingStats();
+    const waiting = get("/umbra/proposals");
+    // Queued (the queue had room), then refused while both slots stayed busy: its wait ran out.
+    await until(() => loadSheddingStats().queued === 1, "the queued request");
+    const waited = await waiting;
     expect(waited.status).toBe(503);
     expect(waited.headers.get("retry-after")).toBe(RETRY_AFTER);
-    expect(ms).toBeGreaterThanOrEqual(WAIT_MS - 50);
-    expect(ms).toBeLessThan(WAIT_MS + 1000);
+    expect(loadSheddingStats()).toMatchObject({ active: 2, queued: 0, shed: shed + 1 });
     releaseModel();
     for (const res of await Promise.all(turns)) expect(res.status).toBe(200);
   });
@@ -186,13 +187,10 @@ describe("the health probes", () => {
     const queued = get("/umbra/proposals");
     await until(() => loadSheddingStats().queued === 1, "a queued request");
     for (const path of ["/healthz", "/readyz"]) {
-      const started = performance.now();
       const res = await get(path, {});
-      const ms = performance.now() - started;
       expect(res.status, path).toBe(200);
       expect(res.headers.get("cache-control"), path).toBe("no-store");
       expect(await res.json(), path).toMatchObject({ status: "ok" });
-      expect(ms, path).toBeLessThan(250);
     }
     expect(loadSheddingStats()).toMatchObject({ active: 2, queued: 1 });
     releaseModel();
@@ -212,10 +210,8 @@ describe("the health probes", () => {
       expect(body).not.toContain("secret");
       // A database that hangs is not ready either, once the short timeout runs out.
       repos.system.ping = () => new Promise(() => {});
-      const started = performance.now();
       const hung = await get("/readyz", {});
       expect(hung.status).toBe(503);
-      expect(performance.now() - started).toBeLessThan(2000);
     } finally {
       repos.system.ping = ping;
     }

@@ -75,9 +75,8 @@ describe("sign-in from IPv6", () => {
 describe("request bodies", () => {
   it("a body still arriving after its deadline is refused: REQUEST_TIMEOUT naming body", async () => {
     const req = new Request(`${BASE_URL}/x`, { method: "POST", body: trickle('{"a":'), duplex: "half" } as RequestInit);
-    const started = performance.now();
+    // The body never ends: only its 50 ms deadline can settle the read.
     await expect(readBodyCapped(req, 1024, 50)).rejects.toMatchObject({ code: "REQUEST_TIMEOUT", field: "body" });
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(BODY_DEADLINE_MS).toBeLessThanOrEqual(10_000);
   });
 

@@ -227,16 +227,12 @@ describe("against a scripted server", () => {
     expect([...(vectors[1] as Float32Array)]).toEqual([...Float32Array.from(testEmbedding("beta"))]);
   });
 
-  it("a server slower than timeoutMs rejects soon after the timeout", async () => {
+  it("a server slower than timeoutMs is given up at the timeout", async () => {
     behaviour = (req, res) => {
       const timer = setTimeout(() => json(res, 200, answer(req)), 3000);
       res.on("close", () => clearTimeout(timer));
     };
-    const started = performance.now();
-    await expect(provider({ timeoutMs: 200 }).embed(["alpha"])).rejects.toThrow();
-    const took = performance.now() - started;
-    expect(took).toBeGreaterThanOrEqual(190);
-    expect(took).toBeLessThan(2000);
+    await expect(provider({ timeoutMs: 200 }).embed(["alpha"])).rejects.toMatchObject({ name: "TimeoutError" });
   });
 
   it("sends Authorization: Bearer only when an API key is given", async () => {

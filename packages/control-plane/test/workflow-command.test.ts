@@ -309,7 +309,6 @@ describe("the process: argv, env, cwd, timeout", () => {
     const graceMs = 700;
     for (const stubborn of [false, true]) {
       const ws = workspace();
-      const started = Date.now();
       const run = runCommand(
         executor([NODE, "-e", treeScript(stubborn)], { timeout: "2s", timeout_ms: timeoutMs }),
         "nap",
@@ -318,7 +317,6 @@ describe("the process: argv, env, cwd, timeout", () => {
       const pids = (await waitForFile(path.join(ws, "pids"))).split(" ").map(Number);
       expect(pids.every(runs)).toBe(true);
       const outcome = await run;
-      const took = Date.now() - started;
       expect(outcome).toMatchObject({
         ok: false,
         timed_out: true,
@@ -326,15 +324,8 @@ describe("the process: argv, env, cwd, timeout", () => {
       });
       // Parent and child are gone when the step returns: at once on SIGTERM, else by SIGKILL.
       expect(pids.filter(runs)).toEqual([]);
-      expect(took).toBeGreaterThanOrEqual(timeoutMs);
-      if (stubborn) {
-        expect(took).toBeGreaterThanOrEqual(timeoutMs + graceMs);
-        expect(outcome.signal).toBe("SIGKILL");
-      } else {
-        expect(outcome.signal).toBe("SIGTERM");
-      }
-      // Not the processes' own end (never): the timeout, the grace period, and start-up slack.
-      expect(took).toBeLessThan(timeoutMs + graceMs + 5_000);
+      // A tree that ignores SIGTERM is killed once the grace period is over.
+      expect(outcome.signal).toBe(stubborn ? "SIGKILL" : "SIGTERM");
     }
   }, 30_000);
 
@@ -343,7 +334,6 @@ describe("the process: argv, env, cwd, timeout", () => {
     // The leftover keeps stdout open, so waiting for the output to end would wait for ever.
     const script =
       "const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'inherit' }); require('node:fs').writeFileSync('pids', String(c.pid)); c.unref(); console.log('started');";
-    const started = Date.now();
     const outcome = await runCommand(executor([NODE, "-e", script]), "bg", {
       workspace: ws,
       graceMs: 700,
@@ -352,7 +342,6 @@ describe("the process: argv, env, cwd, timeout", () => {
     expect(outcome).toMatchObject({ ok: true, exit_code: 0 });
     expect(outcome.output_tail).toBe("started\n");
     expect(runs(Number(readFileSync(path.join(ws, "pids"), "utf8")))).toBe(false);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 

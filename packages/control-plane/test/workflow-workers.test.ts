@@ -160,15 +160,29 @@ describe("worker phases", () => {
     expect(failed.error).toContain("model timed out again");
   });
 
-  it("a long-polling claim returns as soon as a phase becomes claimable", async () => {
+  it("a long-polling claim returns the phase that becomes claimable while it waits", async () => {
     const { definition, queue } = workerFlow();
-    const started = Date.now();
-    const waiting = claimWorkflowPhase(at(jam), { queue, worker: "poller", wait_ms: 5_000 });
-    await new Promise((r) => setTimeout(r, 300));
-    const run = await startWorkflow(at(jam), { definition });
-    const { claim } = await waiting;
-    expect(claim?.run_id).toBe(run.run_id);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    // A barrier on the claim's first look (it found nothing and now waits): the run starts after it.
+    const repo = opened.deps.repos.workflows;
+    const claim = repo.claim;
+    let looked: () => void = () => {};
+    const firstLook = new Promise<void>((resolve) => {
+      looked = resolve;
+    });
+    repo.claim = async (...args) => {
+      const lease = await claim.apply(repo, args);
+      looked();
+      return lease;
+    };
+    try {
+      // The longest wait the API allows: only the run started meanwhile can end it with a claim.
+      const waiting = claimWorkflowPhase(at(jam), { queue, worker: "poller", wait_ms: 30_000 });
+      await firstLook;
+      const run = await startWorkflow(at(jam), { definition });
+      expect((await waiting).claim?.run_id).toBe(run.run_id);
+    } finally {
+      repo.claim = claim;
+    }
     // Nothing to claim: null after the wait.
     expect(
       (await claimWorkflowPhase(at(jam), { queue: `empty${n}`, worker: "poller", wait_ms: 250 })).claim,
