@@ -2,6 +2,7 @@ import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { main } from "../src/main";
 
 export const PACKAGE_DIR = path.resolve(import.meta.dirname, "..");
 export const BIN = path.join(PACKAGE_DIR, "bin", "breakpoint.mjs");
@@ -36,27 +37,35 @@ export interface TCliRun {
   errLines: string[];
 }
 
-/** Run the real bin (node bin/breakpoint.mjs ...) and collect its output. */
 /** CI variables cleared, so a run's metadata does not depend on where the tests run. */
 const NO_CI = { CI: "", GITHUB_ACTIONS: "", GITHUB_REPOSITORY: "", BREAKPOINT_PROJECT: "", BREAKPOINT_CI_PROVIDER: "" };
 
+/**
+ * Run the CLI and collect its output: in this process through `main` (what the bin calls), or,
+ * given `bin` or `cwd`, the built program in its own Node process (the package as installed).
+ */
 export function runCli(
   args: readonly string[],
-  options: { cwd?: string; bin?: string; env?: Record<string, string> } = {},
+  options: { bin?: string; cwd?: string; env?: Record<string, string> } = {},
 ): TCliRun {
+  const env = { ...process.env, NO_COLOR: "1", BREAKPOINT_DEBUG: "", ...NO_CI, ...options.env };
+  if (!options.bin && !options.cwd) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env });
+    const stderr = err.join("");
+    return { code, stdout: out.join(""), stderr, errLines: lines(stderr) };
+  }
   const result: SpawnSyncReturns<string> = spawnSync(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd ?? PACKAGE_DIR,
     encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1", BREAKPOINT_DEBUG: "", ...NO_CI, ...options.env },
+    env,
   });
   if (result.error) throw result.error;
-  return {
-    code: result.status,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    errLines: result.stderr.split("\n").filter((l) => l.trim() !== ""),
-  };
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr, errLines: lines(result.stderr) };
 }
+
+const lines = (text: string) => text.split("\n").filter((l) => l.trim() !== "");
 
 /** A fresh temp directory, removed by the returned cleanup. */
 export function makeTempDir(prefix = "breakpoint-test-"): { dir: string; cleanup: () => void } {
