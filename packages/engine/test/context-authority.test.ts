@@ -18,6 +18,7 @@ import * as readings from "../src/context/readings";
 import * as registry from "../src/context/registry";
 import * as report from "../src/context/report";
 import * as rvCatalog from "../src/context/rv-catalog";
+import * as speechActs from "../src/context/speech-acts";
 import * as spelling from "../src/context/spelling";
 import * as state from "../src/context/state";
 import * as text from "../src/context/text";
@@ -42,6 +43,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   registry,
   report,
   "rv-catalog": rvCatalog,
+  "speech-acts": speechActs,
   spelling,
   state,
   text,

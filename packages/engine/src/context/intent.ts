@@ -13,18 +13,11 @@
 // step's answers (every pattern, and its numeric readings) and the other steps' (specific
 // patterns only: "yes" can answer the step being asked, never another one).
 //
-// The engine (engine.ts) decides what the findings mean in the current mode; this file only says
-// what the message contains.
+// What the message does besides answering (a hazard, a repair, labor, a retraction, ...) is read
+// in speech-acts.ts. The engine (engine.ts) decides what the findings mean in the current mode;
+// this file only says what the message contains.
 
-import {
-  compile,
-  namedSpans,
-  namedSteps,
-  namesPart,
-  ruleStarts,
-  type TCompiled,
-  type TRuleMatcher,
-} from "./catalog-index";
+import { compile, namedSpans, namedSteps, namesPart, type TCompiled } from "./catalog-index";
 import {
   findingKey,
   findingValue,
@@ -35,9 +28,10 @@ import {
   type TSystem,
 } from "./catalog-schema";
 import { MAX_MESSAGE_CHARS_READ } from "./limits";
-import { matchAnswers, POSITION_STRIDE, type TMasks, type TMatchCandidate, type TNegatedHit } from "./match";
+import { matchAnswers, POSITION_STRIDE, type TGroupMatch, type TMatchCandidate, type TNegatedHit } from "./match";
 import { indexOf, PhraseIndex } from "./phrases";
-import { durationOf, readingAnswer, readingsOf } from "./readings";
+import { readingAnswer, readingsOf, type TReading } from "./readings";
+import { acknowledges, laborIn, requestsReport, resolvedIn, retractedIn, rulesIn } from "./speech-acts";
 import type { Speller } from "./spelling";
 import { evidenceValue, type TContextState, type TIntent, type TTopicKind } from "./state";
 import { lex, phrase, type TLexClause, type TNonAnswerReason, type TPhrase, VOCABULARY } from "./vocabulary";
@@ -385,36 +379,6 @@ function negatedIn(tokens: readonly string[], start: number): boolean {
   return false;
 }
 
-/** Whether a negator precedes `start` in the same segment ("no smell of gas", "didn't see any soot"). */
-function negated(clause: TLexClause, start: number): boolean {
-  const segment = clause.segments[start];
-  for (let i = start - 1; i >= 0 && i >= start - 4; i--) {
-    // a negation does not reach over "but" or "and" ("doesn't light and I smell propane")
-    if (clause.segments[i] !== segment || VOCABULARY.listWords.has(clause.tokens[i] ?? "")) return false;
-    if (VOCABULARY.negators.has(clause.tokens[i] ?? "")) return true;
-  }
-  return false;
-}
-
-function firstRuleHit<R>(
-  clauses: readonly TLexClause[],
-  rules: readonly { rule: R; index: TRuleMatcher }[],
-  skip: (k: number, start: number) => boolean,
-) {
-  for (const { rule, index } of rules)
-    for (const [k, clause] of clauses.entries())
-      for (const starts of ruleStarts(index, clause))
-        if (starts.every((start) => !skip(k, start) && !negated(clause, start))) return { rule, clause: k };
-  return null;
-}
-
-/** The technician's words as they wrote them, for the report (bounded). */
-const OWN_WORDS_CHARS = 500;
-function ownWords(message: string): string {
-  const trimmed = message.trim();
-  return trimmed.length <= OWN_WORDS_CHARS ? trimmed : `${trimmed.slice(0, OWN_WORDS_CHARS)}…`;
-}
-
 function clauseText(clause: TLexClause | undefined): string {
   return clause?.tokens.join(" ") ?? "";
 }
@@ -495,46 +459,65 @@ export type TClassifyOptions = {
   about?: string;
 };
 
-/** Reads one technician message against the state (see the header). `system` carries every language's patterns. */
-export function classifyMessage(
-  system: TSystem,
-  state: TContextState,
-  message: string,
-  options: TClassifyOptions = {},
-): TClassification {
-  const steps = system.procedure.steps;
-  const c = compile(system);
-  const r = read(message, c.content, c.speller);
-  const { clauses, masks } = r;
-  if (options.complaint === true)
-    for (const span of c.symptoms.all(clauses)) mark(masks.blocked[span.clause] ?? [], span.start, span.length);
+/** One message under classification: what the readers below share. */
+type TMessage = {
+  c: TCompiled;
+  state: TContextState;
+  steps: readonly TStep[];
+  /** The message as read, with the words that answer no step set aside (`setAsideFor`). */
+  r: TRead;
+  activeStep: TStep | undefined;
+  /** The step the diagnosis concludes from, during authorization (TClassifyOptions.about). */
+  about: string | undefined;
+};
 
+/** The answers a message states, as each reader below leaves them for the next. */
+type TFound = {
+  /** The active step's answer. */
+  answer: TAnswer | null;
+  /** The answer rests on generic words only: a reading replaces it, a restated step drops it. */
+  weak: boolean;
+  /** Answer ids tied for the active step. */
+  ambiguous: string[];
+  /** Where the answer was said (clause × POSITION_STRIDE + token); -1 when nowhere in particular. */
+  at: number;
+  /** Other steps stated with an answer. */
+  stated: TMention[];
+  /** Clauses that state an answer or a reading: they are no question. */
+  hitClauses: Set<number>;
+};
+
+/** Words that answer no step: the complaint's symptoms; for the answers (not the rules), a hazard's too. */
+function setAsideFor(c: TCompiled, r: TRead, complaint: boolean): { rules: boolean[][]; answers: boolean[][] } {
+  const rules = r.masks.blocked.map((mask) => [...mask]);
+  // the complaint: the system's symptom phrases ("pump won't run") describe it, they are not findings
+  if (complaint) for (const span of c.symptoms.all(r.clauses)) mark(rules[span.clause] ?? [], span.start, span.length);
   // Words of a hazard or of rule evidence are no answer to a step, said or denied: "no gas smell"
   // is not the LP check's "no gas". (The rules themselves read the message as it was set aside before.)
-  const setAside = masks.blocked.map((mask) => [...mask]);
-  clauses.forEach((clause, k) => {
+  const answers = rules.map((mask) => [...mask]);
+  r.clauses.forEach((clause, k) => {
     for (const { index } of [...c.safety, ...c.evidence])
       for (const span of index.index.in(clause.tokens)) {
         let from = span.start;
         for (let i = span.start - 1; i >= 0 && i >= span.start - 3; i--)
           if (VOCABULARY.negators.has(clause.tokens[i] ?? "")) from = i;
-        mark(masks.blocked[k] ?? [], from, span.start + span.length - from);
+        mark(answers[k] ?? [], from, span.start + span.length - from);
       }
   });
+  return { rules, answers };
+}
 
-  const activeStep = state.mode === "diagnostic" ? steps.find((s) => s.id === state.active_step) : undefined;
-  const activeAnswers: readonly TAnswer[] = activeStep?.answers ?? [];
-  const option = chosenOption(activeAnswers, options.labels ?? [], message);
-
+/** The answers that compete for the message's words: the active step's, and those of the steps it names. */
+function candidatesOf(m: TMessage): TMatchCandidate[] {
+  const { c, steps, activeStep } = m;
   // Another step's answers compete for the words only when the message names that step's part
   // (a finding is recorded only from an explicit statement about its component).
-  const partClauses = clauses;
-  const named = new Set(steps.filter((step) => partClauses.some((clause) => namesPart(c, step, clause))));
+  const named = new Set(steps.filter((step) => m.r.clauses.some((clause) => namesPart(c, step, clause))));
   const candidates: TMatchCandidate[] = [];
   steps.forEach((step, index) => {
     const patterns = c.answers.get(step) ?? [];
     const active = step === activeStep;
-    if (!active && !named.has(step) && step.id !== options.about) return;
+    if (!active && !named.has(step) && step.id !== m.about) return;
     step.answers.forEach((_, a) => {
       candidates.push({
         group: active ? ACTIVE_GROUP : index,
@@ -544,186 +527,239 @@ export function classifyMessage(
       });
     });
   });
+  return candidates;
+}
 
-  let answer: TAnswer | null = option;
-  let weakAnswer = false;
-  let ambiguous: string[] = [];
-  let answerAt = -1;
-  const stated: TMention[] = [];
-  const hitClauses = new Set<number>();
+/** A denied normal answer ("the blower never pushes any air") is the asked step's "no" when nothing else answers it. */
+function withNegatedNormal(
+  matches: readonly TGroupMatch[],
+  negatedHits: readonly TNegatedHit[],
+  step: TStep | undefined,
+): TGroupMatch[] {
+  const all = [...matches];
+  for (const hit of negatedHits) {
+    if (hit.group !== ACTIVE_GROUP) continue; // only for the step asked: elsewhere it says too little
+    if (step === undefined || step.answers[hit.answer]?.normal !== true || all.some((m) => m.group === hit.group))
+      continue;
+    const no = yesNoAnswers(step)?.no;
+    const a = no === undefined ? -1 : step.answers.indexOf(no);
+    if (a >= 0)
+      all.push({
+        group: hit.group,
+        answers: [a],
+        score: 1,
+        weak: true,
+        last: new Map([[a, hit.clause * POSITION_STRIDE]]),
+      });
+  }
+  return all;
+}
+
+/** The answer a step's match states: the only one, or the last said when the message changes its mind. */
+function winnerOf(match: TGroupMatch, r: TRead): number | undefined {
+  // A self-correction ("blown, no wait it's fine"), a paste, or a contrast ("it runs but barely
+  // moves any water"): the last statement wins.
+  const [last, before] = [...match.last.entries()].sort((a, b) => b[1] - a[1]);
+  if (
+    last !== undefined &&
+    before !== undefined &&
+    (r.correction || r.quoted.size > 0 || contrasted(r.clauses, before[1], last[1]))
+  )
+    return last[0];
+  return match.answers.length === 1 ? match.answers[0] : undefined;
+}
+
+/** Another step's answer, when the message states it about that step's part (not in words about something else). */
+function mentionOf(
+  m: TMessage,
+  match: TGroupMatch,
+  winner: number | undefined,
+  answer: TAnswer | null,
+): TMention | null {
+  const { c, r, activeStep } = m;
+  const step = m.steps[match.group];
+  if (winner === undefined || step === undefined) return null;
+  const mentioned = step.answers[winner];
+  if (mentioned === undefined) return null;
+  // Words about another step count only as an explicit statement about its part: "fuse is
+  // blown" names the fuse; "it moves a foot" (the motor stalling) is no manual-override test,
+  // "pump plug" no clogged strainer, a "trip" no tripped breaker.
+  // …and when the clause names the active step's part too, it is about the active step
+  // ("stove lights, steady blue flame" answers the LP check, not the igniter's).
+  const atIndex = Math.floor((match.last.get(winner) ?? 0) / POSITION_STRIDE);
+  // (the part may be named a clause earlier: "the pump does run, it only sputters")
+  if (step.id !== m.about && !r.clauses.slice(0, atIndex + 1).some((clause) => namesPart(c, step, clause))) return null;
+  if (activeStep !== undefined && namesPart(c, activeStep, r.clauses[atIndex]) && answer === null) return null;
+  return { step, index: match.group, answer: mentioned };
+}
+
+/** What the catalog's patterns find: the active step's answer (or the answers tied for it), and other steps'. */
+function matchedAnswers(m: TMessage): TFound {
+  const found: TFound = { answer: null, weak: false, ambiguous: [], at: -1, stated: [], hitClauses: new Set() };
+  const activeAnswers = m.activeStep?.answers ?? [];
   const negatedHits: TNegatedHit[] = [];
-  if (option === null) {
-    const matches = matchAnswers(clauses, candidates, masks as TMasks, negatedHits);
-    // "the blower never pushes any air": a negated normal answer of the step asked, with no answer
-    // of it left standing, is the step's "no"
-    for (const hit of negatedHits) {
-      if (hit.group !== ACTIVE_GROUP) continue; // only for the step asked: elsewhere it says too little
-      const step = activeStep;
-      if (step === undefined || step.answers[hit.answer]?.normal !== true || matches.some((m) => m.group === hit.group))
-        continue;
-      const no = yesNoAnswers(step)?.no;
-      const a = no === undefined ? -1 : step.answers.indexOf(no);
-      if (a >= 0)
-        matches.push({
-          group: hit.group,
-          answers: [a],
-          score: 1,
-          weak: true,
-          last: new Map([[a, hit.clause * POSITION_STRIDE]]),
-        });
-    }
-    matches.sort((x, y) => x.group - y.group);
-    for (const match of matches) {
-      for (const position of match.last.values()) hitClauses.add(Math.floor(position / POSITION_STRIDE));
-      let winner = match.answers.length === 1 ? match.answers[0] : undefined;
-      // A self-correction ("blown, no wait it's fine") or a contrast ("it runs but barely moves
-      // any water"): the last statement wins.
-      const latest = [...match.last.entries()].sort((a, b) => b[1] - a[1]);
-      const [last, before] = latest;
-      if (
-        last !== undefined &&
-        before !== undefined &&
-        (r.correction || r.quoted.size > 0 || contrasted(clauses, before[1], last[1]))
-      )
-        winner = last[0];
-      if (match.group === ACTIVE_GROUP) {
-        if (winner !== undefined) {
-          answer = activeAnswers[winner] ?? null;
-          answerAt = match.last.get(winner) ?? -1;
-        } else ambiguous = match.answers.map((a) => activeAnswers[a]?.id ?? "");
-        weakAnswer = match.weak && winner !== undefined && match.answers.length === 1;
-        continue;
-      }
-      const step = steps[match.group];
-      const mentioned = winner === undefined ? undefined : step?.answers[winner];
-      // Words about another step count only as an explicit statement about its part: "fuse is
-      // blown" names the fuse; "it moves a foot" (the motor stalling) is no manual-override test,
-      // "pump plug" no clogged strainer, a "trip" no tripped breaker.
-      // …and when the clause names the active step's part too, it is about the active step
-      // ("stove lights, steady blue flame" answers the LP check, not the igniter's).
-      const atIndex = Math.floor((match.last.get(winner ?? -1) ?? 0) / POSITION_STRIDE);
-      const at = clauses[atIndex];
-      // (the part may be named a clause earlier: "the pump does run, it only sputters")
-      if (
-        step !== undefined &&
-        step.id !== options.about &&
-        !partClauses.slice(0, atIndex + 1).some((cl) => namesPart(c, step, cl))
-      )
-        continue;
-      if (step !== undefined && activeStep !== undefined && namesPart(c, activeStep, at) && answer === null) continue;
-      if (step !== undefined && mentioned !== undefined) stated.push({ step, index: match.group, answer: mentioned });
-    }
-    // Readings: the active step takes a number in its unit or with no unit; another step only
-    // one with its unit, when no other step of the system reads that unit.
-    for (const reading of readingsOf(clauses, masks.blocked, c.names)) {
-      const position = reading.clause * POSITION_STRIDE + reading.start;
-      hitClauses.add(reading.clause);
-      // a reading the item says is of another step's part ("12 volts at the pump" while the switch
-      // is asked) is that step's, not the step asked
-      const item = itemAround(partClauses[reading.clause], reading.start);
-      const elsewhere =
-        activeStep !== undefined &&
-        !namesPart(c, activeStep, item) &&
-        steps.some((s) => s !== activeStep && s.readings !== undefined && namesPart(c, s, item));
-      const own = activeStep === undefined || elsewhere ? null : readingAnswer(activeStep, reading);
-      if (own !== null && activeStep !== undefined) {
-        if (answer === null || weakAnswer || position > answerAt || !r.correction) {
-          if (answer !== null && answer !== own && !r.correction && answerAt >= 0 && !weakAnswer) {
-            ambiguous = [answer.id, own.id];
-            answer = null;
-          } else {
-            answer = own;
-            answerAt = position;
-            weakAnswer = false;
-            ambiguous = [];
-          }
-        }
-        continue;
-      }
-      // Another step takes a reading when the clause names its part ("12.4 at the pump plug",
-      // "batteries at 12.8"), or, with a unit, when it is the system's only step in that unit.
-      const clause = itemAround(partClauses[reading.clause], reading.start);
-      const readers = steps.filter(
-        (s) =>
-          s !== activeStep && s.readings !== undefined && (reading.unit === null || s.readings.unit === reading.unit),
-      );
-      const named = readers.filter((s) => namesPart(c, s, clause));
-      // (of several steps in that unit, the ones that apply now: the switch output is read only
-      // once the pump connector had no voltage)
-      const applies = (s: TStep) =>
-        s.requires === undefined ||
-        evidenceValue(state.evidence, findingKey(s.requires.finding)) === findingValue(s.requires.finding);
-      const inUnit = reading.unit === null ? [] : steps.filter((s) => s.readings?.unit === reading.unit && applies(s));
-      const step = named.length === 1 ? named[0] : named.length === 0 && inUnit.length === 1 ? inUnit[0] : undefined;
-      if (step === undefined || step === activeStep || stated.some((m) => m.step === step)) continue;
-      const stepAnswer = readingAnswer(step, reading);
-      if (stepAnswer !== null) stated.push({ step, index: steps.indexOf(step), answer: stepAnswer });
+  const matches = matchAnswers(m.r.clauses, candidatesOf(m), m.r.masks, negatedHits);
+  // the step asked (ACTIVE_GROUP) first: whether it is answered decides what other steps may take
+  for (const match of withNegatedNormal(matches, negatedHits, m.activeStep).sort((x, y) => x.group - y.group)) {
+    for (const position of match.last.values()) found.hitClauses.add(Math.floor(position / POSITION_STRIDE));
+    const winner = winnerOf(match, m.r);
+    if (match.group !== ACTIVE_GROUP) {
+      const mention = mentionOf(m, match, winner, found.answer);
+      if (mention !== null) found.stated.push(mention);
+    } else if (winner !== undefined) {
+      found.answer = activeAnswers[winner] ?? null;
+      found.at = match.last.get(winner) ?? -1;
+      found.weak = match.weak && match.answers.length === 1;
+    } else {
+      found.ambiguous = match.answers.map((a) => activeAnswers[a]?.id ?? "");
+      found.weak = false;
     }
   }
+  return found;
+}
 
+/** The step other than the active one a reading is of, if one is meant beyond doubt. */
+function readingStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
+  const { c, steps, activeStep, state } = m;
+  // Another step takes a reading when the clause names its part ("12.4 at the pump plug",
+  // "batteries at 12.8"), or, with a unit, when it is the system's only step in that unit.
+  const readers = steps.filter(
+    (s) => s !== activeStep && s.readings !== undefined && (reading.unit === null || s.readings.unit === reading.unit),
+  );
+  const named = readers.filter((s) => namesPart(c, s, item));
+  // (of several steps in that unit, the ones that apply now: the switch output is read only
+  // once the pump connector had no voltage)
+  const applies = (s: TStep) =>
+    s.requires === undefined ||
+    evidenceValue(state.evidence, findingKey(s.requires.finding)) === findingValue(s.requires.finding);
+  const inUnit = reading.unit === null ? [] : steps.filter((s) => s.readings?.unit === reading.unit && applies(s));
+  return named.length === 1 ? named[0] : named.length === 0 && inUnit.length === 1 ? inUnit[0] : undefined;
+}
+
+/** Meter readings answer a step by its ranges, not by its patterns. */
+function withReadings(m: TMessage, before: TFound): TFound {
+  const { c, r, steps, activeStep } = m;
+  const found: TFound = { ...before, stated: [...before.stated], hitClauses: new Set(before.hitClauses) };
+  // Readings: the active step takes a number in its unit or with no unit; another step only
+  // one with its unit, when no other step of the system reads that unit.
+  for (const reading of readingsOf(r.clauses, r.masks.blocked, c.names)) {
+    const position = reading.clause * POSITION_STRIDE + reading.start;
+    found.hitClauses.add(reading.clause);
+    // a reading the item says is of another step's part ("12 volts at the pump" while the switch
+    // is asked) is that step's, not the step asked
+    const item = itemAround(r.clauses[reading.clause], reading.start);
+    const elsewhere =
+      activeStep !== undefined &&
+      !namesPart(c, activeStep, item) &&
+      steps.some((s) => s !== activeStep && s.readings !== undefined && namesPart(c, s, item));
+    const own = activeStep === undefined || elsewhere ? null : readingAnswer(activeStep, reading);
+    if (own !== null) {
+      if (found.answer === null || found.weak || position > found.at || !r.correction) {
+        if (found.answer !== null && found.answer !== own && !r.correction && found.at >= 0 && !found.weak) {
+          found.ambiguous = [found.answer.id, own.id];
+          found.answer = null;
+        } else {
+          found.answer = own;
+          found.at = position;
+          found.weak = false;
+          found.ambiguous = [];
+        }
+      }
+      continue;
+    }
+    const step = readingStep(m, reading, item);
+    if (step === undefined || step === activeStep || found.stated.some((s) => s.step === step)) continue;
+    const stepAnswer = readingAnswer(step, reading);
+    if (stepAnswer !== null) found.stated.push({ step, index: steps.indexOf(step), answer: stepAnswer });
+  }
+  return found;
+}
+
+/** A clause's items ("fuse is good and 12 V at the pump"), each as the clause's tokens with the rest blanked. */
+function itemsOf(clause: TLexClause, blocked: readonly boolean[] | undefined): string[][] {
+  let item = 0;
+  const items = clause.tokens.map((t, i) =>
+    VOCABULARY.listWords.has(t) || (i > 0 && clause.segments[i] !== clause.segments[i - 1]) ? ++item : item,
+  );
+  return [...new Set(items)].map((segment) =>
+    clause.tokens.map((t, i) => (items[i] === segment && blocked?.[i] !== true ? t : "")),
+  );
+}
+
+/** Another step's answer in an item that names its part: by all its patterns, or "good" for its normal one. */
+function itemAnswer(c: TCompiled, step: TStep, index: number, tokens: string[], sound: boolean): TAnswer | undefined {
+  const patterns = c.answers.get(step) ?? [];
+  const own = step.answers.map(
+    (_, a): TMatchCandidate => ({ group: index, answer: a, priority: 0, patterns: patterns[a] ?? [] }),
+  );
+  const [match] = matchAnswers([{ tokens, question: false }], own);
+  if (match === undefined) return sound ? step.answers.find((a) => a.normal === true) : undefined;
+  return match.answers.length === 1 ? step.answers[match.answers[0] ?? -1] : undefined;
+}
+
+/** Generic words ("its good") count for the step whose part their item names; patterns give other steps none. */
+function withItems(m: TMessage, before: TFound): TFound {
+  const { c, r, steps, activeStep } = m;
+  const found: TFound = { ...before, stated: [...before.stated], hitClauses: new Set(before.hitClauses) };
   // Items: segments cut again at list words ("fuse is good and 12 V at the pump"). In an item,
   // generic words count for another step when the item names that step's part (and no other
   // step's): "checked the fuse, its good". "Good", "fine", "checks out" (not negated) are the
   // normal answer of the step whose part is named, or of the active step when no part is.
   const healthy = indexOf(VOCABULARY.healthy);
   let activeHealthy: TAnswer | null = null;
-  if (option === null) {
-    clauses.forEach((clause, k) => {
-      if (r.questions.has(k) || r.quoted.has(k)) return;
-      let item = 0;
-      const items = clause.tokens.map((t, i) =>
-        VOCABULARY.listWords.has(t) || (i > 0 && clause.segments[i] !== clause.segments[i - 1]) ? ++item : item,
-      );
-      let previous: Set<TStep> = new Set();
-      for (const segment of new Set(items)) {
-        const tokens = clause.tokens.map((t, i) => (items[i] === segment && masks.blocked[k]?.[i] !== true ? t : ""));
-        let named = namedSteps(c, tokens);
-        // "looked at the fuse and its fine": "it" is the part of the item before
-        const first = tokens.find((t) => t !== "" && !VOCABULARY.listWords.has(t)) ?? "";
-        if (named.size === 0 && VOCABULARY.pronouns.has(first)) named = previous;
-        previous = named;
-        const [step] = named;
-        const sound = healthy.in(tokens).some((span) => !negatedIn(tokens, span.start));
-        if (named.size === 0 && sound && activeStep !== undefined && !hitClauses.has(k))
-          activeHealthy = activeStep.answers.find((a) => a.normal === true) ?? null;
-        if (named.size !== 1 || step === undefined || stated.some((m) => m.step === step)) continue;
-        // "no wait wrong fuse, the pump one is fine": a clause that names the asked step's part is about it
-        if (step !== activeStep && activeStep !== undefined && namesPart(c, activeStep, clause)) continue;
-        if (step === activeStep) {
-          if (answer === null && ambiguous.length === 0 && sound)
-            activeHealthy = step.answers.find((a) => a.normal === true) ?? null;
-          continue;
-        }
-        const index = steps.indexOf(step);
-        const patterns = c.answers.get(step) ?? [];
-        const own = step.answers.map(
-          (_, a): TMatchCandidate => ({ group: index, answer: a, priority: 0, patterns: patterns[a] ?? [] }),
-        );
-        const [match] = matchAnswers([{ tokens, question: false }], own);
-        let winner =
-          match !== undefined && match.answers.length === 1 ? step.answers[match.answers[0] ?? -1] : undefined;
-        if (match === undefined && sound) winner = step.answers.find((a) => a.normal === true);
-        if (winner !== undefined) {
-          stated.push({ step, index, answer: winner });
-          hitClauses.add(k);
-        }
+  r.clauses.forEach((clause, k) => {
+    if (r.questions.has(k) || r.quoted.has(k)) return;
+    let previous: Set<TStep> = new Set();
+    for (const tokens of itemsOf(clause, r.masks.blocked[k])) {
+      let named = namedSteps(c, tokens);
+      // "looked at the fuse and its fine": "it" is the part of the item before
+      const first = tokens.find((t) => t !== "" && !VOCABULARY.listWords.has(t)) ?? "";
+      if (named.size === 0 && VOCABULARY.pronouns.has(first)) named = previous;
+      previous = named;
+      const [step] = named;
+      const sound = healthy.in(tokens).some((span) => !negatedIn(tokens, span.start));
+      if (named.size === 0 && sound && activeStep !== undefined && !found.hitClauses.has(k))
+        activeHealthy = activeStep.answers.find((a) => a.normal === true) ?? null;
+      if (named.size !== 1 || step === undefined || found.stated.some((s) => s.step === step)) continue;
+      // "no wait wrong fuse, the pump one is fine": a clause that names the asked step's part is about it
+      if (step !== activeStep && activeStep !== undefined && namesPart(c, activeStep, clause)) continue;
+      if (step === activeStep) {
+        if (found.answer === null && found.ambiguous.length === 0 && sound)
+          activeHealthy = step.answers.find((a) => a.normal === true) ?? null;
+        continue;
       }
-    });
-    if (answer === null && ambiguous.length === 0 && activeHealthy !== null) {
-      answer = activeHealthy;
-      weakAnswer = true;
-    }
-    // An echo of a yes / no question ("lit a stove burner, steady blue flame"; "zero output from
-    // the switch"): its words, said plainly, are the answer "yes"; negated, the answer "no".
-    if (answer === null && ambiguous.length === 0 && activeStep !== undefined) {
-      const echo = echoAnswer(c, activeStep, clauses, masks.blocked, r.questions);
-      if (echo !== null) {
-        answer = echo;
-        weakAnswer = true;
+      const index = steps.indexOf(step);
+      const answer = itemAnswer(c, step, index, tokens, sound);
+      if (answer !== undefined) {
+        found.stated.push({ step, index, answer });
+        found.hitClauses.add(k);
       }
     }
+  });
+  if (found.answer === null && found.ambiguous.length === 0 && activeHealthy !== null) {
+    found.answer = activeHealthy;
+    found.weak = true;
   }
+  return found;
+}
 
+/** A reply may answer a yes / no question by repeating it, when nothing else answers it. */
+function withEcho(m: TMessage, found: TFound): TFound {
+  if (found.answer !== null || found.ambiguous.length > 0 || m.activeStep === undefined) return found;
+  // An echo of a yes / no question ("lit a stove burner, steady blue flame"; "zero output from
+  // the switch"): its words, said plainly, are the answer "yes"; negated, the answer "no".
+  const echo = echoAnswer(m.c, m.activeStep, m.r.clauses, m.r.masks.blocked, m.r.questions);
+  return echo === null ? found : { ...found, answer: echo, weak: true };
+}
+
+/** What the message states for the steps: an option sent as is, else what each reader finds after the one before. */
+function foundOf(m: TMessage, option: TAnswer | null): TFound {
+  if (option !== null) return { answer: option, weak: false, ambiguous: [], at: -1, stated: [], hitClauses: new Set() };
+  return withEcho(m, withItems(m, withReadings(m, matchedAnswers(m))));
+}
+
+/** The steps stated, against the record: a completed step contradicted or restated, another one fresh. */
+function mentionsOf(state: TContextState, stated: readonly TMention[]) {
   const completedAt = (id: string) => state.completed.indexOf(id);
   const recorded = (finding: string) => evidenceValue(state.evidence, findingKey(finding));
   const done = stated.filter((m) => completedAt(m.step.id) >= 0);
@@ -737,149 +773,133 @@ export function classifyMessage(
     .sort((a, b) => a.index - b.index);
   // Completed steps stated again with what is on record ("the fuse is fine", again).
   const restated = done.filter((m) => recorded(m.answer.finding) === findingValue(m.answer.finding));
-  // An answer given only in generic words is dropped when the message restates a completed step
-  // ("yes, the fuse is fine" at the voltage step is about the fuse, not a "yes" to the voltage).
-  if (weakAnswer && option === null && done.length > 0) answer = null;
+  return { done, contradictions, fresh, restated };
+}
 
-  // A clause that starts with a question word and states nothing is a question too.
+/** The question clauses: also those opening with a question word that state no answer (known only now). */
+function questionsOf(r: TRead, hitClauses: ReadonlySet<number>) {
+  const questions = new Set(r.questions);
   let topic = r.topic;
   let topicClause = r.topicClause;
-  clauses.forEach((clause, k) => {
-    if (r.questions.has(k) || hitClauses.has(k) || !startsWithQuestionWord(clause)) return;
-    r.questions.add(k);
+  // A clause that starts with a question word and states nothing is a question too.
+  r.clauses.forEach((clause, k) => {
+    if (questions.has(k) || hitClauses.has(k) || !startsWithQuestionWord(clause)) return;
+    questions.add(k);
     if (topic === null) {
       topic = "howto";
       topicClause = k;
     }
   });
+  return { questions, topic, topicClause };
+}
 
-  // Questions: which part they name (the active step's unless another step's part is named).
-  let topicStep: TStep | null = null;
-  if (topic !== null) {
-    // Of the parts named, the diagnosis' own (the step asked, or one done) before others, then the
-    // first named: "why the pump and not the wiring?" is about the pump the diagnosis found.
-    const asked = clauses[topicClause];
-    const named = asked === undefined ? [] : namedSpans(c, asked.tokens);
-    const onPath = (step: TStep) => step === activeStep || state.completed.includes(step.id);
-    named.sort((a, b) => Number(onPath(b.step)) - Number(onPath(a.step)) || a.start - b.start);
-    const [first] = named;
-    if (first !== undefined && first.step !== activeStep && !named.some((n) => n.step === activeStep))
-      topicStep = first.step;
-  }
+/** The step a question is about when it names another step's part than the active step's. */
+function topicStepOf(m: TMessage, topicClause: number): TStep | null {
+  const { c, state, activeStep } = m;
+  // Of the parts named, the diagnosis' own (the step asked, or one done) before others, then the
+  // first named: "why the pump and not the wiring?" is about the pump the diagnosis found.
+  const asked = m.r.clauses[topicClause];
+  const named = asked === undefined ? [] : namedSpans(c, asked.tokens);
+  const onPath = (step: TStep) => step === activeStep || state.completed.includes(step.id);
+  named.sort((a, b) => Number(onPath(b.step)) - Number(onPath(a.step)) || a.start - b.start);
+  const [first] = named;
+  return first !== undefined && first.step !== activeStep && !named.some((n) => n.step === activeStep)
+    ? first.step
+    : null;
+}
 
-  // Rules: safety anywhere (a question about a gas smell still stops the case), evidence only in
-  // statements that are not set aside.
-  const stopped = (system.safety_rules ?? []).find((rule) => rule.id === state.safety?.rule);
-  const safetyHit = firstRuleHit(clauses, c.safety, (k) => r.quoted.has(k));
-  const clear = stopped === undefined ? undefined : c.safety.find((s) => s.rule === stopped);
-  const safetyClear =
-    clear !== undefined && firstRuleHit(clauses, [{ rule: clear.rule, index: clear.clear }], () => false) !== null;
-  const evidenceHit = firstRuleHit(clauses, c.evidence, (k, start) => setAside[k]?.[start] === true || r.quoted.has(k));
-
-  const own = clauses.filter((_, k) => !r.quoted.has(k));
-  // Retractions: "I never checked the fuse" names a completed step's part.
-  const retracted: TStep[] = [];
-  for (const span of indexOf(VOCABULARY.retractions).all(own)) {
-    const clause = own[span.clause];
-    if (clause === undefined) continue;
-    const part = c.parts.find(
-      (p) => completedAt(p.step.id) >= 0 && c.partIndex(p).in(clause.tokens).length > 0 && !retracted.includes(p.step),
-    );
-    if (part !== undefined) retracted.push(part.step);
-  }
-
-  const has = (table: readonly TPhrase[]) => indexOf(table).all(own).length > 0;
-  const anyOf = (table: readonly TPhrase[]) =>
-    indexOf(table)
-      .all(own)
-      .some((span) => {
-        const clause = own[span.clause];
-        return clause !== undefined && !negated(clause, span.start);
-      });
-  // "fixed it", "works now", or a repair with "now" / "again" ("swapped the cap, blowing cold now")
-  // unless it still fails ("changed the fuse, still dead"). The action the step asked for is no
-  // repair: "reset it, breaker holds now" answers "Reset the breaker: does it hold?" (issue 36).
-  const asked = activeStep === undefined ? new Set<string>() : (c.questionWords.get(activeStep) ?? new Set<string>());
-  const stepAction = (table: readonly TPhrase[]) =>
-    indexOf(table)
-      .all(own)
-      .some((span) => own[span.clause]?.tokens.slice(span.start, span.start + span.length).every((t) => asked.has(t)));
-  const resolved =
-    anyOf(VOCABULARY.resolved.explicit) ||
-    anyOf(VOCABULARY.resolved.success) ||
-    (anyOf(VOCABULARY.resolved.repairVerbs) &&
-      !(answer !== null && stepAction(VOCABULARY.resolved.repairVerbs)) &&
-      anyOf(VOCABULARY.now) &&
-      !has(VOCABULARY.still));
-
-  const minutes = durationOf(own);
-  const laborTriggered = anyOf(VOCABULARY.labor.keywords) || anyOf(VOCABULARY.labor.add);
-  const labor =
-    minutes !== null && laborTriggered
-      ? { minutes, mode: anyOf(VOCABULARY.labor.add) ? ("add" as const) : ("set" as const) }
-      : null;
-
-  const ackExtra = new Set([...VOCABULARY.fillers]);
-  const acknowledgement =
-    clauses.length > 0 && clauses.every((cl) => indexOf(VOCABULARY.acknowledgements).covers(cl.tokens, ackExtra));
-  const reportRequest =
-    has(VOCABULARY.reportRequests) &&
-    clauses.every((cl) => indexOf(VOCABULARY.reportRequests).covers(cl.tokens, ackExtra));
-
+/** The active step's answer, unless the rest of the message says it is no finding (an option sent always stands). */
+function keptAnswer(
+  m: TMessage,
+  answer: TAnswer | null,
+  option: TAnswer | null,
+  own: readonly TLexClause[],
+  consent: TConsent,
+): TAnswer | null {
+  const { c, r, activeStep } = m;
+  if (answer === null || option !== null) return answer;
   // "jumped it straight to 12v, motor runs fine" at the switch step: power that bypasses the
   // part asked tests what is past it, never the part itself (issue 36); only a message that names
   // the asked step's own part answers it.
-  if (
-    answer !== null &&
-    option === null &&
+  const bypassed =
     activeStep !== undefined &&
-    has(VOCABULARY.bypass) &&
-    !clauses.some((clause) => namesPart(c, activeStep, clause))
-  )
-    answer = null;
+    indexOf(VOCABULARY.bypass).all(own).length > 0 &&
+    !r.clauses.some((clause) => namesPart(c, activeStep, clause));
   // "yes if it's under warranty", "yes, how much?": a short yes with a condition or a price
   // question is consent talk, never a finding of the step asked (issue 36).
+  const consentTalk = r.clauses.length <= 2 && (consent === "conditional" || consent === "cost");
+  return bypassed || consentTalk ? null : answer;
+}
+
+/** What the message mainly is: the first that holds, in the order TClassification.intent gives. */
+function intentOf(
+  read: Pick<TClassification, "contradictions" | "correction" | "answer" | "topic" | "skip" | "nonAnswer" | "fresh">,
+): TIntent {
+  if (read.contradictions.length > 0 && (read.correction || read.answer === null)) return "NEW_EVIDENCE";
+  if (read.answer !== null) return "ANSWER";
+  if (read.topic !== null) return read.topic === "locate" ? "LOCATE" : read.topic === "howto" ? "HOWTO" : "EXPLAIN";
+  if (read.skip) return "SKIP";
+  if (read.nonAnswer !== null) return "NON_ANSWER";
+  if (read.fresh.length > 0) return "NEW_EVIDENCE";
+  return "UNCLEAR";
+}
+
+/** Reads one technician message against the state (see the header). `system` carries every language's patterns. */
+export function classifyMessage(
+  system: TSystem,
+  state: TContextState,
+  message: string,
+  options: TClassifyOptions = {},
+): TClassification {
+  const c = compile(system);
+  const asRead = read(message, c.content, c.speller);
+  const setAside = setAsideFor(c, asRead, options.complaint === true);
+  const r: TRead = { ...asRead, masks: { ...asRead.masks, blocked: setAside.answers } };
+  const steps = system.procedure.steps;
+  const activeStep = state.mode === "diagnostic" ? steps.find((s) => s.id === state.active_step) : undefined;
+  const m: TMessage = { c, state, steps, r, activeStep, about: options.about };
+  const option = chosenOption(activeStep?.answers ?? [], options.labels ?? [], message);
+  const found = foundOf(m, option);
+  const { done, contradictions, fresh, restated } = mentionsOf(state, found.stated);
+  // An answer given only in generic words is dropped when the message restates a completed step
+  // ("yes, the fuse is fine" at the voltage step is about the fuse, not a "yes" to the voltage).
+  const weighed = found.weak && done.length > 0 ? null : found.answer;
+  const { questions, topic, topicClause } = questionsOf(r, found.hitClauses);
+  const own = r.clauses.filter((_, k) => !r.quoted.has(k));
   const consent = consentOf(message);
-  if (answer !== null && option === null && clauses.length <= 2 && (consent === "conditional" || consent === "cost"))
-    answer = null;
-  const hasEvidence = answer !== null || stated.length > 0 || ambiguous.length > 0;
+  const answer = keptAnswer(m, weighed, option, own, consent);
+  const hasEvidence = answer !== null || found.stated.length > 0 || found.ambiguous.length > 0;
   const nonAnswer = hasEvidence ? null : r.nonAnswer;
   const skip = r.skip && !hasEvidence;
-  let intent: TIntent = "UNCLEAR";
-  if (contradictions.length > 0 && (r.correction || answer === null)) intent = "NEW_EVIDENCE";
-  else if (answer !== null) intent = "ANSWER";
-  else if (topic !== null) intent = topic === "locate" ? "LOCATE" : topic === "howto" ? "HOWTO" : "EXPLAIN";
-  else if (skip) intent = "SKIP";
-  else if (nonAnswer !== null) intent = "NON_ANSWER";
-  else if (fresh.length > 0) intent = "NEW_EVIDENCE";
-  const evidenceText = clauses
-    .filter((_, k) => !r.questions.has(k))
-    .map((cl) => clauseText(cl))
-    .join(", ");
+  const stopped = (system.safety_rules ?? []).find((rule) => rule.id === state.safety?.rule);
+  const rules = rulesIn(c, r.clauses, r.quoted, setAside.rules, stopped, message);
   return {
-    intent,
+    intent: intentOf({ contradictions, correction: r.correction, answer, topic, skip, nonAnswer, fresh }),
     topic,
-    topicStep,
+    topicStep: topic === null ? null : topicStepOf(m, topicClause),
     answer,
-    ambiguous,
+    ambiguous: found.ambiguous,
     contradictions,
     correction: r.correction,
     fresh,
     restated,
     nonAnswer,
     skip,
-    safety: safetyHit?.rule ?? null,
-    safetyClear,
-    evidence: evidenceHit === null ? null : { rule: evidenceHit.rule, text: ownWords(message) },
-    resolved,
+    safety: rules.safety,
+    safetyClear: rules.safetyClear,
+    evidence: rules.evidence,
+    resolved: resolvedIn(c, activeStep, own, weighed !== null),
     alreadyTold: r.alreadyTold && answer === null,
-    retracted,
-    labor,
-    acknowledgement,
+    retracted: retractedIn(c, own, state.completed),
+    labor: laborIn(own),
+    acknowledgement: acknowledges(r.clauses),
     announcement: r.announcement && !hasEvidence,
-    reportRequest: reportRequest && !hasEvidence,
+    reportRequest: requestsReport(r.clauses, own) && !hasEvidence,
     consent,
-    question: r.questions.size > 0,
-    evidenceText,
+    question: questions.size > 0,
+    evidenceText: r.clauses
+      .filter((_, k) => !questions.has(k))
+      .map((clause) => clauseText(clause))
+      .join(", "),
   };
 }
