@@ -3,8 +3,8 @@
 // done, the server is ready and a search reads the whole index (the build reads the CFBs a page
 // at a time, between which other work runs).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readiness, warmUp } from "../src/index";
-import { openTestControlPlane, testCfb } from "../src/testing";
+import { readiness, type TEmbeddingsProvider, warmUp } from "../src/index";
+import { openTestControlPlane, testCfb, testEmbedding } from "../src/testing";
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 
@@ -34,5 +34,34 @@ describe("readiness and the knowledge index", () => {
       ok: true,
       checks: { database: "ok", knowledge_index: "ok", router: "ok", sentence_model: "off" },
     });
+  });
+});
+
+describe("readiness and the router's meaning vote", () => {
+  it("says the router is training until its examples are embedded, so first turns do not queue behind them", async () => {
+    let release: () => void = () => {};
+    const embedded = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A sentence model that answers once the test lets it.
+    const embeddings: TEmbeddingsProvider = {
+      model: "gated-test",
+      embed: async (texts) => {
+        await embedded;
+        return texts.map((t) => Float32Array.from(testEmbedding(t)));
+      },
+    };
+    const gated = await openTestControlPlane({ label: "readiness-meaning", embeddings });
+    try {
+      await warmUp(gated.deps);
+      expect(gated.deps.routing.trained()).toBe(false);
+      expect((await readiness(gated.deps)).checks.router).toBe("training");
+      release();
+      await expect.poll(() => gated.deps.routing.trained()).toBe(true);
+      expect((await gated.deps.routing.current()).model.meaning).toBe(true);
+      expect((await readiness(gated.deps)).checks.router).toBe("ok");
+    } finally {
+      await gated.close();
+    }
   });
 });

@@ -6,7 +6,7 @@
 import type { TCandidateIndex, TVisibleTo } from "./candidates/candidate-index";
 import type { TNeighbour } from "./candidates/vector-index";
 import { Prisma } from "./generated/prisma/client";
-import { liveCfbSql } from "./live";
+import { liveCfbInIdOrderSql, liveCfbSql } from "./live";
 import type { TSql, TSqlDriver } from "./sql";
 
 export type TPendingEmbedding = { cfbId: string; version: number; title: string; summary: string };
@@ -73,7 +73,8 @@ export function embeddingRows(
     async pending(limit, afterId = "") {
       const rows = await sql.query<TPendingEmbedding>(
         Prisma.sql`SELECT c."id" AS "cfbId", c."version" AS "version", c."title" AS "title", c."summary" AS "summary"
-          FROM ${pendingFrom} WHERE ${pendingWhere} AND c."id" > ${afterId} ORDER BY c."id" LIMIT ${limit}`,
+          FROM ${pendingFrom} WHERE ${liveCfbInIdOrderSql(sql.dialect, "c")} AND (e."cfbId" IS NULL OR e."version" <> c."version")
+          AND c."id" > ${afterId} ORDER BY c."id" LIMIT ${limit}`,
       );
       return rows.map((r) => ({ ...r, version: Number(r.version) }));
     },

@@ -18,7 +18,11 @@ export type TRoutingHandle = {
   current(): Promise<TRouter>;
   /** Reads the filed examples now (after this process filed or removed one). */
   refresh(): Promise<TRouter>;
-  /** Trained on the filed examples at least once (the warm-up at start does it; /readyz waits for it). */
+  /**
+   * Trained on the filed examples at least once, with their meaning vote when the sentence model
+   * is there (or known to be unavailable): the warm-up at start does it and /readyz waits for it,
+   * so the first turns do not queue behind the examples' embedding.
+   */
   trained(): boolean;
 };
 
@@ -36,6 +40,8 @@ export function routingHandle(
   /** Sentence vectors of example texts, kept across retraining. */
   const vectors = new Map<string, Float32Array>();
   let embedding: Promise<void> | null = null;
+  /** The examples' first embedding is over (done, failed, or no sentence model). */
+  let meaningSettled = semantic === undefined;
 
   /** The router with the meaning vote, once every example has a vector (embedded in the background). */
   function withMeaning(trained: TRouter): TRouter {
@@ -51,8 +57,11 @@ export function routingHandle(
   }
 
   async function embedMissing(texts: string[]): Promise<void> {
-    const s = await semantic?.get();
-    if (!s) return;
+    const s = await semantic?.get().catch(() => null);
+    if (!s) {
+      meaningSettled = true;
+      return;
+    }
     try {
       for (let i = 0; i < texts.length; i += EMBED_BATCH) {
         const batch = texts.slice(i, i + EMBED_BATCH);
@@ -63,6 +72,8 @@ export function routingHandle(
       if (router.model.examples.every((e) => vectors.has(e.text))) router = withMeaning(router);
     } catch (error) {
       log(`routing: embedding the examples failed, words only: ${(error as Error).message}`);
+    } finally {
+      meaningSettled = true;
     }
   }
 
@@ -91,7 +102,7 @@ export function routingHandle(
     config,
     current: () => (clock() - checkedAt >= CHECK_EVERY_MS ? refresh() : Promise.resolve(router)),
     refresh,
-    trained: () => version !== null,
+    trained: () => version !== null && meaningSettled,
   };
 }
 
