@@ -10,8 +10,13 @@
 // latency of the review queue page (GET /umbra/proposals as a Jam editor) once the turns have
 // filled the queue. --bounds runs it all once per SOLSERVER_MAX_CONCURRENT_REQUESTS value (a
 // server each; 0 = no shedding), which is how the defaults were chosen (docs/performance.md).
+// Start-up: from the spawn until /readyz says ready, GET /healthz every 50 ms (from this process,
+// idle meanwhile): when it first answered, when the server was ready, and the probes' p50/p99/max
+// in between. --cfbs N adds realistic CFBs to the demo's (the knowledge index builds at start-up);
+// --database postgresql runs on a fresh database of the PostgreSQL server at --postgres (admin URL).
 // Run: `pnpm bench:load` (--seconds N, --clients 1,8,32, --bounds 0,1,2,4, --queue N, --wait-ms N,
-// --port N). Writes bench/results/load.json.
+// --port N, --cfbs N, --database sqlite|postgresql, --postgres URL). Writes bench/results/load.json
+// (load-postgres.json on PostgreSQL).
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -27,6 +32,9 @@ import {
 } from "@solserver/control-plane";
 import { migrateDatabase } from "@solserver/db";
 import { CHAT_MESSAGES, signInCookie } from "./lib/chat-clients";
+import { createMigratedDatabase, DEFAULT_POSTGRES_ADMIN_URL, dropDatabase } from "./lib/postgres-admin";
+import { realisticNoise } from "./lib/realistic-corpus";
+import { loadFixture, noiseSources } from "./resolve-eval-runner";
 
 const { values } = parseArgs({
   options: {
@@ -37,8 +45,17 @@ const { values } = parseArgs({
     "wait-ms": { type: "string", default: "2000" },
     port: { type: "string", default: "3917" },
     "queue-pages": { type: "string", default: "200" },
+    cfbs: { type: "string", default: "0" },
+    database: { type: "string", default: "sqlite" },
+    postgres: { type: "string" },
   },
 });
+if (values.database !== "sqlite" && values.database !== "postgresql")
+  throw new Error("--database must be sqlite or postgresql");
+const POSTGRES = values.database === "postgresql";
+const POSTGRES_ADMIN = values.postgres ?? process.env.SOLSERVER_TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_ADMIN_URL;
+const PG_DATABASE = `solserver_load_${process.pid}`;
+const EXTRA_CFBS = Number(values.cfbs);
 const list = (s: string) => s.split(",").map((v) => Number(v.trim()));
 const SECONDS = Number(values.seconds);
 const CLIENTS = list(values.clients);
@@ -92,7 +109,9 @@ const LOOP_LAG_FILE = path.join(dir, "loop-lag.jsonl");
 const PASSWORD = "load-bench-password";
 const baseEnv: Record<string, string> = {
   ...(process.env as Record<string, string>),
-  DATABASE_URL: `file:${path.join(dir, "load.db")}`,
+  DATABASE_URL: POSTGRES
+    ? await createMigratedDatabase(POSTGRES_ADMIN, PG_DATABASE)
+    : `file:${path.join(dir, "load.db")}`,
   BETTER_AUTH_SECRET: "load-bench-secret-load-bench-secret-0123",
   SOLSERVER_BASE_URL: ORIGIN,
   SOLSERVER_MODEL: "offline",
@@ -112,6 +131,11 @@ const JAM_EMAIL = "load-jam@bench.test";
   if (!auth) throw new Error("auth is not configured");
   const { user } = await ensureFirstRunAccounts(repos, (u) => createPasswordAccount(auth, u), {});
   await seedDemo(deps, user);
+  if (EXTRA_CFBS > 0) {
+    const sources = noiseSources(loadFixture());
+    const noise = realisticNoise(EXTRA_CFBS, sources.prose, sources.others);
+    for (let i = 0; i < noise.length; i += 5000) await repos.cfbs.import(noise.slice(i, i + 5000));
+  }
   for (let i = 0; i < maxClients; i++) {
     await createPasswordAccount(auth, { email: userEmail(i), name: `load ${i}`, password: PASSWORD, role: "user" });
   }
@@ -122,7 +146,14 @@ const JAM_EMAIL = "load-jam@bench.test";
 // ---- the server -----------------------------------------------------------------------------------
 const nextBin = createRequire(path.join(WEB, "package.json")).resolve("next/dist/bin/next");
 
-async function startServer(bound: number): Promise<ChildProcess> {
+type TStartUp = {
+  listening_after_ms: number;
+  ready_after_ms: number;
+  healthz: { probes: number; p50_ms: number; p99_ms: number; max_ms: number; timeouts: number };
+};
+
+async function startServer(bound: number): Promise<{ server: ChildProcess; startUp: TStartUp }> {
+  const spawned = performance.now();
   const server = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(PORT)], {
     cwd: WEB,
     env: {
@@ -135,17 +166,52 @@ async function startServer(bound: number): Promise<ChildProcess> {
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const deadline = Date.now() + 60_000;
+  // Liveness from the spawn on: refused connections until it listens, then every answer's time.
+  let ready = false;
+  let listeningAt: number | null = null;
+  const latencies: (number | null)[] = [];
+  const liveness = (async () => {
+    while (!ready) {
+      const started = performance.now();
+      try {
+        await (await fetch(`${ORIGIN}/healthz`, { signal: AbortSignal.timeout(2000) })).arrayBuffer();
+        listeningAt ??= started;
+        latencies.push(performance.now() - started);
+      } catch (error) {
+        if (listeningAt !== null && (error as Error).name === "TimeoutError") latencies.push(null);
+      }
+      await sleep(Math.max(0, PROBE_INTERVAL_MS - (performance.now() - started)));
+    }
+  })();
+  const deadline = Date.now() + 600_000;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`);
     try {
-      if ((await fetch(`${ORIGIN}/readyz`)).ok) return server;
+      if ((await fetch(`${ORIGIN}/readyz`)).ok) break;
     } catch {
       // Not listening yet.
     }
-    if (Date.now() > deadline) throw new Error("the server did not become ready within 60 s");
+    if (Date.now() > deadline) throw new Error("the server did not become ready within 10 minutes");
     await sleep(200);
   }
+  const readyAt = performance.now();
+  ready = true;
+  await liveness;
+  const answered = latencies.filter((x): x is number => x !== null);
+  return {
+    server,
+    startUp: {
+      listening_after_ms: round((listeningAt ?? readyAt) - spawned),
+      ready_after_ms: round(readyAt - spawned),
+      healthz: {
+        probes: latencies.length,
+        p50_ms: percentile(answered, 50),
+        p99_ms: percentile(answered, 99),
+        max_ms: round(Math.max(...answered)),
+        timeouts: latencies.length - answered.length,
+      },
+    },
+  };
 }
 
 async function stopServer(server: ChildProcess) {
@@ -326,12 +392,21 @@ async function queuePage(server: ChildProcess, cookie: string) {
 }
 
 // ---- run ------------------------------------------------------------------------------------------
-const runs: { bound: number; levels: TLevel[]; queue_page: Awaited<ReturnType<typeof queuePage>> }[] = [];
+const runs: {
+  bound: number;
+  start_up: TStartUp;
+  levels: TLevel[];
+  queue_page: Awaited<ReturnType<typeof queuePage>>;
+}[] = [];
 const startedAt = new Date().toISOString();
 const loadBefore = loadavg();
 try {
   for (const bound of BOUNDS) {
-    const server = await startServer(bound);
+    const { server, startUp } = await startServer(bound);
+    const h = startUp.healthz;
+    console.log(
+      `bound ${bound}: listening after ${startUp.listening_after_ms} ms, ready after ${startUp.ready_after_ms} ms; healthz meanwhile p50 ${h.p50_ms} / p99 ${h.p99_ms} / max ${h.max_ms} ms (${h.probes} probes, ${h.timeouts} timeouts)`,
+    );
     try {
       const cookies: string[] = [];
       for (let i = 0; i < maxClients; i++) cookies.push(await signInCookie(ORIGIN, ORIGIN, userEmail(i), PASSWORD));
@@ -349,16 +424,17 @@ try {
       console.log(
         `bound ${bound}: queue page p50 ${queue.p50_ms} / p99 ${queue.p99_ms} ms, cpu ${queue.cpu_ms_per_call} ms/call  load ${queue.loadavg.join(" ")}`,
       );
-      runs.push({ bound, levels, queue_page: queue });
+      runs.push({ bound, start_up: startUp, levels, queue_page: queue });
     } finally {
       await stopServer(server);
     }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+  if (POSTGRES) await dropDatabase(POSTGRES_ADMIN, PG_DATABASE);
 }
 
-const out = path.join(ROOT, "bench/results/load.json");
+const out = path.join(ROOT, `bench/results/load${POSTGRES ? "-postgres" : ""}.json`);
 writeFileSync(
   out,
   `${JSON.stringify(
@@ -372,7 +448,8 @@ writeFileSync(
         node: process.version,
         loadavg_before: loadBefore,
       },
-      data: "demo data (pnpm db:seed) plus one account per client; offline model; each client on its own thread",
+      database: values.database,
+      data: `demo data (pnpm db:seed)${EXTRA_CFBS > 0 ? ` and ${EXTRA_CFBS} realistic CFBs` : ""} plus one account per client; offline model; each client on its own thread`,
       settings: {
         seconds_per_level: SECONDS,
         queue: Number(values.queue),

@@ -45,7 +45,7 @@ export function sourcesNewerThanBuild(): string[] {
   return newer;
 }
 
-/** A `next start` on 127.0.0.1:`port` with `env`, once its GET /readyz answers 200 (60 s at most). */
+/** A `next start` on 127.0.0.1:`port` with `env`, once its GET /readyz answers 200 (5 minutes at most: ready waits for the warm-up). */
 export async function startNextServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
   // Else another server's /readyz on the port would pass for this one's.
   if (await listening(port)) throw new Error(`port ${port} is in use: stop what listens there or pass another --port`);
@@ -56,7 +56,7 @@ export async function startNextServer(port: number, env: Record<string, string>)
   });
   running.add(server);
   server.once("exit", () => running.delete(server));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 300_000;
   try {
     for (;;) {
       if (server.exitCode !== null || server.signalCode !== null)
@@ -66,7 +66,7 @@ export async function startNextServer(port: number, env: Record<string, string>)
       } catch {
         // Not listening yet.
       }
-      if (Date.now() > deadline) throw new Error(`next start on port ${port} did not become ready within 60 s`);
+      if (Date.now() > deadline) throw new Error(`next start on port ${port} did not become ready within 5 minutes`);
       await sleep(200);
     }
   } catch (error) {
