@@ -12,7 +12,6 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadWorkflowOrThrow, startRun } from "@solserver/checkpoint";
 import { REPETITION_KINDS, type TRepetitionKind } from "@solserver/contracts";
-import type { TActor } from "@solserver/control-plane";
 import {
   addRoutingExample,
   createCfb,
@@ -22,7 +21,9 @@ import {
   respondToTurn,
   retireCfb,
   startWorkflow,
+  type TActor,
   updateCfb,
+  warmUp,
 } from "@solserver/control-plane";
 import { createRepositories } from "@solserver/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -930,7 +931,9 @@ function expectNoLeak(text: string, input: unknown) {
 }
 
 beforeAll(async () => {
-  web = await openWebServer("web-access-matrix");
+  // Without the sentence model, and warmed up as a started server is: /readyz is a row below.
+  web = await openWebServer("web-access-matrix", { SOLSERVER_EMBEDDINGS: "off" });
+  await warmUp(web.deps);
   alice = await web.account("user", "alice");
   bob = await web.account("user", "bob");
   jam = await web.account("jam", "jam");

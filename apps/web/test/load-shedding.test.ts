@@ -7,6 +7,7 @@
 //  - a streamed turn holds its slot until the turn ends, not just until its first event;
 //  - /healthz and /readyz never queue: they answer at once with the bound full.
 import type { ServerResponse } from "node:http";
+import { warmUp } from "@solserver/control-plane";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadSheddingStats } from "@/server/load-shedding";
 import { answer, openHostileWeb, type TFakeModelServer, type TFakeRequest } from "./fake-model-server";
@@ -64,8 +65,11 @@ beforeAll(async () => {
     SOLSERVER_MAX_QUEUED_REQUESTS: "1",
     SOLSERVER_MAX_QUEUE_WAIT_MS: String(WAIT_MS),
     SOLSERVER_MODEL_MAX_ATTEMPTS: "1",
+    // Without the sentence model, and warmed up as a started server is: /readyz must say ready.
+    SOLSERVER_EMBEDDINGS: "off",
   });
   ({ fake, web, asService } = opened);
+  await warmUp(web.deps);
   closeServers = opened.close;
   http = await serveRoutes({
     "/chat/respond": web.routes.chat.POST,
