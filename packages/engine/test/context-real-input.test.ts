@@ -949,3 +949,95 @@ describe("doctrines", () => {
     expect(then(tripped.state, "it holds").directive).toMatchObject({ kind: "ask_step", step_id: "thermostat" });
   });
 });
+
+describe("issue 36: a technician's wording (units, ratings, corrections, bypass, symptoms)", () => {
+  const AC_AT_COMPRESSOR = [AC, "power is on", "thermostat calls", "fan runs"];
+
+  it.each(["alright, waiting the full 5 minutes", "ok just waiting 3 min", "waiting for the delay, 3 minutes"])(
+    'a wait with a duration announces it: "%s" records nothing',
+    (message) => {
+      const turn = run("roof_ac", [...AC_AT_COMPRESSOR, message]);
+      expect(turn.state.evidence).not.toHaveProperty("compressor");
+      expect(turn.directive).toMatchObject({ kind: "ask_step", step_id: "compressor" });
+    },
+  );
+
+  it('"wait" that corrects is still a correction: "wait, 12.4 V at the pump" after "0V"', () => {
+    const turn = run("water_pump", [PUMP, "fuse is fine", "0V", "wait, 12.4 V at the pump"]);
+    expect(turn.state.evidence.pump_voltage).toBe("ok");
+    expect(turn.state.active_step).toBe("pump_runs");
+  });
+
+  it('a correction marker before an announcement still announces: "no wait, ill measure it first"', () => {
+    const turn = run("water_pump", [PUMP, "fuse is fine", "no wait, ill measure it first"]);
+    expect(turn.state.evidence).toEqual({ fuse: "ok" });
+    expect(turn.directive).toMatchObject({ kind: "ask_step", step_id: "voltage_at_pump" });
+  });
+
+  it.each(["wait no, the compressor did kick on after a while", "wait no, the compressor does start, just slow"])(
+    '"wait no" corrects, it is no "no" to the step asked: "%s"',
+    (message) => {
+      const atCap = run("roof_ac", [...AC_AT_COMPRESSOR, "compressor won't start"]);
+      expect(atCap.directive).toMatchObject({ kind: "ask_step", step_id: "capacitor" });
+      const turn = then(atCap.state, message);
+      expect(turn.state.evidence.compressor).toBe("runs");
+      expect(turn.state.evidence).not.toHaveProperty("capacitor");
+    },
+  );
+
+  it.each([
+    ["measured 41 mfd, rated 45", "bad"],
+    ["cap shows 44 uf on a 45 rated part", "good"],
+    ["rated at 45, reading 47", "good"],
+    ["30 on a cap rated 45", "bad"],
+  ])('a reading against the rating stated with it: "%s" → capacitor %s', (message, value) => {
+    const turn = run("roof_ac", [...AC_AT_COMPRESSOR, "compressor won't start", message]);
+    expect(turn.state.evidence.capacitor).toBe(value);
+  });
+
+  it("a capacitor reading with no rating stated records nothing", () => {
+    const turn = run("roof_ac", [...AC_AT_COMPRESSOR, "compressor won't start", "cap reads 40"]);
+    expect(turn.state.evidence).not.toHaveProperty("capacitor");
+  });
+
+  it('a rating is no meter reading of another step ("30 amp rated breaker, 121 at the unit")', () => {
+    const turn = run("roof_ac", [AC, "30 rated breaker, 121 at the unit"]);
+    expect(turn.state.evidence.ac_power).toBe("ok");
+  });
+
+  it("a correction worded with the bypass is the direct test's, not the in-circuit motor step's", () => {
+    const atDirect = run("slide_out", [SLIDE, "12.6", "switch works", "motor doesn't run"]);
+    expect(atDirect.directive).toMatchObject({ kind: "ask_step", step_id: "motor_direct" });
+    const dead = then(atDirect.state, "nothing on direct 12v");
+    expect(dead.state.evidence.motor_direct).toBe("dead");
+    const turn = then(dead.state, "actually the clamp was loose, jumpered again and the slide motor runs");
+    expect(turn.state.evidence.motor_direct).toBe("runs");
+    expect(turn.state.evidence.slide_motor).toBe("no");
+  });
+
+  it('words that answered the step asked are no other step\'s answer ("no air out of the vents")', () => {
+    const turn = run("roof_ac", [AC, "power is on", "thermostat calls", "blower is dead, no air out of the vents"]);
+    expect(turn.state.evidence.ac_fan).toBe("no");
+    expect(turn.state.evidence).not.toHaveProperty("airflow");
+  });
+
+  it('after "but", a later clause is the outcome too ("runs and pumps water but never quits, keeps kicking on")', () => {
+    const turn = run("water_pump", [
+      PUMP,
+      "fuse is fine",
+      "12.4 V",
+      "it runs and pumps water but it never quits, keeps kicking on",
+    ]);
+    expect(turn.state.evidence.pump_runs).toBe("cycles");
+    expect(turn.state.evidence).not.toHaveProperty("pressure_switch");
+  });
+
+  it.each(["the water pump is not running", "customer says the pump turns on by itself overnight"])(
+    'a pump symptom in the complaint is no finding: "%s"',
+    (complaint) => {
+      const turn = run("water_pump", [complaint]);
+      expect(turn.state.evidence).toEqual({});
+      expect(turn.directive).toMatchObject({ kind: "ask_step", step_id: "fuse" });
+    },
+  );
+});

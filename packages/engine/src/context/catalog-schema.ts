@@ -49,10 +49,12 @@ export const ZAnswer = z.strictObject({
 /**
  * Numeric readings a step accepts ("12.6 V"): the unit (a key of the language packs' `units`)
  * and ranges in increasing order; a reading takes the first range it is `below`, the last range
- * (no `below`) takes the rest.
+ * (no `below`) takes the rest. With `of_rating`, a reading counts only beside the rating the
+ * technician states ("38 on a 45 rated cap"), and the ranges are shares of that rating (0.94 = 94 %).
  */
 export const ZReadings = z.strictObject({
   unit: z.string().regex(/^[A-Z]+$/, { error: 'must be a unit of the language packs, e.g. "V"' }),
+  of_rating: z.boolean().optional(),
   ranges: z
     .array(z.strictObject({ answer: ZId, below: z.number().finite().optional() }))
     .min(1, { error: "must list at least one range" }),

@@ -30,10 +30,11 @@ import {
 import { MAX_MESSAGE_CHARS_READ } from "./limits";
 import { matchAnswers, POSITION_STRIDE, type TGroupMatch, type TMatchCandidate, type TNegatedHit } from "./match";
 import { indexOf, PhraseIndex } from "./phrases";
-import { readingAnswer, readingsOf, type TReading } from "./readings";
+import { endsWithDuration, readingAnswer, readingsOf, type TReading } from "./readings";
 import { acknowledges, laborIn, requestsReport, resolvedIn, retractedIn, rulesIn } from "./speech-acts";
 import type { Speller } from "./spelling";
 import { evidenceValue, type TContextState, type TIntent, type TTopicKind } from "./state";
+import { phraseStarts } from "./text";
 import { lex, phrase, type TLexClause, type TNonAnswerReason, type TPhrase, VOCABULARY } from "./vocabulary";
 
 /** The whole message is read, up to the API's message limit. */
@@ -209,7 +210,19 @@ function read(message: string, content: ReadonlySet<string>, speller: Speller): 
       markSegment(b, clause, span.start);
       setAside = true;
     }
+    // "ok waiting the 3 min": "waiting" folds to the marker "wait"; opening a clause that ends
+    // with a duration it announces a wait (nothing checked yet), it corrects nothing (issue 36)
+    const waits =
+      endsWithDuration(clause.tokens) &&
+      indexOf(VOCABULARY.announcements)
+        .in(clause.tokens)
+        .some((span) => leadingAt(clause, span.start));
+    if (waits && !quoted.has(k)) {
+      announced.add(k);
+      b.fill(true);
+    }
     for (const span of indexOf(VOCABULARY.corrections).in(clause.tokens)) {
+      if (waits) break;
       if (!quoted.has(k)) correction = true;
       mark(b, span.start, span.length);
     }
@@ -243,7 +256,14 @@ function read(message: string, content: ReadonlySet<string>, speller: Speller): 
       !quoted.has(k) &&
       indexOf(VOCABULARY.announcements)
         .in(clause.tokens)
-        .some((span) => span.start === opening)
+        // "waiting for the delay": the announcement may open on a filler ("wait") and cover the opening
+        .some(
+          (span) =>
+            span.start === opening ||
+            (span.start < opening &&
+              opening < span.start + span.length &&
+              clause.tokens.slice(0, span.start).every((t, i) => VOCABULARY.fillers.has(t) || b[i] === true)),
+        )
     ) {
       announced.add(k);
       b.fill(true);
@@ -296,14 +316,18 @@ function read(message: string, content: ReadonlySet<string>, speller: Speller): 
 
 /**
  * Whether a conjunction ("but") or a word of sequence ("then", "after") stands between two
- * positions of one clause: the second statement is then the outcome.
+ * positions of one clause, or the first position's clause turns at "but" after it and the second
+ * is in a later clause: the second statement is then the outcome.
  */
 function contrasted(clauses: readonly TLexClause[], from: number, to: number): boolean {
   const k = Math.floor(from / POSITION_STRIDE);
-  if (k !== Math.floor(to / POSITION_STRIDE)) return false;
   const clause = clauses[k];
   if (clause === undefined) return false;
   const a = from % POSITION_STRIDE;
+  // "it runs and water comes out but it wont shut off, keeps cycling": a clause that turns at
+  // "but" after the first statement hands on to what follows it, in the clauses after too
+  if (Math.floor(to / POSITION_STRIDE) > k) return clause.segments.slice(a + 1).some((s) => s !== clause.segments[a]);
+  if (k !== Math.floor(to / POSITION_STRIDE)) return false;
   const b = to % POSITION_STRIDE;
   return (
     clause.segments[a] !== clause.segments[b] || clause.tokens.slice(a + 1, b).some((t) => VOCABULARY.sequence.has(t))
@@ -507,12 +531,31 @@ function setAsideFor(c: TCompiled, r: TRead, complaint: boolean): { rules: boole
   return { rules, answers };
 }
 
+/**
+ * "with a good lead the motor runs fine on direct 12v": a clause with bypass wording is about the
+ * step whose parts the bypass names (the direct test), not another step naming the same motor.
+ */
+function bypassTested(c: TCompiled, clause: TLexClause): Set<TStep> {
+  return new Set(
+    indexOf(VOCABULARY.bypass)
+      .in(clause.tokens)
+      .flatMap((span) => [...namedSteps(c, clause.tokens.slice(span.start, span.start + span.length))]),
+  );
+}
+
 /** The answers that compete for the message's words: the active step's, and those of the steps it names. */
 function candidatesOf(m: TMessage): TMatchCandidate[] {
   const { c, steps, activeStep } = m;
   // Another step's answers compete for the words only when the message names that step's part
   // (a finding is recorded only from an explicit statement about its component).
-  const named = new Set(steps.filter((step) => m.r.clauses.some((clause) => namesPart(c, step, clause))));
+  const named = new Set(
+    steps.filter((step) =>
+      m.r.clauses.some((clause) => {
+        const tested = bypassTested(c, clause);
+        return namesPart(c, step, clause) && (tested.size === 0 || tested.has(step));
+      }),
+    ),
+  );
   const candidates: TMatchCandidate[] = [];
   steps.forEach((step, index) => {
     const patterns = c.answers.get(step) ?? [];
@@ -707,14 +750,29 @@ function withItems(m: TMessage, before: TFound): TFound {
   // normal answer of the step whose part is named, or of the active step when no part is.
   const healthy = indexOf(VOCABULARY.healthy);
   let activeHealthy: TAnswer | null = null;
+  // "fan doesnt run, no air at the vents": the words that answered the step asked ("no air") are
+  // no answer of another step whose part the item also names (the vents are only where)
+  const answeredBy =
+    activeStep === undefined || found.answer === null
+      ? []
+      : (c.answers.get(activeStep)?.[activeStep.answers.indexOf(found.answer)] ?? []).filter((p) => !p.weak);
+  const unanswered = (tokens: string[]): string[] => {
+    const out = [...tokens];
+    for (const p of answeredBy)
+      for (const start of phraseStarts(out, p.tokens)) out.fill("", start, start + p.tokens.length);
+    return out;
+  };
   r.clauses.forEach((clause, k) => {
     if (r.questions.has(k) || r.quoted.has(k)) return;
     let previous: Set<TStep> = new Set();
-    for (const tokens of itemsOf(clause, r.masks.blocked[k])) {
+    for (const tokens of itemsOf(clause, r.masks.blocked[k]).map(unanswered)) {
       let named = namedSteps(c, tokens);
       // "looked at the fuse and its fine": "it" is the part of the item before
       const first = tokens.find((t) => t !== "" && !VOCABULARY.listWords.has(t)) ?? "";
       if (named.size === 0 && VOCABULARY.pronouns.has(first)) named = previous;
+      // (an item of a clause with bypass wording is about the step the bypass names: see bypassTested)
+      const tested = bypassTested(c, clause);
+      if (tested.size > 0 && named.size > 0) named = new Set([...tested].filter((s) => namesPart(c, s, clause)));
       previous = named;
       const [step] = named;
       const sound = healthy.in(tokens).some((span) => !negatedIn(tokens, span.start));

@@ -85,6 +85,8 @@ export const ZLanguagePack = z.strictObject({
     ),
   }),
   comparators: z.strictObject({ below: ZPhrases, above: ZPhrases }),
+  /** "rated", "rating of": a number next to one is the part's rating, not a reading ("38 on a 45 rated cap"). */
+  rating_words: ZPhrases.default([]),
   units: z.record(z.string().regex(/^[A-Z]+$/), ZPhrases),
   replies: z.record(z.string(), z.string()),
 });

@@ -6,14 +6,24 @@ import type { TAnswer, TStep } from "./catalog-schema";
 import { indexOf, PhraseIndex } from "./phrases";
 import { VOCABULARY } from "./vocabulary";
 
-/** A number in a clause with the unit after it (null: none); `below` / `above` from a comparator before it. */
-export type TReading = { value: number; unit: string | null; clause: number; start: number };
+/**
+ * A number in a clause with the unit after it (null: none); `below` / `above` from a comparator
+ * before it; `rating` the part's rating the message states beside it (null: none).
+ */
+export type TReading = { value: number; unit: string | null; clause: number; start: number; rating: number | null };
 
 /** How far under or over a bound a comparator puts a reading ("under 11.5" reads as just below 11.5). */
 const COMPARATOR_STEP = 0.001;
 
 function endsAt(tokens: readonly string[], end: number, table: ReturnType<typeof indexOf>): boolean {
   return table.in(tokens.slice(Math.max(0, end - 4), end)).some((s) => s.start + s.length === Math.min(end, 4));
+}
+
+/** Whether the number at `i` is a rating: a rating word right before it or right after it (and its unit). */
+function isRating(tokens: readonly string[], i: number): boolean {
+  const ratings = indexOf(VOCABULARY.ratings);
+  const after = VOCABULARY.units.has(tokens[i + 1] ?? "") ? i + 2 : i + 1;
+  return endsAt(tokens, i, ratings) || ratings.in(tokens.slice(after, after + 4)).some((s) => s.start === 0);
 }
 
 /** The readings of the clauses, skipping blocked tokens and numbers that are durations. */
@@ -26,9 +36,16 @@ export function readingsOf(
   const below = indexOf(VOCABULARY.comparators.below);
   const above = indexOf(VOCABULARY.comparators.above);
   const out: TReading[] = [];
+  // "cap reads 38 on a 45 rated cap": the rated number is what the reading is measured against
+  let rating: number | null = null;
+  clauses.forEach((clause) => {
+    clause.tokens.forEach((token, i) => {
+      if (rating === null && isNumberToken(token) && isRating(clause.tokens, i)) rating = Number(token);
+    });
+  });
   clauses.forEach((clause, k) => {
     clause.tokens.forEach((token, i) => {
-      if (!isNumberToken(token) || blocked[k]?.[i] === true) return;
+      if (!isNumberToken(token) || blocked[k]?.[i] === true || isRating(clause.tokens, i)) return;
       const next = clause.tokens[i + 1] ?? "";
       if (VOCABULARY.labor.minuteUnits.has(next) || VOCABULARY.labor.hourUnits.has(next)) return;
       let value = Number(token);
@@ -37,7 +54,7 @@ export function readingsOf(
       if (unit !== undefined && names.has(clause.tokens[i + 2] ?? "")) return;
       if (endsAt(clause.tokens, i, below)) value -= COMPARATOR_STEP;
       else if (endsAt(clause.tokens, i, above)) value += COMPARATOR_STEP;
-      out.push({ value, unit: unit ?? null, clause: k, start: i });
+      out.push({ value, unit: unit ?? null, clause: k, start: i, rating });
     });
   });
   return out;
@@ -47,11 +64,26 @@ export function readingsOf(
 export function readingAnswer(step: TStep, reading: TReading): TAnswer | null {
   const spec = step.readings;
   if (spec === undefined || (reading.unit !== null && reading.unit !== spec.unit)) return null;
-  const range = spec.ranges.find((r) => r.below === undefined || reading.value < r.below);
+  // a step read against a rating takes a reading only with its rating, as a share of it
+  if (spec.of_rating === true && (reading.rating === null || reading.rating <= 0)) return null;
+  const value = spec.of_rating === true && reading.rating !== null ? reading.value / reading.rating : reading.value;
+  const range = spec.ranges.find((r) => r.below === undefined || value < r.below);
   return step.answers.find((a) => a.id === range?.answer) ?? null;
 }
 
 const DURATION_PHRASES = new PhraseIndex(VOCABULARY.labor.phrases.map((p) => p.tokens));
+
+/** Whether `tokens` end with a duration ("… the 3 min", "… half an hour"): a wait, not a reading. */
+export function endsWithDuration(tokens: readonly string[]): boolean {
+  const n = tokens.length;
+  const unit = tokens[n - 1] ?? "";
+  if (
+    (VOCABULARY.labor.minuteUnits.has(unit) || VOCABULARY.labor.hourUnits.has(unit)) &&
+    isNumberToken(tokens[n - 2] ?? "")
+  )
+    return true;
+  return DURATION_PHRASES.in(tokens).some((span) => span.start + span.length === n);
+}
 
 /** Minutes stated in the clauses: "45 min", "1.5 hours", "1h30", "an hour and a half" (summed). */
 export function durationOf(clauses: readonly TClause[]): number | null {

@@ -122,6 +122,7 @@ export const VOCABULARY = {
       .sort((a, b) => b.tokens.length - a.tokens.length),
   },
   comparators: { below: phrases((p) => p.comparators.below), above: phrases((p) => p.comparators.above) },
+  ratings: phrases((p) => p.rating_words),
   /** Unit token → unit ("volts" → "V"). */
   units: new Map(
     packs.flatMap((p) =>
@@ -194,6 +195,7 @@ export const PACK_WORDS: ReadonlySet<string> = new Set(
       ...Object.keys(p.labor.phrases),
       ...p.comparators.below,
       ...p.comparators.above,
+      ...p.rating_words,
     ].flatMap(raw),
   ),
 );
