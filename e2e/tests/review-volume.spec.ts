@@ -18,6 +18,8 @@ const OTHER_SUBJECTS = [
   "We decided the water pump motor is replaced after 500 cycles.",
   "We decided the deploy window runs from 01:00 to 03:00 UTC.",
 ];
+/** Said by both people, word for word: one line for a Jam editor, "×2 people". */
+const SAID_BY_BOTH = "We decided the fire drill is held on the first Tuesday of each month.";
 const TOPICS = [
   "the staging database",
   "the visitor badges",
@@ -95,6 +97,7 @@ async function liveKnowledge(request: APIRequestContext): Promise<Map<string, Re
 
 const baseCfbs: string[] = [];
 let otherSubjectIds: string[] = [];
+const saidByBoth: { user: string; jam: string } = { user: "", jam: "" };
 
 test.describe
   .serial("a desk of 150 proposals from two people", () => {
@@ -112,6 +115,8 @@ test.describe
         expect(promoted.status(), await promoted.text()).toBe(200);
         baseCfbs.push((await promoted.json()).result.data.final_cfb_id);
       }
+      saidByBoth.user = (await say(user, baseURL, [SAID_BY_BOTH]))[0] as string;
+      saidByBoth.jam = (await say(jam, baseURL, [SAID_BY_BOTH]))[0] as string;
       // Two people, turn about.
       for (const [i, batch] of ordinaryBatches().entries()) await say(i % 2 === 0 ? user : jam, baseURL, batch);
       otherSubjectIds = await say(user, baseURL, OTHER_SUBJECTS);
@@ -171,6 +176,38 @@ test.describe
         await expect(page.locator('[data-testid^="departed-"]')).toHaveCount(0);
       });
     }
+
+    test("the same sentence from both people is one line, and a Jam editor's decision covers both", async ({
+      page,
+      browser,
+      baseURL,
+    }) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await signIn(page, JAM.email, JAM.password);
+      await page.goto("/review?layout=list&sort=oldest");
+      const line = page.getByTestId("proposal-list").locator("li.proposal-line", { hasText: "fire drill" });
+      await expect(line).toHaveCount(1);
+      await expect(line).toContainText("×2 people");
+      // The user's own queue lists theirs: the Jam editor's thread is not theirs to see.
+      const userContext = await browser.newContext({ baseURL });
+      const userPage = await userContext.newPage();
+      await signIn(userPage, DEMO_USER.email, DEMO_USER.password);
+      const theirs = await trpc<{ items: { proposal_id: string }[] }>(userPage.request, "proposals.list", {
+        status: "pending",
+        sort: "oldest",
+        limit: 100,
+      });
+      expect(theirs.items.map((p) => p.proposal_id)).toContain(saidByBoth.user);
+      const decided = await page.request.post("/api/trpc/promotion.promote", {
+        headers: { Origin: origin(baseURL), "Content-Type": "application/json" },
+        data: { proposal_id: saidByBoth.user, action: "approve_create" },
+      });
+      expect(decided.status(), await decided.text()).toBe(200);
+      expect((await decided.json()).result.data.folded_proposal_ids).toEqual([saidByBoth.jam]);
+      const folded = await trpc<{ status: string }>(page.request, "proposals.get", { proposal_id: saidByBoth.jam });
+      expect(folded.status).toBe("duplicate");
+      await userContext.close();
+    });
   });
 
 test("the list layout: J/K move the current line, its card takes A, and the next line follows", async ({ page }) => {

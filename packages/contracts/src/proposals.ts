@@ -87,8 +87,15 @@ export const ZStoredProposal = ZStoredProposalPreview.extend({
    * is grouped under; once folded, the proposal whose decision covered it. Null for a lead.
    */
   twin_of_id: ZProposalId.nullable(),
+  /**
+   * Another person's pending proposal saying the same (same fingerprint) that this one is grouped
+   * under in the Jam queue, which shows them as one item; in its owner's queue it is a lead.
+   */
+  echo_of_id: ZProposalId.nullable(),
   /** Proposals grouped under this one: a lead's pending twins (the queue's "and N more like it"), or those its decision folded. */
   twin_count: z.number().int().min(0),
+  /** How many people's proposals it stands for: 1, and one per other person who said the same ("×N people"). */
+  people: z.number().int().min(1),
   /**
    * Decisions a Jam editor reopened (undone), oldest first: kept as the proposal's history
    * while it is pending again (and after its next decision, which is `promotion`).

@@ -58,11 +58,12 @@ async function recount(who: TTestActor, domain?: string) {
       ...(who.role === "jam" ? {} : { thread: { ownerId: who.userId } }),
       ...(domain === undefined ? {} : { domain }),
     },
-    select: { status: true, twinOfId: true },
+    select: { status: true, twinOfId: true, echo: true },
   });
   const counts = { pending: 0, approved: 0, rejected: 0, duplicate: 0 };
   for (const r of rows) {
-    if (r.status === "pending" && r.twinOfId !== null) continue;
+    // A twin is in its lead's count; an echo too in the Jam queue, and a lead in its owner's.
+    if (r.status === "pending" && r.twinOfId !== null && (who.role === "jam" || !r.echo)) continue;
     counts[r.status as keyof typeof counts]++;
   }
   return counts;
@@ -158,6 +159,23 @@ describe("the queue's counts stay equal to a full recount", () => {
     await reopenProposal(opened.as(jam), { proposal_id: a.ids[0] as string });
     await expectExact();
     await promoteProposal(opened.as(jam), { proposal_id: a.ids[0] as string, action: "approve_create" });
+    await expectExact();
+  });
+
+  it("the same proposal from two people: one item for Jam editors, a lead in each owner's queue", async () => {
+    const s = suggestion("Status page", "Incidents are posted on the status page within 10 minutes.", ["incident"]);
+    const a = await say(alice, [s]);
+    const before = { jam: (await list(jam)).counts, bob: (await list(bob)).counts };
+    const b = await say(bob, [s, s]);
+    expect((await list(jam)).counts).toEqual(before.jam);
+    expect((await list(bob)).counts).toEqual({ ...before.bob, pending: before.bob.pending + 1 });
+    await expectExact();
+    // Alice's own decision covers hers: bob's then leads the group for Jam editors too.
+    await promoteProposal(opened.as(alice), { proposal_id: a.ids[0] as string, action: "reject" });
+    expect((await list(jam)).counts.pending).toBe(before.jam.pending);
+    await expectExact();
+    // A Jam editor's decision covers bob's twin with it.
+    await promoteProposal(opened.as(jam), { proposal_id: b.ids[0] as string, action: "approve_create" });
     await expectExact();
   });
 

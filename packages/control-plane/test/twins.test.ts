@@ -141,6 +141,74 @@ describe("grouping twins as they are proposed", () => {
   });
 });
 
+describe("the same proposal from several people (×N people)", () => {
+  const s = () => create(`Incident channel ${++n}`, `Incidents are discussed in #incident-${n} only.`, ["incident"]);
+
+  it("is one item for Jam editors, and a lead in each person's own queue", async () => {
+    const said = s();
+    const a = await say(alice, [said]);
+    const b = await say(bob, [said]);
+    const again = await say(bob, [said], b.threadId);
+    const [lead, echo, bobsTwin] = [a.ids[0] as string, b.ids[0] as string, again.ids[0] as string];
+    // Jam editors: alice's stands for both people and all three proposals.
+    const jamQueue = await pending(jam);
+    const item = jamQueue.items.find((p) => p.proposal_id === lead);
+    expect(item).toMatchObject({ people: 2, twin_count: 2 });
+    expect(jamQueue.items.map((p) => p.proposal_id)).not.toContain(echo);
+    // Bob: his own proposal leads, with his twin under it; alice's is not his to see.
+    const bobs = await pending(bob);
+    expect(bobs.items.map((p) => p.proposal_id)).toContain(echo);
+    expect(bobs.items.map((p) => p.proposal_id)).not.toContain(lead);
+    expect(await get(bob, echo)).toMatchObject({ twin_of_id: null, echo_of_id: lead, twin_count: 1 });
+    expect((await get(bob, bobsTwin)).twin_of_id).toBe(echo);
+    // In bob's thread, even for a Jam editor, his proposal is listed.
+    expect((await pending(jam, b.threadId)).items.map((p) => p.proposal_id)).toEqual([echo]);
+  });
+
+  it("a Jam editor's decision covers every person's proposal: one CFB, the rest folded", async () => {
+    const said = s();
+    const a = await say(alice, [said]);
+    const b = await say(bob, [said, said]);
+    const cfbsBefore = await opened.db.cfb.count();
+    const decided = await promoteProposal(opened.as(jam), {
+      proposal_id: a.ids[0] as string,
+      action: "approve_create",
+    });
+    expect(decided.folded_proposal_ids).toEqual(b.ids);
+    expect(await opened.db.cfb.count()).toBe(cfbsBefore + 1);
+    for (const id of b.ids)
+      expect(await get(bob, id)).toMatchObject({ status: "duplicate", twin_of_id: a.ids[0], echo_of_id: null });
+    expect(await get(jam, a.ids[0] as string)).toMatchObject({ people: 2, twin_count: 2 });
+    expect((await pending(bob)).items.map((p) => p.proposal_id)).not.toContain(b.ids[0]);
+  });
+
+  it("a person's own decision covers only theirs: another person's proposal then leads", async () => {
+    const carol = await opened.account("user", `carol-${++n}@twins.test`);
+    const said = s();
+    const a = await say(alice, [said]);
+    const b = await say(bob, [said]);
+    const c = await say(carol, [said]);
+    const decided = await promoteProposal(opened.as(alice), { proposal_id: a.ids[0] as string, action: "reject" });
+    expect(decided.folded_proposal_ids).toEqual([]);
+    expect(await get(bob, b.ids[0] as string)).toMatchObject({ status: "pending", twin_of_id: null, echo_of_id: null });
+    expect(await get(carol, c.ids[0] as string)).toMatchObject({ status: "pending", echo_of_id: b.ids[0] });
+    const jamQueue = await pending(jam);
+    expect(jamQueue.items.find((p) => p.proposal_id === b.ids[0])).toMatchObject({ people: 2 });
+    expect(jamQueue.items.map((p) => p.proposal_id)).not.toContain(c.ids[0]);
+    // Bob deciding his own leaves carol's to her (and to Jam editors).
+    await promoteProposal(opened.as(bob), { proposal_id: b.ids[0] as string, action: "approve_create" });
+    expect(await get(carol, c.ids[0] as string)).toMatchObject({ status: "pending", echo_of_id: null });
+    expect((await pending(jam)).items.map((p) => p.proposal_id)).toContain(c.ids[0]);
+  });
+
+  it("only the same fingerprint groups across people, never a restatement in other words", async () => {
+    const a = await say(alice, [create("Store API timestamps in UTC", `All API timestamps are UTC (${++n}).`)]);
+    const b = await say(bob, [create("API stores UTC timestamps", `Every API timestamp is stored in UTC (${n}).`)]);
+    expect((await get(bob, b.ids[0] as string)).echo_of_id).toBeNull();
+    expect((await get(jam, a.ids[0] as string)).people).toBe(1);
+  });
+});
+
 describe("one decision covers the group", () => {
   it("approving the lead folds its twins: one CFB, the twins duplicate, linked and audited", async () => {
     const s = create("Vault rotates keys", "Vault rotates the signing keys every 90 days.", ["vault"]);
@@ -236,9 +304,14 @@ describe("one decision covers the group", () => {
 
 describe("a create that restates a CFB approved since it was made", () => {
   it("is CONFLICT naming that CFB, writes nothing, and the update it offers goes through", async () => {
-    const s = create("Backups are encrypted", "Backups are encrypted with AES-256 at rest.", ["backup"]);
-    const mine = await say(alice, [s]);
-    const theirs = await say(bob, [s]);
+    // In other words: the same sentence from two people is one group, decided once (above).
+    const mine = await say(alice, [
+      create("Backups are encrypted", "Backups are encrypted with AES-256 at rest.", ["backup"]),
+    ]);
+    const theirs = await say(bob, [
+      create("Backups are encrypted", "Backups are encrypted at rest with AES-256.", ["backup"]),
+    ]);
+    expect((await get(bob, theirs.ids[0] as string)).echo_of_id).toBeNull();
     // A Jam editor approves bob's: shared knowledge, made after alice's proposal.
     const approved = await promoteProposal(opened.as(jam), {
       proposal_id: theirs.ids[0] as string,

@@ -113,6 +113,7 @@ export const PROPOSAL_SELECT = columns(
   "createdAt",
   "decidedAt",
   "twinOfId",
+  "echo",
 );
 export type TProposalRow = TRowOf<
   UmbraProposal,
@@ -187,6 +188,8 @@ export function toProposal(
     promotions: readonly TPromotionRow[];
     resolveDecision?: TResolveDecisionRow[];
     twinCount?: number;
+    /** How many people's proposals it stands for: 1, and one per echo grouped under it. */
+    people?: number;
     /** The email of who decided it (of a duplicate, its twin). */
     decidedBy?: string | null;
   },
@@ -194,6 +197,7 @@ export function toProposal(
   const rounds = [...row.promotions].sort((a, b) => Number(a.round) - Number(b.round));
   const promotion = rounds.find((p) => p.reopenedAt === null || p.reopenedAt === undefined) ?? null;
   const latest = row.resolveDecision?.[0];
+  const pendingEcho = row.status === "pending" && Boolean(row.echo);
   return {
     ...toProposalPreview(row),
     response_id: row.responseId,
@@ -214,8 +218,11 @@ export function toProposal(
           created_ts: isoOf(promotion.createdAt),
         }
       : null,
-    twin_of_id: row.twinOfId,
+    // A pending echo leads in its owner's queue; the other person's proposal is named apart.
+    twin_of_id: pendingEcho ? null : row.twinOfId,
+    echo_of_id: pendingEcho ? row.twinOfId : null,
     twin_count: row.twinCount ?? 0,
+    people: row.people ?? 1,
     earlier_decisions: rounds.flatMap((p) =>
       p.reopenedAt === null || p.reopenedAt === undefined
         ? []

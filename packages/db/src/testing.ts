@@ -94,11 +94,12 @@ export async function cloneProposals(db: import("./client").DbClient, count: num
  */
 export async function proposalCountDrift(db: import("./client").DbClient): Promise<string[]> {
   const proposals = await db.umbraProposal.findMany({
-    select: { status: true, twinOfId: true, thread: { select: { ownerId: true } } },
+    select: { status: true, twinOfId: true, echo: true, thread: { select: { ownerId: true } } },
   });
   const counted = new Map<string, number>();
   for (const p of proposals) {
-    const key = `${p.thread.ownerId ?? ""}/${p.status === "pending" && p.twinOfId !== null ? "twin" : p.status}`;
+    const kind = p.status !== "pending" || p.twinOfId === null ? p.status : p.echo ? "echo" : "twin";
+    const key = `${p.thread.ownerId ?? ""}/${kind}`;
     counted.set(key, (counted.get(key) ?? 0) + 1);
   }
   const stored = new Map(

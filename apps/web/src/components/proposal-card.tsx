@@ -21,6 +21,7 @@ type Props = {
         | "resolve"
         | "twin_count"
         | "twin_of_id"
+        | "people"
         | "decided_by"
         | "decided_ts"
         | "created_ts"
@@ -120,7 +121,7 @@ export function ProposalCard({ proposal, status, finalCfbId, selection, cardRef 
       ) : null}
       {proposal.twin_count ? (
         <p className="muted" data-testid="twin-count">
-          and {proposal.twin_count} more like it
+          and {proposal.twin_count} more like it{(proposal.people ?? 1) > 1 ? ` (×${proposal.people} people)` : ""}
           {effectiveStatus === "pending" ? ": one decision covers them all" : ", folded into this one"}
         </p>
       ) : null}

@@ -66,7 +66,7 @@ export function ProposalList({
               ) : null}
               {p.twin_count > 0 ? (
                 <span className="badge" title={`${p.twin_count + 1} proposals say this; one decision covers them`}>
-                  ×{p.twin_count + 1}
+                  {p.people > 1 ? `×${p.people} people` : `×${p.twin_count + 1}`}
                 </span>
               ) : null}
               <span className="line-meta muted">

@@ -267,11 +267,23 @@ function Twins({ proposal }: { proposal: TProposalReview["proposal"] }) {
       </p>
     );
   }
+  if (proposal.status === "pending" && proposal.echo_of_id) {
+    return (
+      <p className="muted" data-testid="twins">
+        Another person proposed the same ({proposal.echo_of_id}): Jam editors see both as one item, and their decision
+        covers both. Yours covers only yours.
+      </p>
+    );
+  }
   if (proposal.twin_count === 0) return null;
+  const people =
+    proposal.people > 1
+      ? ` ${proposal.people} people proposed it: a Jam editor's decision covers all of them, a person's own only theirs.`
+      : "";
   return (
     <p className="muted" data-testid="twins">
       {proposal.status === "pending"
-        ? `And ${proposal.twin_count} more like it: the same suggestion made again. Deciding this one decides them all.`
+        ? `And ${proposal.twin_count} more like it: the same suggestion made again. Deciding this one decides them all.${people}`
         : `${proposal.twin_count} twin${proposal.twin_count === 1 ? " was" : "s were"} folded into this one.`}
     </p>
   );

@@ -10,6 +10,8 @@ import { asResolveProposal } from "../services/resolve";
 // contradiction, same language) and the two name exactly the same numbers and names: "timeout
 // 30 s" and "timeout 60 s" are two facts, and one that adds a port to the other says more, so
 // neither is folded into the other however much of their wording they share.
+// Across people (issue 35) only the same fingerprint groups, and only in the Jam queue: the new
+// proposal "echoes" the other person's lead, and stays a lead in its own owner's queue.
 // Pure: the candidates are read before (proposals.twinCandidates).
 
 export type TTwinOf = NonNullable<TNewProposal["twinOf"]>;
@@ -23,7 +25,7 @@ type TLead = {
   candidate: TResolveCandidate;
 };
 
-const sameAction = (a: { op: string; targetCfbId: string | null }, b: TLead) =>
+const sameAction = (a: { op: string; targetCfbId: string | null }, b: { op: string; targetCfbId: string | null }) =>
   a.op === b.op && a.targetCfbId === b.targetCfbId;
 
 /** The lead each of a turn's new proposals is a twin of, or null for a proposal that leads its own group. */
@@ -31,19 +33,24 @@ export function findTwins(
   news: readonly Omit<TNewProposal, "twinOf">[],
   stored: readonly TTwinCandidate[],
 ): (TTwinOf | null)[] {
-  const leads: TLead[] = stored.map((c) => ({
-    ref: { proposalId: c.proposalId },
-    key: c.proposalId,
-    op: c.op,
-    targetCfbId: c.targetCfbId,
-    fingerprint: c.fingerprint,
-    candidate: { cfb_id: c.proposalId, title: c.title, summary: c.deltaSummary, tags: c.tags, entities: c.entities },
-  }));
+  const others = stored.filter((c) => c.otherOwner);
+  const leads: TLead[] = stored
+    .filter((c) => !c.otherOwner)
+    .map((c) => ({
+      ref: { proposalId: c.proposalId },
+      key: c.proposalId,
+      op: c.op,
+      targetCfbId: c.targetCfbId,
+      fingerprint: c.fingerprint,
+      candidate: { cfb_id: c.proposalId, title: c.title, summary: c.deltaSummary, tags: c.tags, entities: c.entities },
+    }));
   return news.map((p, index) => {
     const pool = leads.filter((l) => sameAction(p, l));
     const twin = pool.find((l) => l.fingerprint === p.fingerprint) ?? restated(p, pool);
     if (twin) return twin.ref;
-    // A lead itself: later proposals of the same turn may be its twins.
+    // A lead in its owner's queue, an echo in the Jam queue: later proposals of the same turn
+    // may be its twins.
+    const echoed = others.find((c) => c.fingerprint === p.fingerprint && sameAction(p, c));
     const key = `#${index}`;
     leads.push({
       ref: { index },
@@ -59,7 +66,7 @@ export function findTwins(
         entities: p.proposedCfb.entities,
       },
     });
-    return null;
+    return echoed ? { proposalId: echoed.proposalId, echo: true } : null;
   });
 }
 

@@ -79,9 +79,10 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
       transmissionId: string;
       packetId: string;
       twinOfId: string | null;
+      echo: unknown;
     }>(
       Prisma.sql`SELECT p."responseId" AS "responseId", p."threadId" AS "threadId", t."id" AS "transmissionId",
-          t."packetId" AS "packetId", p."twinOfId" AS "twinOfId"
+          t."packetId" AS "packetId", p."twinOfId" AS "twinOfId", p."echo" AS "echo"
         FROM "UmbraProposal" p JOIN "Response" r ON r."id" = p."responseId" JOIN "Transmission" t ON t."id" = r."transmissionId"
         WHERE p."id" = ${w.proposalId}`,
     );
@@ -91,7 +92,12 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
     const decided = Prisma.sql`p."id" = ${w.proposalId}`;
     await addProposalCounts(tx, decided, -1, KIND_WHILE_PENDING);
     await addProposalCounts(tx, decided, 1);
-    const folded = await foldTwins(tx, w.proposalId, proposal.twinOfId, now);
+    const folded = await foldTwins(
+      tx,
+      { id: w.proposalId, twinOfId: proposal.twinOfId, echo: Boolean(proposal.echo) },
+      w.editor === "jam",
+      now,
+    );
     const promotionId = (await allocateIds(tx, { promotion: 1 })).promotion[0] as string;
     const created = w.cfbDraft
       ? await insertCfbs(tx, [w.cfbDraft], { promotionId, now, privateTo: w.cfbPrivateTo ?? null })
@@ -190,28 +196,65 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
   });
 }
 
+type TGroupLink = { id: string; twinOfId: string | null; echo: boolean };
+
 /**
- * Folds the pending twins of a just-decided proposal into it: its group is its lead (`leadId`,
- * when it was a twin itself) or itself, and every other pending member becomes `duplicate`,
- * linked to the decided proposal. Returns their ids, oldest first.
+ * Folds the pending twins of a just-decided proposal into it (status `duplicate`, linked to it),
+ * and returns their ids, oldest first. Its group is its lead's (when it was a twin itself) or its
+ * own. A Jam editor's decision covers the whole group across people (echoes and their twins); a
+ * user's covers only their own proposals, and another person's echo of the group then leads it
+ * (the oldest; the others are grouped under that one).
  */
-async function foldTwins(tx: TSql, decidedId: string, leadId: string | null, now: Date): Promise<string[]> {
-  const group = leadId ?? decidedId;
-  // Decided, it leads nothing any more: the twins point to it, not it to its old lead.
-  if (leadId) await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL WHERE "id" = ${decidedId}`);
+async function foldTwins(tx: TSql, decided: TGroupLink, acrossOwners: boolean, now: Date): Promise<string[]> {
+  const ownLeadId = decided.twinOfId && !decided.echo ? decided.twinOfId : decided.id;
+  const ownLead =
+    ownLeadId === decided.id
+      ? decided
+      : ((
+          await tx.query<{ id: string; twinOfId: string | null; echo: unknown }>(
+            Prisma.sql`SELECT "id", "twinOfId", "echo" FROM "UmbraProposal" WHERE "id" = ${ownLeadId}`,
+          )
+        ).map((r) => ({ ...r, echo: Boolean(r.echo) }))[0] ?? decided);
+  const root = ownLead.echo && ownLead.twinOfId ? ownLead.twinOfId : ownLead.id;
+  const pending = Prisma.sql`"status" = 'pending' AND "id" <> ${decided.id}`;
   const members = await tx.query<{ id: string }>(
-    Prisma.sql`SELECT "id" FROM "UmbraProposal"
-      WHERE "status" = 'pending' AND ("id" = ${group} OR "twinOfId" = ${group}) AND "id" <> ${decidedId}
-      ORDER BY "seq"`,
+    acrossOwners
+      ? Prisma.sql`SELECT "id" FROM "UmbraProposal" WHERE ${pending} AND ("id" = ${root} OR "twinOfId" = ${root}
+          OR "twinOfId" IN (SELECT "id" FROM "UmbraProposal" WHERE "twinOfId" = ${root} AND "echo" AND "status" = 'pending'))
+          ORDER BY "seq"`
+      : Prisma.sql`SELECT "id" FROM "UmbraProposal" WHERE ${pending}
+          AND ("id" = ${ownLeadId} OR ("twinOfId" = ${ownLeadId} AND NOT "echo"))
+          ORDER BY "seq"`,
   );
+  // Decided, it leads nothing any more: the twins point to it, not it to its old lead.
+  if (decided.twinOfId)
+    await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL WHERE "id" = ${decided.id}`);
   const ids = members.map((m) => m.id);
-  if (ids.length === 0) return [];
-  // The queue counts move with them, from what they are (the lead, twins) to duplicate; this
-  // transaction holds the write lock since its first statement, so nothing changed them since.
-  const folded = Prisma.sql`p."id" IN (${Prisma.join(ids)})`;
-  await addProposalCounts(tx, folded, -1);
-  await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "status" = 'duplicate', "twinOfId" = ${decidedId},
-      "decidedAt" = ${now} WHERE "id" IN (${Prisma.join(ids)}) AND "status" = 'pending'`);
-  await addProposalCounts(tx, folded, 1);
+  if (ids.length > 0) {
+    // The queue counts move with them, from what they are (the lead, twins) to duplicate; this
+    // transaction holds the write lock since its first statement, so nothing changed them since.
+    const folded = Prisma.sql`p."id" IN (${Prisma.join(ids)})`;
+    await addProposalCounts(tx, folded, -1);
+    await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "status" = 'duplicate', "twinOfId" = ${decided.id},
+        "decidedAt" = ${now} WHERE "id" IN (${Prisma.join(ids)}) AND "status" = 'pending'`);
+    await addProposalCounts(tx, folded, 1);
+  }
+  if (!acrossOwners) await rerootEchoes(tx, [decided.id, ownLeadId]);
   return ids;
+}
+
+/** Other people's echoes of a group whose lead was decided by a user: the oldest leads them now. */
+async function rerootEchoes(tx: TSql, decidedLeads: readonly string[]): Promise<void> {
+  const echoes = await tx.query<{ id: string }>(
+    Prisma.sql`SELECT "id" FROM "UmbraProposal" WHERE "twinOfId" IN (${Prisma.join([...new Set(decidedLeads)])})
+      AND "echo" AND "status" = 'pending' ORDER BY "seq"`,
+  );
+  const [lead, ...rest] = echoes.map((e) => e.id);
+  if (!lead) return;
+  const led = Prisma.sql`p."id" = ${lead}`;
+  await addProposalCounts(tx, led, -1);
+  await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL, "echo" = ${false} WHERE "id" = ${lead}`);
+  await addProposalCounts(tx, led, 1);
+  if (rest.length > 0)
+    await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = ${lead} WHERE "id" IN (${Prisma.join(rest)})`);
 }

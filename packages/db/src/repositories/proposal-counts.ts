@@ -21,14 +21,37 @@ import type { TSql } from "../sql";
 // deletion sets its threads' owner to null) must move that owner's rows in its transaction, or
 // call `recountProposals`.
 
-/** How the queue counts a proposal: its status, and a pending twin apart (the lists show its lead). */
-export type TProposalKind = "pending" | "twin" | "approved" | "rejected" | "duplicate";
+/**
+ * How the queue counts a proposal: its status, and pending twins apart (the lists show their
+ * lead): an `echo` (grouped under another person's proposal) is a lead in its own owner's queue
+ * and a twin in the Jam queue, which sums every owner's `pending` alone.
+ */
+export type TProposalKind = "pending" | "twin" | "echo" | "approved" | "rejected" | "duplicate";
+
+const PENDING_KIND = Prisma.sql`CASE WHEN p."twinOfId" IS NULL THEN 'pending' WHEN p."echo" THEN 'echo' ELSE 'twin' END`;
 
 /** The kind of proposal `p` as stored now. */
-const KIND = Prisma.sql`CASE WHEN p."status" = 'pending' AND p."twinOfId" IS NOT NULL THEN 'twin' ELSE p."status" END`;
+const KIND = Prisma.sql`CASE WHEN p."status" = 'pending' THEN ${PENDING_KIND} ELSE p."status" END`;
 
 /** The kind proposal `p` had while pending (before a decision flipped its status). */
-export const KIND_WHILE_PENDING = Prisma.sql`CASE WHEN p."twinOfId" IS NOT NULL THEN 'twin' ELSE 'pending' END`;
+export const KIND_WHILE_PENDING = PENDING_KIND;
+
+/**
+ * Which pending proposals a list shows as leads. Across owners (a Jam editor's queue) a group is
+ * one item, its echoes from other people's threads included; within one owner's proposals (their
+ * queue, one thread, one response) an echo is a lead, since its group's lead is in a thread they
+ * may not see.
+ */
+export type TLeadScope = {
+  acrossOwners: boolean;
+  /** The twin test on the twin index (a domain count reads that index alone); else kept off it. */
+  indexed?: boolean;
+};
+
+export function leadIn(sql: TSql, scope: TLeadScope): Prisma.Sql {
+  const twin = scope.indexed ? Prisma.sql`p."twinOfId"` : sql.dialect.unindexed(Prisma.sql`p."twinOfId"`);
+  return scope.acrossOwners ? Prisma.sql`${twin} IS NULL` : Prisma.sql`(${twin} IS NULL OR p."echo")`;
+}
 
 const OWNER = Prisma.sql`COALESCE(t."ownerId", '')`;
 
@@ -62,7 +85,7 @@ export async function recountProposals(tx: TSql): Promise<void> {
     GROUP BY ${OWNER}, ${KIND}`);
 }
 
-/** The queue's counts as stored, by kind: one owner's, or every owner's (a Jam editor's queue). */
+/** The queue's counts as stored, by kind: one owner's, or every owner's summed (a Jam editor's queue). */
 export async function storedProposalCounts(
   sql: TSql,
   ownerId: string | undefined,

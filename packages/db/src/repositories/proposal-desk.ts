@@ -9,6 +9,7 @@ import { Prisma } from "../generated/prisma/client";
 import { timeOrderedId } from "../ids";
 import { dateOf, jsonOf, type TSql, type TSqlDriver } from "../sql";
 import { insertAudit, type TAuditWrite } from "./audit";
+import { leadIn } from "./proposal-counts";
 import type { TStore } from "./store";
 
 // The review desk (issue 23): what a queue card shows beside the proposal, the per-domain
@@ -108,7 +109,8 @@ export async function domainQueues(
   const [pending, decided, mine] = await Promise.all([
     sql.query<{ domain: string; n: number | bigint; oldest: unknown }>(
       Prisma.sql`SELECT p."domain" AS "domain", COUNT(*) AS "n", MIN(p."createdAt") AS "oldest" FROM ${from}
-        WHERE p."status" = 'pending' AND p."twinOfId" IS NULL GROUP BY p."domain"`,
+        WHERE p."status" = 'pending' AND ${leadIn(sql, { acrossOwners: q.ownerId === undefined, indexed: true })}
+        GROUP BY p."domain"`,
     ),
     sql.query<{ domain: string; n: number | bigint }>(
       Prisma.sql`SELECT p."domain" AS "domain", COUNT(*) AS "n" FROM ${from}
@@ -117,7 +119,7 @@ export async function domainQueues(
     sql.query<{ n: number | bigint }>(
       // Through the (status, assignee) index: the twin test kept off the twin index.
       Prisma.sql`SELECT COUNT(*) AS "n" FROM ${from}
-        WHERE p."status" = 'pending' AND ${sql.dialect.unindexed(Prisma.sql`p."twinOfId"`)} IS NULL
+        WHERE p."status" = 'pending' AND ${leadIn(sql, { acrossOwners: q.ownerId === undefined })}
           AND p."assigneeId" = ${q.callerId}`,
     ),
   ]);

@@ -20,7 +20,7 @@ const DECIDERS = (list: Prisma.Sql) => Prisma.sql`SELECT p."id" AS "id", u."emai
 
 /**
  * Proposals by id, each with its decisions (the one in force and any reopened), who decided it,
- * its latest resolve decision and its number of twins, in five statements on the driver whatever
+ * its latest resolve decision, its number of twins and of people, in five statements on the driver whatever
  * the page size, in the order of `ids`.
  */
 export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise<TStoredProposal[]> {
@@ -32,8 +32,13 @@ export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise
     sql.query<TResolveDecisionRow>(
       Prisma.sql`SELECT * FROM "UmbraResolveDecision" WHERE "proposalId" IN (${list}) ORDER BY "createdAt" DESC, "id" DESC`,
     ),
-    sql.query<{ id: string; n: number }>(
-      Prisma.sql`SELECT "twinOfId" AS "id", COUNT(*) AS "n" FROM "UmbraProposal" WHERE "twinOfId" IN (${list}) GROUP BY "twinOfId"`,
+    // Its twins (echoes, other people's, among them), and the pending twins of its echoes.
+    sql.query<{ id: string; n: number | bigint; echoes: number | bigint }>(
+      Prisma.sql`SELECT "twinOfId" AS "id", COUNT(*) AS "n", SUM(CASE WHEN "echo" THEN 1 ELSE 0 END) AS "echoes"
+        FROM "UmbraProposal" WHERE "twinOfId" IN (${list}) GROUP BY "twinOfId"
+        UNION ALL SELECT e."twinOfId" AS "id", COUNT(*) AS "n", 0 AS "echoes"
+        FROM "UmbraProposal" e JOIN "UmbraProposal" p ON p."twinOfId" = e."id" AND p."status" = 'pending'
+        WHERE e."twinOfId" IN (${list}) AND e."echo" AND e."status" = 'pending' GROUP BY e."twinOfId"`,
     ),
     sql.query<{ id: string; email: string }>(DECIDERS(list)),
   ]);
@@ -44,7 +49,11 @@ export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise
     if (rounds) rounds.push(p);
     else promotionsOf.set(p.proposalId, [p]);
   }
-  const twinsOf = new Map(twins.map((t) => [t.id, Number(t.n)]));
+  const twinsOf = new Map<string, { n: number; echoes: number }>();
+  for (const t of twins) {
+    const sum = twinsOf.get(t.id) ?? { n: 0, echoes: 0 };
+    twinsOf.set(t.id, { n: sum.n + Number(t.n), echoes: sum.echoes + Number(t.echoes) });
+  }
   const latestOf = new Map<string, TResolveDecisionRow>();
   for (const d of decisions) if (!latestOf.has(d.proposalId)) latestOf.set(d.proposalId, d);
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -57,7 +66,8 @@ export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise
         ...row,
         promotions: promotionsOf.get(id) ?? [],
         resolveDecision: latest ? [latest] : [],
-        twinCount: twinsOf.get(id) ?? 0,
+        twinCount: twinsOf.get(id)?.n ?? 0,
+        people: 1 + (twinsOf.get(id)?.echoes ?? 0),
         decidedBy: deciderOf.get(id) ?? null,
       }),
     ];

@@ -10,7 +10,7 @@ import { asStringArray } from "../json";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
 import { applyPromotion, type TPromotionWrite } from "./promotion-write";
-import { storedProposalCounts } from "./proposal-counts";
+import { leadIn, storedProposalCounts, type TLeadScope } from "./proposal-counts";
 import { proposalsByIds } from "./proposal-read";
 import { reopenProposal, type TReopenWrite } from "./proposal-reopen";
 import type { TStore } from "./store";
@@ -81,7 +81,7 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
     // The pending queue shows each group of twins once, by its lead. Unindexed keeps SQLite from
     // reading "IS NULL" as an equality on the twin index (every lead matches it) instead of
     // walking the status-and-date index in order.
-    ...(q.status === "pending" ? [Prisma.sql`${sql.dialect.unindexed(Prisma.sql`p."twinOfId"`)} IS NULL`] : []),
+    ...(q.status === "pending" ? [leadIn(sql, scopeOf(q))] : []),
     ...narrowing,
   ];
   const after = await afterCursor(sql, keyset, q.cursor);
@@ -96,7 +96,7 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
       ? responseCounts(sql, from, q.responseId)
       : narrowing.length > 0
         ? // Counts follow the filters: counted on read under them (without any, the kept counts).
-          narrowedCounts(sql, from, narrowingOf(true), q.domain !== undefined && narrowing.length === 1)
+          narrowedCounts(sql, from, narrowingOf(true), scopeOf(q), q.domain !== undefined && narrowing.length === 1)
         : queueCounts(sql, q.ownerId),
   ]);
   const { page, nextCursor } = pageOf(idRows, q.limit, (r) => r.id);
@@ -110,16 +110,20 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
   };
 }
 
+const scopeOf = (q: Pick<TProposalListQuery, "ownerId" | "threadId" | "responseId">): TLeadScope => ({
+  acrossOwners: q.ownerId === undefined && q.threadId === undefined && q.responseId === undefined,
+});
+
 /**
  * The counts of a caller's queue, as the lists show them: pending counts the leads (a pending
- * twin is in its lead's `twin_count`). Read from the counts kept by every write
- * (proposal-counts.ts): one owner's rows, or every owner's summed for a Jam editor, the same few
- * rows at any size of the queue.
+ * twin is in its lead's `twin_count`; an echo too, in the Jam queue). Read from the counts kept by
+ * every write (proposal-counts.ts): one owner's rows, or every owner's summed for a Jam editor,
+ * the same few rows at any size of the queue.
  */
 async function queueCounts(sql: TSql, ownerId: string | undefined): Promise<TStoredProposalPage["counts"]> {
   const stored = await storedProposalCounts(sql, ownerId);
   return {
-    pending: stored.pending ?? 0,
+    pending: (stored.pending ?? 0) + (ownerId === undefined ? 0 : (stored.echo ?? 0)),
     approved: stored.approved ?? 0,
     rejected: stored.rejected ?? 0,
     duplicate: stored.duplicate ?? 0,
@@ -134,6 +138,7 @@ async function narrowedCounts(
   sql: TSql,
   from: Prisma.Sql,
   narrowing: readonly Prisma.Sql[],
+  scope: TLeadScope,
   domainOnly: boolean,
 ): Promise<TStoredProposalPage["counts"]> {
   // One count per status, each through an index that leads with the status and the filter
@@ -147,9 +152,7 @@ async function narrowedCounts(
   // Pending leads: a domain alone is counted from the (status, twin, domain) index without
   // reading a row; any other filter leads with its own index, the twin test kept off the twin
   // index (else SQLite walks every pending lead: 80 ms at 100,000 instead of a few).
-  const lead = domainOnly
-    ? Prisma.sql`AND p."twinOfId" IS NULL`
-    : Prisma.sql`AND ${sql.dialect.unindexed(Prisma.sql`p."twinOfId"`)} IS NULL`;
+  const lead = Prisma.sql`AND ${leadIn(sql, { ...scope, indexed: domainOnly })}`;
   const rows = await sql.query<{ status: string; n: number }>(
     Prisma.sql`${count("pending", lead)} UNION ALL ${count("approved")}
       UNION ALL ${count("rejected")} UNION ALL ${count("duplicate")}`,
@@ -164,7 +167,7 @@ async function narrowedCounts(
 async function responseCounts(sql: TSql, from: Prisma.Sql, responseId: string): Promise<TStoredProposalPage["counts"]> {
   const rows = await sql.query<{ status: string; n: number }>(
     Prisma.sql`SELECT p."status" AS "status", COUNT(*) AS "n" FROM ${from}
-      WHERE p."responseId" = ${responseId} AND NOT (p."status" = 'pending' AND p."twinOfId" IS NOT NULL)
+      WHERE p."responseId" = ${responseId} AND (p."status" <> 'pending' OR ${leadIn(sql, { acrossOwners: false, indexed: true })})
       GROUP BY p."status"`,
   );
   return countsOf(rows);
@@ -270,6 +273,8 @@ export type TTwinCandidate = {
   deltaSummary: string;
   tags: string[];
   entities: string[];
+  /** Another person's (a thread of another owner): a proposal may only echo it, by fingerprint. */
+  otherOwner: boolean;
 };
 
 /** How many of a thread's newest pending leads a new proposal is compared with. */
@@ -277,27 +282,31 @@ export const THREAD_TWIN_CANDIDATES = 50;
 
 /**
  * The pending leads a turn's new proposals may be twins of: those with one of their fingerprints
- * in any thread of the same owner (the fingerprint index), and the newest of the turn's own thread
- * (the thread index), for restatements in other words. Both are bounded however big the queue.
+ * in any thread (the fingerprint index), and the newest of the turn's own thread (the thread
+ * index), for restatements in other words. Both are bounded however big the queue. The same
+ * owner's leads include their echoes (leads in that owner's queue); another owner's (any other
+ * thread, for a thread without an owner) only the leads of whole groups.
  */
 export async function twinCandidates(
   sql: TSql,
   q: { ownerId: string | null; threadId: string; fingerprints: readonly string[] },
 ): Promise<TTwinCandidate[]> {
-  const lead = Prisma.sql`p."status" = 'pending' AND p."twinOfId" IS NULL`;
+  const ownLead = Prisma.sql`p."status" = 'pending' AND (p."twinOfId" IS NULL OR p."echo")`;
+  const own = q.ownerId === null ? Prisma.sql`t."id" = ${q.threadId}` : Prisma.sql`t."ownerId" = ${q.ownerId}`;
   const [same, recent] = await Promise.all([
     q.fingerprints.length === 0
       ? Promise.resolve([])
-      : sql.query<TTwinRow>(Prisma.sql`SELECT ${TWIN_COLUMNS} FROM "UmbraProposal" p
+      : sql.query<TTwinRow & { own: unknown }>(Prisma.sql`SELECT ${TWIN_COLUMNS},
+            CASE WHEN ${own} THEN 1 ELSE 0 END AS "own" FROM "UmbraProposal" p
           JOIN "Thread" t ON t."id" = p."threadId"
-            AND ${q.ownerId === null ? Prisma.sql`t."id" = ${q.threadId}` : Prisma.sql`t."ownerId" = ${q.ownerId}`}
-          WHERE p."fingerprint" IN (${Prisma.join([...new Set(q.fingerprints)])}) AND ${lead}`),
+          WHERE p."fingerprint" IN (${Prisma.join([...new Set(q.fingerprints)])}) AND p."status" = 'pending'
+            AND (p."twinOfId" IS NULL OR (p."echo" AND ${own}))`),
     sql.query<TTwinRow>(Prisma.sql`SELECT ${TWIN_COLUMNS} FROM "UmbraProposal" p
-      WHERE p."threadId" = ${q.threadId} AND ${lead}
+      WHERE p."threadId" = ${q.threadId} AND ${ownLead}
       ORDER BY p."createdAt" DESC LIMIT ${THREAD_TWIN_CANDIDATES}`),
   ]);
   const seen = new Set<string>();
-  return [...same, ...recent].flatMap((r) => {
+  return [...same, ...recent.map((r) => ({ ...r, own: 1 }))].flatMap((r) => {
     if (seen.has(r.id)) return [];
     seen.add(r.id);
     const proposed = jsonOf(r.proposedCfb) as { title: string; tags?: unknown; entities?: unknown };
@@ -311,6 +320,7 @@ export async function twinCandidates(
         deltaSummary: r.deltaSummary,
         tags: asStringArray(proposed.tags ?? [], "UmbraProposal.proposedCfb.tags"),
         entities: asStringArray(proposed.entities ?? [], "UmbraProposal.proposedCfb.entities"),
+        otherOwner: Number(r.own) === 0,
       },
     ];
   });

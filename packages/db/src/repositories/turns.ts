@@ -291,19 +291,21 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
               Prisma.sql`(${ids.proposal[i]}, ${responseId}, ${turn.threadId}, ${p.suggestionIndex}, ${p.op}, ${p.targetCfbId},
               ${json(p.warnings)}, ${p.title}, ${p.deltaSummary}, ${json(p.proposedCfb)}, ${p.rationale}, ${p.confidence},
               ${p.fingerprint}, 'pending', ${p.proposedCfb.domain}, ${p.resolve?.outcome.decision ?? null},
-              ${idNumber(ids.proposal[i] as string)}, ${twinOfId(p)}, ${now})`,
+              ${idNumber(ids.proposal[i] as string)}, ${twinOfId(p)}, ${Boolean(p.twinOf && "echo" in p.twinOf && p.twinOf.echo)}, ${now})`,
           );
           await tx.execute(Prisma.sql`INSERT INTO "UmbraProposal" ("id", "responseId", "threadId", "suggestionIndex", "op",
             "targetCfbId", "warnings", "title", "deltaSummary", "proposedCfb", "rationale", "confidence", "fingerprint",
-            "status", "domain", "latestDecision", "seq", "twinOfId", "createdAt")
+            "status", "domain", "latestDecision", "seq", "twinOfId", "echo", "createdAt")
           VALUES ${Prisma.join(rows)}`);
           // Twins were found before this transaction: a lead decided since (its group folded) leads
           // nothing any more, so a proposal grouped under it stands on its own instead of hiding.
+          // A lead is pending and grouped under nobody, or (for a twin of the same owner) an echo.
           if (turn.proposals.some((p) => p.twinOf)) {
-            await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL
+            await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL, "echo" = ${false}
             WHERE "responseId" = ${responseId} AND "twinOfId" IS NOT NULL AND NOT EXISTS (
               SELECT 1 FROM "UmbraProposal" l
-              WHERE l."id" = "UmbraProposal"."twinOfId" AND l."status" = 'pending' AND l."twinOfId" IS NULL)`);
+              WHERE l."id" = "UmbraProposal"."twinOfId" AND l."status" = 'pending'
+                AND (l."twinOfId" IS NULL OR (l."echo" AND NOT "UmbraProposal"."echo")))`);
           }
           // Counted as they now stand (a lead, or a twin), in the queue counts of the thread's owner.
           await addProposalCounts(tx, Prisma.sql`p."responseId" = ${responseId}`, 1);

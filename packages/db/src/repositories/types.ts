@@ -40,9 +40,10 @@ export type TNewProposal = {
   /**
    * The pending lead this proposal is a twin of: a stored one, or an earlier proposal of the same
    * turn (its index in the turn's list). Stored only if that lead is still a pending lead when the
-   * turn is written; otherwise the proposal leads its own group.
+   * turn is written; otherwise the proposal leads its own group. `echo`: the lead is another
+   * person's (a thread of another owner), grouped with it in the Jam queue only.
    */
-  twinOf?: { proposalId: string } | { index: number } | null;
+  twinOf?: { proposalId: string; echo?: boolean } | { index: number } | null;
 };
 
 export type TTurnWrite = {

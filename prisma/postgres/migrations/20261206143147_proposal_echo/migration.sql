@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "UmbraProposal" ADD COLUMN     "echo" BOOLEAN NOT NULL DEFAULT false;
