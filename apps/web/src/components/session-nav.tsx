@@ -39,7 +39,14 @@ export function SessionNav() {
     <>
       <nav aria-label="Main">
         {links.map((l) => (
-          <Link key={l.href} href={l.href} aria-current={isUnder(pathname, l.href) ? "page" : undefined}>
+          // No prefetch: the links appear with the session, as the page loads its own data, and their
+          // eight page requests would queue with it on the server (the review desk's first item).
+          <Link
+            key={l.href}
+            href={l.href}
+            prefetch={false}
+            aria-current={isUnder(pathname, l.href) ? "page" : undefined}
+          >
             {l.label}
             {l.href === "/review" ? <PendingBadge /> : null}
             {l.href === "/workflows" ? <CheckpointBadge /> : null}
