@@ -54,6 +54,14 @@ test("a new account sees none of the demo user's proposals; the demo user sees t
   await expect(page.getByTestId("role-badge")).toHaveText("jam");
   await page.getByRole("link", { name: "Users" }).click();
   const form = page.getByRole("region", { name: "New account" });
+  // An empty form says every problem at once, each field marked.
+  await form.getByRole("button", { name: "Create account" }).click();
+  await expect(form.getByRole("alert").getByRole("listitem")).toHaveText([
+    "Email must be an email address.",
+    "Name must not be empty.",
+    "Password must be at least 10 characters.",
+  ]);
+  await expect(form.getByLabel("Name", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await form.getByLabel("Email", { exact: true }).fill(email);
   await form.getByLabel("Name", { exact: true }).fill("Second reviewer");
   await form.getByLabel("Password", { exact: true }).fill(password);

@@ -204,6 +204,24 @@ test("at a phone's width the queue, the proposal page and a CFB's page fit the s
   await expect(page.getByTestId("proposal-review")).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   expect(await fits()).toBe(true);
+  // The side-by-side change breaks lines between words, never inside an ordinary word.
+  const table = page.locator("table.side-by-side").first();
+  await expect(table).toBeVisible();
+  const split = await table.evaluate((t) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(t, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? "";
+      for (const m of text.matchAll(/[A-Za-z]{2,12}/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) broken.push(m[0]);
+      }
+    }
+    return broken;
+  });
+  expect(split).toEqual([]);
   await page.goto("/cfbs");
   await expect(page.getByTestId("cfb-list").getByRole("link").first()).toBeVisible();
   expect(await fits()).toBe(true);

@@ -45,13 +45,16 @@ export const ZAccount = z.object({
   disabled_ts: ZIsoDate.nullable(),
 });
 export const ZAccountList = z.object({ items: z.array(ZAccount) });
+/** The shortest password an account may have (the sign-in library's rule, the form's, the API's). */
+export const MIN_PASSWORD_LENGTH = 10;
+
 export const ZAccountCreateRequest = z
   .object({
     email: z.email({ error: "must be an email address" }).max(254),
     name: z.string().trim().min(1, { error: "must not be empty" }).max(80),
     password: z
       .string()
-      .min(10, { error: "must be at least 10 characters" })
+      .min(MIN_PASSWORD_LENGTH, { error: `must be at least ${MIN_PASSWORD_LENGTH} characters` })
       .max(128, { error: "must be at most 128 characters" }),
     role: ZRole.default("user"),
   })

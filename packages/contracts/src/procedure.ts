@@ -46,6 +46,8 @@ export const ZProcedureReport = z.object({
   /** Steps passed without a finding ("no idea", "no meter", "skip"), and why. */
   not_checked: z.array(ZNotChecked),
   observations: z.array(ZObservation),
+  /** The catalog doctrine the conclusion follows instead of the last finding, cited. */
+  doctrine: z.array(z.object({ id: z.string(), rule: z.string() })),
   /** What the technician added after the report. */
   notes: z.array(z.string()),
   /** 1, then one more with every revision (a correction, a labor change, a note). */

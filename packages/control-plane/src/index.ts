@@ -1,4 +1,4 @@
-export { createAuth, createPasswordAccount, MIN_PASSWORD_LENGTH, type TAuth } from "./auth/auth";
+export { createAuth, createPasswordAccount, type TAuth } from "./auth/auth";
 export { newThreadId, openControlPlane, openControlPlaneFromEnv, type TOpenOptions } from "./control-plane";
 export { DEMO_JAM, DEMO_USER, ensureFirstRunAccounts } from "./demo/accounts";
 export { DEMO_CFBS, DEMO_THREADS } from "./demo/demo-data";

@@ -349,6 +349,7 @@ describe("a water-pump diagnosis from the complaint to the final report", () => 
       repair: null,
       not_checked: [],
       observations: [],
+      doctrine: [],
       notes: [],
       revision: 1,
       revised_because: null,

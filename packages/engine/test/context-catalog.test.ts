@@ -281,6 +281,24 @@ describe("catalog validation", () => {
       },
       'systems.0.procedure.steps.0: Unrecognized key: "regex"',
     ],
+    [
+      "a doctrine naming a finding no step records",
+      (c) => {
+        lamp(c).doctrine = [
+          { id: "d", rule: "A good bulb is kept.", when: "bulb=new", rules_out: ["bulb=bad"], instead: "plug=no" },
+        ];
+      },
+      'systems.0.doctrine.0.when: no step records "bulb=new"',
+    ],
+    [
+      "a doctrine concluding on a finding without a cause",
+      (c) => {
+        lamp(c).doctrine = [
+          { id: "d", rule: "A plugged lamp is kept.", when: "plug=yes", rules_out: ["bulb=bad"], instead: "plug=yes" },
+        ];
+      },
+      "systems.0.doctrine.0.instead: must be a finding with a cause and correction",
+    ],
   ])("rejects %s", (_name, mutate, issue) => {
     expect(issuesOf(mutate)).toContain(issue);
   });

@@ -1028,6 +1028,7 @@ describe("scenario: a full water-pump diagnosis", () => {
       repair: null,
       not_checked: [],
       observations: [],
+      doctrine: [],
       notes: [],
       revision: 1,
       revised_because: null,

@@ -908,6 +908,65 @@ describe("doctrines", () => {
     },
   );
 
+  // Catalog doctrine (issue 36): a motor that runs on direct 12 V is not replaced.
+  it.each([
+    [
+      "stated at the override step",
+      [
+        SLIDE,
+        "batt 12.6",
+        "switch clicks",
+        "motor runs but the room doesnt move",
+        "nothing blocking",
+        "motor runs fine when I apply 12V directly",
+        "moves freely by hand",
+        "yes",
+      ],
+    ],
+    [
+      "stated in the complaint",
+      [
+        `${SLIDE}, motor runs fine when I apply 12V directly`,
+        "12.6",
+        "switch works",
+        "hums but room doesnt move",
+        "nothing in the way",
+        "moves freely by hand",
+        "yes",
+      ],
+    ],
+  ])(
+    "slide-out: direct 12 V %s, then the room moves by hand → the feed, never the motor, citing the doctrine",
+    (_, messages) => {
+      const report = reportOf(run("slide_out", messages));
+      expect(report.evidence.override).toBe("moves");
+      expect(report.correction).toMatch(/^Do not replace the motor/);
+      expect(report.doctrine).toEqual([
+        { id: "motor_good_on_direct_12v", rule: expect.stringMatching(/direct 12 V is good and is not replaced/) },
+      ]);
+    },
+  );
+
+  it("slide-out: without the direct test, a room that moves by hand is a drive fault (no doctrine cited)", () => {
+    const report = reportOf(
+      run("slide_out", [
+        ...SLIDE_AT_MOTOR,
+        "motor runs but the room doesnt move",
+        "nothing blocking",
+        "moves freely by hand",
+        "yes",
+      ]),
+    );
+    expect(report.correction).toMatch(/^Replace the slide motor/);
+    expect(report.doctrine).toEqual([]);
+  });
+
+  it("slide-out: a direct 12 V run told when asked whether it runs from the switch is no answer to that step", () => {
+    const turn = run("slide_out", [...SLIDE_AT_MOTOR, "motor runs fine when I apply 12V directly"]);
+    expect(turn.state.evidence.slide_motor).toBeUndefined();
+    expect(turn.directive).toMatchObject({ kind: "ask_step", step_id: "motor_runs" });
+  });
+
   it("slide-out: a motor dead on direct 12 V is replaced", () => {
     const report = reportOf(run("slide_out", [...SLIDE_AT_MOTOR, "motor doesn't run", "still dead", "yes"]));
     expect(report.evidence.motor_direct).toBe("dead");

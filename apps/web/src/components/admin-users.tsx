@@ -1,5 +1,5 @@
 "use client";
-import type { TRole } from "@solserver/contracts";
+import { MIN_PASSWORD_LENGTH, type TRole } from "@solserver/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
@@ -8,7 +8,6 @@ import { formatTs } from "./format";
 import { QueryState } from "./query-state";
 import { useMe } from "./session";
 
-const MIN_PASSWORD = 10;
 const ROLES: { value: TRole; label: string }[] = [
   { value: "user", label: "user (own threads)" },
   { value: "jam", label: "jam (editor: everything)" },
@@ -73,7 +72,8 @@ function CreateUser({ onCreated }: { onCreated: () => Promise<void> }) {
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
   const [role, setRole] = useState<TRole>("user");
-  const [formError, setFormError] = useState<string | null>(null);
+  // Every problem at once, by field: a form that reports one error per submit is fixed in rounds.
+  const [problems, setProblems] = useState<{ email?: string; name?: string; password?: string }>({});
   const create = useMutation(
     trpc.users.create.mutationOptions({
       onSuccess: async () => {
@@ -88,11 +88,16 @@ function CreateUser({ onCreated }: { onCreated: () => Promise<void> }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setFormError(null);
     create.reset();
-    if (!/^[^@\s]+@[^@\s]+$/.test(email.trim())) return setFormError("Email must be an email address.");
-    if (!name.trim()) return setFormError("Name must not be empty.");
-    if (password.length < MIN_PASSWORD) return setFormError(`Password must be at least ${MIN_PASSWORD} characters.`);
+    const found = {
+      ...(/^[^@\s]+@[^@\s]+$/.test(email.trim()) ? {} : { email: "Email must be an email address." }),
+      ...(name.trim() ? {} : { name: "Name must not be empty." }),
+      ...(password.length >= MIN_PASSWORD_LENGTH
+        ? {}
+        : { password: `Password must be at least ${MIN_PASSWORD_LENGTH} characters.` }),
+    };
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
     create.mutate({ email: email.trim(), name: name.trim(), password, role });
   }
 
@@ -102,21 +107,34 @@ function CreateUser({ onCreated }: { onCreated: () => Promise<void> }) {
       <form className="row form-row" onSubmit={submit} noValidate>
         <label className="field">
           <span>Email</span>
-          <input type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            type="email"
+            autoComplete="off"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            aria-invalid={problems.email ? true : undefined}
+          />
         </label>
         <label className="field">
           <span>Name</span>
-          <input type="text" maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />
+          <input
+            type="text"
+            maxLength={80}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            aria-invalid={problems.name ? true : undefined}
+          />
         </label>
         <label className="field">
           <span>Password</span>
           <input
             type="password"
             autoComplete="new-password"
-            minLength={MIN_PASSWORD}
+            minLength={MIN_PASSWORD_LENGTH}
             maxLength={128}
             value={password}
             onChange={(e) => setPassword(e.target.value)}
+            aria-invalid={problems.password ? true : undefined}
           />
         </label>
         <label className="field">
@@ -133,9 +151,15 @@ function CreateUser({ onCreated }: { onCreated: () => Promise<void> }) {
           {create.isPending ? "Creating…" : "Create account"}
         </button>
       </form>
-      {formError || create.error ? (
+      {Object.keys(problems).length > 0 ? (
+        <ul className="error" role="alert">
+          {Object.values(problems).map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      ) : create.error ? (
         <p className="error" role="alert">
-          {formError ?? create.error?.message}
+          {create.error.message}
         </p>
       ) : null}
       {create.data ? (

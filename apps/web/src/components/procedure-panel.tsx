@@ -82,6 +82,16 @@ function ReportBody({ report, labels }: { report: TProcedureReport; labels: TLab
           </ul>
         </>
       ) : null}
+      {report.doctrine.length > 0 ? (
+        <>
+          <h4>Rule applied</h4>
+          <ul data-testid="procedure-report-doctrine">
+            {report.doctrine.map((d) => (
+              <li key={d.id}>{d.rule}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {report.notes.length > 0 ? (
         <>
           <h4>Technician notes</h4>

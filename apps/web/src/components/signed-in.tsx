@@ -27,7 +27,9 @@ export function SignedIn({ children }: { children: ReactNode }) {
   return (
     <>
       {me.isPending ? <p className="muted">Checking your session…</p> : null}
-      <div style={{ display: me.isPending ? "none" : "contents" }}>{children}</div>
+      <div className="signed-in-page" hidden={me.isPending}>
+        {children}
+      </div>
     </>
   );
 }

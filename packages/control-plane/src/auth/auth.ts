@@ -1,8 +1,8 @@
+import { MIN_PASSWORD_LENGTH } from "@solserver/contracts";
 import { connectionOf, type DbClient } from "@solserver/db";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 
-export const MIN_PASSWORD_LENGTH = 10;
 const WEEK_SECONDS = 60 * 60 * 24 * 7;
 
 export type TAuthOptions = {

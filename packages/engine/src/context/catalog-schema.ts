@@ -105,6 +105,19 @@ export const ZEvidenceRule = z.strictObject({
   constraint: ZId.optional(),
 });
 
+/**
+ * A rule of the trade the engine enforces and the report cites: once `when` is recorded, the
+ * diagnosis never concludes on a finding in `rules_out`; it concludes on `instead` (e.g. a motor
+ * that runs on direct 12 V is not replaced, whatever the steps after it found).
+ */
+export const ZDoctrine = z.strictObject({
+  id: ZId,
+  rule: ZText,
+  when: ZFinding,
+  rules_out: z.array(ZFinding).min(1, { error: "must list at least one finding" }),
+  instead: ZFinding,
+});
+
 export const ZSystem = z.strictObject({
   id: ZId,
   name: ZText,
@@ -122,6 +135,7 @@ export const ZSystem = z.strictObject({
   constraints: z.strictObject({ safety: z.array(ZConstraint), warranty: z.array(ZConstraint) }),
   safety_rules: z.array(ZSafetyRule).optional(),
   evidence_rules: z.array(ZEvidenceRule).optional(),
+  doctrine: z.array(ZDoctrine).optional(),
 });
 
 // ---- translations: the catalog's texts in another language, keyed by the catalog's ids ----------
@@ -318,6 +332,20 @@ function systemIssues(system: TSystem): TIssue[] {
         issues.push({ path: [...at, "constraints", c], message: `unknown constraint id ${JSON.stringify(id)}` });
     });
     for (const answer of step.answers) earlier.add(answer.finding);
+  });
+  for (const id of duplicates((system.doctrine ?? []).map((d) => d.id)))
+    issues.push({ path: ["doctrine"], message: `duplicate doctrine id ${JSON.stringify(id)}` });
+  (system.doctrine ?? []).forEach((doctrine, d) => {
+    const named: [string, (string | number)[]][] = [
+      [doctrine.when, ["when"]],
+      ...doctrine.rules_out.map((finding, f): [string, (string | number)[]] => [finding, ["rules_out", f]]),
+      [doctrine.instead, ["instead"]],
+    ];
+    for (const [finding, path] of named)
+      if (!earlier.has(finding))
+        issues.push({ path: ["doctrine", d, ...path], message: `no step records ${JSON.stringify(finding)}` });
+    if (steps.some((s) => s.answers.some((a) => a.finding === doctrine.instead && (!a.cause || !a.correction))))
+      issues.push({ path: ["doctrine", d, "instead"], message: "must be a finding with a cause and correction" });
   });
   return issues;
 }

@@ -69,6 +69,7 @@ import {
   correctionOf,
   outcomeOf,
   recordedAnswer,
+  type TDecisive,
   TECHNICIAN_LINE,
   type TOutcomeFields,
 } from "./report";
@@ -182,12 +183,28 @@ function after(
   return advance(system, s, -1, system.procedure.steps[0]?.id);
 }
 
-/** The answer the diagnosis concludes from: the last recorded answer on the path from the first step. */
+/**
+ * The answer the diagnosis concludes from: the last recorded answer on the path from the first
+ * step, unless the catalog's doctrine rules it out given what else was stated (then the
+ * doctrine's `instead`, citing it).
+ */
 function decisiveFinding(
   system: TSystem,
-  s: Pick<TContextState, "completed" | "evidence">,
-): { step: TStep; answer: TAnswer } | null {
-  return walk(system, s, -1, system.procedure.steps[0]?.id).last;
+  s: Pick<TContextState, "completed" | "evidence" | "pending_findings">,
+): TDecisive {
+  const last = walk(system, s, -1, system.procedure.steps[0]?.id).last;
+  if (last === null) return null;
+  // Stated counts, even for a step whose branch never came up ("runs on direct 12 V" at another step).
+  const recorded = (finding: string) =>
+    evidenceValue(s.evidence, findingKey(finding)) === findingValue(finding) ||
+    Object.values(s.pending_findings).includes(finding);
+  const doctrine = (system.doctrine ?? []).find((d) => d.rules_out.includes(last.answer.finding) && recorded(d.when));
+  if (doctrine === undefined) return last;
+  for (const step of system.procedure.steps) {
+    const answer = step.answers.find((a) => a.finding === doctrine.instead);
+    if (answer !== undefined) return { step, answer, doctrine: { id: doctrine.id, rule: doctrine.rule } };
+  }
+  return last;
 }
 
 // ── State updates ─────────────────────────────────────────────────────────────────────────────

@@ -556,10 +556,20 @@ function candidatesOf(m: TMessage): TMatchCandidate[] {
       }),
     ),
   );
+  // A message whose every clause reports a bypass of another step's part ("runs fine when I apply
+  // 12V directly", asked whether it runs from the switch) answers that step's direct test, not this one.
+  const bypassed =
+    activeStep !== undefined &&
+    m.r.clauses.length > 0 &&
+    m.r.clauses.every((clause) => {
+      const tested = bypassTested(c, clause);
+      return tested.size > 0 && !tested.has(activeStep);
+    });
   const candidates: TMatchCandidate[] = [];
   steps.forEach((step, index) => {
     const patterns = c.answers.get(step) ?? [];
     const active = step === activeStep;
+    if (active && bypassed) return;
     if (!active && !named.has(step) && step.id !== m.about) return;
     step.answers.forEach((_, a) => {
       candidates.push({

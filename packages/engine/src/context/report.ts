@@ -20,7 +20,12 @@ export function recordedAnswer(step: TStep, evidence: Readonly<Record<string, st
 }
 
 /** The step and answer the diagnosis concludes from (the engine walks the procedure to find it). */
-export type TDecisive = { step: TStep; answer: TAnswer } | null;
+export type TDecisive = {
+  step: TStep;
+  answer: TAnswer;
+  /** The catalog doctrine that put this conclusion in place of the procedure's last finding. */
+  doctrine?: { id: string; rule: string };
+} | null;
 
 export function causeOf(decisive: { step: TStep; answer: { cause?: string; finding: string } } | null): string {
   if (decisive === null) return NO_FINDING;
@@ -146,6 +151,7 @@ export function buildReport(
     repair: outcome.repair,
     not_checked: parts.notChecked(system),
     observations: parts.observations(system),
+    doctrine: parts.ruleText(system) === null && parts.decisive?.doctrine ? [parts.decisive.doctrine] : [],
     notes: [...(previous?.notes ?? []), ...(note === undefined ? [] : [note])],
     revision: state.report_history.length + 1,
     revised_because: state.report_history.length === 0 ? null : (state.reopened_because ?? "revised"),

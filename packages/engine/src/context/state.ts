@@ -116,6 +116,8 @@ export const ZReport = z.strictObject({
   not_checked: z.array(ZNotChecked),
   /** Free-form evidence the catalog's rules recognised. */
   observations: z.array(ZObservation),
+  /** The catalog doctrine the conclusion follows instead of the last finding ("a motor that runs on direct 12 V is not replaced"). */
+  doctrine: z.array(z.strictObject({ id: z.string(), rule: z.string() })).default([]),
   /** What the technician added after the report. */
   notes: z.array(z.string()),
   /** 1 for the first report; one more with every revision. */
