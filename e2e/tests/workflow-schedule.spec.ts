@@ -20,7 +20,7 @@ test("a Jam editor sets a weekly schedule and sees its next run; the demo user c
   await panel.getByLabel("Weekday").selectOption(day);
   await panel.getByLabel(/^Time/).fill("7:5");
   await panel.getByRole("button", { name: "Save schedule" }).click();
-  await expect(panel.getByRole("alert")).toContainText('time_of_day: must be HH:MM in UTC, e.g. "06:30"');
+  await expect(panel.getByRole("alert")).toContainText('Time: must be HH:MM in UTC, e.g. "06:30"');
 
   await panel.getByLabel(/^Time/).fill("06:30");
   await panel.getByRole("button", { name: "Save schedule" }).click();

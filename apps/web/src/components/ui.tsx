@@ -6,15 +6,20 @@ import { errorText } from "@/lib/trpc-errors";
 export function ErrorAlert({
   what,
   error,
+  fields = {},
 }: {
   what?: string;
   error: { message: string } | null | undefined;
+  /** The form's labels for the API's field names, which lead its messages ("time_of_day: …" → "Time: …"). */
+  fields?: Record<string, string>;
 }): ReactNode {
   if (!error) return null;
+  const text = errorText(error);
+  const field = text.slice(0, Math.max(0, text.indexOf(": ")));
   return (
     <p className="error" role="alert">
       {what ? `${what}: ` : ""}
-      {errorText(error)}
+      {Object.hasOwn(fields, field) ? `${fields[field]}${text.slice(field.length)}` : text}
     </p>
   );
 }

@@ -196,7 +196,11 @@ export function WorkflowSchedule() {
             <div role="status" className="workflow-live">
               {save.isSuccess ? <p className="ok">Schedule saved.</p> : null}
             </div>
-            <ErrorAlert what="Could not save the schedule" error={save.error} />
+            <ErrorAlert
+              what="Could not save the schedule"
+              error={save.error}
+              fields={{ time_of_day: "Time", weekday: "Weekday", cadence: "Cadence" }}
+            />
             <h3>Scheduled runs</h3>
             <Occurrences runs={s.runs} />
           </>
