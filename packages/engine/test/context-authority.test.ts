@@ -13,6 +13,7 @@ import * as languagePack from "../src/context/language-pack";
 import * as limits from "../src/context/limits";
 import * as localize from "../src/context/localize";
 import * as match from "../src/context/match";
+import * as messageRead from "../src/context/message-read";
 import * as phrases from "../src/context/phrases";
 import * as readings from "../src/context/readings";
 import * as registry from "../src/context/registry";
@@ -38,6 +39,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   limits,
   localize,
   match,
+  "message-read": messageRead,
   phrases,
   readings,
   registry,

@@ -15,10 +15,11 @@ export {
 } from "./catalog-schema";
 export { optionsOf } from "./directive";
 export { contextTurn, startContext } from "./engine";
-export { classifyMessage, consentOf, isPlainYes, MAX_ANALYSED_CHARS, type TClassification } from "./intent";
+export { classifyMessage, consentOf, isPlainYes, type TClassification } from "./intent";
 export { fillTemplate, parseLanguagePack, type TLanguagePack, ZLanguagePack } from "./language-pack";
 export { MAX_MESSAGE_CHARS_READ } from "./limits";
 export { catalogLanguages, localSystem, matchingSystem } from "./localize";
+export { MAX_ANALYSED_CHARS } from "./message-read";
 export {
   buildStepContext,
   detectSystem,

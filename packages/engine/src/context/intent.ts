@@ -27,29 +27,22 @@ import {
   type TStep,
   type TSystem,
 } from "./catalog-schema";
-import { MAX_MESSAGE_CHARS_READ } from "./limits";
 import { matchAnswers, POSITION_STRIDE, type TGroupMatch, type TMatchCandidate, type TNegatedHit } from "./match";
-import { indexOf, PhraseIndex } from "./phrases";
-import { endsWithDuration, readingAnswer, readingsOf, type TReading } from "./readings";
+import {
+  MAX_ANALYSED_CHARS,
+  mark,
+  NON_ANSWERS,
+  opensWithQuestionWord,
+  questionTopic,
+  read,
+  type TRead,
+} from "./message-read";
+import { indexOf } from "./phrases";
+import { readingAnswer, readingsOf, type TReading } from "./readings";
 import { acknowledges, laborIn, requestsReport, resolvedIn, retractedIn, rulesIn } from "./speech-acts";
-import type { Speller } from "./spelling";
 import { evidenceValue, type TContextState, type TIntent, type TTopicKind } from "./state";
 import { phraseStarts } from "./text";
 import { lex, phrase, type TLexClause, type TNonAnswerReason, type TPhrase, VOCABULARY } from "./vocabulary";
-
-/** The whole message is read, up to the API's message limit. */
-export const MAX_ANALYSED_CHARS = MAX_MESSAGE_CHARS_READ;
-
-/** Clauses beyond which a message is read as a paste with the technician's words around it. */
-const LONG_MESSAGE_CLAUSES = 12;
-const QUOTE_KEEP_START = 2;
-const QUOTE_KEEP_END = 3;
-
-/** The non-answer phrases of every language, indexed once (VOCABULARY.nonAnswers[i] is phrase i). */
-const NON_ANSWERS = new PhraseIndex(VOCABULARY.nonAnswers.map((n) => n.tokens));
-
-/** Table order, for phrases that start at the same word and have the same length. */
-const TOPIC_ORDER: readonly TTopicKind[] = ["locate", "howto", "explain"];
 
 /** An answer stated for a step other than the active one. */
 export type TMention = { step: TStep; index: number; answer: TAnswer };
@@ -110,209 +103,6 @@ export type TClassification = {
   /** Evidence clauses left after the reader set words aside (a note for the report). */
   evidenceText: string;
 };
-
-// ---- reading a message --------------------------------------------------------------------------
-
-type TRead = {
-  clauses: TLexClause[];
-  masks: { blocked: boolean[][]; weakBlocked: boolean[][]; negated: boolean[][] };
-  /** Clause indexes that are questions (clarifications). */
-  questions: Set<number>;
-  topic: TTopicKind | null;
-  topicClause: number;
-  nonAnswer: TNonAnswerReason | null;
-  /** Some segment was set aside as a non-answer or a hedge. */
-  setAside: boolean;
-  correction: boolean;
-  skip: boolean;
-  alreadyTold: boolean;
-  /** Every clause announces a check ("let me check", "ok, ill measure it"), or only fills beside one. */
-  announcement: boolean;
-  /** A long paste: its middle clauses are quoted (read for answers, not for events). */
-  quoted: ReadonlySet<number>;
-};
-
-function mark(mask: boolean[], start: number, length: number): void {
-  for (let i = start; i < start + length; i++) mask[i] = true;
-}
-
-function markSegment(mask: boolean[], clause: TLexClause, at: number): void {
-  const segment = clause.segments[at];
-  clause.segments.forEach((s, i) => {
-    if (s === segment) mask[i] = true;
-  });
-}
-
-/** The topic a clause asks about, when it is a question; null when it is not one. */
-function questionTopic(clause: TLexClause): { topic: TTopicKind } | null {
-  let best: { start: number; length: number; order: number; kind: TTopicKind } | null = null;
-  TOPIC_ORDER.forEach((kind, order) => {
-    for (const span of indexOf(VOCABULARY.clarification[kind]).in(clause.tokens)) {
-      const better =
-        best === null ||
-        span.start < best.start ||
-        (span.start === best.start &&
-          (span.length > best.length || (span.length === best.length && order < best.order)));
-      if (better) best = { start: span.start, length: span.length, order, kind };
-    }
-  });
-  const found = best as { start: number; kind: TTopicKind } | null;
-  if (found !== null && (clause.question || leadingAt(clause, found.start))) return { topic: found.kind };
-  if (clause.question) return { topic: "howto" };
-  return null;
-}
-
-function leadingAt(clause: TLexClause, start: number): boolean {
-  return clause.tokens.slice(0, start).every((t) => VOCABULARY.fillers.has(t));
-}
-
-/** A clause that starts with a question word ("would it be covered") without "?": a question if it states nothing. */
-function startsWithQuestionWord(clause: TLexClause): boolean {
-  return indexOf(VOCABULARY.questionWords)
-    .in(clause.tokens)
-    .some((s) => leadingAt(clause, s.start));
-}
-
-function read(message: string, content: ReadonlySet<string>, speller: Speller): TRead {
-  const clauses = lex(message.slice(0, MAX_ANALYSED_CHARS), (w) => speller.correct(w));
-  const blocked = clauses.map((c) => new Array<boolean>(c.tokens.length).fill(false));
-  const weakBlocked = clauses.map((c) => new Array<boolean>(c.tokens.length).fill(false));
-  const questions = new Set<number>();
-  let topic: TTopicKind | null = null;
-  let topicClause = -1;
-  let nonAnswer: TNonAnswerReason | null = null;
-  let setAside = false;
-  let correction = false;
-  let skip = false;
-  let alreadyTold = false;
-  const announced = new Set<number>();
-  const nonAnswers = NON_ANSWERS;
-  // A pasted log or history: what the technician says is at its start and its end; the middle
-  // is read for answers (the last one wins) but never for what the technician says about the
-  // case (a non-answer, a correction, a repair, a rule, labor).
-  const quoted = new Set<number>();
-  if (clauses.length > LONG_MESSAGE_CLAUSES)
-    for (let k = QUOTE_KEEP_START; k < clauses.length - QUOTE_KEEP_END; k++) quoted.add(k);
-  clauses.forEach((clause, k) => {
-    const b = blocked[k] ?? [];
-    const w = weakBlocked[k] ?? [];
-    for (const span of nonAnswers.in(clause.tokens)) {
-      const entry = VOCABULARY.nonAnswers[span.phrase];
-      const after = clause.tokens[span.start + span.length];
-      const elliptical = entry !== undefined && VOCABULARY.elliptical.has(entry.tokens.join(" "));
-      if (elliptical && after !== undefined && content.has(after)) continue; // "no se prende", "todavía no arranca": a statement, not "I don't know" / "not yet"
-      if (!quoted.has(k)) nonAnswer ??= entry?.reason ?? "unknown";
-      markSegment(b, clause, span.start);
-      setAside = true;
-    }
-    for (const span of indexOf(VOCABULARY.hedges).in(clause.tokens)) {
-      if (!quoted.has(k)) nonAnswer ??= "unknown";
-      markSegment(b, clause, span.start);
-      setAside = true;
-    }
-    // "ok waiting the 3 min": "waiting" folds to the marker "wait"; opening a clause that ends
-    // with a duration it announces a wait (nothing checked yet), it corrects nothing (issue 36)
-    const waits =
-      endsWithDuration(clause.tokens) &&
-      indexOf(VOCABULARY.announcements)
-        .in(clause.tokens)
-        .some((span) => leadingAt(clause, span.start));
-    if (waits && !quoted.has(k)) {
-      announced.add(k);
-      b.fill(true);
-    }
-    for (const span of indexOf(VOCABULARY.corrections).in(clause.tokens)) {
-      if (waits) break;
-      if (!quoted.has(k)) correction = true;
-      mark(b, span.start, span.length);
-    }
-    for (const span of indexOf(VOCABULARY.alreadyTold).in(clause.tokens)) {
-      if (!quoted.has(k)) alreadyTold = true;
-      mark(b, span.start, span.length);
-    }
-    // "skip" / "move on" only as what the clause says first ("next to the tank" is no skip)
-    for (const span of indexOf(VOCABULARY.skip).in(clause.tokens)) {
-      if (!clause.tokens.slice(0, span.start).every((t, i) => VOCABULARY.fillers.has(t) || b[i] === true)) continue;
-      if (quoted.has(k)) continue;
-      skip = true;
-      mark(b, span.start, span.length);
-    }
-    // "no tester here": a no-word before a noun is not the answer "no"
-    clause.tokens.forEach((token, i) => {
-      const next = clause.tokens[i + 1];
-      if (token === "no" && b[i] !== true && next !== undefined && !VOCABULARY.noContinuations.has(next)) {
-        w[i] = true;
-        if (i === 0 && clause.tokens.length <= 4 && !quoted.has(k)) {
-          nonAnswer ??= "unknown";
-          setAside = true;
-        }
-      }
-    });
-    // "ok ill check if the fuse is blown", "hang on, grabbing my meter": a clause that opens
-    // (after fillers and markers set aside) with an announcement reports nothing (issue 36)
-    const opening = clause.tokens.findIndex((t, i) => !VOCABULARY.fillers.has(t) && b[i] !== true);
-    if (
-      opening >= 0 &&
-      !quoted.has(k) &&
-      indexOf(VOCABULARY.announcements)
-        .in(clause.tokens)
-        // "waiting for the delay": the announcement may open on a filler ("wait") and cover the opening
-        .some(
-          (span) =>
-            span.start === opening ||
-            (span.start < opening &&
-              opening < span.start + span.length &&
-              clause.tokens.slice(0, span.start).every((t, i) => VOCABULARY.fillers.has(t) || b[i] === true)),
-        )
-    ) {
-      announced.add(k);
-      b.fill(true);
-    }
-    // "ok, can't find it", "hmm ok": a clause of fillers only says nothing (a bare "ok" is not
-    // the answer "LP OK": it acknowledges the question); alone, the reply is unclear
-    if (clause.tokens.every((t) => VOCABULARY.fillers.has(t))) {
-      if (clauses.length > 1) announced.add(k);
-      b.fill(true);
-    }
-    const asked = questionTopic(clause);
-    if (asked !== null) {
-      questions.add(k);
-      if (topic === null) {
-        topic = asked.topic;
-        topicClause = k;
-      }
-      b.fill(true);
-    }
-  });
-  // A negation governs the next few words of its segment ("nothing is blocking it"); a no-word
-  // that opens the clause as an answer ("no, it's blown") negates nothing.
-  const negated = clauses.map((clause, k) =>
-    clause.tokens.map((_, i) => {
-      for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
-        const t = clause.tokens[j] ?? "";
-        if (clause.segments[j] !== clause.segments[i] || VOCABULARY.listWords.has(t)) return false;
-        const answerNo = t === "no" && j === 0 && VOCABULARY.noContinuations.has(clause.tokens[1] ?? "");
-        // a negator inside a set-aside phrase ("no wait", "no idea") negates nothing after it
-        if (VOCABULARY.negators.has(t) && !answerNo && blocked[k]?.[j] !== true) return true;
-      }
-      return false;
-    }),
-  );
-  return {
-    clauses,
-    quoted,
-    masks: { blocked, weakBlocked, negated },
-    questions,
-    topic,
-    topicClause,
-    nonAnswer,
-    setAside,
-    correction,
-    skip,
-    alreadyTold,
-    announcement: announced.size === clauses.length && clauses.some((_, k) => announced.has(k)),
-  };
-}
 
 /**
  * Whether a conjunction ("but") or a word of sequence ("then", "after") stands between two
@@ -420,7 +210,7 @@ export function consentOf(message: string): TConsent {
   const tokens = clauses.flatMap((c) => c.tokens);
   if (tokens.length === 0) return null;
   const has = (table: readonly TPhrase[]) => clauses.some((c) => indexOf(table).in(c.tokens).length > 0);
-  const question = clauses.some((c) => c.question || questionTopic(c) !== null || startsWithQuestionWord(c));
+  const question = clauses.some((c) => c.question || questionTopic(c) !== null || opensWithQuestionWord(c));
   if (has(VOCABULARY.consent.conditional)) return "conditional";
   const deferral = has(VOCABULARY.consent.deferral) || NON_ANSWERS.all(clauses).length > 0;
   // Polite and repair words may come with a plain yes or no; "yes" and "no" themselves never count as extra.
@@ -851,7 +641,7 @@ function questionsOf(r: TRead, hitClauses: ReadonlySet<number>) {
   let topicClause = r.topicClause;
   // A clause that starts with a question word and states nothing is a question too.
   r.clauses.forEach((clause, k) => {
-    if (questions.has(k) || hitClauses.has(k) || !startsWithQuestionWord(clause)) return;
+    if (questions.has(k) || hitClauses.has(k) || !opensWithQuestionWord(clause)) return;
     questions.add(k);
     if (topic === null) {
       topic = "howto";

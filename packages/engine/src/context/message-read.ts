@@ -1,0 +1,261 @@
+// Reading a technician's message, clause by clause, before any step is matched: what it sets
+// aside (non-answers, hedges, questions, announcements, a long paste's middle), the markers it
+// carries (a correction, "I already told you", "skip") and which words a negation governs. Each
+// reader looks at one concern of one clause; intent.ts matches answers on what they leave.
+
+import { MAX_MESSAGE_CHARS_READ } from "./limits";
+import { indexOf, PhraseIndex } from "./phrases";
+import { endsWithDuration } from "./readings";
+import type { Speller } from "./spelling";
+import type { TTopicKind } from "./state";
+import { lex, type TLexClause, type TNonAnswerReason, VOCABULARY } from "./vocabulary";
+
+/** The whole message is read, up to the API's message limit. */
+export const MAX_ANALYSED_CHARS = MAX_MESSAGE_CHARS_READ;
+
+/** Clauses beyond which a message is read as a paste with the technician's words around it. */
+const LONG_MESSAGE_CLAUSES = 12;
+const QUOTE_KEEP_START = 2;
+const QUOTE_KEEP_END = 3;
+
+/** The non-answer phrases of every language, indexed once (VOCABULARY.nonAnswers[i] is phrase i). */
+export const NON_ANSWERS = new PhraseIndex(VOCABULARY.nonAnswers.map((n) => n.tokens));
+
+/** Table order, for phrases that start at the same word and have the same length. */
+const TOPIC_ORDER: readonly TTopicKind[] = ["locate", "howto", "explain"];
+
+export type TRead = {
+  clauses: TLexClause[];
+  masks: { blocked: boolean[][]; weakBlocked: boolean[][]; negated: boolean[][] };
+  /** Clause indexes that are questions (clarifications). */
+  questions: Set<number>;
+  topic: TTopicKind | null;
+  topicClause: number;
+  nonAnswer: TNonAnswerReason | null;
+  /** Some segment was set aside as a non-answer or a hedge. */
+  setAside: boolean;
+  correction: boolean;
+  skip: boolean;
+  alreadyTold: boolean;
+  /** Every clause announces a check ("let me check", "ok, ill measure it"), or only fills beside one. */
+  announcement: boolean;
+  /** A long paste: its middle clauses are quoted (read for answers, not for events). */
+  quoted: ReadonlySet<number>;
+};
+
+export function mark(mask: boolean[], start: number, length: number): void {
+  for (let i = start; i < start + length; i++) mask[i] = true;
+}
+
+export function markSegment(mask: boolean[], clause: TLexClause, at: number): void {
+  const segment = clause.segments[at];
+  clause.segments.forEach((s, i) => {
+    if (s === segment) mask[i] = true;
+  });
+}
+
+/** The topic a clause asks about, when it is a question; null when it is not one. */
+export function questionTopic(clause: TLexClause): { topic: TTopicKind } | null {
+  let best: { start: number; length: number; order: number; kind: TTopicKind } | null = null;
+  TOPIC_ORDER.forEach((kind, order) => {
+    for (const span of indexOf(VOCABULARY.clarification[kind]).in(clause.tokens)) {
+      const better =
+        best === null ||
+        span.start < best.start ||
+        (span.start === best.start &&
+          (span.length > best.length || (span.length === best.length && order < best.order)));
+      if (better) best = { start: span.start, length: span.length, order, kind };
+    }
+  });
+  const found = best as { start: number; kind: TTopicKind } | null;
+  if (found !== null && (clause.question || leadingAt(clause, found.start))) return { topic: found.kind };
+  if (clause.question) return { topic: "howto" };
+  return null;
+}
+
+export function leadingAt(clause: TLexClause, start: number): boolean {
+  return clause.tokens.slice(0, start).every((t) => VOCABULARY.fillers.has(t));
+}
+
+/** A clause that starts with a question word ("would it be covered") without "?": a question if it states nothing. */
+export function opensWithQuestionWord(clause: TLexClause): boolean {
+  return indexOf(VOCABULARY.questionWords)
+    .in(clause.tokens)
+    .some((s) => leadingAt(clause, s.start));
+}
+
+/** What the clause readers find across a message, in the order they find it. */
+type TReadFound = Omit<TRead, "clauses" | "masks" | "announcement" | "quoted"> & { announced: Set<number> };
+
+/** One clause as the readers see it: its set-aside masks, and whether it is in a quoted paste. */
+type TClauseAt = { clause: TLexClause; k: number; quoted: boolean; b: boolean[]; w: boolean[] };
+
+/** "no idea", "not sure", "todavía no": a non-answer or a hedge sets its segment aside. */
+function readNonAnswers(r: TReadFound, { clause, quoted, b }: TClauseAt, content: ReadonlySet<string>): void {
+  for (const span of NON_ANSWERS.in(clause.tokens)) {
+    const entry = VOCABULARY.nonAnswers[span.phrase];
+    const after = clause.tokens[span.start + span.length];
+    const elliptical = entry !== undefined && VOCABULARY.elliptical.has(entry.tokens.join(" "));
+    if (elliptical && after !== undefined && content.has(after)) continue; // "no se prende", "todavía no arranca": a statement, not "I don't know" / "not yet"
+    if (!quoted) r.nonAnswer ??= entry?.reason ?? "unknown";
+    markSegment(b, clause, span.start);
+    r.setAside = true;
+  }
+  for (const span of indexOf(VOCABULARY.hedges).in(clause.tokens)) {
+    if (!quoted) r.nonAnswer ??= "unknown";
+    markSegment(b, clause, span.start);
+    r.setAside = true;
+  }
+}
+
+/**
+ * "ok waiting the 3 min": "waiting" folds to the marker "wait"; opening a clause that ends with a
+ * duration it announces a wait (nothing checked yet), it corrects nothing (issue 36).
+ */
+function readWait(r: TReadFound, { clause, k, quoted, b }: TClauseAt): boolean {
+  const waits =
+    endsWithDuration(clause.tokens) &&
+    indexOf(VOCABULARY.announcements)
+      .in(clause.tokens)
+      .some((span) => leadingAt(clause, span.start));
+  if (waits && !quoted) {
+    r.announced.add(k);
+    b.fill(true);
+  }
+  return waits;
+}
+
+/** "wait no, i misread", "I already told you", "skip" (only as what the clause says first). */
+function readMarkers(r: TReadFound, { clause, quoted, b }: TClauseAt, waits: boolean): void {
+  for (const span of indexOf(VOCABULARY.corrections).in(clause.tokens)) {
+    if (waits) break;
+    if (!quoted) r.correction = true;
+    mark(b, span.start, span.length);
+  }
+  for (const span of indexOf(VOCABULARY.alreadyTold).in(clause.tokens)) {
+    if (!quoted) r.alreadyTold = true;
+    mark(b, span.start, span.length);
+  }
+  // "next to the tank" is no skip
+  for (const span of indexOf(VOCABULARY.skip).in(clause.tokens)) {
+    if (!clause.tokens.slice(0, span.start).every((t, i) => VOCABULARY.fillers.has(t) || b[i] === true)) continue;
+    if (quoted) continue;
+    r.skip = true;
+    mark(b, span.start, span.length);
+  }
+}
+
+/** "no tester here": a no-word before a noun is not the answer "no" (a short one is a non-answer). */
+function readNoWords(r: TReadFound, { clause, quoted, b, w }: TClauseAt): void {
+  clause.tokens.forEach((token, i) => {
+    const next = clause.tokens[i + 1];
+    if (token === "no" && b[i] !== true && next !== undefined && !VOCABULARY.noContinuations.has(next)) {
+      w[i] = true;
+      if (i === 0 && clause.tokens.length <= 4 && !quoted) {
+        r.nonAnswer ??= "unknown";
+        r.setAside = true;
+      }
+    }
+  });
+}
+
+/**
+ * "ok ill check if the fuse is blown", "hang on, grabbing my meter": a clause that opens (after
+ * fillers and markers set aside) with an announcement reports nothing (issue 36); "ok, can't find
+ * it", "hmm ok": a clause of fillers only says nothing (a bare "ok" is not the answer "LP OK").
+ */
+function readAnnouncement(r: TReadFound, { clause, k, quoted, b }: TClauseAt, clauses: number): void {
+  const opening = clause.tokens.findIndex((t, i) => !VOCABULARY.fillers.has(t) && b[i] !== true);
+  const announces =
+    opening >= 0 &&
+    !quoted &&
+    indexOf(VOCABULARY.announcements)
+      .in(clause.tokens)
+      // "waiting for the delay": the announcement may open on a filler ("wait") and cover the opening
+      .some(
+        (span) =>
+          span.start === opening ||
+          (span.start < opening &&
+            opening < span.start + span.length &&
+            clause.tokens.slice(0, span.start).every((t, i) => VOCABULARY.fillers.has(t) || b[i] === true)),
+      );
+  if (announces) {
+    r.announced.add(k);
+    b.fill(true);
+  }
+  if (clause.tokens.every((t) => VOCABULARY.fillers.has(t))) {
+    if (clauses > 1) r.announced.add(k);
+    b.fill(true);
+  }
+}
+
+/** A question clause: its topic (the first question's), and nothing in it is an answer. */
+function readQuestion(r: TReadFound, { clause, k, b }: TClauseAt): void {
+  const asked = questionTopic(clause);
+  if (asked === null) return;
+  r.questions.add(k);
+  if (r.topic === null) {
+    r.topic = asked.topic;
+    r.topicClause = k;
+  }
+  b.fill(true);
+}
+
+/**
+ * A negation governs the next few words of its segment ("nothing is blocking it"); a no-word that
+ * opens the clause as an answer ("no, it's blown") negates nothing.
+ */
+function negationMasks(clauses: readonly TLexClause[], blocked: readonly boolean[][]): boolean[][] {
+  return clauses.map((clause, k) =>
+    clause.tokens.map((_, i) => {
+      for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
+        const t = clause.tokens[j] ?? "";
+        if (clause.segments[j] !== clause.segments[i] || VOCABULARY.listWords.has(t)) return false;
+        const answerNo = t === "no" && j === 0 && VOCABULARY.noContinuations.has(clause.tokens[1] ?? "");
+        // a negator inside a set-aside phrase ("no wait", "no idea") negates nothing after it
+        if (VOCABULARY.negators.has(t) && !answerNo && blocked[k]?.[j] !== true) return true;
+      }
+      return false;
+    }),
+  );
+}
+
+/** The message as the readers see it, clause by clause: what it sets aside, asks, announces, corrects. */
+export function read(message: string, content: ReadonlySet<string>, speller: Speller): TRead {
+  const clauses = lex(message.slice(0, MAX_ANALYSED_CHARS), (w) => speller.correct(w));
+  const blocked = clauses.map((c) => new Array<boolean>(c.tokens.length).fill(false));
+  const weakBlocked = clauses.map((c) => new Array<boolean>(c.tokens.length).fill(false));
+  // A pasted log or history: what the technician says is at its start and its end; the middle
+  // is read for answers (the last one wins) but never for what the technician says about the
+  // case (a non-answer, a correction, a repair, a rule, labor).
+  const quoted = new Set<number>();
+  if (clauses.length > LONG_MESSAGE_CLAUSES)
+    for (let k = QUOTE_KEEP_START; k < clauses.length - QUOTE_KEEP_END; k++) quoted.add(k);
+  const r: TReadFound = {
+    questions: new Set(),
+    topic: null,
+    topicClause: -1,
+    nonAnswer: null,
+    setAside: false,
+    correction: false,
+    skip: false,
+    alreadyTold: false,
+    announced: new Set(),
+  };
+  clauses.forEach((clause, k) => {
+    const at: TClauseAt = { clause, k, quoted: quoted.has(k), b: blocked[k] ?? [], w: weakBlocked[k] ?? [] };
+    readNonAnswers(r, at, content);
+    readMarkers(r, at, readWait(r, at));
+    readNoWords(r, at);
+    readAnnouncement(r, at, clauses.length);
+    readQuestion(r, at);
+  });
+  const { announced, ...found } = r;
+  return {
+    ...found,
+    clauses,
+    quoted,
+    masks: { blocked, weakBlocked, negated: negationMasks(clauses, blocked) },
+    announcement: announced.size === clauses.length && clauses.some((_, k) => announced.has(k)),
+  };
+}
