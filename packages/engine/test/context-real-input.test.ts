@@ -967,6 +967,18 @@ describe("doctrines", () => {
     expect(turn.directive).toMatchObject({ kind: "ask_step", step_id: "motor_runs" });
   });
 
+  // Corrections by the quantity they name, and readings without a unit (issue 36's reports).
+  it("slide-out: a correction with a reading and no part corrects the battery read before, not the switch asked", () => {
+    const turn = run("slide_out", [SLIDE, "12.6", "actually i measured wrong, its 11.3 under load"]);
+    expect(turn.state.evidence).toEqual({ battery: "low" });
+    expect(turn.directive.kind).toBe("replan");
+  });
+
+  it("water pump: a unit-less reading at the pump, beside the switch, is the pump's voltage", () => {
+    const turn = run("water_pump", [PUMP, "fuse ok, 12.6 at the pump with the switch on, pump doesnt run"]);
+    expect(turn.state.evidence).toEqual({ fuse: "ok", pump_voltage: "ok", pump_runs: "no" });
+  });
+
   it("slide-out: a motor dead on direct 12 V is replaced", () => {
     const report = reportOf(run("slide_out", [...SLIDE_AT_MOTOR, "motor doesn't run", "still dead", "yes"]));
     expect(report.evidence.motor_direct).toBe("dead");

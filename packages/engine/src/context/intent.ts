@@ -476,7 +476,39 @@ function readingStep(m: TMessage, reading: TReading, item: TLexClause | undefine
     s.requires === undefined ||
     evidenceValue(state.evidence, findingKey(s.requires.finding)) === findingValue(s.requires.finding);
   const inUnit = reading.unit === null ? [] : steps.filter((s) => s.readings?.unit === reading.unit && applies(s));
-  return named.length === 1 ? named[0] : named.length === 0 && inUnit.length === 1 ? inUnit[0] : undefined;
+  if (named.length > 1) return nearestNamed(c, named, item, reading.start);
+  return named.length === 1 ? named[0] : inUnit.length === 1 ? inUnit[0] : undefined;
+}
+
+/**
+ * Of several steps the item names, the one whose part stands nearest the number ("12.6 at the
+ * pump with the switch on" is the pump's voltage); none when two stand as near.
+ */
+function nearestNamed(
+  c: TCompiled,
+  named: readonly TStep[],
+  item: TLexClause | undefined,
+  at: number,
+): TStep | undefined {
+  if (item === undefined) return undefined;
+  const distances = namedSpans(c, item.tokens)
+    .filter((span) => named.includes(span.step))
+    .map((span) => ({ step: span.step, distance: Math.abs(span.start - at) }))
+    .sort((a, b) => a.distance - b.distance);
+  const [first, second] = distances;
+  return first !== undefined && (second === undefined || second.distance > first.distance) ? first.step : undefined;
+}
+
+/** The completed step last read in the reading's unit, when the item names no step's part. */
+function lastReadStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
+  const { c, steps, state, activeStep } = m;
+  if (steps.some((s) => namesPart(c, s, item))) return undefined;
+  for (const id of [...state.completed].reverse()) {
+    const step = steps.find((s) => s.id === id);
+    if (step === undefined || step === activeStep || step.readings === undefined) continue;
+    if (reading.unit === null || step.readings.unit === reading.unit) return step;
+  }
+  return undefined;
 }
 
 /** Meter readings answer a step by its ranges, not by its patterns. */
@@ -495,6 +527,15 @@ function withReadings(m: TMessage, before: TFound): TFound {
       activeStep !== undefined &&
       !namesPart(c, activeStep, item) &&
       steps.some((s) => s !== activeStep && s.readings !== undefined && namesPart(c, s, item));
+    // "actually i measured wrong, its 11.3 under load": a correction that names no part corrects
+    // the last step read in that unit, not the step asked (issue 36)
+    const corrected = r.correction && !elsewhere ? lastReadStep(m, reading, item) : undefined;
+    if (corrected !== undefined) {
+      const answer = readingAnswer(corrected, reading);
+      if (answer !== null && !found.stated.some((s) => s.step === corrected))
+        found.stated.push({ step: corrected, index: steps.indexOf(corrected), answer });
+      continue;
+    }
     const own = activeStep === undefined || elsewhere ? null : readingAnswer(activeStep, reading);
     if (own !== null) {
       if (found.answer === null || found.weak || position > found.at || !r.correction) {
