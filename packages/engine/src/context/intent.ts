@@ -527,9 +527,9 @@ function withReadings(m: TMessage, before: TFound): TFound {
       activeStep !== undefined &&
       !namesPart(c, activeStep, item) &&
       steps.some((s) => s !== activeStep && s.readings !== undefined && namesPart(c, s, item));
-    // "actually i measured wrong, its 11.3 under load": a correction that names no part corrects
-    // the last step read in that unit, not the step asked (issue 36)
-    const corrected = r.correction && !elsewhere ? lastReadStep(m, reading, item) : undefined;
+    // "actually i measured wrong, its 11.3 under load": a remeasurement that names no part
+    // corrects the last step read in that unit, not the step asked (issue 36)
+    const corrected = r.remeasured && !elsewhere ? lastReadStep(m, reading, item) : undefined;
     if (corrected !== undefined) {
       const answer = readingAnswer(corrected, reading);
       if (answer !== null && !found.stated.some((s) => s.step === corrected))

@@ -53,6 +53,8 @@ export const ZLanguagePack = z.strictObject({
   /** A message that only asks for the report ("START FINAL REPORT", "give me the report"). */
   report_requests: ZPhrases,
   correction_markers: ZPhrases,
+  /** The earlier measurement was wrong ("i misread"): a reading then corrects the step read before. */
+  remeasured: ZPhrases.default([]),
   retractions: ZPhrases,
   clarification: z.strictObject({ locate: ZPhrases, howto: ZPhrases, explain: ZPhrases }),
   question_words: ZPhrases,

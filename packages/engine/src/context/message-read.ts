@@ -35,6 +35,8 @@ export type TRead = {
   /** Some segment was set aside as a non-answer or a hedge. */
   setAside: boolean;
   correction: boolean;
+  /** The technician says an earlier measurement was wrong ("i misread", "measured wrong"). */
+  remeasured: boolean;
   skip: boolean;
   alreadyTold: boolean;
   /** Every clause announces a check ("let me check", "ok, ill measure it"), or only fills beside one. */
@@ -130,6 +132,14 @@ function readMarkers(r: TReadFound, { clause, quoted, b }: TClauseAt, waits: boo
   for (const span of indexOf(VOCABULARY.corrections).in(clause.tokens)) {
     if (waits) break;
     if (!quoted) r.correction = true;
+    mark(b, span.start, span.length);
+  }
+  for (const span of indexOf(VOCABULARY.remeasured).in(clause.tokens)) {
+    if (waits) break;
+    if (!quoted) {
+      r.correction = true;
+      r.remeasured = true;
+    }
     mark(b, span.start, span.length);
   }
   for (const span of indexOf(VOCABULARY.alreadyTold).in(clause.tokens)) {
@@ -238,6 +248,7 @@ export function read(message: string, content: ReadonlySet<string>, speller: Spe
     nonAnswer: null,
     setAside: false,
     correction: false,
+    remeasured: false,
     skip: false,
     alreadyTold: false,
     announced: new Set(),

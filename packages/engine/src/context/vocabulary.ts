@@ -86,6 +86,7 @@ export const VOCABULARY = {
   bypass: phrases((p) => p.bypass),
   reportRequests: phrases((p) => p.report_requests),
   corrections: phrases((p) => p.correction_markers),
+  remeasured: phrases((p) => p.remeasured),
   retractions: phrases((p) => p.retractions),
   clarification: {
     locate: phrases((p) => p.clarification.locate),
@@ -181,6 +182,7 @@ export const PACK_WORDS: ReadonlySet<string> = new Set(
       ...p.hedges,
       ...p.skip,
       ...p.correction_markers,
+      ...p.remeasured,
       ...p.retractions,
       ...Object.values(p.clarification).flat(),
       ...p.question_words,
