@@ -18,7 +18,7 @@
 // --port N, --cfbs N, --database sqlite|postgresql, --postgres URL). Writes bench/results/load.json
 // (load-postgres.json on PostgreSQL).
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -435,6 +435,7 @@ try {
 }
 
 const out = path.join(ROOT, `bench/results/load${POSTGRES ? "-postgres" : ""}.json`);
+mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(
   out,
   `${JSON.stringify(

@@ -16,7 +16,7 @@
 // --clients N, --processes 1,2,4, --port N, --postgres <admin url>, --pool N, --warmup N,
 // --bound N). Writes bench/results/throughput.json.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -446,6 +446,7 @@ try {
   // Not a git checkout.
 }
 const out = path.join(ROOT, "bench/results/throughput.json");
+mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(
   out,
   `${JSON.stringify(

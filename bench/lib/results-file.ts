@@ -1,7 +1,9 @@
 // Where a benchmark writes its results, per database: benchmarks open their databases through
 // the test support (createTestDatabase), which makes PostgreSQL databases when
 // SOLSERVER_TEST_POSTGRES_URL names a server. The same bench then writes `<name>-postgres.json`
-// beside the SQLite `<name>.json`, so docs/performance.md can put the two side by side.
+// beside the SQLite `<name>.json`, so docs/performance.md can put the two side by side. The raw
+// files stay out of git (generated on demand); docs/performance.md keeps each run's summary.
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 
 export function benchDatabase(): "sqlite" | "postgresql" {
@@ -10,5 +12,7 @@ export function benchDatabase(): "sqlite" | "postgresql" {
 
 export function resultsFile(name: string): string {
   const suffix = benchDatabase() === "postgresql" ? "-postgres" : "";
-  return path.join(import.meta.dirname, "..", "results", `${name}${suffix}.json`);
+  const folder = path.join(import.meta.dirname, "..", "results");
+  mkdirSync(folder, { recursive: true });
+  return path.join(folder, `${name}${suffix}.json`);
 }
