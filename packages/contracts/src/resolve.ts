@@ -55,7 +55,7 @@ export type TCandidateFlag = z.infer<typeof ZCandidateFlag>;
 
 const unit = z.number().min(0).max(1);
 
-const ZScoreComponentsNow = z.object({
+export const ZScoreComponents = z.object({
   /**
    * How much the two texts say the same: min(1, Dice of analysed terms / 0.7), or the semantic
    * similarity when higher. Null across languages with too few numbers and names to compare.
@@ -72,23 +72,7 @@ const ZScoreComponentsNow = z.object({
   new_share: unit,
 });
 
-/**
- * Decisions stored before the candidate index (2026-11) have `bm25_norm` where `text_similarity`
- * is now, no `semantic_similarity` or `new_share`, and 0 for missing labels; they are read as such.
- */
-export const ZScoreComponents = z.preprocess((value) => {
-  if (typeof value !== "object" || value === null || "text_similarity" in value) return value;
-  const legacy = value as Record<string, unknown>;
-  return {
-    text_similarity: legacy.bm25_norm,
-    tag_overlap: legacy.tag_overlap,
-    entity_overlap: legacy.entity_overlap,
-    title_similarity: legacy.title_similarity,
-    semantic_similarity: null,
-    new_share: 0,
-  };
-}, ZScoreComponentsNow);
-export type TScoreComponents = z.infer<typeof ZScoreComponentsNow>;
+export type TScoreComponents = z.infer<typeof ZScoreComponents>;
 
 export const ZScoredCandidate = z.object({
   cfb_id: z.string(),

@@ -1,9 +1,19 @@
 // Migration tooling: the committed migrations must describe schema.prisma exactly (drift), and
 // the runtime applier must apply them once, in WAL mode, and refuse edited history.
 // Timeouts are per test (not in a config file) so the root `pnpm vitest run <file>` works too.
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ZScoredCandidate } from "@solserver/contracts";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { diffMigrationsToSchema } from "../scripts/schema-engine";
@@ -149,5 +159,33 @@ PRAGMA defer_foreign_keys=OFF;
     const after = new Database(file, { readonly: true });
     expect(after.prepare('SELECT id FROM "Message"').all()).toEqual([{ id: "m1" }]);
     after.close();
+  });
+
+  it("rewrites resolve decisions stored before the candidate index to today's score shape", () => {
+    const name = migrationNames().find((n) => n.endsWith("_resolve_scores_text_similarity")) as string;
+    const legacy = [
+      {
+        cfb_id: "CFB-0001",
+        score: 0.42,
+        components: { bm25_norm: 0.61, tag_overlap: 0, entity_overlap: null, title_similarity: 0.3 },
+      },
+    ];
+    // The migration's SQL on the one table it touches (its other columns do not matter to it).
+    const db = new Database(":memory:");
+    db.exec(`CREATE TABLE "UmbraResolveDecision" ("id" TEXT PRIMARY KEY, "scores" JSONB NOT NULL)`);
+    db.prepare(`INSERT INTO "UmbraResolveDecision" VALUES ('RD-1', ?), ('RD-2', '[]')`).run(JSON.stringify(legacy));
+    db.exec(readFileSync(path.join(defaultMigrationsDir(), name, "migration.sql"), "utf8"));
+    const rows = db.prepare(`SELECT scores FROM "UmbraResolveDecision" ORDER BY id`).all() as { scores: string }[];
+    db.close();
+    const [candidate] = JSON.parse(rows[0]?.scores ?? "[]") as unknown[];
+    expect(ZScoredCandidate.parse(candidate).components).toEqual({
+      text_similarity: 0.61,
+      tag_overlap: 0,
+      entity_overlap: null,
+      title_similarity: 0.3,
+      semantic_similarity: null,
+      new_share: 0,
+    });
+    expect(rows[1]?.scores).toBe("[]");
   });
 });
