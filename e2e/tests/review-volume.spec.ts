@@ -177,39 +177,44 @@ test.describe
       });
     }
 
-    test("the Umbra beat's plan on this desk ticks no update of another subject's CFB", async ({ page }) => {
-      test.setTimeout(120_000);
-      await page.setViewportSize({ width: 1280, height: 800 });
-      await signIn(page, JAM.email, JAM.password);
-      await page.goto("/workflows");
-      await page.getByRole("button", { name: "Start the Umbra beat" }).click();
-      const started = page.getByRole("status").filter({ hasText: /Started WR-\d+/ });
-      await expect(started).toContainText("it stopped at its checkpoint");
-      const runId = (await started.getByRole("link").textContent()) ?? "";
-      const card = page
-        .getByRole("region", { name: "Checkpoints inbox" })
-        .getByRole("article")
-        .filter({ hasText: runId });
-      const items = card.getByTestId("checkpoint-plan").locator("li.plan-item");
-      await expect(items.first()).toBeVisible();
-      const rows = await items.evaluateAll((lis) =>
-        lis.map((li) => ({
-          text: li.textContent ?? "",
-          ticked: (li.querySelector("input[type=checkbox]") as HTMLInputElement).checked,
-          targets: [...li.querySelectorAll("a[href^='/cfbs/']")].map((a) => a.textContent ?? ""),
-        })),
-      );
-      // No ticked row rewrites a CFB the desk started with (no proposal here is about their subjects),
-      // and the restatements about other subjects are not ticked (here: left in the queue for a person).
-      expect(rows.filter((r) => r.ticked && r.targets.some((id) => baseCfbs.includes(id)))).toEqual([]);
-      expect(rows.filter((r) => r.ticked && /standup budget|water pump motor|deploy window/i.test(r.text))).toEqual([]);
-      for (const title of ["standup budget", "water pump motor", "deploy window"])
-        await expect(card.getByRole("cell", { name: new RegExp(title) })).toBeVisible();
-      // Ends the beat without promoting, for the specs after this one.
-      await card.getByRole("radio", { name: "Skip promotion" }).check();
-      await card.getByRole("button", { name: "Confirm Skip promotion" }).click();
-      await expect(card).toHaveCount(0);
-    });
+    for (const width of [1280, 390])
+      test(`at ${width} px: the Umbra beat's plan on this desk ticks no update of another subject's CFB`, async ({
+        page,
+      }) => {
+        test.setTimeout(120_000);
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+        await signIn(page, JAM.email, JAM.password);
+        await page.goto("/workflows");
+        await page.getByRole("button", { name: "Start the Umbra beat" }).click();
+        const started = page.getByRole("status").filter({ hasText: /Started WR-\d+/ });
+        await expect(started).toContainText("it stopped at its checkpoint");
+        const runId = (await started.getByRole("link").textContent()) ?? "";
+        const card = page
+          .getByRole("region", { name: "Checkpoints inbox" })
+          .getByRole("article")
+          .filter({ hasText: runId });
+        const items = card.getByTestId("checkpoint-plan").locator("li.plan-item");
+        await expect(items.first()).toBeVisible();
+        const rows = await items.evaluateAll((lis) =>
+          lis.map((li) => ({
+            text: li.textContent ?? "",
+            ticked: (li.querySelector("input[type=checkbox]") as HTMLInputElement).checked,
+            targets: [...li.querySelectorAll("a[href^='/cfbs/']")].map((a) => a.textContent ?? ""),
+          })),
+        );
+        // No ticked row rewrites a CFB the desk started with (no proposal here is about their subjects),
+        // and the restatements about other subjects are not ticked (here: left in the queue for a person).
+        expect(rows.filter((r) => r.ticked && r.targets.some((id) => baseCfbs.includes(id)))).toEqual([]);
+        expect(rows.filter((r) => r.ticked && /standup budget|water pump motor|deploy window/i.test(r.text))).toEqual(
+          [],
+        );
+        for (const title of ["standup budget", "water pump motor", "deploy window"])
+          await expect(card.getByRole("cell", { name: new RegExp(title) })).toBeVisible();
+        // Ends the beat without promoting, for the specs after this one.
+        await card.getByRole("radio", { name: "Skip promotion" }).check();
+        await card.getByRole("button", { name: "Confirm Skip promotion" }).click();
+        await expect(card).toHaveCount(0);
+      });
 
     test("the same sentence from both people is one line, and a Jam editor's decision covers both", async ({
       page,
