@@ -318,6 +318,27 @@ describe.each([2, 4])("%i server processes on one PostgreSQL database", (n) => {
     }
   });
 
+  it("turns racing on one thread from every process, without a version: none fails, each is counted", async () => {
+    const first = await turn("Opening the thread the processes share.");
+    const before = (await getMemento(opened.as(owner), { thread_id: first.thread_id })).version;
+    const PER_WORKER = 4;
+    const answers = await pool.race(
+      parts(n, (i) => ({
+        kind: "chat",
+        actor: owner,
+        thread_id: first.thread_id,
+        messages: questions(PER_WORKER, `one thread ${n}.${i}`),
+        limit: 1_000_000,
+        tag: `one-thread-${n}-${i}`,
+      })),
+    );
+    const outcomes = answers.flatMap((a) => a.result);
+    expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+    expectLoadLanded(answers);
+    expect((await getMemento(opened.as(owner), { thread_id: first.thread_id })).version).toBe(before + n * PER_WORKER);
+    expect(await opened.db.packet.count({ where: { threadId: first.thread_id } })).toBe(1 + n * PER_WORKER);
+  });
+
   it("a chat limit per account is one budget across all processes", async () => {
     const limited = await actor("user");
     const LIMIT = 5;

@@ -17,7 +17,7 @@ export type TTask =
   /** Ticks the schedules once at each clock (ISO), in order. */
   | { kind: "tick"; clocks: string[] }
   /** A chat turn per message, all at once (each on a new thread), under a limit of `limit` per minute. */
-  | { kind: "chat"; actor: TWorkerActor; messages: string[]; limit: number; tag: string }
+  | { kind: "chat"; actor: TWorkerActor; messages: string[]; limit: number; tag: string; thread_id?: string }
   /** One memento write based on `version`, adding `marker` to the summary's decisions. */
   | { kind: "put-memento"; actor: TWorkerActor; thread_id: string; version: number; marker: string }
   /**

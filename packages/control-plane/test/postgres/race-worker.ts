@@ -130,6 +130,7 @@ async function prepare(task: TTask): Promise<() => Promise<TTaskResults[TTask["k
               const response = await respondToTurn(ctx(task.actor, limited), {
                 request_id: requestId(task.tag),
                 message,
+                ...(task.thread_id ? { thread_id: task.thread_id } : {}),
               });
               return { packet_id: response.packet_id };
             }),
