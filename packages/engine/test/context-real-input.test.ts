@@ -974,6 +974,17 @@ describe("doctrines", () => {
     expect(turn.directive.kind).toBe("replan");
   });
 
+  it('water pump: "I already told you" at the step the complaint answered takes the complaint\'s answer', () => {
+    const turn = run("water_pump", [
+      "The pump won't run at all",
+      "fuse is fine",
+      "12.5 at the pump",
+      "I already told you",
+    ]);
+    expect(turn.state.evidence.pump_runs).toBe("no");
+    expect(turn.directive.kind).toBe("request_authorization");
+  });
+
   it("water pump: a unit-less reading at the pump, beside the switch, is the pump's voltage", () => {
     const turn = run("water_pump", [PUMP, "fuse ok, 12.6 at the pump with the switch on, pump doesnt run"]);
     expect(turn.state.evidence).toEqual({ fuse: "ok", pump_voltage: "ok", pump_runs: "no" });

@@ -654,7 +654,16 @@ function diagnosticTurn(
     };
   if (c.alreadyTold) {
     const noted = notedFinding(s, active.id);
-    const said = active.answers.find((a) => a.finding === noted);
+    // "I already told you": what they stated for this step, else (when the message restates no
+    // other step: "i already told you the fuse is good" is about the fuse) the complaint read as
+    // an answer to it ("the pump won't run at all" answers "does the pump run?").
+    const fromComplaint =
+      noted === null && c.restated.length === 0 && s.complaint
+        ? classifyMessage(ctx.matching, s, s.complaint).answer
+        : null;
+    const said =
+      active.answers.find((a) => a.finding === noted) ??
+      (fromComplaint === null ? undefined : own(ctx, { ...active }, fromComplaint).answer);
     const findings = onRecord(ctx, s);
     if (said !== undefined) {
       complete(ctx, s, active, said, "stated");
