@@ -985,6 +985,22 @@ describe("doctrines", () => {
     expect(turn.directive.kind).toBe("request_authorization");
   });
 
+  it("roof A/C: a reading that finds a fault outweighs words that find none, and a remeasurement takes it back", () => {
+    const low = run("roof_ac", ["ac not cooling", "only getting 98 at the unit, breaker is on"]);
+    expect(low.state.evidence.ac_power).toBe("none");
+    const back = run("roof_ac", [
+      "ac not cooling",
+      "only getting 98 at the unit, breaker is on",
+      "wait, had the meter on the wrong outlet, its 119 at the ac",
+    ]);
+    expect(back.state.evidence.ac_power).toBe("ok");
+  });
+
+  it("slide-out: words that find a fault outweigh a reading that finds none (12 in but nothing out)", () => {
+    const turn = run("slide_out", [SLIDE, "12.6", "switch has 12 in but nothing out"]);
+    expect(turn.state.evidence.slide_switch).toBe("bad");
+  });
+
   it("water pump: a unit-less reading at the pump, beside the switch, is the pump's voltage", () => {
     const turn = run("water_pump", [PUMP, "fuse ok, 12.6 at the pump with the switch on, pump doesnt run"]);
     expect(turn.state.evidence).toEqual({ fuse: "ok", pump_voltage: "ok", pump_runs: "no" });

@@ -539,10 +539,15 @@ function withReadings(m: TMessage, before: TFound): TFound {
     const own = activeStep === undefined || elsewhere ? null : readingAnswer(activeStep, reading);
     if (own !== null) {
       if (found.answer === null || found.weak || position > found.at || !r.correction) {
-        if (found.answer !== null && found.answer !== own && !r.correction && found.at >= 0 && !found.weak) {
+        const conflict = found.answer !== null && found.answer !== own && !r.correction && found.at >= 0 && !found.weak;
+        // "breaker is on, only 98 at the unit", "12 in but nothing out": of a reading and words
+        // that disagree, the one that finds a fault says more than the one that finds none
+        const fault =
+          conflict && Boolean(found.answer?.normal) !== Boolean(own.normal) ? (own.normal ? found.answer : own) : null;
+        if (conflict && fault === null && found.answer !== null) {
           found.ambiguous = [found.answer.id, own.id];
           found.answer = null;
-        } else {
+        } else if (fault === null || fault === own) {
           found.answer = own;
           found.at = position;
           found.weak = false;
