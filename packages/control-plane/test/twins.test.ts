@@ -182,6 +182,29 @@ describe("the same proposal from several people (×N people)", () => {
     expect((await pending(bob)).items.map((p) => p.proposal_id)).not.toContain(b.ids[0]);
   });
 
+  it("a Jam editor deciding the echo instead folds the other person's lead and the echo's own twin", async () => {
+    const said = s();
+    const a = await say(alice, [said]);
+    const b = await say(bob, [said, said]);
+    const [echo, echoTwin] = b.ids as [string, string];
+    const decided = await promoteProposal(opened.as(jam), { proposal_id: echo, action: "reject" });
+    expect(decided.folded_proposal_ids).toEqual([a.ids[0], echoTwin]);
+    for (const [who, id] of [
+      [alice, a.ids[0]],
+      [bob, echoTwin],
+    ] as const)
+      expect(await get(who, id as string)).toMatchObject({ status: "duplicate", twin_of_id: echo });
+    expect(await get(jam, echo)).toMatchObject({ people: 2, twin_count: 2, echo_of_id: null });
+  });
+
+  it("an owner's own view counts only their own twins: another person's decides nothing of theirs", async () => {
+    const said = s();
+    const a = await say(alice, [said]);
+    await say(bob, [said, said]);
+    expect(await get(alice, a.ids[0] as string)).toMatchObject({ people: 1, twin_count: 0 });
+    expect(await get(jam, a.ids[0] as string)).toMatchObject({ people: 2, twin_count: 2 });
+  });
+
   it("a person's own decision covers only theirs: another person's proposal then leads", async () => {
     const carol = await opened.account("user", `carol-${++n}@twins.test`);
     const said = s();

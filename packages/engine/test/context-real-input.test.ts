@@ -985,6 +985,12 @@ describe("doctrines", () => {
     expect(turn.directive.kind).toBe("request_authorization");
   });
 
+  it('water pump: a complaint about the system alone answers no step when told "I already told you"', () => {
+    const turn = run("water_pump", [PUMP, "I already told you"]);
+    expect(turn.state.evidence).toEqual({});
+    expect(turn.directive).toMatchObject({ kind: "ask_step", step_id: "fuse" });
+  });
+
   it("roof A/C: a reading that finds a fault outweighs words that find none, and a remeasurement takes it back", () => {
     const low = run("roof_ac", ["ac not cooling", "only getting 98 at the unit, breaker is on"]);
     expect(low.state.evidence.ac_power).toBe("none");

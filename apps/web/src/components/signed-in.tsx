@@ -38,6 +38,8 @@ export function SignedIn({ children }: { children: ReactNode }) {
 export function JamOnly({ children }: { children: ReactNode }) {
   const me = useMe();
   const pathname = usePathname();
+  // Mounted while the session is checked (SignedIn): the page's own calls start once it is known.
+  if (me.isPending) return null;
   if (me.data?.role !== "jam") return <Forbidden what={jamPageName(pathname)} />;
   return children;
 }

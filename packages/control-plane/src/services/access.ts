@@ -27,7 +27,8 @@ export function assertCanSeeThread(caller: TCaller, ownerId: string | null, what
 
 /** The proposal, when this caller may see it (its thread's owner or a Jam editor); else NOT_FOUND or FORBIDDEN. */
 export async function visibleProposal({ deps, caller }: TServiceContext, proposalId: string): Promise<TStoredProposal> {
-  const proposal = await deps.repos.proposals.get(proposalId);
+  // Its group as this caller sees it: a user's decision covers only their own proposals.
+  const proposal = await deps.repos.proposals.get(proposalId, { acrossOwners: caller.role === "jam" });
   if (!proposal) throw new DomainError("NOT_FOUND", `proposal ${proposalId} does not exist`, { field: "proposal_id" });
   const thread = await deps.repos.turns.threadOwner(proposal.thread_id);
   assertCanSeeThread(caller, thread?.ownerId ?? null, `proposal ${proposalId}`);

@@ -219,7 +219,8 @@ async function foldTwins(tx: TSql, decided: TGroupLink, acrossOwners: boolean, n
   const pending = Prisma.sql`"status" = 'pending' AND "id" <> ${decided.id}`;
   const members = await tx.query<{ id: string }>(
     acrossOwners
-      ? Prisma.sql`SELECT "id" FROM "UmbraProposal" WHERE ${pending} AND ("id" = ${root} OR "twinOfId" = ${root}
+      ? // The decided one's own twins too: decided (no longer pending), it is not among the echoes.
+        Prisma.sql`SELECT "id" FROM "UmbraProposal" WHERE ${pending} AND ("id" = ${root} OR "twinOfId" IN (${root}, ${decided.id})
           OR "twinOfId" IN (SELECT "id" FROM "UmbraProposal" WHERE "twinOfId" = ${root} AND "echo" AND "status" = 'pending'))
           ORDER BY "seq"`
       : Prisma.sql`SELECT "id" FROM "UmbraProposal" WHERE ${pending}
@@ -228,7 +229,13 @@ async function foldTwins(tx: TSql, decided: TGroupLink, acrossOwners: boolean, n
   );
   // Decided, it leads nothing any more: the twins point to it, not it to its old lead.
   if (decided.twinOfId)
-    await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL WHERE "id" = ${decided.id}`);
+    await tx.execute(
+      Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL, "echo" = ${false} WHERE "id" = ${decided.id}`,
+    );
+  // Decided from another person's side of the group, the group's old lead is that other
+  // person's proposal now folded under it: flagged as an echo, it counts among its people.
+  if (acrossOwners && root !== ownLead.id)
+    await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "echo" = ${true} WHERE "id" = ${root}`);
   const ids = members.map((m) => m.id);
   if (ids.length > 0) {
     // The queue counts move with them, from what they are (the lead, twins) to duplicate; this

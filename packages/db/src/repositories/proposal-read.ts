@@ -18,12 +18,19 @@ const DECIDERS = (list: Prisma.Sql) => Prisma.sql`SELECT p."id" AS "id", u."emai
   JOIN "User" u ON u."id" = e."decidedById"
   WHERE p."id" IN (${list})`;
 
+/** Whose proposals a reader sees of a group: every person's (a Jam editor), or one owner's. */
+export type TGroupScope = { acrossOwners: boolean };
+
 /**
  * Proposals by id, each with its decisions (the one in force and any reopened), who decided it,
  * its latest resolve decision, its number of twins and of people, in five statements on the driver whatever
  * the page size, in the order of `ids`.
  */
-export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise<TStoredProposal[]> {
+export async function proposalsByIds(
+  sql: TSql,
+  ids: readonly string[],
+  scope: TGroupScope = { acrossOwners: true },
+): Promise<TStoredProposal[]> {
   if (ids.length === 0) return [];
   const list = Prisma.join([...ids]);
   const [rows, promotions, decisions, twins, deciders] = await Promise.all([
@@ -32,13 +39,17 @@ export async function proposalsByIds(sql: TSql, ids: readonly string[]): Promise
     sql.query<TResolveDecisionRow>(
       Prisma.sql`SELECT * FROM "UmbraResolveDecision" WHERE "proposalId" IN (${list}) ORDER BY "createdAt" DESC, "id" DESC`,
     ),
-    // Its twins (echoes, other people's, among them), and the pending twins of its echoes.
+    // Its twins: across owners other people's echoes among them, and the pending twins of those
+    // echoes; for one owner's view only their own (another person's decides nothing of theirs).
     sql.query<{ id: string; n: number | bigint; echoes: number | bigint }>(
-      Prisma.sql`SELECT "twinOfId" AS "id", COUNT(*) AS "n", SUM(CASE WHEN "echo" THEN 1 ELSE 0 END) AS "echoes"
-        FROM "UmbraProposal" WHERE "twinOfId" IN (${list}) GROUP BY "twinOfId"
-        UNION ALL SELECT e."twinOfId" AS "id", COUNT(*) AS "n", 0 AS "echoes"
-        FROM "UmbraProposal" e JOIN "UmbraProposal" p ON p."twinOfId" = e."id" AND p."status" = 'pending'
-        WHERE e."twinOfId" IN (${list}) AND e."echo" AND e."status" = 'pending' GROUP BY e."twinOfId"`,
+      scope.acrossOwners
+        ? Prisma.sql`SELECT "twinOfId" AS "id", COUNT(*) AS "n", SUM(CASE WHEN "echo" THEN 1 ELSE 0 END) AS "echoes"
+            FROM "UmbraProposal" WHERE "twinOfId" IN (${list}) GROUP BY "twinOfId"
+            UNION ALL SELECT e."twinOfId" AS "id", COUNT(*) AS "n", 0 AS "echoes"
+            FROM "UmbraProposal" e JOIN "UmbraProposal" p ON p."twinOfId" = e."id" AND p."status" = 'pending'
+            WHERE e."twinOfId" IN (${list}) AND e."echo" AND e."status" = 'pending' GROUP BY e."twinOfId"`
+        : Prisma.sql`SELECT "twinOfId" AS "id", COUNT(*) AS "n", 0 AS "echoes"
+            FROM "UmbraProposal" WHERE "twinOfId" IN (${list}) AND NOT "echo" GROUP BY "twinOfId"`,
     ),
     sql.query<{ id: string; email: string }>(DECIDERS(list)),
   ]);

@@ -11,7 +11,7 @@ import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
 import { applyPromotion, type TPromotionWrite } from "./promotion-write";
 import { leadIn, storedProposalCounts, type TLeadScope } from "./proposal-counts";
-import { proposalsByIds } from "./proposal-read";
+import { proposalsByIds, type TGroupScope } from "./proposal-read";
 import { reopenProposal, type TReopenWrite } from "./proposal-reopen";
 import type { TStore } from "./store";
 
@@ -104,6 +104,7 @@ export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<T
     items: await proposalsByIds(
       sql,
       page.map((r) => r.id),
+      { acrossOwners: q.ownerId === undefined },
     ),
     next_cursor: nextCursor,
     counts,
@@ -179,8 +180,8 @@ function countsOf(rows: readonly { status: string; n: number }[]): TStoredPropos
   return counts;
 }
 
-export async function getProposal(sql: TSql, proposalId: string): Promise<TStoredProposal | null> {
-  return (await proposalsByIds(sql, [proposalId]))[0] ?? null;
+export async function getProposal(sql: TSql, proposalId: string, scope?: TGroupScope): Promise<TStoredProposal | null> {
+  return (await proposalsByIds(sql, [proposalId], scope))[0] ?? null;
 }
 
 /**
@@ -340,7 +341,8 @@ const TWIN_COLUMNS = Prisma.sql`p."id" AS "id", p."op" AS "op", p."targetCfbId" 
 export function proposalRepository({ sql }: TStore) {
   return {
     list: (q: TProposalListQuery) => listProposals(sql, q),
-    get: (proposalId: string) => getProposal(sql, proposalId),
+    /** One proposal; its group counted for `scope` (every person's when not given). */
+    get: (proposalId: string, scope?: TGroupScope) => getProposal(sql, proposalId, scope),
     /** A response's proposals as a promotion's checks read them (one statement). */
     facts: (responseId: string) => proposalFacts(sql, responseId),
     applyPromotion: (w: TPromotionWrite) => applyPromotion(sql, w),

@@ -60,7 +60,14 @@ import {
   safetyStop,
   type TDirectiveContext,
 } from "./directive";
-import { classifyMessage, notedFinding, type TClassification, type TClassifyOptions, type TMention } from "./intent";
+import {
+  answerInComplaint,
+  classifyMessage,
+  notedFinding,
+  type TClassification,
+  type TClassifyOptions,
+  type TMention,
+} from "./intent";
 import { catalogDetectWords, catalogLanguages, localSystem, matchingSystem } from "./localize";
 import { getSystem } from "./registry";
 import {
@@ -658,9 +665,7 @@ function diagnosticTurn(
     // other step: "i already told you the fuse is good" is about the fuse) the complaint read as
     // an answer to it ("the pump won't run at all" answers "does the pump run?").
     const fromComplaint =
-      noted === null && c.restated.length === 0 && s.complaint
-        ? classifyMessage(ctx.matching, s, s.complaint).answer
-        : null;
+      noted === null && c.restated.length === 0 && s.complaint ? answerInComplaint(ctx.matching, s, s.complaint) : null;
     const said =
       active.answers.find((a) => a.finding === noted) ??
       (fromComplaint === null ? undefined : own(ctx, { ...active }, fromComplaint).answer);

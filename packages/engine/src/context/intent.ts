@@ -748,6 +748,19 @@ function intentOf(
   return "UNCLEAR";
 }
 
+/**
+ * The complaint read as the answer to the step asked, when it names that step's part ("the pump
+ * won't run at all" at "does the pump run?"): what "I already told you" points back to. A
+ * complaint about the system alone ("water pump won't run") answers no step.
+ */
+export function answerInComplaint(system: TSystem, state: TContextState, complaint: string): TAnswer | null {
+  const step = system.procedure.steps.find((s) => s.id === state.active_step);
+  if (step === undefined) return null;
+  const c = compile(system);
+  const { clauses } = read(complaint, c.content, c.speller);
+  return clauses.some((clause) => namesPart(c, step, clause)) ? classifyMessage(system, state, complaint).answer : null;
+}
+
 /** Reads one technician message against the state (see the header). `system` carries every language's patterns. */
 export function classifyMessage(
   system: TSystem,
