@@ -62,6 +62,7 @@ test("a new account sees none of the demo user's proposals; the demo user sees t
     "Password must be at least 10 characters.",
   ]);
   await expect(form.getByLabel("Name", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByLabel("Name", { exact: true })).toHaveAccessibleDescription("Name must not be empty.");
   await form.getByLabel("Email", { exact: true }).fill(email);
   await form.getByLabel("Name", { exact: true }).fill("Second reviewer");
   await form.getByLabel("Password", { exact: true }).fill(password);

@@ -113,6 +113,7 @@ function CreateUser({ onCreated }: { onCreated: () => Promise<void> }) {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             aria-invalid={problems.email ? true : undefined}
+            aria-describedby={problems.email ? "new-user-email-problem" : undefined}
           />
         </label>
         <label className="field">
@@ -123,6 +124,7 @@ function CreateUser({ onCreated }: { onCreated: () => Promise<void> }) {
             value={name}
             onChange={(e) => setName(e.target.value)}
             aria-invalid={problems.name ? true : undefined}
+            aria-describedby={problems.name ? "new-user-name-problem" : undefined}
           />
         </label>
         <label className="field">
@@ -135,6 +137,7 @@ function CreateUser({ onCreated }: { onCreated: () => Promise<void> }) {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
             aria-invalid={problems.password ? true : undefined}
+            aria-describedby={problems.password ? "new-user-password-problem" : undefined}
           />
         </label>
         <label className="field">
@@ -153,8 +156,10 @@ function CreateUser({ onCreated }: { onCreated: () => Promise<void> }) {
       </form>
       {Object.keys(problems).length > 0 ? (
         <ul className="error" role="alert">
-          {Object.values(problems).map((problem) => (
-            <li key={problem}>{problem}</li>
+          {Object.entries(problems).map(([field, problem]) => (
+            <li key={field} id={`new-user-${field}-problem`}>
+              {problem}
+            </li>
           ))}
         </ul>
       ) : create.error ? (
