@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, expect, type Locator, type Page } from "@playwright/test";
 
 // Shared steps for the browser and HTTP tests: the seed's demo accounts, signing in through the
 // real form (or the real endpoint, for HTTP-only tests) and names unique within one run.
@@ -77,3 +77,23 @@ export async function chatThreadId(page: Page): Promise<string> {
   await expect(form).not.toHaveAttribute("data-thread-id", "");
   return (await form.getAttribute("data-thread-id")) as string;
 }
+
+/** The Umbra beat's checkpoint prompt. */
+export const BEAT_PROMPT = /Review \d+ proposals before promoting\?/;
+
+/** Starts the Umbra beat from /workflows; its run id and its card in the inbox. */
+export async function startBeat(page: Page): Promise<{ runId: string; card: Locator }> {
+  await page.getByRole("button", { name: "Start the Umbra beat" }).click();
+  const started = page.getByRole("status").filter({ hasText: /Started WR-\d+/ });
+  await expect(started).toContainText("it stopped at its checkpoint");
+  const runId = (await started.getByRole("link").textContent()) ?? "";
+  const card = page
+    .getByRole("region", { name: "Checkpoints inbox" })
+    .getByRole("article", { name: BEAT_PROMPT })
+    .filter({ hasText: runId });
+  await expect(card).toBeVisible();
+  return { runId, card };
+}
+
+/** A laptop's or a phone's screen, by width. */
+export const screenOf = (width: 1280 | 390) => ({ width, height: width === 390 ? 844 : 800 });

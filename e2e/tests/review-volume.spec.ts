@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from "@playwright/test";
-import { DEMO_USER, JAM, origin, signIn, signInRequest } from "./helpers";
+import { DEMO_USER, JAM, origin, screenOf, signIn, signInRequest, startBeat } from "./helpers";
 
 // The review desk at a team's volume (issue 35): 150 proposals from two people, some of which
 // restate another subject's CFB in the same words ("the standup budget" against the office
@@ -124,12 +124,12 @@ test.describe
       await user.dispose();
     });
 
-    for (const width of [1280, 390]) {
+    for (const width of [1280, 390] as const) {
       test(`at ${width} px: a page approved in bulk rewrites no other subject's CFB, and Undo restores every CFB`, async ({
         page,
       }) => {
         test.setTimeout(120_000);
-        await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+        await page.setViewportSize(screenOf(width));
         await signIn(page, JAM.email, JAM.password);
         await page.goto("/review?layout=list");
         const lines = page.getByTestId("proposal-list").locator("li.proposal-line");
@@ -177,22 +177,15 @@ test.describe
       });
     }
 
-    for (const width of [1280, 390])
+    for (const width of [1280, 390] as const)
       test(`at ${width} px: the Umbra beat's plan on this desk ticks no update of another subject's CFB`, async ({
         page,
       }) => {
         test.setTimeout(120_000);
-        await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+        await page.setViewportSize(screenOf(width));
         await signIn(page, JAM.email, JAM.password);
         await page.goto("/workflows");
-        await page.getByRole("button", { name: "Start the Umbra beat" }).click();
-        const started = page.getByRole("status").filter({ hasText: /Started WR-\d+/ });
-        await expect(started).toContainText("it stopped at its checkpoint");
-        const runId = (await started.getByRole("link").textContent()) ?? "";
-        const card = page
-          .getByRole("region", { name: "Checkpoints inbox" })
-          .getByRole("article")
-          .filter({ hasText: runId });
+        const { card } = await startBeat(page);
         const items = card.getByTestId("checkpoint-plan").locator("li.plan-item");
         await expect(items.first()).toBeVisible();
         const rows = await items.evaluateAll((lis) =>

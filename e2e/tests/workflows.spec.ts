@@ -1,31 +1,15 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { DEMO_USER, JAM, origin, signIn } from "./helpers";
+import { DEMO_USER, JAM, origin, BEAT_PROMPT as PROMPT, signIn, startBeat } from "./helpers";
 
 // The checkpoints page in a real browser: a Jam editor starts the Umbra beat, reviews its summary
 // at the checkpoint and decides; the recent runs show how it ended. The database is shared with
 // the other spec files, so counts are matched loosely. Every test ends the beat it starts: a
 // second start while one is under way is CONFLICT.
 
-const PROMPT = /Review \d+ proposals before promoting\?/;
-
 async function openCheckpoints(page: Page): Promise<void> {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Checkpoints" }).click();
   await expect(page).toHaveURL(/\/workflows$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Checkpoints");
-}
-
-/** Starts the beat from the page; its run id and its card in the inbox. */
-async function startBeat(page: Page): Promise<{ runId: string; card: Locator }> {
-  await page.getByRole("button", { name: "Start the Umbra beat" }).click();
-  const started = page.getByRole("status").filter({ hasText: /Started WR-\d+/ });
-  await expect(started).toContainText("it stopped at its checkpoint");
-  const runId = (await started.getByRole("link").textContent()) ?? "";
-  const card = page
-    .getByRole("region", { name: "Checkpoints inbox" })
-    .getByRole("article", { name: PROMPT })
-    .filter({ hasText: runId });
-  await expect(card).toBeVisible();
-  return { runId, card };
 }
 
 function recentRun(page: Page, runId: string): Locator {

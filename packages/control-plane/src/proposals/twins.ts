@@ -25,8 +25,9 @@ type TLead = {
   candidate: TResolveCandidate;
 };
 
-const sameAction = (a: { op: string; targetCfbId: string | null }, b: { op: string; targetCfbId: string | null }) =>
-  a.op === b.op && a.targetCfbId === b.targetCfbId;
+type TAction = { op: string; targetCfbId: string | null };
+
+const sameAction = (a: TAction, b: TAction) => a.op === b.op && a.targetCfbId === b.targetCfbId;
 
 /** The lead each of a turn's new proposals is a twin of, or null for a proposal that leads its own group. */
 export function findTwins(

@@ -42,8 +42,9 @@ export const KIND_WHILE_PENDING = PENDING_KIND;
  * queue, one thread, one response) an echo is a lead, since its group's lead is in a thread they
  * may not see.
  */
-export type TLeadScope = {
-  acrossOwners: boolean;
+export type TGroupScope = { acrossOwners: boolean };
+
+export type TLeadScope = TGroupScope & {
   /** The twin test on the twin index (a domain count reads that index alone); else kept off it. */
   indexed?: boolean;
 };

@@ -2,6 +2,7 @@ import type { TStoredProposal } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { type TPromotionRow, type TProposalRow, type TResolveDecisionRow, toProposal } from "../mappers";
 import type { TSql } from "../sql";
+import type { TGroupScope } from "./proposal-counts";
 
 // Proposals as the API shows them, read through the driver: the queue's pages, one proposal's
 // page, and a promotion that lost a race (which says who won and when).
@@ -18,9 +19,6 @@ const DECIDERS = (list: Prisma.Sql) => Prisma.sql`SELECT p."id" AS "id", u."emai
   JOIN "User" u ON u."id" = e."decidedById"
   WHERE p."id" IN (${list})`;
 
-/** Whose proposals a reader sees of a group: every person's (a Jam editor), or one owner's. */
-export type TGroupScope = { acrossOwners: boolean };
-
 /**
  * Proposals by id, each with its decisions (the one in force and any reopened), who decided it,
  * its latest resolve decision, its number of twins and of people, in five statements on the driver whatever
@@ -29,6 +27,7 @@ export type TGroupScope = { acrossOwners: boolean };
 export async function proposalsByIds(
   sql: TSql,
   ids: readonly string[],
+  /** Whose proposals of each group count: every person's (a Jam editor's view), or one owner's. */
   scope: TGroupScope = { acrossOwners: true },
 ): Promise<TStoredProposal[]> {
   if (ids.length === 0) return [];

@@ -10,8 +10,8 @@ import { asStringArray } from "../json";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
 import { applyPromotion, type TPromotionWrite } from "./promotion-write";
-import { leadIn, storedProposalCounts, type TLeadScope } from "./proposal-counts";
-import { proposalsByIds, type TGroupScope } from "./proposal-read";
+import { leadIn, storedProposalCounts, type TGroupScope, type TLeadScope } from "./proposal-counts";
+import { proposalsByIds } from "./proposal-read";
 import { reopenProposal, type TReopenWrite } from "./proposal-reopen";
 import type { TStore } from "./store";
 

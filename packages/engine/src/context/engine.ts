@@ -84,9 +84,9 @@ import {
   AUTHORIZATION_KEY,
   CONTEXT_STATE_VERSION,
   ContextEngineError,
-  evidenceValue,
   MAX_NON_ANSWERS,
   MAX_REASKS,
+  recordsFinding,
   type TContextEvent,
   type TContextMode,
   type TContextState,
@@ -153,7 +153,7 @@ function walk(
     if (step === undefined) return { outcome: { kind: "report" }, last };
     index = at;
     const branch = step.requires?.finding;
-    const applies = branch === undefined || evidenceValue(s.evidence, findingKey(branch)) === findingValue(branch);
+    const applies = branch === undefined || recordsFinding(s.evidence, branch);
     if (s.completed.includes(step.id)) {
       const earlier = recordedAnswer(step, s.evidence);
       if (earlier !== null && applies) last = { step, answer: earlier };
@@ -203,8 +203,7 @@ function decisiveFinding(
   if (last === null) return null;
   // Stated counts, even for a step whose branch never came up ("runs on direct 12 V" at another step).
   const recorded = (finding: string) =>
-    evidenceValue(s.evidence, findingKey(finding)) === findingValue(finding) ||
-    Object.values(s.pending_findings).includes(finding);
+    recordsFinding(s.evidence, finding) || Object.values(s.pending_findings).includes(finding);
   const doctrine = (system.doctrine ?? []).find((d) => d.rules_out.includes(last.answer.finding) && recorded(d.when));
   if (doctrine === undefined) return last;
   for (const step of system.procedure.steps) {
@@ -362,7 +361,7 @@ function recordMentions(ctx: TCtx, s: TContextState, mentions: readonly TMention
     if (s.completed.includes(m.step.id)) continue;
     const { step, answer } = own(ctx, m.step, m.answer);
     const branch = step.requires?.finding;
-    if (branch !== undefined && evidenceValue(s.evidence, findingKey(branch)) !== findingValue(branch)) {
+    if (branch !== undefined && !recordsFinding(s.evidence, branch)) {
       note(s, step, answer); // its branch is not established yet: applied when the step comes up
       s.pending_findings = { ...s.pending_findings, [step.id]: answer.finding };
       continue;

@@ -40,7 +40,7 @@ import {
 import { indexOf } from "./phrases";
 import { readingAnswer, readingsOf, type TReading } from "./readings";
 import { acknowledges, laborIn, requestsReport, resolvedIn, retractedIn, rulesIn } from "./speech-acts";
-import { evidenceValue, type TContextState, type TIntent, type TTopicKind } from "./state";
+import { evidenceValue, recordsFinding, type TContextState, type TIntent, type TTopicKind } from "./state";
 import { phraseStarts } from "./text";
 import { lex, phrase, type TLexClause, type TNonAnswerReason, type TPhrase, VOCABULARY } from "./vocabulary";
 
@@ -472,9 +472,7 @@ function readingStep(m: TMessage, reading: TReading, item: TLexClause | undefine
   const named = readers.filter((s) => namesPart(c, s, item));
   // (of several steps in that unit, the ones that apply now: the switch output is read only
   // once the pump connector had no voltage)
-  const applies = (s: TStep) =>
-    s.requires === undefined ||
-    evidenceValue(state.evidence, findingKey(s.requires.finding)) === findingValue(s.requires.finding);
+  const applies = (s: TStep) => s.requires === undefined || recordsFinding(state.evidence, s.requires.finding);
   const inUnit = reading.unit === null ? [] : steps.filter((s) => s.readings?.unit === reading.unit && applies(s));
   if (named.length > 1) return nearestNamed(c, named, item, reading.start);
   return named.length === 1 ? named[0] : inUnit.length === 1 ? inUnit[0] : undefined;

@@ -2,6 +2,7 @@
 // caller between turns), the directive the model is given each turn, and the trace events.
 
 import { z } from "zod";
+import { findingKey, findingValue } from "./catalog-schema";
 
 // 2: language, not-checked steps, safety stop, observations, report revisions (issue 22). A
 // stored state of version 1 no longer parses, so the control plane rebuilds it from the messages.
@@ -183,6 +184,11 @@ export function parseContextState(input: unknown): TContextState {
 /** The recorded value for an evidence key (own properties only: a key is never looked up on the prototype). */
 export function evidenceValue(evidence: Readonly<Record<string, string>>, key: string): string | undefined {
   return Object.hasOwn(evidence, key) ? evidence[key] : undefined;
+}
+
+/** Whether the evidence records this finding ("pump_runs=no"). */
+export function recordsFinding(evidence: Readonly<Record<string, string>>, finding: string): boolean {
+  return evidenceValue(evidence, findingKey(finding)) === findingValue(finding);
 }
 
 /** The registry text of the step a directive is about. */
