@@ -1,8 +1,9 @@
 // Procedure mode on technician conversations written blind to the engine (issue 36,
-// bench/fixtures/procedure-blind.json: 48 conversations, each message labelled with what a
-// service writer expects it to record). For each split: the share of labelled turns that record
+// bench/fixtures/procedure-blind.json: two sets of 48 conversations, each message labelled with
+// what a service writer expects it to record; the first set tunes, the second is held out). For each split: the share of labelled turns that record
 // exactly what was expected (nothing, for an announcement, a question, a command or small talk;
-// the corrected step's new answer for a correction), the invented findings (a finding the
+// the corrected step's new answer for a correction; a finding already on record counts as
+// recorded), the invented findings (a finding the
 // conversation says no report may hold, left in the final state) and the missing ones.
 // Prints the tuning half's misses (--misses holdout for the held-out ones: only when tuning is
 // done). Run: `pnpm bench:procedure-blind`. A report: it always exits 0.
@@ -59,6 +60,7 @@ function run(split: "tune" | "holdout"): TSplitResult {
     let state = startContext(RV_SERVICE_CATALOG, c.system);
     for (const t of c.turns) {
       const logged = state.evidence_log.length;
+      const held = new Set(Object.entries(state.evidence).map(([k, v]) => `${k}=${v}`));
       const turn = contextTurn(RV_SERVICE_CATALOG, state, t.message);
       state = turn.state;
       if (t.expect.records === undefined) continue;
@@ -67,7 +69,9 @@ function run(split: "tune" | "holdout"): TSplitResult {
         .map((e) => e.finding)
         .sort();
       const want = t.expect.records.map((r) => findingOf(c.system, r)).sort();
-      const ok = JSON.stringify(got) === JSON.stringify(want);
+      // a finding already on record (from the complaint, or said before) is no miss
+      const ok =
+        JSON.stringify([...new Set([...got, ...want.filter((f) => held.has(f))])].sort()) === JSON.stringify(want);
       result.labelled_turns++;
       const kind = result.by_kind[t.expect.kind] ?? { ok: 0, total: 0 };
       result.by_kind[t.expect.kind] = kind;

@@ -28,6 +28,7 @@ const ZLabor = z.object({
 
 const ZNotChecked = z.object({ step: z.string(), question: z.string(), reason: z.string() });
 const ZObservation = z.object({ rule: z.string(), label: z.string(), text: z.string() });
+const ZDoctrine = z.object({ id: z.string(), rule: z.string() });
 
 /** The final report: what the diagnosis found and what was done about it. */
 export const ZProcedureReport = z.object({
@@ -47,7 +48,7 @@ export const ZProcedureReport = z.object({
   not_checked: z.array(ZNotChecked),
   observations: z.array(ZObservation),
   /** The catalog doctrine the conclusion follows instead of the last finding, cited. */
-  doctrine: z.array(z.object({ id: z.string(), rule: z.string() })),
+  doctrine: z.array(ZDoctrine),
   /** What the technician added after the report. */
   notes: z.array(z.string()),
   /** 1, then one more with every revision (a correction, a labor change, a note). */
@@ -62,6 +63,7 @@ export const ZProcedureReport = z.object({
       steps_performed: z.array(z.object({ step: z.string(), question: z.string(), finding: z.string() })),
       not_checked: z.array(ZNotChecked),
       observations: z.array(ZObservation),
+      doctrine: z.array(ZDoctrine),
     })
     .nullable(),
 });

@@ -947,6 +947,25 @@ describe("doctrines", () => {
     },
   );
 
+  it("slide-out in Spanish: the report's copy cites the doctrine in Spanish", () => {
+    const report = reportOf(
+      run("slide_out", [
+        "el slide no sale",
+        "bateria 12.6",
+        "el switch da 12v",
+        "el motor funciona pero el cuarto no se mueve",
+        "nada lo bloquea",
+        "el motor funciona con 12v directo",
+        "se mueve a mano",
+        "sí",
+      ]),
+    );
+    expect(report.doctrine).toEqual([{ id: "motor_good_on_direct_12v", rule: expect.stringMatching(/^A motor/) }]);
+    expect(report.translation?.doctrine).toEqual([
+      { id: "motor_good_on_direct_12v", rule: expect.stringMatching(/^Un motor que funciona con 12 V directos/) },
+    ]);
+  });
+
   it("slide-out: without the direct test, a room that moves by hand is a drive fault (no doctrine cited)", () => {
     const report = reportOf(
       run("slide_out", [

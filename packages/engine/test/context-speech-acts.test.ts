@@ -39,6 +39,20 @@ describe("announcements record nothing", () => {
     expect(turn.state.active_step).toBe("fuse");
   });
 
+  it.each(["ok checking the fuse", "pulling the fuse now", "ok putting a new one in", "resetting the breaker now"])(
+    "work under way, %j, records nothing and closes nothing",
+    (message) => {
+      const { turn, added } = recordedBy([message]);
+      expect(added).toEqual([]);
+      expect(turn.state.mode).toBe("diagnostic");
+      expect(turn.state.active_step).toBe("fuse");
+    },
+  );
+
+  it("the same verb in the past tense reports a result", () => {
+    expect(recordedBy(["checked the fuse its fine"]).added).toEqual(["fuse=ok"]);
+  });
+
   it("an announcement of the next check beside a result records the result", () => {
     expect(recordedBy(["fuse is blown, gonna swap it"]).added).toEqual(["fuse=blown"]);
     expect(recordedBy(["ok, fuse is fine"]).added).toEqual(["fuse=ok"]);
@@ -74,6 +88,115 @@ describe("a bypass is no test of the part it bypasses", () => {
     ]);
     expect(last(turns).state.evidence).toMatchObject({ slide_switch: "ok" });
   });
+
+  it("jumping across the part asked is no test of it", () => {
+    const turn = last(
+      drive("water_pump", [
+        PUMP,
+        "fuse is intact",
+        "0v at the pump",
+        "jumped across the pump switch with a clip lead and the pump takes right off",
+      ]),
+    );
+    expect(turn.state.evidence).toEqual({ fuse: "ok", pump_voltage: "none" });
+    expect(turn.state.active_step).toBe("pump_switch");
+  });
+
+  it("a pump jumped straight off the battery is no finding of whether it runs from its switch", () => {
+    const turn = last(
+      drive("water_pump", [
+        PUMP,
+        "fuse is intact",
+        "nothing at the pump connector, 0",
+        "jumped the pump straight off the battery and it runs fine",
+      ]),
+    );
+    expect(turn.state.evidence).toEqual({ fuse: "ok", pump_voltage: "none" });
+  });
+});
+
+describe("readings say what they measure", () => {
+  it('"no 12v" on the switch output is no voltage there, not 12 V', () => {
+    const turn = last(
+      drive("water_pump", [PUMP, "fuse is intact", "nothing at the pump connector", "no 12v on the switch output"]),
+    );
+    expect(turn.state.evidence).toMatchObject({ pump_switch: "bad" });
+  });
+
+  it("a remeasurement that names the part corrects that reading after the diagnosis ended", () => {
+    const turn = last(
+      drive("water_pump", [
+        "customer says no water, pump silent",
+        "fuse is good",
+        "11.3 under load at the pump",
+        "actually i measured wrong, had the probe on the wrong pin, pump is getting 12.5",
+      ]),
+    );
+    expect(turn.state.evidence).toMatchObject({ pump_voltage: "ok" });
+  });
+
+  it('"wait no, i misread" with a reading no step of the system takes answers nothing', () => {
+    const turn = last(
+      drive("furnace", ["furnace wont light", "lp is fine stove lights", "wait no, i misread, batt is 12.7"]),
+    );
+    expect(turn.state.evidence).toEqual({ lp: "ok" });
+    expect(turn.state.active_step).toBe("thermostat");
+  });
+
+  it.each([
+    ["pump side reads 10.2-10.6 jumping around", "low"],
+    ["12.4 at pump", "ok"],
+    ["its 11.1 at pump, not 12", "low"],
+  ])("%j at the pump voltage step → %s", (message, value) => {
+    const turn = last(drive("water_pump", [PUMP, "fuse intact", message]));
+    expect(turn.state.evidence).toEqual({ fuse: "ok", pump_voltage: value });
+  });
+
+  it("a correction names the step it corrects, also once the diagnosis is done", () => {
+    const turn = last(
+      drive("slide_out", [
+        "slide out not working, nothing",
+        "12.6",
+        "switch good 12 out",
+        "motor doesnt make a sound",
+        "straight 12v to the motor with fused leads, still dead",
+        "hold up, that batt reading was with the charger on. charger off its 12.0",
+      ]),
+    );
+    expect(turn.state.evidence).toMatchObject({ battery: "low" });
+  });
+
+  it('"room moves then stalls": the outcome after "then" is the answer', () => {
+    const turn = last(
+      drive("slide_out", [
+        "slide acting up",
+        "batteries 12.8",
+        "switch good, 12v out",
+        "motor runs, room moves then stalls",
+      ]),
+    );
+    expect(turn.state.evidence).toMatchObject({ slide_motor: "stalls" });
+  });
+});
+
+describe("a question about something else", () => {
+  it.each(["whats the weather tomorrow?", "did you see the game last night?", "anyone know a good taco place"])(
+    "%j: said to be outside the diagnosis, the step asked again, nothing recorded",
+    (message) => {
+      const turn = last(drive("water_pump", [PUMP, message]));
+      expect(turn.directive).toMatchObject({ kind: "ask_step", step_id: "fuse" });
+      expect(turn.directive.text).toContain("outside this diagnosis");
+      expect(turn.state.evidence).toEqual({});
+    },
+  );
+
+  it.each(["how long will this take?", "where is the fuze?", "why do you need that?"])(
+    "%j is about the case: answered, never called off topic",
+    (message) => {
+      const turn = last(drive("water_pump", [PUMP, message]));
+      expect(turn.directive.kind).toBe("answer_clarification");
+    },
+  );
 });
 
 describe("the action a step asks for is its answer, not a repair", () => {
@@ -139,5 +262,19 @@ describe("consent talk during the diagnosis is no finding", () => {
 
   it("a plain yes still answers a yes/no step", () => {
     expect(last(drive("water_pump", [PUMP, "yes"])).state.evidence).toEqual({ fuse: "ok" });
+  });
+});
+
+describe("a part two steps share is the asked step's", () => {
+  it('"el motor arranca … se traba" at the motor step answers it, not the direct motor test', () => {
+    const turn = last(
+      drive("slide_out", [
+        "el slide no sale",
+        "bateria 12.7",
+        "el switch da 12v",
+        "el motor arranca, mueve un poco y luego se traba",
+      ]),
+    );
+    expect(turn.state.evidence).toEqual({ battery: "ok", slide_switch: "ok", slide_motor: "stalls" });
   });
 });

@@ -56,10 +56,20 @@ export type TCompiled = {
   speller: Speller;
   /** The first words of the system's parts and keywords: a number right before one is a specification. */
   names: ReadonlySet<string>;
+  /**
+   * Every folded word of the system's own text (questions, how-tos, parts, patterns, constraints,
+   * rules) in every language: a question with a word outside these and the language packs, and
+   * none of the system's part or answer words, is about something else ("what's the weather
+   * tomorrow?").
+   */
+  words: ReadonlySet<string>;
   /** Per step: the content words of its question in every language (what an echo repeats). */
   questionWords: ReadonlyMap<TStep, ReadonlySet<string>>;
-  /** Per step: the words of its parts (an echo of only these says nothing about the question). */
-  partWords: ReadonlyMap<TStep, ReadonlySet<string>>;
+  /**
+   * The words of the system's parts: an echo of only these says nothing about the
+   * question ("breaker for the pump was tripped" repeats "breaker" and "pump", not "intact").
+   */
+  partWords: ReadonlySet<string>;
 };
 const compiled = new WeakMap<TSystem, TCompiled>();
 
@@ -70,6 +80,14 @@ function pattern(text: string) {
     weak: tokens.every((token) => VOCABULARY.generic.has(token)),
     negative: tokens.some((token) => VOCABULARY.negators.has(token)),
   };
+}
+
+/** Every string in a catalog value (catalogs are validated data: bounded, no cycles). */
+function textsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(textsOf);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(textsOf);
+  return [];
 }
 
 export function compile(system: TSystem): TCompiled {
@@ -129,7 +147,7 @@ export function compile(system: TSystem): TCompiled {
         .map((p) => phrase(p)[0] ?? "")
         .filter((t) => t.length >= 3 && !isNumberToken(t) && !VOCABULARY.generic.has(t) && !VOCABULARY.fillers.has(t)),
     ),
-    partWords: new Map(system.procedure.steps.map((step) => [step, new Set((step.parts ?? []).flatMap(phrase))])),
+    partWords: new Set(system.procedure.steps.flatMap((step) => step.parts ?? []).flatMap(phrase)),
     questionWords: new Map(
       system.procedure.steps.map((step) => [
         step,
@@ -159,6 +177,7 @@ export function compile(system: TSystem): TCompiled {
       ],
       PACK_WORDS,
     ),
+    words: new Set(textsOf(system).flatMap(phrase)),
     content: new Set(
       system.procedure.steps
         .flatMap((step) => step.answers.flatMap((a) => a.patterns.flatMap(phrase)))
@@ -192,6 +211,17 @@ export function namedSpans(c: TCompiled, tokens: readonly string[]): { step: TSt
 /** Whether a clause names one of a step's parts. */
 export function namesPart(c: TCompiled, step: TStep, clause: TLexClause | undefined): boolean {
   return clause !== undefined && stepsNamedIn(c, clause.tokens).has(step);
+}
+
+/**
+ * Whether the clause names a part of `step` that `asked` does not share: "el motor arranca" at
+ * the motor step is about that step, not the direct motor test that names the same motor.
+ */
+export function namesOwnPart(c: TCompiled, step: TStep, clause: TLexClause, asked: TStep | undefined): boolean {
+  return c.allParts.in(clause.tokens).some((span) => {
+    const owners = c.partOwners[span.phrase] ?? [];
+    return owners.includes(step) && (asked === undefined || !owners.includes(asked));
+  });
 }
 
 /** Every step whose part a run of tokens names (one pass over one index of all parts; cached per run). */

@@ -181,6 +181,7 @@ const ZSystemText = z.strictObject({
       }),
     )
     .optional(),
+  doctrine: z.record(ZId, z.strictObject({ rule: ZText })).optional(),
   steps: z.record(ZId, ZStepText).optional(),
 });
 /** One language's texts and patterns for the catalog (rv-service.es.json is one). */

@@ -507,6 +507,18 @@ function unclearTurn(ctx: TCtx, s: TContextState, step: TStep | null, moreInfoBe
   return askAuthorization(ctx, s, "The reply did not answer the authorization request.");
 }
 
+/**
+ * Talk about something else ("what's the weather tomorrow?"): said to be outside the case, never
+ * answered; it counts toward the loop guard like any reply that answers nothing.
+ */
+function offTopicTurn(ctx: TCtx, s: TContextState, step: TStep | null, moreInfoBefore: boolean): TDirective {
+  const directive = unclearTurn(ctx, s, step, moreInfoBefore);
+  if (directive.kind === "escalate") return directive;
+  const lead =
+    "The technician wrote about something outside this diagnosis: say in one sentence that this desk covers the diagnosis only, without answering it.";
+  return { ...directive, text: `${lead} ${directive.text}` };
+}
+
 /** The labels of what is on record, in the technician's language. */
 function onRecord(ctx: TCtx, s: TContextState): string[] {
   return s.completed.flatMap((id) => {
@@ -725,6 +737,7 @@ function diagnosticTurn(
       active,
       "The technician is about to check, or only acknowledged: nothing is recorded. Say in a few words that you wait for what they find, and keep the step open.",
     );
+  if (c.offTopic) return offTopicTurn(ctx, s, active, moreInfoBefore);
   if (c.topic !== null) {
     const about = c.topicStep === null ? active : stepOf(ctx.system, c.topicStep.id);
     pushTopic(ctx, s, c.topic, about);
@@ -789,6 +802,7 @@ function authorizationTurn(ctx: TCtx, s: TContextState, moreInfoBefore: boolean,
       ...askAuthorization(ctx, s, `Labor is now ${s.labor.draft_minutes} min.`),
       labor_minutes: s.labor.draft_minutes,
     };
+  if (c.offTopic) return offTopicTurn(ctx, s, null, moreInfoBefore);
   if (c.topic !== null && decisive !== null) {
     const about = c.topicStep === null ? decisive.step : stepOf(ctx.system, c.topicStep.id);
     pushTopic(ctx, s, c.topic, about);

@@ -17,7 +17,7 @@
 // in speech-acts.ts. The engine (engine.ts) decides what the findings mean in the current mode;
 // this file only says what the message contains.
 
-import { compile, namedSpans, namedSteps, namesPart, type TCompiled } from "./catalog-index";
+import { compile, namedSpans, namedSteps, namesOwnPart, namesPart, type TCompiled } from "./catalog-index";
 import {
   findingKey,
   findingValue,
@@ -40,9 +40,19 @@ import {
 import { indexOf } from "./phrases";
 import { readingAnswer, readingsOf, type TReading } from "./readings";
 import { acknowledges, laborIn, requestsReport, resolvedIn, retractedIn, rulesIn } from "./speech-acts";
+import { isCommonWord } from "./spelling";
 import { evidenceValue, recordsFinding, type TContextState, type TIntent, type TTopicKind } from "./state";
 import { phraseStarts } from "./text";
-import { lex, phrase, type TLexClause, type TNonAnswerReason, type TPhrase, VOCABULARY } from "./vocabulary";
+import {
+  canonicalToken,
+  lex,
+  PACK_WORDS,
+  phrase,
+  type TLexClause,
+  type TNonAnswerReason,
+  type TPhrase,
+  VOCABULARY,
+} from "./vocabulary";
 
 /** An answer stated for a step other than the active one. */
 export type TMention = { step: TStep; index: number; answer: TAnswer };
@@ -58,6 +68,8 @@ export type TClassification = {
    * stated findings (NEW_EVIDENCE), else UNCLEAR.
    */
   intent: TIntent;
+  /** The message only asks about something outside the diagnosis ("what's the weather tomorrow?"). */
+  offTopic: boolean;
   /** The clarification topic, when the message asks one, and the step whose part it names. */
   topic: TTopicKind | null;
   topicStep: TStep | null;
@@ -106,19 +118,24 @@ export type TClassification = {
 
 /**
  * Whether a conjunction ("but") or a word of sequence ("then", "after") stands between two
- * positions of one clause, or the first position's clause turns at "but" after it and the second
- * is in a later clause: the second statement is then the outcome.
+ * positions of one clause, or the first position's clause turns at "but" after it, or a word of
+ * sequence opens the way to the second in a later clause: the second statement is the outcome.
  */
 function contrasted(clauses: readonly TLexClause[], from: number, to: number): boolean {
   const k = Math.floor(from / POSITION_STRIDE);
   const clause = clauses[k];
   if (clause === undefined) return false;
   const a = from % POSITION_STRIDE;
-  // "it runs and water comes out but it wont shut off, keeps cycling": a clause that turns at
-  // "but" after the first statement hands on to what follows it, in the clauses after too
-  if (Math.floor(to / POSITION_STRIDE) > k) return clause.segments.slice(a + 1).some((s) => s !== clause.segments[a]);
-  if (k !== Math.floor(to / POSITION_STRIDE)) return false;
   const b = to % POSITION_STRIDE;
+  // "it runs and water comes out but it wont shut off, keeps cycling": a clause that turns at
+  // "but" after the first statement hands on to what follows it, in the clauses after too;
+  // "motor runs, room moves then stalls": so does "then" before the later statement
+  if (Math.floor(to / POSITION_STRIDE) > k)
+    return (
+      clause.segments.slice(a + 1).some((s) => s !== clause.segments[a]) ||
+      (clauses[Math.floor(to / POSITION_STRIDE)]?.tokens.slice(0, b).some((t) => VOCABULARY.sequence.has(t)) ?? false)
+    );
+  if (k !== Math.floor(to / POSITION_STRIDE)) return false;
   return (
     clause.segments[a] !== clause.segments[b] || clause.tokens.slice(a + 1, b).some((t) => VOCABULARY.sequence.has(t))
   );
@@ -137,6 +154,10 @@ function yesNoAnswers(step: TStep): { yes: TAnswer; no: TAnswer } | null {
   return yes !== undefined && no !== undefined && yes !== no ? { yes, no } : null;
 }
 
+const COMPARATOR_WORDS: ReadonlySet<string> = new Set(
+  [...VOCABULARY.comparators.below, ...VOCABULARY.comparators.above].flat(),
+);
+
 /** Content words of the step's question that a reply may echo (not generic, not function words). */
 const ECHO_MIN_WORDS = 2;
 function echoAnswer(
@@ -149,7 +170,6 @@ function echoAnswer(
   const answers = yesNoAnswers(step);
   if (answers === null) return null;
   const words = c.questionWords.get(step) ?? new Set<string>();
-  const partWords = c.partWords.get(step) ?? new Set<string>();
   let echoed = 0;
   let predicates = 0;
   let negative = false;
@@ -158,7 +178,8 @@ function echoAnswer(
     clause.tokens.forEach((t, i) => {
       if (blocked[k]?.[i] === true) return;
       if (words.has(t)) echoed++;
-      if (words.has(t) && !partWords.has(t)) predicates++;
+      // ("under the bed" repeats no "under 11.5 V" of the question)
+      if (words.has(t) && !c.partWords.has(t) && !COMPARATOR_WORDS.has(t)) predicates++;
       if (
         VOCABULARY.negators.has(t) &&
         !(t === "no" && i === 0 && VOCABULARY.noContinuations.has(clause.tokens[1] ?? ""))
@@ -181,7 +202,12 @@ function itemAround(clause: TLexClause | undefined, at: number): TLexClause | un
   while (from > 0 && !cut(from - 1)) from--;
   let to = at;
   while (to + 1 < clause.tokens.length && !cut(to + 1)) to++;
-  return { ...clause, tokens: clause.tokens.slice(from, to + 1), segments: clause.segments.slice(from, to + 1) };
+  return {
+    ...clause,
+    tokens: clause.tokens.slice(from, to + 1),
+    words: clause.words.slice(from, to + 1),
+    segments: clause.segments.slice(from, to + 1),
+  };
 }
 
 /** Whether a negator precedes `start` within a few words of `tokens` ("no good", "not working"). */
@@ -321,15 +347,24 @@ function setAsideFor(c: TCompiled, r: TRead, complaint: boolean): { rules: boole
   return { rules, answers };
 }
 
+/** Bypass wording in a clause, but not a reading that wanders ("10.2-10.6 jumping around"). */
+function bypassSpans(clause: TLexClause) {
+  const unsteady = indexOf(VOCABULARY.unsteady).in(clause.tokens);
+  return indexOf(VOCABULARY.bypass)
+    .in(clause.tokens)
+    .filter((span) => !unsteady.some((u) => u.start <= span.start && span.start < u.start + u.length));
+}
+
 /**
  * "with a good lead the motor runs fine on direct 12v": a clause with bypass wording is about the
- * step whose parts the bypass names (the direct test), not another step naming the same motor.
+ * step whose parts the bypass names (the direct test), not another step naming the same motor;
+ * null when the clause has no bypass wording.
  */
-function bypassTested(c: TCompiled, clause: TLexClause): Set<TStep> {
+function bypassTested(c: TCompiled, clause: TLexClause): Set<TStep> | null {
+  const spans = bypassSpans(clause);
+  if (spans.length === 0) return null;
   return new Set(
-    indexOf(VOCABULARY.bypass)
-      .in(clause.tokens)
-      .flatMap((span) => [...namedSteps(c, clause.tokens.slice(span.start, span.start + span.length))]),
+    spans.flatMap((span) => [...namedSteps(c, clause.tokens.slice(span.start, span.start + span.length))]),
   );
 }
 
@@ -341,8 +376,11 @@ function candidatesOf(m: TMessage): TMatchCandidate[] {
   const named = new Set(
     steps.filter((step) =>
       m.r.clauses.some((clause) => {
+        // "jumped the pump straight off the battery, it runs": no step but the direct test's
         const tested = bypassTested(c, clause);
-        return namesPart(c, step, clause) && (tested.size === 0 || tested.has(step));
+        // (a part shared with the step asked is about that step, unless the message corrects)
+        const names = m.r.correction ? namesPart(c, step, clause) : namesOwnPart(c, step, clause, activeStep);
+        return names && (tested === null || tested.has(step));
       }),
     ),
   );
@@ -353,7 +391,7 @@ function candidatesOf(m: TMessage): TMatchCandidate[] {
     m.r.clauses.length > 0 &&
     m.r.clauses.every((clause) => {
       const tested = bypassTested(c, clause);
-      return tested.size > 0 && !tested.has(activeStep);
+      return tested !== null && tested.size > 0 && !tested.has(activeStep);
     });
   const candidates: TMatchCandidate[] = [];
   steps.forEach((step, index) => {
@@ -497,16 +535,41 @@ function nearestNamed(
   return first !== undefined && (second === undefined || second.distance > first.distance) ? first.step : undefined;
 }
 
-/** The completed step last read in the reading's unit, when the item names no step's part. */
+/**
+ * The completed step last read in the reading's unit, unless the item names another step read in
+ * that unit ("had the probe on the wrong pin, pump is getting 12.5" corrects the pump voltage).
+ */
 function lastReadStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
   const { c, steps, state, activeStep } = m;
-  if (steps.some((s) => namesPart(c, s, item))) return undefined;
   for (const id of [...state.completed].reverse()) {
     const step = steps.find((s) => s.id === id);
     if (step === undefined || step === activeStep || step.readings === undefined) continue;
-    if (reading.unit === null || step.readings.unit === reading.unit) return step;
+    if (reading.unit !== null && step.readings.unit !== reading.unit) continue;
+    const unit = step.readings.unit;
+    const other = steps.some((s) => s !== step && s.readings?.unit === unit && namesPart(c, s, item));
+    return other && !namesPart(c, step, item) ? undefined : step;
   }
   return undefined;
+}
+
+/**
+ * The completed step a corrected reading is of: the one the message names ("hold up, that batt
+ * reading was with the charger on. charger off its 12.0"), else after a remeasurement the last
+ * one read in the reading's unit.
+ */
+function correctedStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
+  const { c, r, steps, state, activeStep } = m;
+  if (!r.correction || (activeStep !== undefined && namesPart(c, activeStep, item))) return undefined;
+  const named = steps.filter(
+    (s) =>
+      s !== activeStep &&
+      state.completed.includes(s.id) &&
+      s.readings !== undefined &&
+      (reading.unit === null || s.readings.unit === reading.unit) &&
+      r.clauses.some((clause) => namesPart(c, s, clause)),
+  );
+  if (named.length === 1) return named[0];
+  return r.remeasured ? lastReadStep(m, reading, item) : undefined;
 }
 
 /** Meter readings answer a step by its ranges, not by its patterns. */
@@ -527,7 +590,7 @@ function withReadings(m: TMessage, before: TFound): TFound {
       steps.some((s) => s !== activeStep && s.readings !== undefined && namesPart(c, s, item));
     // "actually i measured wrong, its 11.3 under load": a remeasurement that names no part
     // corrects the last step read in that unit, not the step asked (issue 36)
-    const corrected = r.remeasured && !elsewhere ? lastReadStep(m, reading, item) : undefined;
+    const corrected = elsewhere ? undefined : correctedStep(m, reading, item);
     if (corrected !== undefined) {
       const answer = readingAnswer(corrected, reading);
       if (answer !== null && !found.stated.some((s) => s.step === corrected))
@@ -616,7 +679,7 @@ function withItems(m: TMessage, before: TFound): TFound {
       if (named.size === 0 && VOCABULARY.pronouns.has(first)) named = previous;
       // (an item of a clause with bypass wording is about the step the bypass names: see bypassTested)
       const tested = bypassTested(c, clause);
-      if (tested.size > 0 && named.size > 0) named = new Set([...tested].filter((s) => namesPart(c, s, clause)));
+      if (tested !== null && named.size > 0) named = new Set([...tested].filter((s) => namesPart(c, s, clause)));
       previous = named;
       const [step] = named;
       const sound = healthy.in(tokens).some((span) => !negatedIn(tokens, span.start));
@@ -695,6 +758,26 @@ function questionsOf(r: TRead, hitClauses: ReadonlySet<number>) {
   return { questions, topic, topicClause };
 }
 
+/**
+ * A message about something else ("what's the weather tomorrow?", "anyone know a good taco
+ * place"): a common English word that neither the system's text nor the language packs hold (a
+ * slip such as "fuze" is no such word), and none of the system's part or answer words beyond
+ * the words any message may hold ("good").
+ */
+function offTopic(c: TCompiled, clauses: readonly TLexClause[]): boolean {
+  // (one word alone, "banana", is noise: the loop guard's business)
+  if (clauses.reduce((n, clause) => n + clause.words.length, 0) < 2) return false;
+  const foreign = clauses.some((clause) =>
+    clause.words.some((w) => w.length >= 4 && isCommonWord(w) && !c.words.has(canonicalToken(w)) && !PACK_WORDS.has(w)),
+  );
+  const about = clauses.some((clause) =>
+    clause.tokens.some(
+      (t, i) => t.length >= 4 && !PACK_WORDS.has(clause.words[i] ?? "") && (c.partWords.has(t) || c.content.has(t)),
+    ),
+  );
+  return foreign && !about;
+}
+
 /** The step a question is about when it names another step's part than the active step's. */
 function topicStepOf(m: TMessage, topicClause: number): TStep | null {
   const { c, state, activeStep } = m;
@@ -717,16 +800,24 @@ function keptAnswer(
   option: TAnswer | null,
   own: readonly TLexClause[],
   consent: TConsent,
+  at: number,
 ): TAnswer | null {
   const { c, r, activeStep } = m;
   if (answer === null || option !== null) return answer;
   // "jumped it straight to 12v, motor runs fine" at the switch step: power that bypasses the
   // part asked tests what is past it, never the part itself (issue 36); only a message that names
-  // the asked step's own part answers it.
+  // the asked step's own part answers it, and not in the clause that bypasses it ("jumped across
+  // the pump switch, the pump takes off").
+  // (an echo of the question has no position: any clause may be the one)
+  const answering = at < 0 ? r.clauses : r.clauses.slice(Math.floor(at / POSITION_STRIDE)).slice(0, 1);
   const bypassed =
     activeStep !== undefined &&
-    indexOf(VOCABULARY.bypass).all(own).length > 0 &&
-    !r.clauses.some((clause) => namesPart(c, activeStep, clause));
+    own.some((clause) => bypassSpans(clause).length > 0) &&
+    (!r.clauses.some((clause) => namesPart(c, activeStep, clause)) ||
+      answering.some((clause) => {
+        const tested = bypassTested(c, clause);
+        return tested !== null && !tested.has(activeStep) && namesPart(c, activeStep, clause);
+      }));
   // "yes if it's under warranty", "yes, how much?": a short yes with a condition or a price
   // question is consent talk, never a finding of the step asked (issue 36).
   const consentTalk = r.clauses.length <= 2 && (consent === "conditional" || consent === "cost");
@@ -782,7 +873,10 @@ export function classifyMessage(
   const { questions, topic, topicClause } = questionsOf(r, found.hitClauses);
   const own = r.clauses.filter((_, k) => !r.quoted.has(k));
   const consent = consentOf(message);
-  const answer = keptAnswer(m, weighed, option, own, consent);
+  // (a generic word in talk about something else answers nothing: "a good taco place")
+  const elsewhere =
+    option === null && found.stated.length === 0 && (found.answer === null || found.weak) && offTopic(c, own);
+  const answer = elsewhere ? null : keptAnswer(m, weighed, option, own, consent, found.at);
   const hasEvidence = answer !== null || found.stated.length > 0 || found.ambiguous.length > 0;
   const nonAnswer = hasEvidence ? null : r.nonAnswer;
   const skip = r.skip && !hasEvidence;
@@ -791,6 +885,7 @@ export function classifyMessage(
   return {
     intent: intentOf({ contradictions, correction: r.correction, answer, topic, skip, nonAnswer, fresh }),
     topic,
+    offTopic: elsewhere,
     topicStep: topic === null ? null : topicStepOf(m, topicClause),
     answer,
     ambiguous: found.ambiguous,
@@ -803,7 +898,8 @@ export function classifyMessage(
     safety: rules.safety,
     safetyClear: rules.safetyClear,
     evidence: rules.evidence,
-    resolved: resolvedIn(c, activeStep, own, weighed !== null),
+    // "resetting it now" announces the repair; it has not worked yet
+    resolved: !r.announcement && resolvedIn(c, activeStep, own, weighed !== null),
     alreadyTold: r.alreadyTold && answer === null,
     retracted: retractedIn(c, own, state.completed),
     labor: laborIn(own),

@@ -47,9 +47,19 @@ export const ZLanguagePack = z.strictObject({
    * What opens a clause that announces a check instead of reporting one ("let me check", "ill
    * measure it", "waiting the 3 min"): nothing in that clause is an answer (issue 36).
    */
+  /** Articles, left out of messages and patterns alike (technicians drop them: "12.4 at pump"). */
+  articles: z.array(z.string()).default([]),
   announcements: ZPhrases,
+  /**
+   * Verbs as written that announce work under way when they open a clause ("checking the tank",
+   * "pulling the cap now"). As written, because they fold to the stem of the past tense that
+   * reports a result ("checked the tank, full").
+   */
+  announcing_verbs: ZPhrases.default([]),
   /** A part bypassed ("jumped it straight to 12v"): that is no test of the part in between. */
   bypass: ZPhrases,
+  /** A reading that wanders ("jumping around"): no bypass, whatever word it uses. */
+  unsteady: ZPhrases.default([]),
   /** A message that only asks for the report ("START FINAL REPORT", "give me the report"). */
   report_requests: ZPhrases,
   correction_markers: ZPhrases,
@@ -58,6 +68,11 @@ export const ZLanguagePack = z.strictObject({
   retractions: ZPhrases,
   clarification: z.strictObject({ locate: ZPhrases, howto: ZPhrases, explain: ZPhrases }),
   question_words: ZPhrases,
+  /**
+   * Words of a question about the case itself (time, parts, price) that the catalog's text may not
+   * hold: such a question is never off topic.
+   */
+  case_words: ZPhrases.default([]),
   consent: z.strictObject({
     yes: ZPhrases,
     no: ZPhrases,

@@ -170,6 +170,9 @@ export function localSystem(catalog: TCatalog, system: TSystem, language: string
       ...rule,
       instruction: own(text.safety_rules, rule.id)?.instruction ?? rule.instruction,
     })),
+    ...(system.doctrine === undefined
+      ? {}
+      : { doctrine: system.doctrine.map((d) => ({ ...d, rule: own(text.doctrine, d.id)?.rule ?? d.rule })) }),
     evidence_rules: (system.evidence_rules ?? []).map((rule) => {
       const r = own(text.evidence_rules, rule.id);
       return {

@@ -179,16 +179,17 @@ function readAnnouncement(r: TReadFound, { clause, k, quoted, b }: TClauseAt, cl
   const announces =
     opening >= 0 &&
     !quoted &&
-    indexOf(VOCABULARY.announcements)
-      .in(clause.tokens)
-      // "waiting for the delay": the announcement may open on a filler ("wait") and cover the opening
-      .some(
-        (span) =>
-          span.start === opening ||
-          (span.start < opening &&
-            opening < span.start + span.length &&
-            clause.tokens.slice(0, span.start).every((t, i) => VOCABULARY.fillers.has(t) || b[i] === true)),
-      );
+    (VOCABULARY.announcingVerbs.has(clause.words[opening] ?? "") ||
+      indexOf(VOCABULARY.announcements)
+        .in(clause.tokens)
+        // "waiting for the delay": the announcement may open on a filler ("wait") and cover the opening
+        .some(
+          (span) =>
+            span.start === opening ||
+            (span.start < opening &&
+              opening < span.start + span.length &&
+              clause.tokens.slice(0, span.start).every((t, i) => VOCABULARY.fillers.has(t) || b[i] === true)),
+        ));
   if (announces) {
     r.announced.add(k);
     b.fill(true);
@@ -261,6 +262,9 @@ export function read(message: string, content: ReadonlySet<string>, speller: Spe
     readAnnouncement(r, at, clauses.length);
     readQuestion(r, at);
   });
+  // "wait no, i misread, batt is 12.7": a remeasurement corrects a reading; a bare "no" beside it
+  // answers nothing
+  if (r.remeasured) for (const w of weakBlocked) w.fill(true);
   const { announced, ...found } = r;
   return {
     ...found,

@@ -46,13 +46,20 @@ export function readingsOf(
   clauses.forEach((clause, k) => {
     clause.tokens.forEach((token, i) => {
       if (!isNumberToken(token) || blocked[k]?.[i] === true || isRating(clause.tokens, i)) return;
-      const next = clause.tokens[i + 1] ?? "";
+      // "10.2-10.6": a range reads as its middle, once
+      const previous = clause.tokens[i - 1] ?? "";
+      if (isNumberToken(previous) && blocked[k]?.[i - 1] !== true) return;
+      const end = isNumberToken(clause.tokens[i + 1] ?? "") ? i + 1 : i;
+      const next = clause.tokens[end + 1] ?? "";
       if (VOCABULARY.labor.minuteUnits.has(next) || VOCABULARY.labor.hourUnits.has(next)) return;
-      let value = Number(token);
+      let value = (Number(token) + Number(clause.tokens[end])) / 2;
       if (!Number.isFinite(value)) return;
       const unit = VOCABULARY.units.get(next);
-      if (unit !== undefined && names.has(clause.tokens[i + 2] ?? "")) return;
-      if (endsAt(clause.tokens, i, below)) value -= COMPARATOR_STEP;
+      if (unit !== undefined && names.has(clause.tokens[end + 2] ?? "")) return;
+      // "no 12v at the switch output": the voltage named is absent; "98, not 118": not a reading
+      if (previous === "no") value = 0;
+      else if (VOCABULARY.negators.has(previous)) return;
+      else if (endsAt(clause.tokens, i, below)) value -= COMPARATOR_STEP;
       else if (endsAt(clause.tokens, i, above)) value += COMPARATOR_STEP;
       out.push({ value, unit: unit ?? null, clause: k, start: i, rating });
     });

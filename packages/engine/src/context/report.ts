@@ -85,11 +85,17 @@ function reportParts(
       label: (sys.evidence_rules ?? []).find((r) => r.id === o.rule)?.label ?? o.rule,
       text: o.text,
     }));
+  // the doctrine cited, in the system's words
+  const doctrine = (sys: TSystem) => {
+    const cited = outcome.rule === undefined ? decisive?.doctrine : undefined;
+    const rule = cited === undefined ? undefined : (sys.doctrine ?? []).find((d) => d.id === cited.id);
+    return cited === undefined ? [] : [{ id: cited.id, rule: rule?.rule ?? cited.rule }];
+  };
   const ruleText = (sys: TSystem) => {
     const rule = (sys.evidence_rules ?? []).find((r) => r.id === outcome.rule);
     return rule === undefined ? null : { cause: rule.cause, correction: rule.correction };
   };
-  return { decisive, localDecisive, stepsOf, notChecked, observations, ruleText };
+  return { decisive, localDecisive, stepsOf, notChecked, observations, doctrine, ruleText };
 }
 
 /**
@@ -133,6 +139,7 @@ export function buildReport(
             steps_performed: parts.stepsOf(local, true),
             not_checked: parts.notChecked(local),
             observations: parts.observations(local),
+            doctrine: parts.doctrine(local),
           };
         })();
   return {
@@ -151,7 +158,7 @@ export function buildReport(
     repair: outcome.repair,
     not_checked: parts.notChecked(system),
     observations: parts.observations(system),
-    doctrine: parts.ruleText(system) === null && parts.decisive?.doctrine ? [parts.decisive.doctrine] : [],
+    doctrine: parts.doctrine(system),
     notes: [...(previous?.notes ?? []), ...(note === undefined ? [] : [note])],
     revision: state.report_history.length + 1,
     revised_because: state.report_history.length === 0 ? null : (state.reopened_because ?? "revised"),

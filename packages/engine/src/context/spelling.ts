@@ -21,6 +21,11 @@ const COMMON: ReadonlySet<string> = new Set([
   ...CONTRACTIONS.split(" "),
 ]);
 
+/** Whether a folded word is a common English word (not a slip: "weather", unlike "fuze"). */
+export function isCommonWord(word: string): boolean {
+  return COMMON.has(word);
+}
+
 export class Speller {
   private readonly spellings: Spellings;
 

@@ -95,6 +95,7 @@ export const ZReportTranslation = z.strictObject({
   steps_performed: z.array(z.strictObject({ step: z.string(), question: z.string(), finding: z.string() })),
   not_checked: z.array(ZNotChecked),
   observations: z.array(ZObservation),
+  doctrine: z.array(z.strictObject({ id: z.string(), rule: z.string() })).default([]),
 });
 
 export const ZReport = z.strictObject({

@@ -28,10 +28,12 @@ const YES = "yes";
 const NO = "no";
 
 function raw(text: string): string[] {
-  return toClauses(text).flatMap((c) => c.tokens);
+  return toClauses(text).flatMap((c) => c.tokens.filter((t) => !ARTICLES.has(t)));
 }
 
 const packs = [...LANGUAGE_PACKS.values()];
+/** Dropped from messages and patterns alike: "12.4 at pump" is "12.4 at the pump". */
+const ARTICLES: ReadonlySet<string> = new Set(packs.flatMap((p) => p.articles));
 const collect = (pick: (p: TLanguagePack) => readonly string[]) => packs.flatMap(pick);
 const rawSet = (pick: (p: TLanguagePack) => readonly string[]) => new Set(collect(pick).flatMap(raw));
 
@@ -83,7 +85,9 @@ export const VOCABULARY = {
   hedges: phrases((p) => p.hedges),
   skip: phrases((p) => p.skip),
   announcements: phrases((p) => p.announcements),
+  announcingVerbs: new Set(collect((p) => p.announcing_verbs).flatMap(raw)),
   bypass: phrases((p) => p.bypass),
+  unsteady: phrases((p) => p.unsteady),
   reportRequests: phrases((p) => p.report_requests),
   corrections: phrases((p) => p.correction_markers),
   remeasured: phrases((p) => p.remeasured),
@@ -135,14 +139,18 @@ export const VOCABULARY = {
 } as const;
 
 /** A clause of a message, tokens canonicalised, with the segment (between conjunctions) of each token. */
-export type TLexClause = TClause & { segments: number[] };
+/** A clause of canonical tokens, with the words as written (`words`, same positions) and its segments at "but". */
+export type TLexClause = TClause & { words: string[]; segments: number[] };
 
 /**
  * A message as the engine reads it: clauses of canonical tokens; a lone "y" / "n" reply is yes /
  * no. `correct` mends a folded word before it is read (spelling.ts).
  */
 export function lex(text: string, correct: (word: string) => string = (w) => w): TLexClause[] {
-  const clauses = toClauses(text).map((c) => ({ ...c, tokens: c.tokens.map((t) => canonicalToken(correct(t))) }));
+  const clauses = toClauses(text).map((c) => {
+    const words = c.tokens.filter((t) => !ARTICLES.has(t));
+    return { ...c, words, tokens: words.map((t) => canonicalToken(correct(t))) };
+  });
   const only = clauses.length === 1 && clauses[0]?.tokens.length === 1 ? clauses[0] : undefined;
   if (only !== undefined) {
     const t = only.tokens[0] ?? "";
@@ -186,6 +194,7 @@ export const PACK_WORDS: ReadonlySet<string> = new Set(
       ...p.retractions,
       ...Object.values(p.clarification).flat(),
       ...p.question_words,
+      ...p.case_words,
       ...Object.values(p.consent).flat(),
       ...p.already_told,
       ...Object.values(p.resolved).flat(),
