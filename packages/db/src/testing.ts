@@ -11,7 +11,10 @@ import { migrateDatabase } from "./client";
 import { testPostgresUrl } from "./env";
 import { createPostgresTestDatabase } from "./postgres-test-databases";
 
+export { sqlDriverOf } from "./client";
 export { siblingUrl as databaseUrlOn } from "./dialect/postgres/database-url";
+/** SQL templates for a test that plays another connection's transaction (sqlDriverOf). */
+export { Prisma } from "./generated/prisma/client";
 export { withPostgresAdmin } from "./postgres-test-databases";
 
 export type TTestDatabase = {

@@ -300,6 +300,17 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
           // Twins were found before this transaction: a lead decided since (its group folded) leads
           // nothing any more, so a proposal grouped under it stands on its own instead of hiding.
           // A lead is pending and grouped under nobody, or (for a twin of the same owner) an echo.
+          const leads = turn.proposals.flatMap((p) =>
+            p.twinOf && "proposalId" in p.twinOf ? [p.twinOf.proposalId] : [],
+          );
+          if (leads.length > 0) {
+            // Writing the leads' rows makes this link and a decision of the group conflict on
+            // PostgreSQL: a decision (serializable) that read the group before this turn commits
+            // fails its write and reads the group again, new proposal included; one that wrote
+            // first makes this statement wait, and the check below then sees the lead decided.
+            await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = "twinOfId"
+            WHERE "id" IN (${Prisma.join([...new Set(leads)])})`);
+          }
           if (turn.proposals.some((p) => p.twinOf)) {
             await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL, "echo" = ${false}
             WHERE "responseId" = ${responseId} AND "twinOfId" IS NOT NULL AND NOT EXISTS (
