@@ -278,3 +278,50 @@ describe("a part two steps share is the asked step's", () => {
     expect(turn.state.evidence).toEqual({ battery: "ok", slide_switch: "ok", slide_motor: "stalls" });
   });
 });
+
+describe("more of a technician's wording (the third blind set's tuning)", () => {
+  it.each([
+    ["slide_out", ["slide wont go", "batts about 12 and a half"], { battery: "ok" }],
+    [
+      "roof_ac",
+      ["ac blows warm", "120 at the unit", "stat calls", "fan runs", "comp wont start", "cap reads 28 on a 45"],
+      { capacitor: "bad" },
+    ],
+  ])("%s: a reading said the way people say it", (system, messages, evidence) => {
+    expect(last(drive(system, messages)).state.evidence).toMatchObject(evidence);
+  });
+
+  it('"the compressor tried to come on" says nothing about whether it started', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "ac trips breaker",
+        "breaker was tripped",
+        "reset it and it popped again soon as the compressor tried to come on",
+      ]),
+    );
+    expect(turn.state.evidence).toEqual({ ac_power: "tripped", breaker_reset: "trips" });
+  });
+
+  it("a correction of a step done may name a part the step asked shares", () => {
+    const turn = last(
+      drive("water_pump", [
+        PUMP,
+        "fuse looks blown",
+        "wait wrong fuse, thats the step light one. the pump fuse is fine",
+      ]),
+    );
+    expect(turn.state.evidence).toEqual({ fuse: "ok" });
+    expect(turn.directive.kind).toBe("replan");
+  });
+
+  it("correcting a finding from the complaint keeps the steps before it in the procedure", () => {
+    const turn = last(
+      drive("water_pump", [
+        "customer says nothing comes out of the faucet, pump runs but no water",
+        "fuse looks fine",
+        "actually the pump doesnt run at all, its silent",
+      ]),
+    );
+    expect(turn.state.evidence).toMatchObject({ fuse: "ok", pump_runs: "no" });
+  });
+});

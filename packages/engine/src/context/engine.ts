@@ -248,9 +248,12 @@ function laborTotal(s: TContextState): number {
 
 /** Un-completes `stepId` and every step completed after it; their evidence, labor and not-checked marks go too. */
 function rollback(ctx: TCtx, s: TContextState, stepId: string): string[] {
+  // The step and those done after it that come later in the procedure: a step before it in the
+  // procedure was asked whatever it said (the fuse, after a pump finding from the complaint).
   const at = s.completed.indexOf(stepId);
-  const rolled = at < 0 ? [] : s.completed.slice(at);
-  s.completed = at < 0 ? s.completed : s.completed.slice(0, at);
+  const order = (id: string) => ctx.system.procedure.steps.findIndex((step) => step.id === id);
+  const rolled = at < 0 ? [] : s.completed.slice(at).filter((id) => id === stepId || order(id) > order(stepId));
+  s.completed = s.completed.filter((id) => !rolled.includes(id));
   for (const id of rolled) {
     const step = stepOf(ctx.system, id);
     s.evidence = withoutKey(s.evidence, findingKey(step.answers[0]?.finding ?? ""));

@@ -470,7 +470,10 @@ function mentionOf(
   const atIndex = Math.floor((match.last.get(winner) ?? 0) / POSITION_STRIDE);
   // (the part may be named a clause earlier: "the pump does run, it only sputters")
   if (step.id !== m.about && !r.clauses.slice(0, atIndex + 1).some((clause) => namesPart(c, step, clause))) return null;
-  if (activeStep !== undefined && namesPart(c, activeStep, r.clauses[atIndex]) && answer === null) return null;
+  // (unless it corrects a step done: "wait wrong fuse … the pump fuse is fine" at the fuse recheck)
+  const corrects = r.correction && m.state.completed.includes(step.id);
+  if (activeStep !== undefined && namesPart(c, activeStep, r.clauses[atIndex]) && answer === null && !corrects)
+    return null;
   return { step, index: match.group, answer: mentioned };
 }
 
@@ -637,12 +640,21 @@ function itemsOf(clause: TLexClause, blocked: readonly boolean[] | undefined): s
 }
 
 /** Another step's answer in an item that names its part: by all its patterns, or "good" for its normal one. */
-function itemAnswer(c: TCompiled, step: TStep, index: number, tokens: string[], sound: boolean): TAnswer | undefined {
+function itemAnswer(
+  c: TCompiled,
+  step: TStep,
+  index: number,
+  tokens: string[],
+  sound: boolean,
+  negated: readonly boolean[] | undefined,
+): TAnswer | undefined {
   const patterns = c.answers.get(step) ?? [];
   const own = step.answers.map(
     (_, a): TMatchCandidate => ({ group: index, answer: a, priority: 0, patterns: patterns[a] ?? [] }),
   );
-  const [match] = matchAnswers([{ tokens, question: false }], own);
+  // (the clause's negations hold in its items: "the compressor tried to come on")
+  const masks = { blocked: [[]], weakBlocked: [[]], negated: [negated ?? []] };
+  const [match] = matchAnswers([{ tokens, question: false }], own, masks);
   if (match === undefined) return sound ? step.answers.find((a) => a.normal === true) : undefined;
   return match.answers.length === 1 ? step.answers[match.answers[0] ?? -1] : undefined;
 }
@@ -694,7 +706,7 @@ function withItems(m: TMessage, before: TFound): TFound {
         continue;
       }
       const index = steps.indexOf(step);
-      const answer = itemAnswer(c, step, index, tokens, sound);
+      const answer = itemAnswer(c, step, index, tokens, sound, r.masks.negated?.[k]);
       if (answer !== undefined) {
         found.stated.push({ step, index, answer });
         found.hitClauses.add(k);

@@ -103,6 +103,12 @@ export const ZLanguagePack = z.strictObject({
   }),
   comparators: z.strictObject({ below: ZPhrases, above: ZPhrases }),
   /** "rated", "rating of": a number next to one is the part's rating, not a reading ("38 on a 45 rated cap"). */
+  /** Words only before a rating ("cap reads 28 on a 45"): after a number they are no rating. */
+  rating_before: ZPhrases.default([]),
+  /** After a number, half a unit more ("12 and a half"). */
+  and_a_half: ZPhrases.default([]),
+  /** An attempt ("tried to kick in"): the next few words are not said to happen. */
+  attempts: ZPhrases.default([]),
   rating_words: ZPhrases.default([]),
   units: z.record(z.string().regex(/^[A-Z]+$/), ZPhrases),
   replies: z.record(z.string(), z.string()),

@@ -217,8 +217,13 @@ function readQuestion(r: TReadFound, { clause, k, b }: TClauseAt): void {
  * opens the clause as an answer ("no, it's blown") negates nothing.
  */
 function negationMasks(clauses: readonly TLexClause[], blocked: readonly boolean[][]): boolean[][] {
-  return clauses.map((clause, k) =>
-    clause.tokens.map((_, i) => {
+  return clauses.map((clause, k) => {
+    // "the compressor tried to kick in": what is tried is not said to happen
+    const tried = indexOf(VOCABULARY.attempts)
+      .in(clause.tokens)
+      .map((s) => s.start + s.length);
+    return clause.tokens.map((_, i) => {
+      if (tried.some((end) => i >= end && i < end + 3 && clause.segments[end] === clause.segments[i])) return true;
       for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
         const t = clause.tokens[j] ?? "";
         if (clause.segments[j] !== clause.segments[i] || VOCABULARY.listWords.has(t)) return false;
@@ -227,8 +232,8 @@ function negationMasks(clauses: readonly TLexClause[], blocked: readonly boolean
         if (VOCABULARY.negators.has(t) && !answerNo && blocked[k]?.[j] !== true) return true;
       }
       return false;
-    }),
-  );
+    });
+  });
 }
 
 /** The message as the readers see it, clause by clause: what it sets aside, asks, announces, corrects. */

@@ -21,9 +21,13 @@ function endsAt(tokens: readonly string[], end: number, table: ReturnType<typeof
 
 /** Whether the number at `i` is a rating: a rating word right before it or right after it (and its unit). */
 function isRating(tokens: readonly string[], i: number): boolean {
-  const ratings = indexOf(VOCABULARY.ratings);
   const after = VOCABULARY.units.has(tokens[i + 1] ?? "") ? i + 2 : i + 1;
-  return endsAt(tokens, i, ratings) || ratings.in(tokens.slice(after, after + 4)).some((s) => s.start === 0);
+  return (
+    endsAt(tokens, i, indexOf(VOCABULARY.ratingsBefore)) ||
+    indexOf(VOCABULARY.ratings)
+      .in(tokens.slice(after, after + 4))
+      .some((s) => s.start === 0)
+  );
 }
 
 /** The readings of the clauses, skipping blocked tokens and numbers that are durations. */
@@ -50,12 +54,17 @@ export function readingsOf(
       const previous = clause.tokens[i - 1] ?? "";
       if (isNumberToken(previous) && blocked[k]?.[i - 1] !== true) return;
       const end = isNumberToken(clause.tokens[i + 1] ?? "") ? i + 1 : i;
-      const next = clause.tokens[end + 1] ?? "";
+      // "about 12 and a half"
+      const half = indexOf(VOCABULARY.andAHalf)
+        .in(clause.tokens.slice(end + 1, end + 5))
+        .find((s) => s.start === 0);
+      const last = end + (half?.length ?? 0);
+      const next = clause.tokens[last + 1] ?? "";
       if (VOCABULARY.labor.minuteUnits.has(next) || VOCABULARY.labor.hourUnits.has(next)) return;
-      let value = (Number(token) + Number(clause.tokens[end])) / 2;
+      let value = (Number(token) + Number(clause.tokens[end])) / 2 + (half === undefined ? 0 : 0.5);
       if (!Number.isFinite(value)) return;
       const unit = VOCABULARY.units.get(next);
-      if (unit !== undefined && names.has(clause.tokens[end + 2] ?? "")) return;
+      if (unit !== undefined && names.has(clause.tokens[last + 2] ?? "")) return;
       // "no 12v at the switch output": the voltage named is absent; "98, not 118": not a reading
       if (previous === "no") value = 0;
       else if (VOCABULARY.negators.has(previous)) return;

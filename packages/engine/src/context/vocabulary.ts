@@ -128,6 +128,9 @@ export const VOCABULARY = {
   },
   comparators: { below: phrases((p) => p.comparators.below), above: phrases((p) => p.comparators.above) },
   ratings: phrases((p) => p.rating_words),
+  ratingsBefore: phrases((p) => [...p.rating_words, ...p.rating_before]),
+  andAHalf: phrases((p) => p.and_a_half),
+  attempts: phrases((p) => p.attempts),
   /** Unit token → unit ("volts" → "V"). */
   units: new Map(
     packs.flatMap((p) =>
@@ -207,6 +210,9 @@ export const PACK_WORDS: ReadonlySet<string> = new Set(
       ...p.comparators.below,
       ...p.comparators.above,
       ...p.rating_words,
+      ...p.rating_before,
+      ...p.and_a_half,
+      ...p.attempts,
     ].flatMap(raw),
   ),
 );
