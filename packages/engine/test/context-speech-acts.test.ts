@@ -325,3 +325,41 @@ describe("more of a technician's wording (the third blind set's tuning)", () => 
     expect(turn.state.evidence).toMatchObject({ fuse: "ok", pump_runs: "no" });
   });
 });
+
+describe("more of a technician's wording (the fourth blind set's tuning)", () => {
+  it('"12.5 with the switch on at the pump": the condition names no part, the place does', () => {
+    const turn = last(drive("water_pump", [PUMP, "fuse ok, 12.5 with the switch on at the pump"]));
+    expect(turn.state.evidence).toEqual({ fuse: "ok", pump_voltage: "ok" });
+  });
+
+  it("a correction's last reading stands, and a rating points at the step read against one", () => {
+    const ac = ["ac not cooling", "119 at the pedestal", "stat calls", "fan runs", "compressor wont start"];
+    const power = last(
+      drive("roof_ac", [...ac, "correction on the first reading, 119 was at the pedestal, at the ac its 104"]),
+    );
+    expect(power.state.evidence).toMatchObject({ ac_power: "none" });
+    const cap = last(
+      drive("roof_ac", [
+        ...ac,
+        "cap reads 44 on a 45",
+        "no wait that was the fan side, the herm side reads 31 on a 45",
+      ]),
+    );
+    expect(cap.state.evidence).toMatchObject({ capacitor: "bad" });
+  });
+
+  it('"no short cycling" is not the answer "no" to "does it run to temperature, or short-cycle?"', () => {
+    const turn = last(
+      drive("furnace", [
+        "furnace not heating",
+        "lp ok",
+        "tstat calls",
+        "blower runs",
+        "burner lights and stays lit",
+        "sail switch closes ok",
+        "no short cycling",
+      ]),
+    );
+    expect(turn.state.evidence.limit).not.toBe("short_cycles");
+  });
+});

@@ -170,6 +170,15 @@ function echoAnswer(
   const answers = yesNoAnswers(step);
   if (answers === null) return null;
   const words = c.questionWords.get(step) ?? new Set<string>();
+  // "no short cycling" repeats a fault's own words: the patterns have read it (negated), an echo
+  // would read it as "no"
+  const patterns = c.answers.get(step) ?? [];
+  const faultWords = new Set(
+    step.answers.flatMap((a, i) =>
+      a.normal === true ? [] : (patterns[i] ?? []).flatMap((p) => (p.weak ? [] : p.tokens)),
+    ),
+  );
+  let fault = false;
   let echoed = 0;
   let predicates = 0;
   let negative = false;
@@ -178,6 +187,7 @@ function echoAnswer(
     clause.tokens.forEach((t, i) => {
       if (blocked[k]?.[i] === true) return;
       if (words.has(t)) echoed++;
+      if (words.has(t) && faultWords.has(t) && !c.partWords.has(t)) fault = true;
       // ("under the bed" repeats no "under 11.5 V" of the question)
       if (words.has(t) && !c.partWords.has(t) && !COMPARATOR_WORDS.has(t)) predicates++;
       if (
@@ -189,7 +199,7 @@ function echoAnswer(
   });
   // the echo must repeat what the question asks, not only the part it is about ("return filters
   // are caked" repeats "return filters" of "are the return filters clean?", not "clean")
-  if (echoed < ECHO_MIN_WORDS || predicates === 0) return null;
+  if (echoed < ECHO_MIN_WORDS || predicates === 0 || (negative && fault)) return null;
   return negative ? answers.no : answers.yes;
 }
 
@@ -208,6 +218,15 @@ function itemAround(clause: TLexClause | undefined, at: number): TLexClause | un
     words: clause.words.slice(from, to + 1),
     segments: clause.segments.slice(from, to + 1),
   };
+}
+
+/** The item without the conditions a reading was taken under ("12.5 with the switch on at the pump" is at the pump). */
+function withoutConditions(item: TLexClause | undefined): TLexClause | undefined {
+  if (item === undefined) return undefined;
+  const tokens = [...item.tokens];
+  for (const span of indexOf(VOCABULARY.conditions).in(item.tokens))
+    tokens.fill("", span.start, span.start + span.length);
+  return { ...item, tokens };
 }
 
 /** Whether a negator precedes `start` within a few words of `tokens` ("no good", "not working"). */
@@ -572,6 +591,12 @@ function correctedStep(m: TMessage, reading: TReading, item: TLexClause | undefi
       r.clauses.some((clause) => namesPart(c, s, clause)),
   );
   if (named.length === 1) return named[0];
+  // "no wait that was the fan side, the herm side reads 31 on a 45": a reading against a rating
+  // corrects the step read against one
+  const rated = steps.filter(
+    (s) => s !== activeStep && state.completed.includes(s.id) && s.readings?.of_rating === true,
+  );
+  if (reading.rating !== null && rated.length === 1) return rated[0];
   return r.remeasured ? lastReadStep(m, reading, item) : undefined;
 }
 
@@ -586,18 +611,21 @@ function withReadings(m: TMessage, before: TFound): TFound {
     found.hitClauses.add(reading.clause);
     // a reading the item says is of another step's part ("12 volts at the pump" while the switch
     // is asked) is that step's, not the step asked
-    const item = itemAround(r.clauses[reading.clause], reading.start);
+    const item = withoutConditions(itemAround(r.clauses[reading.clause], reading.start));
     const elsewhere =
       activeStep !== undefined &&
       !namesPart(c, activeStep, item) &&
       steps.some((s) => s !== activeStep && s.readings !== undefined && namesPart(c, s, item));
     // "actually i measured wrong, its 11.3 under load": a remeasurement that names no part
     // corrects the last step read in that unit, not the step asked (issue 36)
-    const corrected = elsewhere ? undefined : correctedStep(m, reading, item);
+    const corrected = elsewhere && !r.correction ? undefined : correctedStep(m, reading, item);
     if (corrected !== undefined) {
       const answer = readingAnswer(corrected, reading);
-      if (answer !== null && !found.stated.some((s) => s.step === corrected))
+      // (the last reading of a correction stands: "119 was at the pedestal, at the ac its 104")
+      if (answer !== null) {
+        found.stated = found.stated.filter((s) => s.step !== corrected);
         found.stated.push({ step: corrected, index: steps.indexOf(corrected), answer });
+      }
       continue;
     }
     const own = activeStep === undefined || elsewhere ? null : readingAnswer(activeStep, reading);
@@ -888,7 +916,9 @@ export function classifyMessage(
   // (a generic word in talk about something else answers nothing: "a good taco place")
   const elsewhere =
     option === null && found.stated.length === 0 && (found.answer === null || found.weak) && offTopic(c, own);
-  const answer = elsewhere ? null : keptAnswer(m, weighed, option, own, consent, found.at);
+  // "like i said the breaker is tripped": a reference that restates a step done answers nothing new
+  const toldAgain = r.alreadyTold && restated.length > 0;
+  const answer = elsewhere || toldAgain ? null : keptAnswer(m, weighed, option, own, consent, found.at);
   const hasEvidence = answer !== null || found.stated.length > 0 || found.ambiguous.length > 0;
   const nonAnswer = hasEvidence ? null : r.nonAnswer;
   const skip = r.skip && !hasEvidence;

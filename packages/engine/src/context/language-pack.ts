@@ -109,6 +109,8 @@ export const ZLanguagePack = z.strictObject({
   and_a_half: ZPhrases.default([]),
   /** An attempt ("tried to kick in"): the next few words are not said to happen. */
   attempts: ZPhrases.default([]),
+  /** What a reading was taken under ("with the switch on", "under load"): not where it was taken. */
+  conditions: ZPhrases.default([]),
   rating_words: ZPhrases.default([]),
   units: z.record(z.string().regex(/^[A-Z]+$/), ZPhrases),
   replies: z.record(z.string(), z.string()),

@@ -131,6 +131,7 @@ export const VOCABULARY = {
   ratingsBefore: phrases((p) => [...p.rating_words, ...p.rating_before]),
   andAHalf: phrases((p) => p.and_a_half),
   attempts: phrases((p) => p.attempts),
+  conditions: phrases((p) => p.conditions),
   /** Unit token → unit ("volts" → "V"). */
   units: new Map(
     packs.flatMap((p) =>
@@ -213,6 +214,7 @@ export const PACK_WORDS: ReadonlySet<string> = new Set(
       ...p.rating_before,
       ...p.and_a_half,
       ...p.attempts,
+      ...p.conditions,
     ].flatMap(raw),
   ),
 );
