@@ -6,11 +6,10 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import {
+  BREAKPOINT_SIGNAL_KINDS,
   type BreakpointDecision,
   type BreakpointSignalKind,
   decideBreakpointAction,
-  MUST_SIGNAL_KINDS,
-  SHOULD_SIGNAL_KINDS,
 } from "@solserver/engine";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "3" } } });
@@ -41,7 +40,7 @@ const SENTENCES = [
   "thanks, but what about the backups?",
 ];
 const WORDS = ["billing", "search", "deploys", "alerts", "backups", "schemas", "queues", "caches", "tokens", "exports"];
-const KINDS: BreakpointSignalKind[] = [...MUST_SIGNAL_KINDS, ...SHOULD_SIGNAL_KINDS, "ack_only"];
+const KINDS: readonly BreakpointSignalKind[] = BREAKPOINT_SIGNAL_KINDS;
 
 function longMessage(): string {
   const words: string[] = [];

@@ -10,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_PRUNE_BATCH, DEMO_CFBS, pruneRetention, respondToTurn } from "@solserver/control-plane";
+import { DEMO_CFBS, pruneRetention, respondToTurn } from "@solserver/control-plane";
 import { openTestControlPlane } from "@solserver/control-plane/testing";
 import type { TStorage } from "@solserver/db";
 import { pick } from "./lib/topics";
@@ -18,12 +18,13 @@ import { pick } from "./lib/topics";
 const { values } = parseArgs({
   options: {
     turns: { type: "string", default: "5000" },
-    batch: { type: "string", default: String(DEFAULT_PRUNE_BATCH) },
+    batch: { type: "string" },
   },
 });
 const TURNS = Number(values.turns);
-const BATCH = Number(values.batch);
-if (!Number.isInteger(TURNS) || TURNS < 100 || !Number.isInteger(BATCH) || BATCH < 1) {
+// (unset: the product's default batch)
+const BATCH = values.batch === undefined ? undefined : Number(values.batch);
+if (!Number.isInteger(TURNS) || TURNS < 100 || (BATCH !== undefined && (!Number.isInteger(BATCH) || BATCH < 1))) {
   console.error("error: --turns must be an integer >= 100 and --batch an integer >= 1");
   process.exit(2);
 }
@@ -132,7 +133,7 @@ try {
   const pruned = await pruneRetention(timedRepos, {
     retention: { traceDays: 30, gateDays: 30 },
     now,
-    batchSize: BATCH,
+    ...(BATCH === undefined ? {} : { batchSize: BATCH }),
   });
   const afterPrune = await repos.retention.storage(TABLES);
   const vacuumStarted = performance.now();

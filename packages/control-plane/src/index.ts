@@ -33,7 +33,6 @@ export { createModel } from "./model/registry";
 export { describeIssues, firstIssueField, parseInput, type TIssueLike } from "./parse";
 export { deriveProposals } from "./proposals/derive";
 export {
-  DEFAULT_PRUNE_BATCH,
   pruneRetention,
   retentionCutoffs,
   type TPruneOptions,

@@ -1,13 +1,12 @@
 // The seed's (000_fe1df6f4872e95a8) tables and examples, row by row, plus property tests.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { MUST_SIGNAL_KINDS, SHOULD_SIGNAL_KINDS } from "./breakpoint";
 import {
   type BreakpointDecision,
   type BreakpointSignalKind,
   decideBreakpointAction,
   isAckOnlyMessage,
-  MUST_SIGNAL_KINDS,
-  SHOULD_SIGNAL_KINDS,
   shouldFreezeSummaryAtPeak,
 } from "./index";
 

@@ -5,15 +5,18 @@
 
 export type BreakpointDecision = "must" | "should" | "skip";
 
-export type BreakpointSignalKind =
-  | "decision_made"
-  | "scope_changed"
-  | "pivot"
-  | "answer_provided"
-  | "ack_only"
-  | "open_loop_created"
-  | "open_loop_resolved"
-  | "risk_or_conflict";
+/** The signals a turn may carry (seed 000), in the seed's order. */
+export const BREAKPOINT_SIGNAL_KINDS = [
+  "decision_made",
+  "scope_changed",
+  "pivot",
+  "answer_provided",
+  "ack_only",
+  "open_loop_created",
+  "open_loop_resolved",
+  "risk_or_conflict",
+] as const;
+export type BreakpointSignalKind = (typeof BREAKPOINT_SIGNAL_KINDS)[number];
 
 export const MUST_SIGNAL_KINDS: ReadonlySet<BreakpointSignalKind> = new Set<BreakpointSignalKind>([
   "decision_made",

@@ -1,9 +1,8 @@
 export type { BreakpointDecision, BreakpointSignalKind } from "./breakpoint";
 export {
+  BREAKPOINT_SIGNAL_KINDS,
   decideBreakpointAction,
   isAckOnlyMessage,
-  MUST_SIGNAL_KINDS,
-  SHOULD_SIGNAL_KINDS,
   shouldFreezeSummaryAtPeak,
 } from "./breakpoint";
 export * from "./context";
