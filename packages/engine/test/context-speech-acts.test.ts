@@ -363,3 +363,27 @@ describe("more of a technician's wording (the fourth blind set's tuning)", () =>
     expect(turn.state.evidence.limit).not.toBe("short_cycles");
   });
 });
+
+describe("numbers said in words (dictation)", () => {
+  it.each([
+    ["twelve point four at the pump", "ok"],
+    ["twelve five at the pump", "ok"],
+    ["got about eleven volts at the pump", "low"],
+    ["zero volts at the pump", "none"],
+  ])("%j at the pump voltage step → %s", (message, value) => {
+    expect(last(drive("water_pump", [PUMP, "fuse ok", message])).state.evidence.pump_voltage).toBe(value);
+  });
+
+  it.each([
+    ["one eighteen at the pedestal", "ok"],
+    ["a hundred and four at the unit", "none"],
+  ])("%j at the A/C power step → %s", (message, value) => {
+    expect(last(drive("roof_ac", ["ac wont cool", message])).state.evidence.ac_power).toBe(value);
+  });
+
+  it('"the one by the door is blown": a small number in words without a unit is no reading', () => {
+    expect(
+      last(drive("water_pump", [PUMP, "fuse ok", "the one by the door is blown"])).state.evidence.pump_voltage,
+    ).toBeUndefined();
+  });
+});

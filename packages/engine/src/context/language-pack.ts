@@ -111,6 +111,10 @@ export const ZLanguagePack = z.strictObject({
   attempts: ZPhrases.default([]),
   /** What a reading was taken under ("with the switch on", "under load"): not where it was taken. */
   conditions: ZPhrases.default([]),
+  /** Numbers said in words ("twelve point four", "one eighteen"), as dictation writes them. */
+  number_words: z.record(z.string(), z.number().int().min(0).max(90)).default({}),
+  point_words: z.array(z.string()).default([]),
+  hundred_words: z.array(z.string()).default([]),
   rating_words: ZPhrases.default([]),
   units: z.record(z.string().regex(/^[A-Z]+$/), ZPhrases),
   replies: z.record(z.string(), z.string()),

@@ -4,7 +4,7 @@
 import { isNumber as isNumberToken, type TClause } from "@solserver/text";
 import type { TAnswer, TStep } from "./catalog-schema";
 import { indexOf, PhraseIndex } from "./phrases";
-import { VOCABULARY } from "./vocabulary";
+import { type TLexClause, VOCABULARY } from "./vocabulary";
 
 /**
  * A number in a clause with the unit after it (null: none); `below` / `above` from a comparator
@@ -30,9 +30,65 @@ function isRating(tokens: readonly string[], i: number): boolean {
   );
 }
 
+/**
+ * Numbers said in words, as dictation writes them: "twelve point four" (12.4), "twelve five"
+ * (12.5: a volt and its tenths), "one eighteen" (118), "a hundred and eighteen", "twenty one".
+ * By start position: the value and how many words it takes.
+ */
+export function spelledNumbers(words: readonly string[]): Map<number, { value: number; length: number }> {
+  const n = VOCABULARY.numberWords;
+  const out = new Map<number, { value: number; length: number }>();
+  // a whole number from `i`: "eighteen", "twenty one", "a hundred and eighteen"
+  const whole = (i: number): { value: number; length: number } | null => {
+    let at = i;
+    let value = 0;
+    if ((words[at] === "a" || n.get(words[at] ?? "") === 1) && VOCABULARY.hundredWords.has(words[at + 1] ?? "")) {
+      value = 100;
+      at += 2;
+      if (VOCABULARY.listWords.has(words[at] ?? "") && n.has(words[at + 1] ?? "")) at++;
+    }
+    const first = n.get(words[at] ?? "");
+    if (first === undefined) return value > 0 ? { value, length: at - i } : null;
+    value += first;
+    at++;
+    const unit = n.get(words[at] ?? "");
+    if (first >= 20 && first % 10 === 0 && unit !== undefined && unit < 10) {
+      value += unit;
+      at++;
+    }
+    return { value, length: at - i };
+  };
+  for (let i = 0; i < words.length; i++) {
+    const head = whole(i);
+    if (head === null) continue;
+    let { value, length } = head;
+    const next = i + length;
+    if (VOCABULARY.pointWords.has(words[next] ?? "")) {
+      // "twelve point four five"
+      let scale = 0.1;
+      let at = next + 1;
+      for (let d = n.get(words[at] ?? ""); d !== undefined && d < 10; d = n.get(words[at] ?? "")) {
+        value += d * scale;
+        scale /= 10;
+        at++;
+      }
+      length = at - i;
+    } else {
+      const tail = whole(next);
+      // "one eighteen" is 118; "twelve five" is 12.5
+      if (tail !== null && head.value === 1 && tail.value >= 10 && tail.value < 100) value = 100 + tail.value;
+      else if (tail !== null && head.value >= 10 && tail.value < 10) value += tail.value / 10;
+      if (tail !== null && (value !== head.value || head.value === 1)) length += tail.length;
+    }
+    out.set(i, { value: Math.round(value * 1000) / 1000, length });
+    i += length - 1;
+  }
+  return out;
+}
+
 /** The readings of the clauses, skipping blocked tokens and numbers that are durations. */
 export function readingsOf(
-  clauses: readonly TClause[],
+  clauses: readonly TLexClause[],
   blocked: readonly (readonly boolean[])[],
   /** Words right after which a number is a specification, not a measurement ("12v water pump"). */
   names: ReadonlySet<string> = new Set(),
@@ -48,12 +104,20 @@ export function readingsOf(
     });
   });
   clauses.forEach((clause, k) => {
+    const spelled = spelledNumbers(clause.words);
+    const inside = new Set(
+      [...spelled].flatMap(([s, { length }]) => Array.from({ length: length - 1 }, (_, j) => s + j + 1)),
+    );
     clause.tokens.forEach((token, i) => {
-      if (!isNumberToken(token) || blocked[k]?.[i] === true || isRating(clause.tokens, i)) return;
+      const said = spelled.get(i);
+      if ((!isNumberToken(token) && said === undefined) || inside.has(i)) return;
+      if (blocked[k]?.[i] === true || isRating(clause.tokens, i)) return;
       // "10.2-10.6": a range reads as its middle, once
       const previous = clause.tokens[i - 1] ?? "";
       if (isNumberToken(previous) && blocked[k]?.[i - 1] !== true) return;
-      const end = isNumberToken(clause.tokens[i + 1] ?? "") ? i + 1 : i;
+      const here = i + (said?.length ?? 1) - 1;
+      const first = said?.value ?? Number(token);
+      const end = said === undefined && isNumberToken(clause.tokens[here + 1] ?? "") ? here + 1 : here;
       // "about 12 and a half"
       const half = indexOf(VOCABULARY.andAHalf)
         .in(clause.tokens.slice(end + 1, end + 5))
@@ -61,9 +125,11 @@ export function readingsOf(
       const last = end + (half?.length ?? 0);
       const next = clause.tokens[last + 1] ?? "";
       if (VOCABULARY.labor.minuteUnits.has(next) || VOCABULARY.labor.hourUnits.has(next)) return;
-      let value = (Number(token) + Number(clause.tokens[end])) / 2 + (half === undefined ? 0 : 0.5);
+      let value = (first + (end === here ? first : Number(clause.tokens[end]))) / 2 + (half === undefined ? 0 : 0.5);
       if (!Number.isFinite(value)) return;
       const unit = VOCABULARY.units.get(next);
+      // "the one by the door", "thirty feet of tape": one number word is a reading only with its unit
+      if (said !== undefined && said.length === 1 && unit === undefined) return;
       if (unit !== undefined && names.has(clause.tokens[last + 2] ?? "")) return;
       // "no 12v at the switch output": the voltage named is absent; "98, not 118": not a reading
       if (previous === "no") value = 0;

@@ -132,6 +132,9 @@ export const VOCABULARY = {
   andAHalf: phrases((p) => p.and_a_half),
   attempts: phrases((p) => p.attempts),
   conditions: phrases((p) => p.conditions),
+  numberWords: new Map(packs.flatMap((p) => Object.entries(p.number_words))),
+  pointWords: new Set(collect((p) => p.point_words)),
+  hundredWords: new Set(collect((p) => p.hundred_words)),
   /** Unit token → unit ("volts" → "V"). */
   units: new Map(
     packs.flatMap((p) =>
