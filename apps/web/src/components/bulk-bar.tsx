@@ -256,3 +256,27 @@ export function AssignControl({ ids, onAssigned }: { ids: readonly string[]; onA
     </>
   );
 }
+
+/** "Select all N shown": ticks every open proposal on screen, or none (shown for two or more). */
+export function SelectAll({
+  open,
+  ticked,
+  set,
+}: {
+  open: readonly TProposalQueueItem[];
+  ticked: number;
+  set: (ids: ReadonlySet<string>) => void;
+}) {
+  if (open.length < 2) return null;
+  return (
+    <label className="row muted">
+      <input
+        type="checkbox"
+        checked={ticked === open.length}
+        onChange={(e) => set(e.target.checked ? new Set(open.map((p) => p.proposal_id)) : new Set())}
+        data-testid="select-all"
+      />
+      Select all {open.length} shown
+    </label>
+  );
+}

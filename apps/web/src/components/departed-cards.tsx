@@ -44,8 +44,20 @@ export function useDepartedCards(view: string, shown: readonly string[] | undefi
   };
 }
 
+/** The cards that left the queue while the reviewer looked, each with why. */
+export function DepartedNotices({ departed, dismiss }: { departed: readonly string[]; dismiss: (id: string) => void }) {
+  if (departed.length === 0) return null;
+  return (
+    <section className="stack" aria-label="Changed while you were looking" aria-live="polite">
+      {departed.map((id) => (
+        <DepartedNotice key={id} proposalId={id} onDismiss={() => dismiss(id)} />
+      ))}
+    </section>
+  );
+}
+
 /** Why a card left the queue, in the server's words: who decided it what and when. */
-export function DepartedNotice({ proposalId, onDismiss }: { proposalId: string; onDismiss: () => void }) {
+function DepartedNotice({ proposalId, onDismiss }: { proposalId: string; onDismiss: () => void }) {
   const trpc = useTRPC();
   const query = useQuery(trpc.proposals.get.queryOptions({ proposal_id: proposalId }, { retry: false }));
   const proposal = query.data;

@@ -1,31 +1,18 @@
-import { randomUUID } from "node:crypto";
 import { DomainError } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
-import { dateOf, type TSql } from "../sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import type { TStore } from "./store";
 
-// Accounts (better-auth owns their sign-in tables) and API tokens. Every request resolves its
+// Accounts (better-auth owns their sign-in tables; API tokens are in api-tokens.ts). Every request resolves its
 // account (hot: the SQL driver); the Jam editor's lists are cold reads (Prisma).
 
 export type TRole = "user" | "jam";
 export type TAccount = { id: string; email: string; name: string; role: TRole };
 export type TAccountRecord = TAccount & { created_ts: string; disabled_ts: string | null };
 
-export type TTokenView = {
-  id: string;
-  user_id: string;
-  user_email: string;
-  name: string;
-  prefix: string;
-  created_ts: string;
-  last_used_ts: string | null;
-  revoked_ts: string | null;
-};
+export type TAuditActor = Omit<TAuditWrite, "targetId" | "targetType" | "details">;
 
-type TAuditActor = Omit<TAuditWrite, "targetId" | "targetType" | "details">;
-
-function asRole(role: string): TRole {
+export function asRole(role: string): TRole {
   return role === "jam" ? "jam" : "user";
 }
 
@@ -47,40 +34,6 @@ function toAccountRecord(u: {
     created_ts: u.createdAt.toISOString(),
     disabled_ts: u.disabledAt?.toISOString() ?? null,
   };
-}
-
-type TTokenRow = {
-  id: string;
-  userId: string;
-  userEmail: string;
-  name: string;
-  prefix: string;
-  createdAt: unknown;
-  lastUsedAt: unknown;
-  revokedAt: unknown;
-};
-
-function toTokenView(row: TTokenRow): TTokenView {
-  const ts = (value: unknown) => (value === null || value === undefined ? null : dateOf(value).toISOString());
-  return {
-    id: row.id,
-    user_id: row.userId,
-    user_email: row.userEmail,
-    name: row.name,
-    prefix: row.prefix,
-    created_ts: dateOf(row.createdAt).toISOString(),
-    last_used_ts: ts(row.lastUsedAt),
-    revoked_ts: ts(row.revokedAt),
-  };
-}
-
-async function readToken(tx: TSql, tokenId: string): Promise<TTokenRow | null> {
-  const [row] = await tx.query<TTokenRow>(
-    Prisma.sql`SELECT t."id" AS "id", t."userId" AS "userId", u."email" AS "userEmail", t."name" AS "name",
-        t."prefix" AS "prefix", t."createdAt" AS "createdAt", t."lastUsedAt" AS "lastUsedAt", t."revokedAt" AS "revokedAt"
-      FROM "ApiToken" t JOIN "User" u ON u."id" = t."userId" WHERE t."id" = ${tokenId}`,
-  );
-  return row ?? null;
 }
 
 export function accountRepository({ prisma, sql }: TStore) {
@@ -218,91 +171,6 @@ export function accountRepository({ prisma, sql }: TStore) {
         if (updated !== 1) throw new DomainError("NOT_FOUND", `user ${userId} does not exist`, { field: "user_id" });
         await insertAudit(tx, [{ ...audit, targetType: "user", targetId: userId, details: { role } }], now);
       });
-    },
-
-    /** The live (not revoked) token with this hash, and its account; marks it used (every token request). */
-    async byTokenHash(tokenHash: string, now: Date): Promise<TAccount | null> {
-      const [token] = await sql.query<{
-        tokenId: string;
-        revokedAt: unknown;
-        id: string;
-        email: string;
-        name: string;
-        role: string;
-      }>(
-        Prisma.sql`SELECT t."id" AS "tokenId", t."revokedAt" AS "revokedAt", u."id" AS "id", u."email" AS "email",
-            u."name" AS "name", u."role" AS "role"
-          FROM "ApiToken" t JOIN "User" u ON u."id" = t."userId"
-          WHERE t."tokenHash" = ${tokenHash} AND u."disabledAt" IS NULL`,
-      );
-      if (!token || token.revokedAt) return null;
-      // Best effort: a lost update of lastUsedAt is harmless, a failed request would not be.
-      await sql
-        .execute(Prisma.sql`UPDATE "ApiToken" SET "lastUsedAt" = ${now} WHERE "id" = ${token.tokenId}`)
-        .catch(() => undefined);
-      return { id: token.id, email: token.email, name: token.name, role: asRole(token.role) };
-    },
-
-    async createToken(
-      t: { userId: string; name: string; prefix: string; tokenHash: string; createdById: string },
-      audit: TAuditActor,
-    ): Promise<TTokenView> {
-      return sql.transaction(async (tx) => {
-        const id = randomUUID();
-        const now = new Date();
-        await tx.execute(Prisma.sql`INSERT INTO "ApiToken" ("id", "userId", "name", "prefix", "tokenHash", "createdById", "createdAt")
-          VALUES (${id}, ${t.userId}, ${t.name}, ${t.prefix}, ${t.tokenHash}, ${t.createdById}, ${now})`);
-        await insertAudit(
-          tx,
-          [
-            {
-              ...audit,
-              targetType: "token",
-              targetId: id,
-              details: { user_id: t.userId, name: t.name, prefix: t.prefix },
-            },
-          ],
-          now,
-        );
-        const row = await readToken(tx, id);
-        if (!row) throw new Error(`token ${id} was not written`);
-        return toTokenView(row);
-      });
-    },
-
-    async revokeToken(tokenId: string, now: Date, audit: TAuditActor): Promise<TTokenView> {
-      return sql.transaction(async (tx) => {
-        const flipped = await tx.execute(
-          Prisma.sql`UPDATE "ApiToken" SET "revokedAt" = ${now} WHERE "id" = ${tokenId} AND "revokedAt" IS NULL`,
-        );
-        const row = await readToken(tx, tokenId);
-        if (!row) throw new DomainError("NOT_FOUND", `token ${tokenId} does not exist`, { field: "token_id" });
-        if (flipped !== 1)
-          throw new DomainError("CONFLICT", `token ${tokenId} was already revoked`, { field: "token_id" });
-        await insertAudit(
-          tx,
-          [{ ...audit, targetType: "token", targetId: tokenId, details: { prefix: row.prefix } }],
-          now,
-        );
-        return toTokenView(row);
-      });
-    },
-
-    async listTokens(): Promise<TTokenView[]> {
-      const rows = await prisma.apiToken.findMany({
-        select: {
-          id: true,
-          userId: true,
-          name: true,
-          prefix: true,
-          createdAt: true,
-          lastUsedAt: true,
-          revokedAt: true,
-          user: { select: { email: true } },
-        },
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      });
-      return rows.map((r) => toTokenView({ ...r, userEmail: r.user.email }));
     },
   };
 }

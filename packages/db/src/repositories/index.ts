@@ -2,6 +2,7 @@ import { createCandidateIndex, type TCandidateIndex } from "../candidates/candid
 import { connectionOf, type DbClient } from "../client";
 import type { TSqlDriver } from "../sql";
 import { accountRepository } from "./accounts";
+import { apiTokenMethods } from "./api-tokens";
 import { auditRepository } from "./audit";
 import { statsRepository } from "./cfb-stats";
 import { cfbRepository } from "./cfbs";
@@ -50,7 +51,7 @@ export function createRepositories(db: DbClient) {
     cfbs: cfbRepository(store, candidateIndexOf(db, connection.driver)),
     proposals: proposalRepository(store),
     desk: proposalDeskRepository(store),
-    accounts: accountRepository(store),
+    accounts: { ...accountRepository(store), ...apiTokenMethods(store) },
     audit: auditRepository(store),
     rateLimits: rateLimitRepository(store),
     signInThrottle: signInThrottleRepository(store),
@@ -73,7 +74,8 @@ export function createRepositories(db: DbClient) {
 }
 
 export type TRepositories = ReturnType<typeof createRepositories>;
-export type { TAccount, TRole, TTokenView } from "./accounts";
+export type { TAccount, TRole } from "./accounts";
+export type { TTokenView } from "./api-tokens";
 export type { TAuditEventView, TAuditWrite } from "./audit";
 export type { TCfbActivityQuery, TCfbActivityRows, TUsageDayCount } from "./cfb-activity";
 export { ALL_CFBS, inScope, type TCfbScope, visibleTo } from "./cfb-visibility";
