@@ -36,6 +36,63 @@ async function editorRewrite(
   });
 }
 
+/**
+ * A Jam editor's merge, as a promotion's merge writes one: the survivor takes `draft` (its
+ * content with the other's labels and sources) and the other CFB points to it
+ * (`mergedIntoId`), each a `merge` revision conditional on the version the editor saw, both
+ * live; an audit event on each.
+ */
+async function mergeCfbs(
+  sql: TSqlDriver,
+  m: { survivorId: string; survivorVersion: number; mergedId: string; mergedVersion: number; draft: TCfbDraft },
+  audit: TAuditActor,
+): Promise<TCfb> {
+  return sql.transaction(async (tx) => {
+    const now = new Date();
+    const cfb = await rewriteCfb(tx, {
+      cfbId: m.survivorId,
+      expectedVersion: m.survivorVersion,
+      change: { draft: m.draft },
+      revision: "merge",
+      promotionId: null,
+      now,
+      liveOnly: true,
+      fields: EDIT_FIELDS,
+    });
+    const merged = await rewriteCfb(tx, {
+      cfbId: m.mergedId,
+      expectedVersion: m.mergedVersion,
+      change: { mergedInto: m.survivorId },
+      revision: "merge",
+      promotionId: null,
+      now,
+      liveOnly: true,
+      fields: MERGED_FIELDS,
+    });
+    await insertAudit(
+      tx,
+      [
+        {
+          ...audit,
+          action: "cfb.merge",
+          targetType: "cfb",
+          targetId: m.survivorId,
+          details: { merged_cfb_id: m.mergedId, version: cfb.version },
+        },
+        {
+          ...audit,
+          action: "cfb.merged_into",
+          targetType: "cfb",
+          targetId: m.mergedId,
+          details: { merged_into_cfb_id: m.survivorId, version: merged.version },
+        },
+      ],
+      now,
+    );
+    return cfb;
+  });
+}
+
 /** The CFB writes of the CFB repository (cfbs.ts spreads them in). */
 export function cfbEditRepository(sql: TSqlDriver) {
   return {
@@ -155,61 +212,8 @@ export function cfbEditRepository(sql: TSqlDriver) {
       return { cfb, retiredAt: retired ? now : null };
     },
 
-    /**
-     * A Jam editor's merge, as a promotion's merge writes one: the survivor takes `draft` (its
-     * content with the other's labels and sources) and the other CFB points to it
-     * (`mergedIntoId`), each a `merge` revision conditional on the version the editor saw, both
-     * live; an audit event on each.
-     */
-    async merge(
-      m: { survivorId: string; survivorVersion: number; mergedId: string; mergedVersion: number; draft: TCfbDraft },
-      audit: TAuditActor,
-    ): Promise<TCfb> {
-      return sql.transaction(async (tx) => {
-        const now = new Date();
-        const cfb = await rewriteCfb(tx, {
-          cfbId: m.survivorId,
-          expectedVersion: m.survivorVersion,
-          change: { draft: m.draft },
-          revision: "merge",
-          promotionId: null,
-          now,
-          liveOnly: true,
-          fields: EDIT_FIELDS,
-        });
-        const merged = await rewriteCfb(tx, {
-          cfbId: m.mergedId,
-          expectedVersion: m.mergedVersion,
-          change: { mergedInto: m.survivorId },
-          revision: "merge",
-          promotionId: null,
-          now,
-          liveOnly: true,
-          fields: MERGED_FIELDS,
-        });
-        await insertAudit(
-          tx,
-          [
-            {
-              ...audit,
-              action: "cfb.merge",
-              targetType: "cfb",
-              targetId: m.survivorId,
-              details: { merged_cfb_id: m.mergedId, version: cfb.version },
-            },
-            {
-              ...audit,
-              action: "cfb.merged_into",
-              targetType: "cfb",
-              targetId: m.mergedId,
-              details: { merged_into_cfb_id: m.survivorId, version: merged.version },
-            },
-          ],
-          now,
-        );
-        return cfb;
-      });
-    },
+    /** A Jam editor's merge of two CFBs (see mergeCfbs). */
+    merge: (m: Parameters<typeof mergeCfbs>[1], audit: TAuditActor) => mergeCfbs(sql, m, audit),
 
     /**
      * Many CFBs at once (a knowledge base brought in from elsewhere, the benchmarks): the same rows
