@@ -165,6 +165,75 @@ function readReply(
   return { ok: true, envelope: parsed.data, summary: summary.data };
 }
 
+type TRequest = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+type TTokens = { tokensIn: number | null; tokensOut: number | null; warnings: string[] };
+// A server's usage figures are its input like any other: a count that is not one ("12", 12.5,
+// -5) is read or ignored with a warning on the attempt, never a failed turn.
+const tokensOf = (usage: OpenAI.Completions.CompletionUsage | null | undefined): TTokens => {
+  const warnings: string[] = [];
+  const raw = usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | null | undefined;
+  return {
+    tokensIn: tokenCount(raw?.prompt_tokens, "usage.prompt_tokens", warnings),
+    tokensOut: tokenCount(raw?.completion_tokens, "usage.completion_tokens", warnings),
+    warnings,
+  };
+};
+
+async function wholeReply(
+  client: OpenAI,
+  request: TRequest,
+  signal: AbortSignal,
+): Promise<{ raw: TRawReply; tokens: TTokens }> {
+  const completion = await client.chat.completions.create(request, { signal });
+  return { raw: rawReplyOf(completion), tokens: tokensOf(completion.usage) };
+}
+
+/** The same request streamed (server-sent chunks); assistant_text is reported piece by piece. */
+async function streamReply(
+  client: OpenAI,
+  request: TRequest,
+  signal: AbortSignal,
+  onPiece: (piece: string) => void,
+): Promise<{ raw: TRawReply; tokens: TTokens }> {
+  const stream = await client.chat.completions.create(
+    { ...request, stream: true, stream_options: { include_usage: true } },
+    { signal },
+  );
+  const text = assistantTextStream(onPiece);
+  let content = "";
+  let refusal = "";
+  let finishReason: string | null = null;
+  let usage: OpenAI.Completions.CompletionUsage | null = null;
+  for await (const chunk of stream) {
+    const choice = chunk.choices?.[0];
+    const delta = choice?.delta?.content;
+    if (delta) {
+      content += delta;
+      text.write(delta);
+    }
+    if (choice?.delta?.refusal) refusal += choice.delta.refusal;
+    if (choice?.finish_reason) finishReason = choice.finish_reason;
+    if (chunk.usage) usage = chunk.usage;
+  }
+  return { raw: { content, refusal: refusal || null, finishReason }, tokens: tokensOf(usage) };
+}
+
+/** The chat request for a turn: its messages, and the envelope's JSON schema (with the summary when one is asked). */
+function requestOf(model: string, input: TModelInput, wantSummary: boolean): TRequest {
+  return {
+    model,
+    messages: buildMessages(input),
+    response_format: {
+      type: "json_schema",
+      json_schema: {
+        name: "OutputEnvelope",
+        schema: wantSummary ? ENVELOPE_WITH_SUMMARY_SCHEMA : ENVELOPE_SCHEMA,
+        strict: false,
+      },
+    },
+  };
+}
+
 export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): TModelProvider {
   const { model, apiKey, timeoutMs, maxAttempts } = options;
   const baseDelay = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
@@ -172,54 +241,6 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
   // maxRetries 0: we retry ourselves so each try is an attempt of its own.
   const client = new OpenAI({ baseURL: options.baseURL, apiKey, timeout: timeoutMs, maxRetries: 0 });
   const backoff = (n: number) => Math.min(maxDelay, baseDelay * 2 ** (n - 1));
-
-  type TRequest = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
-  type TTokens = { tokensIn: number | null; tokensOut: number | null; warnings: string[] };
-  // A server's usage figures are its input like any other: a count that is not one ("12", 12.5,
-  // -5) is read or ignored with a warning on the attempt, never a failed turn.
-  const tokensOf = (usage: OpenAI.Completions.CompletionUsage | null | undefined): TTokens => {
-    const warnings: string[] = [];
-    const raw = usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | null | undefined;
-    return {
-      tokensIn: tokenCount(raw?.prompt_tokens, "usage.prompt_tokens", warnings),
-      tokensOut: tokenCount(raw?.completion_tokens, "usage.completion_tokens", warnings),
-      warnings,
-    };
-  };
-
-  async function wholeReply(request: TRequest, signal: AbortSignal): Promise<{ raw: TRawReply; tokens: TTokens }> {
-    const completion = await client.chat.completions.create(request, { signal });
-    return { raw: rawReplyOf(completion), tokens: tokensOf(completion.usage) };
-  }
-
-  /** The same request streamed (server-sent chunks); assistant_text is reported piece by piece. */
-  async function streamReply(
-    request: TRequest,
-    signal: AbortSignal,
-    onPiece: (piece: string) => void,
-  ): Promise<{ raw: TRawReply; tokens: TTokens }> {
-    const stream = await client.chat.completions.create(
-      { ...request, stream: true, stream_options: { include_usage: true } },
-      { signal },
-    );
-    const text = assistantTextStream(onPiece);
-    let content = "";
-    let refusal = "";
-    let finishReason: string | null = null;
-    let usage: OpenAI.Completions.CompletionUsage | null = null;
-    for await (const chunk of stream) {
-      const choice = chunk.choices?.[0];
-      const delta = choice?.delta?.content;
-      if (delta) {
-        content += delta;
-        text.write(delta);
-      }
-      if (choice?.delta?.refusal) refusal += choice.delta.refusal;
-      if (choice?.finish_reason) finishReason = choice.finish_reason;
-      if (chunk.usage) usage = chunk.usage;
-    }
-    return { raw: { content, refusal: refusal || null, finishReason }, tokens: tokensOf(usage) };
-  }
 
   async function tryOnce(n: number, input: TModelInput, options: TGenerateOptions): Promise<TTry> {
     const started = performance.now();
@@ -235,22 +256,11 @@ export function createOpenAICompatibleModel(options: TOpenAICompatibleOptions): 
     });
     try {
       const wantSummary = input.summary != null;
-      const request = {
-        model,
-        messages: buildMessages(input),
-        response_format: {
-          type: "json_schema" as const,
-          json_schema: {
-            name: "OutputEnvelope",
-            schema: wantSummary ? ENVELOPE_WITH_SUMMARY_SCHEMA : ENVELOPE_SCHEMA,
-            strict: false,
-          },
-        },
-      };
+      const request = requestOf(model, input, wantSummary);
       const onText = options.onText;
       const { raw, tokens: reported } = onText
-        ? await streamReply(request, deadline, (piece) => onText({ n, piece }))
-        : await wholeReply(request, deadline);
+        ? await streamReply(client, request, deadline, (piece) => onText({ n, piece }))
+        : await wholeReply(client, request, deadline);
       const { warnings, ...tokens } = reported;
       // A stream the deadline cut short ends quietly with part of the answer: that is a timeout
       // (with its backoff), not an invalid envelope asked again at once.
