@@ -387,3 +387,53 @@ describe("numbers said in words (dictation)", () => {
     ).toBeUndefined();
   });
 });
+
+describe("more of a technician's wording (the fifth blind set's tuning)", () => {
+  it('"runs and water comes out fine, it just never stops": what follows "just" is the outcome', () => {
+    expect(
+      last(
+        drive("water_pump", [
+          PUMP,
+          "fuse ok",
+          "12.5 at the pump",
+          "pump runs and water comes out fine it just never stops",
+        ]),
+      ).state.evidence.pump_runs,
+    ).toBe("cycles");
+  });
+
+  it('"44.1 rated 45": the number after "rated" is the rating, the one before it the reading', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "ac blows warm",
+        "120 at the unit",
+        "stat calls",
+        "fan runs",
+        "comp wont start",
+        "cap reads 44.1 rated 45",
+      ]),
+    );
+    expect(turn.state.evidence.capacitor).toBe("good");
+  });
+
+  it('"shore power is 30 amp" is no voltage reading', () => {
+    const turn = last(drive("roof_ac", ["ac dead", "breaker is on, shore power is 30 amp and 120 at the pedestal"]));
+    expect(turn.state.evidence.ac_power).toBe("ok");
+  });
+
+  it('"okay I\'m going to go look under the sinks" announces', () => {
+    const turn = last(drive("water_pump", [PUMP, "okay I'm going to go look at the fuse panel"]));
+    expect(turn.state.evidence).toEqual({});
+  });
+
+  it('"stayed on for like 20 seconds and then when the compressor tried to start it tripped again" trips', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "ac dead",
+        "breaker was tripped",
+        "i reset the breaker and it stayed on for like 20 seconds and then when the compressor tried to start it tripped again",
+      ]),
+    );
+    expect(turn.state.evidence.breaker_reset).toBe("trips");
+  });
+});

@@ -223,7 +223,7 @@ function negationMasks(clauses: readonly TLexClause[], blocked: readonly boolean
       .in(clause.tokens)
       .map((s) => s.start + s.length);
     return clause.tokens.map((_, i) => {
-      if (tried.some((end) => i >= end && i < end + 3 && clause.segments[end] === clause.segments[i])) return true;
+      if (tried.some((end) => i >= end && i < end + 2 && clause.segments[end] === clause.segments[i])) return true;
       for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
         const t = clause.tokens[j] ?? "";
         if (clause.segments[j] !== clause.segments[i] || VOCABULARY.listWords.has(t)) return false;

@@ -19,14 +19,17 @@ function endsAt(tokens: readonly string[], end: number, table: ReturnType<typeof
   return table.in(tokens.slice(Math.max(0, end - 4), end)).some((s) => s.start + s.length === Math.min(end, 4));
 }
 
-/** Whether the number at `i` is a rating: a rating word right before it or right after it (and its unit). */
+/**
+ * Whether the number at `i` is a rating: a rating word right before it, or right after it (and
+ * its unit) with no number after that ("45 rated", but in "44.1 rated 45" the 45 is the rating).
+ */
 function isRating(tokens: readonly string[], i: number): boolean {
   const after = VOCABULARY.units.has(tokens[i + 1] ?? "") ? i + 2 : i + 1;
   return (
     endsAt(tokens, i, indexOf(VOCABULARY.ratingsBefore)) ||
     indexOf(VOCABULARY.ratings)
       .in(tokens.slice(after, after + 4))
-      .some((s) => s.start === 0)
+      .some((s) => s.start === 0 && !isNumberToken(tokens[after + s.length] ?? ""))
   );
 }
 
