@@ -437,3 +437,45 @@ describe("more of a technician's wording (the fifth blind set's tuning)", () => 
     expect(turn.state.evidence.breaker_reset).toBe("trips");
   });
 });
+
+describe("more of a technician's wording (the sixth blind set's tuning)", () => {
+  it.each([
+    "pump switch output dead, 12 going in",
+    "meter on the pump switch output: nothing. input side has 12.6 tho",
+  ])("%j: what goes into the switch is not what it puts out", (message) => {
+    const turn = last(drive("water_pump", [PUMP, "fuse is intact", "0v at the pump", message]));
+    expect(turn.state.evidence.pump_switch).toBe("bad");
+  });
+
+  it('"ran maybe 20 sec n it tripped again": an estimate is no doubt', () => {
+    const turn = last(
+      drive("roof_ac", ["ac dead", "breaker was tripped", "reset the breaker, ac ran maybe 20 sec n it tripped again"]),
+    );
+    expect(turn.state.evidence.breaker_reset).toBe("trips");
+  });
+
+  it("a complaint that reports a hazard records nothing beside it", () => {
+    const turn = last(drive("roof_ac", ["breaker tripped and theres a burnt smell from the ceiling assembly"]));
+    expect(turn.state.mode).toBe("safety_stop");
+    expect(turn.state.evidence).toEqual({});
+  });
+
+  it('"the bypass valve was still open" is no bypass of a part', () => {
+    const turn = last(
+      drive("water_pump", [
+        PUMP,
+        "fuse ok",
+        "12.6 at the pump",
+        "pump runs but barely dribbles",
+        "tank is full",
+        "bypass valve on the winterizing kit was still open, pump was pulling air thru it",
+      ]),
+    );
+    expect(turn.state.evidence.strainer).toBe("air_leak");
+  });
+
+  it('"new 15a fuse in … blew again" reads no voltage from the fuse rating', () => {
+    const turn = last(drive("water_pump", [PUMP, "fuse is blown", "new 15a fuse in, hit the switch, POP. blew again"]));
+    expect(turn.state.evidence).toEqual({ fuse: "blown", fuse_recheck: "blows" });
+  });
+});

@@ -884,8 +884,9 @@ function complaintTurn(ctx: TCtx, s: TContextState): TDirective {
     complaint: true,
   });
   intentEvent(ctx, s, "COMPLAINT", c);
-  const recorded = recordMentions(ctx, s, c.fresh);
+  // a hazard first: nothing beside it is recorded (docs/procedure-mode.md, "Free-form evidence and safety")
   if (c.safety !== null) return enterSafety(ctx, s, c.safety);
+  const recorded = recordMentions(ctx, s, c.fresh);
   if (c.evidence !== null) return evidenceTurn(ctx, s, c.evidence);
   const lead = `Acknowledge the complaint in one sentence.${recorded.length > 0 ? ` From it, recorded: ${recorded.join(", ")}.` : ""}`;
   return settle(ctx, s, advance(ctx.system, s, -1, ctx.system.procedure.steps[0]?.id), lead, recorded);

@@ -366,12 +366,12 @@ function setAsideFor(c: TCompiled, r: TRead, complaint: boolean): { rules: boole
   return { rules, answers };
 }
 
-/** Bypass wording in a clause, but not a reading that wanders ("10.2-10.6 jumping around"). */
+/** Bypass wording in a clause, but not a reading that wanders ("10.2-10.6 jumping around") nor a bypass valve. */
 function bypassSpans(clause: TLexClause) {
-  const unsteady = indexOf(VOCABULARY.unsteady).in(clause.tokens);
+  const notBypass = indexOf(VOCABULARY.notBypass).in(clause.tokens);
   return indexOf(VOCABULARY.bypass)
     .in(clause.tokens)
-    .filter((span) => !unsteady.some((u) => u.start <= span.start && span.start < u.start + u.length));
+    .filter((span) => !notBypass.some((u) => u.start <= span.start && span.start < u.start + u.length));
 }
 
 /**
@@ -916,9 +916,7 @@ export function classifyMessage(
   // (a generic word in talk about something else answers nothing: "a good taco place")
   const elsewhere =
     option === null && found.stated.length === 0 && (found.answer === null || found.weak) && offTopic(c, own);
-  // "like i said the breaker is tripped": a reference that restates a step done answers nothing new
-  const toldAgain = r.alreadyTold && restated.length > 0;
-  const answer = elsewhere || toldAgain ? null : keptAnswer(m, weighed, option, own, consent, found.at);
+  const answer = elsewhere ? null : keptAnswer(m, weighed, option, own, consent, found.at);
   const hasEvidence = answer !== null || found.stated.length > 0 || found.ambiguous.length > 0;
   const nonAnswer = hasEvidence ? null : r.nonAnswer;
   const skip = r.skip && !hasEvidence;

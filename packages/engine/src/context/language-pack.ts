@@ -58,8 +58,8 @@ export const ZLanguagePack = z.strictObject({
   announcing_verbs: ZPhrases.default([]),
   /** A part bypassed ("jumped it straight to 12v"): that is no test of the part in between. */
   bypass: ZPhrases,
-  /** A reading that wanders ("jumping around"): no bypass, whatever word it uses. */
-  unsteady: ZPhrases.default([]),
+  /** Bypass words that are no bypass: a reading that wanders ("jumping around"), a bypass valve. */
+  not_bypass: ZPhrases.default([]),
   /** A message that only asks for the report ("START FINAL REPORT", "give me the report"). */
   report_requests: ZPhrases,
   correction_markers: ZPhrases,
@@ -109,6 +109,8 @@ export const ZLanguagePack = z.strictObject({
   and_a_half: ZPhrases.default([]),
   /** An attempt ("tried to kick in"): the next few words are not said to happen. */
   attempts: ZPhrases.default([]),
+  /** A reading of what goes into a part ("12 going in", "input side has 12.6"), not what it puts out. */
+  input_words: ZPhrases.default([]),
   /** What a reading was taken under ("with the switch on", "under load"): not where it was taken. */
   conditions: ZPhrases.default([]),
   /** Numbers said in words ("twelve point four", "one eighteen"), as dictation writes them. */

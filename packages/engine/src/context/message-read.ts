@@ -3,6 +3,7 @@
 // carries (a correction, "I already told you", "skip") and which words a negation governs. Each
 // reader looks at one concern of one clause; intent.ts matches answers on what they leave.
 
+import { isNumber } from "@solserver/text";
 import { MAX_MESSAGE_CHARS_READ } from "./limits";
 import { indexOf, PhraseIndex } from "./phrases";
 import { endsWithDuration } from "./readings";
@@ -104,6 +105,8 @@ function readNonAnswers(r: TReadFound, { clause, quoted, b }: TClauseAt, content
     r.setAside = true;
   }
   for (const span of indexOf(VOCABULARY.hedges).in(clause.tokens)) {
+    // "ran maybe 20 sec": an estimate, not a doubt
+    if (isNumber(clause.tokens[span.start + span.length] ?? "")) continue;
     if (!quoted) r.nonAnswer ??= "unknown";
     markSegment(b, clause, span.start);
     r.setAside = true;

@@ -134,6 +134,15 @@ export function readingsOf(
       // "the one by the door", "thirty feet of tape": one number word is a reading only with its unit
       if (said !== undefined && said.length === 1 && unit === undefined) return;
       if (unit !== undefined && names.has(clause.tokens[last + 2] ?? "")) return;
+      // "12 going in, nothing coming out", "input side has 12.6": what goes into a part is not
+      // what it puts out (the switch steps ask for the output)
+      const input = indexOf(VOCABULARY.inputWords).in(clause.tokens);
+      if (
+        input.some(
+          (s) => (s.start > last && s.start <= last + 3) || (s.start + s.length <= i && s.start + s.length >= i - 3),
+        )
+      )
+        return;
       // "no 12v at the switch output": the voltage named is absent; "98, not 118": not a reading
       if (previous === "no") value = 0;
       else if (VOCABULARY.negators.has(previous)) return;
