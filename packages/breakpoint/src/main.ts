@@ -103,6 +103,57 @@ function addGateOptions(cmd: Command): Command {
     .addHelpText("after", `${EXIT_CODES_HELP}\n${ENV_HELP}`);
 }
 
+/** `breakpoint evaluate`: one pair, its decision as text or JSON, the exit code for it. */
+function evaluateCommand(
+  { io, done, stdin }: { io: TIo; done: (code: TExitCode) => void; stdin: TReadStdin },
+  baselineArg: string,
+  candidateArg: string | undefined,
+  opts: TGateOptions,
+): void {
+  const loaded = loadConfig(opts, io.env);
+  const now = evaluationNow(opts, io.env);
+  const pair = readPair(baselineArg, candidateArg, stdin);
+  const decision = acceptRisks(
+    evaluatePair(pair, {
+      mode: opts.mode,
+      strict: opts.strict === true,
+      config: loaded.config,
+      configFile: loaded.file ?? undefined,
+      now,
+    }),
+    opts.acceptRisk ?? [],
+  );
+  const code = exitCodeForStatus(decision.status, opts.failOn);
+  if (opts.json === true) {
+    const judged = {
+      baseline: pair.baseline.text,
+      candidate: pair.combined === null ? pair.candidate.text : null,
+      mode: opts.mode,
+      strict: opts.strict === true,
+      fail_on: opts.failOn,
+      accept_risk: opts.acceptRisk ?? [],
+      config: loaded.config,
+    };
+    const run = { ...runMetadata(judged, io.env), preset: loaded.preset, environment: loaded.environment };
+    io.out(renderJson(toJsonReport(decision, code, run)));
+  } else {
+    io.out(
+      renderTextReport(decision, {
+        baselineFile: pair.combined === null ? pair.baseline.label : `${pair.combined} (baseline)`,
+        candidateFile: pair.combined === null ? pair.candidate.label : `${pair.combined} (candidate)`,
+        configFile: loaded.file ?? undefined,
+        preset: loaded.preset,
+        environment: loaded.environment,
+        exitCode: code,
+        ...(opts.verbose === true
+          ? { verbose: renderVerboseSections(decision, pair.baseline.record, pair.candidate.record) }
+          : {}),
+      }),
+    );
+  }
+  done(code);
+}
+
 /** The commander program; `done` receives the exit code an action decided. */
 export function buildProgram(
   io: TIo,
@@ -130,50 +181,9 @@ export function buildProgram(
         "candidate record (JSON): the output to gate; omitted, <baseline> holds both: { baseline, candidate }",
       )
       .option("--verbose", "also show every policy's findings, codes and figures, and the records side by side"),
-  ).action((baselineArg: string, candidateArg: string | undefined, opts: TGateOptions) => {
-    const loaded = loadConfig(opts, io.env);
-    const now = evaluationNow(opts, io.env);
-    const pair = readPair(baselineArg, candidateArg, stdin);
-    const decision = acceptRisks(
-      evaluatePair(pair, {
-        mode: opts.mode,
-        strict: opts.strict === true,
-        config: loaded.config,
-        configFile: loaded.file ?? undefined,
-        now,
-      }),
-      opts.acceptRisk ?? [],
-    );
-    const code = exitCodeForStatus(decision.status, opts.failOn);
-    if (opts.json === true) {
-      const judged = {
-        baseline: pair.baseline.text,
-        candidate: pair.combined === null ? pair.candidate.text : null,
-        mode: opts.mode,
-        strict: opts.strict === true,
-        fail_on: opts.failOn,
-        accept_risk: opts.acceptRisk ?? [],
-        config: loaded.config,
-      };
-      const run = { ...runMetadata(judged, io.env), preset: loaded.preset, environment: loaded.environment };
-      io.out(renderJson(toJsonReport(decision, code, run)));
-    } else {
-      io.out(
-        renderTextReport(decision, {
-          baselineFile: pair.combined === null ? pair.baseline.label : `${pair.combined} (baseline)`,
-          candidateFile: pair.combined === null ? pair.candidate.label : `${pair.combined} (candidate)`,
-          configFile: loaded.file ?? undefined,
-          preset: loaded.preset,
-          environment: loaded.environment,
-          exitCode: code,
-          ...(opts.verbose === true
-            ? { verbose: renderVerboseSections(decision, pair.baseline.record, pair.candidate.record) }
-            : {}),
-        }),
-      );
-    }
-    done(code);
-  });
+  ).action((baselineArg: string, candidateArg: string | undefined, opts: TGateOptions) =>
+    evaluateCommand({ io, done, stdin }, baselineArg, candidateArg, opts),
+  );
 
   addGateOptions(
     program
