@@ -9,14 +9,29 @@ import { ErrorAlert } from "./ui";
 
 /** Jam editors: API tokens for services, created for an account and shown in plaintext once. */
 export function AdminTokens() {
+  return (
+    <div className="stack">
+      <NewTokenForm />
+      <TokenList />
+    </div>
+  );
+}
+
+/** Invalidates the token list after a change. */
+function useRefreshTokens() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const tokens = useQuery(trpc.tokens.list.queryOptions());
+  return () => queryClient.invalidateQueries({ queryKey: trpc.tokens.pathKey() });
+}
+
+/** A new token for an account, its plaintext shown once. */
+function NewTokenForm() {
+  const trpc = useTRPC();
+  const refresh = useRefreshTokens();
   const users = useQuery(trpc.users.list.queryOptions());
   const [userId, setUserId] = useState("");
   const [name, setName] = useState("");
   const [formError, setFormError] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tokens.pathKey() });
   const create = useMutation(
     trpc.tokens.create.mutationOptions({
       onSuccess: async () => {
@@ -24,11 +39,6 @@ export function AdminTokens() {
         await refresh();
       },
     }),
-  );
-  // Revoking breaks the service that uses the token: it asks first.
-  const [revoking, setRevoking] = useState<{ id: string; name: string; email: string } | null>(null);
-  const revoke = useMutation(
-    trpc.tokens.revoke.mutationOptions({ onSettled: refresh, onSuccess: () => setRevoking(null) }),
   );
 
   function submit(event: FormEvent) {
@@ -40,140 +50,150 @@ export function AdminTokens() {
   }
 
   return (
-    <div className="stack">
-      <section className="panel stack" aria-labelledby="new-token-heading">
-        <h2 id="new-token-heading">New API token</h2>
-        <p className="muted">
-          A service sends it as <code>Authorization: Bearer &lt;token&gt;</code> and acts as the chosen account, with
-          that account&rsquo;s role.
-        </p>
-        <form className="row form-row" onSubmit={submit}>
-          <label className="field">
-            <span>Account</span>
-            <select
-              aria-label="Account"
-              value={userId}
-              onChange={(e) => setUserId(e.target.value)}
-              disabled={!users.data}
-            >
-              <option value="">{users.isPending ? "Loading accounts…" : "Choose an account"}</option>
-              {users.data?.items.map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.email} ({u.role})
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span>Token name</span>
-            <input
-              type="text"
-              value={name}
-              maxLength={80}
-              placeholder="e.g. nightly importer"
-              onChange={(e) => setName(e.target.value)}
-            />
-          </label>
-          <button type="submit" className="primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : "Create token"}
-          </button>
-        </form>
-        <ErrorAlert what="Could not load accounts" error={users.error} />
-        {formError || create.error ? (
-          <p className="error" role="alert">
-            {formError ?? create.error?.message}
-          </p>
-        ) : null}
-        {create.data ? (
-          <NewToken
-            token={create.data.token}
-            name={create.data.name}
-            email={create.data.user_email}
-            onDone={() => create.reset()}
-          />
-        ) : null}
-      </section>
-
-      <section className="panel stack" aria-labelledby="tokens-heading">
-        <h2 id="tokens-heading">API tokens</h2>
-        <ErrorAlert what="Could not revoke" error={revoking ? null : revoke.error} />
-        {revoking ? (
-          <ConfirmDialog
-            title={`Revoke "${revoking.name}"?`}
-            confirmLabel="Revoke the token"
-            pending={revoke.isPending}
-            onCancel={() => setRevoking(null)}
-            onConfirm={() => revoke.mutate({ token_id: revoking.id })}
-            alert={<ErrorAlert what="Could not revoke" error={revoke.error} />}
+    <section className="panel stack" aria-labelledby="new-token-heading">
+      <h2 id="new-token-heading">New API token</h2>
+      <p className="muted">
+        A service sends it as <code>Authorization: Bearer &lt;token&gt;</code> and acts as the chosen account, with that
+        account&rsquo;s role.
+      </p>
+      <form className="row form-row" onSubmit={submit}>
+        <label className="field">
+          <span>Account</span>
+          <select
+            aria-label="Account"
+            value={userId}
+            onChange={(e) => setUserId(e.target.value)}
+            disabled={!users.data}
           >
-            <p>
-              Every request with it (acting as {revoking.email}) is refused from now on. The service using it stops
-              working until it gets a new token. This cannot be undone.
-            </p>
-          </ConfirmDialog>
-        ) : null}
-        <QueryState
-          query={tokens}
-          what="API tokens"
-          loading="Loading tokens…"
-          isEmpty={hasNoItems}
-          empty="No tokens yet."
+            <option value="">{users.isPending ? "Loading accounts…" : "Choose an account"}</option>
+            {users.data?.items.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.email} ({u.role})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Token name</span>
+          <input
+            type="text"
+            value={name}
+            maxLength={80}
+            placeholder="e.g. nightly importer"
+            onChange={(e) => setName(e.target.value)}
+          />
+        </label>
+        <button type="submit" className="primary" disabled={create.isPending}>
+          {create.isPending ? "Creating…" : "Create token"}
+        </button>
+      </form>
+      <ErrorAlert what="Could not load accounts" error={users.error} />
+      {formError || create.error ? (
+        <p className="error" role="alert">
+          {formError ?? create.error?.message}
+        </p>
+      ) : null}
+      {create.data ? (
+        <NewToken
+          token={create.data.token}
+          name={create.data.name}
+          email={create.data.user_email}
+          onDone={() => create.reset()}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/** Every token, and revoking one (it asks first: the service using it stops working). */
+function TokenList() {
+  const trpc = useTRPC();
+  const refresh = useRefreshTokens();
+  const tokens = useQuery(trpc.tokens.list.queryOptions());
+  const [revoking, setRevoking] = useState<{ id: string; name: string; email: string } | null>(null);
+  const revoke = useMutation(
+    trpc.tokens.revoke.mutationOptions({ onSettled: refresh, onSuccess: () => setRevoking(null) }),
+  );
+  return (
+    <section className="panel stack" aria-labelledby="tokens-heading">
+      <h2 id="tokens-heading">API tokens</h2>
+      <ErrorAlert what="Could not revoke" error={revoking ? null : revoke.error} />
+      {revoking ? (
+        <ConfirmDialog
+          title={`Revoke "${revoking.name}"?`}
+          confirmLabel="Revoke the token"
+          pending={revoke.isPending}
+          onCancel={() => setRevoking(null)}
+          onConfirm={() => revoke.mutate({ token_id: revoking.id })}
+          alert={<ErrorAlert what="Could not revoke" error={revoke.error} />}
         >
-          {(data) => (
-            <div className="table-wrap">
-              <table className="data" data-testid="token-list">
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Account</th>
-                    <th>Prefix</th>
-                    <th>Created</th>
-                    <th>Last used</th>
-                    <th>Status</th>
-                    <th>
-                      <span className="visually-hidden">Actions</span>
-                    </th>
+          <p>
+            Every request with it (acting as {revoking.email}) is refused from now on. The service using it stops
+            working until it gets a new token. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+      <QueryState
+        query={tokens}
+        what="API tokens"
+        loading="Loading tokens…"
+        isEmpty={hasNoItems}
+        empty="No tokens yet."
+      >
+        {(data) => (
+          <div className="table-wrap">
+            <table className="data" data-testid="token-list">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Account</th>
+                  <th>Prefix</th>
+                  <th>Created</th>
+                  <th>Last used</th>
+                  <th>Status</th>
+                  <th>
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((t) => (
+                  <tr key={t.id}>
+                    <td>{t.name}</td>
+                    <td>{t.user_email}</td>
+                    <td>
+                      <code>{t.prefix}…</code>
+                    </td>
+                    <td>{formatTs(t.created_ts)}</td>
+                    <td>{formatTs(t.last_used_ts)}</td>
+                    <td>
+                      {t.revoked_ts ? (
+                        <span className="badge revoked">revoked {formatTs(t.revoked_ts)}</span>
+                      ) : (
+                        <span className="badge">active</span>
+                      )}
+                    </td>
+                    <td>
+                      {t.revoked_ts ? null : (
+                        <button
+                          type="button"
+                          className="reject"
+                          aria-label={`Revoke ${t.name}`}
+                          disabled={revoke.isPending && revoke.variables?.token_id === t.id}
+                          onClick={() => setRevoking({ id: t.id, name: t.name, email: t.user_email })}
+                        >
+                          Revoke
+                        </button>
+                      )}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((t) => (
-                    <tr key={t.id}>
-                      <td>{t.name}</td>
-                      <td>{t.user_email}</td>
-                      <td>
-                        <code>{t.prefix}…</code>
-                      </td>
-                      <td>{formatTs(t.created_ts)}</td>
-                      <td>{formatTs(t.last_used_ts)}</td>
-                      <td>
-                        {t.revoked_ts ? (
-                          <span className="badge revoked">revoked {formatTs(t.revoked_ts)}</span>
-                        ) : (
-                          <span className="badge">active</span>
-                        )}
-                      </td>
-                      <td>
-                        {t.revoked_ts ? null : (
-                          <button
-                            type="button"
-                            className="reject"
-                            aria-label={`Revoke ${t.name}`}
-                            disabled={revoke.isPending && revoke.variables?.token_id === t.id}
-                            onClick={() => setRevoking({ id: t.id, name: t.name, email: t.user_email })}
-                          >
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </QueryState>
-      </section>
-    </div>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
+    </section>
   );
 }
 
