@@ -1,4 +1,5 @@
 "use client";
+import type { TResolveAgreement, TResolveRuleView } from "@solserver/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -55,58 +56,7 @@ export function ResolveLearning() {
               took ({a.reviewed} sent to review, {a.decided} decided in all). Deciding now:{" "}
               {a.active_rule_id ?? "the shipped rule"}.
             </p>
-            {a.per_domain.length > 0 ? (
-              <div className="table-wrap">
-                <table className="data" aria-label="Agreement per domain">
-                  <thead>
-                    <tr>
-                      <th>domain</th>
-                      <th>agreed</th>
-                      <th>compared</th>
-                      <th>sent to review</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {a.per_domain.map((d) => (
-                      <tr key={d.domain}>
-                        <td>{d.domain || "—"}</td>
-                        <td>{pct(d.agreed, d.compared)}</td>
-                        <td>{d.compared}</td>
-                        <td>{d.reviewed}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            ) : null}
-            {a.disagreements.length > 0 ? (
-              <div className="table-wrap">
-                <table className="data" aria-label="Where resolve and the reviewer disagreed">
-                  <thead>
-                    <tr>
-                      <th>proposal</th>
-                      <th>domain</th>
-                      <th>resolve said</th>
-                      <th>the reviewer did</th>
-                      <th>when</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {a.disagreements.map((d) => (
-                      <tr key={d.proposal_id}>
-                        <td>
-                          <Link href={`/proposals/${d.proposal_id}`}>{d.proposal_id}</Link>
-                        </td>
-                        <td>{d.domain}</td>
-                        <td>{d.resolve}</td>
-                        <td>{d.reviewer}</td>
-                        <td>{formatTs(d.decided_ts)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            ) : null}
+            <AgreementTables agreement={a} />
           </div>
         )}
       </QueryState>
@@ -130,50 +80,117 @@ export function ResolveLearning() {
           list.length === 0 ? (
             <p className="muted">No refitted rule yet: the shipped rule decides.</p>
           ) : (
-            <div className="table-wrap">
-              <table className="data" aria-label="Refitted rules">
-                <thead>
-                  <tr>
-                    <th>rule</th>
-                    <th>when</th>
-                    <th>agreement before → after</th>
-                    <th>bands (low / high)</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((r) => (
-                    <tr key={r.rule_id}>
-                      <td>
-                        {r.rule_id}
-                        {r.active ? <span className="badge ok"> deciding</span> : null}
-                      </td>
-                      <td>{formatTs(r.created_ts)}</td>
-                      <td>
-                        {Math.round(r.agreement_before * 100)} % → {Math.round(r.agreement_after * 100)} %
-                      </td>
-                      <td>
-                        {r.rule.bands.low} / {r.rule.bands.high}
-                      </td>
-                      <td>
-                        {r.active ? (
-                          <button type="button" onClick={() => activate.mutate({ rule_id: null })}>
-                            Back to the shipped rule
-                          </button>
-                        ) : (
-                          <button type="button" onClick={() => activate.mutate({ rule_id: r.rule_id })}>
-                            Use this rule
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <RuleTable rules={list} onUse={(ruleId) => activate.mutate({ rule_id: ruleId })} />
           )
         }
       </QueryState>
     </section>
+  );
+}
+
+/** Agreement per domain, and the proposals where resolve and the reviewer disagreed. */
+function AgreementTables({ agreement }: { agreement: TResolveAgreement }) {
+  return (
+    <>
+      {agreement.per_domain.length > 0 ? (
+        <div className="table-wrap">
+          <table className="data" aria-label="Agreement per domain">
+            <thead>
+              <tr>
+                <th>domain</th>
+                <th>agreed</th>
+                <th>compared</th>
+                <th>sent to review</th>
+              </tr>
+            </thead>
+            <tbody>
+              {agreement.per_domain.map((d) => (
+                <tr key={d.domain}>
+                  <td>{d.domain || "—"}</td>
+                  <td>{pct(d.agreed, d.compared)}</td>
+                  <td>{d.compared}</td>
+                  <td>{d.reviewed}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {agreement.disagreements.length > 0 ? (
+        <div className="table-wrap">
+          <table className="data" aria-label="Where resolve and the reviewer disagreed">
+            <thead>
+              <tr>
+                <th>proposal</th>
+                <th>domain</th>
+                <th>resolve said</th>
+                <th>the reviewer did</th>
+                <th>when</th>
+              </tr>
+            </thead>
+            <tbody>
+              {agreement.disagreements.map((d) => (
+                <tr key={d.proposal_id}>
+                  <td>
+                    <Link href={`/proposals/${d.proposal_id}`}>{d.proposal_id}</Link>
+                  </td>
+                  <td>{d.domain}</td>
+                  <td>{d.resolve}</td>
+                  <td>{d.reviewer}</td>
+                  <td>{formatTs(d.decided_ts)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** The refitted rules, the one deciding marked, each with a way to decide with it (null: the shipped rule). */
+function RuleTable({ rules, onUse }: { rules: readonly TResolveRuleView[]; onUse: (ruleId: string | null) => void }) {
+  return (
+    <div className="table-wrap">
+      <table className="data" aria-label="Refitted rules">
+        <thead>
+          <tr>
+            <th>rule</th>
+            <th>when</th>
+            <th>agreement before → after</th>
+            <th>bands (low / high)</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {rules.map((r) => (
+            <tr key={r.rule_id}>
+              <td>
+                {r.rule_id}
+                {r.active ? <span className="badge ok"> deciding</span> : null}
+              </td>
+              <td>{formatTs(r.created_ts)}</td>
+              <td>
+                {Math.round(r.agreement_before * 100)} % → {Math.round(r.agreement_after * 100)} %
+              </td>
+              <td>
+                {r.rule.bands.low} / {r.rule.bands.high}
+              </td>
+              <td>
+                {r.active ? (
+                  <button type="button" onClick={() => onUse(null)}>
+                    Back to the shipped rule
+                  </button>
+                ) : (
+                  <button type="button" onClick={() => onUse(r.rule_id)}>
+                    Use this rule
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
