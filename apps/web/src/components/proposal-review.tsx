@@ -155,32 +155,7 @@ function Review({
               <Decision review={decision} proposalId={proposal.proposal_id} />
             )
           ) : (
-            // The colour follows the decision: an approval green, a rejection red, a fold neutral.
-            <p
-              role="status"
-              className={status === "approved" ? "ok" : status === "rejected" ? "bad" : "muted"}
-              data-testid="decided"
-            >
-              {status === "duplicate" ? (
-                <>
-                  Folded into its twin <Link href={`/proposals/${proposal.twin_of_id}`}>{proposal.twin_of_id}</Link>,
-                  decided
-                </>
-              ) : status === "approved" ? (
-                "Approved"
-              ) : (
-                "Rejected"
-              )}
-              {(decided?.action ?? proposal.promotion?.action) === "edit_then_approve" ? " with edits" : ""}
-              {finalCfbId && status !== "duplicate" ? (
-                <>
-                  {" "}
-                  as <Link href={`/cfbs/${finalCfbId}`}>{finalCfbId}</Link>
-                </>
-              ) : null}
-              {decided ? ` by you (${decided.decided_by})` : decider(proposal)}
-              {` on ${formatTs(decided?.decided_ts ?? proposal.decided_ts)}`}.
-            </p>
+            <DecidedLine proposal={proposal} decided={decided} status={status} finalCfbId={finalCfbId} />
           )}
           {review.reopen ? (
             <ReopenButton
@@ -220,21 +195,7 @@ function Review({
         proposalId={proposal.proposal_id}
         canRequestChanges={me.data?.role === "jam" && status === "pending"}
       />
-      <section className="panel stack" aria-labelledby="source-heading">
-        <h2 id="source-heading">Where it came from</h2>
-        <p className="muted">
-          Thread <Link href={`/threads/${source.thread_id}`}>{source.thread_title}</Link> · response{" "}
-          {source.response_id} · {formatTs(source.created_ts)}
-        </p>
-        <div>
-          <div className="muted">The user asked</div>
-          <p className="message">{source.user_message}</p>
-        </div>
-        <div>
-          <div className="muted">The assistant answered</div>
-          <p className="reply">{source.assistant_text}</p>
-        </div>
-      </section>
+      <Source source={source} />
     </div>
   );
 }
@@ -364,6 +325,68 @@ function Preview({ review, editing, stale }: { review: TProposalReview; editing:
           </div>
         </>
       ) : null}
+    </section>
+  );
+}
+
+/** How a decided proposal ended: approved (as which CFB), rejected or folded, by whom and when. */
+function DecidedLine({
+  proposal,
+  decided,
+  status,
+  finalCfbId,
+}: {
+  proposal: TProposalReview["proposal"];
+  decided: TReview["decided"];
+  status: string;
+  finalCfbId: string | null;
+}) {
+  return (
+    // The colour follows the decision: an approval green, a rejection red, a fold neutral.
+    <p
+      role="status"
+      className={status === "approved" ? "ok" : status === "rejected" ? "bad" : "muted"}
+      data-testid="decided"
+    >
+      {status === "duplicate" ? (
+        <>
+          Folded into its twin <Link href={`/proposals/${proposal.twin_of_id}`}>{proposal.twin_of_id}</Link>, decided
+        </>
+      ) : status === "approved" ? (
+        "Approved"
+      ) : (
+        "Rejected"
+      )}
+      {(decided?.action ?? proposal.promotion?.action) === "edit_then_approve" ? " with edits" : ""}
+      {finalCfbId && status !== "duplicate" ? (
+        <>
+          {" "}
+          as <Link href={`/cfbs/${finalCfbId}`}>{finalCfbId}</Link>
+        </>
+      ) : null}
+      {decided ? ` by you (${decided.decided_by})` : decider(proposal)}
+      {` on ${formatTs(decided?.decided_ts ?? proposal.decided_ts)}`}.
+    </p>
+  );
+}
+
+/** The chat turn the proposal came from. */
+function Source({ source }: { source: TProposalReview["source"] }) {
+  return (
+    <section className="panel stack" aria-labelledby="source-heading">
+      <h2 id="source-heading">Where it came from</h2>
+      <p className="muted">
+        Thread <Link href={`/threads/${source.thread_id}`}>{source.thread_title}</Link> · response {source.response_id}{" "}
+        · {formatTs(source.created_ts)}
+      </p>
+      <div>
+        <div className="muted">The user asked</div>
+        <p className="message">{source.user_message}</p>
+      </div>
+      <div>
+        <div className="muted">The assistant answered</div>
+        <p className="reply">{source.assistant_text}</p>
+      </div>
     </section>
   );
 }
