@@ -1,7 +1,7 @@
 "use client";
 import { type TCfbKind, type TEditorialOverrides, type TProposal, ZCfbKind } from "@solserver/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { QueryState } from "./query-state";
 import { TagChips } from "./tag-chips";
@@ -116,6 +116,37 @@ export function ProposalEditor({ proposalId, proposed, ...rest }: TEditorProps) 
   );
 }
 
+/** The form as it opens: the text approving would write, no overrides yet. */
+function blankForm(base: TEditorOriginal): TEditorForm {
+  return {
+    title: base.title,
+    summary: base.summary ?? "",
+    text: base.text ?? "",
+    kind: "",
+    confidence: "",
+    tagsAdd: "",
+    tagsRemove: "",
+    domain: "",
+  };
+}
+
+/**
+ * Esc leaves the editor without saving, Ctrl+Enter (⌘+Enter) saves, from any of its fields (not
+ * while it saves).
+ */
+function editorKey(e: KeyboardEvent<HTMLFormElement>, pending: boolean, onCancel: () => void): void {
+  if (pending) return;
+  if (e.key === "Escape") {
+    e.preventDefault();
+    e.stopPropagation();
+    onCancel();
+  } else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+    e.preventDefault();
+    e.stopPropagation();
+    e.currentTarget.requestSubmit();
+  }
+}
+
 function EditorForm({
   proposalId,
   original,
@@ -134,16 +165,7 @@ function EditorForm({
     summary: start?.summary ?? original.summary,
     text: start?.text ?? null,
   }));
-  const [form, setForm] = useState<TEditorForm>({
-    title: base.title,
-    summary: base.summary ?? "",
-    text: base.text ?? "",
-    kind: "",
-    confidence: "",
-    tagsAdd: "",
-    tagsRemove: "",
-    domain: "",
-  });
+  const [form, setForm] = useState<TEditorForm>(() => blankForm(base));
   // The router's domains (Jam editors): moving a proposal teaches the router its message's domain.
   const routing = useQuery(useTRPC().routing.overview.queryOptions());
   const [error, setError] = useState<string | null>(null);
@@ -167,20 +189,7 @@ function EditorForm({
       className="stack editor"
       onSubmit={submit}
       aria-label={`Edit proposal ${proposalId}`}
-      // Esc leaves the editor without saving, Ctrl+Enter (⌘+Enter) saves, from any of its fields
-      // (not while it saves).
-      onKeyDown={(e) => {
-        if (pending) return;
-        if (e.key === "Escape") {
-          e.preventDefault();
-          e.stopPropagation();
-          onCancel();
-        } else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-          e.preventDefault();
-          e.stopPropagation();
-          e.currentTarget.requestSubmit();
-        }
-      }}
+      onKeyDown={(e) => editorKey(e, pending, onCancel)}
     >
       <label className="field">
         <span>Title</span>
