@@ -34,10 +34,11 @@ function ProcedurePicker({ value, onChange }: { value: TProcedureChoice; onChang
   );
 }
 
-export function ChatPanel() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [message, setMessage] = useState("");
+/**
+ * The thread to continue: ?thread=<id> (from the threads list), else the one this browser was on
+ * (kept in localStorage as it changes).
+ */
+function useStoredThread() {
   const params = useSearchParams();
   const [threadId, setThreadIdState] = useState<string | undefined>(undefined);
   const setThreadId = (id: string | undefined) => {
@@ -45,12 +46,68 @@ export function ChatPanel() {
     if (id) window.localStorage.setItem(THREAD_KEY, id);
     else window.localStorage.removeItem(THREAD_KEY);
   };
-  // The thread to continue: ?thread=<id> (from the threads list), else the one this browser was on.
   const wanted = params.get("thread");
   useEffect(() => {
     const id = wanted ?? window.localStorage.getItem(THREAD_KEY);
     if (id) setThreadIdState(id);
   }, [wanted]);
+  return { threadId, setThreadId, wanted };
+}
+
+/** What to say here: a guided diagnosis, or decisions and questions for the knowledge base. */
+function ChatIntro({ guided }: { guided: boolean }) {
+  return guided ? (
+    <p className="muted">
+      A guided diagnosis: answer the active step, ask where, how or why, or correct an earlier answer (&ldquo;actually
+      the fuse was blown&rdquo;). The context engine picks every next step.
+    </p>
+  ) : (
+    <p className="muted">
+      Say what you decided (&ldquo;we decided to &hellip;&rdquo;, &ldquo;remember that &hellip;&rdquo;) or ask a
+      question. Answers come from the knowledge base; new knowledge is proposed for review. Pick a system under Guided
+      diagnosis to be walked through a repair procedure.
+    </p>
+  );
+}
+
+/** The turns sent from this page, and the answer streaming in. */
+function Turns({
+  turns,
+  streaming,
+}: {
+  turns: readonly { message: string; response: TChatRespondResponse }[];
+  streaming: { message: string; text: string } | null;
+}) {
+  return (
+    <>
+      {turns.map((t) => (
+        <div key={t.response.response_id} className="stack">
+          <div className="muted">You: {t.message}</div>
+          <div className="reply" data-testid="assistant-reply">
+            {t.response.assistant_text}
+          </div>
+          {t.response.ui_hints.proposal_previews.map((p) => (
+            <ProposalCard key={p.proposal_id} proposal={p} status="pending" />
+          ))}
+        </div>
+      ))}
+      {streaming ? (
+        <div className="stack" aria-live="polite">
+          <div className="muted">You: {streaming.message}</div>
+          <div className="reply" data-testid="streaming-reply" aria-busy="true">
+            {streaming.text === "" ? <span className="muted">…</span> : streaming.text}
+          </div>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+export function ChatPanel() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [message, setMessage] = useState("");
+  const { threadId, setThreadId, wanted } = useStoredThread();
   const [turns, setTurns] = useState<{ message: string; response: TChatRespondResponse }[]>([]);
   // Procedure mode: chosen before the first message; once the server binds the thread, its view.
   const [procedureChoice, setProcedureChoice] = useState<TProcedureChoice>("none");
@@ -131,18 +188,7 @@ export function ChatPanel() {
           </button>
         ) : null}
       </div>
-      {procedure ? (
-        <p className="muted">
-          A guided diagnosis: answer the active step, ask where, how or why, or correct an earlier answer
-          (&ldquo;actually the fuse was blown&rdquo;). The context engine picks every next step.
-        </p>
-      ) : (
-        <p className="muted">
-          Say what you decided (&ldquo;we decided to &hellip;&rdquo;, &ldquo;remember that &hellip;&rdquo;) or ask a
-          question. Answers come from the knowledge base; new knowledge is proposed for review. Pick a system under
-          Guided diagnosis to be walked through a repair procedure.
-        </p>
-      )}
+      <ChatIntro guided={procedure !== null} />
       {procedure === null && !threadId ? (
         <ProcedurePicker value={procedureChoice} onChange={setProcedureChoice} />
       ) : null}
@@ -154,25 +200,7 @@ export function ChatPanel() {
           onProcedure={setProcedure}
         />
       ) : null}
-      {turns.map((t) => (
-        <div key={t.response.response_id} className="stack">
-          <div className="muted">You: {t.message}</div>
-          <div className="reply" data-testid="assistant-reply">
-            {t.response.assistant_text}
-          </div>
-          {t.response.ui_hints.proposal_previews.map((p) => (
-            <ProposalCard key={p.proposal_id} proposal={p} status="pending" />
-          ))}
-        </div>
-      ))}
-      {streaming ? (
-        <div className="stack" aria-live="polite">
-          <div className="muted">You: {streaming.message}</div>
-          <div className="reply" data-testid="streaming-reply" aria-busy="true">
-            {streaming.text === "" ? <span className="muted">…</span> : streaming.text}
-          </div>
-        </div>
-      ) : null}
+      <Turns turns={turns} streaming={streaming} />
       {procedure ? <ProcedurePanel view={procedure} onAnswer={send} busy={respond.isPending} /> : null}
       <form onSubmit={submit} className="stack" data-thread-id={threadId ?? ""}>
         <label htmlFor="chat-message" className="muted">
