@@ -209,6 +209,97 @@ function attemptsOf(turn: TTurnWrite): TTurnWrite["attempts"] {
 }
 
 /**
+ * A turn's proposals, grouped under the twins found before the transaction (a lead decided since
+ * leads nothing), counted in the queue counts, with resolve's decision on each.
+ */
+async function insertTurnProposals(
+  tx: TSql,
+  turn: TTurnWrite,
+  { ids, responseId, now }: { ids: readonly string[]; responseId: string; now: Date },
+): Promise<void> {
+  const json = (value: unknown) => tx.dialect.json(value);
+  if (turn.proposals.length > 0) {
+    const twinOfId = (p: TNewProposal) =>
+      !p.twinOf ? null : "proposalId" in p.twinOf ? p.twinOf.proposalId : (ids[p.twinOf.index] ?? null);
+    const rows = turn.proposals.map(
+      (p, i) =>
+        Prisma.sql`(${ids[i]}, ${responseId}, ${turn.threadId}, ${p.suggestionIndex}, ${p.op}, ${p.targetCfbId},
+        ${json(p.warnings)}, ${p.title}, ${p.deltaSummary}, ${json(p.proposedCfb)}, ${p.rationale}, ${p.confidence},
+        ${p.fingerprint}, 'pending', ${p.proposedCfb.domain}, ${p.resolve?.outcome.decision ?? null},
+        ${idNumber(ids[i] as string)}, ${twinOfId(p)}, ${Boolean(p.twinOf && "echo" in p.twinOf && p.twinOf.echo)}, ${now})`,
+    );
+    await tx.execute(Prisma.sql`INSERT INTO "UmbraProposal" ("id", "responseId", "threadId", "suggestionIndex", "op",
+      "targetCfbId", "warnings", "title", "deltaSummary", "proposedCfb", "rationale", "confidence", "fingerprint",
+      "status", "domain", "latestDecision", "seq", "twinOfId", "echo", "createdAt")
+    VALUES ${Prisma.join(rows)}`);
+    // Twins were found before this transaction: a lead decided since (its group folded) leads
+    // nothing any more, so a proposal grouped under it stands on its own instead of hiding.
+    // A lead is pending and grouped under nobody, or (for a twin of the same owner) an echo.
+    const leads = turn.proposals.flatMap((p) => (p.twinOf && "proposalId" in p.twinOf ? [p.twinOf.proposalId] : []));
+    if (leads.length > 0) {
+      // Writing the leads' rows makes this link and a decision of the group conflict on
+      // PostgreSQL: a decision (serializable) that read the group before this turn commits
+      // fails its write and reads the group again, new proposal included; one that wrote
+      // first makes this statement wait, and the check below then sees the lead decided.
+      await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = "twinOfId"
+      WHERE "id" IN (${Prisma.join([...new Set(leads)])})`);
+    }
+    if (turn.proposals.some((p) => p.twinOf)) {
+      await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL, "echo" = ${false}
+      WHERE "responseId" = ${responseId} AND "twinOfId" IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM "UmbraProposal" l
+        WHERE l."id" = "UmbraProposal"."twinOfId" AND l."status" = 'pending'
+          AND (l."twinOfId" IS NULL OR (l."echo" AND NOT "UmbraProposal"."echo")))`);
+    }
+    // Counted as they now stand (a lead, or a twin), in the queue counts of the thread's owner.
+    await addProposalCounts(tx, Prisma.sql`p."responseId" = ${responseId}`, 1);
+  }
+  // Resolve's decision on each new proposal (seed 001 §6), taken before this transaction.
+  await insertResolveDecisions(
+    tx,
+    turn.proposals.flatMap((p, i) =>
+      p.resolve
+        ? [
+            {
+              ...p.resolve,
+              proposalId: ids[i] as string,
+              stage: "created" as const,
+              fingerprint: p.fingerprint,
+            },
+          ]
+        : [],
+    ),
+    now,
+  );
+}
+
+/** Which CFBs the turn injected, used and ignored: counted, and one usage event each. */
+async function recordUsage(tx: TSql, turn: TTurnWrite, responseId: string, now: Date): Promise<void> {
+  const usage = [
+    ...(turn.usage.injected ?? []).map((cfbId) => ({ cfbId, kind: "injected" })),
+    ...turn.usage.used.map((cfbId) => ({ cfbId, kind: "used" })),
+    ...turn.usage.ignored.map((cfbId) => ({ cfbId, kind: "ignored" })),
+  ];
+  await countTurnUsage(
+    tx,
+    {
+      injected: turn.usage.injected ?? [],
+      used: turn.usage.used,
+      ignored: turn.usage.ignored,
+      hadUnknown: turn.usage.hadUnknown ?? false,
+    },
+    now,
+  );
+  if (usage.length > 0) {
+    const rows = usage.map(
+      (u) => Prisma.sql`(${randomUUID()}, ${u.cfbId}, ${responseId}, ${turn.routerDomain}, ${u.kind}, ${now})`,
+    );
+    await tx.execute(Prisma.sql`INSERT INTO "CfbUsageEvent" ("id", "cfbId", "responseId", "routerDomain", "kind", "createdAt")
+    VALUES ${Prisma.join(rows)}`);
+  }
+}
+
+/**
  * Writes a whole turn in one transaction: thread, both messages, packet -> transmission ->
  * attempts -> response, the validated meta, the proposals, usage events, the memento (conditional
  * on the version the turn read) and the trace. Every table gets one statement (multi-row inserts),
@@ -283,84 +374,9 @@ export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<
         await tx.execute(Prisma.sql`INSERT INTO "Message" ("id", "threadId", "role", "content", "packetId", "createdAt")
         VALUES (${turn.userMessageId}, ${turn.threadId}, 'user', ${turn.message}, ${packetId}, ${now}),
           (${randomUUID()}, ${turn.threadId}, 'assistant', ${turn.assistantText}, ${packetId}, ${answeredAt})`);
-        if (turn.proposals.length > 0) {
-          const twinOfId = (p: TNewProposal) =>
-            !p.twinOf ? null : "proposalId" in p.twinOf ? p.twinOf.proposalId : (ids.proposal[p.twinOf.index] ?? null);
-          const rows = turn.proposals.map(
-            (p, i) =>
-              Prisma.sql`(${ids.proposal[i]}, ${responseId}, ${turn.threadId}, ${p.suggestionIndex}, ${p.op}, ${p.targetCfbId},
-              ${json(p.warnings)}, ${p.title}, ${p.deltaSummary}, ${json(p.proposedCfb)}, ${p.rationale}, ${p.confidence},
-              ${p.fingerprint}, 'pending', ${p.proposedCfb.domain}, ${p.resolve?.outcome.decision ?? null},
-              ${idNumber(ids.proposal[i] as string)}, ${twinOfId(p)}, ${Boolean(p.twinOf && "echo" in p.twinOf && p.twinOf.echo)}, ${now})`,
-          );
-          await tx.execute(Prisma.sql`INSERT INTO "UmbraProposal" ("id", "responseId", "threadId", "suggestionIndex", "op",
-            "targetCfbId", "warnings", "title", "deltaSummary", "proposedCfb", "rationale", "confidence", "fingerprint",
-            "status", "domain", "latestDecision", "seq", "twinOfId", "echo", "createdAt")
-          VALUES ${Prisma.join(rows)}`);
-          // Twins were found before this transaction: a lead decided since (its group folded) leads
-          // nothing any more, so a proposal grouped under it stands on its own instead of hiding.
-          // A lead is pending and grouped under nobody, or (for a twin of the same owner) an echo.
-          const leads = turn.proposals.flatMap((p) =>
-            p.twinOf && "proposalId" in p.twinOf ? [p.twinOf.proposalId] : [],
-          );
-          if (leads.length > 0) {
-            // Writing the leads' rows makes this link and a decision of the group conflict on
-            // PostgreSQL: a decision (serializable) that read the group before this turn commits
-            // fails its write and reads the group again, new proposal included; one that wrote
-            // first makes this statement wait, and the check below then sees the lead decided.
-            await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = "twinOfId"
-            WHERE "id" IN (${Prisma.join([...new Set(leads)])})`);
-          }
-          if (turn.proposals.some((p) => p.twinOf)) {
-            await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL, "echo" = ${false}
-            WHERE "responseId" = ${responseId} AND "twinOfId" IS NOT NULL AND NOT EXISTS (
-              SELECT 1 FROM "UmbraProposal" l
-              WHERE l."id" = "UmbraProposal"."twinOfId" AND l."status" = 'pending'
-                AND (l."twinOfId" IS NULL OR (l."echo" AND NOT "UmbraProposal"."echo")))`);
-          }
-          // Counted as they now stand (a lead, or a twin), in the queue counts of the thread's owner.
-          await addProposalCounts(tx, Prisma.sql`p."responseId" = ${responseId}`, 1);
-        }
-        // Resolve's decision on each new proposal (seed 001 §6), taken before this transaction.
-        await insertResolveDecisions(
-          tx,
-          turn.proposals.flatMap((p, i) =>
-            p.resolve
-              ? [
-                  {
-                    ...p.resolve,
-                    proposalId: ids.proposal[i] as string,
-                    stage: "created" as const,
-                    fingerprint: p.fingerprint,
-                  },
-                ]
-              : [],
-          ),
-          now,
-        );
+        await insertTurnProposals(tx, turn, { ids: ids.proposal, responseId, now });
         if (turn.repetitions) await countRepetitions(tx, turn.repetitions.hits, turn.repetitions.thresholds, now);
-        const usage = [
-          ...(turn.usage.injected ?? []).map((cfbId) => ({ cfbId, kind: "injected" })),
-          ...turn.usage.used.map((cfbId) => ({ cfbId, kind: "used" })),
-          ...turn.usage.ignored.map((cfbId) => ({ cfbId, kind: "ignored" })),
-        ];
-        await countTurnUsage(
-          tx,
-          {
-            injected: turn.usage.injected ?? [],
-            used: turn.usage.used,
-            ignored: turn.usage.ignored,
-            hadUnknown: turn.usage.hadUnknown ?? false,
-          },
-          now,
-        );
-        if (usage.length > 0) {
-          const rows = usage.map(
-            (u) => Prisma.sql`(${randomUUID()}, ${u.cfbId}, ${responseId}, ${turn.routerDomain}, ${u.kind}, ${now})`,
-          );
-          await tx.execute(Prisma.sql`INSERT INTO "CfbUsageEvent" ("id", "cfbId", "responseId", "routerDomain", "kind", "createdAt")
-          VALUES ${Prisma.join(rows)}`);
-        }
+        await recordUsage(tx, turn, responseId, now);
         await insertGateEvaluations(
           tx,
           turn.gate.map((g) => ({ ...g, source: "turn", transmissionId })),
