@@ -116,6 +116,70 @@ export function resolveWeight(documents: number, df: number): number {
   return 1 + Math.log((documents + 1) / (df + 1)) / Math.log(documents + 2);
 }
 
+/**
+ * The vectors of one embedding model kept beside the term index. `readAt`: when the last read
+ * began; `recent`: the vectors it saw within the overlap, by CFB, with the time each was written,
+ * so that a turn reads the overlap's ids and times only, and the numbers of what it has not
+ * applied yet.
+ */
+type TVectors = { model: string; dims: number; index: VectorIndex; readAt: number; recent: Map<string, unknown> };
+
+/**
+ * Reads the vectors of `v.model` written since the last read (all of them at first), and
+ * again those written within VECTOR_OVERLAP_MS before it: a transaction that began earlier may
+ * have committed since. Rows older than that were committed before the last read and seen by it.
+ */
+async function followVectors(sql: TSql, index: TermIndex, v: TVectors): Promise<void> {
+  const readAt = Date.now();
+  const from = new Date(Number.isFinite(v.readAt) ? Math.max(0, v.readAt - VECTOR_OVERLAP_MS) : 0);
+  const where = Prisma.sql`"model" = ${v.model} AND "dims" = ${v.dims}`;
+  const written = await sql.query<{ cfbId: string; createdAt: unknown }>(
+    Prisma.sql`SELECT "cfbId", "createdAt" FROM "CfbEmbedding" WHERE ${where} AND "createdAt" >= ${from}`,
+  );
+  const recent = new Map<string, unknown>();
+  const fresh: string[] = [];
+  for (const row of written) {
+    if (!index.has(row.cfbId)) continue;
+    // The time as the driver gives it (ISO text on SQLite, a Date on PostgreSQL), compared as is.
+    const at = row.createdAt instanceof Date ? row.createdAt.getTime() : row.createdAt;
+    recent.set(row.cfbId, at);
+    if (v.recent.get(row.cfbId) !== at) fresh.push(row.cfbId);
+  }
+  for (let i = 0; i < fresh.length; i += VECTOR_BATCH) {
+    const rows = await sql.query<{ cfbId: string; vector: unknown }>(
+      Prisma.sql`SELECT "cfbId", "vector" FROM "CfbEmbedding"
+        WHERE ${where} AND "cfbId" IN (${Prisma.join(fresh.slice(i, i + VECTOR_BATCH))})`,
+    );
+    for (const row of rows) if (index.has(row.cfbId)) v.index.upsert(row.cfbId, vectorOf(row.vector));
+  }
+  // Only once every number is read: a read that failed halfway is done again whole.
+  v.recent = recent;
+  v.readAt = readAt;
+}
+
+/** Rows for resolve, in the order of `ids`; merged, retired or gone since the sync, or out of scope, are left out. */
+async function candidateRows(sql: TSql, ids: readonly string[], opts: TVisibleTo = {}): Promise<TResolveCandidate[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql.query<TCfbTextRow>(
+    Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const scope = visibleTo(opts.visibleTo ?? null);
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    if (!r || !isLiveCfb(r) || !inScope(scope, r.privateToId ?? null)) return [];
+    return [
+      {
+        cfb_id: r.id,
+        title: r.title,
+        summary: r.summary,
+        tags: asStringArray(jsonOf(r.tags), "Cfb.tags"),
+        entities: asStringArray(jsonOf(r.entities), "Cfb.entities"),
+      },
+    ];
+  });
+}
+
 export function createCandidateIndex(sql: TSql): TCandidateIndex {
   const index = new TermIndex();
   // The last log entry applied (seq and its token), or null before the first build.
@@ -123,51 +187,7 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
   let pending: Promise<void> | null = null;
   const status: TIndexStatus = { documents: 0, builtMs: null, appliedChanges: 0, rebuilds: 0 };
 
-  // `readAt`: when the last read began; `recent`: the vectors it saw within the overlap, by CFB,
-  // with the time each was written, so that a turn reads the overlap's ids and times only, and the
-  // numbers of what it has not applied yet.
-  let vectors: {
-    model: string;
-    dims: number;
-    index: VectorIndex;
-    readAt: number;
-    recent: Map<string, unknown>;
-  } | null = null;
-
-  /**
-   * Reads the vectors of `vectors.model` written since the last read (all of them at first), and
-   * again those written within VECTOR_OVERLAP_MS before it: a transaction that began earlier may
-   * have committed since. Rows older than that were committed before the last read and seen by it.
-   */
-  async function followVectors(): Promise<void> {
-    if (!vectors) return;
-    const v = vectors;
-    const readAt = Date.now();
-    const from = new Date(Number.isFinite(v.readAt) ? Math.max(0, v.readAt - VECTOR_OVERLAP_MS) : 0);
-    const where = Prisma.sql`"model" = ${v.model} AND "dims" = ${v.dims}`;
-    const written = await sql.query<{ cfbId: string; createdAt: unknown }>(
-      Prisma.sql`SELECT "cfbId", "createdAt" FROM "CfbEmbedding" WHERE ${where} AND "createdAt" >= ${from}`,
-    );
-    const recent = new Map<string, unknown>();
-    const fresh: string[] = [];
-    for (const row of written) {
-      if (!index.has(row.cfbId)) continue;
-      // The time as the driver gives it (ISO text on SQLite, a Date on PostgreSQL), compared as is.
-      const at = row.createdAt instanceof Date ? row.createdAt.getTime() : row.createdAt;
-      recent.set(row.cfbId, at);
-      if (v.recent.get(row.cfbId) !== at) fresh.push(row.cfbId);
-    }
-    for (let i = 0; i < fresh.length; i += VECTOR_BATCH) {
-      const rows = await sql.query<{ cfbId: string; vector: unknown }>(
-        Prisma.sql`SELECT "cfbId", "vector" FROM "CfbEmbedding"
-          WHERE ${where} AND "cfbId" IN (${Prisma.join(fresh.slice(i, i + VECTOR_BATCH))})`,
-      );
-      for (const row of rows) if (index.has(row.cfbId)) v.index.upsert(row.cfbId, vectorOf(row.vector));
-    }
-    // Only once every number is read: a read that failed halfway is done again whole.
-    v.recent = recent;
-    v.readAt = readAt;
-  }
+  let vectors: TVectors | null = null;
 
   async function rebuild(): Promise<void> {
     const started = performance.now();
@@ -243,34 +263,11 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
   async function sync(): Promise<void> {
     while (pending) await pending;
     pending = applyChanges()
-      .then(followVectors)
+      .then(() => (vectors ? followVectors(sql, index, vectors) : undefined))
       .finally(() => {
         pending = null;
       });
     return pending;
-  }
-
-  /** Rows for resolve, in the order of `ids`; merged, retired or gone since the sync, or out of scope, are left out. */
-  async function candidateRows(ids: readonly string[], opts: TVisibleTo = {}): Promise<TResolveCandidate[]> {
-    if (ids.length === 0) return [];
-    const rows = await sql.query<TCfbTextRow>(
-      Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
-    );
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const scope = visibleTo(opts.visibleTo ?? null);
-    return ids.flatMap((id) => {
-      const r = byId.get(id);
-      if (!r || !isLiveCfb(r) || !inScope(scope, r.privateToId ?? null)) return [];
-      return [
-        {
-          cfb_id: r.id,
-          title: r.title,
-          summary: r.summary,
-          tags: asStringArray(jsonOf(r.tags), "Cfb.tags"),
-          entities: asStringArray(jsonOf(r.entities), "Cfb.entities"),
-        },
-      ];
-    });
   }
 
   /**
@@ -301,11 +298,12 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
         visibleTo: opts.visibleTo,
       });
       return candidateRows(
+        sql,
         hits.map((h) => h.id),
         opts,
       );
     },
-    candidatesByIds: candidateRows,
+    candidatesByIds: (ids, opts) => candidateRows(sql, ids, opts),
     async search(query, opts) {
       await sync();
       return index.search(weighted(query, opts.fuzzy), opts);
