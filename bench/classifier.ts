@@ -5,12 +5,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import {
-  BREAKPOINT_SIGNAL_KINDS,
-  type BreakpointDecision,
-  type BreakpointSignalKind,
-  decideBreakpointAction,
-} from "@solserver/engine";
+import { ThreadMementoSignalKind } from "@solserver/contracts";
+import { type BreakpointDecision, type BreakpointSignalKind, decideBreakpointAction } from "@solserver/engine";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "3" } } });
 const SECONDS = Number(values.seconds);
@@ -40,7 +36,7 @@ const SENTENCES = [
   "thanks, but what about the backups?",
 ];
 const WORDS = ["billing", "search", "deploys", "alerts", "backups", "schemas", "queues", "caches", "tokens", "exports"];
-const KINDS: readonly BreakpointSignalKind[] = BREAKPOINT_SIGNAL_KINDS;
+const KINDS: readonly BreakpointSignalKind[] = ThreadMementoSignalKind.options;
 
 function longMessage(): string {
   const words: string[] = [];

@@ -1,22 +1,14 @@
 // Breakpoint engine (seed 000): classifies every turn as must / should / skip, and the peak
 // guardrail that freezes summary updates during emotional peaks unless the decision is `must`.
-// Pure: no I/O, no clock, no imports. Messages are untrusted input, so the ack detector is a
+// Pure: no I/O, no clock, no runtime imports. Messages are untrusted input, so the ack detector is a
 // single linear pass over the string with no regular expressions and no allocation.
+
+import type { TThreadMementoSignalKind } from "@solserver/contracts";
 
 export type BreakpointDecision = "must" | "should" | "skip";
 
-/** The signals a turn may carry (seed 000), in the seed's order. */
-export const BREAKPOINT_SIGNAL_KINDS = [
-  "decision_made",
-  "scope_changed",
-  "pivot",
-  "answer_provided",
-  "ack_only",
-  "open_loop_created",
-  "open_loop_resolved",
-  "risk_or_conflict",
-] as const;
-export type BreakpointSignalKind = (typeof BREAKPOINT_SIGNAL_KINDS)[number];
+/** The signals a turn may carry: the memento's (seed 000). */
+export type BreakpointSignalKind = TThreadMementoSignalKind;
 
 export const MUST_SIGNAL_KINDS: ReadonlySet<BreakpointSignalKind> = new Set<BreakpointSignalKind>([
   "decision_made",

@@ -1,6 +1,5 @@
 export type { BreakpointDecision, BreakpointSignalKind } from "./breakpoint";
 export {
-  BREAKPOINT_SIGNAL_KINDS,
   decideBreakpointAction,
   isAckOnlyMessage,
   shouldFreezeSummaryAtPeak,

@@ -111,6 +111,7 @@ export function readingsOf(
     const inside = new Set(
       [...spelled].flatMap(([s, { length }]) => Array.from({ length: length - 1 }, (_, j) => s + j + 1)),
     );
+    const input = indexOf(VOCABULARY.inputWords).in(clause.tokens);
     clause.tokens.forEach((token, i) => {
       const said = spelled.get(i);
       if ((!isNumberToken(token) && said === undefined) || inside.has(i)) return;
@@ -136,7 +137,6 @@ export function readingsOf(
       if (unit !== undefined && names.has(clause.tokens[last + 2] ?? "")) return;
       // "12 going in, nothing coming out", "input side has 12.6": what goes into a part is not
       // what it puts out (the switch steps ask for the output)
-      const input = indexOf(VOCABULARY.inputWords).in(clause.tokens);
       if (
         input.some(
           (s) => (s.start > last && s.start <= last + 3) || (s.start + s.length <= i && s.start + s.length >= i - 3),
