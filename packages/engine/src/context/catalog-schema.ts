@@ -51,10 +51,13 @@ export const ZAnswer = z.strictObject({
  * and ranges in increasing order; a reading takes the first range it is `below`, the last range
  * (no `below`) takes the rest. With `of_rating`, a reading counts only beside the rating the
  * technician states ("38 on a 45 rated cap"), and the ranges are shares of that rating (0.94 = 94 %).
+ * A reading above `at_most` is of something else ("110 deg on this roof" is the weather, not the
+ * supply-to-return split).
  */
 export const ZReadings = z.strictObject({
   unit: z.string().regex(/^[A-Z]+$/, { error: 'must be a unit of the language packs, e.g. "V"' }),
   of_rating: z.boolean().optional(),
+  at_most: z.number().finite().optional(),
   ranges: z
     .array(z.strictObject({ answer: ZId, below: z.number().finite().optional() }))
     .min(1, { error: "must list at least one range" }),

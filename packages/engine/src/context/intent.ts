@@ -203,15 +203,21 @@ function echoAnswer(
   return negative ? answers.no : answers.yes;
 }
 
-/** The item (between list words and conjunctions) of a clause that holds token `at`. */
-function itemAround(clause: TLexClause | undefined, at: number): TLexClause | undefined {
-  if (clause === undefined) return undefined;
+/** Where the item (between list words and conjunctions) that holds token `at` starts and ends. */
+function itemBounds(clause: TLexClause, at: number): { from: number; to: number } {
   const cut = (i: number) =>
     VOCABULARY.listWords.has(clause.tokens[i] ?? "") || clause.segments[i] !== clause.segments[at];
   let from = at;
   while (from > 0 && !cut(from - 1)) from--;
   let to = at;
   while (to + 1 < clause.tokens.length && !cut(to + 1)) to++;
+  return { from, to };
+}
+
+/** The item (between list words and conjunctions) of a clause that holds token `at`. */
+function itemAround(clause: TLexClause | undefined, at: number): TLexClause | undefined {
+  if (clause === undefined) return undefined;
+  const { from, to } = itemBounds(clause, at);
   return {
     ...clause,
     tokens: clause.tokens.slice(from, to + 1),
@@ -387,6 +393,16 @@ function bypassTested(c: TCompiled, clause: TLexClause): Set<TStep> | null {
   );
 }
 
+/** The clause without the items that hold bypass wording: what the bypass reaches, not what it bypasses. */
+function pastBypass(clause: TLexClause): TLexClause {
+  const tokens = [...clause.tokens];
+  for (const span of bypassSpans(clause)) {
+    const { from, to } = itemBounds(clause, span.start);
+    tokens.fill("", from, to + 1);
+  }
+  return { ...clause, tokens };
+}
+
 /** The answers that compete for the message's words: the active step's, and those of the steps it names. */
 function candidatesOf(m: TMessage): TMatchCandidate[] {
   const { c, steps, activeStep } = m;
@@ -399,19 +415,24 @@ function candidatesOf(m: TMessage): TMatchCandidate[] {
         const tested = bypassTested(c, clause);
         // (a part shared with the step asked is about that step, unless the message corrects)
         const names = m.r.correction ? namesPart(c, step, clause) : namesOwnPart(c, step, clause, activeStep);
+        // (bypass words that name no step test what lies past the bypassed part: "jumped R to G at
+        // the stat plug and the blower comes on" names the blower past it, "jumped the pump off
+        // the battery" names only the part bypassed)
+        if (tested?.size === 0) return step !== activeStep && namesPart(c, step, pastBypass(clause));
         return names && (tested === null || tested.has(step));
       }),
     ),
   );
-  // A message whose every clause reports a bypass of another step's part ("runs fine when I apply
-  // 12V directly", asked whether it runs from the switch) answers that step's direct test, not this one.
+  // A message that reports a bypass of another step's part ("runs fine when I apply 12V directly",
+  // asked whether it runs from the switch) answers that step's direct test, not this one; a clause
+  // that names no part goes on about the bypass ("jumpered the motor off the battery, spins fine").
+  const bypassing = (clause: TLexClause) => {
+    const tested = bypassTested(c, clause);
+    return tested !== null && tested.size > 0 && activeStep !== undefined && !tested.has(activeStep);
+  };
   const bypassed =
-    activeStep !== undefined &&
-    m.r.clauses.length > 0 &&
-    m.r.clauses.every((clause) => {
-      const tested = bypassTested(c, clause);
-      return tested !== null && tested.size > 0 && !tested.has(activeStep);
-    });
+    m.r.clauses.some(bypassing) &&
+    m.r.clauses.every((clause) => bypassing(clause) || namedSteps(c, clause.tokens).size === 0);
   const candidates: TMatchCandidate[] = [];
   steps.forEach((step, index) => {
     const patterns = c.answers.get(step) ?? [];
@@ -491,8 +512,10 @@ function mentionOf(
   if (step.id !== m.about && !r.clauses.slice(0, atIndex + 1).some((clause) => namesPart(c, step, clause))) return null;
   // (unless it corrects a step done: "wait wrong fuse … the pump fuse is fine" at the fuse recheck)
   const corrects = r.correction && m.state.completed.includes(step.id);
-  if (activeStep !== undefined && namesPart(c, activeStep, r.clauses[atIndex]) && answer === null && !corrects)
-    return null;
+  // (the part a bypass goes around is not what the clause is about)
+  const clause = r.clauses[atIndex];
+  const about = clause === undefined ? undefined : pastBypass(clause);
+  if (activeStep !== undefined && namesPart(c, activeStep, about) && answer === null && !corrects) return null;
   return { step, index: match.group, answer: mentioned };
 }
 
@@ -916,7 +939,10 @@ export function classifyMessage(
   // (a generic word in talk about something else answers nothing: "a good taco place")
   const elsewhere =
     option === null && found.stated.length === 0 && (found.answer === null || found.weak) && offTopic(c, own);
-  const answer = elsewhere ? null : keptAnswer(m, weighed, option, own, consent, found.at);
+  // ("ok give me the report": the "ok" beside a report request answers nothing)
+  const reportOnly = requestsReport(r.clauses, own);
+  const answer =
+    elsewhere || (reportOnly && found.weak) ? null : keptAnswer(m, weighed, option, own, consent, found.at);
   const hasEvidence = answer !== null || found.stated.length > 0 || found.ambiguous.length > 0;
   const nonAnswer = hasEvidence ? null : r.nonAnswer;
   const skip = r.skip && !hasEvidence;
@@ -945,7 +971,7 @@ export function classifyMessage(
     labor: laborIn(own),
     acknowledgement: acknowledges(r.clauses),
     announcement: r.announcement && !hasEvidence,
-    reportRequest: requestsReport(r.clauses, own) && !hasEvidence,
+    reportRequest: reportOnly && !hasEvidence,
     consent,
     question: questions.size > 0,
     evidenceText: r.clauses

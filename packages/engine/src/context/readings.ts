@@ -161,6 +161,7 @@ export function readingAnswer(step: TStep, reading: TReading): TAnswer | null {
   // a step read against a rating takes a reading only with its rating, as a share of it
   if (spec.of_rating === true && (reading.rating === null || reading.rating <= 0)) return null;
   const value = spec.of_rating === true && reading.rating !== null ? reading.value / reading.rating : reading.value;
+  if (spec.at_most !== undefined && value > spec.at_most) return null;
   const range = spec.ranges.find((r) => r.below === undefined || value < r.below);
   return step.answers.find((a) => a.id === range?.answer) ?? null;
 }

@@ -135,10 +135,13 @@ export function acknowledges(clauses: readonly TLexClause[]): boolean {
   );
 }
 
+/** Report requests, and what may stand beside one ("ok give me the report"). */
+const REPORT_OR_ACKNOWLEDGEMENT = [...VOCABULARY.reportRequests, ...VOCABULARY.acknowledgements];
+
 /** The message only asks for the report ("START FINAL REPORT"): a command, never a note or a finding. */
 export function requestsReport(clauses: readonly TLexClause[], own: readonly TLexClause[]): boolean {
   return (
     said(own, VOCABULARY.reportRequests) &&
-    clauses.every((clause) => indexOf(VOCABULARY.reportRequests).covers(clause.tokens, VOCABULARY.fillers))
+    clauses.every((clause) => indexOf(REPORT_OR_ACKNOWLEDGEMENT).covers(clause.tokens, VOCABULARY.fillers))
   );
 }

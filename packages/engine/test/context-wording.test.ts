@@ -1,0 +1,59 @@
+// Issue 36: wording from the blind sets ph and pi (each scored once held out, then tuned on):
+// what a bypass reaches, a report request beside an "ok", a rating on a label, and a number that
+// is the weather rather than the reading the step asks for.
+import { describe, expect, it } from "vitest";
+import { drive, last } from "./drive";
+
+const AC = ["ac wont come on at all", "got 121 at the roof unit, breaker on"];
+
+describe("a bypass tests what lies past the part it goes around", () => {
+  it('"jumped R to G at the stat plug and the blower comes on": the blower runs, the thermostat is untested', () => {
+    const turn = last(drive("roof_ac", [...AC, "jumped R to G at the stat plug and the blower comes on"]));
+    expect(turn.state.evidence).toEqual({ ac_power: "ok", ac_fan: "runs" });
+    expect(turn.state.active_step).toBe("thermostat");
+  });
+
+  it('"jumpered the motor off the battery, spins fine" at the motor step is the direct test, not the motor step', () => {
+    const messages = [
+      "bedroom slide dead",
+      "batt 12.7 engine off",
+      "controller clicks when i push in or out",
+      "jumpered the motor direct off the battery w my leads, spins fine",
+    ];
+    const turn = last(drive("slide_out", messages));
+    expect(turn.state.evidence.slide_motor).toBeUndefined();
+    expect(turn.state.active_step).toBe("motor_runs");
+    // the direct test counts once the motor step says it applies
+    const after = last(drive("slide_out", [...messages, "off the switch? nah motor doesnt turn"]));
+    expect(after.state.evidence).toMatchObject({ slide_motor: "no", motor_direct: "runs" });
+  });
+});
+
+describe("what a message says beside its numbers", () => {
+  it('"ok give me the report" answers nothing: the "ok" belongs to the request', () => {
+    const turn = last(drive("water_pump", ["water pump not working", "fuse ok", "ok give me the report"]));
+    expect(turn.state.evidence).toEqual({ fuse: "ok" });
+  });
+
+  it.each([
+    ["run cap tests 38.9, label says 40", "good"],
+    ["cap reads 30.1, label says 45", "bad"],
+  ])('%j: the number after "label says" is the rating', (message, answer) => {
+    const turn = last(drive("roof_ac", [...AC, "stat calls", "fan runs", "comp wont start", message]));
+    expect(turn.state.evidence.capacitor).toBe(answer);
+  });
+
+  it('"110 deg on this roof man" is the weather, not the supply-to-return split', () => {
+    const turns = drive("roof_ac", ["ac blows warm", "120 at the unit", "stat calls", "fan runs"]);
+    const asked = last(turns).state.active_step;
+    const turn = last(
+      drive("roof_ac", ["ac blows warm", "120 at the unit", "stat calls", "fan runs", "110 deg on this roof man"]),
+    );
+    expect(turn.state.evidence.airflow).toBeUndefined();
+    expect(turn.state.active_step).toBe(asked);
+    const split = last(
+      drive("roof_ac", ["ac blows warm", "120 at the unit", "stat calls", "fan runs", "split is 18 deg"]),
+    );
+    expect(split.state.evidence.airflow).toBe("good");
+  });
+});
