@@ -57,3 +57,20 @@ describe("what a message says beside its numbers", () => {
     expect(split.state.evidence.airflow).toBe("good");
   });
 });
+
+describe("a specific word beats a generic one, and a misread is corrected", () => {
+  it('"yep blown, black on the inside" at "is the fuse intact?" is the fuse blown, not a tie', () => {
+    const turn = last(drive("water_pump", ["pump keeps poppin fuses", "yep blown, black on the inside"]));
+    expect(turn.state.evidence.fuse).toBe("blown");
+  });
+
+  it('"sorry i read wrong, is 12,8" after the diagnosis ended corrects the battery reading', () => {
+    const turns = drive("slide_out", ["the slide room is not coming out", "battery is 12,3"]);
+    expect(last(turns).state.evidence.battery).toBe("low");
+    const turn = last(
+      drive("slide_out", ["the slide room is not coming out", "battery is 12,3", "sorry i read wrong, is 12,8"]),
+    );
+    expect(turn.state.evidence.battery).toBe("ok");
+    expect(turn.state.mode).toBe("diagnostic");
+  });
+});

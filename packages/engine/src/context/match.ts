@@ -4,8 +4,8 @@
 // aside ("no idea", "no wait", a question) are never part of a hit; a generic hit ("no") is also
 // refused where the reader says the word is not an answer ("no multimeter"), and a hit a negation
 // governs is reported apart ("never pushes air"). An answer scores its longest surviving hit; the
-// best score wins, then the answer with more hits; a tie left between answers of the same step is
-// ambiguous (no winner).
+// best score wins, then the answer with more hits, then one a specific word states over one only a
+// generic word ("yes") does; a tie left between answers of the same step is ambiguous (no winner).
 
 import type { TClause } from "./text";
 
@@ -136,8 +136,11 @@ export function matchAnswers(
     const tied = [...answers.entries()].filter(([, s]) => s === score).map(([answer]) => answer);
     const times = (answer: number) => count.get(`${group}:${answer}`) ?? 0;
     const most = Math.max(...tied.map(times));
-    const top = tied.filter((answer) => times(answer) === most);
-    const weak = top.every((answer) => !strong.has(`${group}:${answer}`));
+    const often = tied.filter((answer) => times(answer) === most);
+    // a specific word beats a generic one ("yep blown, black inside" at "is the fuse intact?")
+    const specific = often.filter((answer) => strong.has(`${group}:${answer}`));
+    const top = specific.length > 0 ? specific : often;
+    const weak = specific.length === 0;
     result.push({ group, answers: top.sort((a, b) => a - b), score, weak, last: last.get(group) ?? new Map() });
   }
   return result;
