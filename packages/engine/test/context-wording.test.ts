@@ -44,16 +44,12 @@ describe("what a message says beside its numbers", () => {
   });
 
   it('"110 deg on this roof man" is the weather, not the supply-to-return split', () => {
-    const turns = drive("roof_ac", ["ac blows warm", "120 at the unit", "stat calls", "fan runs"]);
-    const asked = last(turns).state.active_step;
-    const turn = last(
-      drive("roof_ac", ["ac blows warm", "120 at the unit", "stat calls", "fan runs", "110 deg on this roof man"]),
-    );
+    const AIRFLOW = ["ac blows warm", "120 at the unit", "stat calls", "fan runs, compressor running too"];
+    expect(last(drive("roof_ac", AIRFLOW)).state.active_step).toBe("airflow");
+    const turn = last(drive("roof_ac", [...AIRFLOW, "110 deg on this roof man"]));
     expect(turn.state.evidence.airflow).toBeUndefined();
-    expect(turn.state.active_step).toBe(asked);
-    const split = last(
-      drive("roof_ac", ["ac blows warm", "120 at the unit", "stat calls", "fan runs", "split is 18 deg"]),
-    );
+    expect(turn.state.active_step).toBe("airflow");
+    const split = last(drive("roof_ac", [...AIRFLOW, "split is 18 deg"]));
     expect(split.state.evidence.airflow).toBe("good");
   });
 });
@@ -72,5 +68,23 @@ describe("a specific word beats a generic one, and a misread is corrected", () =
     );
     expect(turn.state.evidence.battery).toBe("ok");
     expect(turn.state.mode).toBe("diagnostic");
+  });
+});
+
+describe("a split read from two temperatures", () => {
+  const AIRFLOW = ["ac blows warm", "120 at the unit", "stat calls", "fan runs, compressor running too"];
+  it.each([
+    ["return 80 supply 71", "weak"],
+    ["filters clean, 70 return 52 supply", "good"],
+    ["supply 64 return 80", "good"],
+  ])("%j at the airflow step is the return less the supply", (message, answer) => {
+    expect(last(drive("roof_ac", [...AIRFLOW, message])).state.evidence.airflow).toBe(answer);
+  });
+
+  it('"return 80 supply 71, filters full of dog hair": of two faults, the words name the cause', () => {
+    const turn = last(
+      drive("roof_ac", [...AIRFLOW, "return 80 supply 71, and the filters are nasty full of dog hair"]),
+    );
+    expect(turn.state.evidence.airflow).toBe("dirty_filter");
   });
 });

@@ -52,12 +52,14 @@ export const ZAnswer = z.strictObject({
  * (no `below`) takes the rest. With `of_rating`, a reading counts only beside the rating the
  * technician states ("38 on a 45 rated cap"), and the ranges are shares of that rating (0.94 = 94 %).
  * A reading above `at_most` is of something else ("110 deg on this roof" is the weather, not the
- * supply-to-return split).
+ * supply-to-return split). With `pair`, two numbers the message names by a `from` word and a `to`
+ * word read as their difference ("return 80 supply 71" is a split of 9).
  */
 export const ZReadings = z.strictObject({
   unit: z.string().regex(/^[A-Z]+$/, { error: 'must be a unit of the language packs, e.g. "V"' }),
   of_rating: z.boolean().optional(),
   at_most: z.number().finite().optional(),
+  pair: z.strictObject({ from: z.array(ZText).min(1), to: z.array(ZText).min(1) }).optional(),
   ranges: z
     .array(z.strictObject({ answer: ZId, below: z.number().finite().optional() }))
     .min(1, { error: "must list at least one range" }),

@@ -38,7 +38,7 @@ import {
   type TRead,
 } from "./message-read";
 import { indexOf } from "./phrases";
-import { readingAnswer, readingsOf, type TReading } from "./readings";
+import { readingAnswer, readingsOf, type TReading, withPair } from "./readings";
 import { acknowledges, laborIn, requestsReport, resolvedIn, retractedIn, rulesIn } from "./speech-acts";
 import { isCommonWord } from "./spelling";
 import { evidenceValue, recordsFinding, type TContextState, type TIntent, type TTopicKind } from "./state";
@@ -629,7 +629,7 @@ function withReadings(m: TMessage, before: TFound): TFound {
   const found: TFound = { ...before, stated: [...before.stated], hitClauses: new Set(before.hitClauses) };
   // Readings: the active step takes a number in its unit or with no unit; another step only
   // one with its unit, when no other step of the system reads that unit.
-  for (const reading of readingsOf(r.clauses, r.masks.blocked, c.names)) {
+  for (const reading of withPair(activeStep, readingsOf(r.clauses, r.masks.blocked, c.names), r.clauses)) {
     const position = reading.clause * POSITION_STRIDE + reading.start;
     found.hitClauses.add(reading.clause);
     // a reading the item says is of another step's part ("12 volts at the pump" while the switch
@@ -659,6 +659,9 @@ function withReadings(m: TMessage, before: TFound): TFound {
         // that disagree, the one that finds a fault says more than the one that finds none
         const fault =
           conflict && Boolean(found.answer?.normal) !== Boolean(own.normal) ? (own.normal ? found.answer : own) : null;
+        // (two faults: the words name the cause, the reading only measures it: "return 80 supply
+        // 71, filters full of dog hair" is the dirty filter)
+        if (conflict && found.answer?.normal !== true && own.normal !== true) continue;
         if (conflict && fault === null && found.answer !== null) {
           found.ambiguous = [found.answer.id, own.id];
           found.answer = null;

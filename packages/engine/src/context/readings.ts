@@ -4,7 +4,7 @@
 import { isNumber as isNumberToken, type TClause } from "@solserver/text";
 import type { TAnswer, TStep } from "./catalog-schema";
 import { indexOf, PhraseIndex } from "./phrases";
-import { type TLexClause, VOCABULARY } from "./vocabulary";
+import { phrase, type TLexClause, VOCABULARY } from "./vocabulary";
 
 /**
  * A number in a clause with the unit after it (null: none); `below` / `above` from a comparator
@@ -152,6 +152,37 @@ export function readingsOf(
     });
   });
   return out;
+}
+
+/** The word of a pair right before the reading ("return 80"), or right after it and its unit ("80 return"). */
+function pairWord(clause: TLexClause | undefined, at: number, before: boolean): string {
+  if (clause === undefined) return "";
+  const after = VOCABULARY.units.has(clause.tokens[at + 1] ?? "") ? at + 2 : at + 1;
+  return clause.tokens[before ? at - 1 : after] ?? "";
+}
+
+/**
+ * The step's paired reading: the number the message names by a `from` word less the one it names
+ * by a `to` word ("return 80 supply 71", "70 return 52 supply": words all before or all after
+ * their numbers), in place of the two; the readings as they are when the step pairs none or the
+ * message does not name exactly one of each.
+ */
+export function withPair(step: TStep | undefined, readings: TReading[], clauses: readonly TLexClause[]): TReading[] {
+  const pair = step?.readings?.pair;
+  if (pair === undefined) return readings;
+  const words = (list: readonly string[]) => new Set(list.flatMap((w) => phrase(w)));
+  const [from, to] = [words(pair.from), words(pair.to)];
+  for (const before of [true, false]) {
+    const named = (side: ReadonlySet<string>) =>
+      readings.filter((r) => side.has(pairWord(clauses[r.clause], r.start, before)));
+    const [froms, tos] = [named(from), named(to)];
+    const [a] = froms;
+    const [b] = tos;
+    if (froms.length !== 1 || tos.length !== 1 || a === undefined || b === undefined) continue;
+    const paired = { ...a, value: a.value - b.value, unit: a.unit ?? b.unit, start: Math.max(a.start, b.start) };
+    return [...readings.filter((r) => r !== a && r !== b), paired];
+  }
+  return readings;
 }
 
 /** The answer a reading gives at a step with `readings`, or null (no readings, another unit). */
