@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Every test: lint, types, drift, unit + integration (vitest) on SQLite and the database suites
-# again on PostgreSQL,
-# e2e (Playwright in Chromium) on SQLite plus a smoke run on PostgreSQL. PostgreSQL is a throwaway
-# cluster on 127.0.0.1 (scripts/postgres-cluster.sh installs Debian's package when missing),
-# stopped and deleted at the end. Prints a closing "N passed, N failed" line over all suites;
-# exits non-zero on any failure.
+# Every test: lint, types, drift, unit + integration (vitest) on SQLite and what differs between
+# the dialects again on PostgreSQL, e2e (Playwright in Chromium) on SQLite plus a smoke run on
+# PostgreSQL. PostgreSQL is a throwaway cluster on 127.0.0.1 (scripts/postgres-cluster.sh
+# installs Debian's package when missing), stopped and deleted at the end. Prints a closing
+# "N passed, N failed" line over all suites; exits non-zero on any failure.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -19,8 +18,16 @@ set +e
 POSTGRES_SMOKE_SPECS=(tests/auth.spec.ts tests/knowledge-loop.spec.ts tests/rest-api.spec.ts
   tests/streaming.spec.ts tests/workflow-schedule.spec.ts)
 
-# The test folders whose suites use a database (the PostgreSQL run repeats only these).
-DATABASE_SUITES=(packages/db packages/control-plane apps/web)
+# What differs between the dialects, run again on PostgreSQL: every query (packages/db is the
+# only code that queries), the suites that need a server (test/postgres/ folders), and the suites
+# whose outcome rests on the database's locking and transactions (races on one proposal, leases,
+# schedule claims, memento versions, the pool behind load shedding). The other suites go through
+# the same repositories and would test nothing new a second time.
+DATABASE_SUITES=(packages/db packages/control-plane/test/postgres apps/web/test/postgres
+  packages/control-plane/test/promotion-race.test.ts packages/control-plane/test/promotion-actions.test.ts
+  apps/web/test/stale-decisions.test.ts packages/control-plane/test/workflow-workers.test.ts
+  packages/control-plane/test/schedules.test.ts packages/control-plane/test/turn-pipeline.test.ts
+  apps/web/test/load-shedding.test.ts packages/control-plane/test/claim-completeness.test.ts)
 
 results="$ROOT/.test-results"
 rm -rf "$results" && mkdir -p "$results"
@@ -45,8 +52,6 @@ trap stop_postgres EXIT
 if pg_admin="$(PG_FSYNC=off bash scripts/postgres-cluster.sh start "$pg_dir" auto)"; then
   echo "$pg_admin"
   say "unit + integration tests on PostgreSQL (vitest)"
-  # Only the suites that touch a database: the pure packages (engine, resolve, gate, checkpoint,
-  # breakpoint, contracts) do no I/O, so a second run of theirs would test nothing new.
   SOLSERVER_TEST_POSTGRES_URL="$pg_admin" pnpm exec vitest run --reporter=dot --reporter=json \
     --outputFile.json="$results/vitest-postgres.json" "${DATABASE_SUITES[@]}" || step_failed vitest-postgres
   say "e2e smoke on PostgreSQL (Playwright, Chromium)"
