@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvField, detailLines, targetHref } from "@/components/audit-words";
+import { csvField, detailLines, targetHref } from "@/components/admin/audit-words";
 
 describe("audit log in words", () => {
   it("reads details as key: value lines, naming account ids", () => {

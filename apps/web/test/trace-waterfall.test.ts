@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMs, waterfall } from "@/components/trace-waterfall";
+import { formatMs, waterfall } from "@/components/chat/trace-waterfall";
 
 const at = (ms: number) => new Date(Date.UTC(2026, 10, 27, 12, 0, 0, ms)).toISOString();
 

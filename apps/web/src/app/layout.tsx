@@ -3,10 +3,10 @@ import { cookies } from "next/headers";
 import Link from "next/link";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
-import { ConnectionBanner } from "@/components/connection-banner";
-import { SessionNav } from "@/components/session-nav";
-import { THEME_COOKIE, themeOf } from "@/components/theme";
-import { ThemeToggle } from "@/components/theme-toggle";
+import { SessionNav } from "@/components/session/session-nav";
+import { ConnectionBanner } from "@/components/ui/connection-banner";
+import { THEME_COOKIE, themeOf } from "@/components/ui/theme";
+import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { Providers } from "./providers";
 import "./globals.css";
 

@@ -3,7 +3,7 @@ import { MAX_BATCH_CALLS, MAX_URL_BYTES } from "@solserver/contracts";
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { type ReactNode, useState } from "react";
-import { redirectToSignIn } from "@/components/session";
+import { redirectToSignIn } from "@/components/session/session";
 import { timedFetch } from "@/lib/timed-fetch";
 import { TRPCProvider } from "@/lib/trpc";
 import { CALL_TIMEOUT_MS, isClientError, isUnauthorized } from "@/lib/trpc-errors";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SignInForm } from "@/components/sign-in-form";
+import { SignInForm } from "@/components/session/sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in" };
 

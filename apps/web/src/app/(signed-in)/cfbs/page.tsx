@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { CfbList } from "@/components/cfb-list";
+import { CfbList } from "@/components/knowledge/cfb-list";
 
 export const metadata: Metadata = { title: "Knowledge" };
 

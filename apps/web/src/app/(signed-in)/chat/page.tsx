@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { ChatPanel } from "@/components/chat-panel";
+import { ChatPanel } from "@/components/chat/chat-panel";
 
 export const metadata: Metadata = { title: "Chat" };
 

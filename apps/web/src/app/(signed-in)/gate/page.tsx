@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { GateEvaluations } from "@/components/gate-evaluations";
+import { GateEvaluations } from "@/components/gate/gate-evaluations";
 
 export const metadata: Metadata = { title: "Output gate" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { Glossary } from "@/components/glossary-page";
+import { Glossary } from "@/components/knowledge/glossary-page";
 
 export const metadata: Metadata = { title: "Glossary" };
 

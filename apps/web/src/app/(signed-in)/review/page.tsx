@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { ProposalQueue } from "@/components/proposal-queue";
+import { ProposalQueue } from "@/components/review/proposal-queue";
 
 export const metadata: Metadata = { title: "Review queue" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ThreadList } from "@/components/thread-list";
+import { ThreadList } from "@/components/chat/thread-list";
 
 export const metadata: Metadata = { title: "Threads" };
 

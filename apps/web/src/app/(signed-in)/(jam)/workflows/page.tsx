@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { WorkflowDashboard } from "@/components/workflow-dashboard";
+import { WorkflowDashboard } from "@/components/workflows/workflow-dashboard";
 
 export const metadata: Metadata = { title: "Checkpoints" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { CfbDetail } from "@/components/cfb-detail";
+import { CfbDetail } from "@/components/knowledge/cfb-detail";
 
 type TProps = { params: Promise<{ id: string }> };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ProposalReview } from "@/components/proposal-review";
+import { ProposalReview } from "@/components/review/proposal-review";
 
 type TProps = { params: Promise<{ id: string }> };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ThreadDetail } from "@/components/thread-detail";
+import { ThreadDetail } from "@/components/chat/thread-detail";
 
 type TProps = { params: Promise<{ id: string }> };
 

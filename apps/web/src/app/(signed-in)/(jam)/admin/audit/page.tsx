@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AdminAudit } from "@/components/admin-audit";
+import { AdminAudit } from "@/components/admin/admin-audit";
 
 export const metadata: Metadata = { title: "Audit log" };
 

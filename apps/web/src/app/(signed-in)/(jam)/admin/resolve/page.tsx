@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ResolveLearning } from "@/components/resolve-learning";
+import { ResolveLearning } from "@/components/admin/resolve-learning";
 
 export const metadata: Metadata = { title: "Resolve" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { RouterTeaching } from "@/components/router-teaching";
+import { RouterTeaching } from "@/components/admin/router-teaching";
 
 export const metadata: Metadata = { title: "Routing" };
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AdminTokens } from "@/components/admin-tokens";
+import { AdminTokens } from "@/components/admin/admin-tokens";
 
 export const metadata: Metadata = { title: "API tokens" };
 

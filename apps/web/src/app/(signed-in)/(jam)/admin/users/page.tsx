@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AdminUsers } from "@/components/admin-users";
+import { AdminUsers } from "@/components/admin/admin-users";
 
 export const metadata: Metadata = { title: "Users" };
 
