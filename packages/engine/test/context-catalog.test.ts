@@ -86,7 +86,7 @@ describe("the RV service catalog", () => {
     const { translations, ...base } = RV_SERVICE_CATALOG;
     expect(JSON.parse(readFileSync(JSON_PATH, "utf8"))).toEqual(base);
     // its translations are data files beside it, one per language
-    expect(translations?.map((t) => t.language)).toEqual(["es", "ru"]);
+    expect(translations?.map((t) => t.language)).toEqual(["de", "es", "ru"]);
     for (const t of translations ?? [])
       expect(JSON.parse(readFileSync(JSON_PATH.replace(".json", `.${t.language}.json`), "utf8"))).toEqual(t);
   });

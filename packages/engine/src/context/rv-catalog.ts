@@ -4,9 +4,11 @@
 // (rv-service.<language>.json), validated whole here as any catalog a server loads is: a broken
 // edit fails at import, not in a conversation.
 
+import de from "../../catalogs/rv-service.de.json";
 import es from "../../catalogs/rv-service.es.json";
 import data from "../../catalogs/rv-service.json";
 import ru from "../../catalogs/rv-service.ru.json";
 import { parseCatalog, type TCatalog } from "./catalog-schema";
 
-export const RV_SERVICE_CATALOG: TCatalog = parseCatalog({ ...data, translations: [es, ru] });
+// (translations in file-name order, as a catalog file's sibling translations are loaded)
+export const RV_SERVICE_CATALOG: TCatalog = parseCatalog({ ...data, translations: [de, es, ru] });

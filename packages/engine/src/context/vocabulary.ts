@@ -4,6 +4,7 @@
 // reply's wording. Yes / no words are folded to one token each ("yep", "sí", "да" → "yes").
 
 import { stem, type TClause, clauses as toClauses } from "@solserver/text";
+import de from "../../languages/de.json";
 import en from "../../languages/en.json";
 import es from "../../languages/es.json";
 import ru from "../../languages/ru.json";
@@ -15,7 +16,9 @@ export const DEFAULT_LANGUAGE = "en";
 const REFERENCE = parseLanguagePack(en);
 /** The shipped language packs by code; English is the reference every other pack is checked against. */
 export const LANGUAGE_PACKS: ReadonlyMap<string, TLanguagePack> = new Map(
-  [REFERENCE, parseLanguagePack(es, REFERENCE), parseLanguagePack(ru, REFERENCE)].map((p) => [p.language, p]),
+  [REFERENCE, parseLanguagePack(es, REFERENCE), parseLanguagePack(ru, REFERENCE), parseLanguagePack(de, REFERENCE)].map(
+    (p) => [p.language, p],
+  ),
 );
 
 export const NON_ANSWER_REASONS = ["unknown", "no_tool", "not_yet", "no_access"] as const;
