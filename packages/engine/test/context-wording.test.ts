@@ -88,3 +88,15 @@ describe("a split read from two temperatures", () => {
     expect(turn.state.evidence.airflow).toBe("dirty_filter");
   });
 });
+
+describe("permission is no finding", () => {
+  const CAPACITOR = ["ac blows warm", "120 at the unit", "stat calls", "fan runs", "comp wont start"];
+  it('"yes go ahead" at the capacitor step grants permission and records nothing', () => {
+    const turns = drive("roof_ac", CAPACITOR);
+    expect(last(turns).state.active_step).toBe("capacitor");
+    const turn = last(drive("roof_ac", [...CAPACITOR, "yes go ahead"]));
+    expect(turn.state.evidence.capacitor).toBeUndefined();
+    expect(turn.state.active_step).toBe("capacitor");
+    expect(last(drive("roof_ac", [...CAPACITOR, "yes"])).state.evidence.capacitor).toBe("good");
+  });
+});

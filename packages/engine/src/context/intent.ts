@@ -291,6 +291,19 @@ export function consentOf(message: string): TConsent {
   return null;
 }
 
+/** Approval phrases beyond a bare yes ("go ahead", "approved", "do it"): permission, not a finding. */
+const APPROVALS = VOCABULARY.consent.yes.filter((p) => !(p.length === 1 && (p[0] === "yes" || p[0] === "sure")));
+
+/** Whether the message grants permission in words the step asked does not take ("yes go ahead"). */
+function grantsPermission(m: TMessage): boolean {
+  const taken = new Set(
+    (m.activeStep === undefined ? [] : (m.c.answers.get(m.activeStep) ?? [])).flat().map((p) => p.tokens.join(" ")),
+  );
+  return indexOf(APPROVALS)
+    .all(m.r.clauses)
+    .some((span) => !taken.has(APPROVALS[span.phrase]?.join(" ") ?? ""));
+}
+
 /** Whether a message is a plain yes to the authorization request (what authorizes a repair). */
 export function isPlainYes(message: string): boolean {
   return consentOf(message) === "yes";
@@ -944,8 +957,12 @@ export function classifyMessage(
     option === null && found.stated.length === 0 && (found.answer === null || found.weak) && offTopic(c, own);
   // ("ok give me the report": the "ok" beside a report request answers nothing)
   const reportOnly = requestsReport(r.clauses, own);
+  // ("yes go ahead" mid-diagnosis grants permission; it answers no step)
+  const permission = option === null && found.weak && consent === "yes" && grantsPermission(m);
   const answer =
-    elsewhere || (reportOnly && found.weak) ? null : keptAnswer(m, weighed, option, own, consent, found.at);
+    elsewhere || permission || (reportOnly && found.weak)
+      ? null
+      : keptAnswer(m, weighed, option, own, consent, found.at);
   const hasEvidence = answer !== null || found.stated.length > 0 || found.ambiguous.length > 0;
   const nonAnswer = hasEvidence ? null : r.nonAnswer;
   const skip = r.skip && !hasEvidence;
