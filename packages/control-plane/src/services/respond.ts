@@ -43,6 +43,13 @@ export function respondToTurn(
   });
 }
 
+/**
+ * Lets the event loop run between two steps of a turn. A step's database work is synchronous on
+ * SQLite, and without a break the steps of concurrent turns run back to back as one long task:
+ * at 32 clients and 100,000 CFBs that held health probes and new requests for 1–2 s.
+ */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The steps, each in its span when turns are exported (telemetry/turn-spans.ts). */
 async function steps(
   ctx: TServiceContext,
@@ -53,11 +60,16 @@ async function steps(
   const admitted = await spans.step("admit", () => admit(ctx, input));
   if ("replay" in admitted) return { response: admitted.replay, ids: { thread: admitted.replay.thread_id } };
   const turn = admitted.admitted;
+  await breathe();
   const planned = await spans.step("plan", () => plan(ctx, turn));
+  await breathe();
   const gathered = await spans.step("gather", () => gather(ctx, turn, planned));
+  await breathe();
   const answered = await spans.step("answer", () => answer(ctx, turn, planned, gathered, stream));
   spans.attempts(ctx.deps.model.name, answered.attempts, answered.deliveredN);
+  await breathe();
   const learned = await spans.step("learn", () => learn(ctx, turn, planned, gathered, answered));
+  await breathe();
   const stored = await spans.step("store", () => store(ctx, turn, planned, gathered, answered, learned));
   if (stored === "duplicate") {
     // Another process stored the same request first: answer with its result, and take back
