@@ -93,35 +93,33 @@ export function AdminAudit() {
         refreshError="Could not load more"
       >
         {(data) => (
-          <div className="table-wrap">
-            <DataTable headers={["When", "Who", "Action", "Target", "Details"]} stack testId="audit-list">
-              <tbody>
-                {data.pages
-                  .flatMap((p) => p.items)
-                  .map((e) => (
-                    <tr key={e.id}>
-                      <td className="nowrap" data-label="When">
-                        {formatTs(e.created_ts)}
-                      </td>
-                      <td data-label="Who">
-                        {e.actor_email} <span className="muted">{VIA_WORDS[e.via] ?? `via ${e.via}`}</span>
-                      </td>
-                      <td data-label="Action" title={e.action}>
-                        {ACTION_WORDS[e.action] ?? e.action}
-                      </td>
-                      <td data-label="Target">
-                        <AuditTarget type={e.target_type} id={e.target_id} nameOf={nameOf} />
-                      </td>
-                      <td className="details" data-label="Details">
-                        {detailLines(e.details, nameOf).map((line) => (
-                          <div key={line}>{line}</div>
-                        ))}
-                      </td>
-                    </tr>
-                  ))}
-              </tbody>
-            </DataTable>
-          </div>
+          <DataTable headers={["When", "Who", "Action", "Target", "Details"]} stack testId="audit-list">
+            <tbody>
+              {data.pages
+                .flatMap((p) => p.items)
+                .map((e) => (
+                  <tr key={e.id}>
+                    <td className="nowrap" data-label="When">
+                      {formatTs(e.created_ts)}
+                    </td>
+                    <td data-label="Who">
+                      {e.actor_email} <span className="muted">{VIA_WORDS[e.via] ?? `via ${e.via}`}</span>
+                    </td>
+                    <td data-label="Action" title={e.action}>
+                      {ACTION_WORDS[e.action] ?? e.action}
+                    </td>
+                    <td data-label="Target">
+                      <AuditTarget type={e.target_type} id={e.target_id} nameOf={nameOf} />
+                    </td>
+                    <td className="details" data-label="Details">
+                      {detailLines(e.details, nameOf).map((line) => (
+                        <div key={line}>{line}</div>
+                      ))}
+                    </td>
+                  </tr>
+                ))}
+            </tbody>
+          </DataTable>
         )}
       </QueryState>
       <LoadMore query={query} />

@@ -142,56 +142,54 @@ function TokenList() {
         empty="No tokens yet."
       >
         {(data) => (
-          <div className="table-wrap">
-            <DataTable
-              headers={[
-                "Name",
-                "Account",
-                "Prefix",
-                "Created",
-                "Last used",
-                "Status",
-                <span key="actions" className="visually-hidden">
-                  Actions
-                </span>,
-              ]}
-              testId="token-list"
-            >
-              <tbody>
-                {data.items.map((t) => (
-                  <tr key={t.id}>
-                    <td>{t.name}</td>
-                    <td>{t.user_email}</td>
-                    <td>
-                      <code>{t.prefix}…</code>
-                    </td>
-                    <td>{formatTs(t.created_ts)}</td>
-                    <td>{formatTs(t.last_used_ts)}</td>
-                    <td>
-                      {t.revoked_ts ? (
-                        <span className="badge revoked">revoked {formatTs(t.revoked_ts)}</span>
-                      ) : (
-                        <span className="badge">active</span>
-                      )}
-                    </td>
-                    <td>
-                      {t.revoked_ts ? null : (
-                        <button
-                          type="button"
-                          className="reject"
-                          aria-label={`Revoke ${t.name}`}
-                          disabled={revoke.isPending && revoke.variables?.token_id === t.id}
-                          onClick={() => setRevoking({ id: t.id, name: t.name, email: t.user_email })}
-                        >
-                          Revoke
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </DataTable>
-          </div>
+          <DataTable
+            headers={[
+              "Name",
+              "Account",
+              "Prefix",
+              "Created",
+              "Last used",
+              "Status",
+              <span key="actions" className="visually-hidden">
+                Actions
+              </span>,
+            ]}
+            testId="token-list"
+          >
+            <tbody>
+              {data.items.map((t) => (
+                <tr key={t.id}>
+                  <td>{t.name}</td>
+                  <td>{t.user_email}</td>
+                  <td>
+                    <code>{t.prefix}…</code>
+                  </td>
+                  <td>{formatTs(t.created_ts)}</td>
+                  <td>{formatTs(t.last_used_ts)}</td>
+                  <td>
+                    {t.revoked_ts ? (
+                      <span className="badge revoked">revoked {formatTs(t.revoked_ts)}</span>
+                    ) : (
+                      <span className="badge">active</span>
+                    )}
+                  </td>
+                  <td>
+                    {t.revoked_ts ? null : (
+                      <button
+                        type="button"
+                        className="reject"
+                        aria-label={`Revoke ${t.name}`}
+                        disabled={revoke.isPending && revoke.variables?.token_id === t.id}
+                        onClick={() => setRevoking({ id: t.id, name: t.name, email: t.user_email })}
+                      >
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </DataTable>
         )}
       </QueryState>
     </section>

@@ -29,29 +29,27 @@ export function AdminUsers() {
         <h2 id="users-heading">Accounts</h2>
         <QueryState query={users} what="accounts">
           {(data) => (
-            <div className="table-wrap">
-              <DataTable headers={["Email", "Name", "Created", "Role and actions"]} stack testId="user-list">
-                <tbody>
-                  {data.items.map((u) => {
-                    const self = u.id === me.data?.id;
-                    return (
-                      <tr key={u.id} data-disabled={u.disabled_ts ? "true" : undefined}>
-                        <td data-label="Email">
-                          {u.email}
-                          {self ? <span className="muted"> (you)</span> : null}
-                          {u.disabled_ts ? <span className="badge bad">disabled</span> : null}
-                        </td>
-                        <td data-label="Name">{u.name}</td>
-                        <td data-label="Created">{formatTs(u.created_ts)}</td>
-                        <td data-label="Role and actions">
-                          <AccountActions account={u} self={self} />
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </DataTable>
-            </div>
+            <DataTable headers={["Email", "Name", "Created", "Role and actions"]} stack testId="user-list">
+              <tbody>
+                {data.items.map((u) => {
+                  const self = u.id === me.data?.id;
+                  return (
+                    <tr key={u.id} data-disabled={u.disabled_ts ? "true" : undefined}>
+                      <td data-label="Email">
+                        {u.email}
+                        {self ? <span className="muted"> (you)</span> : null}
+                        {u.disabled_ts ? <span className="badge bad">disabled</span> : null}
+                      </td>
+                      <td data-label="Name">{u.name}</td>
+                      <td data-label="Created">{formatTs(u.created_ts)}</td>
+                      <td data-label="Role and actions">
+                        <AccountActions account={u} self={self} />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </DataTable>
           )}
         </QueryState>
       </section>

@@ -94,42 +94,38 @@ function AgreementTables({ agreement }: { agreement: TResolveAgreement }) {
   return (
     <>
       {agreement.per_domain.length > 0 ? (
-        <div className="table-wrap">
-          <DataTable headers={["domain", "agreed", "compared", "sent to review"]} label="Agreement per domain">
-            <tbody>
-              {agreement.per_domain.map((d) => (
-                <tr key={d.domain}>
-                  <td>{d.domain || "—"}</td>
-                  <td>{pct(d.agreed, d.compared)}</td>
-                  <td>{d.compared}</td>
-                  <td>{d.reviewed}</td>
-                </tr>
-              ))}
-            </tbody>
-          </DataTable>
-        </div>
+        <DataTable headers={["domain", "agreed", "compared", "sent to review"]} label="Agreement per domain">
+          <tbody>
+            {agreement.per_domain.map((d) => (
+              <tr key={d.domain}>
+                <td>{d.domain || "—"}</td>
+                <td>{pct(d.agreed, d.compared)}</td>
+                <td>{d.compared}</td>
+                <td>{d.reviewed}</td>
+              </tr>
+            ))}
+          </tbody>
+        </DataTable>
       ) : null}
       {agreement.disagreements.length > 0 ? (
-        <div className="table-wrap">
-          <DataTable
-            headers={["proposal", "domain", "resolve said", "the reviewer did", "when"]}
-            label="Where resolve and the reviewer disagreed"
-          >
-            <tbody>
-              {agreement.disagreements.map((d) => (
-                <tr key={d.proposal_id}>
-                  <td>
-                    <Link href={`/proposals/${d.proposal_id}`}>{d.proposal_id}</Link>
-                  </td>
-                  <td>{d.domain}</td>
-                  <td>{d.resolve}</td>
-                  <td>{d.reviewer}</td>
-                  <td>{formatTs(d.decided_ts)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </DataTable>
-        </div>
+        <DataTable
+          headers={["proposal", "domain", "resolve said", "the reviewer did", "when"]}
+          label="Where resolve and the reviewer disagreed"
+        >
+          <tbody>
+            {agreement.disagreements.map((d) => (
+              <tr key={d.proposal_id}>
+                <td>
+                  <Link href={`/proposals/${d.proposal_id}`}>{d.proposal_id}</Link>
+                </td>
+                <td>{d.domain}</td>
+                <td>{d.resolve}</td>
+                <td>{d.reviewer}</td>
+                <td>{formatTs(d.decided_ts)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </DataTable>
       ) : null}
     </>
   );
@@ -138,40 +134,35 @@ function AgreementTables({ agreement }: { agreement: TResolveAgreement }) {
 /** The refitted rules, the one deciding marked, each with a way to decide with it (null: the shipped rule). */
 function RuleTable({ rules, onUse }: { rules: readonly TResolveRuleView[]; onUse: (ruleId: string | null) => void }) {
   return (
-    <div className="table-wrap">
-      <DataTable
-        headers={["rule", "when", "agreement before → after", "bands (low / high)", ""]}
-        label="Refitted rules"
-      >
-        <tbody>
-          {rules.map((r) => (
-            <tr key={r.rule_id}>
-              <td>
-                {r.rule_id}
-                {r.active ? <span className="badge ok"> deciding</span> : null}
-              </td>
-              <td>{formatTs(r.created_ts)}</td>
-              <td>
-                {Math.round(r.agreement_before * 100)} % → {Math.round(r.agreement_after * 100)} %
-              </td>
-              <td>
-                {r.rule.bands.low} / {r.rule.bands.high}
-              </td>
-              <td>
-                {r.active ? (
-                  <button type="button" onClick={() => onUse(null)}>
-                    Back to the shipped rule
-                  </button>
-                ) : (
-                  <button type="button" onClick={() => onUse(r.rule_id)}>
-                    Use this rule
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </DataTable>
-    </div>
+    <DataTable headers={["rule", "when", "agreement before → after", "bands (low / high)", ""]} label="Refitted rules">
+      <tbody>
+        {rules.map((r) => (
+          <tr key={r.rule_id}>
+            <td>
+              {r.rule_id}
+              {r.active ? <span className="badge ok"> deciding</span> : null}
+            </td>
+            <td>{formatTs(r.created_ts)}</td>
+            <td>
+              {Math.round(r.agreement_before * 100)} % → {Math.round(r.agreement_after * 100)} %
+            </td>
+            <td>
+              {r.rule.bands.low} / {r.rule.bands.high}
+            </td>
+            <td>
+              {r.active ? (
+                <button type="button" onClick={() => onUse(null)}>
+                  Back to the shipped rule
+                </button>
+              ) : (
+                <button type="button" onClick={() => onUse(r.rule_id)}>
+                  Use this rule
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }

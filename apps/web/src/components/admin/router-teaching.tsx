@@ -55,27 +55,25 @@ export function RouterTeaching() {
                 ? "The sentence model's nearest examples vote too."
                 : "Words only: the sentence model is off or still embedding the examples."}
             </p>
-            <div className="table-wrap">
-              <DataTable
-                headers={["domain", "examples in the config", "learned", "claims", "retrieval", "always routed here"]}
-                label="Domains"
-              >
-                <tbody>
-                  {o.domains.map((d) => (
-                    <tr key={d.id}>
-                      <td>
-                        {d.label} <span className="muted">({d.id})</span>
-                      </td>
-                      <td>{d.config_examples}</td>
-                      <td>{d.learned_examples}</td>
-                      <td>{d.strict ? "strict" : "warnings"}</td>
-                      <td>{d.scope === "domain" ? "this domain only" : "this domain first"}</td>
-                      <td>{d.always.length > 0 ? d.always.join(", ") : "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </DataTable>
-            </div>
+            <DataTable
+              headers={["domain", "examples in the config", "learned", "claims", "retrieval", "always routed here"]}
+              label="Domains"
+            >
+              <tbody>
+                {o.domains.map((d) => (
+                  <tr key={d.id}>
+                    <td>
+                      {d.label} <span className="muted">({d.id})</span>
+                    </td>
+                    <td>{d.config_examples}</td>
+                    <td>{d.learned_examples}</td>
+                    <td>{d.strict ? "strict" : "warnings"}</td>
+                    <td>{d.scope === "domain" ? "this domain only" : "this domain first"}</td>
+                    <td>{d.always.length > 0 ? d.always.join(", ") : "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </DataTable>
             <form className="row" onSubmit={submit} aria-label="Teach the router">
               <label>
                 Message{" "}
@@ -109,33 +107,31 @@ export function RouterTeaching() {
                 review queue, adds its message here.
               </p>
             ) : (
-              <div className="table-wrap">
-                <DataTable headers={["message", "domain", "from", "filed", ""]} label="Learned examples">
-                  <tbody>
-                    {o.learned.map((e) => (
-                      <tr key={e.id}>
-                        <td>{e.text}</td>
-                        <td>{e.domain}</td>
-                        <td>
-                          {SOURCE_TEXT[e.source]}
-                          {e.source_ref ? <span className="muted"> ({e.source_ref})</span> : null}
-                        </td>
-                        <td>{formatTs(e.created_ts)}</td>
-                        <td>
-                          <button
-                            type="button"
-                            disabled={remove.isPending}
-                            onClick={() => remove.mutate({ id: e.id })}
-                            aria-label={`Remove "${e.text}"`}
-                          >
-                            Remove
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </DataTable>
-              </div>
+              <DataTable headers={["message", "domain", "from", "filed", ""]} label="Learned examples">
+                <tbody>
+                  {o.learned.map((e) => (
+                    <tr key={e.id}>
+                      <td>{e.text}</td>
+                      <td>{e.domain}</td>
+                      <td>
+                        {SOURCE_TEXT[e.source]}
+                        {e.source_ref ? <span className="muted"> ({e.source_ref})</span> : null}
+                      </td>
+                      <td>{formatTs(e.created_ts)}</td>
+                      <td>
+                        <button
+                          type="button"
+                          disabled={remove.isPending}
+                          onClick={() => remove.mutate({ id: e.id })}
+                          aria-label={`Remove "${e.text}"`}
+                        >
+                          Remove
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </DataTable>
             )}
             <ErrorAlert what="Could not remove the example" error={remove.error} />
           </div>

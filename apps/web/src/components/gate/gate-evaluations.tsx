@@ -86,38 +86,36 @@ export function GateEvaluations() {
           refreshError="Could not load more"
         >
           {(data) => (
-            <div className="table-wrap">
-              <DataTable headers={["When", "Decision", "What", "Checks", "Reasons"]} stack testId="gate-list">
-                <tbody>
-                  {data.pages
-                    .flatMap((p) => p.items)
-                    .map((e) => (
-                      <tr key={e.evaluation_id} data-status={e.status}>
-                        <td className="nowrap" data-label="When">
-                          {formatTs(e.created_ts)}
-                        </td>
-                        <td data-label="Decision">
-                          <GateBadge status={e.status} />
-                          <div className="muted">
-                            {e.mode}
-                            {e.strict ? " · strict" : ""}
-                          </div>
-                        </td>
-                        <td data-label="What">
-                          <Origin e={e} />
-                        </td>
-                        <td data-label="Checks">
-                          <PolicyLines policies={e.policies} />
-                        </td>
-                        <td className="details" data-label="Reasons">
-                          {e.reasons.length > 0 ? e.reasons.join(" ") : <span className="muted">none</span>}
-                          {e.reason_codes.length > 0 ? <div className="muted">{e.reason_codes.join(", ")}</div> : null}
-                        </td>
-                      </tr>
-                    ))}
-                </tbody>
-              </DataTable>
-            </div>
+            <DataTable headers={["When", "Decision", "What", "Checks", "Reasons"]} stack testId="gate-list">
+              <tbody>
+                {data.pages
+                  .flatMap((p) => p.items)
+                  .map((e) => (
+                    <tr key={e.evaluation_id} data-status={e.status}>
+                      <td className="nowrap" data-label="When">
+                        {formatTs(e.created_ts)}
+                      </td>
+                      <td data-label="Decision">
+                        <GateBadge status={e.status} />
+                        <div className="muted">
+                          {e.mode}
+                          {e.strict ? " · strict" : ""}
+                        </div>
+                      </td>
+                      <td data-label="What">
+                        <Origin e={e} />
+                      </td>
+                      <td data-label="Checks">
+                        <PolicyLines policies={e.policies} />
+                      </td>
+                      <td className="details" data-label="Reasons">
+                        {e.reasons.length > 0 ? e.reasons.join(" ") : <span className="muted">none</span>}
+                        {e.reason_codes.length > 0 ? <div className="muted">{e.reason_codes.join(", ")}</div> : null}
+                      </td>
+                    </tr>
+                  ))}
+              </tbody>
+            </DataTable>
           )}
         </QueryState>
         <LoadMore query={query} />

@@ -90,23 +90,21 @@ function Cfb({ cfb }: { cfb: TRouterOutputs["cfbs"]["get"] }) {
               <RevertButton cfb={cfb} version={r.version} />
             </div>
             {r.changes.length > 0 ? (
-              <div className="table-wrap">
-                <DataTable headers={["Field", "Before", "After"]} className="diff" label={`Changes in v${r.version}`}>
-                  <tbody>
-                    {r.changes.map((c) => (
-                      <tr key={c.field}>
-                        <td>
-                          <code>{c.field}</code>
-                        </td>
-                        <td>{shown(c.before)}</td>
-                        <td>
-                          <FieldDiff before={c.before} after={c.after} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </DataTable>
-              </div>
+              <DataTable headers={["Field", "Before", "After"]} className="diff" label={`Changes in v${r.version}`}>
+                <tbody>
+                  {r.changes.map((c) => (
+                    <tr key={c.field}>
+                      <td>
+                        <code>{c.field}</code>
+                      </td>
+                      <td>{shown(c.before)}</td>
+                      <td>
+                        <FieldDiff before={c.before} after={c.after} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </DataTable>
             ) : null}
           </li>
         ))}

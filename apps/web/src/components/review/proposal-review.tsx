@@ -304,15 +304,13 @@ function Preview({ review, editing, stale }: { review: TProposalReview; editing:
             {update.changes.length === 1 ? "" : "s"} change.
             {update.merged ? ` ${update.merged.cfb_id} "${update.merged.title}" is merged into it.` : ""}
           </p>
-          <div className="table-wrap">
-            <CfbSideBySide
-              before={update.target}
-              beforeLabel={`Now (v${update.target.version})`}
-              after={update.after}
-              afterLabel="After approval"
-              changed={new Set(update.changes.map((c) => c.field))}
-            />
-          </div>
+          <CfbSideBySide
+            before={update.target}
+            beforeLabel={`Now (v${update.target.version})`}
+            after={update.after}
+            afterLabel="After approval"
+            changed={new Set(update.changes.map((c) => c.field))}
+          />
         </>
       ) : update_unavailable ? (
         <p className="muted">Not an update: {update_unavailable}.</p>
@@ -320,9 +318,7 @@ function Preview({ review, editing, stale }: { review: TProposalReview; editing:
       {create ? (
         <>
           <p className="muted">{update ? "Or, approved" : "Approved"} as a new CFB, it would read:</p>
-          <div className="table-wrap">
-            <CfbSideBySide before={null} after={create} afterLabel="New CFB" />
-          </div>
+          <CfbSideBySide before={null} after={create} afterLabel="New CFB" />
         </>
       ) : null}
     </section>

@@ -76,31 +76,29 @@ export function ResolveSummary({ resolve, open = false }: { resolve: TResolveDec
               </li>
             ))}
           </ul>
-          <div className="table-wrap">
-            <DataTable headers={["CFB", "score", "text", "tags", "entities", "title", "new", "notes"]}>
-              <tbody>
-                {resolve.scores.slice(0, 5).map((s) => (
-                  <tr key={s.cfb_id}>
-                    <td>
-                      <Link href={`/cfbs/${s.cfb_id}`}>{s.cfb_id}</Link>
-                    </td>
-                    <td>{s.score.toFixed(2)}</td>
-                    <td>
-                      {shown(s.components.text_similarity)}
-                      {s.components.semantic_similarity === null ? null : (
-                        <span className="muted"> (cos {s.components.semantic_similarity.toFixed(2)})</span>
-                      )}
-                    </td>
-                    <td>{shown(s.components.tag_overlap)}</td>
-                    <td>{shown(s.components.entity_overlap)}</td>
-                    <td>{shown(s.components.title_similarity)}</td>
-                    <td>{shown(s.components.new_share)}</td>
-                    <td>{notes(s)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </DataTable>
-          </div>
+          <DataTable headers={["CFB", "score", "text", "tags", "entities", "title", "new", "notes"]}>
+            <tbody>
+              {resolve.scores.slice(0, 5).map((s) => (
+                <tr key={s.cfb_id}>
+                  <td>
+                    <Link href={`/cfbs/${s.cfb_id}`}>{s.cfb_id}</Link>
+                  </td>
+                  <td>{s.score.toFixed(2)}</td>
+                  <td>
+                    {shown(s.components.text_similarity)}
+                    {s.components.semantic_similarity === null ? null : (
+                      <span className="muted"> (cos {s.components.semantic_similarity.toFixed(2)})</span>
+                    )}
+                  </td>
+                  <td>{shown(s.components.tag_overlap)}</td>
+                  <td>{shown(s.components.entity_overlap)}</td>
+                  <td>{shown(s.components.title_similarity)}</td>
+                  <td>{shown(s.components.new_share)}</td>
+                  <td>{notes(s)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </DataTable>
         </details>
       ) : (
         // In words, the code kept for the glossary ("no CFB to compare with", not NO_CANDIDATES).

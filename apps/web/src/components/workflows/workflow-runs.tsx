@@ -25,32 +25,30 @@ function plural(n: number, word: string): string {
 function Decisions({ run }: { run: TWorkflowRunView }) {
   if (run.decisions.length === 0) return <p className="muted">No decision yet.</p>;
   return (
-    <div className="table-wrap">
-      <DataTable
-        headers={["Phase", "Decision", "Skipped / target", "Feedback", "When"]}
-        caption={`Decisions in ${run.run_id}`}
-        className="workflow-decisions"
-      >
-        <tbody>
-          {run.decisions.map((d) => (
-            <tr key={`${d.timestamp} ${d.phase} ${d.decision}`} data-decision={d.decision}>
-              <td>{d.phase}</td>
-              <td>
-                {d.label ? `${d.label} (${d.decision})` : d.decision}
-                {d.timed_out ? <span className="muted"> · timed out</span> : null}
-              </td>
-              <td>
-                {d.skipped?.length ? `skipped: ${d.skipped.join(", ")}` : null}
-                {d.target ? `target: ${d.target}` : null}
-                {!d.skipped?.length && !d.target ? <span className="muted">—</span> : null}
-              </td>
-              <td className="message">{d.feedback ?? <span className="muted">—</span>}</td>
-              <td className="nowrap">{formatTs(d.timestamp)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </DataTable>
-    </div>
+    <DataTable
+      headers={["Phase", "Decision", "Skipped / target", "Feedback", "When"]}
+      caption={`Decisions in ${run.run_id}`}
+      className="workflow-decisions"
+    >
+      <tbody>
+        {run.decisions.map((d) => (
+          <tr key={`${d.timestamp} ${d.phase} ${d.decision}`} data-decision={d.decision}>
+            <td>{d.phase}</td>
+            <td>
+              {d.label ? `${d.label} (${d.decision})` : d.decision}
+              {d.timed_out ? <span className="muted"> · timed out</span> : null}
+            </td>
+            <td>
+              {d.skipped?.length ? `skipped: ${d.skipped.join(", ")}` : null}
+              {d.target ? `target: ${d.target}` : null}
+              {!d.skipped?.length && !d.target ? <span className="muted">—</span> : null}
+            </td>
+            <td className="message">{d.feedback ?? <span className="muted">—</span>}</td>
+            <td className="nowrap">{formatTs(d.timestamp)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 
@@ -185,16 +183,14 @@ export function WorkflowRuns() {
         refreshError="Could not refresh the runs"
       >
         {(data) => (
-          <div className="table-wrap">
-            <DataTable
-              headers={["Run", "Workflow", "Status", "Phases", "Exit code", "Started by", "Finished"]}
-              className="workflow-runs"
-            >
-              {data.items.map((run) => (
-                <RunRows key={run.run_id} run={run} />
-              ))}
-            </DataTable>
-          </div>
+          <DataTable
+            headers={["Run", "Workflow", "Status", "Phases", "Exit code", "Started by", "Finished"]}
+            className="workflow-runs"
+          >
+            {data.items.map((run) => (
+              <RunRows key={run.run_id} run={run} />
+            ))}
+          </DataTable>
         )}
       </QueryState>
     </section>

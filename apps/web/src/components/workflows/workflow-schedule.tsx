@@ -61,21 +61,19 @@ function Outcome({ run }: { run: TOccurrence }) {
 function Occurrences({ runs }: { runs: TOccurrence[] }) {
   if (runs.length === 0) return <p className="muted">No scheduled run yet.</p>;
   return (
-    <div className="table-wrap">
-      <DataTable headers={["Due", "Handled", "Outcome"]} caption="Scheduled runs" className="workflow-schedule-runs">
-        <tbody>
-          {runs.map((run) => (
-            <tr key={run.due_ts} data-outcome={run.outcome}>
-              <td className="nowrap">{utc(run.due_ts)}</td>
-              <td className="nowrap">{formatTs(run.started_ts)}</td>
-              <td>
-                <Outcome run={run} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </DataTable>
-    </div>
+    <DataTable headers={["Due", "Handled", "Outcome"]} caption="Scheduled runs" className="workflow-schedule-runs">
+      <tbody>
+        {runs.map((run) => (
+          <tr key={run.due_ts} data-outcome={run.outcome}>
+            <td className="nowrap">{utc(run.due_ts)}</td>
+            <td className="nowrap">{formatTs(run.started_ts)}</td>
+            <td>
+              <Outcome run={run} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }
 
