@@ -7,6 +7,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { ThreadMementoSignalKind } from "@solserver/contracts";
 import { type BreakpointDecision, type BreakpointSignalKind, decideBreakpointAction } from "@solserver/engine";
+import { resultsPath } from "./lib/results-file";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "3" } } });
 const SECONDS = Number(values.seconds);
@@ -97,7 +98,7 @@ const result = {
   node: process.version,
   when: new Date().toISOString(),
 };
-const out = path.join(import.meta.dirname, "results", "classifier.json");
+const out = resultsPath("classifier.json");
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(
   `inputs: ${INPUTS.length} pre-generated (decisions: must ${mix.must}, should ${mix.should}, skip ${mix.skip})`,

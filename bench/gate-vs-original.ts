@@ -165,6 +165,7 @@ print(json.dumps({"import_ms": (t1 - t0) * 1000, "main_ms": (t2 - t1) * 1000, "r
 };
 
 import { ADVERSARIAL, ADVERSARIAL_SIZE, gateProse, pad2, WORDS } from "./lib/gate-text";
+import { resultsPath } from "./lib/results-file";
 
 for (const [name, code] of Object.entries(PY_FILES)) writeFileSync(path.join(TMP, name), code.trimStart());
 /** The original's CLI as its console script runs it. */
@@ -950,7 +951,7 @@ const result = {
   agreement_full: agreementFull,
   our_cli_vs_library_status_mismatches: cliVsLibrary,
 };
-const out = path.join(import.meta.dirname, "results", "gate-vs-original.json");
+const out = resultsPath("gate-vs-original.json");
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 if (values.keep) log(`inputs kept in ${TMP}`);
 else rmSync(TMP, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { evaluate, scanPii } from "@solserver/gate";
 import { ADVERSARIAL, ADVERSARIAL_SIZE, gateProse } from "./lib/gate-text";
+import { resultsPath } from "./lib/results-file";
 
 const { values } = parseArgs({
   options: { runs: { type: "string", default: "2000" }, mb: { type: "string", default: "10" } },
@@ -134,7 +135,7 @@ const result = {
   node: process.version,
   when: new Date().toISOString(),
 };
-const out = path.join(import.meta.dirname, "results", "gate.json");
+const out = resultsPath("gate.json");
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(
   `lite evaluate, ${lite.output_chars}-char output: p50 ${lite.p50_ms} ms, p99 ${lite.p99_ms} ms ` +

@@ -34,6 +34,7 @@ import { migrateDatabase } from "@solserver/db";
 import { CHAT_MESSAGES, signInCookie } from "./lib/chat-clients";
 import { createMigratedDatabase, DEFAULT_POSTGRES_ADMIN_URL, dropDatabase } from "./lib/postgres-admin";
 import { realisticNoise } from "./lib/realistic-corpus";
+import { resultsPath } from "./lib/results-file";
 import { loadFixture, noiseSources } from "./resolve-eval-runner";
 
 const { values } = parseArgs({
@@ -434,7 +435,7 @@ try {
   if (POSTGRES) await dropDatabase(POSTGRES_ADMIN, PG_DATABASE);
 }
 
-const out = path.join(ROOT, `bench/results/load${POSTGRES ? "-postgres" : ""}.json`);
+const out = resultsPath(`load${POSTGRES ? "-postgres" : ""}.json`);
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(
   out,

@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { contextTurn, RV_SERVICE_CATALOG, startContext } from "@solserver/engine";
+import { resultsPath } from "./lib/results-file";
 
 const { values } = parseArgs({ options: { misses: { type: "string", default: "tune" } } });
 type TRecord = { step: string; answer: string };
@@ -114,7 +115,7 @@ for (const split of ["tune", "holdout"] as const) {
   );
   if (values.misses.split(",").includes(split)) for (const m of r.misses) console.log(`  ✗ ${m}`);
 }
-const file = path.join(import.meta.dirname, "results", "procedure-blind.json");
+const file = resultsPath("procedure-blind.json");
 writeFileSync(
   file,
   `${JSON.stringify({ when: new Date().toISOString(), node: process.version, ...Object.fromEntries(Object.entries(out).map(([k, v]) => [k, { ...v, misses: v.misses.length }])) }, null, 2)}\n`,

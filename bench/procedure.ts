@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { contextTurn, RV_SERVICE_CATALOG, startContext, type TContextState } from "@solserver/engine";
+import { resultsPath } from "./lib/results-file";
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "20" } } });
 const ROUNDS = Number(values.rounds);
@@ -81,7 +82,7 @@ const result = {
   conversations: summary(conversations(ROUNDS)),
   pastes_8000_chars: summary(pastes(ROUNDS)),
 };
-const file = path.join(import.meta.dirname, "results", "procedure.json");
+const file = resultsPath("procedure.json");
 writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 console.log(JSON.stringify(result, null, 2));
 console.log(`written to ${path.relative(process.cwd(), file)}`);

@@ -5,12 +5,12 @@
 // bench/results/queue.json, with the machine and its load average (the machine may be shared).
 import { writeFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { ZProposalListRequest } from "@solserver/contracts";
 import { createOfflineModel, listProposals, parseInput, proposalQueues, respondToTurn } from "@solserver/control-plane";
 import { openTestControlPlane, type TTestActor } from "@solserver/control-plane/testing";
 import { cloneProposals } from "@solserver/db/testing";
+import { resultsPath } from "./lib/results-file";
 
 const { values } = parseArgs({
   options: {
@@ -155,7 +155,7 @@ const machine = {
   load_average_after: loadavg(),
 };
 console.log(`load average ${machine.load_average_after.join(" / ")} (${machine.cpus} cores)`);
-const out = path.join(import.meta.dirname, "results", "queue.json");
+const out = resultsPath("queue.json");
 writeFileSync(
   out,
   `${JSON.stringify({ when: new Date().toISOString(), node: process.version, machine, runs: RUNS, sizes }, null, 2)}\n`,

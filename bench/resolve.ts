@@ -17,6 +17,7 @@ import { createPrismaClient, createRepositories, databaseFilePath } from "@solse
 import { createTestDatabase } from "@solserver/db/testing";
 import { resolveOutcome } from "@solserver/resolve";
 import { realisticNoise } from "./lib/realistic-corpus";
+import { resultsPath } from "./lib/results-file";
 import { CANDIDATE_LIMIT, draftOf, loadFixture, noiseSources } from "./resolve-eval-runner";
 
 const { values } = parseArgs({
@@ -153,7 +154,7 @@ for (const size of SIZES) {
   const met = r.resolve_ms.p50 <= TARGET.p50 && r.resolve_ms.p99 <= TARGET.p99;
   console.log(`  target p50 ≤ ${TARGET.p50} ms, p99 ≤ ${TARGET.p99} ms: ${met ? "met" : "MISSED"}`);
 }
-const out = path.join(import.meta.dirname, "results", "resolve.json");
+const out = resultsPath("resolve.json");
 writeFileSync(
   out,
   `${JSON.stringify({ when: new Date().toISOString(), machine, target_ms: TARGET, sizes: results }, null, 2)}\n`,

@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { DEMO_CFBS, pruneRetention, respondToTurn } from "@solserver/control-plane";
 import { openTestControlPlane } from "@solserver/control-plane/testing";
 import type { TStorage } from "@solserver/db";
+import { resultsPath } from "./lib/results-file";
 import { pick } from "./lib/topics";
 
 const { values } = parseArgs({
@@ -173,7 +174,7 @@ try {
     analyze_ms: Math.round(analyzeMs),
     load_average: { ...load, at_end: loadavg().map((l) => Math.round(l * 100) / 100) },
   };
-  const out = path.join(import.meta.dirname, "results", "retention.json");
+  const out = resultsPath("retention.json");
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(
     `${TURNS} turns: ${before.file_bytes_per_turn} B/turn (${result.written.file_mb} MB), trace + gate ${Math.round(result.trace_and_gate_share * 100)}%`,

@@ -16,6 +16,7 @@ import { loadServerEnv } from "@solserver/control-plane";
 import { buildRouter, domainExamples, routeTurn, type TRouter } from "@solserver/engine";
 import { cachedLocalEmbeddings } from "./lib/cached-embeddings";
 import { naiveBayes } from "./lib/naive-bayes";
+import { resultsPath } from "./lib/results-file";
 import {
   loadRoutingFixture,
   ROUTING_FIXTURES,
@@ -153,7 +154,7 @@ console.log(
   `\nrouting one message: p50 ${latency.p50_ms} ms, p99 ${latency.p99_ms} ms; training ${latency.train_ms} ms`,
 );
 
-const out = path.join(import.meta.dirname, "results", "routing-eval.json");
+const out = resultsPath("routing-eval.json");
 writeFileSync(
   out,
   `${JSON.stringify(

@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { trainRouter } from "@solserver/engine";
 import { cachedLocalEmbeddings } from "./lib/cached-embeddings";
 import { naiveBayes } from "./lib/naive-bayes";
+import { resultsPath } from "./lib/results-file";
 
 const { values } = parseArgs({ options: { semantic: { type: "boolean", default: false } } });
 const DIR = path.join(import.meta.dirname, "..", "..", "shared", "benchmarks", "clinc150");
@@ -82,6 +83,6 @@ const result = {
   baseline_naive_bayes: { test_accuracy: pct(test.filter((r) => nb(r.text) === r.domain).length / test.length) },
 };
 console.log(JSON.stringify(result, null, 2));
-const file = path.join(import.meta.dirname, "results", `routing-public${values.semantic ? "-semantic" : ""}.json`);
+const file = resultsPath(`routing-public${values.semantic ? "-semantic" : ""}.json`);
 writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`written to ${path.relative(process.cwd(), file)}`);

@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 import { OUTPUT_LIMITS, ZGateConfig } from "@solserver/contracts";
 import { assistantTextStream, createStreamGuard } from "@solserver/control-plane/testing";
 import { prng } from "./lib/random";
+import { resultsPath } from "./lib/results-file";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
 const RUNS = Number(values.runs);
@@ -119,6 +120,6 @@ for (const l of linearity) {
   );
 }
 const result = { date: new Date().toISOString(), node: process.version, runs: RUNS, rows, linearity };
-const out = path.join(import.meta.dirname, "results", "stream.json");
+const out = resultsPath("stream.json");
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`written to ${path.relative(process.cwd(), out)}`);

@@ -22,6 +22,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { matchText, SEMANTIC_SCALE, semanticComponent, textProfile } from "@solserver/resolve";
 import { cachedLocalEmbeddings } from "./lib/cached-embeddings";
+import { resultsPath } from "./lib/results-file";
 
 const { values } = parseArgs({
   options: { sets: { type: "string", default: "en,en-de" }, splits: { type: "string", default: "test,dev" } },
@@ -211,7 +212,7 @@ for (const r of results)
       `${r.set} ${r.split}: pairs with gold ≥ ${FULL_GOLD} reaching text component 1.0: ${r.full.reached} of ${r.full.of}`,
     );
 
-const out = path.join(import.meta.dirname, "results", "stsb.json");
+const out = resultsPath("stsb.json");
 writeFileSync(
   out,
   `${JSON.stringify({ when: new Date().toISOString(), node: process.version, semantic_scale: SEMANTIC_SCALE, model: provider.model, results }, null, 2)}\n`,

@@ -38,6 +38,7 @@ import {
 } from "./lib/next-servers";
 import { createMigratedDatabase, DEFAULT_POSTGRES_ADMIN_URL, dropDatabase, serverSettings } from "./lib/postgres-admin";
 import { machineCpuMs, postgresCpuMs, treesCpuMs } from "./lib/proc-cpu";
+import { resultsPath } from "./lib/results-file";
 
 const { values } = parseArgs({
   options: {
@@ -445,7 +446,7 @@ try {
 } catch {
   // Not a git checkout.
 }
-const out = path.join(ROOT, "bench/results/throughput.json");
+const out = resultsPath("throughput.json");
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(
   out,

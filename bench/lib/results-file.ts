@@ -10,9 +10,13 @@ export function benchDatabase(): "sqlite" | "postgresql" {
   return process.env.SOLSERVER_TEST_POSTGRES_URL ? "postgresql" : "sqlite";
 }
 
-export function resultsFile(name: string): string {
-  const suffix = benchDatabase() === "postgresql" ? "-postgres" : "";
+/** bench/results/<file>, the folder made on a fresh clone (it is not in git). */
+export function resultsPath(file: string): string {
   const folder = path.join(import.meta.dirname, "..", "results");
   mkdirSync(folder, { recursive: true });
-  return path.join(folder, `${name}${suffix}.json`);
+  return path.join(folder, file);
+}
+
+export function resultsFile(name: string): string {
+  return resultsPath(`${name}${benchDatabase() === "postgresql" ? "-postgres" : ""}.json`);
 }
