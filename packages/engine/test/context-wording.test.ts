@@ -100,3 +100,48 @@ describe("permission is no finding", () => {
     expect(last(drive("roof_ac", [...CAPACITOR, "yes"])).state.evidence.capacitor).toBe("good");
   });
 });
+
+// Issue 36: wording from the blind set pk (scored once held out, then tuned on).
+describe("meters, texting shorthand and lockouts", () => {
+  const CAP = [...AC, "stat calls", "fan runs", "comp hums n trips"];
+
+  it.each([
+    ["cap 35+5 uF rated, reading 34.2 / 4.8", "good"],
+    ["45/5 rated, reads 44 and 3.1", "bad"],
+    ["rated 45/5, reads 31 on the herm side", "bad"],
+    ["rated 45/5, reads 4.9 on the fan side", "good"],
+  ])("%j: each side of a dual capacitor is read against its own rating", (message, answer) => {
+    expect(last(drive("roof_ac", [...CAP, message])).state.evidence.capacitor).toBe(answer);
+  });
+
+  const SAIL = ["furnace wont light", "lp ok", "stat calls", "blower runs"];
+
+  it.each([
+    ["Sail switch 0.2Ω", "closed"],
+    ["sail sw 0.0 ohm at full speed", "closed"],
+    ["sail sw OL w/ blower full spd", "open"],
+  ])("%j: an ohmmeter reading answers the sail switch", (message, answer) => {
+    expect(last(drive("furnace", [...SAIL, message])).state.evidence.sail_switch).toBe(answer);
+  });
+
+  it('"i checked it 3 times" is a count, not a reading of 3 ohms', () => {
+    const turn = last(drive("furnace", [...SAIL, "sail switch closed, i checked it 3 times"]));
+    expect(turn.state.evidence.sail_switch).toBe("closed");
+  });
+
+  it('"fuse gd", "blwr on": texting shorthand reads as the word it stands for', () => {
+    expect(last(drive("water_pump", ["pump wont run", "fuse gd"])).state.evidence.fuse).toBe("ok");
+    const turn = last(drive("furnace", ["furn no heat", "lp ok", "stat calls", "blwr on"]));
+    expect(turn.state.evidence.blower).toBe("runs");
+  });
+
+  it("a lockout follows both failures: what comes before it says which", () => {
+    const lit = [...SAIL, "sail switch closed"];
+    const never = last(
+      drive("furnace", [...lit, "no click at the vent, no spark, never lights, 3 tries then lockout"]),
+    );
+    expect(never.state.evidence.ignition).toBe("no_spark");
+    const out = last(drive("furnace", [...lit, "igniter sparks, lights maybe 5 sec then out, 3 tries then lockout"]));
+    expect(out.state.evidence.ignition).toBe("drops_out");
+  });
+});

@@ -49,6 +49,8 @@ export const ZLanguagePack = z.strictObject({
    */
   /** Articles, left out of messages and patterns alike (technicians drop them: "12.4 at pump"). */
   articles: z.array(z.string()).default([]),
+  /** Texting shorthand, read as the word it stands for ("gd" → "good", "blwr" → "blower"). */
+  shorthand: z.record(z.string().regex(/^[^\s]+$/), z.string().min(1)).default({}),
   announcements: ZPhrases,
   /**
    * Verbs as written that announce work under way when they open a clause ("checking the tank",
@@ -119,6 +121,8 @@ export const ZLanguagePack = z.strictObject({
   hundred_words: z.array(z.string()).default([]),
   rating_words: ZPhrases.default([]),
   units: z.record(z.string().regex(/^[A-Z]+$/), ZPhrases),
+  /** Words after a number that make it a count, not a reading ("checked it 3 times", "3 tries"). */
+  count_words: ZPhrases.default([]),
   replies: z.record(z.string(), z.string()),
 });
 

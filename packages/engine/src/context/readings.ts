@@ -99,13 +99,24 @@ export function readingsOf(
   const below = indexOf(VOCABULARY.comparators.below);
   const above = indexOf(VOCABULARY.comparators.above);
   const out: TReading[] = [];
-  // "cap reads 38 on a 45 rated cap": the rated number is what the reading is measured against
-  let rating: number | null = null;
+  // "cap reads 38 on a 45 rated cap": the rated number is what the reading is measured against;
+  // a dual capacitor has two ("rated 45/5", "35+5 uf rated"), and a reading goes with the nearer
+  let ratings: number[] = [];
   clauses.forEach((clause) => {
     clause.tokens.forEach((token, i) => {
-      if (rating === null && isNumberToken(token) && isRating(clause.tokens, i)) rating = Number(token);
+      if (ratings.length > 0 || !isNumberToken(token) || !isRating(clause.tokens, i)) return;
+      const before = clause.tokens[i - 1] ?? "";
+      const after = clause.tokens[i + 1] ?? "";
+      ratings = [Number(token)];
+      if (isNumberToken(before)) ratings.unshift(Number(before));
+      else if (isNumberToken(after)) ratings.push(Number(after));
     });
   });
+  const ratingOf = (value: number): number | null =>
+    ratings.reduce<number | null>(
+      (best, r) => (best === null || Math.abs(Math.log(value / r)) < Math.abs(Math.log(value / best)) ? r : best),
+      null,
+    );
   clauses.forEach((clause, k) => {
     const spelled = spelledNumbers(clause.words);
     const inside = new Set(
@@ -121,7 +132,23 @@ export function readingsOf(
       if (isNumberToken(previous) && blocked[k]?.[i - 1] !== true) return;
       const here = i + (said?.length ?? 1) - 1;
       const first = said?.value ?? Number(token);
-      const end = said === undefined && isNumberToken(clause.tokens[here + 1] ?? "") ? here + 1 : here;
+      const second = said === undefined ? Number(clause.tokens[here + 1] ?? Number.NaN) : Number.NaN;
+      // "reading 34.2 / 4.8" against a dual rating: each side of the capacitor, not a range
+      if (ratings.length === 2 && second < first && second > 0 && blocked[k]?.[here + 1] !== true) {
+        for (const [value, start] of [
+          [first, i],
+          [second, here + 1],
+        ] as const)
+          out.push({
+            value,
+            unit: VOCABULARY.units.get(clause.tokens[here + 2] ?? "") ?? null,
+            clause: k,
+            start,
+            rating: ratingOf(value),
+          });
+        return;
+      }
+      const end = Number.isFinite(second) ? here + 1 : here;
       // "about 12 and a half"
       const half = indexOf(VOCABULARY.andAHalf)
         .in(clause.tokens.slice(end + 1, end + 5))
@@ -129,6 +156,7 @@ export function readingsOf(
       const last = end + (half?.length ?? 0);
       const next = clause.tokens[last + 1] ?? "";
       if (VOCABULARY.labor.minuteUnits.has(next) || VOCABULARY.labor.hourUnits.has(next)) return;
+      if (VOCABULARY.countWords.has(next)) return;
       let value = (first + (end === here ? first : Number(clause.tokens[end]))) / 2 + (half === undefined ? 0 : 0.5);
       if (!Number.isFinite(value)) return;
       const unit = VOCABULARY.units.get(next);
@@ -148,7 +176,7 @@ export function readingsOf(
       else if (VOCABULARY.negators.has(previous)) return;
       else if (endsAt(clause.tokens, i, below)) value -= COMPARATOR_STEP;
       else if (endsAt(clause.tokens, i, above)) value += COMPARATOR_STEP;
-      out.push({ value, unit: unit ?? null, clause: k, start: i, rating });
+      out.push({ value, unit: unit ?? null, clause: k, start: i, rating: ratingOf(value) });
     });
   });
   return out;

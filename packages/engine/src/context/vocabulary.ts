@@ -37,6 +37,7 @@ function raw(text: string): string[] {
 const packs = [...LANGUAGE_PACKS.values()];
 /** Dropped from messages and patterns alike: "12.4 at pump" is "12.4 at the pump". */
 const ARTICLES: ReadonlySet<string> = new Set(packs.flatMap((p) => p.articles));
+const SHORTHAND: ReadonlyMap<string, string> = new Map(packs.flatMap((p) => Object.entries(p.shorthand)));
 const collect = (pick: (p: TLanguagePack) => readonly string[]) => packs.flatMap(pick);
 const rawSet = (pick: (p: TLanguagePack) => readonly string[]) => new Set(collect(pick).flatMap(raw));
 
@@ -130,6 +131,7 @@ export const VOCABULARY = {
       .sort((a, b) => b.tokens.length - a.tokens.length),
   },
   comparators: { below: phrases((p) => p.comparators.below), above: phrases((p) => p.comparators.above) },
+  countWords: tokenSet((p) => p.count_words),
   ratings: phrases((p) => p.rating_words),
   ratingsBefore: phrases((p) => [...p.rating_words, ...p.rating_before]),
   andAHalf: phrases((p) => p.and_a_half),
@@ -160,7 +162,7 @@ export type TLexClause = TClause & { words: string[]; segments: number[] };
 export function lex(text: string, correct: (word: string) => string = (w) => w): TLexClause[] {
   const clauses = toClauses(text).map((c) => {
     const words = c.tokens.filter((t) => !ARTICLES.has(t));
-    return { ...c, words, tokens: words.map((t) => canonicalToken(correct(t))) };
+    return { ...c, words, tokens: words.map((t) => canonicalToken(correct(SHORTHAND.get(t) ?? t))) };
   });
   const only = clauses.length === 1 && clauses[0]?.tokens.length === 1 ? clauses[0] : undefined;
   if (only !== undefined) {
