@@ -145,3 +145,35 @@ describe("meters, texting shorthand and lockouts", () => {
     expect(out.state.evidence.ignition).toBe("drops_out");
   });
 });
+
+describe("going on without a step", () => {
+  it('"no voltmeter" at the battery, then the switch: the battery is passed as not checked and the flow follows', () => {
+    const turn = last(
+      drive("slide_out", [
+        "slide only goes halfway out then stops",
+        "I don't have a voltmeter, but the lights inside are bright",
+        "when I press the switch I can hear a click behind the wall panel",
+        "it moves out a little bit then kind of groans and stops, like its straining",
+      ]),
+    );
+    expect(turn.state.evidence).toEqual({ slide_switch: "ok", slide_motor: "stalls" });
+    expect(turn.state.not_checked.battery).toMatchObject({ reason: "no_tool", passed: true });
+    expect(turn.state.active_step).toBe("binding");
+  });
+
+  it('"motor direct 12v off batt runs strong": the supply a bypass names is no battery reading', () => {
+    const turn = last(
+      drive("slide_out", [
+        "slide goes out part way then stalls",
+        "batt 12.7, sw clicks controller fine",
+        "yea moves a foot n then bogs down n quits",
+        "motor direct 12v off batt runs strong",
+      ]),
+    );
+    expect(turn.state.evidence.battery).toBe("ok");
+  });
+
+  it('"batt 12.5ish" is a reading of 12.5', () => {
+    expect(last(drive("slide_out", ["slide dead", "batt 12.5ish"])).state.evidence.battery).toBe("ok");
+  });
+});

@@ -50,7 +50,8 @@ export function clauses(text: string): TClause[] {
   let numberPart = "";
   const endWord = () => {
     if (numberPart !== "") {
-      if (word !== "" && isUnit(word)) tokens.push(numberPart, word);
+      // "12.5ish": an approximate number is still the number
+      if (word !== "" && (isUnit(word) || word === "ish")) tokens.push(numberPart, word);
       else tokens.push(numberPart + word);
     } else if (word !== "") tokens.push(word.endsWith("'s") ? word.slice(0, -2) : word);
     word = "";

@@ -659,6 +659,16 @@ function diagnosticTurn(
   }
   if (c.fresh.length > 0) {
     const recorded = recordMentions(ctx, s, c.fresh);
+    // "no voltmeter" at the battery, then "the switch clicks": the technician went on without it
+    const unchecked = Object.hasOwn(s.not_checked, active.id) ? s.not_checked[active.id] : undefined;
+    if (recorded.length > 0 && unchecked !== undefined && !unchecked.passed && !s.completed.includes(active.id)) {
+      s.not_checked = { ...s.not_checked, [active.id]: { ...unchecked, passed: true } };
+      s.completed.push(active.id);
+      ctx.events.push({
+        type: "not_checked",
+        detail: { step: active.id, reason: unchecked.reason, count: unchecked.count, passed: true },
+      });
+    }
     if (recorded.length > 0)
       return settle(
         ctx,

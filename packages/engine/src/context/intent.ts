@@ -643,6 +643,13 @@ function withReadings(m: TMessage, before: TFound): TFound {
   // Readings: the active step takes a number in its unit or with no unit; another step only
   // one with its unit, when no other step of the system reads that unit.
   for (const reading of withPair(activeStep, readingsOf(r.clauses, r.masks.blocked, c.names), r.clauses)) {
+    // "motor direct 12v off batt runs strong": the supply a bypass names is not a measurement
+    const clause = r.clauses[reading.clause];
+    if (
+      clause !== undefined &&
+      bypassSpans(clause).some((s) => reading.start >= s.start && reading.start < s.start + s.length)
+    )
+      continue;
     const position = reading.clause * POSITION_STRIDE + reading.start;
     found.hitClauses.add(reading.clause);
     // a reading the item says is of another step's part ("12 volts at the pump" while the switch

@@ -121,7 +121,7 @@ export const ZLanguagePack = z.strictObject({
   hundred_words: z.array(z.string()).default([]),
   rating_words: ZPhrases.default([]),
   units: z.record(z.string().regex(/^[A-Z]+$/), ZPhrases),
-  /** Words after a number that make it a count, not a reading ("checked it 3 times", "3 tries"). */
+  /** Words after a number that make it a count or a time, not a reading ("checked it 3 times", "20 seconds"). */
   count_words: ZPhrases.default([]),
   replies: z.record(z.string(), z.string()),
 });
