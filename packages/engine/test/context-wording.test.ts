@@ -177,3 +177,32 @@ describe("going on without a step", () => {
     expect(last(drive("slide_out", ["slide dead", "batt 12.5ish"])).state.evidence.battery).toBe("ok");
   });
 });
+
+describe("starting over", () => {
+  it('"hold on wrong RO, restart this one": what was recorded is dropped, the complaint read again', () => {
+    const turn = last(
+      drive("water_pump", ["no water from pump, dead silent", "fuse blown", "hold on wrong RO, restart this one"]),
+    );
+    expect(turn.state.evidence).toEqual({ pump_runs: "no" });
+    expect(turn.state.active_step).toBe("fuse");
+    expect(turn.events).toContainEqual({ type: "restart", detail: { dropped: 2, step: "fuse" } });
+    const next = last(
+      drive("water_pump", ["no water from pump, dead silent", "fuse blown", "start over", "fuse good"]),
+    );
+    expect(next.state.evidence).toEqual({ pump_runs: "no", fuse: "ok" });
+  });
+
+  it('"stops then restarts" is an answer, not a command', () => {
+    const turn = last(drive("water_pump", ["pump keeps cycling", "fuse ok", "12.4 at pump", "stops then restarts"]));
+    expect(turn.events.some((e) => e.type === "restart")).toBe(false);
+  });
+
+  it('after the report, "start over" is no note on a new revision', () => {
+    const report = ["water pump not running", "fuse ok", "12 volts", "the pump is dead", "yes, go ahead"];
+    const done = last(drive("water_pump", report));
+    expect(done.state.mode).toBe("final_report");
+    const turn = last(drive("water_pump", [...report, "start over"]));
+    expect(turn.state.report?.revision).toBe(done.state.report?.revision);
+    expect(turn.state.report?.notes).toEqual([]);
+  });
+});

@@ -40,6 +40,8 @@ export function eventSummary(event: TContextEvent): string {
         : `Report revision ${str(d.revision)} (${str(d.because)})`;
     case "language":
       return `Language ${str(d.from)} → ${str(d.to)}`;
+    case "restart":
+      return `Started over: ${str(d.dropped)} finding(s) dropped, back to ${str(d.step)}`;
     case "labor":
       return `Labor ${d.mode === "add" ? `+${str(d.minutes)}` : `set to ${str(d.minutes)}`} min: ${str(d.from)} → ${str(d.to)} min`;
   }

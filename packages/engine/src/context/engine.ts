@@ -848,8 +848,9 @@ function finalReportTurn(ctx: TCtx, s: TContextState, moreInfoBefore: boolean, c
     s.reopened_because = "labor changed";
     return reportUpdate(ctx, decisive, conclude(ctx, s, outcomeOf(report)), "labor");
   }
-  // "START FINAL REPORT" again: the report as it stands, never a note on a new revision.
-  if (c.acknowledgement || c.reportRequest || ctx.message.trim() === "")
+  // "START FINAL REPORT" again: the report as it stands, never a note on a new revision (nor
+  // "start over": a finished report is revised by corrections, not thrown away)
+  if (c.acknowledgement || c.reportRequest || c.restart || ctx.message.trim() === "")
     return reportUpdate(ctx, decisive, report, "none");
   if (c.topic !== null && !c.fresh.length && c.topicStep !== null)
     return answerClarification(ctx, c.topic, c.topicStep, { kind: "report" });
@@ -888,11 +889,7 @@ function safetyTurn(ctx: TCtx, s: TContextState, c: TClassification): TDirective
 
 function complaintTurn(ctx: TCtx, s: TContextState): TDirective {
   s.complaint = ctx.message;
-  // The complaint describes the problem; the system's symptom phrases ("pump won't run") are not
-  // findings. Specific findings in it ("fuse is fine, 12.6 V at the pump") are recorded.
-  const c = classifyMessage(ctx.matching, { ...s, mode: "final_report", active_step: null }, ctx.message, {
-    complaint: true,
-  });
+  const c = readComplaint(ctx, s, ctx.message);
   intentEvent(ctx, s, "COMPLAINT", c);
   // a hazard first: nothing beside it is recorded (docs/procedure-mode.md, "Free-form evidence and safety")
   if (c.safety !== null) return enterSafety(ctx, s, c.safety);
@@ -900,6 +897,36 @@ function complaintTurn(ctx: TCtx, s: TContextState): TDirective {
   if (c.evidence !== null) return evidenceTurn(ctx, s, c.evidence);
   const lead = `Acknowledge the complaint in one sentence.${recorded.length > 0 ? ` From it, recorded: ${recorded.join(", ")}.` : ""}`;
   return settle(ctx, s, advance(ctx.system, s, -1, ctx.system.procedure.steps[0]?.id), lead, recorded);
+}
+
+/**
+ * The complaint describes the problem; the system's symptom phrases ("pump won't run") are not
+ * findings. Specific findings in it ("fuse is fine, 12.6 V at the pump") are recorded.
+ */
+function readComplaint(ctx: TCtx, s: TContextState, complaint: string): TClassification {
+  return classifyMessage(ctx.matching, { ...s, mode: "final_report", active_step: null }, complaint, {
+    complaint: true,
+  });
+}
+
+/**
+ * "start over, wrong coach": the same complaint diagnosed afresh. What was recorded is dropped,
+ * the complaint's own findings are read again (its hazards were dealt with the first time).
+ */
+function restartTurn(ctx: TCtx, s: TContextState, c: TClassification): TDirective {
+  intentEvent(ctx, s, "RESTART", c);
+  const fresh = startContext(ctx.catalog, s.system_id);
+  const dropped = s.completed.length;
+  Object.assign(s, { ...fresh, turn: s.turn, complaint: s.complaint, language: s.language });
+  ctx.events.push({ type: "restart", detail: { dropped, step: fresh.active_step } });
+  const recorded = s.complaint === null ? [] : recordMentions(ctx, s, readComplaint(ctx, s, s.complaint).fresh);
+  return settle(
+    ctx,
+    s,
+    activeOutcome(ctx, s),
+    `The technician starts over: nothing recorded since the complaint stands. Say so and ask the next step.${recorded.length > 0 ? ` From the complaint, recorded: ${recorded.join(", ")}.` : ""}`,
+    recorded,
+  );
 }
 
 // ── Public API ────────────────────────────────────────────────────────────────────────────────
@@ -989,6 +1016,7 @@ export function contextTurn(catalog: TCatalog, state: TContextState, message: st
     if (c.safety !== null && !(s.mode === "safety_stop" && (c.safetyClear || c.safety.id === s.safety?.rule)))
       directive = enterSafety(ctx, s, c.safety);
     else if (s.mode === "safety_stop") directive = safetyTurn(ctx, s, c);
+    else if (c.restart && s.mode !== "final_report") directive = restartTurn(ctx, s, c);
     else if (s.mode === "diagnostic") directive = diagnosticTurn(ctx, s, moreInfoBefore, false, c);
     else if (s.mode === "authorization") directive = authorizationTurn(ctx, s, moreInfoBefore, c);
     else directive = finalReportTurn(ctx, s, moreInfoBefore, c);

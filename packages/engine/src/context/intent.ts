@@ -108,6 +108,8 @@ export type TClassification = {
   announcement: boolean;
   /** The message only asks for the report ("START FINAL REPORT"): a command, never a note or a finding. */
   reportRequest: boolean;
+  /** "start over, wrong coach": a fresh diagnosis of the same complaint; it states no finding. */
+  restart: boolean;
   /** As an answer to the authorization request. */
   consent: TConsent;
   /** Some clause is a question. */
@@ -548,7 +550,11 @@ function matchedAnswers(m: TMessage): TFound {
     } else if (winner !== undefined) {
       found.answer = activeAnswers[winner] ?? null;
       found.at = match.last.get(winner) ?? -1;
-      found.weak = match.weak && match.answers.length === 1;
+      // ("fuse fine": a generic word in an item that names the part asked about is its answer)
+      const clause = m.r.clauses[Math.floor(found.at / POSITION_STRIDE)];
+      const named =
+        m.activeStep !== undefined && namesPart(m.c, m.activeStep, itemAround(clause, found.at % POSITION_STRIDE));
+      found.weak = match.weak && match.answers.length === 1 && !named;
     } else {
       found.ambiguous = match.answers.map((a) => activeAnswers[a]?.id ?? "");
       found.weak = false;
@@ -640,6 +646,7 @@ function correctedStep(m: TMessage, reading: TReading, item: TLexClause | undefi
 function withReadings(m: TMessage, before: TFound): TFound {
   const { c, r, steps, activeStep } = m;
   const found: TFound = { ...before, stated: [...before.stated], hitClauses: new Set(before.hitClauses) };
+  const saidNow = new Set<TStep>();
   // Readings: the active step takes a number in its unit or with no unit; another step only
   // one with its unit, when no other step of the system reads that unit.
   for (const reading of withPair(activeStep, readingsOf(r.clauses, r.masks.blocked, c.names), r.clauses)) {
@@ -664,8 +671,11 @@ function withReadings(m: TMessage, before: TFound): TFound {
     const corrected = elsewhere && !r.correction ? undefined : correctedStep(m, reading, item);
     if (corrected !== undefined) {
       const answer = readingAnswer(corrected, reading);
-      // (the last reading of a correction stands: "119 was at the pedestal, at the ac its 104")
-      if (answer !== null) {
+      // (of the readings of a correction the one said now stands, not the old one put elsewhere:
+      // "119 was at the pedestal, at the ac its 104", "its 10.9, the 12.2 was at the battery")
+      const now = !(item?.tokens.some((t) => VOCABULARY.pastMarkers.has(t)) ?? false);
+      if (answer !== null && (now || !saidNow.has(corrected))) {
+        if (now) saidNow.add(corrected);
         found.stated = found.stated.filter((s) => s.step !== corrected);
         found.stated.push({ step: corrected, index: steps.indexOf(corrected), answer });
       }
@@ -737,6 +747,7 @@ function itemAnswer(
 function withItems(m: TMessage, before: TFound): TFound {
   const { c, r, steps, activeStep } = m;
   const found: TFound = { ...before, stated: [...before.stated], hitClauses: new Set(before.hitClauses) };
+  const saidNow = new Set<TStep>();
   // Items: segments cut again at list words ("fuse is good and 12 V at the pump"). In an item,
   // generic words count for another step when the item names that step's part (and no other
   // step's): "checked the fuse, its good". "Good", "fine", "checks out" (not negated) are the
@@ -999,6 +1010,7 @@ export function classifyMessage(
     acknowledgement: acknowledges(r.clauses),
     announcement: r.announcement && !hasEvidence,
     reportRequest: reportOnly && !hasEvidence,
+    restart: r.restart && !hasEvidence,
     consent,
     question: questions.size > 0,
     evidenceText: r.clauses

@@ -43,6 +43,8 @@ export const ZLanguagePack = z.strictObject({
   elliptical_non_answers: ZPhrases.default([]),
   hedges: ZPhrases,
   skip: ZPhrases,
+  /** "start over", "scrap all that": a fresh diagnosis of the same complaint (as what a clause says first). */
+  restart: ZPhrases.default([]),
   /**
    * What opens a clause that announces a check instead of reporting one ("let me check", "ill
    * measure it", "waiting the 3 min"): nothing in that clause is an answer (issue 36).
@@ -67,6 +69,11 @@ export const ZLanguagePack = z.strictObject({
   correction_markers: ZPhrases,
   /** The earlier measurement was wrong ("i misread"): a reading then corrects the step read before. */
   remeasured: ZPhrases.default([]),
+  /**
+   * "the 12.2 was at the battery": in a correction, a number said in the past tense is the old
+   * reading put somewhere else; the one said now stands.
+   */
+  past_markers: ZPhrases.default([]),
   retractions: ZPhrases,
   clarification: z.strictObject({ locate: ZPhrases, howto: ZPhrases, explain: ZPhrases }),
   question_words: ZPhrases,

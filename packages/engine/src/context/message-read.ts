@@ -39,6 +39,8 @@ export type TRead = {
   /** The technician says an earlier measurement was wrong ("i misread", "measured wrong"). */
   remeasured: boolean;
   skip: boolean;
+  /** A clause opens with "start over" / "restart this one". */
+  restart: boolean;
   alreadyTold: boolean;
   /** Every clause announces a check ("let me check", "ok, ill measure it"), or only fills beside one. */
   announcement: boolean;
@@ -149,11 +151,15 @@ function readMarkers(r: TReadFound, { clause, quoted, b }: TClauseAt, waits: boo
     if (!quoted) r.alreadyTold = true;
     mark(b, span.start, span.length);
   }
-  // "next to the tank" is no skip
-  for (const span of indexOf(VOCABULARY.skip).in(clause.tokens)) {
-    if (!clause.tokens.slice(0, span.start).every((t, i) => VOCABULARY.fillers.has(t) || b[i] === true)) continue;
-    if (quoted) continue;
+  // "next to the tank" is no skip, "stops then restarts" no restart
+  const opens = (span: { start: number }) =>
+    !quoted && clause.tokens.slice(0, span.start).every((t, i) => VOCABULARY.fillers.has(t) || b[i] === true);
+  for (const span of indexOf(VOCABULARY.skip).in(clause.tokens).filter(opens)) {
     r.skip = true;
+    mark(b, span.start, span.length);
+  }
+  for (const span of indexOf(VOCABULARY.restart).in(clause.tokens).filter(opens)) {
+    r.restart = true;
     mark(b, span.start, span.length);
   }
 }
@@ -259,6 +265,7 @@ export function read(message: string, content: ReadonlySet<string>, speller: Spe
     correction: false,
     remeasured: false,
     skip: false,
+    restart: false,
     alreadyTold: false,
     announced: new Set(),
   };

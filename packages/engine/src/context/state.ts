@@ -49,6 +49,7 @@ export const INTENTS = [
   "ACKNOWLEDGE",
   "NOTE",
   "PENDING",
+  "RESTART",
 ] as const;
 export const NOT_CHECKED_REASONS = ["unknown", "no_tool", "not_yet", "no_access", "skipped", "retracted"] as const;
 export const EVENT_TYPES = [
@@ -66,6 +67,7 @@ export const EVENT_TYPES = [
   "report_revised",
   "language",
   "labor",
+  "restart",
 ] as const;
 
 export type TContextMode = (typeof CONTEXT_MODES)[number];

@@ -88,6 +88,7 @@ export const VOCABULARY = {
   elliptical: new Set(collect((p) => p.elliptical_non_answers).map((t) => phrase(t).join(" "))),
   hedges: phrases((p) => p.hedges),
   skip: phrases((p) => p.skip),
+  restart: phrases((p) => p.restart),
   announcements: phrases((p) => p.announcements),
   announcingVerbs: new Set(collect((p) => p.announcing_verbs).flatMap(raw)),
   bypass: phrases((p) => p.bypass),
@@ -95,6 +96,7 @@ export const VOCABULARY = {
   reportRequests: phrases((p) => p.report_requests),
   corrections: phrases((p) => p.correction_markers),
   remeasured: phrases((p) => p.remeasured),
+  pastMarkers: tokenSet((p) => p.past_markers),
   retractions: phrases((p) => p.retractions),
   clarification: {
     locate: phrases((p) => p.clarification.locate),
@@ -202,6 +204,7 @@ export const PACK_WORDS: ReadonlySet<string> = new Set(
       ...p.elliptical_non_answers,
       ...p.hedges,
       ...p.skip,
+      ...p.restart,
       ...p.correction_markers,
       ...p.remeasured,
       ...p.retractions,
