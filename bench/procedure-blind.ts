@@ -4,7 +4,8 @@
 // exactly what was expected (nothing, for an announcement, a question, a command or small talk;
 // the corrected step's new answer for a correction; a finding already on record counts as
 // recorded), the invented findings (a finding the
-// conversation says no report may hold, left in the final state) and the missing ones.
+// conversation says no report may hold, left in the report, or in what one built at the end would
+// hold) and the missing ones.
 // Prints the tuning half's misses (--misses holdout for the held-out ones: only when tuning is
 // done). Run: `pnpm bench:procedure-blind`. A report: it always exits 0.
 // Writes bench/results/procedure-blind.json.
@@ -85,7 +86,13 @@ function run(split: "tune" | "holdout"): TSplitResult {
           `${c.id} ${t.expect.kind} ${JSON.stringify(t.message)}: expected [${want.join(", ")}], recorded [${got.join(", ")}]`,
         );
     }
-    const final = new Set(Object.entries(state.evidence).map(([k, v]) => `${k}=${v}`));
+    // what the customer reads: the report, or what one built now would hold (the findings on
+    // record and those stated for steps the path has not reached)
+    const final = new Set(
+      state.report === null
+        ? [...Object.entries(state.evidence).map(([k, v]) => `${k}=${v}`), ...Object.values(state.pending_findings)]
+        : Object.entries(state.report.evidence).map(([k, v]) => `${k}=${v}`),
+    );
     for (const f of c.report_must_not_contain_findings ?? [])
       if (final.has(f)) {
         result.invented_findings++;

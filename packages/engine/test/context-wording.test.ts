@@ -206,3 +206,20 @@ describe("starting over", () => {
     expect(turn.state.report?.notes).toEqual([]);
   });
 });
+
+describe("the report holds what was stated off the path", () => {
+  it('"jumped the motor straight to the battery, runs fine", then a dead switch: the report lists the motor test', () => {
+    const turn = last(
+      drive("slide_out", [
+        "bedroom slide will not come in, nothing happens when they push the switch",
+        "Batteries are at 12.7 with everything off",
+        "Unplugged the motor and jumped it straight to the battery, it runs fine both directions",
+        "Switch has 12 volts coming in but nothing out on either side",
+        "yes go ahead",
+      ]),
+    );
+    expect(turn.state.report?.evidence).toMatchObject({ battery: "ok", slide_switch: "bad", motor_direct: "runs" });
+    expect(turn.state.report?.steps_performed.map((s) => s.step)).toEqual(["battery", "slide_switch", "motor_direct"]);
+    expect(turn.state.evidence.motor_direct).toBeUndefined();
+  });
+});

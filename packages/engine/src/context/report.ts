@@ -3,7 +3,7 @@
 // versioned: a correction, a labor change, new evidence or a note after it makes a new revision
 // and the earlier ones are kept (state.report_history).
 
-import { findingKey, type TAnswer, type TStep, type TSystem } from "./catalog-schema";
+import { findingKey, findingValue, type TAnswer, type TStep, type TSystem } from "./catalog-schema";
 import { evidenceValue, type TContextState, type TReport } from "./state";
 
 export const NO_CORRECTION = "The catalog has no correction for this finding: the technician specifies the repair.";
@@ -61,12 +61,19 @@ function reportParts(
               .find((s) => s.id === decisive.step.id)
               ?.answers.find((a) => a.id === decisive.answer.id) ?? decisive.answer,
         };
+  // what the technician stated for a step the path never reached is theirs too ("ran it on
+  // direct 12 V" beside a switch with no output): listed after the steps performed on the path
+  const stated = system.procedure.steps.filter(
+    (step) => !state.completed.includes(step.id) && Object.hasOwn(state.pending_findings, step.id),
+  );
   const stepsOf = (sys: TSystem, labelled: boolean) =>
-    state.completed.flatMap((id) => {
+    [...state.completed, ...stated.map((step) => step.id)].flatMap((id) => {
       const step = find(sys, id);
       const flowStep = find(system, id);
       if (step === undefined || flowStep === undefined) return [];
-      const answer = recordedAnswer(flowStep, state.evidence);
+      const answer = state.completed.includes(id)
+        ? recordedAnswer(flowStep, state.evidence)
+        : (flowStep.answers.find((a) => a.finding === state.pending_findings[id]) ?? null);
       if (answer === null) return [];
       const shown = labelled ? (step.answers.find((a) => a.id === answer.id)?.label ?? answer.finding) : answer.finding;
       return [{ step: id, question: step.question, finding: shown }];
@@ -95,7 +102,16 @@ function reportParts(
     const rule = (sys.evidence_rules ?? []).find((r) => r.id === outcome.rule);
     return rule === undefined ? null : { cause: rule.cause, correction: rule.correction };
   };
-  return { decisive, localDecisive, stepsOf, notChecked, observations, doctrine, ruleText };
+  const evidence = {
+    ...state.evidence,
+    ...Object.fromEntries(
+      stated.map((step) => {
+        const finding = state.pending_findings[step.id] ?? "";
+        return [findingKey(finding), findingValue(finding)];
+      }),
+    ),
+  };
+  return { decisive, localDecisive, stepsOf, notChecked, observations, doctrine, ruleText, evidence };
 }
 
 /**
@@ -147,7 +163,7 @@ export function buildReport(
     cause,
     correction,
     steps_performed: parts.stepsOf(system, false),
-    evidence: { ...state.evidence },
+    evidence: parts.evidence,
     labor: {
       draft_minutes: state.labor.draft_minutes,
       lines: state.labor.lines.map((line) => ({ ...line })),
