@@ -223,3 +223,39 @@ describe("the report holds what was stated off the path", () => {
     expect(turn.state.evidence.motor_direct).toBeUndefined();
   });
 });
+
+describe("whose words", () => {
+  it('"fan runs, compressor kicks on": the compressor takes "kicks on", though the fan is asked', () => {
+    const turn = last(drive("roof_ac", [...AC, "stat calls", "fan runs, compressor kicks on"]));
+    expect(turn.state.evidence).toMatchObject({ ac_fan: "runs", compressor: "runs" });
+  });
+
+  it('"jumped R to Y, comp kicks on": past the thermostat the compressor runs', () => {
+    const messages = [
+      ...AC.slice(0, 1),
+      "120 at unit bkr on",
+      "jumped R n G at the ceiling assy, blower comes on strong",
+    ];
+    const turn = last(drive("roof_ac", [...messages, "jumped R to Y, comp kicks on"]));
+    expect(turn.state.evidence).toMatchObject({ ac_fan: "runs", compressor: "runs" });
+    expect(turn.state.evidence.thermostat_cool).toBeUndefined();
+  });
+
+  it('"closed every tap, pump just keeps going" at the pressure switch: the pump step done is context', () => {
+    const turn = last(
+      drive("water_pump", [
+        "pump runs nonstop, batteries dead by morning",
+        "fuse fine",
+        "12.6",
+        "yeah runs, waters fine, it just never quits",
+        "closed every tap, pump just keeps going and going",
+      ]),
+    );
+    expect(turn.state.evidence.pressure_switch).toBe("fails");
+  });
+
+  it('"motor: nothing": a label before a colon and its value are one statement', () => {
+    const turn = last(drive("slide_out", ["slide dead", "batt 12.6", "switch: 12.6 in / 12.5 out", "motor: nothing"]));
+    expect(turn.state.evidence).toMatchObject({ slide_switch: "ok", slide_motor: "no" });
+  });
+});

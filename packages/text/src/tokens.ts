@@ -11,7 +11,8 @@
 import { fold } from "./fold";
 import { isUnit } from "./quantities";
 
-export type TClause = { tokens: string[]; question: boolean };
+/** `labelled`: the clause ends with a colon ("motor: nothing" is the label "motor", then its value). */
+export type TClause = { tokens: string[]; question: boolean; labelled?: true };
 
 const APOSTROPHES: ReadonlySet<number> = new Set([0x27, 0x60, 0x2018, 0x2019, 0x2bc, 0x2032]);
 const CLAUSE_BREAKS: ReadonlySet<number> = new Set([
@@ -58,9 +59,9 @@ export function clauses(text: string): TClause[] {
     numberPart = "";
     numeric = false;
   };
-  const endClause = (question: boolean) => {
+  const endClause = (question: boolean, labelled = false) => {
     endWord();
-    if (tokens.length > 0) out.push({ tokens, question: question || opened });
+    if (tokens.length > 0) out.push({ tokens, question: question || opened, ...(labelled ? { labelled } : {}) });
     tokens = [];
     opened = false;
   };
@@ -134,7 +135,7 @@ export function clauses(text: string): TClause[] {
         opened = true;
         continue;
       }
-      endClause(QUESTION_MARKS.has(c));
+      endClause(QUESTION_MARKS.has(c), c === 0x3a);
       continue;
     }
     endWord();

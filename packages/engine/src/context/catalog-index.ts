@@ -73,12 +73,13 @@ export type TCompiled = {
 };
 const compiled = new WeakMap<TSystem, TCompiled>();
 
-function pattern(text: string) {
+function pattern(text: string, partWords: ReadonlySet<string>) {
   const tokens = phrase(text);
   return {
     tokens,
     weak: tokens.every((token) => VOCABULARY.generic.has(token)),
     negative: tokens.some((token) => VOCABULARY.negators.has(token)),
+    names: tokens.some((token) => partWords.has(token)),
   };
 }
 
@@ -93,11 +94,12 @@ function textsOf(value: unknown): string[] {
 export function compile(system: TSystem): TCompiled {
   const cached = compiled.get(system);
   if (cached !== undefined) return cached;
+  const partWords = new Set(system.procedure.steps.flatMap((step) => step.parts ?? []).flatMap(phrase));
   const result: TCompiled = {
     answers: new Map(
       system.procedure.steps.map((step) => [
         step,
-        step.answers.map((a) => a.patterns.map(pattern).filter((p) => p.tokens.length > 0)),
+        step.answers.map((a) => a.patterns.map((p) => pattern(p, partWords)).filter((p) => p.tokens.length > 0)),
       ]),
     ),
     parts: system.procedure.steps
@@ -147,7 +149,7 @@ export function compile(system: TSystem): TCompiled {
         .map((p) => phrase(p)[0] ?? "")
         .filter((t) => t.length >= 3 && !isNumberToken(t) && !VOCABULARY.generic.has(t) && !VOCABULARY.fillers.has(t)),
     ),
-    partWords: new Set(system.procedure.steps.flatMap((step) => step.parts ?? []).flatMap(phrase)),
+    partWords,
     questionWords: new Map(
       system.procedure.steps.map((step) => [
         step,

@@ -534,12 +534,36 @@ function mentionOf(
   return { step, index: match.group, answer: mentioned };
 }
 
+/**
+ * Per clause and token: whether its item names the part of a step not done yet and not the asked
+ * step's ("compressor kicks on" at the fan). A step done is context for the one asked ("pump keeps
+ * going" at the pressure switch, "the new fuse blows" at the short check).
+ */
+function elsewhereMask(m: TMessage): boolean[][] {
+  const { c, activeStep, state } = m;
+  return m.r.clauses.map((clause) =>
+    clause.tokens.map((_, i) => {
+      const named = namedSteps(c, itemAround(clause, i)?.tokens ?? []);
+      return (
+        activeStep !== undefined &&
+        !named.has(activeStep) &&
+        [...named].some((step) => !state.completed.includes(step.id))
+      );
+    }),
+  );
+}
+
 /** What the catalog's patterns find: the active step's answer (or the answers tied for it), and other steps'. */
 function matchedAnswers(m: TMessage): TFound {
   const found: TFound = { answer: null, weak: false, ambiguous: [], at: -1, stated: [], hitClauses: new Set() };
   const activeAnswers = m.activeStep?.answers ?? [];
   const negatedHits: TNegatedHit[] = [];
-  const matches = matchAnswers(m.r.clauses, candidatesOf(m), m.r.masks, negatedHits);
+  const matches = matchAnswers(
+    m.r.clauses,
+    candidatesOf(m),
+    { ...m.r.masks, elsewhere: elsewhereMask(m) },
+    negatedHits,
+  );
   // the step asked (ACTIVE_GROUP) first: whether it is answered decides what other steps may take
   for (const match of withNegatedNormal(matches, negatedHits, m.activeStep).sort((x, y) => x.group - y.group)) {
     for (const position of match.last.values()) found.hitClauses.add(Math.floor(position / POSITION_STRIDE));

@@ -1,5 +1,5 @@
 // Which answer a message states. Every occurrence of a pattern is a hit; overlapping hits are
-// settled for the step being asked first, then longest first, so "not blown" beats "blown" and
+// settled for the step being asked first (except in an item about another step's part), then longest first, so "not blown" beats "blown" and
 // "no water" beats "no", and a word can count for one answer only. Words the reader has set
 // aside ("no idea", "no wait", a question) are never part of a hit; a generic hit ("no") is also
 // refused where the reader says the word is not an answer ("no multimeter"), and a hit a negation
@@ -11,9 +11,10 @@ import type { TClause } from "./text";
 
 /**
  * A normalised pattern; `weak` when it is made only of generic words ("yes", "not working");
- * `negative` when it holds a negation itself ("not blown", "no power").
+ * `negative` when it holds a negation itself ("not blown", "no power"); `names` when it holds a
+ * part's word ("fuse holds", not "kicks on").
  */
-export type TPattern = { tokens: readonly string[]; weak: boolean; negative?: boolean };
+export type TPattern = { tokens: readonly string[]; weak: boolean; negative?: boolean; names?: boolean };
 
 /** One answer competing for the words of a message; `group` is its step, lower `priority` wins ties. */
 export type TMatchCandidate = { group: number; answer: number; patterns: readonly TPattern[]; priority: number };
@@ -35,9 +36,22 @@ export type TMasks = {
   blocked: readonly (readonly boolean[])[];
   weakBlocked: readonly (readonly boolean[])[];
   negated?: readonly (readonly boolean[])[];
+  /**
+   * Tokens of an item about another step's part, not the asked one's ("compressor kicks on" while
+   * the fan is asked): there the other steps take their words first.
+   */
+  elsewhere?: readonly (readonly boolean[])[];
 };
 
-type THit = { candidate: number; clause: number; start: number; length: number; weak: boolean; negative: boolean };
+type THit = {
+  candidate: number;
+  clause: number;
+  start: number;
+  length: number;
+  weak: boolean;
+  negative: boolean;
+  names: boolean;
+};
 
 /** Orders positions across clauses: clause first, then token. */
 export const POSITION_STRIDE = 1_000_000;
@@ -45,10 +59,17 @@ export const POSITION_STRIDE = 1_000_000;
 /** Priority 0 is the step being asked: its answers take their words before any other step's. */
 export const ASKED_PRIORITY = 0;
 
-function compareHits(a: THit, b: THit, candidates: readonly TMatchCandidate[]): number {
+function compareHits(a: THit, b: THit, candidates: readonly TMatchCandidate[], masks: TMasks | undefined): number {
   const pa = candidates[a.candidate]?.priority ?? 0;
   const pb = candidates[b.candidate]?.priority ?? 0;
-  const asked = Number(pb === ASKED_PRIORITY) - Number(pa === ASKED_PRIORITY);
+  // (in an item about another step's part, the asked step keeps its words only by a pattern
+  // that names a part: "compressor kicks on" at the fan is the compressor's, "fuse holds" at the
+  // short check is the short check's)
+  const first = (hit: THit, p: number) => {
+    const elsewhere = masks?.elsewhere?.[hit.clause]?.[hit.start] === true;
+    return Number(p === ASKED_PRIORITY ? !elsewhere || hit.names : elsewhere);
+  };
+  const asked = first(b, pb) - first(a, pa);
   return (
     asked || b.length - a.length || pa - pb || a.clause - b.clause || a.start - b.start || a.candidate - b.candidate
   );
@@ -94,6 +115,7 @@ export function matchAnswers(
           length: pattern.tokens.length,
           weak: pattern.weak,
           negative: pattern.negative === true,
+          names: pattern.names === true,
         };
         if (isFree(hit, masks)) hits.push(hit);
         else if (negatedHits !== undefined && isFree({ ...hit, negative: true }, masks))
@@ -101,7 +123,7 @@ export function matchAnswers(
       }
     }
   });
-  hits.sort((a, b) => compareHits(a, b, candidates));
+  hits.sort((a, b) => compareHits(a, b, candidates, masks));
 
   const claimed = clauses.map((clause) => new Array<boolean>(clause.tokens.length).fill(false));
   const best = new Map<number, Map<number, number>>(); // group → answer → longest surviving hit

@@ -162,7 +162,7 @@ export type TLexClause = TClause & { words: string[]; segments: number[] };
  * no. `correct` mends a folded word before it is read (spelling.ts).
  */
 export function lex(text: string, correct: (word: string) => string = (w) => w): TLexClause[] {
-  const clauses = toClauses(text).map((c) => {
+  const clauses = withLabels(toClauses(text)).map((c) => {
     const words = c.tokens.filter((t) => !ARTICLES.has(t));
     return { ...c, words, tokens: words.map((t) => canonicalToken(correct(SHORTHAND.get(t) ?? t))) };
   });
@@ -177,6 +177,22 @@ export function lex(text: string, correct: (word: string) => string = (w) => w):
     const segments = c.tokens.map((t) => (VOCABULARY.conjunctions.has(t) ? ++segment : segment));
     return { ...c, segments };
   });
+}
+
+/** Words before a colon that label what follows: "motor: nothing", "batt: 12.6" are one clause each. */
+const MAX_LABEL_WORDS = 3;
+
+function withLabels(clauses: readonly TClause[]): TClause[] {
+  const out: TClause[] = [];
+  for (let i = 0; i < clauses.length; i++) {
+    const clause = clauses[i] as TClause;
+    const next = clauses[i + 1];
+    if (clause.labelled === true && clause.tokens.length <= MAX_LABEL_WORDS && next !== undefined) {
+      out.push({ tokens: [...clause.tokens, ...next.tokens], question: next.question });
+      i++;
+    } else out.push(clause);
+  }
+  return out;
 }
 
 // ---- language detection ---------------------------------------------------------------------------
