@@ -90,7 +90,10 @@ function run(split: "tune" | "holdout"): TSplitResult {
     // record and those stated for steps the path has not reached)
     const final = new Set(
       state.report === null
-        ? [...Object.entries(state.evidence).map(([k, v]) => `${k}=${v}`), ...Object.values(state.pending_findings)]
+        ? [
+            ...Object.entries(state.evidence).map(([k, v]) => `${k}=${v}`),
+            ...Object.values(state.pending_findings ?? {}),
+          ]
         : Object.entries(state.report.evidence).map(([k, v]) => `${k}=${v}`),
     );
     for (const f of c.report_must_not_contain_findings ?? [])
