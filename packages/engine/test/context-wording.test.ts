@@ -259,3 +259,73 @@ describe("whose words", () => {
     expect(turn.state.evidence).toMatchObject({ slide_switch: "ok", slide_motor: "no" });
   });
 });
+
+// Issue 36: wording from the blind set pl (scored once held out, then tuned on).
+describe("what pl taught", () => {
+  it('"anyone know a good taco spot near exit 42" at the pump voltage: 42 is no 12 V reading', () => {
+    const turn = last(
+      drive("water_pump", [
+        "pump quit",
+        "breaker for the pump was tripped",
+        "reset it, breaker holds now",
+        "anyone know a good taco spot near exit 42",
+      ]),
+    );
+    expect(turn.state.evidence.pump_voltage).toBeUndefined();
+  });
+
+  it('"cant get the probes in there to check the switch output, skip": the echo of the question answers nothing', () => {
+    const turn = last(
+      drive("water_pump", [
+        "water pump wont come on",
+        "fuse ok",
+        "zero at pump plug w switch on. 0.0",
+        "cant get the probes in there to check the switch output, skip",
+      ]),
+    );
+    expect(turn.state.evidence.pump_switch).toBeUndefined();
+    expect(turn.state.not_checked.pump_switch).toMatchObject({ passed: true });
+  });
+
+  it('"tstat calls for cool now" after the breaker reset: the repair closes the case and the thermostat finding is kept', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "roof air wont come on",
+        "breaker on, 120 at the outlet",
+        "thermostat wont call, no click nothin",
+        "hold up, the ac breaker actually was tripped",
+        "reset it, holds now",
+        "tstat calls for cool now, clicks",
+      ]),
+    );
+    expect(turn.state.report?.resolution).toBe("fixed_by_technician");
+    expect(turn.state.evidence).toMatchObject({
+      ac_power: "tripped",
+      breaker_reset: "holds",
+      thermostat_cool: "calls",
+    });
+  });
+
+  it('"Sieb ist sauber, aber zieht Luft": a later clause that turns at "but" is what stands', () => {
+    const german = [
+      "Wasserpumpe läuft nicht richtig, kaum Wasser am Hahn",
+      "Sicherung ist ok",
+      "12,4 am Pumpenstecker",
+      "Tank ist voll",
+    ];
+    expect(last(drive("water_pump", [...german, "Sieb ist sauber, aber zieht Luft"])).state.evidence.strainer).toBe(
+      "air_leak",
+    );
+  });
+
+  it('"motor runs straight off the battery": the battery is where the bypass takes power, not the part tested', () => {
+    const slide = [
+      "slide wont go out",
+      "batt 12.6",
+      "switch has 12 in and out when i push it",
+      "motor doesnt make a sound",
+    ];
+    const turn = last(drive("slide_out", [...slide, "motor runs straight off the battery"]));
+    expect(turn.state.evidence).toMatchObject({ battery: "ok", motor_direct: "runs" });
+  });
+});

@@ -578,6 +578,12 @@ function evidenceTurn(ctx: TCtx, s: TContextState, hit: NonNullable<TClassificat
 }
 
 function resolvedTurn(ctx: TCtx, s: TContextState, c: TClassification): TDirective {
+  // "tstat calls for cool now" after the breaker reset: what it states is recorded with the repair
+  if (s.mode === "diagnostic" && s.active_step !== null && c.answer !== null) {
+    const active = stepOf(ctx.system, s.active_step);
+    complete(ctx, s, active, own(ctx, { ...active }, c.answer).answer, "answer");
+  }
+  if (s.mode === "diagnostic") recordMentions(ctx, s, c.fresh);
   ctx.events.push({ type: "escalate", detail: { reason: "resolved", text: c.evidenceText } });
   if (s.report !== null) s.reopened_because = "repaired by the technician";
   const report = conclude(ctx, s, {

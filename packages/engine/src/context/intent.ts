@@ -131,11 +131,16 @@ function contrasted(clauses: readonly TLexClause[], from: number, to: number): b
   const b = to % POSITION_STRIDE;
   // "it runs and water comes out but it wont shut off, keeps cycling": a clause that turns at
   // "but" after the first statement hands on to what follows it, in the clauses after too;
-  // "motor runs, room moves then stalls": so does "then" before the later statement
-  if (Math.floor(to / POSITION_STRIDE) > k)
+  // "motor runs, room moves then stalls", "Sieb ist sauber, aber zieht Luft": so does "then" or
+  // "but" in a later clause, before the later statement
+  const kt = Math.floor(to / POSITION_STRIDE);
+  const turns = (t: string) => VOCABULARY.sequence.has(t) || VOCABULARY.conjunctions.has(t);
+  if (kt > k)
     return (
       clause.segments.slice(a + 1).some((s) => s !== clause.segments[a]) ||
-      (clauses[Math.floor(to / POSITION_STRIDE)]?.tokens.slice(0, b).some((t) => VOCABULARY.sequence.has(t)) ?? false)
+      clauses
+        .slice(k + 1, kt + 1)
+        .some((later, j) => (k + 1 + j === kt ? later.tokens.slice(0, b) : later.tokens).some(turns))
     );
   if (k !== Math.floor(to / POSITION_STRIDE)) return false;
   return (
@@ -832,6 +837,9 @@ function withItems(m: TMessage, before: TFound): TFound {
 /** A reply may answer a yes / no question by repeating it, when nothing else answers it. */
 function withEcho(m: TMessage, found: TFound): TFound {
   if (found.answer !== null || found.ambiguous.length > 0 || m.activeStep === undefined) return found;
+  // ("cant get the probes in there to check the switch output, skip" echoes the question to
+  // say why it is not answered)
+  if (m.r.skip || m.r.nonAnswer !== null) return found;
   // An echo of a yes / no question ("lit a stove burner, steady blue flame"; "zero output from
   // the switch"): its words, said plainly, are the answer "yes"; negated, the answer "no".
   const echo = echoAnswer(m.c, m.activeStep, m.r.clauses, m.r.masks.blocked, m.r.questions);
