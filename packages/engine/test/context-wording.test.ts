@@ -329,3 +329,43 @@ describe("what pl taught", () => {
     expect(turn.state.evidence).toMatchObject({ battery: "ok", motor_direct: "runs" });
   });
 });
+
+// Issue 36: wording from the blind set pm (scored once held out, then tuned on).
+describe("what pm taught", () => {
+  it.each([
+    "Proceeding to leak inspection.",
+    "Awaiting full heat cycle.",
+    "Applying direct 12 VDC to motor via fused leads.",
+  ])("%j announces work: nothing is recorded", (message) => {
+    const system = message.includes("heat") ? "furnace" : message.includes("motor") ? "slide_out" : "water_pump";
+    const before = last(drive(system, ["it does not work"]));
+    const turn = last(drive(system, ["it does not work", message]));
+    expect(turn.state.evidence).toEqual(before.state.evidence);
+    expect(turn.state.pending_findings).toEqual({});
+  });
+
+  it('"cap reads forty four point eight rated forty five": a rating said in words', () => {
+    const turn = last(
+      drive("roof_ac", [
+        ...AC,
+        "stat calls",
+        "fan runs",
+        "comp hums n trips",
+        "cap reads forty four point eight rated forty five",
+      ]),
+    );
+    expect(turn.state.evidence.capacitor).toBe("good");
+  });
+
+  it('"like i said the gas is fine, the stove lights" at the ignition step: said again, it is about the LP', () => {
+    const furnace = [
+      "furnace short cycles",
+      "propane full, stove lights",
+      "thermostat calls for heat",
+      "blower runs",
+      "sail switch closed",
+    ];
+    const turn = last(drive("furnace", [...furnace, "like i said the gas is fine, the stove lights"]));
+    expect(turn.state.evidence.ignition).toBeUndefined();
+  });
+});

@@ -542,7 +542,8 @@ function mentionOf(
 /**
  * Per clause and token: whether its item names the part of a step not done yet and not the asked
  * step's ("compressor kicks on" at the fan). A step done is context for the one asked ("pump keeps
- * going" at the pressure switch, "the new fuse blows" at the short check).
+ * going" at the pressure switch, "the new fuse blows" at the short check), unless the technician
+ * says it again ("like i said").
  */
 function elsewhereMask(m: TMessage): boolean[][] {
   const { c, activeStep, state } = m;
@@ -552,7 +553,8 @@ function elsewhereMask(m: TMessage): boolean[][] {
       return (
         activeStep !== undefined &&
         !named.has(activeStep) &&
-        [...named].some((step) => !state.completed.includes(step.id))
+        // ("like i said the gas is fine, the stove lights": said again, a done step is the subject)
+        [...named].some((step) => m.r.alreadyTold || !state.completed.includes(step.id))
       );
     }),
   );
@@ -563,12 +565,8 @@ function matchedAnswers(m: TMessage): TFound {
   const found: TFound = { answer: null, weak: false, ambiguous: [], at: -1, stated: [], hitClauses: new Set() };
   const activeAnswers = m.activeStep?.answers ?? [];
   const negatedHits: TNegatedHit[] = [];
-  const matches = matchAnswers(
-    m.r.clauses,
-    candidatesOf(m),
-    { ...m.r.masks, elsewhere: elsewhereMask(m) },
-    negatedHits,
-  );
+  const elsewhere = elsewhereMask(m);
+  const matches = matchAnswers(m.r.clauses, candidatesOf(m), { ...m.r.masks, elsewhere }, negatedHits);
   // the step asked (ACTIVE_GROUP) first: whether it is answered decides what other steps may take
   for (const match of withNegatedNormal(matches, negatedHits, m.activeStep).sort((x, y) => x.group - y.group)) {
     for (const position of match.last.values()) found.hitClauses.add(Math.floor(position / POSITION_STRIDE));
@@ -577,8 +575,12 @@ function matchedAnswers(m: TMessage): TFound {
       const mention = mentionOf(m, match, winner, found.answer);
       if (mention !== null) found.stated.push(mention);
     } else if (winner !== undefined) {
+      const at = match.last.get(winner) ?? -1;
+      // (generic words in an item about another part answer nothing here: "like i said nothing
+      // at the pump plug" at the switch step)
+      if (match.weak && elsewhere[Math.floor(at / POSITION_STRIDE)]?.[at % POSITION_STRIDE] === true) continue;
       found.answer = activeAnswers[winner] ?? null;
-      found.at = match.last.get(winner) ?? -1;
+      found.at = at;
       // ("fuse fine": a generic word in an item that names the part asked about is its answer)
       const clause = m.r.clauses[Math.floor(found.at / POSITION_STRIDE)];
       const named =
@@ -799,7 +801,8 @@ function withItems(m: TMessage, before: TFound): TFound {
     if (r.questions.has(k) || r.quoted.has(k)) return;
     let previous: Set<TStep> = new Set();
     for (const tokens of itemsOf(clause, r.masks.blocked[k]).map(unanswered)) {
-      let named = namedSteps(c, tokens);
+      // ("nothing at the pump plug with the switch on": the switch is how it was measured)
+      let named = namedSteps(c, withoutConditions({ ...clause, tokens })?.tokens ?? tokens);
       // "looked at the fuse and its fine": "it" is the part of the item before
       const first = tokens.find((t) => t !== "" && !VOCABULARY.listWords.has(t)) ?? "";
       if (named.size === 0 && VOCABULARY.pronouns.has(first)) named = previous;

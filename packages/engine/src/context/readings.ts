@@ -103,6 +103,9 @@ export function readingsOf(
   // a dual capacitor has two ("rated 45/5", "35+5 uf rated"), and a reading goes with the nearer
   let ratings: number[] = [];
   clauses.forEach((clause) => {
+    // ("rated forty five": a rating said in words)
+    for (const [i, { value }] of spelledNumbers(clause.words))
+      if (ratings.length === 0 && isRating(clause.tokens, i)) ratings = [value];
     clause.tokens.forEach((token, i) => {
       if (ratings.length > 0 || !isNumberToken(token) || !isRating(clause.tokens, i)) return;
       const before = clause.tokens[i - 1] ?? "";
