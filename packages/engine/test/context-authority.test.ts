@@ -6,15 +6,19 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as catalogIndex from "../src/context/catalog-index";
 import * as catalogSchema from "../src/context/catalog-schema";
+import * as consent from "../src/context/consent";
 import * as directive from "../src/context/directive";
+import * as echo from "../src/context/echo";
 import * as engine from "../src/context/engine";
 import * as intent from "../src/context/intent";
+import * as items from "../src/context/items";
 import * as languagePack from "../src/context/language-pack";
 import * as limits from "../src/context/limits";
 import * as localize from "../src/context/localize";
 import * as match from "../src/context/match";
 import * as messageRead from "../src/context/message-read";
 import * as phrases from "../src/context/phrases";
+import * as readingSteps from "../src/context/reading-steps";
 import * as readings from "../src/context/readings";
 import * as registry from "../src/context/registry";
 import * as report from "../src/context/report";
@@ -32,15 +36,19 @@ const catalog = api.RV_SERVICE_CATALOG;
 const MODULES: Record<string, Record<string, unknown>> = {
   "catalog-index": catalogIndex,
   "catalog-schema": catalogSchema,
+  consent,
   directive,
+  echo,
   engine,
   intent,
+  items,
   "language-pack": languagePack,
   limits,
   localize,
   match,
   "message-read": messageRead,
   phrases,
+  "reading-steps": readingSteps,
   readings,
   registry,
   report,

@@ -13,9 +13,10 @@ export {
   type TSystem,
   ZCatalog,
 } from "./catalog-schema";
+export { consentOf, isPlainYes } from "./consent";
 export { optionsOf } from "./directive";
 export { contextTurn, startContext } from "./engine";
-export { classifyMessage, consentOf, isPlainYes, type TClassification } from "./intent";
+export { classifyMessage, type TClassification } from "./intent";
 export { fillTemplate, parseLanguagePack, type TLanguagePack, ZLanguagePack } from "./language-pack";
 export { MAX_MESSAGE_CHARS_READ } from "./limits";
 export { catalogLanguages, localSystem, matchingSystem } from "./localize";

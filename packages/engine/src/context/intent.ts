@@ -27,32 +27,28 @@ import {
   type TStep,
   type TSystem,
 } from "./catalog-schema";
-import { matchAnswers, POSITION_STRIDE, type TGroupMatch, type TMatchCandidate, type TNegatedHit } from "./match";
+import { consentOf, grantsPermission } from "./consent";
+import { echoAnswer, yesNoAnswers } from "./echo";
 import {
-  MAX_ANALYSED_CHARS,
-  mark,
-  NON_ANSWERS,
-  opensWithQuestionWord,
-  questionTopic,
-  read,
-  type TRead,
-} from "./message-read";
+  bypassSpans,
+  bypassTested,
+  clauseText,
+  contrasted,
+  itemAround,
+  itemsOf,
+  negatedIn,
+  pastBypass,
+  withoutConditions,
+} from "./items";
+import { matchAnswers, POSITION_STRIDE, type TGroupMatch, type TMatchCandidate, type TNegatedHit } from "./match";
+import { MAX_ANALYSED_CHARS, mark, opensWithQuestionWord, read, type TRead } from "./message-read";
 import { indexOf } from "./phrases";
-import { readingAnswer, readingsOf, type TReading, withPair } from "./readings";
+import { withReadings } from "./reading-steps";
 import { acknowledges, laborIn, requestsReport, resolvedIn, retractedIn, rulesIn } from "./speech-acts";
 import { isCommonWord } from "./spelling";
-import { evidenceValue, recordsFinding, type TContextState, type TIntent, type TTopicKind } from "./state";
+import { evidenceValue, type TContextState, type TIntent, type TTopicKind } from "./state";
 import { phraseStarts } from "./text";
-import {
-  canonicalToken,
-  lex,
-  PACK_WORDS,
-  phrase,
-  type TLexClause,
-  type TNonAnswerReason,
-  type TPhrase,
-  VOCABULARY,
-} from "./vocabulary";
+import { canonicalToken, PACK_WORDS, phrase, type TLexClause, type TNonAnswerReason, VOCABULARY } from "./vocabulary";
 
 /** An answer stated for a step other than the active one. */
 export type TMention = { step: TStep; index: number; answer: TAnswer };
@@ -118,204 +114,6 @@ export type TClassification = {
   evidenceText: string;
 };
 
-/**
- * Whether a conjunction ("but") or a word of sequence ("then", "after") stands between two
- * positions of one clause, or the first position's clause turns at "but" after it, or a word of
- * sequence opens the way to the second in a later clause: the second statement is the outcome.
- */
-function contrasted(clauses: readonly TLexClause[], from: number, to: number): boolean {
-  const k = Math.floor(from / POSITION_STRIDE);
-  const clause = clauses[k];
-  if (clause === undefined) return false;
-  const a = from % POSITION_STRIDE;
-  const b = to % POSITION_STRIDE;
-  // "it runs and water comes out but it wont shut off, keeps cycling": a clause that turns at
-  // "but" after the first statement hands on to what follows it, in the clauses after too;
-  // "motor runs, room moves then stalls", "Sieb ist sauber, aber zieht Luft": so does "then" or
-  // "but" in a later clause, before the later statement
-  const kt = Math.floor(to / POSITION_STRIDE);
-  const turns = (t: string) => VOCABULARY.sequence.has(t) || VOCABULARY.conjunctions.has(t);
-  if (kt > k)
-    return (
-      clause.segments.slice(a + 1).some((s) => s !== clause.segments[a]) ||
-      clauses
-        .slice(k + 1, kt + 1)
-        .some((later, j) => (k + 1 + j === kt ? later.tokens.slice(0, b) : later.tokens).some(turns))
-    );
-  if (k !== Math.floor(to / POSITION_STRIDE)) return false;
-  return (
-    clause.segments[a] !== clause.segments[b] || clause.tokens.slice(a + 1, b).some((t) => VOCABULARY.sequence.has(t))
-  );
-}
-
-/**
- * What an echo of the step's question means: said plainly, the step's normal answer (or its
- * "yes"); negated, its "no". Null when the step has no such pair.
- */
-function yesNoAnswers(step: TStep): { yes: TAnswer; no: TAnswer } | null {
-  const holds = (a: TAnswer, word: string) => a.patterns.some((p) => phrase(p).join(" ") === word);
-  // only a step with a normal answer: where "yes" is the fault ("does the fuse still blow?") an
-  // echo of the question says nothing about which answer is meant
-  const yes = step.answers.find((a) => a.normal === true);
-  const no = step.answers.find((a) => holds(a, "no"));
-  return yes !== undefined && no !== undefined && yes !== no ? { yes, no } : null;
-}
-
-const COMPARATOR_WORDS: ReadonlySet<string> = new Set(
-  [...VOCABULARY.comparators.below, ...VOCABULARY.comparators.above].flat(),
-);
-
-/** Content words of the step's question that a reply may echo (not generic, not function words). */
-const ECHO_MIN_WORDS = 2;
-function echoAnswer(
-  c: TCompiled,
-  step: TStep,
-  clauses: readonly TLexClause[],
-  blocked: readonly (readonly boolean[])[],
-  questions: ReadonlySet<number>,
-): TAnswer | null {
-  const answers = yesNoAnswers(step);
-  if (answers === null) return null;
-  const words = c.questionWords.get(step) ?? new Set<string>();
-  // "no short cycling" repeats a fault's own words: the patterns have read it (negated), an echo
-  // would read it as "no"
-  const patterns = c.answers.get(step) ?? [];
-  const faultWords = new Set(
-    step.answers.flatMap((a, i) =>
-      a.normal === true ? [] : (patterns[i] ?? []).flatMap((p) => (p.weak ? [] : p.tokens)),
-    ),
-  );
-  let fault = false;
-  let echoed = 0;
-  let predicates = 0;
-  let negative = false;
-  clauses.forEach((clause, k) => {
-    if (questions.has(k)) return;
-    clause.tokens.forEach((t, i) => {
-      if (blocked[k]?.[i] === true) return;
-      if (words.has(t)) echoed++;
-      if (words.has(t) && faultWords.has(t) && !c.partWords.has(t)) fault = true;
-      // ("under the bed" repeats no "under 11.5 V" of the question)
-      if (words.has(t) && !c.partWords.has(t) && !COMPARATOR_WORDS.has(t)) predicates++;
-      if (
-        VOCABULARY.negators.has(t) &&
-        !(t === "no" && i === 0 && VOCABULARY.noContinuations.has(clause.tokens[1] ?? ""))
-      )
-        negative = true;
-    });
-  });
-  // the echo must repeat what the question asks, not only the part it is about ("return filters
-  // are caked" repeats "return filters" of "are the return filters clean?", not "clean")
-  if (echoed < ECHO_MIN_WORDS || predicates === 0 || (negative && fault)) return null;
-  return negative ? answers.no : answers.yes;
-}
-
-/** Where the item (between list words and conjunctions) that holds token `at` starts and ends. */
-function itemBounds(clause: TLexClause, at: number): { from: number; to: number } {
-  const cut = (i: number) =>
-    VOCABULARY.listWords.has(clause.tokens[i] ?? "") || clause.segments[i] !== clause.segments[at];
-  let from = at;
-  while (from > 0 && !cut(from - 1)) from--;
-  let to = at;
-  while (to + 1 < clause.tokens.length && !cut(to + 1)) to++;
-  return { from, to };
-}
-
-/** The item (between list words and conjunctions) of a clause that holds token `at`. */
-function itemAround(clause: TLexClause | undefined, at: number): TLexClause | undefined {
-  if (clause === undefined) return undefined;
-  const { from, to } = itemBounds(clause, at);
-  return {
-    ...clause,
-    tokens: clause.tokens.slice(from, to + 1),
-    words: clause.words.slice(from, to + 1),
-    segments: clause.segments.slice(from, to + 1),
-  };
-}
-
-/** The item without the conditions a reading was taken under ("12.5 with the switch on at the pump" is at the pump). */
-function withoutConditions(item: TLexClause | undefined): TLexClause | undefined {
-  if (item === undefined) return undefined;
-  const tokens = [...item.tokens];
-  for (const span of indexOf(VOCABULARY.conditions).in(item.tokens))
-    tokens.fill("", span.start, span.start + span.length);
-  return { ...item, tokens };
-}
-
-/** Whether a negator precedes `start` within a few words of `tokens` ("no good", "not working"). */
-function negatedIn(tokens: readonly string[], start: number): boolean {
-  for (let i = start - 1; i >= 0 && i >= start - 3; i--) {
-    if (VOCABULARY.listWords.has(tokens[i] ?? "") || VOCABULARY.conjunctions.has(tokens[i] ?? "")) return false;
-    if (VOCABULARY.negators.has(tokens[i] ?? "")) return true;
-  }
-  return false;
-}
-
-function clauseText(clause: TLexClause | undefined): string {
-  return clause?.tokens.join(" ") ?? "";
-}
-
-// ---- consent ------------------------------------------------------------------------------------
-
-/**
- * A message as an answer to "do you authorize the repair?". Only a plain yes is "yes": every word
- * is an approval phrase or a polite or repair word ("yes please, replace it"), no question, no
- * condition. A condition ("yes if it's under warranty"), a cost question, a deferral ("ok, I need
- * to ask the customer first") or any other question is not consent; a plain decline is "no".
- */
-export function consentOf(message: string): TConsent {
-  const clauses = lex(message.slice(0, MAX_ANALYSED_CHARS));
-  const tokens = clauses.flatMap((c) => c.tokens);
-  if (tokens.length === 0) return null;
-  const has = (table: readonly TPhrase[]) => clauses.some((c) => indexOf(table).in(c.tokens).length > 0);
-  const question = clauses.some((c) => c.question || questionTopic(c) !== null || opensWithQuestionWord(c));
-  if (has(VOCABULARY.consent.conditional)) return "conditional";
-  const deferral = has(VOCABULARY.consent.deferral) || NON_ANSWERS.all(clauses).length > 0;
-  // Polite and repair words may come with a plain yes or no; "yes" and "no" themselves never count as extra.
-  const extra = new Set(
-    [...VOCABULARY.consent.plainExtra, ...VOCABULARY.fillers].filter((t) => t !== "yes" && t !== "no"),
-  );
-  const only = (table: readonly TPhrase[]) => clauses.every((c) => indexOf(table).covers(c.tokens, extra));
-  const plain = !question && !deferral;
-  // "not approved" holds "approved": a yes counts only when nothing negates it
-  const yes = clauses.some((c) =>
-    indexOf(VOCABULARY.consent.yes)
-      .in(c.tokens)
-      .some((span) => !negatedIn(c.tokens, span.start)),
-  );
-  if (plain && yes && only(VOCABULARY.consent.yes) && !has(VOCABULARY.consent.no)) return "yes";
-  // A decline may say why ("customer declined, they'll swap it themselves"); a bare "no" with more
-  // words ("no, it does not run") is not one, and a yes may never say more.
-  const declines = clauses.some((c) =>
-    indexOf(VOCABULARY.consent.no)
-      .in(c.tokens)
-      .some((span) => VOCABULARY.consent.no[span.phrase]?.join(" ") !== "no"),
-  );
-  if (plain && !yes && (declines || (has(VOCABULARY.consent.no) && only(VOCABULARY.consent.no)))) return "no";
-  if (has(VOCABULARY.consent.cost)) return "cost";
-  if (deferral) return "deferral";
-  if (question) return "question";
-  return null;
-}
-
-/** Approval phrases beyond a bare yes ("go ahead", "approved", "do it"): permission, not a finding. */
-const APPROVALS = VOCABULARY.consent.yes.filter((p) => !(p.length === 1 && (p[0] === "yes" || p[0] === "sure")));
-
-/** Whether the message grants permission in words the step asked does not take ("yes go ahead"). */
-function grantsPermission(m: TMessage): boolean {
-  const taken = new Set(
-    (m.activeStep === undefined ? [] : (m.c.answers.get(m.activeStep) ?? [])).flat().map((p) => p.tokens.join(" ")),
-  );
-  return indexOf(APPROVALS)
-    .all(m.r.clauses)
-    .some((span) => !taken.has(APPROVALS[span.phrase]?.join(" ") ?? ""));
-}
-
-/** Whether a message is a plain yes to the authorization request (what authorizes a repair). */
-export function isPlainYes(message: string): boolean {
-  return consentOf(message) === "yes";
-}
-
 // ---- the classification ---------------------------------------------------------------------------
 
 const ACTIVE_GROUP = -1;
@@ -345,7 +143,7 @@ export type TClassifyOptions = {
 };
 
 /** One message under classification: what the readers below share. */
-type TMessage = {
+export type TMessage = {
   c: TCompiled;
   state: TContextState;
   steps: readonly TStep[];
@@ -357,7 +155,7 @@ type TMessage = {
 };
 
 /** The answers a message states, as each reader below leaves them for the next. */
-type TFound = {
+export type TFound = {
   /** The active step's answer. */
   answer: TAnswer | null;
   /** The answer rests on generic words only: a reading replaces it, a restated step drops it. */
@@ -390,37 +188,6 @@ function setAsideFor(c: TCompiled, r: TRead, complaint: boolean): { rules: boole
       }
   });
   return { rules, answers };
-}
-
-/** Bypass wording in a clause, but not a reading that wanders ("10.2-10.6 jumping around") nor a bypass valve. */
-function bypassSpans(clause: TLexClause) {
-  const notBypass = indexOf(VOCABULARY.notBypass).in(clause.tokens);
-  return indexOf(VOCABULARY.bypass)
-    .in(clause.tokens)
-    .filter((span) => !notBypass.some((u) => u.start <= span.start && span.start < u.start + u.length));
-}
-
-/**
- * "with a good lead the motor runs fine on direct 12v": a clause with bypass wording is about the
- * step whose parts the bypass names (the direct test), not another step naming the same motor;
- * null when the clause has no bypass wording.
- */
-function bypassTested(c: TCompiled, clause: TLexClause): Set<TStep> | null {
-  const spans = bypassSpans(clause);
-  if (spans.length === 0) return null;
-  return new Set(
-    spans.flatMap((span) => [...namedSteps(c, clause.tokens.slice(span.start, span.start + span.length))]),
-  );
-}
-
-/** The clause without the items that hold bypass wording: what the bypass reaches, not what it bypasses. */
-function pastBypass(clause: TLexClause): TLexClause {
-  const tokens = [...clause.tokens];
-  for (const span of bypassSpans(clause)) {
-    const { from, to } = itemBounds(clause, span.start);
-    tokens.fill("", from, to + 1);
-  }
-  return { ...clause, tokens };
 }
 
 /** The answers that compete for the message's words: the active step's, and those of the steps it names. */
@@ -594,166 +361,6 @@ function matchedAnswers(m: TMessage): TFound {
   return found;
 }
 
-/** The step other than the active one a reading is of, if one is meant beyond doubt. */
-function readingStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
-  const { c, steps, activeStep, state } = m;
-  // Another step takes a reading when the clause names its part ("12.4 at the pump plug",
-  // "batteries at 12.8"), or, with a unit, when it is the system's only step in that unit.
-  const readers = steps.filter(
-    (s) => s !== activeStep && s.readings !== undefined && (reading.unit === null || s.readings.unit === reading.unit),
-  );
-  const named = readers.filter((s) => namesPart(c, s, item));
-  // (of several steps in that unit, the ones that apply now: the switch output is read only
-  // once the pump connector had no voltage)
-  const applies = (s: TStep) => s.requires === undefined || recordsFinding(state.evidence, s.requires.finding);
-  const inUnit = reading.unit === null ? [] : steps.filter((s) => s.readings?.unit === reading.unit && applies(s));
-  if (named.length > 1) return nearestNamed(c, named, item, reading.start);
-  return named.length === 1 ? named[0] : inUnit.length === 1 ? inUnit[0] : undefined;
-}
-
-/**
- * Of several steps the item names, the one whose part stands nearest the number ("12.6 at the
- * pump with the switch on" is the pump's voltage); none when two stand as near.
- */
-function nearestNamed(
-  c: TCompiled,
-  named: readonly TStep[],
-  item: TLexClause | undefined,
-  at: number,
-): TStep | undefined {
-  if (item === undefined) return undefined;
-  const distances = namedSpans(c, item.tokens)
-    .filter((span) => named.includes(span.step))
-    .map((span) => ({ step: span.step, distance: Math.abs(span.start - at) }))
-    .sort((a, b) => a.distance - b.distance);
-  const [first, second] = distances;
-  return first !== undefined && (second === undefined || second.distance > first.distance) ? first.step : undefined;
-}
-
-/**
- * The completed step last read in the reading's unit, unless the item names another step read in
- * that unit ("had the probe on the wrong pin, pump is getting 12.5" corrects the pump voltage).
- */
-function lastReadStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
-  const { c, steps, state, activeStep } = m;
-  for (const id of [...state.completed].reverse()) {
-    const step = steps.find((s) => s.id === id);
-    if (step === undefined || step === activeStep || step.readings === undefined) continue;
-    if (reading.unit !== null && step.readings.unit !== reading.unit) continue;
-    const unit = step.readings.unit;
-    const other = steps.some((s) => s !== step && s.readings?.unit === unit && namesPart(c, s, item));
-    return other && !namesPart(c, step, item) ? undefined : step;
-  }
-  return undefined;
-}
-
-/**
- * The completed step a corrected reading is of: the one the message names ("hold up, that batt
- * reading was with the charger on. charger off its 12.0"), else after a remeasurement the last
- * one read in the reading's unit.
- */
-function correctedStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
-  const { c, r, steps, state, activeStep } = m;
-  if (!r.correction || (activeStep !== undefined && namesPart(c, activeStep, item))) return undefined;
-  const named = steps.filter(
-    (s) =>
-      s !== activeStep &&
-      state.completed.includes(s.id) &&
-      s.readings !== undefined &&
-      (reading.unit === null || s.readings.unit === reading.unit) &&
-      r.clauses.some((clause) => namesPart(c, s, clause)),
-  );
-  if (named.length === 1) return named[0];
-  // "no wait that was the fan side, the herm side reads 31 on a 45": a reading against a rating
-  // corrects the step read against one
-  const rated = steps.filter(
-    (s) => s !== activeStep && state.completed.includes(s.id) && s.readings?.of_rating === true,
-  );
-  if (reading.rating !== null && rated.length === 1) return rated[0];
-  return r.remeasured ? lastReadStep(m, reading, item) : undefined;
-}
-
-/** Meter readings answer a step by its ranges, not by its patterns. */
-function withReadings(m: TMessage, before: TFound): TFound {
-  const { c, r, steps, activeStep } = m;
-  const found: TFound = { ...before, stated: [...before.stated], hitClauses: new Set(before.hitClauses) };
-  const saidNow = new Set<TStep>();
-  // Readings: the active step takes a number in its unit or with no unit; another step only
-  // one with its unit, when no other step of the system reads that unit.
-  for (const reading of withPair(activeStep, readingsOf(r.clauses, r.masks.blocked, c.names), r.clauses)) {
-    // "motor direct 12v off batt runs strong": the supply a bypass names is not a measurement
-    const clause = r.clauses[reading.clause];
-    if (
-      clause !== undefined &&
-      bypassSpans(clause).some((s) => reading.start >= s.start && reading.start < s.start + s.length)
-    )
-      continue;
-    const position = reading.clause * POSITION_STRIDE + reading.start;
-    found.hitClauses.add(reading.clause);
-    // a reading the item says is of another step's part ("12 volts at the pump" while the switch
-    // is asked) is that step's, not the step asked
-    const item = withoutConditions(itemAround(r.clauses[reading.clause], reading.start));
-    const elsewhere =
-      activeStep !== undefined &&
-      !namesPart(c, activeStep, item) &&
-      steps.some((s) => s !== activeStep && s.readings !== undefined && namesPart(c, s, item));
-    // "actually i measured wrong, its 11.3 under load": a remeasurement that names no part
-    // corrects the last step read in that unit, not the step asked (issue 36)
-    const corrected = elsewhere && !r.correction ? undefined : correctedStep(m, reading, item);
-    if (corrected !== undefined) {
-      const answer = readingAnswer(corrected, reading);
-      // (of the readings of a correction the one said now stands, not the old one put elsewhere:
-      // "119 was at the pedestal, at the ac its 104", "its 10.9, the 12.2 was at the battery")
-      const now = !(item?.tokens.some((t) => VOCABULARY.pastMarkers.has(t)) ?? false);
-      if (answer !== null && (now || !saidNow.has(corrected))) {
-        if (now) saidNow.add(corrected);
-        found.stated = found.stated.filter((s) => s.step !== corrected);
-        found.stated.push({ step: corrected, index: steps.indexOf(corrected), answer });
-      }
-      continue;
-    }
-    const own = activeStep === undefined || elsewhere ? null : readingAnswer(activeStep, reading);
-    if (own !== null) {
-      if (found.answer === null || found.weak || position > found.at || !r.correction) {
-        const conflict = found.answer !== null && found.answer !== own && !r.correction && found.at >= 0 && !found.weak;
-        // "breaker is on, only 98 at the unit", "12 in but nothing out": of a reading and words
-        // that disagree, the one that finds a fault says more than the one that finds none
-        const fault =
-          conflict && Boolean(found.answer?.normal) !== Boolean(own.normal) ? (own.normal ? found.answer : own) : null;
-        // (two faults: the words name the cause, the reading only measures it: "return 80 supply
-        // 71, filters full of dog hair" is the dirty filter)
-        if (conflict && found.answer?.normal !== true && own.normal !== true) continue;
-        if (conflict && fault === null && found.answer !== null) {
-          found.ambiguous = [found.answer.id, own.id];
-          found.answer = null;
-        } else if (fault === null || fault === own) {
-          found.answer = own;
-          found.at = position;
-          found.weak = false;
-          found.ambiguous = [];
-        }
-      }
-      continue;
-    }
-    const step = readingStep(m, reading, item);
-    if (step === undefined || step === activeStep || found.stated.some((s) => s.step === step)) continue;
-    const stepAnswer = readingAnswer(step, reading);
-    if (stepAnswer !== null) found.stated.push({ step, index: steps.indexOf(step), answer: stepAnswer });
-  }
-  return found;
-}
-
-/** A clause's items ("fuse is good and 12 V at the pump"), each as the clause's tokens with the rest blanked. */
-function itemsOf(clause: TLexClause, blocked: readonly boolean[] | undefined): string[][] {
-  let item = 0;
-  const items = clause.tokens.map((t, i) =>
-    VOCABULARY.listWords.has(t) || (i > 0 && clause.segments[i] !== clause.segments[i - 1]) ? ++item : item,
-  );
-  return [...new Set(items)].map((segment) =>
-    clause.tokens.map((t, i) => (items[i] === segment && blocked?.[i] !== true ? t : "")),
-  );
-}
-
 /** Another step's answer in an item that names its part: by all its patterns, or "good" for its normal one. */
 function itemAnswer(
   c: TCompiled,
@@ -778,7 +385,6 @@ function itemAnswer(
 function withItems(m: TMessage, before: TFound): TFound {
   const { c, r, steps, activeStep } = m;
   const found: TFound = { ...before, stated: [...before.stated], hitClauses: new Set(before.hitClauses) };
-  const saidNow = new Set<TStep>();
   // Items: segments cut again at list words ("fuse is good and 12 V at the pump"). In an item,
   // generic words count for another step when the item names that step's part (and no other
   // step's): "checked the fuse, its good". "Good", "fine", "checks out" (not negated) are the
