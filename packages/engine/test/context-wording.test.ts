@@ -369,3 +369,11 @@ describe("what pm taught", () => {
     expect(turn.state.evidence.ignition).toBeUndefined();
   });
 });
+
+describe("interjections", () => {
+  it('"ugh start over i mixed up my notes": an interjection before a command is filler', () => {
+    const turn = last(drive("water_pump", ["pump wont run", "fuse ok", "ugh start over i mixed up my notes"]));
+    expect(turn.events.some((e) => e.type === "restart")).toBe(true);
+    expect(turn.state.evidence).toEqual({});
+  });
+});
