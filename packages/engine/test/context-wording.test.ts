@@ -377,3 +377,48 @@ describe("interjections", () => {
     expect(turn.state.evidence).toEqual({});
   });
 });
+
+// Issue 36: wording from the blind set pn (scored once held out, then tuned on).
+describe("what pn taught", () => {
+  it('"fuse ✓", "blower ✓": a check mark is "ok"', () => {
+    expect(last(drive("water_pump", ["pump wont run", "fuse ✓"])).state.evidence.fuse).toBe("ok");
+    expect(last(drive("furnace", ["furnace no heat", "LP ✓", "stat calls", "blower ✓"])).state.evidence).toMatchObject({
+      lp: "ok",
+      blower: "runs",
+    });
+  });
+
+  it.each([
+    ["1) fuse ok 2) 12.4v at pump 3) pump runs, sputters, spits air", { fuse: "ok", pump_voltage: "ok" }],
+    ["1. fuse ok 2. 12.6 at the pump", { fuse: "ok", pump_voltage: "ok" }],
+  ])("%j: a numbered list's numbers are no readings", (message, evidence) => {
+    expect(last(drive("water_pump", ["pump acting up", message])).state.evidence).toMatchObject(evidence);
+  });
+
+  it('"battery reads 12. fuse ok": a number ending a sentence is still a reading', () => {
+    expect(last(drive("slide_out", ["slide dead", "battery reads 12. fuse ok"])).state.evidence.battery).toBe("low");
+  });
+
+  it.each(["He's pressing the switch now", "I am going to discharge the capacitor before I test it."])(
+    "%j announces work, with its subject: nothing is recorded",
+    (message) => {
+      const system = message.includes("capacitor") ? "roof_ac" : "slide_out";
+      const start =
+        system === "roof_ac" ? [...AC, "stat calls", "fan runs", "comp hums n trips"] : ["slide dead", "batt 12.6"];
+      const before = last(drive(system, start)).state.evidence;
+      expect(last(drive(system, [...start, message])).state.evidence).toEqual(before);
+    },
+  );
+
+  it('"12.48 V on the input and 0.00 V on the output": the output reading is the one after "and"', () => {
+    const turn = last(
+      drive("water_pump", [
+        "pump wont run",
+        "fuse ok",
+        "0 at the pump plug",
+        "On the pump switch I get 12.48 V on the input and 0.00 V on the output terminal with it pressed ON.",
+      ]),
+    );
+    expect(turn.state.evidence.pump_switch).toBe("bad");
+  });
+});

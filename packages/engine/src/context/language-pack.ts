@@ -60,6 +60,8 @@ export const ZLanguagePack = z.strictObject({
    * reports a result ("checked the tank, full").
    */
   announcing_verbs: ZPhrases.default([]),
+  /** Who is at work, before such a verb or announcement ("he's pressing the switch now", "I am going to"). */
+  subjects: ZPhrases.default([]),
   /** A part bypassed ("jumped it straight to 12v"): that is no test of the part in between. */
   bypass: ZPhrases,
   /** Bypass words that are no bypass: a reading that wanders ("jumping around"), a bypass valve. */

@@ -184,7 +184,9 @@ function readNoWords(r: TReadFound, { clause, quoted, b, w }: TClauseAt): void {
  * it", "hmm ok": a clause of fillers only says nothing (a bare "ok" is not the answer "LP OK").
  */
 function readAnnouncement(r: TReadFound, { clause, k, quoted, b }: TClauseAt, clauses: number): void {
-  const opening = clause.tokens.findIndex((t, i) => !VOCABULARY.fillers.has(t) && b[i] !== true);
+  const opening = clause.tokens.findIndex(
+    (t, i) => !VOCABULARY.fillers.has(t) && !VOCABULARY.subjects.has(t) && b[i] !== true,
+  );
   const announces =
     opening >= 0 &&
     !quoted &&

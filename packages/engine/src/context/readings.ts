@@ -168,9 +168,14 @@ export function readingsOf(
       if (unit !== undefined && names.has(clause.tokens[last + 2] ?? "")) return;
       // "12 going in, nothing coming out", "input side has 12.6": what goes into a part is not
       // what it puts out (the switch steps ask for the output)
+      // (…within the number's item: "12.48 V on the input and 0.00 V on the output" reads the 0.00)
+      const apart = (from: number, to: number) =>
+        clause.tokens.slice(from, to).some((t) => VOCABULARY.listWords.has(t) || VOCABULARY.conjunctions.has(t));
       if (
         input.some(
-          (s) => (s.start > last && s.start <= last + 3) || (s.start + s.length <= i && s.start + s.length >= i - 3),
+          (s) =>
+            (s.start > last && s.start <= last + 3 && !apart(last + 1, s.start)) ||
+            (s.start + s.length <= i && s.start + s.length >= i - 3 && !apart(s.start + s.length, i)),
         )
       )
         return;

@@ -91,6 +91,7 @@ export const VOCABULARY = {
   restart: phrases((p) => p.restart),
   announcements: phrases((p) => p.announcements),
   announcingVerbs: new Set(collect((p) => p.announcing_verbs).flatMap(raw)),
+  subjects: tokenSet((p) => p.subjects),
   bypass: phrases((p) => p.bypass),
   notBypass: phrases((p) => p.not_bypass),
   reportRequests: phrases((p) => p.report_requests),
@@ -162,7 +163,7 @@ export type TLexClause = TClause & { words: string[]; segments: number[] };
  * no. `correct` mends a folded word before it is read (spelling.ts).
  */
 export function lex(text: string, correct: (word: string) => string = (w) => w): TLexClause[] {
-  const clauses = withLabels(toClauses(text)).map((c) => {
+  const clauses = withLabels(toClauses(withWords(withoutEnumerators(text)))).map((c) => {
     const words = c.tokens.filter((t) => !ARTICLES.has(t));
     return { ...c, words, tokens: words.map((t) => canonicalToken(correct(SHORTHAND.get(t) ?? t))) };
   });
@@ -177,6 +178,54 @@ export function lex(text: string, correct: (word: string) => string = (w) => w):
     const segments = c.tokens.map((t) => (VOCABULARY.conjunctions.has(t) ? ++segment : segment));
     return { ...c, segments };
   });
+}
+
+/** Symbols typed for words: a check mark is "ok", a cross "no", an arrow "then" ("fuse ✓", "→ lockout"). */
+const SYMBOLS: readonly (readonly [string, string])[] = [
+  ["✓", "ok"],
+  ["✔", "ok"],
+  ["☑", "ok"],
+  ["✅", "ok"],
+  ["✗", "no"],
+  ["✘", "no"],
+  ["❌", "no"],
+  ["→", "then"],
+  ["->", "then"],
+];
+
+function withWords(text: string): string {
+  let out = text;
+  for (const [symbol, word] of SYMBOLS) if (out.includes(symbol)) out = out.replaceAll(symbol, ` ${word} `);
+  return out;
+}
+
+/** A list number ("1)", "2.") before a space: the opening of a numbered list's item. */
+const ENUMERATOR = /(^|\s)(\d{1,2})[.)](?=\s)/g;
+
+/**
+ * "1) fuse ok 2) 12.4v at pump", "5. filters clean": the numbers of a numbered list are no
+ * readings; each item becomes a clause. A run counts from 1, or from the number the message opens
+ * with; a lone number is cut only there ("the battery reads 12. fuse ok" keeps its 12).
+ */
+function withoutEnumerators(text: string): string {
+  const found = [...text.matchAll(ENUMERATOR)];
+  const opens = found[0] !== undefined && text.slice(0, found[0].index).trim() === "";
+  let next = opens ? Number(found[0]?.[2]) : 1;
+  const cut: RegExpExecArray[] = [];
+  for (const m of found)
+    if (Number(m[2]) === next) {
+      cut.push(m);
+      next++;
+    }
+  if (cut.length < (opens ? 1 : 2)) return text;
+  let out = "";
+  let at = 0;
+  for (const m of cut) {
+    const start = m.index + (m[1]?.length ?? 0);
+    out += `${text.slice(at, start)}, `;
+    at = start + (m[2]?.length ?? 0) + 1;
+  }
+  return out + text.slice(at);
 }
 
 /** Words before a colon that label what follows: "motor: nothing", "batt: 12.6" are one clause each. */
