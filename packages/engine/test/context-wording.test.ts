@@ -422,3 +422,25 @@ describe("what pn taught", () => {
     expect(turn.state.evidence.pump_switch).toBe("bad");
   });
 });
+
+// Issue 36: wording from the blind set po (scored once held out, then tuned on).
+describe("what po taught", () => {
+  it('"12v6 at the pump connector", "11v1": the unit written for the decimal point', () => {
+    const pump = ["pump wont run", "fuse ok"];
+    expect(last(drive("water_pump", [...pump, "12v6 at the pump connector"])).state.evidence.pump_voltage).toBe("ok");
+    expect(last(drive("water_pump", [...pump, "11v1 at the pump connector"])).state.evidence.pump_voltage).toBe("low");
+  });
+
+  it.each([
+    ["filters are clean, return 25C and supply 15C after 15 minutes", "good"],
+    ["filters clean, return 25C supply 21C", "weak"],
+  ])("%j: a split in Celsius is read in Fahrenheit", (message, answer) => {
+    const turn = last(drive("roof_ac", [...AC, "stat calls", "fan runs", "compressor runs", message]));
+    expect(turn.state.evidence.airflow).toBe(answer);
+  });
+
+  it('"waiting out the 3 minute delay": repeating how long the question says to wait answers nothing', () => {
+    const turn = last(drive("roof_ac", [...AC, "stat calls", "fan runs", "waiting out the 3 minute delay"]));
+    expect(turn.state.evidence.compressor).toBeUndefined();
+  });
+});

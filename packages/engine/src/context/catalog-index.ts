@@ -154,11 +154,16 @@ export function compile(system: TSystem): TCompiled {
       system.procedure.steps.map((step) => [
         step,
         new Set(
-          [step.question, ...(step.parts ?? [])]
-            .flatMap(phrase)
-            .filter(
-              (t) => t.length >= 4 && !VOCABULARY.generic.has(t) && !VOCABULARY.fillers.has(t) && !isNumberToken(t),
-            ),
+          [step.question, ...(step.parts ?? [])].flatMap(phrase).filter(
+            (t) =>
+              t.length >= 4 &&
+              !VOCABULARY.generic.has(t) &&
+              !VOCABULARY.fillers.has(t) &&
+              !isNumberToken(t) &&
+              // ("wait 3 minutes": how long to wait is no part of what the question asks)
+              !VOCABULARY.labor.minuteUnits.has(t) &&
+              !VOCABULARY.labor.hourUnits.has(t),
+          ),
         ),
       ]),
     ),

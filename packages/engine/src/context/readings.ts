@@ -197,6 +197,9 @@ function pairWord(clause: TLexClause | undefined, at: number, before: boolean): 
   return clause.tokens[before ? at - 1 : after] ?? "";
 }
 
+/** A split in °C, in °F (a difference: no offset). */
+const CELSIUS_DEGREE_IN_F = 1.8;
+
 /**
  * The step's paired reading: the number the message names by a `from` word less the one it names
  * by a `to` word ("return 80 supply 71", "70 return 52 supply": words all before or all after
@@ -215,7 +218,15 @@ export function withPair(step: TStep | undefined, readings: TReading[], clauses:
     const [a] = froms;
     const [b] = tos;
     if (froms.length !== 1 || tos.length !== 1 || a === undefined || b === undefined) continue;
-    const paired = { ...a, value: a.value - b.value, unit: a.unit ?? b.unit, start: Math.max(a.start, b.start) };
+    const unit = a.unit ?? b.unit;
+    // ("return 25C, supply 15C": a split of 10 °C is one of 18 °F)
+    const celsius = unit === "C" && step?.readings?.unit === "F";
+    const paired = {
+      ...a,
+      value: (a.value - b.value) * (celsius ? CELSIUS_DEGREE_IN_F : 1),
+      unit: celsius ? "F" : unit,
+      start: Math.max(a.start, b.start),
+    };
     return [...readings.filter((r) => r !== a && r !== b), paired];
   }
   return readings;

@@ -193,8 +193,11 @@ const SYMBOLS: readonly (readonly [string, string])[] = [
   ["->", "then"],
 ];
 
+/** "12v6", "11v1": volts written with the unit for the decimal point. */
+const UNIT_AS_POINT = /(\d{1,3})[vV](\d{1,2})(?!\d)/g;
+
 function withWords(text: string): string {
-  let out = text;
+  let out = text.replace(UNIT_AS_POINT, "$1.$2 v");
   for (const [symbol, word] of SYMBOLS) if (out.includes(symbol)) out = out.replaceAll(symbol, ` ${word} `);
   return out;
 }
