@@ -444,3 +444,22 @@ describe("what po taught", () => {
     expect(turn.state.evidence.compressor).toBeUndefined();
   });
 });
+
+describe("corrections said with their old number", () => {
+  it('"the switch isnt putting anything out, the 12v I saw was on its input side": the words stand', () => {
+    const turn = last(
+      drive("slide_out", [
+        "bedroom slide won't extend",
+        "battery 12.6",
+        "switch sends 12v",
+        "actually no, the switch isn't putting anything out, the 12v I saw was on its input side",
+      ]),
+    );
+    expect(turn.state.evidence.slide_switch).toBe("bad");
+  });
+
+  it('"sorry batt was 11.8 not 12.8": a past-tense number alone is the corrected reading', () => {
+    const turn = last(drive("slide_out", ["slide dead", "batt 12.8", "sorry batt was 11.8 not 12.8"]));
+    expect(turn.state.evidence.battery).toBe("low");
+  });
+});

@@ -94,6 +94,7 @@ export function withReadings(m: TMessage, before: TFound): TFound {
   const { c, r, steps, activeStep } = m;
   const found: TFound = { ...before, stated: [...before.stated], hitClauses: new Set(before.hitClauses) };
   const saidNow = new Set<TStep>();
+  const inWords = new Set(before.stated.map((s) => s.step));
   // Readings: the active step takes a number in its unit or with no unit; another step only
   // one with its unit, when no other step of the system reads that unit.
   for (const reading of withPair(activeStep, readingsOf(r.clauses, r.masks.blocked, c.names), r.clauses)) {
@@ -119,9 +120,11 @@ export function withReadings(m: TMessage, before: TFound): TFound {
     if (corrected !== undefined) {
       const answer = readingAnswer(corrected, reading);
       // (of the readings of a correction the one said now stands, not the old one put elsewhere:
-      // "119 was at the pedestal, at the ac its 104", "its 10.9, the 12.2 was at the battery")
+      // "119 was at the pedestal, at the ac its 104", "its 10.9, the 12.2 was at the battery";
+      // nor over what its words say: "the switch isnt putting anything out, the 12v I saw was on
+      // its input side")
       const now = !(item?.tokens.some((t) => VOCABULARY.pastMarkers.has(t)) ?? false);
-      if (answer !== null && (now || !saidNow.has(corrected))) {
+      if (answer !== null && (now || (!saidNow.has(corrected) && !inWords.has(corrected)))) {
         if (now) saidNow.add(corrected);
         found.stated = found.stated.filter((s) => s.step !== corrected);
         found.stated.push({ step: corrected, index: steps.indexOf(corrected), answer });
