@@ -463,3 +463,39 @@ describe("corrections said with their old number", () => {
     expect(turn.state.evidence.battery).toBe("low");
   });
 });
+
+// Issue 36: wording from the blind set pp (scored once held out, then tuned on).
+describe("what pp taught", () => {
+  it('"sorry that was 10.9 not 12.9": a number put in place of another re-measures the step read last', () => {
+    const turn = last(
+      drive("water_pump", [
+        "pump runs weak",
+        "fuse ok",
+        "12.9 at the pump",
+        "pump runs, little water",
+        "sorry that was 10.9 not 12.9",
+      ]),
+    );
+    expect(turn.state.evidence.pump_voltage).toBe("low");
+  });
+
+  it.each(["waiting on the compressor delay", "running it to temp, brb"])(
+    "%j announces: nothing is recorded",
+    (message) => {
+      const system = message.includes("compressor") ? "roof_ac" : "furnace";
+      const start =
+        system === "roof_ac"
+          ? [...AC, "stat calls", "fan runs"]
+          : [
+              "furnace short cycles",
+              "lp ok",
+              "stat calls",
+              "blower runs",
+              "sail switch closed",
+              "lights and stays lit",
+            ];
+      const before = last(drive(system, start)).state.evidence;
+      expect(last(drive(system, [...start, message])).state.evidence).toEqual(before);
+    },
+  );
+});

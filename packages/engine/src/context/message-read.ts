@@ -139,6 +139,14 @@ function readMarkers(r: TReadFound, { clause, quoted, b }: TClauseAt, waits: boo
     if (!quoted) r.correction = true;
     mark(b, span.start, span.length);
   }
+  // "that was 10.9 not 12.9": a number put in place of another re-measures
+  const numberForNumber = clause.tokens.some(
+    (t, i) => isNumber(t) && clause.tokens[i + 1] === "not" && isNumber(clause.tokens[i + 2] ?? ""),
+  );
+  if (numberForNumber && !waits && !quoted) {
+    r.correction = true;
+    r.remeasured = true;
+  }
   for (const span of indexOf(VOCABULARY.remeasured).in(clause.tokens)) {
     if (waits) break;
     if (!quoted) {
