@@ -58,16 +58,24 @@ function runs(pid: number): boolean {
   }
 }
 
-async function waitForFile(file: string, ms = 10_000): Promise<string> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
+/**
+ * The file's text once the process under test wrote it. No deadline of its own (a busy machine
+ * starts processes slowly; the test's timeout bounds the wait): it fails when `ended` settles first.
+ */
+async function waitForFile(file: string, ended: Promise<unknown>): Promise<string> {
+  let over = false;
+  const end = () => {
+    over = true;
+  };
+  ended.then(end, end);
+  for (;;) {
     if (existsSync(file)) {
       const text = readFileSync(file, "utf8");
       if (text.trim()) return text;
     }
+    if (over) throw new Error(`${file} never appeared: the process ended first`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`${file} never appeared`);
 }
 
 // A parent that starts a child, writes both pids, and sleeps. With `stubborn`, both ignore SIGTERM.
@@ -142,13 +150,13 @@ describe("through `pnpm workflow run`, as a person runs it", () => {
       stderr += chunk;
     });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    const pids = (await waitForFile(path.join(ws, "pids"))).split(" ").map(Number);
+    const pids = (await waitForFile(path.join(ws, "pids"), exited)).split(" ").map(Number);
     expect(pids.every(runs)).toBe(true);
     child.kill("SIGINT");
     expect(await exited).toBe(WORKFLOW_EXIT.INTERRUPTED);
     expect(stderr).toContain("interrupted (SIGINT) while phase nap ran; its processes were stopped");
     expect(pids.filter(runs)).toEqual([]);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe("failures go through phaseFailed", () => {
@@ -314,7 +322,7 @@ describe("the process: argv, env, cwd, timeout", () => {
         "nap",
         { workspace: ws, graceMs, baseEnv: process.env },
       );
-      const pids = (await waitForFile(path.join(ws, "pids"))).split(" ").map(Number);
+      const pids = (await waitForFile(path.join(ws, "pids"), run)).split(" ").map(Number);
       expect(pids.every(runs)).toBe(true);
       const outcome = await run;
       expect(outcome).toMatchObject({
