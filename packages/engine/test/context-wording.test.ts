@@ -6,6 +6,14 @@ import { drive, last } from "./drive";
 
 const AC = ["ac wont come on at all", "got 121 at the roof unit, breaker on"];
 
+/** After `start`, `message` leaves the findings as they were; the turn it made. */
+function expectNothingRecorded(system: string, start: string[], message: string) {
+  const before = last(drive(system, start)).state.evidence;
+  const turn = last(drive(system, [...start, message]));
+  expect(turn.state.evidence).toEqual(before);
+  return turn;
+}
+
 describe("a bypass tests what lies past the part it goes around", () => {
   it('"jumped R to G at the stat plug and the blower comes on": the blower runs, the thermostat is untested', () => {
     const turn = last(drive("roof_ac", [...AC, "jumped R to G at the stat plug and the blower comes on"]));
@@ -333,14 +341,11 @@ describe("what pl taught", () => {
 // Issue 36: wording from the blind set pm (scored once held out, then tuned on).
 describe("what pm taught", () => {
   it.each([
-    "Proceeding to leak inspection.",
-    "Awaiting full heat cycle.",
-    "Applying direct 12 VDC to motor via fused leads.",
-  ])("%j announces work: nothing is recorded", (message) => {
-    const system = message.includes("heat") ? "furnace" : message.includes("motor") ? "slide_out" : "water_pump";
-    const before = last(drive(system, ["it does not work"]));
-    const turn = last(drive(system, ["it does not work", message]));
-    expect(turn.state.evidence).toEqual(before.state.evidence);
+    ["water_pump", "Proceeding to leak inspection."],
+    ["furnace", "Awaiting full heat cycle."],
+    ["slide_out", "Applying direct 12 VDC to motor via fused leads."],
+  ])("%s: %j announces work: nothing is recorded", (system, message) => {
+    const turn = expectNothingRecorded(system, ["it does not work"], message);
     expect(turn.state.pending_findings).toEqual({});
   });
 
@@ -399,16 +404,16 @@ describe("what pn taught", () => {
     expect(last(drive("slide_out", ["slide dead", "battery reads 12. fuse ok"])).state.evidence.battery).toBe("low");
   });
 
-  it.each(["He's pressing the switch now", "I am going to discharge the capacitor before I test it."])(
-    "%j announces work, with its subject: nothing is recorded",
-    (message) => {
-      const system = message.includes("capacitor") ? "roof_ac" : "slide_out";
-      const start =
-        system === "roof_ac" ? [...AC, "stat calls", "fan runs", "comp hums n trips"] : ["slide dead", "batt 12.6"];
-      const before = last(drive(system, start)).state.evidence;
-      expect(last(drive(system, [...start, message])).state.evidence).toEqual(before);
-    },
-  );
+  it.each([
+    ["He's pressing the switch now", "slide_out", ["slide dead", "batt 12.6"]],
+    [
+      "I am going to discharge the capacitor before I test it.",
+      "roof_ac",
+      [...AC, "stat calls", "fan runs", "comp hums n trips"],
+    ],
+  ])("%j announces work, with its subject: nothing is recorded (%s)", (message, system, start) => {
+    expectNothingRecorded(system, start, message);
+  });
 
   it('"12.48 V on the input and 0.00 V on the output": the output reading is the one after "and"', () => {
     const turn = last(
@@ -479,23 +484,14 @@ describe("what pp taught", () => {
     expect(turn.state.evidence.pump_voltage).toBe("low");
   });
 
-  it.each(["waiting on the compressor delay", "running it to temp, brb"])(
-    "%j announces: nothing is recorded",
-    (message) => {
-      const system = message.includes("compressor") ? "roof_ac" : "furnace";
-      const start =
-        system === "roof_ac"
-          ? [...AC, "stat calls", "fan runs"]
-          : [
-              "furnace short cycles",
-              "lp ok",
-              "stat calls",
-              "blower runs",
-              "sail switch closed",
-              "lights and stays lit",
-            ];
-      const before = last(drive(system, start)).state.evidence;
-      expect(last(drive(system, [...start, message])).state.evidence).toEqual(before);
-    },
-  );
+  it.each([
+    ["waiting on the compressor delay", "roof_ac", [...AC, "stat calls", "fan runs"]],
+    [
+      "running it to temp, brb",
+      "furnace",
+      ["furnace short cycles", "lp ok", "stat calls", "blower runs", "sail switch closed", "lights and stays lit"],
+    ],
+  ])("%j announces: nothing is recorded (%s)", (message, system, start) => {
+    expectNothingRecorded(system, start, message);
+  });
 });

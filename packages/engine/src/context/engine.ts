@@ -537,19 +537,35 @@ function pushTopic(ctx: TCtx, s: TContextState, kind: NonNullable<TClassificatio
   ctx.events.push({ type: "topic_push", detail: { kind, step: step.id } });
 }
 
+/**
+ * The step is passed as NOT CHECKED (`reason` kept on it; `said` is what this message said, for the
+ * event) and the procedure goes on without it.
+ */
+function passNotChecked(
+  ctx: TCtx,
+  s: TContextState,
+  step: TStep,
+  { reason, count }: { reason: TNotCheckedReason; count: number },
+  said: TNotCheckedReason = reason,
+): void {
+  s.not_checked = { ...s.not_checked, [step.id]: { reason, count, passed: true } };
+  ctx.events.push({ type: "not_checked", detail: { step: step.id, reason: said, count, passed: true } });
+  if (!s.completed.includes(step.id)) s.completed.push(step.id);
+  s.guard.reasks = withoutKey(s.guard.reasks, step.id);
+}
+
 /** Nothing recorded: how to check it the first time, passed as NOT CHECKED the second time or on "skip". */
 function nonAnswerTurn(ctx: TCtx, s: TContextState, step: TStep, reason: TNotCheckedReason): TDirective {
   const earlier = Object.hasOwn(s.not_checked, step.id) ? s.not_checked[step.id] : undefined;
   const count = (earlier?.count ?? 0) + 1;
   const passed = reason === "skipped" || count >= MAX_NON_ANSWERS;
-  s.not_checked = {
-    ...s.not_checked,
-    [step.id]: { reason: reason === "skipped" && earlier ? earlier.reason : reason, count, passed },
-  };
-  ctx.events.push({ type: "not_checked", detail: { step: step.id, reason, count, passed } });
-  if (!passed) return nonAnswer(ctx, step, reason, false, null);
-  if (!s.completed.includes(step.id)) s.completed.push(step.id);
-  s.guard.reasks = withoutKey(s.guard.reasks, step.id);
+  const kept = reason === "skipped" && earlier ? earlier.reason : reason;
+  if (!passed) {
+    s.not_checked = { ...s.not_checked, [step.id]: { reason: kept, count, passed } };
+    ctx.events.push({ type: "not_checked", detail: { step: step.id, reason, count, passed } });
+    return nonAnswer(ctx, step, reason, false, null);
+  }
+  passNotChecked(ctx, s, step, { reason: kept, count }, reason);
   const next = settle(
     ctx,
     s,
@@ -667,14 +683,8 @@ function diagnosticTurn(
     const recorded = recordMentions(ctx, s, c.fresh);
     // "no voltmeter" at the battery, then "the switch clicks": the technician went on without it
     const unchecked = Object.hasOwn(s.not_checked, active.id) ? s.not_checked[active.id] : undefined;
-    if (recorded.length > 0 && unchecked !== undefined && !unchecked.passed && !s.completed.includes(active.id)) {
-      s.not_checked = { ...s.not_checked, [active.id]: { ...unchecked, passed: true } };
-      s.completed.push(active.id);
-      ctx.events.push({
-        type: "not_checked",
-        detail: { step: active.id, reason: unchecked.reason, count: unchecked.count, passed: true },
-      });
-    }
+    if (recorded.length > 0 && unchecked !== undefined && !unchecked.passed && !s.completed.includes(active.id))
+      passNotChecked(ctx, s, active, unchecked);
     if (recorded.length > 0)
       return settle(
         ctx,

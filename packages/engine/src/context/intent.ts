@@ -35,6 +35,7 @@ import {
   clauseText,
   contrasted,
   itemAround,
+  itemBounds,
   itemsOf,
   negatedIn,
   pastBypass,
@@ -314,17 +315,25 @@ function mentionOf(
  */
 function elsewhereMask(m: TMessage): boolean[][] {
   const { c, activeStep, state } = m;
-  return m.r.clauses.map((clause) =>
-    clause.tokens.map((_, i) => {
-      const named = namedSteps(c, itemAround(clause, i)?.tokens ?? []);
-      return (
-        activeStep !== undefined &&
-        !named.has(activeStep) &&
-        // ("like i said the gas is fine, the stove lights": said again, a done step is the subject)
-        [...named].some((step) => m.r.alreadyTold || !state.completed.includes(step.id))
-      );
-    }),
-  );
+  if (activeStep === undefined) return [];
+  return m.r.clauses.map((clause) => {
+    // (the tokens of one item share its answer: its parts are looked up once)
+    const byItem = new Map<string, boolean>();
+    return clause.tokens.map((_, i) => {
+      const { from, to } = itemBounds(clause, i);
+      const key = `${from}:${to}`;
+      let elsewhere = byItem.get(key);
+      if (elsewhere === undefined) {
+        const named = namedSteps(c, clause.tokens.slice(from, to + 1));
+        elsewhere =
+          !named.has(activeStep) &&
+          // ("like i said the gas is fine, the stove lights": said again, a done step is the subject)
+          [...named].some((step) => m.r.alreadyTold || !state.completed.includes(step.id));
+        byItem.set(key, elsewhere);
+      }
+      return elsewhere;
+    });
+  });
 }
 
 /** What the catalog's patterns find: the active step's answer (or the answers tied for it), and other steps'. */

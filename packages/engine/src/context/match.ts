@@ -1,6 +1,7 @@
 // Which answer a message states. Every occurrence of a pattern is a hit; overlapping hits are
-// settled for the step being asked first (except in an item about another step's part), then longest first, so "not blown" beats "blown" and
-// "no water" beats "no", and a word can count for one answer only. Words the reader has set
+// settled for the step being asked first (except in an item about another step's part), then
+// longest first, so "not blown" beats "blown" and "no water" beats "no", and a word can count for
+// one answer only. Words the reader has set
 // aside ("no idea", "no wait", a question) are never part of a hit; a generic hit ("no") is also
 // refused where the reader says the word is not an answer ("no multimeter"), and a hit a negation
 // governs is reported apart ("never pushes air"). An answer scores its longest surviving hit; the

@@ -141,7 +141,8 @@ function readMarkers(r: TReadFound, { clause, quoted, b }: TClauseAt, waits: boo
   }
   // "that was 10.9 not 12.9": a number put in place of another re-measures
   const numberForNumber = clause.tokens.some(
-    (t, i) => isNumber(t) && clause.tokens[i + 1] === "not" && isNumber(clause.tokens[i + 2] ?? ""),
+    (t, i) =>
+      isNumber(t) && VOCABULARY.negators.has(clause.tokens[i + 1] ?? "") && isNumber(clause.tokens[i + 2] ?? ""),
   );
   if (numberForNumber && !waits && !quoted) {
     r.correction = true;
