@@ -495,3 +495,88 @@ describe("what pp taught", () => {
     expectNothingRecorded(system, start, message);
   });
 });
+
+// Issue 36: wording from the blind set pq (scored once held out, then tuned on).
+describe("what pq taught", () => {
+  it.each([
+    ["he wants to know where the thermostat gets its 12 volts from", "roof_ac", AC],
+    ["customer asking if the fuse is covered", "water_pump", ["water pump not working"]],
+    ["el cliente quiere saber si el fusible esta malo", "water_pump", ["water pump not working"]],
+  ])("%j relays a question: nothing is recorded", (message, system, start) => {
+    expectNothingRecorded(system, start, message);
+  });
+
+  it('"no cap tester in the truck" lacks a tool, whatever word names it: no capacitor finding', () => {
+    const turn = expectNothingRecorded(
+      "roof_ac",
+      [...AC, "stat calls", "fan runs", "compressor does nothing after 5 min"],
+      "no cap tester in the truck",
+    );
+    expect(turn.state.active_step).toBe("capacitor");
+  });
+
+  it('"ok found it" only notes progress; "found it period the drain is dripping" still reports', () => {
+    expectNothingRecorded("water_pump", ["water pump not working"], "ok found it, I'm going to pull it and look at it");
+    const turn = last(
+      drive("water_pump", ["pump cycles on its own", "found it period the low point drain is dripping"]),
+    );
+    expect(turn.state.evidence.leaks).toBe("found");
+  });
+
+  it('"blower ✓ sail ✓ closes": a check mark ends its item', () => {
+    const turn = last(drive("furnace", ["furnace no heat", "lp good", "stat calls", "blower ✓ sail ✓ closes"]));
+    expect(turn.state.evidence).toMatchObject({ blower: "runs", sail_switch: "closed" });
+  });
+
+  it('"nothing is blocking the room" at the direct-power test: the generic "nothing" yields to the longer binding words', () => {
+    const start = ["slide wont move", "battery 12.6", "switch has output", "motor makes no sound"];
+    expect(last(drive("slide_out", start)).state.active_step).toBe("motor_direct");
+    const turn = last(drive("slide_out", [...start, "nothing is blocking the room, we looked along the rails"]));
+    expect(turn.state.evidence.motor_direct).toBeUndefined();
+  });
+
+  it('"44 µF bei 45 µF Nennwert": the number after "bei" is the rating', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "Dachklimaanlage kühlt nicht",
+        "120 V liegen an",
+        "Thermostat fordert Kühlung an, Lüfter läuft",
+        "Kompressor startet nicht, brummt kurz",
+        "Kondensator gemessen: 44 µF bei 45 µF Nennwert",
+      ]),
+    );
+    expect(turn.state.evidence.capacitor).toBe("good");
+  });
+});
+
+// Issue 36: wording from the blind set pr (scored once held out, then tuned on).
+describe("what pr taught", () => {
+  it.each([
+    ["12 point 4 at the pump plug", "ok"],
+    ["10 point 2 at the pump plug", "low"],
+  ])("%j: digits with the point said as a word are one reading", (message, answer) => {
+    const turn = last(drive("water_pump", ["water pump not working", "fuse ok", message]));
+    expect(turn.state.evidence.pump_voltage).toBe(answer);
+  });
+
+  it('"put the meter on the pump plug with the switch on and got 12.5": the reading is where the meter went', () => {
+    const message = "fuse is good, put the meter on the pump plug with the switch on and got 12.5";
+    const turn = last(drive("water_pump", ["water pump not working", message]));
+    expect(turn.state.evidence).toEqual({ fuse: "ok", pump_voltage: "ok" });
+  });
+
+  it('"motor hums and runs but the room just sits there": no direct-power test is noted for a motor that runs', () => {
+    const message = "batts at 12.6, switch sends 12v out both ways, motor hums and runs but the room just sits there";
+    const turn = last(drive("slide_out", ["slide stuck in", message]));
+    expect(turn.state.evidence.slide_motor).toBe("runs_no_move");
+    expect(turn.state.pending_findings).toEqual({});
+    expect(turn.state.evidence_log.map((e) => e.step)).not.toContain("motor_direct");
+  });
+
+  it('"0 V con el interruptor prendido": the switch is how the pump was measured, not a switch reading', () => {
+    const start = ["la bomba de agua no arranca", "el fusible está bien"];
+    const turn = last(drive("water_pump", [...start, "no hay voltaje en la bomba, 0 V con el interruptor prendido"]));
+    expect(turn.state.evidence).toMatchObject({ fuse: "ok", pump_voltage: "none" });
+    expect(turn.state.evidence.pump_switch).toBeUndefined();
+  });
+});

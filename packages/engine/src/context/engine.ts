@@ -364,6 +364,11 @@ function recordMentions(ctx: TCtx, s: TContextState, mentions: readonly TMention
     if (s.completed.includes(m.step.id)) continue;
     const { step, answer } = own(ctx, m.step, m.answer);
     const branch = step.requires?.finding;
+    // ("motor hums and runs but the room sits": the direct-power test, for a motor that does not
+    // run, is ruled out by what the same message recorded, not stated)
+    const ruledOut = (f: string) =>
+      s.evidence_log.some((e) => e.turn === s.turn && findingKey(e.finding) === findingKey(f) && e.finding !== f);
+    if (branch !== undefined && !recordsFinding(s.evidence, branch) && ruledOut(branch)) continue;
     if (branch !== undefined && !recordsFinding(s.evidence, branch)) {
       note(s, step, answer); // its branch is not established yet: applied when the step comes up
       s.pending_findings = { ...s.pending_findings, [step.id]: answer.finding };

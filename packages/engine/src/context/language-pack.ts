@@ -41,6 +41,8 @@ export const ZLanguagePack = z.strictObject({
    * no" vs "todavía no prende"): followed by another word they are not a non-answer.
    */
   elliptical_non_answers: ZPhrases.default([]),
+  /** "no cap tester in the truck", "sin mi multímetro": a lacking word, at most one word, then a tool. */
+  missing_tool: z.strictObject({ lacking: ZPhrases, tools: ZPhrases }).default({ lacking: [], tools: [] }),
   hedges: ZPhrases,
   skip: ZPhrases,
   /** "start over", "scrap all that": a fresh diagnosis of the same complaint (as what a clause says first). */
@@ -60,6 +62,8 @@ export const ZLanguagePack = z.strictObject({
    * reports a result ("checked the tank, full").
    */
   announcing_verbs: ZPhrases.default([]),
+  /** Progress that reports no result when it is all a clause says ("ok found it", "got the cover off"). */
+  progress_notes: ZPhrases.default([]),
   /** Who is at work, before such a verb or announcement ("he's pressing the switch now", "I am going to"). */
   subjects: ZPhrases.default([]),
   /** A part bypassed ("jumped it straight to 12v"): that is no test of the part in between. */
@@ -79,6 +83,8 @@ export const ZLanguagePack = z.strictObject({
   retractions: ZPhrases,
   clarification: z.strictObject({ locate: ZPhrases, howto: ZPhrases, explain: ZPhrases }),
   question_words: ZPhrases,
+  /** Who relays a question opens it ("he wants to know where…", "customer asking if…"): the question follows. */
+  relayed_questions: ZPhrases.default([]),
   /**
    * Words of a question about the case itself (time, parts, price) that the catalog's text may not
    * hold: such a question is never off topic.
@@ -126,7 +132,7 @@ export const ZLanguagePack = z.strictObject({
   conditions: ZPhrases.default([]),
   /** Numbers said in words ("twelve point four", "one eighteen"), as dictation writes them. */
   number_words: z.record(z.string(), z.number().int().min(0).max(90)).default({}),
-  point_words: z.array(z.string()).default([]),
+  point_words: z.array(z.string().regex(/^\p{L}+$/u, "letters only")).default([]),
   hundred_words: z.array(z.string()).default([]),
   rating_words: ZPhrases.default([]),
   units: z.record(z.string().regex(/^[A-Z]+$/), ZPhrases),

@@ -70,7 +70,10 @@ function compareHits(a: THit, b: THit, candidates: readonly TMatchCandidate[], m
     const elsewhere = masks?.elsewhere?.[hit.clause]?.[hit.start] === true;
     return Number(p === ASKED_PRIORITY ? !elsewhere || hit.names : elsewhere);
   };
-  const asked = first(b, pb) - first(a, pa);
+  // (a generic word of the asked step yields to a longer pattern of another step over it:
+  // "nothing is blocking the room" is no "nothing" from the motor)
+  const generic = a.weak !== b.weak && (a.weak ? a.length < b.length : b.length < a.length);
+  const asked = generic ? 0 : first(b, pb) - first(a, pa);
   return (
     asked || b.length - a.length || pa - pb || a.clause - b.clause || a.start - b.start || a.candidate - b.candidate
   );

@@ -74,12 +74,24 @@ export function questionTopic(clause: TLexClause): { topic: TTopicKind } | null 
   });
   const found = best as { start: number; kind: TTopicKind } | null;
   if (found !== null && (clause.question || leadingAt(clause, found.start))) return { topic: found.kind };
-  if (clause.question) return { topic: "howto" };
+  if (clause.question || relayedUpTo(clause) > 0) return { topic: "howto" };
   return null;
 }
 
+/**
+ * Where a relayed question starts: after "he wants to know", "customer asking if" opening the
+ * clause (only fillers and who asks before it); 0 when none opens it.
+ */
+function relayedUpTo(clause: TLexClause): number {
+  const asker = (t: string) => VOCABULARY.fillers.has(t) || VOCABULARY.subjects.has(t) || VOCABULARY.caseWords.has(t);
+  const span = indexOf(VOCABULARY.relayedQuestions)
+    .in(clause.tokens)
+    .find((s) => clause.tokens.slice(0, s.start).every(asker));
+  return span === undefined ? 0 : span.start + span.length;
+}
+
 export function leadingAt(clause: TLexClause, start: number): boolean {
-  return clause.tokens.slice(0, start).every((t) => VOCABULARY.fillers.has(t));
+  return clause.tokens.slice(relayedUpTo(clause), start).every((t) => VOCABULARY.fillers.has(t));
 }
 
 /** A clause that starts with a question word ("would it be covered") without "?": a question if it states nothing. */
@@ -103,6 +115,13 @@ function readNonAnswers(r: TReadFound, { clause, quoted, b }: TClauseAt, content
     const elliptical = entry !== undefined && VOCABULARY.elliptical.has(entry.tokens.join(" "));
     if (elliptical && after !== undefined && content.has(after)) continue; // "no se prende", "todavía no arranca": a statement, not "I don't know" / "not yet"
     if (!quoted) r.nonAnswer ??= entry?.reason ?? "unknown";
+    markSegment(b, clause, span.start);
+    r.setAside = true;
+  }
+  for (const span of indexOf(VOCABULARY.toolLacking).in(clause.tokens)) {
+    const end = span.start + span.length;
+    if (!clause.tokens.slice(end, end + 2).some((t) => VOCABULARY.tools.has(t))) continue;
+    if (!quoted) r.nonAnswer ??= "no_tool";
     markSegment(b, clause, span.start);
     r.setAside = true;
   }
@@ -190,7 +209,8 @@ function readNoWords(r: TReadFound, { clause, quoted, b, w }: TClauseAt): void {
 /**
  * "ok ill check if the fuse is blown", "hang on, grabbing my meter": a clause that opens (after
  * fillers and markers set aside) with an announcement reports nothing (issue 36); "ok, can't find
- * it", "hmm ok": a clause of fillers only says nothing (a bare "ok" is not the answer "LP OK").
+ * it", "hmm ok": a clause of fillers only says nothing (a bare "ok" is not the answer "LP OK"), nor
+ * one that only notes progress ("ok found it").
  */
 function readAnnouncement(r: TReadFound, { clause, k, quoted, b }: TClauseAt, clauses: number): void {
   const opening = clause.tokens.findIndex(
@@ -214,7 +234,8 @@ function readAnnouncement(r: TReadFound, { clause, k, quoted, b }: TClauseAt, cl
     r.announced.add(k);
     b.fill(true);
   }
-  if (clause.tokens.every((t) => VOCABULARY.fillers.has(t))) {
+  const unfilled = clause.tokens.filter((t) => !VOCABULARY.fillers.has(t) && !VOCABULARY.subjects.has(t)).join(" ");
+  if (unfilled === "" || VOCABULARY.progressNotes.some((p) => p.join(" ") === unfilled)) {
     if (clauses > 1) r.announced.add(k);
     b.fill(true);
   }

@@ -1,7 +1,7 @@
 // Which step a meter reading answers: the step asked, another step whose part the item names, or
 // the step a correction re-measures ("actually i measured wrong, its 11.3 under load").
 
-import { namedSpans, namesPart, type TCompiled } from "./catalog-index";
+import { namedSpans, namedSteps, namesPart, type TCompiled } from "./catalog-index";
 import type { TStep } from "./catalog-schema";
 import type { TFound, TMessage } from "./intent";
 import { bypassSpans, itemAround, withoutConditions } from "./items";
@@ -18,7 +18,15 @@ export function readingStep(m: TMessage, reading: TReading, item: TLexClause | u
   const readers = steps.filter(
     (s) => s !== activeStep && s.readings !== undefined && (reading.unit === null || s.readings.unit === reading.unit),
   );
-  const named = readers.filter((s) => namesPart(c, s, item));
+  let named = readers.filter((s) => namesPart(c, s, item));
+  // ("put the meter on the pump plug and got 12.5": an item naming no part reads where its
+  // clause put the meter before it)
+  const whole = m.r.clauses[reading.clause];
+  const clause = whole && withoutConditions({ ...whole, tokens: whole.tokens.slice(0, reading.start) });
+  if (named.length === 0 && item !== undefined && clause !== undefined && namedSteps(c, item.tokens).size === 0) {
+    named = readers.filter((s) => namesPart(c, s, clause));
+    if (named.length > 1) return nearestNamed(c, named, clause, reading.start);
+  }
   // (of several steps in that unit, the ones that apply now: the switch output is read only
   // once the pump connector had no voltage)
   const applies = (s: TStep) => s.requires === undefined || recordsFinding(state.evidence, s.requires.finding);

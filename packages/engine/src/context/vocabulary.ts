@@ -85,12 +85,17 @@ export const VOCABULARY = {
   nonAnswers: (["unknown", "no_tool", "not_yet", "no_access"] as const).flatMap((reason) =>
     phrases((p) => p.non_answers[reason]).map((tokens) => ({ reason, tokens })),
   ),
+  toolLacking: phrases((p) => p.missing_tool.lacking),
+  tools: tokenSet((p) => p.missing_tool.tools),
   elliptical: new Set(collect((p) => p.elliptical_non_answers).map((t) => phrase(t).join(" "))),
   hedges: phrases((p) => p.hedges),
   skip: phrases((p) => p.skip),
   restart: phrases((p) => p.restart),
   announcements: phrases((p) => p.announcements),
+  relayedQuestions: phrases((p) => p.relayed_questions),
+  caseWords: tokenSet((p) => p.case_words),
   announcingVerbs: new Set(collect((p) => p.announcing_verbs).flatMap(raw)),
+  progressNotes: phrases((p) => p.progress_notes),
   subjects: tokenSet((p) => p.subjects),
   bypass: phrases((p) => p.bypass),
   notBypass: phrases((p) => p.not_bypass),
@@ -180,15 +185,15 @@ export function lex(text: string, correct: (word: string) => string = (w) => w):
   });
 }
 
-/** Symbols typed for words: a check mark is "ok", a cross "no", an arrow "then" ("fuse ✓", "→ lockout"). */
+/** Symbols typed for words: a check mark is "ok", a cross "no" (each ends an item), an arrow "then" ("fuse ✓", "→ lockout"). */
 const SYMBOLS: readonly (readonly [string, string])[] = [
-  ["✓", "ok"],
-  ["✔", "ok"],
-  ["☑", "ok"],
-  ["✅", "ok"],
-  ["✗", "no"],
-  ["✘", "no"],
-  ["❌", "no"],
+  ["✓", "ok,"],
+  ["✔", "ok,"],
+  ["☑", "ok,"],
+  ["✅", "ok,"],
+  ["✗", "no,"],
+  ["✘", "no,"],
+  ["❌", "no,"],
   ["→", "then"],
   ["->", "then"],
 ];
@@ -196,8 +201,14 @@ const SYMBOLS: readonly (readonly [string, string])[] = [
 /** "12v6", "11v1": volts written with the unit for the decimal point. */
 const UNIT_AS_POINT = /(\d{1,3})[vV](\d{1,2})(?!\d)/g;
 
+/** "12 point 4", "12 coma 6": digits with the decimal point said as a word (point words are letters only). */
+const SPOKEN_POINT = new RegExp(
+  `(?<![\\d.,])(\\d{1,3}) (?:${[...VOCABULARY.pointWords].join("|")}) (\\d{1,2})(?![\\d.,])`,
+  "giu",
+);
+
 function withWords(text: string): string {
-  let out = text.replace(UNIT_AS_POINT, "$1.$2 v");
+  let out = text.replace(UNIT_AS_POINT, "$1.$2 v").replace(SPOKEN_POINT, "$1.$2");
   for (const [symbol, word] of SYMBOLS) if (out.includes(symbol)) out = out.replaceAll(symbol, ` ${word} `);
   return out;
 }
