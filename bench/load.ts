@@ -126,7 +126,9 @@ const maxClients = Math.max(...CLIENTS);
 const userEmail = (i: number) => `load-${i}@bench.test`;
 const JAM_EMAIL = "load-jam@bench.test";
 {
-  const env = loadServerEnv(baseEnv);
+  // Seeded without the sentence model: the server embeds at its own start, and a model here would
+  // go on embedding the router's examples on one of the machine's cores while the server is measured.
+  const env = loadServerEnv({ ...baseEnv, SOLSERVER_EMBEDDINGS: "off" });
   await migrateDatabase(env.DATABASE_URL);
   const { deps, repos, auth, db } = await openControlPlaneFromEnv(env);
   if (!auth) throw new Error("auth is not configured");

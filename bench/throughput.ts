@@ -154,7 +154,8 @@ function serverEnv(databaseUrl: string): Record<string, string> {
 
 /** The demo data and one account per client, as bench/load.ts seeds them. */
 async function seed(env: Record<string, string>) {
-  const server = loadServerEnv(env);
+  // (without the sentence model: see bench/load.ts)
+  const server = loadServerEnv({ ...env, SOLSERVER_EMBEDDINGS: "off" });
   const { deps, repos, auth, db } = await openControlPlaneFromEnv(server);
   try {
     if (!auth) throw new Error("auth is not configured");
