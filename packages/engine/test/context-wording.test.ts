@@ -580,3 +580,30 @@ describe("what pr taught", () => {
     expect(turn.state.evidence.pump_switch).toBeUndefined();
   });
 });
+
+// Issue 36: wording from the blind set ps (scored once held out, then tuned on).
+describe("what ps taught", () => {
+  it('"lp good and tstat calls": an item of a list is about its own part, not the step asked', () => {
+    const turn = last(drive("furnace", ["furnace no heat", "lp good and tstat calls"]));
+    expect(turn.state.evidence).toMatchObject({ lp: "ok", thermostat_heat: "calls" });
+  });
+
+  it('"hundred twenty at the unit": a hundred said without "a" or "one"', () => {
+    const turn = last(drive("roof_ac", ["ac not cooling", "hundred twenty at the unit and the CB is on"]));
+    expect(turn.state.evidence.ac_power).toBe("ok");
+  });
+
+  it('"pressing in and out gives zero out": a gerund with what it gives reports a result', () => {
+    const start = ["slide wont move", "battery 12.6"];
+    const turn = last(drive("slide_out", [...start, "pressing in and out gives zero out, no code on the controller"]));
+    expect(turn.state.evidence.slide_switch).toBe("bad");
+    expectNothingRecorded("slide_out", start, "pressing the switch now");
+  });
+
+  it('"nunca hay 12 V a la salida": a voltage said to be absent is no reading of it', () => {
+    const turn = last(
+      drive("slide_out", ["el slide no sale", "batería 12,6", "nunca hay 12 V a la salida del interruptor"]),
+    );
+    expect(turn.state.evidence.slide_switch).toBe("bad");
+  });
+});

@@ -295,14 +295,16 @@ function mentionOf(
   // "pump plug" no clogged strainer, a "trip" no tripped breaker.
   // …and when the clause names the active step's part too, it is about the active step
   // ("stove lights, steady blue flame" answers the LP check, not the igniter's).
-  const atIndex = Math.floor((match.last.get(winner) ?? 0) / POSITION_STRIDE);
+  const position = match.last.get(winner) ?? 0;
+  const atIndex = Math.floor(position / POSITION_STRIDE);
   // (the part may be named a clause earlier: "the pump does run, it only sputters")
   if (step.id !== m.about && !r.clauses.slice(0, atIndex + 1).some((clause) => namesPart(c, step, clause))) return null;
   // (unless it corrects a step done: "wait wrong fuse … the pump fuse is fine" at the fuse recheck)
   const corrects = r.correction && m.state.completed.includes(step.id);
-  // (the part a bypass goes around is not what the clause is about)
-  const clause = r.clauses[atIndex];
-  const about = clause === undefined ? undefined : pastBypass(clause);
+  // (the part a bypass goes around is not what the clause is about; an item of a list is about
+  // its own part: "lp good and tstat calls")
+  const item = itemAround(r.clauses[atIndex], position % POSITION_STRIDE);
+  const about = item === undefined ? undefined : pastBypass(item);
   if (activeStep !== undefined && namesPart(c, activeStep, about) && answer === null && !corrects) return null;
   return { step, index: match.group, answer: mentioned };
 }

@@ -62,6 +62,8 @@ export const ZLanguagePack = z.strictObject({
    * reports a result ("checked the tank, full").
    */
   announcing_verbs: ZPhrases.default([]),
+  /** A verb that reports what a check gave: after an announcing verb, the clause is a result ("pressing it gives 0 V"). */
+  result_verbs: ZPhrases.default([]),
   /** Progress that reports no result when it is all a clause says ("ok found it", "got the cover off"). */
   progress_notes: ZPhrases.default([]),
   /** Who is at work, before such a verb or announcement ("he's pressing the switch now", "I am going to"). */

@@ -196,13 +196,7 @@ function readMarkers(r: TReadFound, { clause, quoted, b }: TClauseAt, waits: boo
 function readNoWords(r: TReadFound, { clause, quoted, b, w }: TClauseAt): void {
   clause.tokens.forEach((token, i) => {
     const next = clause.tokens[i + 1];
-    if (token === "no" && b[i] !== true && next !== undefined && !VOCABULARY.noContinuations.has(next)) {
-      w[i] = true;
-      if (i === 0 && clause.tokens.length <= 4 && !quoted) {
-        r.nonAnswer ??= "unknown";
-        r.setAside = true;
-      }
-    }
+    if (token === "no" && b[i] !== true && next !== undefined && !VOCABULARY.noContinuations.has(next)) w[i] = true;
   });
 }
 
@@ -216,9 +210,14 @@ function readAnnouncement(r: TReadFound, { clause, k, quoted, b }: TClauseAt, cl
   const opening = clause.tokens.findIndex(
     (t, i) => !VOCABULARY.fillers.has(t) && !VOCABULARY.subjects.has(t) && b[i] !== true,
   );
+  // ("pressing in and out gives zero out": a gerund followed by what it gives reports a result)
+  const reports = indexOf(VOCABULARY.resultVerbs)
+    .in(clause.tokens)
+    .some((span) => span.start > opening);
   const announces =
     opening >= 0 &&
     !quoted &&
+    !reports &&
     (VOCABULARY.announcingVerbs.has(clause.words[opening] ?? "") ||
       indexOf(VOCABULARY.announcements)
         .in(clause.tokens)

@@ -35,7 +35,7 @@ function isRating(tokens: readonly string[], i: number): boolean {
 
 /**
  * Numbers said in words, as dictation writes them: "twelve point four" (12.4), "twelve five"
- * (12.5: a volt and its tenths), "one eighteen" (118), "a hundred and eighteen", "twenty one".
+ * (12.5: a volt and its tenths), "one eighteen" (118), "a hundred and eighteen", "hundred twenty", "twenty one".
  * By start position: the value and how many words it takes.
  */
 export function spelledNumbers(words: readonly string[]): Map<number, { value: number; length: number }> {
@@ -45,9 +45,11 @@ export function spelledNumbers(words: readonly string[]): Map<number, { value: n
   const whole = (i: number): { value: number; length: number } | null => {
     let at = i;
     let value = 0;
-    if ((words[at] === "a" || n.get(words[at] ?? "") === 1) && VOCABULARY.hundredWords.has(words[at + 1] ?? "")) {
+    // ("a hundred and eighteen", "one hundred", "hundred twenty")
+    const hundred = (words[at] === "a" || n.get(words[at] ?? "") === 1 ? 1 : 0) + at;
+    if (VOCABULARY.hundredWords.has(words[hundred] ?? "")) {
       value = 100;
-      at += 2;
+      at = hundred + 1;
       if (VOCABULARY.listWords.has(words[at] ?? "") && n.has(words[at + 1] ?? "")) at++;
     }
     const first = n.get(words[at] ?? "");
@@ -180,7 +182,9 @@ export function readingsOf(
       )
         return;
       // "no 12v at the switch output": the voltage named is absent; "98, not 118": not a reading
-      if (previous === "no") value = 0;
+      // ("nunca hay 12 V a la salida", "never got 12 out of it": absent too)
+      const twoBack = clause.tokens[i - 2] ?? "";
+      if (previous === "no" || (VOCABULARY.negators.has(twoBack) && !isNumberToken(previous))) value = 0;
       else if (VOCABULARY.negators.has(previous)) return;
       else if (endsAt(clause.tokens, i, below)) value -= COMPARATOR_STEP;
       else if (endsAt(clause.tokens, i, above)) value += COMPARATOR_STEP;

@@ -96,6 +96,7 @@ export const VOCABULARY = {
   caseWords: tokenSet((p) => p.case_words),
   announcingVerbs: new Set(collect((p) => p.announcing_verbs).flatMap(raw)),
   progressNotes: phrases((p) => p.progress_notes),
+  resultVerbs: phrases((p) => p.result_verbs),
   subjects: tokenSet((p) => p.subjects),
   bypass: phrases((p) => p.bypass),
   notBypass: phrases((p) => p.not_bypass),
