@@ -607,3 +607,29 @@ describe("what ps taught", () => {
     expect(turn.state.evidence.slide_switch).toBe("bad");
   });
 });
+
+// Issue 36: wording from the blind set pt (scored once held out, then tuned on).
+describe("what pt taught", () => {
+  it('"the glass fuse for the pump looks perfect": of the parts an item names, the one asked takes its "perfect"', () => {
+    const turn = last(drive("water_pump", ["pump wont run", "the glass fuse for the pump looks perfect"]));
+    expect(turn.state.evidence.fuse).toBe("ok");
+  });
+
+  it('"12 going in but 0 coming out": "in but" marks the number before it as the input, not the one after', () => {
+    const turn = last(drive("slide_out", ["slide wont move", "battery 12.7", "12 going in but 0 coming out"]));
+    expect(turn.state.evidence.slide_switch).toBe("bad");
+  });
+
+  it.each([
+    [
+      "roof_ac",
+      "smells like burning plastic from the vent",
+      "the electrician checked it, no burnt wires, he says it's cleared",
+    ],
+    ["furnace", "smells like rotten eggs by the furnace", "did a leak test with soapy water, no bubbles"],
+  ])("%s: %j, then %j clears the stop", (system, hazard, clear) => {
+    const start = system === "roof_ac" ? ["ac wont cool"] : ["furnace no heat"];
+    expect(last(drive(system, [...start, hazard])).state.mode).toBe("safety_stop");
+    expect(last(drive(system, [...start, hazard, clear])).state.mode).toBe("diagnostic");
+  });
+});

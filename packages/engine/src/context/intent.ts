@@ -427,11 +427,14 @@ function withItems(m: TMessage, before: TFound): TFound {
       const tested = bypassTested(c, clause);
       if (tested !== null && named.size > 0) named = new Set([...tested].filter((s) => namesPart(c, s, clause)));
       previous = named;
-      const [step] = named;
+      // ("the glass fuse for the pump looks perfect" at the fuse: of the parts an item names, the
+      // one asked takes its generic words)
+      const [step] = activeStep !== undefined && named.has(activeStep) ? [activeStep] : named;
       const sound = healthy.in(tokens).some((span) => !negatedIn(tokens, span.start));
       if (named.size === 0 && sound && activeStep !== undefined && !found.hitClauses.has(k))
         activeHealthy = activeStep.answers.find((a) => a.normal === true) ?? null;
-      if (named.size !== 1 || step === undefined || found.stated.some((s) => s.step === step)) continue;
+      if ((named.size !== 1 && step !== activeStep) || step === undefined || found.stated.some((s) => s.step === step))
+        continue;
       // "no wait wrong fuse, the pump one is fine": a clause that names the asked step's part is about it
       if (step !== activeStep && activeStep !== undefined && namesPart(c, activeStep, clause)) continue;
       if (step === activeStep) {

@@ -177,7 +177,11 @@ export function readingsOf(
         input.some(
           (s) =>
             (s.start > last && s.start <= last + 3 && !apart(last + 1, s.start)) ||
-            (s.start + s.length <= i && s.start + s.length >= i - 3 && !apart(s.start + s.length, i)),
+            // ("12 going in but 0 coming out": "in but" marks the number before it, not the one after)
+            (s.start + s.length <= i &&
+              s.start + s.length >= i - 3 &&
+              !apart(s.start + s.length - 1, i) &&
+              !apart(s.start + s.length, i)),
         )
       )
         return;
