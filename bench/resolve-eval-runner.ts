@@ -43,7 +43,7 @@ export type TEvalCorpusEntry = {
 };
 
 export type TEvalSplit = "tune" | "holdout";
-export type TEvalCase = {
+type TEvalCase = {
   id: string;
   category: string;
   split: TEvalSplit;
@@ -56,7 +56,7 @@ export type TEvalCase = {
 export type TEvalFixture = { corpus: TEvalCorpusEntry[]; cases: TEvalCase[] };
 
 /** A scored candidate with its corpus key instead of the generated CFB id. */
-export type TEvalScore = {
+type TEvalScore = {
   key: string;
   score: number;
   components: TScoredCandidate["components"];

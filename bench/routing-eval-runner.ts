@@ -14,7 +14,7 @@ export const ROUTING_FIXTURES = {
 } as const;
 
 export type TRoutingSplit = "tune" | "holdout";
-export type TRoutingCase = {
+type TRoutingCase = {
   id: string;
   split: TRoutingSplit;
   message: string;
@@ -27,7 +27,7 @@ export type TRoutingFixture = { description: string; domains: string[]; cases: T
 /** A router under evaluation: the domain it picks for a new thread's first message, and its ranking. */
 export type TRouteFn = (message: string) => { domain: string; ranking: TDomainProbability[] };
 
-export type TRoutingCaseResult = TRoutingCase & { actual: string; ranking: TDomainProbability[] };
+type TRoutingCaseResult = TRoutingCase & { actual: string; ranking: TDomainProbability[] };
 
 export type TRoutingEvaluation = {
   split: TRoutingSplit;

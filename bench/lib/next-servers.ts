@@ -10,7 +10,7 @@ import net from "node:net";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-export const WEB = path.join(ROOT, "apps/web");
+const WEB = path.join(ROOT, "apps/web");
 const nextBin = () => createRequire(path.join(WEB, "package.json")).resolve("next/dist/bin/next");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -4,8 +4,6 @@
 import { migrateDatabase } from "@solserver/db";
 import { databaseUrlOn, withPostgresAdmin as withAdmin } from "@solserver/db/testing";
 
-export { databaseUrlOn };
-
 export const DEFAULT_POSTGRES_ADMIN_URL = "postgresql://postgres@127.0.0.1:55432/postgres";
 
 /** Creates and migrates database `name` (migrateDatabase creates it when missing); its URL. */

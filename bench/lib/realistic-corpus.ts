@@ -46,7 +46,7 @@ type TChain = Map<string, string[]>;
  * With no mixing at all the same algorithm falls to 54% and 15%: far harsher than that report.
  * docs/resolve.md has the calibration.
  */
-export const NOISE_MIX = 0.3;
+const NOISE_MIX = 0.3;
 
 function addWalk(chain: TChain, tokens: readonly string[]): void {
   const walk = [START, ...tokens, END];
@@ -65,7 +65,7 @@ function sentencesOf(text: string): string[][] {
 }
 
 /** Lower-cased content words (letters and digits, 3+ characters, no function words). */
-export function contentWordSet(text: string): Set<string> {
+function contentWordSet(text: string): Set<string> {
   return new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3 && !STOP.has(w)));
 }
 

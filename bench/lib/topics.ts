@@ -1,6 +1,6 @@
 // The subjects the turn benchmarks talk about (bench/turn.ts, bench/retention.ts): one per turn in
 // rotation, so their CFBs, proposals and questions spread over a team's usual areas.
-export const TOPICS = [
+const TOPICS = [
   "billing",
   "search",
   "deploys",

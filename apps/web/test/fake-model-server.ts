@@ -13,7 +13,7 @@ export type TFakeRequest = {
   messages: { role: string; content: string }[];
 };
 
-export type TFakeReply = (request: TFakeRequest, res: ServerResponse) => void | Promise<void>;
+type TFakeReply = (request: TFakeRequest, res: ServerResponse) => void | Promise<void>;
 
 export type TAnswerOptions = {
   /** Sent as `usage` (whatever it holds: the server is the hostile party here). */
@@ -81,7 +81,7 @@ export type TFakeModelServer = {
   close(): Promise<void>;
 };
 
-export async function startFakeModelServer(): Promise<TFakeModelServer> {
+async function startFakeModelServer(): Promise<TFakeModelServer> {
   const requests: TFakeRequest[] = [];
   let reply: TFakeReply = (_request, res) => fail(res, 503);
   const server: Server = createServer((req, res) => {

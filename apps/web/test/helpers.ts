@@ -25,7 +25,7 @@ import { BASE_URL, type THeaders } from "./http-client";
 // http-client.ts; they are re-exported here so suites import everything test-related from one place.
 export * from "./http-client";
 
-export type TSignedInActor = Extract<TActor, { kind: "user" }>;
+type TSignedInActor = Extract<TActor, { kind: "user" }>;
 export const ANONYMOUS: TActor = { kind: "anonymous" };
 
 const COUNTED_TABLES = [

@@ -33,7 +33,7 @@ export interface TAcceptResult {
   history_dir: string;
 }
 
-export function historyDir(baselineFile: string): string {
+function historyDir(baselineFile: string): string {
   return `${baselineFile}.history`;
 }
 

@@ -18,7 +18,7 @@ export interface TBatchPair {
   error?: string;
 }
 
-export interface TBatchSource {
+interface TBatchSource {
   kind: "directory" | "manifest";
   path: string;
 }

@@ -13,7 +13,7 @@ import { SCHEMA_VERSION } from "./run-metadata";
 
 const STATUSES: readonly TGateStatus[] = ["ALLOW", "WARN", "BLOCK"];
 
-export interface TCodeStat {
+interface TCodeStat {
   code: string;
   /** Decisions in which the code fired. */
   decisions: number;
@@ -25,7 +25,7 @@ export interface TCodeStat {
   block_share: number;
 }
 
-export interface TTrendDay {
+interface TTrendDay {
   day: string;
   decisions: number;
   ALLOW: number;

@@ -6,9 +6,9 @@ import { asRecord, formatForPath, InputError, parseDocumentText, readTextFile } 
 // either of those. Each record keeps a label for error lines ("stdin", "pair.json") and the text
 // it came from (the run id hashes what was judged).
 
-export const STDIN = "-";
+const STDIN = "-";
 
-export interface TRecordSource {
+interface TRecordSource {
   /** How errors name where the record came from. */
   label: string;
   record: Record<string, unknown>;

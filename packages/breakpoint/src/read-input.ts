@@ -152,7 +152,7 @@ export function isGateInputError(err: unknown): err is GateInputError {
 }
 
 /** A config field ("config.cost.warn_increase_pct") as the key path in the file ("cost.warn_increase_pct"). */
-export function configKey(field: string): string {
+function configKey(field: string): string {
   return field === "config" ? "" : field.replace(/^config\./, "");
 }
 
@@ -166,7 +166,7 @@ interface TSchemaDef {
 const DOCUMENT_KEYS = ["preset", "environments"];
 
 /** The keys ZGateConfig allows in the object at `keyPath` ("" = top level), or null if it is no fixed object. */
-export function allowedConfigKeys(keyPath: string): string[] | null {
+function allowedConfigKeys(keyPath: string): string[] | null {
   // Inside an environment the same keys apply as at the top level (less the document's own).
   const inEnvironment = /^environments\.[^.]+(?:\.(.*))?$/.exec(keyPath);
   const path = inEnvironment ? (inEnvironment[1] ?? "") : keyPath;
@@ -187,7 +187,7 @@ export function allowedConfigKeys(keyPath: string): string[] | null {
 }
 
 /** "rule (key path)" for a config error, with an unknown key named in full and the allowed ones listed. */
-export function describeConfigError(err: GateInputError): string {
+function describeConfigError(err: GateInputError): string {
   const rule = gateErrorRule(err);
   const key = configKey(err.field);
   const unknown = /^Unrecognized keys?: "([^"]+)"/.exec(rule);

@@ -49,7 +49,7 @@ function configLine(ctx: TTextReportContext): string | null {
 }
 
 /** The summary lines for waivers: what was waived, and what no longer is. */
-export function waiverLines(waivers: TGateDecision["waivers"]): string[] {
+function waiverLines(waivers: TGateDecision["waivers"]): string[] {
   const lines: string[] = [];
   for (const w of waivers?.applied ?? []) {
     lines.push(

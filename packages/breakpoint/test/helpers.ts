@@ -6,7 +6,7 @@ import { main } from "../src/main";
 
 export const PACKAGE_DIR = path.resolve(import.meta.dirname, "..");
 export const BIN = path.join(PACKAGE_DIR, "bin", "breakpoint.mjs");
-export const FIXTURES = path.join(PACKAGE_DIR, "test", "fixtures");
+const FIXTURES = path.join(PACKAGE_DIR, "test", "fixtures");
 
 /** The seed's records (test/fixtures): one baseline and a candidate per decision. */
 export const SEED = {

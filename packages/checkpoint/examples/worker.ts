@@ -8,7 +8,7 @@
 // Exactly-once: a completion counts only with the current lease; if this worker stalls past its
 // lease, another may claim the phase and this one's heartbeat or completion is refused (409).
 
-export type TClaim = {
+type TClaim = {
   run_id: string;
   phase_id: string;
   attempt: number;
@@ -17,7 +17,7 @@ export type TClaim = {
   context: Record<string, unknown>;
   variables: Record<string, unknown>;
 };
-export type TOutcome = { data?: Record<string, unknown>; artifacts?: { path: string; content: string }[] };
+type TOutcome = { data?: Record<string, unknown>; artifacts?: { path: string; content: string }[] };
 export type TWorkerOptions = {
   baseUrl: string;
   token: string;

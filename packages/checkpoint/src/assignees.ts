@@ -10,7 +10,7 @@ export const ASSIGNEE_ROLES = ["jam"] as const;
 export type TAssigneeRole = (typeof ASSIGNEE_ROLES)[number];
 
 const ZEmail = z.email({ error: "must be an email address" });
-export const ASSIGNEES_FORM = "needs exactly one of role or accounts";
+const ASSIGNEES_FORM = "needs exactly one of role or accounts";
 
 /** As a definition writes it: exactly one of role / accounts (checked in assigneesIssues). */
 export const ZAssigneesSpec = z

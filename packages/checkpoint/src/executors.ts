@@ -109,7 +109,7 @@ export type TExecutorSpec = z.output<typeof ZExecutorSpec>;
 
 // The executor as the runner hands it to the host: its kind, defaults applied, durations also in
 // milliseconds. A loaded definition holds the same shape with its `{{var}}` templates unresolved.
-export const ZCommandExecutor = z.object({
+const ZCommandExecutor = z.object({
   kind: z.literal("command"),
   /** argv: the program, then its arguments; never passed through a shell. */
   command: z.array(z.string()).min(1),
@@ -121,7 +121,7 @@ export const ZCommandExecutor = z.object({
   /** Files (or simple globs) the host collects as the phase's artifacts, relative to the workspace. */
   artifacts: z.array(z.string()),
 });
-export const ZWebhookExecutor = z.object({
+const ZWebhookExecutor = z.object({
   kind: z.literal("webhook"),
   webhook: z.string(),
   /** The environment variable holding the HMAC key the host signs the request with. */
@@ -131,7 +131,7 @@ export const ZWebhookExecutor = z.object({
   /** Delivery retries within one attempt of the phase (the host's; then phaseFailed). */
   retries: z.int().min(0),
 });
-export const ZWorkerExecutor = z.object({
+const ZWorkerExecutor = z.object({
   kind: z.literal("worker"),
   worker: z.string(),
   /** How long a claim holds before the phase may be handed to another worker. */

@@ -9,8 +9,6 @@ import { type TJsonObject, toPlainData } from "./plain-data";
 import type { TWorkflow } from "./schema";
 import { hostData, RUN_STATE_VERSION, resumeState, type TRunState } from "./state";
 
-export type { TNow } from "./clock";
-
 export const MAX_FEEDBACK_CHARS = 10_000;
 /** A failed step's message is kept whole up to here; beyond, it is cut (a stack trace, a log). */
 export const MAX_ERROR_CHARS = 10_000;

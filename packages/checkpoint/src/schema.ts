@@ -19,7 +19,7 @@ const ZPhaseId = z.string().regex(PHASE_ID_PATTERN, {
   error: 'must start with a lowercase letter, then lowercase letters, digits, "_" or "-"',
 });
 
-export const ZOnSelect = z.strictObject({
+const ZOnSelect = z.strictObject({
   action: z.enum(CHECKPOINT_ACTIONS, {
     error: (issue) => (issue.input === undefined ? "is required" : `unknown action ${JSON.stringify(issue.input)}`),
   }),
@@ -29,14 +29,14 @@ export const ZOnSelect = z.strictObject({
   phases: z.array(z.string()).min(1, { error: "must name at least one phase" }).optional(),
 });
 
-export const ZCheckpointOption = z.strictObject({
+const ZCheckpointOption = z.strictObject({
   label: z.string().min(1, { error: "must not be empty" }).max(200),
   with_feedback: z.boolean().optional(),
   on_select: ZOnSelect,
 });
 
 /** Either `{ approval_required: true }` or a custom checkpoint (prompt and options). */
-export const ZCheckpoint = z.strictObject({
+const ZCheckpoint = z.strictObject({
   approval_required: z.boolean().optional(),
   condition: z.string().optional(),
   prompt: z.string().min(1, { error: "must not be empty" }).optional(),
@@ -48,7 +48,7 @@ export const ZCheckpoint = z.strictObject({
   timeout: ZTimeoutSpec.optional(),
 });
 
-export const ZGapCheck = z.strictObject({
+const ZGapCheck = z.strictObject({
   /** When true after the phase ran, the phase is run again (at most max_retries times). */
   condition: z.string(),
   max_retries: z.int().min(0).max(20).default(DEFAULT_GAP_RETRIES),
@@ -66,7 +66,7 @@ const ZRun = z.union([z.string().min(1, { error: "must not be empty" }), ZExecut
   error: "must be a step name or an executor: { command: [...] }, { webhook: url } or { worker: queue }",
 });
 
-export const ZPhase = z
+const ZPhase = z
   .strictObject({
     id: ZPhaseId,
     title: z.string().optional(),

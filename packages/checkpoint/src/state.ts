@@ -18,7 +18,7 @@ export const RESERVED_CONTEXT_KEYS: ReadonlySet<string> = new Set(["phases", "sk
  * timeout adds `timed_out: true`: with the option it took (`label`, `decision` = its action), or
  * `decision: "escalated"` with the new `assignees`.
  */
-export const ZCheckpointRecord = z.object({
+const ZCheckpointRecord = z.object({
   phase: z.string(),
   decision: z.enum([...CHECKPOINT_ACTIONS, "escalated"]),
   skipped: z.array(z.string()).optional(),
@@ -32,7 +32,7 @@ export const ZCheckpointRecord = z.object({
 
 const ZCounts = z.record(z.string(), z.int().min(0));
 
-export const ZRunContext = z.looseObject({
+const ZRunContext = z.looseObject({
   phases: z.looseObject({
     /** Times each phase has started (1 on its first run; a repeat adds one). */
     iteration_counts: ZCounts,
@@ -43,7 +43,7 @@ export const ZRunContext = z.looseObject({
   checkpoints: z.array(ZCheckpointRecord),
 });
 
-export const ZPendingCheckpoint = z.object({
+const ZPendingCheckpoint = z.object({
   phase_id: z.string(),
   kind: z.enum(["approval", "custom"]),
   /** Variables already substituted. */
@@ -59,7 +59,7 @@ export const ZPendingCheckpoint = z.object({
   timeout: ZCheckpointTimeout.nullable().default(null),
 });
 
-export const ZNextStep = z.discriminatedUnion("kind", [
+const ZNextStep = z.discriminatedUnion("kind", [
   /**
    * The host runs `run`: a step name, or an executor's kind with `executor` (templates already
    * substituted). Phases without a step complete by themselves and never appear here.
@@ -76,7 +76,7 @@ export const ZNextStep = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("finished"), exit_code: z.int() }),
 ]);
 
-export const ZLogEntry = z.object({
+const ZLogEntry = z.object({
   level: z.enum(["debug", "info", "warn", "error"]),
   message: z.string(),
   timestamp: z.string().nullable(),

@@ -53,7 +53,7 @@ export function substitute(template: string, variables: Record<string, unknown>)
 }
 
 /** Undefined when the dotted path does not lead to an own data property. */
-export function lookup(variables: unknown, path: readonly string[]): unknown {
+function lookup(variables: unknown, path: readonly string[]): unknown {
   let current: unknown = variables;
   for (const segment of path) {
     if (!isPlainObject(current) && !isPlainArray(current)) return undefined;

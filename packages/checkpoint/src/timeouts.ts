@@ -10,7 +10,7 @@ import { ZDuration } from "./executors";
 import { addIssue, type TIssues, type TPath } from "./issues";
 import { isPlainArray, isPlainObject } from "./plain-data";
 
-export const TIMEOUT_FORM = "needs exactly one of option or escalate_to";
+const TIMEOUT_FORM = "needs exactly one of option or escalate_to";
 
 /** As a definition writes it: `after` and exactly one of option / escalate_to. */
 export const ZTimeoutSpec = z

@@ -1,7 +1,7 @@
 // Webhook addresses (a webhook step, a workflow's notify): checked as text only, never fetched.
 
 /** Long enough for any real endpoint; longer is a mistake or an attempt to smuggle data out. */
-export const MAX_URL_CHARS = 2000;
+const MAX_URL_CHARS = 2000;
 
 /** Why `text` is not an http(s) webhook address, or undefined when it is one. */
 export function webhookUrlProblem(text: string): string | undefined {

@@ -17,9 +17,9 @@ export function at(i: number): string {
   return new Date(Date.UTC(2025, 9, 31, 14, 0, i)).toISOString();
 }
 
-export type TDecision = string | { label: string; feedback?: string };
+type TDecision = string | { label: string; feedback?: string };
 /** What the host's step did: its data and variables, or `error` (then phaseFailed is called). */
-export type THostResult = { data?: Record<string, unknown>; variables?: Record<string, unknown>; error?: string };
+type THostResult = { data?: Record<string, unknown>; variables?: Record<string, unknown>; error?: string };
 export type TScript = {
   decisions?: TDecision[];
   /** Host output for the phase that just ran (its id, and how many times it has run so far). */

@@ -26,7 +26,7 @@ import fitted from "./retrieval-fusion.json" with { type: "json" };
 // except where an operator made the domain's scope "domain" (strict domains such as rv_service).
 
 /** Why a CFB was injected: the message's words it holds and how close its meaning is. */
-export type TWhyInjected = {
+type TWhyInjected = {
   /** The message's words (as typed, folded) whose stem the CFB holds. */
   matched: string[];
   /** Cosine similarity of the message's and the CFB's sentence vectors; null without one. */
@@ -65,14 +65,14 @@ export function retrievalBoost(signals: TRetrievalSignals | undefined): number {
  * only in its summary: the knowledge a question is about names its subject there, and thousands
  * of CFBs mention the same words in passing.
  */
-export const STRONG_FIELD_BOOST = 2;
+const STRONG_FIELD_BOOST = 2;
 
 /** Added to a CFB's relevance when every word pair of the message appears in it as written. */
 export const PHRASE_BONUS = 0.2;
 
 /** The routed domain's CFBs weigh this much more; shared CFBs are domain "general". */
 export const DOMAIN_BOOST = 1.25;
-export const SHARED_DOMAIN = "general";
+const SHARED_DOMAIN = "general";
 
 /**
  * A fitted fusion: the logistic model's feature means and spreads (for standardising), weights and
@@ -124,7 +124,7 @@ function weightedCoverage(
  * and entity hits (curated labels are stronger evidence than prose), and PHRASE_BONUS for the
  * message's word pairs found as written in the title or summary ("postmortem template").
  */
-export function lexicalScore(
+function lexicalScore(
   query: readonly string[],
   pairs: ReadonlySet<string>,
   cfb: TRetrievableCfb,
@@ -190,7 +190,7 @@ function domainBoost(cfb: TRetrievableCfb, route: TRetrievalScope | undefined): 
 const byScore = (a: TRankedCfb, b: TRankedCfb) => b.score - a.score || compareIds(a.cfb.cfb_id, b.cfb.cfb_id);
 
 /** The message's words (folded, as typed) whose analysed term the CFB holds. */
-export function matchedWords(message: string, cfb: TRetrievableCfb): string[] {
+function matchedWords(message: string, cfb: TRetrievableCfb): string[] {
   const held = cachedTermSet([cfb.title, cfb.summary, ...cfb.tags, ...cfb.entities].join("\n"));
   const words = analyzeTerms(message, { stem: false });
   const terms = analyzeTerms(message);
@@ -202,15 +202,15 @@ export function matchedWords(message: string, cfb: TRetrievableCfb): string[] {
 }
 
 /** Candidates each channel hands to the fusion: enough that boosts and the other channel can reorder. */
-export const CANDIDATES = 32;
+const CANDIDATES = 32;
 /** A message's first terms searched (a pasted log must not cost more than a question). */
-export const MAX_MESSAGE_TERMS = 32;
+const MAX_MESSAGE_TERMS = 32;
 
 /** BM25's constants for retrieval's length normalisation (candidate index, TSearchOptions.lengthNorm). */
-export const LENGTH_NORM = { k1: 1.2, b: 0.75 } as const;
+const LENGTH_NORM = { k1: 1.2, b: 0.75 } as const;
 
 /** idf as BM25 has it (never negative): rare words in the knowledge base weigh more. */
-export function retrievalWeight(documents: number, df: number): number {
+function retrievalWeight(documents: number, df: number): number {
   return df === 0 ? 0 : Math.log(1 + (documents - df + 0.5) / (df + 0.5));
 }
 

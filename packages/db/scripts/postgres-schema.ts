@@ -9,9 +9,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-export const HEADER = "// GENERATED from prisma/schema.prisma by `pnpm db:generate`: edit that file, not this one.\n\n";
+const HEADER = "// GENERATED from prisma/schema.prisma by `pnpm db:generate`: edit that file, not this one.\n\n";
 
-export function postgresSchemaFrom(sqliteSchema: string): string {
+function postgresSchemaFrom(sqliteSchema: string): string {
   let out = sqliteSchema
     .replace(/provider\s*=\s*"sqlite"/, 'provider = "postgresql"')
     .replace(

@@ -3,7 +3,7 @@ import { Prisma } from "./generated/prisma/client";
 import type { TSql } from "./sql";
 
 // Id families and their zero-padded width: CFB-0001, UP-0001, P-0001 ...
-export const ID_FAMILIES = {
+const ID_FAMILIES = {
   cfb: { prefix: "CFB", width: 4 },
   proposal: { prefix: "UP", width: 4 },
   packet: { prefix: "P", width: 4 },
@@ -15,7 +15,7 @@ export const ID_FAMILIES = {
   resolveRule: { prefix: "RR", width: 4 },
   routingExample: { prefix: "RX", width: 4 },
 } as const;
-export type TIdFamily = keyof typeof ID_FAMILIES;
+type TIdFamily = keyof typeof ID_FAMILIES;
 
 export type TIdRequest = Partial<Record<TIdFamily, number>>;
 export type TIdBatch = Record<TIdFamily, string[]>;

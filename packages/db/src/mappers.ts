@@ -96,7 +96,7 @@ type TRowOf<T, K extends keyof T, Loose extends K> = Omit<Pick<T, K>, Loose> & {
 
 const columns = <K extends string>(...names: K[]) => Object.fromEntries(names.map((n) => [n, true])) as Record<K, true>;
 
-export const PROPOSAL_SELECT = columns(
+const PROPOSAL_SELECT = columns(
   "id",
   "op",
   "targetCfbId",
@@ -121,7 +121,7 @@ export type TProposalRow = TRowOf<
   "warnings" | "proposedCfb" | "createdAt" | "decidedAt" | "confidence"
 >;
 
-export const PROMOTION_SELECT = columns(
+const PROMOTION_SELECT = columns(
   "id",
   "proposalId",
   "action",

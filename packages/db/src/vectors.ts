@@ -37,7 +37,7 @@ export type TVectorStore = {
   sample(n: number): Promise<Float32Array[]>;
 };
 
-export function vectorBytes(vector: Float32Array): Buffer {
+function vectorBytes(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
 
@@ -47,13 +47,13 @@ export function vectorOf(value: unknown): Float32Array {
   return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }
 
-export function checkDimension(dims: number): void {
+function checkDimension(dims: number): void {
   if (!Number.isInteger(dims) || dims < 1 || dims > 8192)
     throw new RangeError(`embedding dimension ${dims} out of range`);
 }
 
 /** The store's methods that only read and write CfbEmbedding, for `model` at `dims`. */
-export function embeddingRows(
+function embeddingRows(
   sql: TSqlDriver,
   model: string,
   dims: number,

@@ -36,7 +36,7 @@ export const NAMING_FILLERS: ReadonlySet<string> = new Set([
 ]);
 
 /** Those and the words of a sentence ("call me at"), for labels that make a number PII. */
-export const SENTENCE_FILLERS: ReadonlySet<string> = new Set([...NAMING_FILLERS, "me", "us", "at", "on"]);
+const SENTENCE_FILLERS: ReadonlySet<string> = new Set([...NAMING_FILLERS, "me", "us", "at", "on"]);
 
 export type TLabel = {
   /** The label word, lower-cased ("ssn", "security", "tel"). */

@@ -14,7 +14,7 @@ export function similarity(a: string, b: string, kind: SimilarityKind, n = 3): n
  * Lower-cased runs of letters and digits (any script). The regex is one character class with a
  * single `+`: no nesting, no overlap, so it runs in linear time.
  */
-export function wordTokens(text: string): Set<string> {
+function wordTokens(text: string): Set<string> {
   return new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
 }
 
@@ -29,7 +29,7 @@ export function wordTokens(text: string): Set<string> {
  * allocates nothing per position; other grams are keyed by their string. A given gram is always
  * keyed the same way, so set equality (and the Jaccard index) is unchanged.
  */
-export function charNgrams(text: string, n: number): Set<string | number> {
+function charNgrams(text: string, n: number): Set<string | number> {
   const lower = text.toLowerCase();
   const grams = new Set<string | number>();
   const window: number[] = new Array(n).fill(0);

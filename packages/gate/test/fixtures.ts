@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import type { TGateRecord } from "@solserver/contracts";
 
-export const SEED_FIXTURES = [
+const SEED_FIXTURES = [
   "baseline",
   "candidate_allow",
   "candidate_warn",

@@ -9,7 +9,7 @@ let client: TAuthClient | undefined;
  * better-auth's browser client for /api/auth (sign-in, sign-out). Created on first use in the
  * browser, so server rendering never builds one without an origin to talk to.
  */
-export function authClient(): TAuthClient {
+function authClient(): TAuthClient {
   client ??= createAuthClient({ baseURL: window.location.origin });
   return client;
 }
@@ -40,7 +40,7 @@ export async function signInWithEmail(email: string, password: string): Promise<
   return { ok: false, message: signInErrorMessage(failure.status, failure.message, retryAfter) };
 }
 
-export function signInErrorMessage(status: number, message: string | undefined, retryAfter: string | null): string {
+function signInErrorMessage(status: number, message: string | undefined, retryAfter: string | null): string {
   if (status === 429) {
     const seconds = Number(retryAfter);
     const wait = Number.isFinite(seconds) && seconds > 0 ? ` retry in ${Math.ceil(seconds)} s` : " try again later";

@@ -5,7 +5,7 @@ import { createParser } from "eventsource-parser";
 // arrives (`delta`), drops text of an attempt that was not delivered (`retract`), and resolves
 // with the final response. Errors carry the server's code and field, like the REST façade's.
 
-export class TurnStreamError extends Error {
+class TurnStreamError extends Error {
   constructor(
     message: string,
     readonly code: string,

@@ -2,8 +2,8 @@
 // day's stacked bar (used, ignored, injected only) in the SVG's own units. No React here.
 
 export type TUsageDay = { day: string; injected: number; used: number; ignored: number };
-export type TUsageSegmentKind = "used" | "ignored" | "injected-only";
-export type TUsageSegment = { kind: TUsageSegmentKind; y: number; height: number };
+type TUsageSegmentKind = "used" | "ignored" | "injected-only";
+type TUsageSegment = { kind: TUsageSegmentKind; y: number; height: number };
 export type TUsageBar = { day: string; x: number; width: number; segments: TUsageSegment[]; label: string };
 
 /** The SVG's coordinate system: it scales to its box (viewBox, preserveAspectRatio none). */

@@ -23,7 +23,7 @@ function state(): TState {
 }
 
 /** The answer to a shed request: 503, asking to come back once the queue has turned over. */
-export function overloaded(): DomainError {
+function overloaded(): DomainError {
   const retryAfterSeconds = Math.ceil(serverEnv().loadShedding.maxWaitMs / 1000);
   return new DomainError("UNAVAILABLE", `server busy: try again in ${retryAfterSeconds} s`, { retryAfterSeconds });
 }

@@ -10,19 +10,8 @@ export const DEFAULT_MAX_STEPS = 10_000;
 /** The only identifiers a condition may start from. */
 export const ROOTS: ReadonlySet<string> = new Set(["context", "phase"]);
 export const METHODS: ReadonlySet<string> = new Set(["includes", "startsWith", "endsWith"]);
-export const UNARY_OPERATORS: ReadonlySet<string> = new Set(["!", "-"]);
-export const BINARY_OPERATORS: ReadonlySet<string> = new Set([
-  "&&",
-  "||",
-  "==",
-  "===",
-  "!=",
-  "!==",
-  "<",
-  "<=",
-  ">",
-  ">=",
-]);
+const UNARY_OPERATORS: ReadonlySet<string> = new Set(["!", "-"]);
+const BINARY_OPERATORS: ReadonlySet<string> = new Set(["&&", "||", "==", "===", "!=", "!==", "<", "<=", ">", ">="]);
 
 /** An expression node: jsep's output, or anything claiming to be one (hence every read is checked). */
 export type TConditionNode = { readonly type: string; readonly [key: string]: unknown };

@@ -31,7 +31,7 @@ function readYamlFile(file: string, what: string): unknown {
 }
 
 /** Reads and validates a config file against `schema`; the first problem is reported with its path. */
-export function readConfigFile<S extends z.ZodType>(
+function readConfigFile<S extends z.ZodType>(
   file: string,
   schema: S,
   what: string,

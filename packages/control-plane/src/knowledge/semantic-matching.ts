@@ -42,7 +42,7 @@ export function calibrateScale(vectors: readonly Float32Array[]): TSemanticScale
 }
 
 /** Where a backfill stands: what is done of what was pending when it started, and how fast. */
-export type TBackfill = {
+type TBackfill = {
   running: boolean;
   done: number;
   total: number;
@@ -230,7 +230,7 @@ export function progressLine(b: TBackfill): string {
 const RETRY_MS = 30_000;
 
 /** What a turn can count on: "loading" while the model opens, "unavailable" after it failed. */
-export type TSemanticState =
+type TSemanticState =
   | { state: "off" }
   | { state: "loading"; model: string }
   | { state: "ready"; model: string }

@@ -5,7 +5,7 @@ import { z } from "zod";
 // OpenAI-compatible servers, and the output contract the output gate checks every attempt against.
 
 /** A JSON Schema without the `$schema` marker, which some local servers' grammar converters reject. */
-export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   // io "input": the shape the model sends, i.e. what safeParse accepts (defaulted fields optional).
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
   return rest;

@@ -5,7 +5,7 @@ import { capitalize, normalizeWhitespace } from "../text";
 // Sentence classification for the offline model. Patterns are anchored at the sentence start,
 // use no nested quantifiers, and run once per sentence: linear in the message length.
 
-export type TStatementKind = "decision" | "rule" | "fact";
+type TStatementKind = "decision" | "rule" | "fact";
 
 export type TStatement = {
   kind: TStatementKind;

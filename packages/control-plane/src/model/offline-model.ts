@@ -309,7 +309,7 @@ function countWords(input: TModelInput): number {
  * of stated decisions, next steps gain the open questions, the arc starts from the first
  * decision (or the message) when the thread has none; active and parked stay as they are.
  */
-export function offlineSummary(input: TModelInput, envelope: TOutputEnvelope): TSummaryShape | null {
+function offlineSummary(input: TModelInput, envelope: TOutputEnvelope): TSummaryShape | null {
   const previous = input.summary;
   if (!previous) return null;
   const decided = envelope.meta.cfb_suggestions.filter((s) => s.tags[0] === "decision").map((s) => s.title);

@@ -35,7 +35,7 @@ function fixedParts(template: string): string[] {
  * claim-completeness.test.ts words every kind of directive in every language and fails on any
  * sentence that would need a claim.
  */
-export const PROCEDURE_FRAMES: readonly string[] = [
+const PROCEDURE_FRAMES: readonly string[] = [
   "#",
   ...new Set(
     [...LANGUAGE_PACKS.values()].flatMap((pack) =>
@@ -47,10 +47,7 @@ export const PROCEDURE_FRAMES: readonly string[] = [
 ];
 
 /** The fixed wording of the choose-system question (procedureReply's first branch). */
-export const CHOOSE_SYSTEM_FRAMES: readonly string[] = [
-  "e g",
-  ...fixedParts(packOf(ENGLISH).replies.which_system ?? ""),
-];
+const CHOOSE_SYSTEM_FRAMES: readonly string[] = ["e g", ...fixedParts(packOf(ENGLISH).replies.which_system ?? "")];
 
 /** The text values of the engine's events (findings noted, steps, intents). */
 function eventTexts(events: readonly TContextEvent[]): string[] {

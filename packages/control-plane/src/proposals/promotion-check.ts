@@ -89,7 +89,7 @@ export async function findUpdateTarget<C extends TCfbRef>(
 }
 
 /** Whether `action` rewrites an existing CFB: approve_update, or an edit of a proposal that cannot stand as new. */
-export function writesUpdate(proposal: Pick<TStoredProposal, "op" | "warnings">, action: TPromoteAction): boolean {
+function writesUpdate(proposal: Pick<TStoredProposal, "op" | "warnings">, action: TPromoteAction): boolean {
   return action === "approve_update" || (action === "edit_then_approve" && !canApproveAsNew(proposal));
 }
 

@@ -31,7 +31,7 @@ export function strongestKind(first: TCfbKind, ...rest: readonly TCfbKind[]): TC
 export type TGuarded = { cfb_id: string; kind: TCfbKind; trust_tier: TTrustTier };
 
 /** Curated knowledge: kind authoritative, or trust tier repo_adr. Only a Jam editor changes it. */
-export function isProtected(cfb: Pick<TGuarded, "kind" | "trust_tier">): boolean {
+function isProtected(cfb: Pick<TGuarded, "kind" | "trust_tier">): boolean {
   return cfb.kind === "authoritative" || cfb.trust_tier === "repo_adr";
 }
 

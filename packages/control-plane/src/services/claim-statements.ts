@@ -63,7 +63,7 @@ import { segmentable } from "./statements/phrase-trie";
 import { endsWithQuestionMark, isQuestion } from "./statements/questions";
 import { splitSentences, type TSentence, type TToken, tokens } from "./statements/sentences";
 
-export { splitSentences, type TProcedureWording, type TProposalRef };
+export { splitSentences, type TProcedureWording };
 
 // ---- classification -------------------------------------------------------------------------------
 
@@ -123,7 +123,7 @@ const CONJUNCTIONS = new Set(["and", "but", "or", "so", "yet"]);
 const SUBJECTS = new Set(["i", "you", "we", "they", "he", "she", "it", "there"]);
 
 /** The clauses of a sentence as character ranges (see the header, 3.). */
-export function clauseRanges(text: string, s: TSentence): { start: number; end: number }[] {
+function clauseRanges(text: string, s: TSentence): { start: number; end: number }[] {
   const words = tokens(text, s.start, s.end);
   const cuts: number[] = [];
   for (let i = s.start; i < s.end; i++) if (text.charAt(i) === ";" || text.charAt(i) === "；") cuts.push(i);
@@ -148,7 +148,7 @@ export function clauseRanges(text: string, s: TSentence): { start: number; end: 
 type TSpan = TClaimMapEntry["span"];
 
 /** A claim's valid character range, or null (then its sentence index, if any, counts). */
-export function claimRange(span: TSpan, textLength: number): { start: number; end: number } | null {
+function claimRange(span: TSpan, textLength: number): { start: number; end: number } | null {
   const { start_char: start, end_char: end } = span;
   if (start === undefined || end === undefined) return null;
   return start >= 0 && start < end && end <= textLength ? { start, end } : null;

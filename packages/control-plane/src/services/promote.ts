@@ -111,7 +111,7 @@ function updatedContent(target: TCfb, proposal: TStoredProposal): Pick<TCfbDraft
  * never lowers what the CFBs it changes were: the highest trust tier (at least user_approved: a
  * person approved it), the strongest kind and the highest confidence of the target and a merged CFB.
  */
-export function updateDraft(
+function updateDraft(
   normal: TTagNormalizer,
   target: TCfb,
   proposal: TStoredProposal,
@@ -202,7 +202,7 @@ export async function resolveAgain(deps: TServiceDeps, proposal: TStoredProposal
  * merge) band of, naming the same numbers and names: approving the proposal as new would write
  * that knowledge a second time ("region 1 runs on its own cluster" is not "region 0 …" again).
  */
-export async function newerRestatementOf(
+async function newerRestatementOf(
   proposal: Pick<TStoredProposal, "proposal_id" | "created_ts" | "proposed_cfb" | "delta_summary">,
   outcome: TResolveOutcome,
   found: TUpdateTarget<TCfbDetail> | null,

@@ -107,14 +107,14 @@ export const DEFAULT_REPETITION_THRESHOLDS: Record<TRepetitionKind, number> = {
  * must answer, a question the knowledge base could not answer, or anything else the model
  * could not resolve.
  */
-export function unknownType(u: TOutputMeta["unknowns"][number]): string {
+function unknownType(u: TOutputMeta["unknowns"][number]): string {
   if (u.needs_user_input) return "needs_user_input";
   if (/\?\s*$/.test(u.text) || /^no knowledge block answers/i.test(u.text)) return "unanswered_question";
   return "unresolved";
 }
 
 /** A missing-knowledge query as a counter key: normalised text without trailing punctuation. */
-export function missingQueryKey(query: string): string {
+function missingQueryKey(query: string): string {
   return trimEndWhile(normalizeText(query), (c) => /[\s?.!]/u.test(c));
 }
 

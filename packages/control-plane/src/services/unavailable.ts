@@ -2,7 +2,7 @@ import { DomainError } from "@solserver/contracts";
 import { isDatabaseUnreachable } from "@solserver/db";
 
 /** Seconds a client waits before asking again while the database is out of reach. */
-export const DATABASE_RETRY_SECONDS = 5;
+const DATABASE_RETRY_SECONDS = 5;
 
 /**
  * What a transport answers when the database cannot be reached (issue 38): UNAVAILABLE (503)

@@ -69,7 +69,7 @@ export function loadDefinition(yaml: string, steps: Readonly<Record<string, TSte
 }
 
 /** The runner's refusals in the words of the API: the field and the rule. */
-export function asDomainError(error: unknown): unknown {
+function asDomainError(error: unknown): unknown {
   if (!(error instanceof CheckpointError)) return error;
   const field = error.code === "FEEDBACK_NOT_ALLOWED" ? "feedback" : error.code === "UNKNOWN_OPTION" ? "label" : "run";
   return new DomainError(error.code === "INVALID_STATE" ? "CONFLICT" : "BAD_INPUT", `${field}: ${error.message}`, {

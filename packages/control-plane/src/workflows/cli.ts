@@ -79,7 +79,7 @@ type TRunner = { view: TView; decide: (label: string, feedback: string | undefin
 class UsageError extends Error {}
 
 /** "review=Skip promotion:not this week" → phase, label, feedback (the first ":" ends the label). */
-export function parseAnswer(text: string): { phase: string; label: string; feedback?: string } {
+function parseAnswer(text: string): { phase: string; label: string; feedback?: string } {
   const eq = text.indexOf("=");
   if (eq <= 0) throw new UsageError(`--answer "${text}": write it as <phase>=<label>[:feedback]`);
   const phase = text.slice(0, eq).trim();

@@ -8,7 +8,7 @@ import { matchesArtifact, relativePathProblem } from "@solserver/checkpoint";
 // the same rules, so an artifact and a shown file are judged alike.
 
 export const MAX_ARTIFACT_BYTES = 1024 * 1024;
-export const MAX_ARTIFACTS = 50;
+const MAX_ARTIFACTS = 50;
 
 export type TArtifact = { path: string; content: string };
 

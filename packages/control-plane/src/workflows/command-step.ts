@@ -37,7 +37,7 @@ export * from "./command-artifacts";
 //   Under its own key, not the phase id, because phase ids such as "phases" are reserved there.
 
 /** Variables a command gets from the host's environment (and every LC_* locale variable). */
-export const INHERITED_ENV: readonly string[] = [
+const INHERITED_ENV: readonly string[] = [
   "PATH",
   "HOME",
   "USER",
@@ -65,11 +65,11 @@ export const INHERITED_ENV: readonly string[] = [
   "LOCALAPPDATA",
 ];
 /** Between SIGTERM and SIGKILL for the command's process group. */
-export const KILL_GRACE_MS = 5_000;
+const KILL_GRACE_MS = 5_000;
 /** Output kept for the failure message (characters, stdout and stderr interleaved). */
-export const OUTPUT_TAIL_CHARS = 64 * 1024;
+const OUTPUT_TAIL_CHARS = 64 * 1024;
 /** The end of stdout kept in the context (commands.<phase>.stdout_tail). */
-export const DATA_TAIL_CHARS = 4_000;
+const DATA_TAIL_CHARS = 4_000;
 /** A streamed line longer than this is cut (a minified bundle, a progress bar without newlines). */
 const MAX_LINE_CHARS = 2_000;
 

@@ -29,13 +29,6 @@ export type TDriveHooks = {
   onProgress?: (message: string) => void;
 };
 
-/** Phases' `run` steps this host does not know: a definition naming one is refused at load. */
-export function unknownSteps(workflow: TWorkflow, steps: Readonly<Record<string, TStep>>): string[] {
-  return workflow.phases.flatMap((p) =>
-    p.run && !Object.hasOwn(steps, p.run) ? [`phases.${p.id}.run: unknown step "${p.run}"`] : [],
-  );
-}
-
 /**
  * Runs the phases the state asks for, one after another, until the run waits for a decision or
  * ends. Each step's result goes through the pure runner (gap check, checkpoint; a StepFailure

@@ -6,12 +6,12 @@ import { deliverWebhook, type TDeliveryOptions, webhookSecret } from "./webhook-
 // when a run stops at a checkpoint, the server POSTs who should decide what, and where, signed
 // like a webhook step. A chat channel being down must not fail the run, so this never throws.
 
-export const NOTIFY_EVENT = "checkpoint.waiting";
-export const NOTIFY_TIMEOUT_MS = 5_000;
-export const NOTIFY_RETRIES = 2;
+const NOTIFY_EVENT = "checkpoint.waiting";
+const NOTIFY_TIMEOUT_MS = 5_000;
+const NOTIFY_RETRIES = 2;
 
 /** What notifyCheckpoint POSTs. */
-export type TCheckpointNotification = {
+type TCheckpointNotification = {
   event: typeof NOTIFY_EVENT;
   run_id: string;
   workflow: string;
@@ -46,7 +46,7 @@ export function checkpointLink(baseURL: string, runId: string): string {
 }
 
 /** The notification for a run waiting at its checkpoint, or undefined when it is not waiting. */
-export function checkpointNotification(
+function checkpointNotification(
   runId: string,
   state: TRunState,
   baseURL: string | null = null,

@@ -12,9 +12,9 @@ import type { TStep } from "./driver";
 // reviews the plan at the checkpoint), promote exactly that plan, recompute the stats.
 
 /** At most this many pending proposals are planned per beat; the rest wait for the next one. */
-export const BEAT_MAX_PROPOSALS = 200;
+const BEAT_MAX_PROPOSALS = 200;
 /** A new CFB is promoted by the beat only when the model was at least this sure. */
-export const BEAT_CREATE_MIN_CONFIDENCE = 0.8;
+const BEAT_CREATE_MIN_CONFIDENCE = 0.8;
 
 type TPlanned = {
   proposal_id: string;
@@ -34,7 +34,7 @@ type TLeft = { proposal_id: string; title: string; reason: string };
  * confident update or merge becomes approve_update; a new CFB the model was sure of (and nothing
  * close exists) becomes approve_create; anything resolve left for review stays in the queue.
  */
-export function beatAction(
+function beatAction(
   proposal: TStoredProposal,
   resolved: { decision: string; target_cfb_id: string | null },
 ): { action: TPlanned["action"]; target: string | null } | { reason: string } {

@@ -8,14 +8,12 @@ import { WebhookError } from "./webhook-error";
 // and jitter; every delivery of one attempt carries the same idempotency key; a 2xx is never
 // repeated and a redirect never followed.
 
-export const WEBHOOK_USER_AGENT = "solserver-workflows";
-/** How old a signed request a receiver should still accept (docs; the sender stamps every delivery afresh). */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
+const WEBHOOK_USER_AGENT = "solserver-workflows";
 /** An answer larger than this fails the phase. */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
-export const DEFAULT_BACKOFF_MS = 500;
-export const DEFAULT_MAX_BACKOFF_MS = 8_000;
-export const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
+const MAX_ANSWER_BYTES = 1024 * 1024;
+const DEFAULT_BACKOFF_MS = 500;
+const DEFAULT_MAX_BACKOFF_MS = 8_000;
+const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
 /** How much of a refused answer's body a failure message quotes. */
 const SNIPPET_CHARS = 200;
 const SNIPPET_BYTES = 4096;
@@ -65,7 +63,7 @@ export type TDelivery = {
 export type TDelivered = { status: number; text: string; deliveries: number };
 
 /** The headers of one delivery, signed when a secret is given (exported for receivers' tests). */
-export function webhookHeaders(input: {
+function webhookHeaders(input: {
   body: string;
   idempotencyKey: string;
   secret: string | null;
@@ -82,7 +80,7 @@ export function webhookHeaders(input: {
 }
 
 /** `sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`. */
-export function signWebhook(secret: string, timestamp: number, body: string): string {
+function signWebhook(secret: string, timestamp: number, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
 }
 

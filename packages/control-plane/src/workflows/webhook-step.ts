@@ -22,7 +22,7 @@ export type TWebhookStepOptions = TDeliveryOptions & {
 };
 
 /** What a webhook step POSTs (docs/workflows-webhooks.md#the-request). */
-export type TWebhookRequestBody = {
+type TWebhookRequestBody = {
   run_id: string;
   workflow: string;
   phase_id: string;
@@ -36,7 +36,7 @@ export type TWebhookRequestBody = {
 // The step
 
 /** The body a webhook step POSTs for the phase `state.next` names. */
-export function webhookRequestBody(runId: string, state: TRunState): TWebhookRequestBody {
+function webhookRequestBody(runId: string, state: TRunState): TWebhookRequestBody {
   if (state.next.kind !== "run_phase") throw new WebhookError("the run is not waiting for a phase to run");
   return {
     run_id: runId,
@@ -69,7 +69,7 @@ function objectOrProblem(value: unknown, path: string): Record<string, unknown> 
  * Anything else (not JSON, an array, a string) fails the phase. Data may not set the runner's own
  * context keys (phases, skip_phases, checkpoints).
  */
-export function parseWebhookAnswer(status: number, text: string): TStepResult {
+function parseWebhookAnswer(status: number, text: string): TStepResult {
   if (status === 204 || text.trim() === "") return {};
   let json: unknown;
   try {

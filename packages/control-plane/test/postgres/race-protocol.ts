@@ -31,7 +31,7 @@ export type TTask =
    */
   | { kind: "procedure-turns"; actor: TWorkerActor; thread_id: string; count: number; tag: string; retry: boolean };
 
-export type TTickItemView = { workflow: string; due_ts: string; outcome: string; run_id: string | null };
+type TTickItemView = { workflow: string; due_ts: string; outcome: string; run_id: string | null };
 
 /** What each kind of task answers. */
 export type TTaskResults = {

@@ -46,7 +46,7 @@ type TCfbTextRow = {
 /** Whose private CFBs a search may return besides the shared ones (null or absent: none). */
 export type TVisibleTo = { visibleTo?: string | null | undefined };
 
-export type TIndexStatus = { documents: number; builtMs: number | null; appliedChanges: number; rebuilds: number };
+type TIndexStatus = { documents: number; builtMs: number | null; appliedChanges: number; rebuilds: number };
 
 export type TCandidateIndex = {
   /** Resolve's candidates: the live CFBs in scope sharing the most terms with the proposal, best first. */

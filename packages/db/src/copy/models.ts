@@ -5,7 +5,7 @@ import type { DbClient } from "../client";
 /** A column's Prisma type: how its values are read from one database and bound for the other. */
 export type TColumnType = "String" | "Int" | "BigInt" | "Float" | "Boolean" | "DateTime" | "Json" | "Bytes";
 
-export type TCopyColumn = { name: string; type: TColumnType };
+type TCopyColumn = { name: string; type: TColumnType };
 export type TCopyTable = { model: string; table: string; columns: TCopyColumn[] };
 
 /**
@@ -15,7 +15,7 @@ export type TCopyTable = { model: string; table: string; columns: TCopyColumn[] 
  * PostgreSQL's search table (CfbSearch), which the target's triggers fill as the CFBs go in and
  * the vector index rebuilds from CfbEmbedding when it opens.
  */
-export const DERIVED_MODELS: Readonly<Record<string, string>> = {
+const DERIVED_MODELS: Readonly<Record<string, string>> = {
   // The candidate index's change log: the target's triggers write one entry per CFB copied,
   // and every server process rebuilds its index when it starts.
   CfbChange: "written by the target's triggers as the CFBs go in",

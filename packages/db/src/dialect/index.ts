@@ -30,4 +30,4 @@ export function databaseLabel(databaseUrl: string): string {
   return url.toString();
 }
 
-export type { TConnection, TDialect, TSqlDialect, TStorage } from "./dialect";
+export type { TDialect, TSqlDialect, TStorage } from "./dialect";

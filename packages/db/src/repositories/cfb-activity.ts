@@ -21,7 +21,7 @@ export type TCfbActivityQuery = {
   proposalLimit: number;
 };
 
-export type TUsageKind = "injected" | "used" | "ignored";
+type TUsageKind = "injected" | "used" | "ignored";
 /** Events of one kind on one UTC day ("YYYY-MM-DD"). */
 export type TUsageDayCount = { day: string; kind: TUsageKind; count: number };
 

@@ -7,9 +7,9 @@ import type { TStore } from "./store";
 // from the events at any time: the rebuild is also what applies the 30-day window, since an
 // incremental counter cannot forget an event as it ages out.
 
-export const STATS_WINDOW_DAYS = 30;
+const STATS_WINDOW_DAYS = 30;
 /** hotness half-life: a CFB used once a week stays warm, one unused for a month cools down. */
-export const HOTNESS_HALF_LIFE_DAYS = 7;
+const HOTNESS_HALF_LIFE_DAYS = 7;
 const DAY_MS = 86_400_000;
 
 /**
@@ -17,7 +17,7 @@ const DAY_MS = 86_400_000;
  * age with a 7-day half-life. Ten recent uses make a CFB about 0.63 hot; one use a month ago
  * about 0.006.
  */
-export function hotnessOf(decayedUses: number): number {
+function hotnessOf(decayedUses: number): number {
   return 1 - Math.exp(-decayedUses / 10);
 }
 function decayedUsesOf(hotness: number): number {
@@ -94,7 +94,7 @@ export async function countFeedback(tx: TSql, cfbId: string, polarity: string, n
  * answers' unknowns) in one transaction: the incremental counters' source of truth, and how
  * events that aged out of the window leave the counts. Returns the number of CFBs rewritten.
  */
-export async function rebuildCfbStats(driver: TSqlDriver, now = new Date()): Promise<number> {
+async function rebuildCfbStats(driver: TSqlDriver, now = new Date()): Promise<number> {
   const since = new Date(now.getTime() - STATS_WINDOW_DAYS * DAY_MS);
   return driver.transaction(async (tx) => {
     const usage = await tx.query<{ cfbId: string; kind: string; createdAt: unknown; unknowns: unknown }>(

@@ -19,7 +19,7 @@ const NEW_CFB_STALENESS = { ttl_days: 180, review_on_use: true } as const;
 /** Rows per INSERT: 16 parameters a CFB, well under SQLite's bound-parameter limit. */
 const CHUNK = 500;
 
-export type TCfbRevisionKind = "create" | "edit" | "update" | "merge" | "revert" | "retire" | "restore" | "endorse";
+type TCfbRevisionKind = "create" | "edit" | "update" | "merge" | "revert" | "retire" | "restore" | "endorse";
 
 /** The user a new CFB is private to (a user's own approval, issue 19); null or absent: shared. */
 export type TPrivateOwner = { userId: string; email: string };

@@ -1,7 +1,6 @@
 import {
   cfbFieldChanges,
   sameCfbContent,
-  type TCfb,
   type TCfbDetail,
   type TCfbListResponse,
   type TCfbVisibility,
@@ -54,7 +53,7 @@ const LIST_KEYSET: TKeyset = {
   what: "CFB",
 };
 
-export async function listCfbs(sql: TSql, q: TCfbListQuery & TListOnly): Promise<TCfbListResponse> {
+async function listCfbs(sql: TSql, q: TCfbListQuery & TListOnly): Promise<TCfbListResponse> {
   const filters: Prisma.Sql[] = [
     q.state === "retired" ? Prisma.sql`c."mergedIntoId" IS NULL AND c."retiredAt" IS NOT NULL` : liveCfbSql("c"),
     scopeCondition(sql, "c", q.scope ?? ALL_CFBS),
@@ -158,7 +157,7 @@ async function revisionAuthors(
 }
 
 /** The CFB with its history, or null when there is none in `scope`. */
-export async function getCfb(db: DbClient, cfbId: string, scope: TCfbScope = ALL_CFBS): Promise<TCfbDetail | null> {
+async function getCfb(db: DbClient, cfbId: string, scope: TCfbScope = ALL_CFBS): Promise<TCfbDetail | null> {
   const row = await db.cfb.findUnique({
     where: { id: cfbId },
     select: {
@@ -211,7 +210,7 @@ export type TCfbHead = Pick<
 >;
 
 /** The CFBs among `ids` that exist, by id, in one statement (a page of the review queue asks). */
-export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<string, TCfbHead>> {
+async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<string, TCfbHead>> {
   if (ids.length === 0) return new Map();
   const rows = await sql.query<{
     id: string;
@@ -247,7 +246,7 @@ export async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<s
 }
 
 /** Who may see a CFB: its private owner's id (null: shared), or null when there is no such CFB. */
-export async function cfbOwner(sql: TSql, cfbId: string): Promise<{ privateToId: string | null } | null> {
+async function cfbOwner(sql: TSql, cfbId: string): Promise<{ privateToId: string | null } | null> {
   const [row] = await sql.query<{ privateToId: string | null }>(
     Prisma.sql`SELECT "privateToId" FROM "Cfb" WHERE "id" = ${cfbId}`,
   );
@@ -255,7 +254,7 @@ export async function cfbOwner(sql: TSql, cfbId: string): Promise<{ privateToId:
 }
 
 /** The CFBs among `ids` that exist in `scope`, with their domain (hot path: every chat turn asks). */
-export async function existingCfbIds(
+async function existingCfbIds(
   sql: TSql,
   ids: readonly string[],
   scope: TCfbScope = ALL_CFBS,
@@ -274,7 +273,7 @@ export async function existingCfbIds(
  * and those out of `scope` left out (the index already left them out; semantic neighbours come
  * from elsewhere).
  */
-export async function retrievableCfbs(
+async function retrievableCfbs(
   sql: TSql,
   ids: readonly string[],
   now = new Date(),
@@ -326,8 +325,6 @@ export async function retrievableCfbs(
     ];
   });
 }
-
-export type { TCfb };
 
 export function cfbRepository({ prisma, sql }: TStore, index: TCandidateIndex) {
   return {

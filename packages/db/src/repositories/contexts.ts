@@ -41,7 +41,7 @@ type TContextRow = {
 };
 
 /** The thread's procedure, or null for a thread that does not exist or is not bound. */
-export async function getContext(sql: TSql, threadId: string): Promise<TStoredContext | null> {
+async function getContext(sql: TSql, threadId: string): Promise<TStoredContext | null> {
   const [row] = await sql.query<TContextRow>(
     Prisma.sql`SELECT t."procedureSystemId" AS "systemId", t."procedureBoundAt" AS "boundAt",
         c."systemId" AS "storedSystemId", c."version" AS "version", c."state" AS "state", c."updatedAt" AS "updatedAt"
@@ -69,7 +69,7 @@ export async function getContext(sql: TSql, threadId: string): Promise<TStoredCo
  * The user's messages of a procedure thread from its binding on, oldest first: what the context
  * engine replays to rebuild a lost state.
  */
-export async function procedureMessages(sql: TSql, threadId: string, since: Date): Promise<string[]> {
+async function procedureMessages(sql: TSql, threadId: string, since: Date): Promise<string[]> {
   const rows = await sql.query<{ content: string }>(
     Prisma.sql`SELECT "content" FROM "Message" WHERE "threadId" = ${threadId} AND "role" = 'user' AND "createdAt" >= ${since}
       ORDER BY "createdAt" ASC, "id" ASC`,

@@ -19,7 +19,7 @@ export type TFeedbackWrite = {
 };
 
 /** The router domain a response was routed to, or null when it does not exist. */
-export async function responseDomain(sql: TSql, responseId: string): Promise<string | null> {
+async function responseDomain(sql: TSql, responseId: string): Promise<string | null> {
   const [row] = await sql.query<{ routerDomain: string }>(
     Prisma.sql`SELECT t."routerDomain" AS "routerDomain" FROM "Response" r
       JOIN "Transmission" t ON t."id" = r."transmissionId" WHERE r."id" = ${responseId}`,
@@ -28,7 +28,7 @@ export async function responseDomain(sql: TSql, responseId: string): Promise<str
 }
 
 /** Stores feedback and counts its tag, in one transaction; says whether a trigger was raised. */
-export async function recordFeedback(
+async function recordFeedback(
   driver: TSqlDriver,
   w: TFeedbackWrite,
 ): Promise<{ feedbackId: string; triggerRaised: boolean }> {
@@ -50,7 +50,7 @@ export async function recordFeedback(
   });
 }
 
-export async function feedbackCount(db: DbClient, responseId: string): Promise<number> {
+async function feedbackCount(db: DbClient, responseId: string): Promise<number> {
   return db.humanFeedback.count({ where: { responseId } });
 }
 

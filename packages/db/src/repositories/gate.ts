@@ -94,7 +94,7 @@ const KEYSET: TKeyset = {
 };
 
 /** Recent evaluations, newest first, keyset-paginated. */
-export async function listGateEvaluations(
+async function listGateEvaluations(
   sql: TSql,
   q: TGateEvaluationQuery,
 ): Promise<{ items: TGateEvaluationView[]; next_cursor: string | null }> {

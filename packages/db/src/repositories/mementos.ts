@@ -9,7 +9,7 @@ export type TStoredMemento = { threadId: string; version: number; payload: unkno
 
 type TMementoRow = { threadId: string; version: number; payload: unknown; updatedAt: unknown };
 
-export async function getMemento(sql: TSql, threadId: string): Promise<TStoredMemento | null> {
+async function getMemento(sql: TSql, threadId: string): Promise<TStoredMemento | null> {
   const [row] = await sql.query<TMementoRow>(
     Prisma.sql`SELECT "threadId", "version", "payload", "updatedAt" FROM "ThreadMemento" WHERE "threadId" = ${threadId}`,
   );
@@ -38,7 +38,7 @@ async function conflict(tx: TSql, threadId: string, expectedVersion: number | nu
  * inside the caller's transaction. A stale version is CONFLICT and writes nothing; returns the
  * new version.
  */
-export async function writeMemento(
+async function writeMemento(
   tx: TSql,
   threadId: string,
   expectedVersion: number | null,
@@ -92,7 +92,7 @@ export async function writeTurnMemento(tx: TSql, threadId: string, write: TMemen
 }
 
 /** A standalone memento write (the memento API), in its own transaction. */
-export async function putMemento(
+async function putMemento(
   driver: TSqlDriver,
   threadId: string,
   expectedVersion: number | null,

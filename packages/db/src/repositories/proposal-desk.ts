@@ -30,10 +30,7 @@ async function peopleByIds(sql: TSql, ids: readonly (string | null)[]): Promise<
 }
 
 /** Each proposal's card context, by id: four statements for the whole page whatever its size. */
-export async function queueContexts(
-  sql: TSql,
-  proposals: readonly TStoredProposal[],
-): Promise<Map<string, TQueueContext>> {
+async function queueContexts(sql: TSql, proposals: readonly TStoredProposal[]): Promise<Map<string, TQueueContext>> {
   if (proposals.length === 0) return new Map();
   const ids = Prisma.join(proposals.map((p) => p.proposal_id));
   const targets = [...new Set(proposals.flatMap((p) => (p.target_cfb_id ? [p.target_cfb_id] : [])))];
@@ -97,7 +94,7 @@ const DAY_MS = 86_400_000;
  * pending leads grouped by domain from (status, twin, domain, createdAt) alone; the decisions of
  * the day from (status, decidedAt); the caller's assigned from (status, assignee).
  */
-export async function domainQueues(
+async function domainQueues(
   sql: TSql,
   q: { ownerId: string | undefined; callerId: string },
 ): Promise<TProposalQueuesResponse> {
@@ -219,10 +216,7 @@ export async function addComment(
  * The discussion of one proposal, or of every proposal of one thread (what its proposer sees):
  * comments, requests for changes, and the reasons of rejections, oldest first.
  */
-export async function listComments(
-  sql: TSql,
-  by: { proposalId: string } | { threadId: string },
-): Promise<TProposalComment[]> {
+async function listComments(sql: TSql, by: { proposalId: string } | { threadId: string }): Promise<TProposalComment[]> {
   const which = "proposalId" in by ? Prisma.sql`p."id" = ${by.proposalId}` : Prisma.sql`p."threadId" = ${by.threadId}`;
   const [comments, reasons] = await Promise.all([
     sql.query<{

@@ -48,7 +48,7 @@ const SORTS: Record<NonNullable<TProposalListQuery["sort"]>, Pick<TKeyset, "colu
  * SQL driver: the page's ids in one statement, then the proposals with their promotion and latest
  * resolve decision (proposalsByIds).
  */
-export async function listProposals(sql: TSql, q: TProposalListQuery): Promise<TStoredProposalPage> {
+async function listProposals(sql: TSql, q: TProposalListQuery): Promise<TStoredProposalPage> {
   const sortName = q.sort ?? "newest";
   const keyset: TKeyset = { table: "UmbraProposal", alias: "p", what: "proposal", ...SORTS[sortName] };
   // Who may see what: a user only the proposals of threads they own.
@@ -180,7 +180,7 @@ function countsOf(rows: readonly { status: string; n: number }[]): TStoredPropos
   return counts;
 }
 
-export async function getProposal(sql: TSql, proposalId: string, scope?: TGroupScope): Promise<TStoredProposal | null> {
+async function getProposal(sql: TSql, proposalId: string, scope?: TGroupScope): Promise<TStoredProposal | null> {
   return (await proposalsByIds(sql, [proposalId], scope))[0] ?? null;
 }
 
@@ -208,7 +208,7 @@ export type TProposalFacts = Pick<
  * The proposals of one response as a promotion's checks read them, in one statement (hot path:
  * every chat answer with proposals asks, to say what the caller may do with them).
  */
-export async function proposalFacts(sql: TSql, responseId: string): Promise<TProposalFacts[]> {
+async function proposalFacts(sql: TSql, responseId: string): Promise<TProposalFacts[]> {
   const rows = await sql.query<{
     id: string;
     status: string;
@@ -279,7 +279,7 @@ export type TTwinCandidate = {
 };
 
 /** How many of a thread's newest pending leads a new proposal is compared with. */
-export const THREAD_TWIN_CANDIDATES = 50;
+const THREAD_TWIN_CANDIDATES = 50;
 
 /**
  * The pending leads a turn's new proposals may be twins of: those with one of their fingerprints
@@ -354,4 +354,4 @@ export function proposalRepository({ sql }: TStore) {
 }
 
 export type { TPromotionResult, TPromotionWrite } from "./promotion-write";
-export type { TReopenResult, TReopenWrite } from "./proposal-reopen";
+export type { TReopenWrite } from "./proposal-reopen";

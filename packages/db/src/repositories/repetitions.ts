@@ -74,7 +74,7 @@ export async function countRepetitions(
 }
 
 /** Open promotion triggers (raised, not dismissed), most recently seen first; or the one with `id`. */
-export async function listPromotionTriggers(
+async function listPromotionTriggers(
   db: DbClient,
   thresholds: Record<TRepetitionKind, number>,
   limit: number,
@@ -113,7 +113,7 @@ export async function listPromotionTriggers(
 }
 
 /** Dismisses an open trigger; false when there is no such open trigger. */
-export async function dismissPromotionTrigger(sql: TSql, triggerId: string, now = new Date()): Promise<boolean> {
+async function dismissPromotionTrigger(sql: TSql, triggerId: string, now = new Date()): Promise<boolean> {
   const changed = await sql.execute(Prisma.sql`UPDATE "RepetitionCounter" SET "dismissedAt" = ${now}
     WHERE "id" = ${triggerId} AND "triggeredAt" IS NOT NULL AND "dismissedAt" IS NULL`);
   return changed === 1;

@@ -27,7 +27,7 @@ export async function insertResolveDecisions(tx: TSql, rows: TResolveDecisionWri
 }
 
 /** The latest decision taken for proposals with this fingerprint (the hysteresis' "previous"). */
-export async function previousResolveDecision(sql: TSql, fingerprint: string): Promise<{ decision: string } | null> {
+async function previousResolveDecision(sql: TSql, fingerprint: string): Promise<{ decision: string } | null> {
   const [row] = await sql.query<{ decision: string }>(
     Prisma.sql`SELECT "decision" FROM "UmbraResolveDecision" WHERE "fingerprint" = ${fingerprint}
       ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`,
@@ -36,7 +36,7 @@ export async function previousResolveDecision(sql: TSql, fingerprint: string): P
 }
 
 /** A proposal's decisions, newest first (the one at promotion, then the one at creation). */
-export async function listResolveDecisions(db: DbClient, proposalId: string): Promise<TResolveDecisionView[]> {
+async function listResolveDecisions(db: DbClient, proposalId: string): Promise<TResolveDecisionView[]> {
   const rows = await db.umbraResolveDecision.findMany({
     where: { proposalId },
     select: RESOLVE_DECISION_SELECT,

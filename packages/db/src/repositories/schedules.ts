@@ -56,12 +56,12 @@ const scheduleSelect = {
 } as const;
 
 /** Every schedule (one per scheduled workflow: a handful of rows). */
-export async function listSchedules(db: DbClient): Promise<TScheduleRow[]> {
+async function listSchedules(db: DbClient): Promise<TScheduleRow[]> {
   return db.workflowSchedule.findMany({ select: scheduleSelect, orderBy: { workflow: "asc" } });
 }
 
 /** One schedule with who it runs as and its latest occurrences, newest first; null when never set. */
-export async function getSchedule(db: DbClient, workflow: string, runLimit: number): Promise<TScheduleDetail | null> {
+async function getSchedule(db: DbClient, workflow: string, runLimit: number): Promise<TScheduleDetail | null> {
   const row = await db.workflowSchedule.findUnique({
     where: { workflow },
     select: {
@@ -174,7 +174,7 @@ export async function finishOccurrence(
 }
 
 /** The run of this workflow still under way (running, or waiting at a checkpoint), if any. */
-export async function openWorkflowRun(db: DbClient, name: string): Promise<{ id: string; status: string } | null> {
+async function openWorkflowRun(db: DbClient, name: string): Promise<{ id: string; status: string } | null> {
   return db.workflowRun.findFirst({
     where: { name, status: { in: ["running", "awaiting_worker", "awaiting_decision"] } },
     orderBy: { createdAt: "asc" },

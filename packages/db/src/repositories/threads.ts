@@ -74,7 +74,7 @@ export async function listThreads(
 type TStoredTurn = Omit<TThreadDetail["turns"][number], "trace_pruned_after_days">;
 
 /** A thread with its messages and, per turn, the trace of that turn. */
-export async function getThreadDetail(
+async function getThreadDetail(
   db: DbClient,
   threadId: string,
 ): Promise<(Omit<TThreadDetail, "turns"> & { turns: TStoredTurn[]; owner_id: string | null }) | null> {

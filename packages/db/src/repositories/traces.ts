@@ -58,7 +58,7 @@ export type TTraceEventView = {
   created_ts: string;
 };
 
-export async function listTraceEventsForTransmission(db: DbClient, transmissionId: string): Promise<TTraceEventView[]> {
+async function listTraceEventsForTransmission(db: DbClient, transmissionId: string): Promise<TTraceEventView[]> {
   const rows = await db.traceEvent.findMany({
     where: { transmissionId },
     select: { seq: true, actor: true, phase: true, status: true, summary: true, metadata: true, createdAt: true },

@@ -27,7 +27,7 @@ import type {
  * A turn this caller stored earlier under this idempotency key, or null. The lookup runs on every
  * turn (hot path); the proposals are read only for a replay.
  */
-export async function findTurnByRequestId(sql: TSql, callerId: string, requestId: string): Promise<TStoredTurn | null> {
+async function findTurnByRequestId(sql: TSql, callerId: string, requestId: string): Promise<TStoredTurn | null> {
   const [row] = await sql.query<{
     threadId: string;
     packetId: string;
@@ -51,7 +51,7 @@ export async function findTurnByRequestId(sql: TSql, callerId: string, requestId
 }
 
 /** The thread a response belongs to, with its owner; null when the response does not exist. */
-export async function responseThread(
+async function responseThread(
   db: DbClient,
   responseId: string,
 ): Promise<{ threadId: string; ownerId: string | null } | null> {
@@ -67,7 +67,7 @@ export async function responseThread(
  * What a response answered: the user's message, the answer's text and its thread (the proposal
  * page shows where a proposal came from). Null when the response does not exist.
  */
-export async function responseSource(db: DbClient, responseId: string): Promise<TResponseSource | null> {
+async function responseSource(db: DbClient, responseId: string): Promise<TResponseSource | null> {
   const row = await db.response.findUnique({
     where: { id: responseId },
     select: {
@@ -91,7 +91,7 @@ export async function responseSource(db: DbClient, responseId: string): Promise<
 }
 
 /** Whether a thread exists, and whose it is (hot path). */
-export async function threadOwner(sql: TSql, threadId: string): Promise<{ ownerId: string | null } | null> {
+async function threadOwner(sql: TSql, threadId: string): Promise<{ ownerId: string | null } | null> {
   const [row] = await sql.query<{ ownerId: string | null }>(
     Prisma.sql`SELECT "ownerId" FROM "Thread" WHERE "id" = ${threadId}`,
   );
@@ -99,7 +99,7 @@ export async function threadOwner(sql: TSql, threadId: string): Promise<{ ownerI
 }
 
 /** The thread's last `limit` messages, oldest first (hot path). */
-export async function getThreadHistory(sql: TSql, threadId: string, limit: number): Promise<THistoryMessage[]> {
+async function getThreadHistory(sql: TSql, threadId: string, limit: number): Promise<THistoryMessage[]> {
   const rows = await sql.query<{ id: string; role: string; content: string }>(
     Prisma.sql`SELECT "id", "role", "content" FROM "Message" WHERE "threadId" = ${threadId}
       ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
@@ -124,7 +124,7 @@ const SKIP_SUMMARY = "Breakpoint decision: SKIP";
  * (every stored packet has its response: a turn is written in one transaction). A turn whose
  * trace retention pruned counts as an answer.
  */
-export async function lastResponse(sql: TSql, threadId: string): Promise<TPreviousResponse | null> {
+async function lastResponse(sql: TSql, threadId: string): Promise<TPreviousResponse | null> {
   const [row] = await sql.query<{
     responseId: string;
     message: string;
@@ -181,7 +181,7 @@ export async function lastResponse(sql: TSql, threadId: string): Promise<TPrevio
  * Where the thread's recent turns were routed (the selector step's input): the latest turn's
  * router_domain and the domainHints of the last `limit` answers, newest first (hot path).
  */
-export async function routingHistory(
+async function routingHistory(
   sql: TSql,
   threadId: string,
   limit: number,
@@ -306,7 +306,7 @@ async function recordUsage(tx: TSql, turn: TTurnWrite, responseId: string, now: 
  * sent through the hot-path driver. Returns "duplicate" when another request with the same
  * request_id won the race.
  */
-export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<TStoredTurn | "duplicate"> {
+async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<TStoredTurn | "duplicate"> {
   try {
     return await driver.transaction(
       async (tx) => {

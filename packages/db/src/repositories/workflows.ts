@@ -118,7 +118,7 @@ export async function createWorkflowRun(
   });
 }
 
-export async function getWorkflowRun(db: DbClient, runId: string): Promise<TWorkflowRunRow | null> {
+async function getWorkflowRun(db: DbClient, runId: string): Promise<TWorkflowRunRow | null> {
   const row = await db.workflowRun.findUnique({ where: { id: runId }, ...include });
   return row ? ((await withStarter(db, [row]))[0] ?? null) : null;
 }
@@ -174,11 +174,7 @@ export async function saveWorkflowRun(
 }
 
 /** The artifacts of a run under these paths (what a checkpoint's show_files asks to see). */
-export async function workflowArtifacts(
-  db: DbClient,
-  runId: string,
-  paths: readonly string[],
-): Promise<Map<string, string>> {
+async function workflowArtifacts(db: DbClient, runId: string, paths: readonly string[]): Promise<Map<string, string>> {
   if (paths.length === 0) return new Map();
   const rows = await db.workflowArtifact.findMany({ where: { runId, path: { in: [...paths] } } });
   return new Map(rows.map((r) => [r.path, r.content]));
@@ -229,7 +225,7 @@ export async function extendWorkflowLease(
 }
 
 /** Runs waiting at a checkpoint whose deadline passed (the scheduler's sweep), oldest first. */
-export async function overdueWorkflowRuns(db: DbClient, now: Date, limit: number): Promise<TWorkflowRunRow[]> {
+async function overdueWorkflowRuns(db: DbClient, now: Date, limit: number): Promise<TWorkflowRunRow[]> {
   const rows = await db.workflowRun.findMany({
     where: { status: "awaiting_decision", deadlineAt: { lte: now } },
     orderBy: [{ deadlineAt: "asc" }, { id: "asc" }],

@@ -27,7 +27,7 @@ const ZPhrase = z
   .max(200)
   .refine((p) => normalisePhrase(p) !== "", { error: "must contain at least one letter or digit" });
 
-export const ZAnswer = z.strictObject({
+const ZAnswer = z.strictObject({
   id: ZId,
   /** How the option is offered to the technician ("Fuse blown / breaker tripped"); defaults to the id. */
   label: z.string().min(1).max(200).optional(),
@@ -55,7 +55,7 @@ export const ZAnswer = z.strictObject({
  * supply-to-return split). With `pair`, two numbers the message names by a `from` word and a `to`
  * word read as their difference ("return 80 supply 71" is a split of 9).
  */
-export const ZReadings = z.strictObject({
+const ZReadings = z.strictObject({
   unit: z.string().regex(/^[A-Z]+$/, { error: 'must be a unit of the language packs, e.g. "V"' }),
   of_rating: z.boolean().optional(),
   at_most: z.number().finite().optional(),
@@ -65,7 +65,7 @@ export const ZReadings = z.strictObject({
     .min(1, { error: "must list at least one range" }),
 });
 
-export const ZStep = z.strictObject({
+const ZStep = z.strictObject({
   id: ZId,
   question: ZText,
   howto: ZText,
@@ -84,7 +84,7 @@ export const ZStep = z.strictObject({
   readings: ZReadings.optional(),
 });
 
-export const ZConstraint = z.strictObject({
+const ZConstraint = z.strictObject({
   id: ZId,
   text: ZText,
   /** Carried by every directive of the system, not only by the steps that list it. */
@@ -92,7 +92,7 @@ export const ZConstraint = z.strictObject({
 });
 
 /** Words that mean danger: the case stops in `safety_stop` with the instruction until a clear phrase. */
-export const ZSafetyRule = z.strictObject({
+const ZSafetyRule = z.strictObject({
   id: ZId,
   instruction: ZText,
   patterns: z.array(ZPhrase).min(1, { error: "must list at least one pattern" }),
@@ -100,7 +100,7 @@ export const ZSafetyRule = z.strictObject({
 });
 
 /** Free-form evidence that invalidates a conclusion: the case stops with this cause and correction. */
-export const ZEvidenceRule = z.strictObject({
+const ZEvidenceRule = z.strictObject({
   id: ZId,
   label: ZText,
   patterns: z.array(ZPhrase).min(1, { error: "must list at least one pattern" }),
@@ -115,7 +115,7 @@ export const ZEvidenceRule = z.strictObject({
  * diagnosis never concludes on a finding in `rules_out`; it concludes on `instead` (e.g. a motor
  * that runs on direct 12 V is not replaced, whatever the steps after it found).
  */
-export const ZDoctrine = z.strictObject({
+const ZDoctrine = z.strictObject({
   id: ZId,
   rule: ZText,
   when: ZFinding,
@@ -123,7 +123,7 @@ export const ZDoctrine = z.strictObject({
   instead: ZFinding,
 });
 
-export const ZSystem = z.strictObject({
+const ZSystem = z.strictObject({
   id: ZId,
   name: ZText,
   detect: z.strictObject({
@@ -190,7 +190,7 @@ const ZSystemText = z.strictObject({
   steps: z.record(ZId, ZStepText).optional(),
 });
 /** One language's texts and patterns for the catalog (rv-service.es.json is one). */
-export const ZTranslation = z.strictObject({
+const ZTranslation = z.strictObject({
   language: z.string().regex(/^[a-z]{2}$/, { error: 'must be a two-letter language code, e.g. "es"' }),
   systems: z.record(ZId, ZSystemText),
 });

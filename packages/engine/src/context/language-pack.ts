@@ -146,7 +146,7 @@ export const ZLanguagePack = z.strictObject({
 export type TLanguagePack = z.output<typeof ZLanguagePack>;
 
 /** The placeholders of a reply template ("{minutes}" → "minutes"), in order. */
-export function placeholdersOf(template: string): string[] {
+function placeholdersOf(template: string): string[] {
   const names: string[] = [];
   let at = template.indexOf("{");
   while (at >= 0) {

@@ -52,7 +52,7 @@ export function mark(mask: boolean[], start: number, length: number): void {
   for (let i = start; i < start + length; i++) mask[i] = true;
 }
 
-export function markSegment(mask: boolean[], clause: TLexClause, at: number): void {
+function markSegment(mask: boolean[], clause: TLexClause, at: number): void {
   const segment = clause.segments[at];
   clause.segments.forEach((s, i) => {
     if (s === segment) mask[i] = true;
@@ -90,7 +90,7 @@ function relayedUpTo(clause: TLexClause): number {
   return span === undefined ? 0 : span.start + span.length;
 }
 
-export function leadingAt(clause: TLexClause, start: number): boolean {
+function leadingAt(clause: TLexClause, start: number): boolean {
   return clause.tokens.slice(relayedUpTo(clause), start).every((t) => VOCABULARY.fillers.has(t));
 }
 
@@ -192,8 +192,8 @@ function readMarkers(r: TReadFound, { clause, quoted, b }: TClauseAt, waits: boo
   }
 }
 
-/** "no tester here": a no-word before a noun is not the answer "no" (a short one is a non-answer). */
-function readNoWords(r: TReadFound, { clause, quoted, b, w }: TClauseAt): void {
+/** "no code on the controller": a no-word before a noun is not the answer "no". */
+function readNoWords({ clause, b, w }: TClauseAt): void {
   clause.tokens.forEach((token, i) => {
     const next = clause.tokens[i + 1];
     if (token === "no" && b[i] !== true && next !== undefined && !VOCABULARY.noContinuations.has(next)) w[i] = true;
@@ -304,7 +304,7 @@ export function read(message: string, content: ReadonlySet<string>, speller: Spe
     const at: TClauseAt = { clause, k, quoted: quoted.has(k), b: blocked[k] ?? [], w: weakBlocked[k] ?? [] };
     readNonAnswers(r, at, content);
     readMarkers(r, at, readWait(r, at));
-    readNoWords(r, at);
+    readNoWords(at);
     readAnnouncement(r, at, clauses.length);
     readQuestion(r, at);
   });

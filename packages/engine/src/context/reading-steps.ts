@@ -11,7 +11,7 @@ import { recordsFinding } from "./state";
 import { type TLexClause, VOCABULARY } from "./vocabulary";
 
 /** The step other than the active one a reading is of, if one is meant beyond doubt. */
-export function readingStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
+function readingStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
   const { c, steps, activeStep, state } = m;
   // Another step takes a reading when the clause names its part ("12.4 at the pump plug",
   // "batteries at 12.8"), or, with a unit, when it is the system's only step in that unit.
@@ -39,7 +39,7 @@ export function readingStep(m: TMessage, reading: TReading, item: TLexClause | u
  * Of several steps the item names, the one whose part stands nearest the number ("12.6 at the
  * pump with the switch on" is the pump's voltage); none when two stand as near.
  */
-export function nearestNamed(
+function nearestNamed(
   c: TCompiled,
   named: readonly TStep[],
   item: TLexClause | undefined,
@@ -58,7 +58,7 @@ export function nearestNamed(
  * The completed step last read in the reading's unit, unless the item names another step read in
  * that unit ("had the probe on the wrong pin, pump is getting 12.5" corrects the pump voltage).
  */
-export function lastReadStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
+function lastReadStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
   const { c, steps, state, activeStep } = m;
   for (const id of [...state.completed].reverse()) {
     const step = steps.find((s) => s.id === id);
@@ -76,7 +76,7 @@ export function lastReadStep(m: TMessage, reading: TReading, item: TLexClause | 
  * reading was with the charger on. charger off its 12.0"), else after a remeasurement the last
  * one read in the reading's unit.
  */
-export function correctedStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
+function correctedStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
   const { c, r, steps, state, activeStep } = m;
   if (!r.correction || (activeStep !== undefined && namesPart(c, activeStep, item))) return undefined;
   const named = steps.filter(

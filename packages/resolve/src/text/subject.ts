@@ -15,7 +15,7 @@ import { analysisLanguage, analyzeToken, clauses, detectLanguage, isUnit, LANGUA
 import type { TTextProfile } from "./profile";
 import { isValueWord } from "./values";
 
-export type TSubjectRelation = "same" | "close" | "different";
+type TSubjectRelation = "same" | "close" | "different";
 export type TSubjectComparison = {
   relation: TSubjectRelation;
   /** The words (analysed terms) only the proposal has where the subjects differ, and the CFB's. */

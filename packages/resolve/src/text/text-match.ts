@@ -43,7 +43,7 @@ export type TTextMatch = {
  * the worker after a deploy" / "Restart the worker after a deploy"). Less is a new condition
  * ("Releases are not built on Sundays" / "Releases are built by Jenkins").
  */
-export const NEGATED_COVER = 0.8;
+const NEGATED_COVER = 0.8;
 
 function negates(p: TTextProfile, c: TTextProfile): boolean {
   return p.negatedSentences.some(

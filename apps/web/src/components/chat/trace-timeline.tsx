@@ -20,7 +20,7 @@ function statusClass(status: string): string {
 }
 
 /** The turn's breakpoint decision (MUST / SHOULD / SKIP), from the metadata or else the summary. */
-export function decisionOf(event: TraceEvent | undefined): string | null {
+function decisionOf(event: TraceEvent | undefined): string | null {
   if (!event) return null;
   const decision = record(event.metadata).decision;
   if (typeof decision === "string" && decision) return decision.toUpperCase();

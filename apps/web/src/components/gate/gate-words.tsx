@@ -22,7 +22,7 @@ export function GateBadge({ status }: { status: TGateStatus }) {
 const STATUS_WORDS: Record<TGateStatus, string> = { ALLOW: "passed", WARN: "warning", BLOCK: "blocked" };
 
 /** What a policy found: its title's finding ("Delta +40.00%"), "found 3 matches" for PII. */
-export function findingOf(p: TGateEvaluationView["policies"][number]): string {
+function findingOf(p: TGateEvaluationView["policies"][number]): string {
   // A waived finding is still reported, marked, so a pass is never mistaken for a clean one.
   const waived = Array.isArray((p.details as { waived?: unknown }).waived) ? " (waived)" : "";
   return `${finding(p)}${waived}`;

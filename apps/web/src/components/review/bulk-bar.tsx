@@ -217,7 +217,7 @@ export function BulkOutcome({
 }
 
 /** Assigns the selection to a Jam editor (or clears it). */
-export function AssignControl({ ids, onAssigned }: { ids: readonly string[]; onAssigned?: () => void }) {
+function AssignControl({ ids, onAssigned }: { ids: readonly string[]; onAssigned?: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const users = useQuery(trpc.users.list.queryOptions());

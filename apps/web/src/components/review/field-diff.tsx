@@ -85,7 +85,7 @@ const FIELD_LABELS: Record<string, string> = {
   trust_tier: "Trust tier",
   source_refs: "Sources",
 };
-export const fieldLabel = (field: string) => FIELD_LABELS[field] ?? field;
+const fieldLabel = (field: string) => FIELD_LABELS[field] ?? field;
 
 type TSideBySide =
   | {

@@ -27,7 +27,7 @@ export function splitTags(text: string): string[] {
 }
 
 /** What the editor's fields hold (text as typed). */
-export type TEditorForm = {
+type TEditorForm = {
   title: string;
   summary: string;
   text: string;
@@ -43,13 +43,13 @@ export type TEditorForm = {
  * The values the form starts from: what approving would write without edits. A null summary is
  * an update's that proposed none: left empty, the CFB keeps its own.
  */
-export type TEditorOriginal = Pick<TProposed, "title" | "summary" | "tags" | "domain"> & { text: string | null };
+type TEditorOriginal = Pick<TProposed, "title" | "summary" | "tags" | "domain"> & { text: string | null };
 
 /** What approving writes without edits, when the caller has the preview (the proposal page). */
-export type TEditorStart = { summary: string; text: string | null };
+type TEditorStart = { summary: string; text: string | null };
 
 /** The overrides a Jam editor's form amounts to: only the fields that changed. */
-export function editorialOverrides(original: TEditorOriginal, form: TEditorForm): TEditorialOverrides {
+function editorialOverrides(original: TEditorOriginal, form: TEditorForm): TEditorialOverrides {
   const overrides: TEditorialOverrides = {};
   const title = form.title.trim();
   const summary = form.summary.trim();
@@ -67,7 +67,7 @@ export function editorialOverrides(original: TEditorOriginal, form: TEditorForm)
 }
 
 /** The first rule the form breaks, in words, or null. A summary may stay empty only where there was none. */
-export function editorProblem(form: TEditorForm, summaryRequired = true): string | null {
+function editorProblem(form: TEditorForm, summaryRequired = true): string | null {
   if (!form.title.trim()) return "Title must not be empty.";
   if (form.title.trim().length > TITLE_MAX) return `Title must be at most ${TITLE_MAX} characters.`;
   if (summaryRequired && !form.summary.trim()) return "Summary must not be empty.";

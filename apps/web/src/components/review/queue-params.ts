@@ -2,12 +2,12 @@
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 
 /** The queue's tabs: the four statuses, and (Jam editors) the promotion triggers. */
-export const QUEUE_TABS = ["pending", "approved", "rejected", "duplicate", "triggers"] as const;
+const QUEUE_TABS = ["pending", "approved", "rejected", "duplicate", "triggers"] as const;
 export const DECISIONS = ["update", "review", "create", "merge"] as const;
 export const SORTS = { newest: "newest first", oldest: "oldest first", confidence: "most confident first" } as const;
 export const CONFIDENCES = ["0.5", "0.8"] as const;
 /** Cards (the default) or the dense list with the current proposal's card beside it. */
-export const LAYOUTS = ["cards", "list"] as const;
+const LAYOUTS = ["cards", "list"] as const;
 
 export type TQueueTab = (typeof QUEUE_TABS)[number];
 export type TDecision = (typeof DECISIONS)[number];
@@ -39,7 +39,7 @@ function oneOf<T extends string>(value: string | null, allowed: readonly T[], fa
 }
 
 /** Reads a view from a query string; anything unknown falls back to the default (a stale link still opens). */
-export function parseQueueView(params: { get: (key: string) => string | null }): TQueueView {
+function parseQueueView(params: { get: (key: string) => string | null }): TQueueView {
   const domain = (params.get("domain") ?? "").trim();
   return {
     tab: oneOf(params.get("status"), QUEUE_TABS, DEFAULTS.tab),

@@ -75,7 +75,7 @@ export function hasNoItems(data: { items: readonly unknown[] } | { pages: readon
  * A failed query, explained: signed out (redirects), no access (FORBIDDEN), or the server's
  * message.
  */
-export function QueryError({ error, what }: { error: unknown; what: string }) {
+function QueryError({ error, what }: { error: unknown; what: string }) {
   useRedirectOnUnauthorized(error);
   if (isUnauthorized(error)) return <p className="muted">You are signed out. Redirecting to sign-in…</p>;
   if (isForbidden(error)) {

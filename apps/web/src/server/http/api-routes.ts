@@ -6,7 +6,7 @@ import { trimEndWhile } from "@solserver/contracts";
 
 type TApiRoute = { pattern: RegExp; methods: readonly string[] };
 
-export const API_ROUTES: readonly TApiRoute[] = [
+const API_ROUTES: readonly TApiRoute[] = [
   { pattern: /^\/api\/trpc\/[^/]+$/, methods: ["GET", "POST"] },
   { pattern: /^\/api\/auth\/.+$/, methods: ["GET", "POST"] },
   { pattern: /^\/chat\/respond$/, methods: ["POST"] },

@@ -42,7 +42,7 @@ const SAME_QUESTION = 0.6;
  * reworded): the share of their terms they have in common (Jaccard over the analyser's terms),
  * or the same words when neither has a content word.
  */
-export function asksAgain(previous: string, message: string): boolean {
+function asksAgain(previous: string, message: string): boolean {
   const a = termSet(previous);
   const b = termSet(message);
   if (a.size === 0 || b.size === 0) return previous.trim().toLowerCase() === message.trim().toLowerCase();

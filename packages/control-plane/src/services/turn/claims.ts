@@ -18,7 +18,7 @@ import type { createTraceLog } from "../trace-log";
 // In a strict domain any finding refuses the attempt (the next one is tried; if none passes the
 // turn fails with the findings); elsewhere the findings are kept as warnings with the answer.
 
-export const CLAIM_CODES = [
+const CLAIM_CODES = [
   "CLAIM_MAP_MISSING",
   "CLAIM_UNSUPPORTED",
   "CLAIM_CFB_UNKNOWN",
@@ -26,7 +26,7 @@ export const CLAIM_CODES = [
   "CLAIM_UNKNOWN_UNDEFINED",
   "CLAIM_MAP_INCOMPLETE",
 ] as const;
-export type TClaimCode = (typeof CLAIM_CODES)[number];
+type TClaimCode = (typeof CLAIM_CODES)[number];
 export type TClaimFinding = {
   code: TClaimCode;
   claim_id: string | null;
@@ -44,7 +44,7 @@ const FINDINGS_IN_REASON = 3;
 const SENTENCES_IN_REASON = 8;
 
 /** Every CFB id a claim map cites. */
-export function citedCfbIds(meta: TOutputMeta): string[] {
+function citedCfbIds(meta: TOutputMeta): string[] {
   return [...new Set((meta.claim_map ?? []).flatMap((c) => c.support.cfb_ids ?? []))];
 }
 

@@ -13,7 +13,7 @@ import { since } from "./timing";
 // CFB was injected: the message's words it holds and the similarity of its meaning.
 
 const HISTORY_WINDOW = 20;
-export const INJECTED_CFBS = 8;
+const INJECTED_CFBS = 8;
 
 export type TGathered = {
   readonly history: readonly THistoryMessage[];

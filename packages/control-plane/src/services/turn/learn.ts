@@ -21,7 +21,7 @@ import { since } from "./timing";
 // turn (seed 000 step 8: the summary only when the turn may change it, the affect of the user's
 // message always).
 
-export type TUsage = { used: string[]; ignored: string[]; injected: string[]; hadUnknown: boolean };
+type TUsage = { used: string[]; ignored: string[]; injected: string[]; hadUnknown: boolean };
 
 export type TLearned = {
   readonly proposals: readonly TNewProposal[];

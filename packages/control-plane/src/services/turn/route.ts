@@ -12,7 +12,7 @@ import type { createTraceLog } from "../trace-log";
 // repeated mismatches surface as a routing suggestion (seed 001 §5, "routing rules"). The hints
 // never move a thread out of a strict domain.
 
-export const SELECTOR_MODEL = "router-v2";
+const SELECTOR_MODEL = "router-v2";
 /** How many of the thread's recent answers weigh in with their domainHints. */
 const HINT_HISTORY = 5;
 

@@ -37,7 +37,7 @@ const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations"
 const MIGRATION_LOCK = 7101984000;
 
 /** Creates the database of `databaseUrl` when it does not exist (as its own user, on the same server). */
-export async function ensurePostgresDatabase(databaseUrl: string): Promise<boolean> {
+async function ensurePostgresDatabase(databaseUrl: string): Promise<boolean> {
   const name = databaseName(databaseUrl);
   const admin = new pg.Client({ connectionString: siblingUrl(databaseUrl) });
   await admin.connect();
