@@ -633,3 +633,21 @@ describe("what pt taught", () => {
     expect(last(drive(system, [...start, hazard, clear])).state.mode).toBe("diagnostic");
   });
 });
+
+// Issue 36: wording from the blind set pu (scored once held out, then tuned on).
+describe("what pu taught", () => {
+  it('"power gd / tstat calling / fan runs / comp runs": a slash beside a space ends an item', () => {
+    const turn = last(drive("roof_ac", ["ac not cooling", "power gd / tstat calling / fan runs / comp runs"]));
+    expect(turn.state.evidence).toMatchObject({
+      ac_power: "ok",
+      thermostat_cool: "calls",
+      ac_fan: "runs",
+      compressor: "runs",
+    });
+  });
+
+  it('"gonna jump the motor direct w/ fused leads" announces: "w/" is "with", no item break', () => {
+    const start = ["slide wont move", "battery 12.6", "switch has output", "motor doesnt run"];
+    expectNothingRecorded("slide_out", start, "gonna jump the motor direct w/ fused leads");
+  });
+});

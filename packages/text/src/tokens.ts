@@ -7,7 +7,8 @@
 //   when they are a unit ("15A" → "15", "a"; "30days" → "30", "days"), not otherwise ("k8s", "2fa",
 //   "sha256" stay whole);
 // - each Han, Hiragana and Katakana character is a word of its own (those scripts use no spaces);
-// - clauses end at , ; : ! ? ¿ ¡ a line break, a dash between spaces, a full stop or an ellipsis.
+// - clauses end at , ; : ! ? ¿ ¡ a line break, a dash between spaces, a slash beside a space, a full
+//   stop or an ellipsis.
 import { fold } from "./fold";
 import { isUnit } from "./quantities";
 
@@ -114,7 +115,10 @@ export function clauses(text: string): TClause[] {
       if (word !== "" && next === "s" && kindOf(after, after.codePointAt(0) as number) !== "letter") word += "'";
       continue;
     }
-    if (c === 0x2d && chars[i - 1] === " " && chars[i + 1] === " ") {
+    // ("fuse ok - 12 at the pump", "power gd / tstat calling": a list typed with dashes or slashes;
+    // "w/ fused leads" is "with")
+    const spaced = (chars[i - 1] === " " || chars[i + 1] === " ") && word.length !== 1;
+    if ((c === 0x2d && chars[i - 1] === " " && chars[i + 1] === " ") || (c === 0x2f && spaced)) {
       endClause(false);
       continue;
     }

@@ -25,6 +25,19 @@ describe("fold and tokens", () => {
     expect(clauses("¿la bomba funciona")[0]?.question).toBe(true);
   });
 
+  it("ends a clause at a slash beside a space, not inside a rating or a word pair", () => {
+    expect(clauses("power gd / tstat calling /fan runs").map((c) => c.tokens)).toEqual([
+      ["power", "gd"],
+      ["tstat", "calling"],
+      ["fan", "runs"],
+    ]);
+    expect(clauses("cap 32/45, in/out, w/ leads").map((c) => c.tokens)).toEqual([
+      ["cap", "32", "45"],
+      ["in", "out"],
+      ["w", "leads"],
+    ]);
+  });
+
   it("is linear on hostile input", () => {
     const long = `${"a1.".repeat(50_000)}${"'s".repeat(50_000)}`;
     expect(tokens(long).length).toBeGreaterThan(0);
