@@ -31,7 +31,7 @@ import {
   seedDemo,
 } from "@solserver/control-plane";
 import { migrateDatabase } from "@solserver/db";
-import { CHAT_MESSAGES, signInCookie } from "./lib/chat-clients";
+import { chatMessage, signInCookie } from "./lib/chat-clients";
 import { createMigratedDatabase, DEFAULT_POSTGRES_ADMIN_URL, dropDatabase } from "./lib/postgres-admin";
 import { realisticNoise } from "./lib/realistic-corpus";
 import { resultsPath } from "./lib/results-file";
@@ -324,7 +324,7 @@ async function level(server: ChildProcess, bound: number, clients: number, cooki
           headers: { "content-type": "application/json", cookie, origin: ORIGIN },
           body: JSON.stringify({
             request_id: `load-${bound}-${clients}-${c}-${++seq}`,
-            message: CHAT_MESSAGES[n % CHAT_MESSAGES.length],
+            message: chatMessage(c, n),
             ...(threadId ? { thread_id: threadId } : {}),
           }),
         });

@@ -28,7 +28,7 @@ import {
   seedDemo,
 } from "@solserver/control-plane";
 import { migrateDatabase } from "@solserver/db";
-import { CHAT_MESSAGES, signInCookie } from "./lib/chat-clients";
+import { chatMessage, signInCookie } from "./lib/chat-clients";
 import {
   killAllServersNow,
   requireWebBuild,
@@ -185,7 +185,7 @@ async function drive(clients: TClient[], processes: number, until: number): Prom
   const tally: TTally = { latencies: [], byProcess: Array(processes).fill(0), shed: 0, errors: 0 };
   const errorLines: string[] = [];
   await Promise.all(
-    clients.map(async (client) => {
+    clients.map(async (client, c) => {
       while (!interrupted && performance.now() < until) {
         const started = performance.now();
         try {
@@ -194,7 +194,7 @@ async function drive(clients: TClient[], processes: number, until: number): Prom
             headers: { "content-type": "application/json", cookie: client.cookie, origin: ORIGIN },
             body: JSON.stringify({
               request_id: `throughput-${process.pid}-${++seq}`,
-              message: CHAT_MESSAGES[client.sent++ % CHAT_MESSAGES.length],
+              message: chatMessage(c, client.sent++),
               ...(client.threadId ? { thread_id: client.threadId } : {}),
             }),
             signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),

@@ -4,9 +4,10 @@ const config: NextConfig = {
   // Internal packages ship TypeScript source; Next compiles them with the app.
   transpilePackages: ["@solserver/contracts", "@solserver/control-plane", "@solserver/db"],
   // Native addon and Prisma's runtime stay as plain Node requires on the server.
-  // The sentence model runs in a worker thread whose file sits beside the package's entry, and
-  // TensorFlow.js reads its WebAssembly and the weights from their packages: never bundled.
-  // pg (PostgreSQL's driver) requires its optional native binding lazily: bundling it would not.
+  // TensorFlow.js reads its WebAssembly and the weights from their packages. (The build bundles
+  // @solserver/sentence-model all the same, its worker as a chunk of its own: a change to it
+  // needs a build.) pg (PostgreSQL's driver) requires its optional native binding lazily:
+  // bundling it would not.
   serverExternalPackages: [
     "better-sqlite3",
     "@prisma/adapter-better-sqlite3",

@@ -2,7 +2,7 @@
 // session cookie of a password sign-in, and the mix of messages the offline model handles
 // (decisions that become proposals, questions, an acknowledgement).
 
-export const CHAT_MESSAGES = [
+const CHAT_MESSAGES = [
   "We decided to run the nightly backup at 02:00 UTC from now on.",
   "How do we rotate the database credentials?",
   "What is the retention of the audit log?",
@@ -10,6 +10,16 @@ export const CHAT_MESSAGES = [
   "Why does the worker restart after a config change?",
   "ok thanks",
 ] as const;
+
+/**
+ * Client `client`'s `n`th message: the list in turn, each made its own with a ticket number, as
+ * people never send the same text twice (a repeated text finds its sentence vector cached, and a
+ * benchmark of repeats measures the cache); the acknowledgement stays as people type it.
+ */
+export function chatMessage(client: number, n: number): string {
+  const text = CHAT_MESSAGES[n % CHAT_MESSAGES.length] as string;
+  return text === "ok thanks" ? text : `${text} (ticket ${client}-${n})`;
+}
 
 /**
  * Signs `email` in on the server at `server` (a process's own address) as the browser at `origin`

@@ -15,7 +15,8 @@ export type TSentenceModel = {
   readonly ready: Promise<void>;
   /**
    * One unit vector per text, in order. `background` work (backfills) yields to interactive work
-   * (a turn's message): the worker takes the next interactive request before the next background one.
+   * (a turn's message): the worker takes the next interactive request before the next background one,
+   * and background work pauses for a moment after each turn's text (but goes at least once a second).
    */
   embed(texts: readonly string[], opts?: { background?: boolean }): Promise<Float32Array[]>;
   close(): Promise<void>;
