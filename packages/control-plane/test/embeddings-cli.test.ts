@@ -30,7 +30,8 @@ async function run(args: string[], extra: Record<string, string> = {}) {
   return { code, out, err };
 }
 
-describe("pnpm embeddings", () => {
+// (each run loads the sentence model in this process: seconds on a busy machine, not a fault)
+describe("pnpm embeddings", { timeout: 120_000 }, () => {
   it("counts with --status and embeds nothing", async () => {
     const r = await run(["--status"]);
     expect(r.code).toBe(EMBEDDINGS_EXIT.DONE);
