@@ -15,8 +15,7 @@ export type TSentenceModel = {
   readonly ready: Promise<void>;
   /**
    * One unit vector per text, in order. `background` work (backfills) yields to interactive work
-   * (a turn's message): the worker takes the next interactive request before the next background one,
-   * and background work pauses for a moment after each turn's text (but goes at least once a second).
+   * (a turn's message): the worker takes the next interactive request before the next background one.
    */
   embed(texts: readonly string[], opts?: { background?: boolean }): Promise<Float32Array[]>;
   close(): Promise<void>;

@@ -15,17 +15,6 @@ export const DIMS = 512;
  */
 export const MAX_CHARS = { background: 240, interactive: 1000 };
 
-/**
- * Background work yields to turns: after a turn's text, the next background batch waits this
- * long, so the turn's next text (the router's, then retrieval's and resolve's) does not queue
- * behind a batch (16 CFBs take about 250 ms); under turns without pause a background batch
- * still goes at least this often, so a backfill always moves on.
- */
-const BACKGROUND_PAUSE_MS = 250;
-const BACKGROUND_AT_LEAST_EVERY_MS = 1000;
-/** Background texts per request to the worker: a turn's text waits for at most this many (about 130 ms at 240 characters). */
-const BACKGROUND_SLICE = 4;
-
 export function modelText(text, max = MAX_CHARS.interactive) {
   const clean = text.toWellFormed().trim();
   if (clean.length <= max) return clean.length > 0 ? clean : ".";
@@ -59,31 +48,9 @@ export function openSentenceModel() {
     waiting.clear();
   };
 
-  let lastInteractive = Number.NEGATIVE_INFINITY;
-  let lastBackground = Number.NEGATIVE_INFINITY;
-  let held = null;
   const pump = () => {
     if (busy || failure) return;
-    let job = queues.interactive.shift();
-    const now = performance.now();
-    if (job) lastInteractive = now;
-    else if (queues.background.length > 0) {
-      const wait = Math.min(
-        lastInteractive + BACKGROUND_PAUSE_MS - now,
-        lastBackground + BACKGROUND_AT_LEAST_EVERY_MS - now,
-      );
-      if (wait > 0) {
-        held ??= setTimeout(() => {
-          held = null;
-          pump();
-        }, wait);
-        // (a background job waiting keeps the worker referenced; the timer alone keeps nothing alive)
-        held.unref();
-        return;
-      }
-      job = queues.background.shift();
-      lastBackground = now;
-    }
+    const job = queues.interactive.shift() ?? queues.background.shift();
     if (!job) return;
     busy = true;
     const id = nextId++;
@@ -108,19 +75,13 @@ export function openSentenceModel() {
     if (!failure) fail(new Error(`sentence model: the worker stopped (exit code ${code})`));
   });
 
-  const model = {
+  return {
     model: MODEL,
     dims: DIMS,
     ready,
     embed(texts, opts = {}) {
       if (failure) return Promise.reject(failure);
       if (texts.length === 0) return Promise.resolve([]);
-      if (opts.background && texts.length > BACKGROUND_SLICE) {
-        const slices = [];
-        for (let i = 0; i < texts.length; i += BACKGROUND_SLICE)
-          slices.push(model.embed(texts.slice(i, i + BACKGROUND_SLICE), opts));
-        return Promise.all(slices).then((parts) => parts.flat());
-      }
       return new Promise((resolve, reject) => {
         // Held while waiting, so a turn waits for the model only when nothing else is queued.
         worker.ref();
@@ -138,9 +99,7 @@ export function openSentenceModel() {
     },
     async close() {
       if (!failure) failure = new Error("sentence model: closed");
-      clearTimeout(held);
       await worker.terminate();
     },
   };
-  return model;
 }

@@ -63,17 +63,4 @@ describe("the sentence model", () => {
     // The first background batch may already be in the worker; the turn comes right after it.
     expect(order.indexOf("turn")).toBeLessThanOrEqual(1);
   });
-
-  it("holds background work back right after a turn's text, so the turn's next text does not queue behind it", async () => {
-    await model.embed(["a turn's first text: the router's"]);
-    const order: string[] = [];
-    // both asked in the same tick, the background one first: without the pause it would go to the
-    // worker at once and the turn's next text would wait for it
-    const background = model
-      .embed(["stored knowledge about the furnace sail switch"], { background: true })
-      .then(() => order.push("background"));
-    const next = model.embed(["the same turn's next text: retrieval's"]).then(() => order.push("turn"));
-    await Promise.all([background, next]);
-    expect(order).toEqual(["turn", "background"]);
-  });
 });
