@@ -117,8 +117,11 @@ export function clauses(text: string): TClause[] {
     }
     // ("fuse ok - 12 at the pump", "power gd / tstat calling": a list typed with dashes or slashes;
     // "w/ fused leads" is "with")
-    const spaced = (chars[i - 1] === " " || chars[i + 1] === " ") && word.length !== 1;
-    if ((c === 0x2d && chars[i - 1] === " " && chars[i + 1] === " ") || (c === 0x2f && spaced)) {
+    if (
+      c === 0x2d
+        ? chars[i - 1] === " " && chars[i + 1] === " "
+        : c === 0x2f && (chars[i - 1] === " " || chars[i + 1] === " ") && word.length !== 1
+    ) {
       endClause(false);
       continue;
     }

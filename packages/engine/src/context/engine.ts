@@ -357,6 +357,16 @@ function settle(ctx: TCtx, s: TContextState, outcome: TOutcome, lead: string, re
   return withRecorded(escalateWarranty(ctx, final.step, report, lead));
 }
 
+/**
+ * This turn recorded another value for the finding's key ("motor hums and runs but the room
+ * sits": the direct-power test, for a motor that does not run, is ruled out, not noted).
+ */
+function ruledOutThisTurn(s: TContextState, finding: string): boolean {
+  return s.evidence_log.some(
+    (e) => e.turn === s.turn && findingKey(e.finding) === findingKey(finding) && e.finding !== finding,
+  );
+}
+
 /** Records stated findings of steps not completed yet, in catalog order; returns their labels. */
 function recordMentions(ctx: TCtx, s: TContextState, mentions: readonly TMention[]): string[] {
   const labels: string[] = [];
@@ -364,12 +374,8 @@ function recordMentions(ctx: TCtx, s: TContextState, mentions: readonly TMention
     if (s.completed.includes(m.step.id)) continue;
     const { step, answer } = own(ctx, m.step, m.answer);
     const branch = step.requires?.finding;
-    // ("motor hums and runs but the room sits": the direct-power test, for a motor that does not
-    // run, is ruled out by what the same message recorded, not stated)
-    const ruledOut = (f: string) =>
-      s.evidence_log.some((e) => e.turn === s.turn && findingKey(e.finding) === findingKey(f) && e.finding !== f);
-    if (branch !== undefined && !recordsFinding(s.evidence, branch) && ruledOut(branch)) continue;
     if (branch !== undefined && !recordsFinding(s.evidence, branch)) {
+      if (ruledOutThisTurn(s, branch)) continue;
       note(s, step, answer); // its branch is not established yet: applied when the step comes up
       s.pending_findings = { ...s.pending_findings, [step.id]: answer.finding };
       continue;

@@ -210,14 +210,9 @@ function readAnnouncement(r: TReadFound, { clause, k, quoted, b }: TClauseAt, cl
   const opening = clause.tokens.findIndex(
     (t, i) => !VOCABULARY.fillers.has(t) && !VOCABULARY.subjects.has(t) && b[i] !== true,
   );
-  // ("pressing in and out gives zero out": a gerund followed by what it gives reports a result)
-  const reports = indexOf(VOCABULARY.resultVerbs)
-    .in(clause.tokens)
-    .some((span) => span.start > opening);
-  const announces =
+  const opensAnnouncement =
     opening >= 0 &&
     !quoted &&
-    !reports &&
     (VOCABULARY.announcingVerbs.has(clause.words[opening] ?? "") ||
       indexOf(VOCABULARY.announcements)
         .in(clause.tokens)
@@ -229,12 +224,18 @@ function readAnnouncement(r: TReadFound, { clause, k, quoted, b }: TClauseAt, cl
               opening < span.start + span.length &&
               clause.tokens.slice(0, span.start).every((t, i) => VOCABULARY.fillers.has(t) || b[i] === true)),
         ));
+  // ("pressing in and out gives zero out": a gerund followed by what it gives reports a result)
+  const announces =
+    opensAnnouncement &&
+    !indexOf(VOCABULARY.resultVerbs)
+      .in(clause.tokens)
+      .some((span) => span.start > opening);
   if (announces) {
     r.announced.add(k);
     b.fill(true);
   }
   const unfilled = clause.tokens.filter((t) => !VOCABULARY.fillers.has(t) && !VOCABULARY.subjects.has(t)).join(" ");
-  if (unfilled === "" || VOCABULARY.progressNotes.some((p) => p.join(" ") === unfilled)) {
+  if (unfilled === "" || VOCABULARY.progressNotes.has(unfilled)) {
     if (clauses > 1) r.announced.add(k);
     b.fill(true);
   }

@@ -178,10 +178,7 @@ export function readingsOf(
           (s) =>
             (s.start > last && s.start <= last + 3 && !apart(last + 1, s.start)) ||
             // ("12 going in but 0 coming out": "in but" marks the number before it, not the one after)
-            (s.start + s.length <= i &&
-              s.start + s.length >= i - 3 &&
-              !apart(s.start + s.length - 1, i) &&
-              !apart(s.start + s.length, i)),
+            (s.start + s.length <= i && s.start + s.length >= i - 3 && !apart(s.start + s.length - 1, i)),
         )
       )
         return;

@@ -95,7 +95,7 @@ export const VOCABULARY = {
   relayedQuestions: phrases((p) => p.relayed_questions),
   caseWords: tokenSet((p) => p.case_words),
   announcingVerbs: new Set(collect((p) => p.announcing_verbs).flatMap(raw)),
-  progressNotes: phrases((p) => p.progress_notes),
+  progressNotes: new Set(phrases((p) => p.progress_notes).map((p) => p.join(" "))),
   resultVerbs: phrases((p) => p.result_verbs),
   subjects: tokenSet((p) => p.subjects),
   bypass: phrases((p) => p.bypass),
