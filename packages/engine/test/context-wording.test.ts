@@ -651,3 +651,50 @@ describe("what pu taught", () => {
     expectNothingRecorded("slide_out", start, "gonna jump the motor direct w/ fused leads");
   });
 });
+
+// Issue 36: wording from the blind set pv (scored once held out, then tuned on).
+describe("what pv taught", () => {
+  it('"burns a while, then starts again" narrates a short cycle: the case is not restarted', () => {
+    const start = [
+      "furnace blows cold",
+      "lp ok",
+      "thermostat calls",
+      "blower runs",
+      "sail switch closes",
+      "lights and stays lit",
+    ];
+    const turn = last(
+      drive("furnace", [
+        ...start,
+        "It burns some minutes and then turns off before the room is warm, then starts again.",
+      ]),
+    );
+    expect(turn.state.evidence).toMatchObject({ lp: "ok", ignition: "stays_lit", limit: "short_cycles" });
+    // said as a command it still restarts
+    expect(last(drive("furnace", [...start, "start again"])).state.evidence).toEqual({});
+  });
+
+  it('"they measured 12 . 5 at the pump": a phone\'s spaced decimal point', () => {
+    const turn = last(drive("water_pump", ["pump wont run", "fuse ok", "they measured 12 . 5 at the pump"]));
+    expect(turn.state.evidence.pump_voltage).toBe("ok");
+  });
+
+  it('"do you know a good place to eat" only asks: its "good" answers no step', () => {
+    const start = ["ac not cold", "power ok", "thermostat calls", "fan runs", "compressor hums"];
+    expectNothingRecorded("roof_ac", start, "do you know a good place to eat near Flagstaff");
+    expect(last(drive("roof_ac", [...start, "good"])).state.evidence.capacitor).toBe("good");
+  });
+
+  it("\"el quemador de la estufa enciende\": the stove's burner, not the furnace's", () => {
+    const turn = last(
+      drive("furnace", ["la calefacción no calienta", "el quemador de la estufa enciende con llama azul"]),
+    );
+    expect(turn.state.evidence).toEqual({ lp: "ok" });
+  });
+
+  it('"checked the house batteries, they are at 11.8": the reading goes on about the part named before it', () => {
+    const start = ["bedroom slide is dead", "battery is fine", "no, the switch does nothing, no click"];
+    const turn = last(drive("slide_out", [...start, "checked the house batteries, they are at 11.8"]));
+    expect(turn.state.evidence.battery).toBe("low");
+  });
+});

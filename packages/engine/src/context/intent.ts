@@ -625,9 +625,13 @@ export function classifyMessage(
   const { questions, topic, topicClause } = questionsOf(r, found.hitClauses);
   const own = r.clauses.filter((_, k) => !r.quoted.has(k));
   const consent = consentOf(message);
-  // (a generic word in talk about something else answers nothing: "a good taco place")
+  // (a generic word in talk about something else answers nothing: "a good taco place"; nor in a
+  // message that only asks: "do you know a good place to eat")
   const elsewhere =
-    option === null && found.stated.length === 0 && (found.answer === null || found.weak) && offTopic(c, own);
+    option === null &&
+    found.stated.length === 0 &&
+    (found.answer === null || found.weak) &&
+    (offTopic(c, own) || (found.answer !== null && own.length > 0 && own.every(opensWithQuestionWord)));
   // ("ok give me the report": the "ok" beside a report request answers nothing)
   const reportOnly = requestsReport(r.clauses, own);
   // ("yes go ahead" mid-diagnosis grants permission; it answers no step)

@@ -152,7 +152,7 @@ function readWait(r: TReadFound, { clause, k, quoted, b }: TClauseAt): boolean {
 }
 
 /** "wait no, i misread", "I already told you", "skip" (only as what the clause says first). */
-function readMarkers(r: TReadFound, { clause, quoted, b }: TClauseAt, waits: boolean): void {
+function readMarkers(r: TReadFound, { clause, k, quoted, b }: TClauseAt, waits: boolean): void {
   for (const span of indexOf(VOCABULARY.corrections).in(clause.tokens)) {
     if (waits) break;
     if (!quoted) r.correction = true;
@@ -186,7 +186,12 @@ function readMarkers(r: TReadFound, { clause, quoted, b }: TClauseAt, waits: boo
     r.skip = true;
     mark(b, span.start, span.length);
   }
-  for (const span of indexOf(VOCABULARY.restart).in(clause.tokens).filter(opens)) {
+  // "it burns a while, then starts again": after the message's first clause, "then" narrates
+  const narrated = (span: { start: number }) =>
+    k > 0 && clause.tokens.slice(0, span.start).some((t) => VOCABULARY.sequence.has(t));
+  for (const span of indexOf(VOCABULARY.restart)
+    .in(clause.tokens)
+    .filter((span) => opens(span) && !narrated(span))) {
     r.restart = true;
     mark(b, span.start, span.length);
   }

@@ -26,6 +26,11 @@ function readingStep(m: TMessage, reading: TReading, item: TLexClause | undefine
   if (named.length === 0 && item !== undefined && clause !== undefined && namedSteps(c, item.tokens).size === 0) {
     named = readers.filter((s) => namesPart(c, s, clause));
     if (named.length > 1) return nearestNamed(c, named, clause, reading.start);
+    // ("checked the house batteries, they are at 11.8": a clause naming nothing goes on about the
+    // one part the clause before it named)
+    const before = m.r.clauses[reading.clause - 1];
+    const previous = readers.filter((s) => namesPart(c, s, before));
+    if (named.length === 0 && namedSteps(c, whole?.tokens ?? []).size === 0 && previous.length === 1) named = previous;
   }
   // (of several steps in that unit, the ones that apply now: the switch output is read only
   // once the pump connector had no voltage)

@@ -202,9 +202,12 @@ const SYMBOLS: readonly (readonly [string, string])[] = [
 /** "12v6", "11v1": volts written with the unit for the decimal point. */
 const UNIT_AS_POINT = /(\d{1,3})[vV](\d{1,2})(?!\d)/g;
 
-/** "12 point 4", "12 coma 6": digits with the decimal point said as a word (point words are letters only). */
+/**
+ * "12 point 4", "12 coma 6", "12 . 5" (a phone's spacing): digits with the decimal point said as a
+ * word or set apart (point words are letters only).
+ */
 const SPOKEN_POINT = new RegExp(
-  `(?<![\\d.,])(\\d{1,3}) (?:${[...VOCABULARY.pointWords].join("|")}) (\\d{1,2})(?![\\d.,])`,
+  `(?<![\\d.,])(\\d{1,3}) (?:${[...VOCABULARY.pointWords].join("|")}|\\.) (\\d{1,2})(?![\\d.,])`,
   "giu",
 );
 
