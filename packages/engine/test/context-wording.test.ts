@@ -685,13 +685,6 @@ describe("what pv taught", () => {
     expect(last(drive("roof_ac", [...start, "good"])).state.evidence.capacitor).toBe("good");
   });
 
-  it("\"el quemador de la estufa enciende\": the stove's burner, not the furnace's", () => {
-    const turn = last(
-      drive("furnace", ["la calefacción no calienta", "el quemador de la estufa enciende con llama azul"]),
-    );
-    expect(turn.state.evidence).toEqual({ lp: "ok" });
-  });
-
   it('"checked the house batteries, they are at 11.8": the reading goes on about the part named before it', () => {
     const start = ["bedroom slide is dead", "battery is fine", "no, the switch does nothing, no click"];
     const turn = last(drive("slide_out", [...start, "checked the house batteries, they are at 11.8"]));

@@ -222,15 +222,10 @@ export function namesPart(c: TCompiled, step: TStep, clause: TLexClause | undefi
 
 /**
  * Whether the clause names a part of `step` that `asked` does not share: "el motor arranca" at
- * the motor step is about that step, not the direct motor test that names the same motor. A part
- * inside a longer one is not named: "el quemador de la estufa" is the stove, not the furnace's burner.
+ * the motor step is about that step, not the direct motor test that names the same motor.
  */
 export function namesOwnPart(c: TCompiled, step: TStep, clause: TLexClause, asked: TStep | undefined): boolean {
-  const spans = c.allParts.in(clause.tokens);
-  const inside = (s: (typeof spans)[number]) =>
-    spans.some((o) => o.length > s.length && o.start <= s.start && s.start + s.length <= o.start + o.length);
-  return spans.some((span) => {
-    if (inside(span)) return false;
+  return c.allParts.in(clause.tokens).some((span) => {
     const owners = c.partOwners[span.phrase] ?? [];
     return owners.includes(step) && (asked === undefined || !owners.includes(asked));
   });
