@@ -15,7 +15,8 @@ export type TSentenceModel = {
   readonly ready: Promise<void>;
   /**
    * One unit vector per text, in order. `background` work (backfills) yields to interactive work
-   * (a turn's message): the worker takes the next interactive request before the next background one.
+   * (a turn's message): it goes to the worker in slices of 4 texts, the worker takes the next
+   * interactive request first, and after one waits 250 ms (at most 1 s) for the turn's next text.
    */
   embed(texts: readonly string[], opts?: { background?: boolean }): Promise<Float32Array[]>;
   close(): Promise<void>;

@@ -23,12 +23,14 @@ export function modelText(text, max = MAX_CHARS.interactive) {
   return space > max * 0.6 ? cut.slice(0, space) : cut;
 }
 
+/** Background texts per request: a turn's text waits behind at most this many (about 130 ms at 240 characters). */
+const BACKGROUND_SLICE = 4;
+
 export function openSentenceModel() {
   const worker = new Worker(new URL("./worker.mjs", import.meta.url));
   worker.unref();
+  // Every request goes to the worker at once; the worker decides the order (worker.mjs).
   const waiting = new Map();
-  const queues = { interactive: [], background: [] };
-  let busy = false;
   let nextId = 0;
   let failure = null;
   let settleReady;
@@ -41,21 +43,8 @@ export function openSentenceModel() {
   const fail = (error) => {
     failure = error;
     settleReady.reject(error);
-    for (const job of [...queues.interactive, ...queues.background]) job.reject(error);
     for (const job of waiting.values()) job.reject(error);
-    queues.interactive.length = 0;
-    queues.background.length = 0;
     waiting.clear();
-  };
-
-  const pump = () => {
-    if (busy || failure) return;
-    const job = queues.interactive.shift() ?? queues.background.shift();
-    if (!job) return;
-    busy = true;
-    const id = nextId++;
-    waiting.set(id, job);
-    worker.postMessage({ id, texts: job.texts });
   };
 
   worker.on("message", (message) => {
@@ -63,39 +52,37 @@ export function openSentenceModel() {
     if (message.type === "failed") return fail(new Error(`sentence model: ${message.message}`));
     const job = waiting.get(message.id);
     waiting.delete(message.id);
-    busy = false;
-    if (job) {
-      if (message.type === "vectors") job.resolve(message.vectors);
-      else job.reject(new Error(`sentence model: ${message.message}`));
-    }
-    pump();
+    // Held while a request waits, so a turn waits for the model only when it asked for something.
+    if (waiting.size === 0) worker.unref();
+    if (message.type === "vectors") job?.resolve(message.vectors);
+    else job?.reject(new Error(`sentence model: ${message.message}`));
   });
   worker.on("error", (error) => fail(error));
   worker.on("exit", (code) => {
     if (!failure) fail(new Error(`sentence model: the worker stopped (exit code ${code})`));
   });
 
+  const request = (texts, background) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      worker.ref();
+      worker.postMessage({ id, texts, background });
+    });
+
   return {
     model: MODEL,
     dims: DIMS,
     ready,
-    embed(texts, opts = {}) {
-      if (failure) return Promise.reject(failure);
-      if (texts.length === 0) return Promise.resolve([]);
-      return new Promise((resolve, reject) => {
-        // Held while waiting, so a turn waits for the model only when nothing else is queued.
-        worker.ref();
-        const done = (fn) => (value) => {
-          if (waiting.size === 0 && queues.interactive.length + queues.background.length === 0) worker.unref();
-          fn(value);
-        };
-        queues[opts.background ? "background" : "interactive"].push({
-          texts: texts.map((t) => modelText(t, opts.background ? MAX_CHARS.background : MAX_CHARS.interactive)),
-          resolve: done(resolve),
-          reject: done(reject),
-        });
-        pump();
-      });
+    async embed(texts, opts = {}) {
+      if (failure) throw failure;
+      const background = opts.background === true;
+      const cut = texts.map((t) => modelText(t, background ? MAX_CHARS.background : MAX_CHARS.interactive));
+      if (!background) return cut.length === 0 ? [] : request(cut, false);
+      const slices = [];
+      for (let i = 0; i < cut.length; i += BACKGROUND_SLICE)
+        slices.push(request(cut.slice(i, i + BACKGROUND_SLICE), true));
+      return (await Promise.all(slices)).flat();
     },
     async close() {
       if (!failure) failure = new Error("sentence model: closed");

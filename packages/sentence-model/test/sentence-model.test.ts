@@ -51,6 +51,17 @@ describe("the sentence model", () => {
     expect(modelText("a\ud800b")).toBe("a\ufffdb");
   });
 
+  it("gives a long background request's vectors in order, the same as each text's alone", async () => {
+    const texts = Array.from(
+      { length: 9 },
+      (_, i) => `note ${i}: the ${["pump", "furnace", "slide"][i % 3]} needs a part`,
+    );
+    const together = await model.embed(texts, { background: true });
+    const alone = await Promise.all(texts.map(async (t) => (await model.embed([t], { background: true }))[0]));
+    expect(together).toHaveLength(9);
+    for (const [i, v] of together.entries()) expect(cosine(v, alone[i] as Float32Array)).toBeCloseTo(1, 4);
+  });
+
   it("answers interactive work before queued background batches", async () => {
     const order: string[] = [];
     const background = Array.from({ length: 4 }, (_, i) =>
