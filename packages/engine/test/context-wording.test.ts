@@ -691,3 +691,30 @@ describe("what pv taught", () => {
     expect(turn.state.evidence.battery).toBe("low");
   });
 });
+
+// Issue 36: wording from the blind set pw (phone dictation; scored once held out, then tuned on).
+describe("what pw taught", () => {
+  it('"fuze is good gonna put the meter on the pump connector next": the announcement begins its own clause', () => {
+    const turn = last(
+      drive("water_pump", ["pump wont run", "fuze is good gonna put the meter on the pump connector next"]),
+    );
+    expect(turn.state.evidence).toEqual({ fuse: "ok" });
+  });
+
+  it('"the blow her comes on", "the compress her runs": a part\'s name split before "-er" is joined again', () => {
+    const furnace = last(drive("furnace", ["furnace no heat", "lp ok", "thermostat calls", "the blow her comes on"]));
+    expect(furnace.state.evidence.blower).toBe("runs");
+    // (words the catalog does not know stay apart: "tell her" is no part)
+    expectNothingRecorded("furnace", ["furnace no heat", "lp ok", "thermostat calls"], "i will tell her to check");
+  });
+
+  it('"batteries are at twelve point for": a digit after "point" as dictation hears it', () => {
+    const turn = last(drive("slide_out", ["slide wont go", "batteries are at twelve point for"]));
+    expect(turn.state.evidence.battery).toBe("ok");
+  });
+
+  it('"ok meter on the batteries now": an "ok" opening a clause with more to say answers nothing', () => {
+    expectNothingRecorded("slide_out", ["slide wont go"], "ok meter on the batteries now");
+    expect(last(drive("slide_out", ["slide wont go", "battery ok"])).state.evidence.battery).toBe("ok");
+  });
+});

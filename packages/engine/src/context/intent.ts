@@ -430,7 +430,9 @@ function withItems(m: TMessage, before: TFound): TFound {
       // ("the glass fuse for the pump looks perfect" at the fuse: of the parts an item names, the
       // one asked takes its generic words)
       const [step] = activeStep !== undefined && named.has(activeStep) ? [activeStep] : named;
-      const sound = healthy.in(tokens).some((span) => !negatedIn(tokens, span.start));
+      const sound = healthy
+        .in(tokens)
+        .some((span) => !negatedIn(tokens, span.start) && r.masks.weakBlocked[k]?.[span.start] !== true);
       if (named.size === 0 && sound && activeStep !== undefined && !found.hitClauses.has(k))
         activeHealthy = activeStep.answers.find((a) => a.normal === true) ?? null;
       if ((named.size !== 1 && step !== activeStep) || step === undefined || found.stated.some((s) => s.step === step))

@@ -47,6 +47,8 @@ export const ZLanguagePack = z.strictObject({
   skip: ZPhrases,
   /** "start over", "scrap all that": a fresh diagnosis of the same complaint (as what a clause says first). */
   restart: ZPhrases.default([]),
+  /** Announcements that begin a new statement mid-sentence when dictation leaves out the stop ("fuse is good gonna meter the pump"). */
+  announcement_breaks: ZPhrases.default([]),
   /**
    * What opens a clause that announces a check instead of reporting one ("let me check", "ill
    * measure it", "waiting the 3 min"): nothing in that clause is an answer (issue 36).
@@ -135,6 +137,8 @@ export const ZLanguagePack = z.strictObject({
   /** Numbers said in words ("twelve point four", "one eighteen"), as dictation writes them. */
   number_words: z.record(z.string(), z.number().int().min(0).max(90)).default({}),
   point_words: z.array(z.string().regex(/^\p{L}+$/u, "letters only")).default([]),
+  /** Digits after a point word as dictation hears them ("twelve point for"): read as digits there only. */
+  point_digits: z.record(z.string(), z.number().int().min(0).max(9)).default({}),
   hundred_words: z.array(z.string()).default([]),
   rating_words: ZPhrases.default([]),
   units: z.record(z.string().regex(/^[A-Z]+$/), ZPhrases),

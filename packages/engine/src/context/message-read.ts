@@ -205,6 +205,12 @@ function readNoWords({ clause, b, w }: TClauseAt): void {
   });
 }
 
+/** "ok so im at the panel now", "ok meter on the batteries": fillers that open a clause with more to say answer nothing. */
+function readOpeningFillers({ clause, b, w }: TClauseAt): void {
+  const rest = clause.tokens.findIndex((t, i) => !VOCABULARY.fillers.has(t) && b[i] !== true);
+  for (let i = 0; i < rest; i++) w[i] = true;
+}
+
 /**
  * "ok ill check if the fuse is blown", "hang on, grabbing my meter": a clause that opens (after
  * fillers and markers set aside) with an announcement reports nothing (issue 36); "ok, can't find
@@ -282,9 +288,52 @@ function negationMasks(clauses: readonly TLexClause[], blocked: readonly boolean
   });
 }
 
+/** "the blow her comes on", "compress her": dictation splits a part's name before "-er". */
+const SPLIT_ER = /(\p{L}{3,}) her\b/giu;
+
+/** The message with the words dictation split joined again, where the catalog knows the whole. */
+function rejoined(message: string, speller: Speller): string {
+  return message.replace(SPLIT_ER, (split, head: string) =>
+    speller.knows(`${head.toLowerCase()}er`) ? `${head}er` : split,
+  );
+}
+
+/**
+ * "fuze is good gonna put the meter on the pump connector": dictation leaves out the full stop;
+ * an announcement after a statement begins a clause of its own.
+ */
+function atAnnouncementBreaks(clauses: readonly TLexClause[]): TLexClause[] {
+  return clauses.flatMap((clause) => {
+    const said = (start: number) =>
+      clause.tokens.slice(0, start).some((t) => !VOCABULARY.fillers.has(t) && !VOCABULARY.subjects.has(t));
+    const starts = [
+      ...new Set(
+        indexOf(VOCABULARY.announcementBreaks)
+          .in(clause.tokens)
+          .map((s) => s.start)
+          .filter((start) => start > 0 && said(start)),
+      ),
+    ].sort((a, b) => a - b);
+    if (starts.length === 0) return [clause];
+    return [0, ...starts].map((from, i) => {
+      const to = starts[i] ?? clause.tokens.length;
+      const cut = <T>(xs: readonly T[]) => xs.slice(from, to);
+      return {
+        ...clause,
+        tokens: cut(clause.tokens),
+        words: cut(clause.words),
+        segments: cut(clause.segments),
+        question: to === clause.tokens.length && clause.question,
+      };
+    });
+  });
+}
+
 /** The message as the readers see it, clause by clause: what it sets aside, asks, announces, corrects. */
 export function read(message: string, content: ReadonlySet<string>, speller: Speller): TRead {
-  const clauses = lex(message.slice(0, MAX_ANALYSED_CHARS), (w) => speller.correct(w));
+  const clauses = atAnnouncementBreaks(
+    lex(rejoined(message.slice(0, MAX_ANALYSED_CHARS), speller), (w) => speller.correct(w)),
+  );
   const blocked = clauses.map((c) => new Array<boolean>(c.tokens.length).fill(false));
   const weakBlocked = clauses.map((c) => new Array<boolean>(c.tokens.length).fill(false));
   // A pasted log or history: what the technician says is at its start and its end; the middle
@@ -311,6 +360,7 @@ export function read(message: string, content: ReadonlySet<string>, speller: Spe
     readNonAnswers(r, at, content);
     readMarkers(r, at, readWait(r, at));
     readNoWords(at);
+    readOpeningFillers(at);
     readAnnouncement(r, at, clauses.length);
     readQuestion(r, at);
   });

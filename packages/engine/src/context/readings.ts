@@ -72,7 +72,8 @@ export function spelledNumbers(words: readonly string[]): Map<number, { value: n
       // "twelve point four five"
       let scale = 0.1;
       let at = next + 1;
-      for (let d = n.get(words[at] ?? ""); d !== undefined && d < 10; d = n.get(words[at] ?? "")) {
+      const digit = (w: string) => n.get(w) ?? VOCABULARY.pointDigits.get(w);
+      for (let d = digit(words[at] ?? ""); d !== undefined && d < 10; d = digit(words[at] ?? "")) {
         value += d * scale;
         scale /= 10;
         at++;

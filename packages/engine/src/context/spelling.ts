@@ -40,6 +40,11 @@ export class Speller {
     this.spellings = new Spellings([...words].filter((w) => w.length >= MIN_LENGTH && !/[0-9]/.test(w)));
   }
 
+  /** Whether the catalog has the word, or exactly one word a slip away from it. */
+  knows(word: string): boolean {
+    return this.spellings.has(word) || this.correct(word) !== word;
+  }
+
   /** The word as the catalog spells it, or the word itself. */
   correct(word: string): string {
     if (word.length < MIN_LENGTH || this.spellings.has(word)) return word;

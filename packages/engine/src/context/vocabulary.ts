@@ -92,6 +92,7 @@ export const VOCABULARY = {
   skip: phrases((p) => p.skip),
   restart: phrases((p) => p.restart),
   announcements: phrases((p) => p.announcements),
+  announcementBreaks: phrases((p) => p.announcement_breaks),
   relayedQuestions: phrases((p) => p.relayed_questions),
   caseWords: tokenSet((p) => p.case_words),
   announcingVerbs: new Set(collect((p) => p.announcing_verbs).flatMap(raw)),
@@ -149,6 +150,7 @@ export const VOCABULARY = {
   conditions: phrases((p) => p.conditions),
   numberWords: new Map(packs.flatMap((p) => Object.entries(p.number_words))),
   pointWords: new Set(collect((p) => p.point_words)),
+  pointDigits: new Map(packs.flatMap((p) => Object.entries(p.point_digits))),
   hundredWords: new Set(collect((p) => p.hundred_words)),
   /** Unit token → unit ("volts" → "V"). */
   units: new Map(
