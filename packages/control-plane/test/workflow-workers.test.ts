@@ -4,7 +4,7 @@
 // a long-polling claim, a timeout taking its default, an escalation, and assignees enforced.
 import type { TWorkflowRun } from "@solserver/contracts";
 import { isDomainError } from "@solserver/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   cancelWorkflow,
   claimWorkflowPhase,
@@ -326,6 +326,122 @@ ${assignees}      timeout: ${timeout}
   });
 });
 
+/** The run once it reaches `status` (a webhook phase is delivered in the background). */
+async function settled(runId: string, status: TWorkflowRun["status"]): Promise<TWorkflowRun> {
+  let run: TWorkflowRun | undefined;
+  await vi.waitFor(
+    async () => {
+      run = await getWorkflowRun(at(jam), { run_id: runId });
+      expect(run.status).toBe(status);
+    },
+    { timeout: 20_000, interval: 20 },
+  );
+  return run as TWorkflowRun;
+}
+
+/** A receiver on 127.0.0.1 that holds each request until the test answers it. */
+async function heldReceiver() {
+  const { createServer } = await import("node:http");
+  const held: { key: string; answer: () => void }[] = [];
+  let arrived: () => void = () => undefined;
+  let next = new Promise<void>((r) => {
+    arrived = r;
+  });
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      held.push({
+        key: String(req.headers["idempotency-key"]),
+        answer: () => res.writeHead(200, { "content-type": "application/json" }).end('{"data":{"findings":1}}'),
+      });
+      arrived();
+      next = new Promise<void>((r) => {
+        arrived = r;
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as { port: number }).port;
+  const definition = `name: held-${++n}
+phases:
+  - id: check
+    run: { webhook: "http://127.0.0.1:${port}/check", retries: 0 }
+  - id: triage
+    checkpoint:
+      prompt: "Publish?"
+      options:
+        - label: Publish
+          on_select: { action: continue }
+`;
+  return {
+    definition,
+    held,
+    request: () => next,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+describe("webhook phases run beside the request that reaches them (issue 39)", () => {
+  const allowPrivate = () => {
+    const settings = opened.deps.workflows;
+    opened.deps.workflows = { ...settings, allowPrivateNetworks: true };
+    return () => {
+      opened.deps.workflows = settings;
+    };
+  };
+
+  it("a receiver that has not answered holds no request: the start returns, the phase lands when it answers", async () => {
+    const restore = allowPrivate();
+    const receiver = await heldReceiver();
+    try {
+      const arrived = receiver.request();
+      const started = await startWorkflow(at(jam), { definition: receiver.definition });
+      expect(started.status).toBe("awaiting_worker");
+      await arrived;
+      expect(receiver.held).toHaveLength(1);
+      expect((await getWorkflowRun(at(jam), { run_id: started.run_id })).status).toBe("awaiting_worker");
+      receiver.held[0]?.answer();
+      const run = await settled(started.run_id, "awaiting_decision");
+      expect(run.checkpoint?.prompt).toBe("Publish?");
+    } finally {
+      receiver.close();
+      restore();
+    }
+  });
+
+  it("a deliverer that died mid-delivery: once its lease expires the phase is delivered again, with the same key, and stored once", async () => {
+    const restore = allowPrivate();
+    const receiver = await heldReceiver();
+    try {
+      const first = receiver.request();
+      const started = await startWorkflow(at(jam), { definition: receiver.definition });
+      // The first delivery hangs, as in a process killed with the request in flight.
+      await first;
+      // Another process's tick, after the lease expired: it claims the phase and delivers it again.
+      const second = receiver.request();
+      const later = at(jam, 10 * 60_000);
+      const tick = tickSchedules(later.deps, later.deps.now());
+      await second;
+      expect(receiver.held.map((h) => h.key)).toEqual([`${started.run_id}:check:1:1`, `${started.run_id}:check:1:1`]);
+      receiver.held[1]?.answer();
+      await tick;
+      const run = await settled(started.run_id, "awaiting_decision");
+      // The first deliverer's answer comes too late: its claim is gone, nothing is stored twice.
+      receiver.held[0]?.answer();
+      await vi.waitFor(async () => {
+        const again = await getWorkflowRun(at(jam), { run_id: started.run_id });
+        expect(again).toMatchObject({ status: "awaiting_decision", version: run.version });
+      });
+    } finally {
+      receiver.close();
+      restore();
+    }
+  });
+});
+
 describe("webhook steps and checkpoint notifications, driven by the server over real HTTP", () => {
   it("posts the signed context, merges the answer, and tells the notify hook the run waits", async () => {
     const { createServer } = await import("node:http");
@@ -377,8 +493,10 @@ phases:
         - label: Publish
           on_select: { action: continue }
 `;
-      const run = await startWorkflow(at(jam), { definition });
-      expect(run.status).toBe("awaiting_decision");
+      const started = await startWorkflow(at(jam), { definition });
+      // The webhook phase is delivered beside the request, not in it.
+      expect(started.status).toBe("awaiting_worker");
+      const run = await settled(started.run_id, "awaiting_decision");
       expect(run.checkpoint?.prompt).toBe("Findings: publish anyway?");
       const check = seen.find((s) => s.path === "/check");
       expect(check).toMatchObject({ signed: true, key: `${run.run_id}:check:1:1` });

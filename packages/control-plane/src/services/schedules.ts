@@ -15,6 +15,7 @@ import { auditActor, requireJam } from "./access";
 import type { TCaller, TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
 import { expireOverdueCheckpoints, type TExpiredCheckpoint } from "./workflow-timeouts";
+import { deliverWebhookPhases } from "./workflow-webhooks";
 import { startWorkflow } from "./workflows";
 
 // A shipped workflow (the Umbra beat) on a schedule. Jam editors set it; a tick (the web server's
@@ -211,5 +212,7 @@ export async function tickSchedules(deps: TServiceDeps, now: Date = deps.now()):
       : [],
   );
   const checkpoints = await expireOverdueCheckpoints(deps, now);
+  // Webhook phases nobody delivers (their process died holding the lease, now expired).
+  await deliverWebhookPhases(deps);
   return { now_ts: now.toISOString(), handled, upcoming, checkpoints };
 }

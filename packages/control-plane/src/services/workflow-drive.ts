@@ -8,8 +8,12 @@ import type { TServiceDeps } from "./deps";
 // or resumed the run, and the state is saved after every phase on the version read (a crash
 // loses at most the phase under way; someone else moving the run is CONFLICT). A `worker` phase
 // is not run here: the run is saved as awaiting_worker for its queue and an external agent claims
-// it (workflow-workers.ts). A failing step goes through the runner's phaseFailed (gap-check
-// retries, then the run fails with the step's message).
+// it (workflow-workers.ts); nor is a `webhook` phase, saved for the server's own queue
+// (workflow-webhooks.ts), so a slow receiver never holds a request. A failing step goes through
+// the runner's phaseFailed (gap-check retries, then the run fails with the step's message).
+
+/** The queue of `webhook` phases, claimed by the server's deliverers; no worker queue can be named so ("@"). */
+export const WEBHOOK_QUEUE = "@webhook";
 
 /** The row's columns that follow from a state: status, the worker queue, the checkpoint deadline, the error. */
 export function rowFields(state: TRunState): {
@@ -21,6 +25,9 @@ export function rowFields(state: TRunState): {
   const next = state.next;
   if (state.status === "running" && next.kind === "run_phase" && next.executor?.kind === "worker") {
     return { status: "awaiting_worker", queue: next.executor.worker, deadlineAt: null, error: null };
+  }
+  if (state.status === "running" && next.kind === "run_phase" && next.executor?.kind === "webhook") {
+    return { status: "awaiting_worker", queue: WEBHOOK_QUEUE, deadlineAt: null, error: null };
   }
   const deadline = state.status === "awaiting_decision" ? (state.pending?.deadline ?? null) : null;
   return {
@@ -99,7 +106,7 @@ export async function driveStored(
     const next = state.next;
     // Every path here has already stored this state (rowFields marks it awaiting_worker): saving it
     // again would only race a worker that claims it meanwhile.
-    if (next.executor?.kind === "worker") return state;
+    if (next.executor?.kind === "worker" || next.executor?.kind === "webhook") return state;
     const step = Object.hasOwn(input.steps, next.run) ? input.steps[next.run] : undefined;
     let outcome: { result: TStepResult } | { error: string };
     try {

@@ -26,8 +26,9 @@ import { notifyWaiting, SERVER_EXECUTORS, serverSteps } from "../workflows/serve
 import { requireJam } from "./access";
 import type { TCaller, TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
-import { driveStored, rowFields, runSaver } from "./workflow-drive";
+import { driveStored, rowFields, runSaver, WEBHOOK_QUEUE } from "./workflow-drive";
 import { callerMayDecide, filesOf, planItems, runView, toView } from "./workflow-view";
+import { deliverWebhookPhases } from "./workflow-webhooks";
 
 // Checkpoint workflows (seed 003) on the server: a run's state lives in one row; the steps run in
 // the request that starts or resumes it; a checkpoint stores the run as awaiting a decision, and
@@ -89,13 +90,15 @@ export async function drive(
   workflow: TWorkflow,
   start: TRunState,
 ): Promise<void> {
-  await driveStored(deps, {
+  const state = await driveStored(deps, {
     saver: runSaver(deps, runId, version),
     workflow,
     state: start,
     steps: serverSteps(deps, caller, runId),
     onWaiting: (state) => notifyWaiting(deps, runId, workflow, state),
   });
+  // (a webhook phase is delivered beside the request, never in it)
+  if (rowFields(state).queue === WEBHOOK_QUEUE) void deliverWebhookPhases(deps);
 }
 
 export async function startWorkflow(

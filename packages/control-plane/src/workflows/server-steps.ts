@@ -6,8 +6,9 @@ import { notifyCheckpoint } from "./notify";
 import { umbraBeatSteps } from "./umbra-beat";
 import { webhookStep } from "./webhook-step";
 
-// What the server runs: the Umbra beat's named steps and `webhook` executors in the request that
-// drives the run; `worker` phases wait for an external agent (services/workflow-workers.ts).
+// What the server runs: the Umbra beat's named steps in the request that drives the run, and
+// `webhook` executors beside it (services/workflow-webhooks.ts); `worker` phases wait for an
+// external agent (services/workflow-workers.ts).
 // `command` executors are the CLI's: the server never runs a local program a definition names.
 
 export const SERVER_EXECUTORS = ["webhook", "worker"] as const;
