@@ -18,6 +18,7 @@ import {
 } from "../src/index";
 import type { TServiceContext } from "../src/services/context";
 import { openTestControlPlane, type TTestActor } from "../src/testing";
+import { heldReceiver } from "./held-receiver";
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 let jam: TTestActor;
@@ -339,51 +340,6 @@ async function settled(runId: string, status: TWorkflowRun["status"]): Promise<T
   return run as TWorkflowRun;
 }
 
-/** A receiver on 127.0.0.1 that holds each request until the test answers it. */
-async function heldReceiver() {
-  const { createServer } = await import("node:http");
-  const held: { key: string; answer: () => void }[] = [];
-  let arrived: () => void = () => undefined;
-  let next = new Promise<void>((r) => {
-    arrived = r;
-  });
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      held.push({
-        key: String(req.headers["idempotency-key"]),
-        answer: () => res.writeHead(200, { "content-type": "application/json" }).end('{"data":{"findings":1}}'),
-      });
-      arrived();
-      next = new Promise<void>((r) => {
-        arrived = r;
-      });
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  const definition = `name: held-${++n}
-phases:
-  - id: check
-    run: { webhook: "http://127.0.0.1:${port}/check", retries: 0 }
-  - id: triage
-    checkpoint:
-      prompt: "Publish?"
-      options:
-        - label: Publish
-          on_select: { action: continue }
-`;
-  return {
-    definition,
-    held,
-    request: () => next,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
 describe("webhook phases run beside the request that reaches them (issue 39)", () => {
   const allowPrivate = () => {
     const settings = opened.deps.workflows;
@@ -395,7 +351,7 @@ describe("webhook phases run beside the request that reaches them (issue 39)", (
 
   it("a receiver that has not answered holds no request: the start returns, the phase lands when it answers", async () => {
     const restore = allowPrivate();
-    const receiver = await heldReceiver();
+    const receiver = await heldReceiver(`held-${++n}`);
     try {
       const arrived = receiver.request();
       const started = await startWorkflow(at(jam), { definition: receiver.definition });
@@ -414,7 +370,7 @@ describe("webhook phases run beside the request that reaches them (issue 39)", (
 
   it("a deliverer that died mid-delivery: once its lease expires the phase is delivered again, with the same key, and stored once", async () => {
     const restore = allowPrivate();
-    const receiver = await heldReceiver();
+    const receiver = await heldReceiver(`held-${++n}`);
     try {
       const first = receiver.request();
       const started = await startWorkflow(at(jam), { definition: receiver.definition });

@@ -29,7 +29,9 @@ export type TTask =
    * `count` turns on a procedure thread; with `retry`, a turn refused as CONFLICT is sent again
    * (as the refusal asks) until it lands.
    */
-  | { kind: "procedure-turns"; actor: TWorkerActor; thread_id: string; count: number; tag: string; retry: boolean };
+  | { kind: "procedure-turns"; actor: TWorkerActor; thread_id: string; count: number; tag: string; retry: boolean }
+  /** Starts a workflow from its definition (its webhook phases go on in this process's background). */
+  | { kind: "start-workflow"; actor: TWorkerActor; definition: string };
 
 type TTickItemView = { workflow: string; due_ts: string; outcome: string; run_id: string | null };
 
@@ -41,6 +43,7 @@ export type TTaskResults = {
   chat: TOutcome<{ packet_id: string }>[];
   "put-memento": TOutcome<{ version: number }>;
   "memento-loop": { versions: number[]; conflicts: number; failures: TOutcome<never>[] };
+  "start-workflow": TOutcome<{ run_id: string; status: string }>;
   "procedure-turns": {
     landed: { packet_id: string; version: number | null }[];
     refused: TOutcome<never>[];

@@ -6,7 +6,15 @@
 // Started by worker-pool.ts: fork(race-worker.ts, [databaseUrl], { execArgv: ["--import", "tsx"] }).
 import { isDomainError, type TThreadMemento } from "@solserver/contracts";
 import { openControlPlane } from "../../src/control-plane";
-import { decideWorkflow, getMemento, promoteProposal, putMemento, respondToTurn, tickSchedules } from "../../src/index";
+import {
+  decideWorkflow,
+  getMemento,
+  promoteProposal,
+  putMemento,
+  respondToTurn,
+  startWorkflow,
+  tickSchedules,
+} from "../../src/index";
 import type { TServiceContext } from "../../src/services/context";
 import type { TFromWorker, TLoad, TOutcome, TTask, TTaskResults, TToWorker, TWorkerActor } from "./race-protocol";
 
@@ -28,7 +36,12 @@ function send(message: TFromWorker): void {
 }
 
 // Every turn is allowed here: only the "chat" task runs under a real limit (its own deps below).
-const { deps, db } = await openControlPlane({ databaseUrl, limits: { chatTurnsPerMinute: 1_000_000 } });
+// (webhook receivers are the test's own, on 127.0.0.1)
+const { deps, db } = await openControlPlane({
+  databaseUrl,
+  limits: { chatTurnsPerMinute: 1_000_000 },
+  workflows: { allowPrivateNetworks: true },
+});
 const ctx = (actor: TWorkerActor, d = deps): TServiceContext => ({ deps: d, caller: actor });
 
 let requests = 0;
@@ -176,6 +189,12 @@ async function prepare(task: TTask): Promise<() => Promise<TTaskResults[TTask["k
         }
         return result;
       };
+    case "start-workflow":
+      return () =>
+        outcome(async () => {
+          const run = await startWorkflow(ctx(task.actor), { definition: task.definition });
+          return { run_id: run.run_id, status: run.status };
+        });
     case "procedure-turns":
       return async () => {
         const result: TTaskResults["procedure-turns"] = { landed: [], refused: [] };

@@ -100,6 +100,8 @@ export type TWorkerPool = {
   size: number;
   /** Runs part i on worker i, all released at once; the answers in the same order. */
   race<K extends TTask["kind"]>(parts: TPart<K>[]): Promise<TAnswer<K>[]>;
+  /** Kills worker i with SIGKILL (a crash: nothing closed, nothing finished) and drops it from the pool. */
+  kill(index: number): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -113,7 +115,9 @@ export async function startWorkers(count: number, databaseUrl: string): Promise<
   }
   let races = 0;
   return {
-    size: count,
+    get size() {
+      return workers.length;
+    },
     async race<K extends TTask["kind"]>(parts: TPart<K>[]): Promise<TAnswer<K>[]> {
       if (parts.length > workers.length) throw new Error(`a race of ${parts.length} needs as many workers`);
       const id = ++races;
@@ -127,6 +131,13 @@ export async function startWorkers(count: number, databaseUrl: string): Promise<
       const done = racing.map((w) => w.expect("done", id));
       for (const w of racing) w.send({ type: "go", id });
       return (await Promise.all(done)).map((m) => ({ result: m.result as TTaskResults[K], load: m.load }));
+    },
+    async kill(index) {
+      const [worker] = workers.splice(index, 1);
+      if (!worker || worker.child.exitCode !== null) return;
+      const gone = new Promise<void>((resolve) => worker.child.once("exit", () => resolve()));
+      worker.child.kill("SIGKILL");
+      await gone;
     },
     async stop() {
       await Promise.all(workers.map((w) => w.stop()));
