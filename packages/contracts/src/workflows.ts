@@ -9,7 +9,13 @@ export const ZWorkflowRunId = z
   .trim()
   .regex(/^WR-\d{1,12}$/, { error: "must be a workflow run id like WR-0001" });
 
-/** awaiting_worker: a `worker` phase waits for (or is held by) an external agent of its queue. */
+/** The queue of `webhook` phases, which the server delivers itself; no worker queue can be named so ("@"). */
+export const WEBHOOK_QUEUE = "@webhook";
+
+/**
+ * awaiting_worker: a `worker` phase waits for (or is held by) an external agent of its queue, or a
+ * `webhook` phase for (or during) its delivery by the server (queue WEBHOOK_QUEUE).
+ */
 export const ZWorkflowRunStatus = z.enum([
   "running",
   "awaiting_worker",

@@ -1,5 +1,5 @@
 import { phaseCompleted, phaseFailed, type TRunState, type TWorkflow } from "@solserver/checkpoint";
-import { DomainError, isDomainError } from "@solserver/contracts";
+import { DomainError, isDomainError, WEBHOOK_QUEUE } from "@solserver/contracts";
 import type { TWorkflowArtifactWrite } from "@solserver/db";
 import type { TStep, TStepResult } from "../workflows/driver";
 import type { TServiceDeps } from "./deps";
@@ -11,9 +11,6 @@ import type { TServiceDeps } from "./deps";
 // it (workflow-workers.ts); nor is a `webhook` phase, saved for the server's own queue
 // (workflow-webhooks.ts), so a slow receiver never holds a request. A failing step goes through
 // the runner's phaseFailed (gap-check retries, then the run fails with the step's message).
-
-/** The queue of `webhook` phases, claimed by the server's deliverers; no worker queue can be named so ("@"). */
-export const WEBHOOK_QUEUE = "@webhook";
 
 /** The row's columns that follow from a state: status, the worker queue, the checkpoint deadline, the error. */
 export function rowFields(state: TRunState): {

@@ -1,9 +1,9 @@
 import { parseRunState, type TRunState } from "@solserver/checkpoint";
-import { isDomainError } from "@solserver/contracts";
+import { isDomainError, WEBHOOK_QUEUE } from "@solserver/contracts";
 import { serverSteps } from "../workflows/server-steps";
 import type { TCaller } from "./context";
 import type { TServiceDeps } from "./deps";
-import { afterPhase, runSaver, WEBHOOK_QUEUE } from "./workflow-drive";
+import { afterPhase, runSaver } from "./workflow-drive";
 import { drive, loadDefinition } from "./workflows";
 
 // `webhook` phases run beside the request that reaches them, never in it: the run is stored

@@ -20,13 +20,14 @@ import {
   type TWorkflowRunGetRequest,
   type TWorkflowRunListRequest,
   type TWorkflowStartRequest,
+  WEBHOOK_QUEUE,
 } from "@solserver/contracts";
 import type { TStep } from "../workflows/driver";
 import { notifyWaiting, SERVER_EXECUTORS, serverSteps } from "../workflows/server-steps";
 import { requireJam } from "./access";
 import type { TCaller, TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
-import { driveStored, rowFields, runSaver, WEBHOOK_QUEUE } from "./workflow-drive";
+import { driveStored, rowFields, runSaver } from "./workflow-drive";
 import { callerMayDecide, filesOf, planItems, runView, toView } from "./workflow-view";
 import { deliverWebhookPhases } from "./workflow-webhooks";
 

@@ -1,4 +1,5 @@
 "use client";
+import { WEBHOOK_QUEUE } from "@solserver/contracts";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc";
 import { trpcCode } from "@/lib/trpc-errors";
@@ -12,6 +13,8 @@ function started(run: TWorkflowRunView): string {
   if (run.status === "awaiting_decision") return "it stopped at its checkpoint: decide in the inbox below.";
   if (run.status === "failed") return `it failed: ${run.error ?? "no message"}.`;
   if (run.status === "running") return "it stopped during a phase: resume it from the recent runs.";
+  if (run.status === "awaiting_worker" && run.worker?.queue === WEBHOOK_QUEUE)
+    return `the server is delivering its webhook phase ${run.worker.phase_id}: the run goes on when the receiver answers.`;
   if (run.status === "awaiting_worker")
     return `it waits for a worker of queue ${run.worker?.queue ?? "?"} to claim ${run.worker?.phase_id ?? "its phase"}.`;
   return `it ended without a checkpoint: ${run.status}.`;

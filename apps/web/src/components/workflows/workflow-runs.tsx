@@ -1,4 +1,5 @@
 "use client";
+import { WEBHOOK_QUEUE } from "@solserver/contracts";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
@@ -85,7 +86,7 @@ function RunRows({ run }: { run: TWorkflowRunView }) {
             <WorkflowStatusBadge status={run.status} />
             {run.worker ? (
               <span className="muted" data-testid="worker-lease">
-                queue {run.worker.queue}:{" "}
+                {run.worker.queue === WEBHOOK_QUEUE ? "webhook delivery" : `queue ${run.worker.queue}`}:{" "}
                 {run.worker.lease_owner &&
                 run.worker.lease_expires_ts &&
                 Date.parse(run.worker.lease_expires_ts) > Date.now()
