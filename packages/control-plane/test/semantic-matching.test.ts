@@ -312,6 +312,39 @@ describe("openSemanticSearch: sync, status and the calibrated scale (driven dire
   });
 });
 
+describe("several processes on one database: one embeds the backlog (issue 39)", () => {
+  it("a second process leaves the backlog to the one holding the lease, and takes it over once the lease expires", async () => {
+    const minutes = (n: number) => new Date(Date.now() + n * 60_000);
+    let clock = minutes(0);
+    const first = await openSemanticSearch(direct.repos, provider(), () => clock);
+    const second = await openSemanticSearch(direct.repos, provider(), () => clock);
+    await first.sync();
+    await second.sync();
+    await direct.repos.cfbs.import(
+      Array.from({ length: 20 }, (_, i) => testCfb({ title: `Desk ${i}`, summary: `Hot desk ${i} is on floor two.` })),
+    );
+    // The first process's sync holds the lease while it embeds (as one that died mid-backfill would).
+    expect(await direct.repos.workLeases.acquire("embedding-backfill", "a process that died", clock, minutes(1))).toBe(
+      true,
+    );
+    const lines: string[] = [];
+    expect(await second.sync((line) => lines.push(line))).toBe(0);
+    expect(lines).toEqual(["another process is embedding the knowledge base; this one leaves it to it"]);
+    expect(await second.status()).toMatchObject({ pending: 20 });
+
+    // Once the holder's lease has expired, the next sync takes it over and embeds the backlog once.
+    clock = minutes(2);
+    const before = embedder.requests.length;
+    const [a, b] = await Promise.all([first.sync(), second.sync()]);
+    expect(a + b).toBe(20);
+    expect(embedder.requests.slice(before).flat()).toHaveLength(20);
+    expect(await first.status()).toMatchObject({ pending: 0 });
+    // Done, the lease is given back: the next process to sync takes it at once.
+    expect(await direct.repos.workLeases.acquire("embedding-backfill", "next", clock, minutes(3))).toBe(true);
+    await direct.repos.workLeases.release("embedding-backfill", "next");
+  });
+});
+
 describe("the control plane keeps the index in step (afterWrite)", () => {
   it("embeds the existing knowledge base on first use and a CFB created through cfbs.create", async () => {
     const draft = testCfb({

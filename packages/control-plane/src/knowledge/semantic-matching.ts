@@ -6,6 +6,8 @@
 // tick starts (the web server ticks each minute; cron can run `pnpm workflow tick`), or
 // `pnpm embeddings` (a crash loses nothing: pending is "no vector for the CFB's current version").
 // Queries never wait for the backfill: a CFB without a vector yet is still found lexically.
+
+import { randomUUID } from "node:crypto";
 import type { TPendingEmbedding, TRepositories, TVectorStore } from "@solserver/db";
 import { SEMANTIC_SCALE, type TSemanticScale } from "@solserver/resolve";
 import { LRUCache } from "lru-cache";
@@ -84,9 +86,15 @@ function cosine(a: Float32Array, b: Float32Array): number {
   return na === 0 || nb === 0 ? 0 : Math.max(-1, Math.min(1, dot / Math.sqrt(na * nb)));
 }
 
+/** The lease of the backfill: one process embeds the knowledge base for all of them. */
+const BACKFILL_LEASE = "embedding-backfill";
+/** How long the lease holds without renewal: every batch renews it, so a holder that died frees it this soon. */
+const BACKFILL_LEASE_MS = 60_000;
+
 export async function openSemanticSearch(
-  repos: Pick<TRepositories, "cfbs">,
+  repos: Pick<TRepositories, "cfbs" | "workLeases">,
   provider: TEmbeddingsProvider,
+  now: () => Date = () => new Date(),
 ): Promise<TSemanticMatching> {
   // The dimension is the model's: learned from one embedding.
   const [probe] = await provider.embed(["dimension probe"]);
@@ -102,6 +110,13 @@ export async function openSemanticSearch(
     for (const r of reporters) r(line);
   };
   const backfill: TBackfill = { running: false, done: 0, total: 0, perSecond: null, secondsLeft: null };
+  // Several processes on one database: the one holding the lease embeds, the others leave it to it
+  // (each would otherwise embed every CFB too, on its own cores, slowing its own turns).
+  const owner = `process ${process.pid} (${randomUUID().slice(0, 8)})`;
+  const holdBackfill = () => {
+    const at = now();
+    return repos.workLeases.acquire(BACKFILL_LEASE, owner, at, new Date(at.getTime() + BACKFILL_LEASE_MS));
+  };
 
   /** Embeds the next batch after `cursor.afterId` and moves the cursor past it. */
   async function syncBatch(cursor: { afterId: string }): Promise<number> {
@@ -131,6 +146,10 @@ export async function openSemanticSearch(
     }
     running = (async () => {
       let total = 0;
+      if (!(await holdBackfill())) {
+        report("another process is embedding the knowledge base; this one leaves it to it");
+        return 0;
+      }
       try {
         const { pending } = await store.counts();
         Object.assign(backfill, { running: true, done: 0, total: pending, perSecond: null, secondsLeft: null });
@@ -140,7 +159,8 @@ export async function openSemanticSearch(
         do {
           again = false;
           const cursor = { afterId: "" };
-          for (let n = await syncBatch(cursor); n > 0; n = await syncBatch(cursor)) {
+          const next = async () => ((await holdBackfill()) ? syncBatch(cursor) : 0);
+          for (let n = await next(); n > 0; n = await next()) {
             total += n;
             const seconds = (performance.now() - started) / 1000;
             backfill.done = total;
@@ -164,6 +184,7 @@ export async function openSemanticSearch(
         throw error;
       } finally {
         backfill.running = false;
+        await repos.workLeases.release(BACKFILL_LEASE, owner);
       }
       return total;
     })().finally(() => {
@@ -253,7 +274,7 @@ export type TSemanticHandle = {
 };
 
 export function semanticHandle(
-  repos: Pick<TRepositories, "cfbs">,
+  repos: Pick<TRepositories, "cfbs" | "workLeases">,
   provider: TEmbeddingsProvider,
   log: (message: string) => void = (m) => console.warn(m),
 ): TSemanticHandle {

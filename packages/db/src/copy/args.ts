@@ -20,7 +20,8 @@ holds none of the copied rows (only the schema its migrations made), and you can
 Before committing, it checks that every table holds as many rows as in the source.
 
 Not copied, because the target makes them itself: its migration history, the search index, the
-candidate index's change log (CfbChange) and the vector index (rebuilt from CfbEmbedding).
+candidate index's change log (CfbChange), the vector index (rebuilt from CfbEmbedding) and the
+leases the source's processes hold on background work (WorkLease).
 
 Exit codes: 0 copied and verified; 1 the copy failed (the target holds no copied rows);
 2 a bad or missing argument, one database given twice, or a --from database that does not

@@ -19,6 +19,8 @@ const DERIVED_MODELS: Readonly<Record<string, string>> = {
   // The candidate index's change log: the target's triggers write one entry per CFB copied,
   // and every server process rebuilds its index when it starts.
   CfbChange: "written by the target's triggers as the CFBs go in",
+  // Held by the source's processes for their background work; the target's take their own.
+  WorkLease: "held by the source's processes, which the target's are not",
 };
 
 const TYPES = new Set<string>(["String", "Int", "BigInt", "Float", "Boolean", "DateTime", "Json", "Bytes"]);

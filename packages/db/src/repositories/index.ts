@@ -24,6 +24,7 @@ import { systemRepository } from "./system";
 import { threadRepository } from "./threads";
 import { traceRepository } from "./traces";
 import { turnRepository } from "./turns";
+import { workLeaseRepository } from "./work-leases";
 import { workflowRepository } from "./workflows";
 
 // One candidate index per client: it holds every live CFB's terms in memory, so every set of
@@ -70,6 +71,7 @@ export function createRepositories(db: DbClient) {
     traces: traceRepository(store),
     system: systemRepository(store),
     retention: retentionRepository(store, connection.dialect),
+    workLeases: workLeaseRepository(store),
   };
 }
 
