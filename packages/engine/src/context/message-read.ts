@@ -288,14 +288,25 @@ function negationMasks(clauses: readonly TLexClause[], blocked: readonly boolean
   });
 }
 
-/** "the blow her comes on", "compress her": dictation splits a part's name before "-er". */
-const SPLIT_ER = /(\p{L}{3,}) her\b/giu;
+const LETTERS = /^\p{L}{3,}$/u;
+const LETTER = /\p{L}/u;
 
-/** The message with the words dictation split joined again, where the catalog knows the whole. */
+/**
+ * "the blow her comes on", "compress her": dictation splits a part's name before "-er"; the
+ * message with those words joined again, where the catalog knows the whole.
+ */
 function rejoined(message: string, speller: Speller): string {
-  return message.replace(SPLIT_ER, (split, head: string) =>
-    speller.knows(`${head.toLowerCase()}er`) ? `${head}er` : split,
-  );
+  const words = message.split(" ");
+  const out: string[] = [];
+  for (const [i, word] of words.entries()) {
+    const head = out[out.length - 1];
+    const lower = word.toLowerCase();
+    const her = lower.startsWith("her") && !LETTER.test(lower.slice(3));
+    if (i > 0 && her && head !== undefined && LETTERS.test(head) && speller.knows(`${head.toLowerCase()}er`))
+      out[out.length - 1] = `${head}er${word.slice(3)}`;
+    else out.push(word);
+  }
+  return out.join(" ");
 }
 
 /**
