@@ -8,8 +8,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { ZWorkflowRunListRequest } from "@solserver/contracts";
 import { repositoryRoot } from "@solserver/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getWorkflowRun, listWorkflowRuns, parseInput } from "../src/index";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { getWorkflowRun, listWorkflowRuns, parseInput, startWorkflow } from "../src/index";
 import { openTestControlPlane, type TTestActor } from "../src/testing";
 import { runWorkflowCli, type TAsk, WORKFLOW_EXIT } from "../src/workflows/cli";
 
@@ -215,6 +215,47 @@ describe("the Umbra beat from the CLI: a stored run on the database", () => {
       WORKFLOW_EXIT.INVALID,
       `--as ${user.email}: is not a Jam editor; workflows are Jam editors' work`,
     ]);
+  });
+});
+
+describe("`pnpm workflow runs`: background work from a shell", () => {
+  let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
+  let jam: TTestActor;
+  beforeAll(async () => {
+    opened = await openTestControlPlane({ label: "workflow-cli-runs" });
+    jam = await opened.account("jam");
+  });
+  afterAll(async () => opened?.close());
+
+  it("lists each run with what it waits for, or its error; refuses a bad status or a non-editor", async () => {
+    const worker = await startWorkflow(opened.as(jam), {
+      definition: "name: summarize\nphases:\n  - id: draft\n    run: { worker: writers }\n",
+    });
+    // A webhook the server may not call (a private address): its delivery fails the run.
+    const hook = await startWorkflow(opened.as(jam), {
+      definition: 'name: hook\nphases:\n  - id: check\n    run: { webhook: "http://127.0.0.1:1/check", retries: 0 }\n',
+    });
+    await vi.waitFor(async () =>
+      expect((await getWorkflowRun(opened.as(jam), { run_id: hook.run_id })).status).toBe("failed"),
+    );
+    const env = { DATABASE_URL: opened.database.url };
+    const res = await cli(["runs", "--as", jam.email], { env });
+    expect(res.code).toBe(WORKFLOW_EXIT.DONE);
+    const line = (id: string) => res.out.split("\n").find((l) => l.startsWith(`${id}  `));
+    expect(line(worker.run_id)).toMatch(
+      / summarize {2}awaiting_worker {2}started \S+ {2}draft for queue writers: waiting$/,
+    );
+    expect(line(hook.run_id)).toMatch(/ hook {2}failed {2}started \S+ {2}failed: phase check: .*private/);
+    expect((await cli(["runs", "--as", jam.email, "--status", "failed"], { env })).out.split("\n")).toHaveLength(1);
+
+    const bad = await cli(["runs", "--as", jam.email, "--status", "stuck"], { env });
+    expect(bad.code).toBe(WORKFLOW_EXIT.INVALID);
+    expect(bad.err).toMatch(/^status: /);
+    const user = await opened.account("user");
+    expect(await cli(["runs", "--as", user.email], { env })).toMatchObject({
+      code: WORKFLOW_EXIT.INVALID,
+      err: `--as ${user.email}: is not a Jam editor`,
+    });
   });
 });
 

@@ -19,6 +19,7 @@ import type { TServiceContext } from "../services/context";
 import { decideWorkflow, startWorkflow } from "../services/workflows";
 import { CommandInterrupted, commandStep, readWorkspaceFile, type TArtifact } from "./command-step";
 import { driveRun } from "./driver";
+import { runsCommand } from "./runs-command";
 import { tickCommand } from "./tick-command";
 import { umbraBeatSteps } from "./umbra-beat";
 
@@ -76,7 +77,7 @@ type TView = Pick<TWorkflowRun, "status" | "log" | "exit_code" | "error"> & {
 };
 type TRunner = { view: TView; decide: (label: string, feedback: string | undefined) => Promise<TView> };
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
 /** "review=Skip promotion:not this week" → phase, label, feedback (the first ":" ends the label). */
 function parseAnswer(text: string): { phase: string; label: string; feedback?: string } {
@@ -480,6 +481,18 @@ export async function runWorkflowCli(argv: readonly string[], io: TCliIo): Promi
         for (const line of problems) io.err(`  ${line}`);
         code = WORKFLOW_EXIT.INVALID;
       }
+    });
+  program
+    .command("runs")
+    .description("the recent runs: what each waits for (a webhook delivery, a worker, a decision) or how it ended")
+    .option(
+      "--status <status>",
+      "only runs with this status (running, awaiting_worker, awaiting_decision, done, failed, …)",
+    )
+    .option("--limit <n>", "how many, newest first (at most 100)", "25")
+    .option("--as <email>", "the Jam editor who reads them", io.env?.SOLSERVER_WORKFLOW_AS ?? "jam@solserver.local")
+    .action(async (opts) => {
+      code = await runsCommand(io, opts);
     });
   program
     .command("tick")
