@@ -12,6 +12,8 @@ else
   rm -f "$db" "$db-wal" "$db-shm"
   export DATABASE_URL="file:$db"
 fi
+# The workflows spec's webhook receiver listens on 127.0.0.1 beside the tests.
+export SOLSERVER_WORKFLOW_WEBHOOKS_PRIVATE=1
 # Streamed answers arrive slowly enough for a browser test to watch them grow.
 export SOLSERVER_OFFLINE_STREAM_DELAY_MS="${SOLSERVER_OFFLINE_STREAM_DELAY_MS:-40}"
 pnpm --silent db:seed

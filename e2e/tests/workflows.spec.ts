@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { DEMO_USER, JAM, origin, BEAT_PROMPT as PROMPT, signIn, startBeat } from "./helpers";
 
@@ -127,6 +129,70 @@ test.describe("as a Jam editor", () => {
     await expect(badge).toHaveCount(0);
     const run = recentRun(page, runId);
     await expect(run.getByText("done", { exact: true })).toBeVisible();
+  });
+
+  test("a webhook phase runs beside the request; the page follows it until the receiver answers", async ({
+    page,
+    baseURL,
+  }) => {
+    // The receiver holds its answer until the test gives it.
+    let answer: () => void = () => undefined;
+    let arrived: () => void = () => undefined;
+    const delivered = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        answer = () => res.writeHead(200, { "content-type": "application/json" }).end('{"data":{"checked":true}}');
+        arrived();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const { port } = receiver.address() as AddressInfo;
+    try {
+      await page.goto("/workflows");
+      const definition = [
+        `name: e2e-hook-${Date.now()}`,
+        "phases:",
+        "  - id: check",
+        `    run: { webhook: "http://127.0.0.1:${port}/check", retries: 0, timeout: 60s }`,
+        "  - id: publish",
+        "    checkpoint:",
+        '      prompt: "Publish the checked page?"',
+        "      options:",
+        "        - label: Publish",
+        "          on_select: { action: continue }",
+        "        - label: Drop",
+        "          on_select: { action: abort }",
+      ].join("\n");
+      const started = await page.request.post("/api/trpc/workflows.start", {
+        headers: { Origin: origin(baseURL), "Content-Type": "application/json" },
+        data: { definition },
+      });
+      // The start answers while the receiver still holds the delivery.
+      expect(started.status()).toBe(200);
+      const { run_id: runId, status } = (await started.json()).result.data;
+      expect(status).toBe("awaiting_worker");
+      await delivered;
+      await page.reload();
+      const run = recentRun(page, runId);
+      await expect(run.getByTestId("worker-lease")).toContainText("webhook delivery: held by server");
+
+      // No reload from here: the page follows the run while it is under way.
+      answer();
+      await expect(run.getByText("awaiting decision", { exact: true })).toBeVisible();
+      const card = page
+        .getByRole("region", { name: "Checkpoints inbox" })
+        .getByRole("article", { name: "Publish the checked page?" })
+        .filter({ hasText: runId });
+      await card.getByRole("radio", { name: "Drop" }).check();
+      await card.getByRole("button", { name: "Confirm Drop" }).click();
+      await expect(run.getByText("aborted", { exact: true })).toBeVisible();
+    } finally {
+      receiver.closeAllConnections();
+      receiver.close();
+    }
   });
 
   test("a second start names the open run; aborting ends the beat with exit code 2", async ({ page }) => {

@@ -10,7 +10,9 @@ import { loadServerEnv } from "../src/env";
 
 const env = loadServerEnv();
 await migrateDatabase(env.DATABASE_URL);
-const { deps, repos, auth, db } = await openControlPlaneFromEnv(env);
+// Without the sentence model: the seed would start embedding in the background and exit under it
+// (holding the backfill's lease for a minute); the server, or `pnpm embeddings`, embeds the demo.
+const { deps, repos, auth, db } = await openControlPlaneFromEnv({ ...env, embeddings: null });
 try {
   if (!auth) throw new Error("auth is not configured");
 

@@ -36,6 +36,8 @@ describe("work leases", () => {
     expect(await acquire("backfill", "c", at(113), at(173))).toBe(false);
     await release("backfill", "b");
     expect(await acquire("backfill", "c", at(114), at(174))).toBe(true);
+    expect(await repos.workLeases.holder("backfill")).toEqual({ owner: "c", expiresAt: at(174) });
+    expect(await repos.workLeases.holder("nobody took it")).toBeNull();
     // leases of other names are their own
     expect(await acquire("other", "a", at(114), at(174))).toBe(true);
   });

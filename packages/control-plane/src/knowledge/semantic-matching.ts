@@ -147,7 +147,10 @@ export async function openSemanticSearch(
     running = (async () => {
       let total = 0;
       if (!(await holdBackfill())) {
-        report("another process is embedding the knowledge base; this one leaves it to it");
+        const holder = await repos.workLeases.holder(BACKFILL_LEASE);
+        report(
+          `${holder ? holder.owner : "another process"} is embedding the knowledge base (its lease runs to ${holder?.expiresAt.toISOString() ?? "?"}); this one leaves it to it`,
+        );
         return 0;
       }
       try {

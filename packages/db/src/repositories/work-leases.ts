@@ -1,4 +1,5 @@
 import { Prisma } from "../generated/prisma/client";
+import { dateOf } from "../sql";
 import type { TStore } from "./store";
 
 // Leases on background work that one process at a time does for all of them (the embedding
@@ -15,6 +16,14 @@ export function workLeaseRepository({ sql }: TStore) {
           WHERE "WorkLease"."owner" = ${owner} OR "WorkLease"."expiresAt" < ${now}`,
       );
       return taken === 1;
+    },
+
+    /** Who holds the lease `name` and until when, if anyone ever took it. */
+    async holder(name: string): Promise<{ owner: string; expiresAt: Date } | null> {
+      const [row] = await sql.query<{ owner: string; expiresAt: unknown }>(
+        Prisma.sql`SELECT "owner", "expiresAt" FROM "WorkLease" WHERE "name" = ${name}`,
+      );
+      return row ? { owner: row.owner, expiresAt: dateOf(row.expiresAt) } : null;
     },
 
     /** Gives the lease back, if `owner` still holds it. */

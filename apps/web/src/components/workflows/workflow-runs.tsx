@@ -1,7 +1,7 @@
 "use client";
 import { WEBHOOK_QUEUE } from "@solserver/contracts";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { DataTable } from "../ui/data-table";
@@ -168,10 +168,33 @@ function RunRows({ run }: { run: TWorkflowRunView }) {
   );
 }
 
-/** The latest runs, whatever their status, newest first. */
+/** How often the list looks again while a run is under way (a webhook delivery, a worker's phase). */
+const UNDER_WAY_REFRESH_MS = 5_000;
+
+const underWay = (run: { status: string }) => run.status === "running" || run.status === "awaiting_worker";
+
+/**
+ * The latest runs, whatever their status, newest first; followed while one is under way, and when
+ * one moves on (its webhook answered, a worker completed) the inbox is asked again too.
+ */
 export function WorkflowRuns() {
   const trpc = useTRPC();
-  const runs = useQuery(trpc.workflows.list.queryOptions(RECENT_INPUT));
+  const refresh = useRefreshWorkflows();
+  const runs = useQuery(
+    trpc.workflows.list.queryOptions(RECENT_INPUT, {
+      refetchInterval: (query) => (query.state.data?.items.some(underWay) ? UNDER_WAY_REFRESH_MS : false),
+    }),
+  );
+  const going = (runs.data?.items ?? [])
+    .filter(underWay)
+    .map((r) => r.run_id)
+    .join(" ");
+  const before = useRef(going);
+  useEffect(() => {
+    const moved = before.current.split(" ").some((id) => id !== "" && !going.split(" ").includes(id));
+    before.current = going;
+    if (moved) void refresh();
+  }, [going, refresh]);
   return (
     <section className="panel stack" aria-labelledby="runs-heading" data-testid="workflow-runs">
       <h2 id="runs-heading">Recent runs</h2>
