@@ -14,6 +14,20 @@ async function openCheckpoints(page: Page): Promise<void> {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Checkpoints");
 }
 
+/** Starts a workflow from its definition over the API, as the signed-in editor; the run as it answers. */
+async function startOverApi(
+  page: Page,
+  baseURL: string | undefined,
+  definition: string,
+): Promise<{ run_id: string; status: string }> {
+  const started = await page.request.post("/api/trpc/workflows.start", {
+    headers: { Origin: origin(baseURL), "Content-Type": "application/json" },
+    data: { definition },
+  });
+  expect(started.status()).toBe(200);
+  return (await started.json()).result.data;
+}
+
 function recentRun(page: Page, runId: string): Locator {
   return page.getByRole("region", { name: "Recent runs" }).locator(`tbody[data-run-id="${runId}"]`);
 }
@@ -107,12 +121,7 @@ test.describe("as a Jam editor", () => {
       "        - label: Hold",
       "          on_select: { action: abort }",
     ].join("\n");
-    const started = await page.request.post("/api/trpc/workflows.start", {
-      headers: { Origin: origin(baseURL), "Content-Type": "application/json" },
-      data: { definition },
-    });
-    expect(started.status()).toBe(200);
-    const runId: string = (await started.json()).result.data.run_id;
+    const { run_id: runId } = await startOverApi(page, baseURL, definition);
     await page.reload();
     await expect(badge).toHaveText("1 (1 waiting for your decision)");
 
@@ -166,13 +175,8 @@ test.describe("as a Jam editor", () => {
         "        - label: Drop",
         "          on_select: { action: abort }",
       ].join("\n");
-      const started = await page.request.post("/api/trpc/workflows.start", {
-        headers: { Origin: origin(baseURL), "Content-Type": "application/json" },
-        data: { definition },
-      });
       // The start answers while the receiver still holds the delivery.
-      expect(started.status()).toBe(200);
-      const { run_id: runId, status } = (await started.json()).result.data;
+      const { run_id: runId, status } = await startOverApi(page, baseURL, definition);
       expect(status).toBe("awaiting_worker");
       await delivered;
       await page.reload();

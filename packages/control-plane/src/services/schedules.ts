@@ -213,6 +213,6 @@ export async function tickSchedules(deps: TServiceDeps, now: Date = deps.now()):
   );
   const checkpoints = await expireOverdueCheckpoints(deps, now);
   // Webhook phases nobody delivers (their process died holding the lease, expired at `now`).
-  await deliverWebhookPhases(now.getTime() === deps.now().getTime() ? deps : { ...deps, now: () => now });
+  await deliverWebhookPhases({ ...deps, now: () => now });
   return { now_ts: now.toISOString(), handled, upcoming, checkpoints };
 }

@@ -12,6 +12,14 @@ import type { TServiceDeps } from "./deps";
 // (workflow-webhooks.ts), so a slow receiver never holds a request. A failing step goes through
 // the runner's phaseFailed (gap-check retries, then the run fails with the step's message).
 
+/** The queue the state's next phase waits on: its worker's, or the server's own for a webhook; null when run here. */
+function queueOf(state: TRunState): string | null {
+  const next = state.next;
+  if (state.status !== "running" || next.kind !== "run_phase") return null;
+  if (next.executor?.kind === "worker") return next.executor.worker;
+  return next.executor?.kind === "webhook" ? WEBHOOK_QUEUE : null;
+}
+
 /** The row's columns that follow from a state: status, the worker queue, the checkpoint deadline, the error. */
 export function rowFields(state: TRunState): {
   status: string;
@@ -19,13 +27,8 @@ export function rowFields(state: TRunState): {
   deadlineAt: Date | null;
   error: string | null;
 } {
-  const next = state.next;
-  if (state.status === "running" && next.kind === "run_phase" && next.executor?.kind === "worker") {
-    return { status: "awaiting_worker", queue: next.executor.worker, deadlineAt: null, error: null };
-  }
-  if (state.status === "running" && next.kind === "run_phase" && next.executor?.kind === "webhook") {
-    return { status: "awaiting_worker", queue: WEBHOOK_QUEUE, deadlineAt: null, error: null };
-  }
+  const queue = queueOf(state);
+  if (queue !== null) return { status: "awaiting_worker", queue, deadlineAt: null, error: null };
   const deadline = state.status === "awaiting_decision" ? (state.pending?.deadline ?? null) : null;
   return {
     status: state.status,
@@ -103,7 +106,7 @@ export async function driveStored(
     const next = state.next;
     // Every path here has already stored this state (rowFields marks it awaiting_worker): saving it
     // again would only race a worker that claims it meanwhile.
-    if (next.executor?.kind === "worker" || next.executor?.kind === "webhook") return state;
+    if (queueOf(state) !== null) return state;
     const step = Object.hasOwn(input.steps, next.run) ? input.steps[next.run] : undefined;
     let outcome: { result: TStepResult } | { error: string };
     try {
