@@ -48,6 +48,9 @@ const ALLOWED = new Set([
   "ContextEngineError",
   "RV_SERVICE_CATALOG",
   "ZCatalog",
+  "withExamples",
+  // the warm-up: trains a system's learned reader before the first message needs it
+  "trainSystemReader",
   // the technician's language: the catalog's texts in it and the packs' reply wording
   "localSystem",
   "LANGUAGE_PACKS",

@@ -109,6 +109,33 @@ describe("SOLSERVER_PROCEDURE_CATALOG", () => {
     );
   });
 
+  it("takes its systems' examples from the labelled conversations beside it, tune split only", () => {
+    const turns = (message: string, answer: string) => [
+      { message: "generator won't start", expect: { kind: "complaint" } },
+      { message, expect: { kind: "answer", records: [{ step: "cranks", answer }] } },
+    ];
+    write(
+      "taught.conversations.json",
+      JSON.stringify({
+        conversations: [
+          { id: "t1", system: "generator", split: "tune", turns: turns("starter just clicks", "no") },
+          { id: "h1", system: "generator", split: "holdout", turns: turns("starter whirs", "yes") },
+        ],
+      }),
+    );
+    const env = envWith(write("taught.json", JSON.stringify(GENERATOR)));
+    expect(env.catalog.systems[0]?.examples).toEqual([
+      { text: "starter just clicks", records: [{ step: "cranks", answer: "no" }] },
+    ]);
+  });
+
+  it("refuses labelled conversations it cannot read, naming that file and the key", () => {
+    const conversations = write("odd.conversations.json", JSON.stringify({ conversations: [{ system: "generator" }] }));
+    expect(() => envWith(write("odd.json", JSON.stringify(GENERATOR)))).toThrow(
+      `SOLSERVER_PROCEDURE_CATALOG: ${conversations}: conversations.0.split:`,
+    );
+  });
+
   it("refuses a missing file and a file that is not YAML", () => {
     expect(() => envWith(path.join(dir, "nope.yaml"))).toThrow(
       /SOLSERVER_PROCEDURE_CATALOG: .*nope\.yaml: cannot read the procedure catalog \(ENOENT\)/,

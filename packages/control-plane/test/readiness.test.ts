@@ -1,5 +1,6 @@
 // Ready means ready (issue 38): /readyz says "building" until the knowledge index is built and
-// "training" until the router is trained, and asking starts the warm-up when nothing did; once
+// "training" until the router and procedure mode's learned readers are trained, and asking starts
+// the warm-up when nothing did; once
 // done, the server is ready and a search reads the whole index (the build reads the CFBs a page
 // at a time, between which other work runs).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,13 +18,13 @@ beforeAll(async () => {
 afterAll(() => opened.close());
 
 describe("readiness and the knowledge index", () => {
-  it("is not ready while the index is unbuilt and the router untrained; the probe starts both; then ready", async () => {
+  it("is not ready while the index is unbuilt and the readers untrained; the probe starts the warm-up; then ready", async () => {
     expect(opened.repos.cfbs.index.status().builtMs).toBeNull();
     expect(opened.deps.routing.trained()).toBe(false);
     const first = await readiness(opened.deps);
     expect(first).toMatchObject({
       ok: false,
-      checks: { database: "ok", knowledge_index: "building", router: "training" },
+      checks: { database: "ok", knowledge_index: "building", router: "training", procedure_reader: "training" },
     });
     // The warm-up the probe started: a second call joins it rather than starting another.
     await warmUp(opened.deps);
@@ -32,7 +33,7 @@ describe("readiness and the knowledge index", () => {
     expect(await opened.db.cfb.count()).toBe(2_345);
     expect(await readiness(opened.deps)).toEqual({
       ok: true,
-      checks: { database: "ok", knowledge_index: "ok", router: "ok", sentence_model: "off" },
+      checks: { database: "ok", knowledge_index: "ok", router: "ok", procedure_reader: "ok", sentence_model: "off" },
     });
   });
 });

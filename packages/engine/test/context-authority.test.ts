@@ -7,12 +7,15 @@ import { describe, expect, it } from "vitest";
 import * as catalogIndex from "../src/context/catalog-index";
 import * as catalogSchema from "../src/context/catalog-schema";
 import * as consent from "../src/context/consent";
+import * as conversations from "../src/context/conversations";
 import * as directive from "../src/context/directive";
 import * as echo from "../src/context/echo";
 import * as engine from "../src/context/engine";
 import * as intent from "../src/context/intent";
 import * as items from "../src/context/items";
 import * as languagePack from "../src/context/language-pack";
+import * as learnedAnswers from "../src/context/learned-answers";
+import * as learnedReader from "../src/context/learned-reader";
 import * as limits from "../src/context/limits";
 import * as localize from "../src/context/localize";
 import * as match from "../src/context/match";
@@ -37,12 +40,15 @@ const MODULES: Record<string, Record<string, unknown>> = {
   "catalog-index": catalogIndex,
   "catalog-schema": catalogSchema,
   consent,
+  conversations,
   directive,
   echo,
   engine,
   intent,
   items,
   "language-pack": languagePack,
+  "learned-answers": learnedAnswers,
+  "learned-reader": learnedReader,
   limits,
   localize,
   match,

@@ -84,7 +84,8 @@ describe("the RV service catalog", () => {
 
   it("is catalogs/rv-service.json, its one source", () => {
     const { translations, ...base } = RV_SERVICE_CATALOG;
-    expect(JSON.parse(readFileSync(JSON_PATH, "utf8"))).toEqual(base);
+    const systems = base.systems.map(({ examples: _, ...system }) => system);
+    expect(JSON.parse(readFileSync(JSON_PATH, "utf8"))).toEqual({ ...base, systems });
     // its translations are data files beside it, one per language
     expect(translations?.map((t) => t.language)).toEqual(["de", "es", "ru"]);
     for (const t of translations ?? [])
@@ -298,6 +299,27 @@ describe("catalog validation", () => {
         ];
       },
       "systems.0.doctrine.0.instead: must be a finding with a cause and correction",
+    ],
+    [
+      "an example recording a step the procedure lacks",
+      (c) => {
+        lamp(c).examples = [{ text: "fuse is fine", records: [{ step: "fuse", answer: "ok" }] }];
+      },
+      'systems.0.examples.0.records.0.step: unknown step id "fuse"',
+    ],
+    [
+      "an example recording an answer its step lacks",
+      (c) => {
+        lamp(c).examples = [{ text: "bulb flickers", records: [{ step: "bulb", answer: "flickers" }] }];
+      },
+      'systems.0.examples.0.records.0.answer: step "bulb" has no answer "flickers"',
+    ],
+    [
+      "an empty example",
+      (c) => {
+        lamp(c).examples = [{ text: "  ", records: [] }];
+      },
+      "systems.0.examples.0.text: must not be empty",
     ],
   ])("rejects %s", (_name, mutate, issue) => {
     expect(issuesOf(mutate)).toContain(issue);

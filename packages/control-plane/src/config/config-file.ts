@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import {
   type TGateConfigInput,
@@ -7,9 +7,9 @@ import {
   ZGateConfig,
   ZTagAliasConfig,
 } from "@solserver/contracts";
-import { type TCatalog, ZCatalog } from "@solserver/engine";
+import { type TCatalog, withExamples, ZCatalog } from "@solserver/engine";
 import { parse as parseYaml } from "yaml";
-import type { z } from "zod";
+import { ZodError, type z } from "zod";
 import { ZRoutingFile } from "../routing/routing-config";
 
 // Operator config files (the gate's thresholds, procedure catalogs): YAML, or JSON, which YAML
@@ -77,20 +77,38 @@ function translationFiles(file: string): string[] {
     .map((name) => path.join(dir, name));
 }
 
+/** "rv-service.conversations.json" beside "rv-service.json": its tune split teaches the learned reader. */
+function withConversations(file: string, catalog: unknown): unknown {
+  const conversations = path.join(path.dirname(file), `${path.basename(file, path.extname(file))}.conversations.json`);
+  const systems = (catalog as { systems?: unknown } | null)?.systems;
+  if (!Array.isArray(systems) || !existsSync(conversations)) return catalog;
+  try {
+    return withExamples(
+      catalog as { systems: { id: string }[] },
+      readYamlFile(conversations, "labelled conversations"),
+    );
+  } catch (error) {
+    if (!(error instanceof ZodError)) throw error;
+    const issue = error.issues[0];
+    throw new Error(`${conversations}: ${issue?.path.join(".") || "(top level)"}: ${issue?.message}`);
+  }
+}
+
 /**
  * Reads a procedure catalog (packages/engine/src/context/CATALOG.md) and validates it whole. A
  * catalog without inline `translations` takes the translation files beside it
- * ("<name>.<language>.json|yaml"), so a new language is one more data file.
+ * ("<name>.<language>.json|yaml"), so a new language is one more data file; labelled
+ * conversations beside it ("<name>.conversations.json") give its systems their examples.
  */
 export function readCatalogFile(file: string): TCatalog {
   const raw = readYamlFile(file, "procedure catalog");
   const inline = typeof raw === "object" && raw !== null && "translations" in raw;
   const siblings = inline ? [] : translationFiles(file);
-  const data =
+  const translated =
     siblings.length === 0
       ? raw
       : { ...(raw as object), translations: siblings.map((f) => readYamlFile(f, "catalog translation")) };
-  const parsed = ZCatalog.safeParse(data);
+  const parsed = ZCatalog.safeParse(withConversations(file, translated));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const at = issue?.path ?? [];

@@ -1,4 +1,5 @@
 import type { TSemanticStatusWire } from "@solserver/contracts";
+import { type TCatalog, trainSystemReader } from "@solserver/engine";
 import type { TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
 
@@ -41,15 +42,17 @@ export async function readiness(deps: TServiceDeps): Promise<{ ok: boolean; chec
   const model = deps.semantic?.state() ?? { state: "off" as const };
   const built = deps.repos.cfbs.index.status().builtMs !== null;
   const trained = deps.routing.trained();
-  if (database && !(built && trained)) void warmUp(deps);
+  const readers = readersTrained.has(deps.catalog);
+  if (database && !(built && trained && readers)) void warmUp(deps);
   return {
     // A model still loading is a moment away (well under a second); one that failed leaves the
     // server ready, lexical only, and says why.
-    ok: database && built && trained && model.state !== "loading",
+    ok: database && built && trained && readers && model.state !== "loading",
     checks: {
       database: database ? "ok" : "unavailable",
       knowledge_index: built ? "ok" : "building",
       router: trained ? "ok" : "training",
+      procedure_reader: readers ? "ok" : "training",
       sentence_model: model.state === "unavailable" ? `unavailable: ${model.reason}` : model.state,
     },
   };
@@ -58,9 +61,22 @@ export async function readiness(deps: TServiceDeps): Promise<{ ok: boolean; chec
 /** The processes' warm-ups under way: a probe every few seconds during one starts none of its own. */
 const warming = new WeakMap<TServiceDeps, Promise<void>>();
 
+/** Catalogs whose systems' learned readers are trained (a fraction of a second per system). */
+const readersTrained = new WeakSet<TCatalog>();
+
+async function trainReaders(catalog: TCatalog): Promise<void> {
+  for (const system of catalog.systems) {
+    // (one system per task: the probes answer in between)
+    await new Promise((resolve) => setImmediate(resolve));
+    trainSystemReader(catalog, system.id);
+  }
+  readersTrained.add(catalog);
+}
+
 /**
  * What the first turn would otherwise build, built in the background at start-up: the candidate
- * index, then the router trained on the filed examples. A call during a warm-up joins it.
+ * index, the router trained on the filed examples, then procedure mode's learned readers. A call
+ * during a warm-up joins it.
  */
 export function warmUp(deps: TServiceDeps): Promise<void> {
   let run = warming.get(deps);
@@ -68,6 +84,7 @@ export function warmUp(deps: TServiceDeps): Promise<void> {
     run = deps.repos.cfbs.index
       .sync()
       .then(() => deps.routing.refresh())
+      .then(() => trainReaders(deps.catalog))
       .then(
         () => undefined,
         (error: unknown) => console.error("warm-up:", error),

@@ -5,6 +5,7 @@
 
 import { isNumber as isNumberToken, clauses as toClauses } from "@solserver/text";
 import type { TEvidenceRule, TSafetyRule, TStep, TSystem } from "./catalog-schema";
+import { type TLearnedReader, trainReader } from "./learned-reader";
 import type { TPattern } from "./match";
 import { indexOf, PhraseIndex } from "./phrases";
 import { Speller } from "./spelling";
@@ -70,6 +71,8 @@ export type TCompiled = {
    * question ("breaker for the pump was tripped" repeats "breaker" and "pump", not "intact").
    */
   partWords: ReadonlySet<string>;
+  /** The reader learned from the system's examples (trained on first use); null without examples. */
+  learned: () => TLearnedReader | null;
 };
 const compiled = new WeakMap<TSystem, TCompiled>();
 
@@ -184,12 +187,28 @@ export function compile(system: TSystem): TCompiled {
       ],
       PACK_WORDS,
     ),
-    words: new Set(textsOf(system).flatMap(phrase)),
+    // (the examples are what technicians said, not the system's own text)
+    words: new Set(textsOf({ ...system, examples: [] }).flatMap(phrase)),
     content: new Set(
       system.procedure.steps
         .flatMap((step) => step.answers.flatMap((a) => a.patterns.flatMap(phrase)))
         .filter((t) => t.length >= 3 && !VOCABULARY.generic.has(t) && !isNumberToken(t)),
     ),
+    learned: (() => {
+      let reader: TLearnedReader | null | undefined;
+      return () => {
+        reader ??=
+          (system.examples ?? []).length === 0
+            ? null
+            : trainReader(
+                (system.examples ?? []).map((e) => ({
+                  text: e.text,
+                  labels: e.records.map((r) => `${r.step}=${r.answer}`),
+                })),
+              );
+        return reader;
+      };
+    })(),
   };
   compiled.set(system, result);
   return result;

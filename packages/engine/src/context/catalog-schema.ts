@@ -123,6 +123,11 @@ const ZDoctrine = z.strictObject({
   instead: ZFinding,
 });
 
+const ZExample = z.strictObject({
+  text: z.string().trim().min(1, { error: "must not be empty" }).max(4000),
+  records: z.array(z.strictObject({ step: ZId, answer: ZId })),
+});
+
 const ZSystem = z.strictObject({
   id: ZId,
   name: ZText,
@@ -141,6 +146,11 @@ const ZSystem = z.strictObject({
   safety_rules: z.array(ZSafetyRule).optional(),
   evidence_rules: z.array(ZEvidenceRule).optional(),
   doctrine: z.array(ZDoctrine).optional(),
+  /**
+   * Technicians' messages, each with the step answers it states ([] for one that states none):
+   * what the learned reader is trained on (docs/procedure-mode.md, "The learned reader").
+   */
+  examples: z.array(ZExample).optional(),
 });
 
 // ---- translations: the catalog's texts in another language, keyed by the catalog's ids ----------
@@ -352,6 +362,19 @@ function systemIssues(system: TSystem): TIssue[] {
         issues.push({ path: ["doctrine", d, ...path], message: `no step records ${JSON.stringify(finding)}` });
     if (steps.some((s) => s.answers.some((a) => a.finding === doctrine.instead && (!a.cause || !a.correction))))
       issues.push({ path: ["doctrine", d, "instead"], message: "must be a finding with a cause and correction" });
+  });
+  (system.examples ?? []).forEach((example, e) => {
+    example.records.forEach(({ step, answer }, r) => {
+      const at = ["examples", e, "records", r];
+      const named = steps.find((s) => s.id === step);
+      if (named === undefined)
+        issues.push({ path: [...at, "step"], message: `unknown step id ${JSON.stringify(step)}` });
+      else if (!named.answers.some((a) => a.id === answer))
+        issues.push({
+          path: [...at, "answer"],
+          message: `step ${JSON.stringify(step)} has no answer ${JSON.stringify(answer)}`,
+        });
+    });
   });
   return issues;
 }

@@ -14,10 +14,12 @@ export {
   ZCatalog,
 } from "./catalog-schema";
 export { consentOf, isPlainYes } from "./consent";
+export { withExamples } from "./conversations";
 export { optionsOf } from "./directive";
 export { contextTurn, startContext } from "./engine";
 export { classifyMessage, type TClassification } from "./intent";
 export { fillTemplate, parseLanguagePack, type TLanguagePack, ZLanguagePack } from "./language-pack";
+export { trainSystemReader } from "./learned-answers";
 export { MAX_MESSAGE_CHARS_READ } from "./limits";
 export { catalogLanguages, localSystem, matchingSystem } from "./localize";
 export { MAX_ANALYSED_CHARS } from "./message-read";

@@ -41,6 +41,7 @@ import {
   pastBypass,
   withoutConditions,
 } from "./items";
+import { withLearned } from "./learned-answers";
 import { matchAnswers, POSITION_STRIDE, type TGroupMatch, type TMatchCandidate, type TNegatedHit } from "./match";
 import { MAX_ANALYSED_CHARS, mark, opensWithQuestionWord, read, type TRead } from "./message-read";
 import { indexOf } from "./phrases";
@@ -619,13 +620,32 @@ export function classifyMessage(
   const activeStep = state.mode === "diagnostic" ? steps.find((s) => s.id === state.active_step) : undefined;
   const m: TMessage = { c, state, steps, r, activeStep, about: options.about };
   const option = chosenOption(activeStep?.answers ?? [], options.labels ?? [], message);
-  const found = foundOf(m, option);
+  const own = r.clauses.filter((_, k) => !r.quoted.has(k));
+  const stopped = (system.safety_rules ?? []).find((rule) => rule.id === state.safety?.rule);
+  const rules = rulesIn(c, r.clauses, r.quoted, setAside.rules, stopped, message);
+  // ("ok give me the report": the "ok" beside a report request answers nothing)
+  const reportOnly = requestsReport(r.clauses, own);
+  // (a message that does something else states no answer the rules missed; an option sent as is
+  // and the complaint are read by the rules alone)
+  const open =
+    !r.announcement &&
+    r.nonAnswer === null &&
+    !r.skip &&
+    !r.restart &&
+    !r.alreadyTold &&
+    r.questions.size === 0 &&
+    !reportOnly &&
+    rules.safety === null &&
+    !offTopic(c, own);
+  const found =
+    option !== null || options.complaint === true
+      ? foundOf(m, option)
+      : withLearned(m, foundOf(m, option), message, open);
   const { done, contradictions, fresh, restated } = mentionsOf(state, found.stated);
   // An answer given only in generic words is dropped when the message restates a completed step
   // ("yes, the fuse is fine" at the voltage step is about the fuse, not a "yes" to the voltage).
   const weighed = found.weak && done.length > 0 ? null : found.answer;
   const { questions, topic, topicClause } = questionsOf(r, found.hitClauses);
-  const own = r.clauses.filter((_, k) => !r.quoted.has(k));
   const consent = consentOf(message);
   // (a generic word in talk about something else answers nothing: "a good taco place"; nor in a
   // message that only asks: "do you know a good place to eat")
@@ -634,8 +654,6 @@ export function classifyMessage(
     found.stated.length === 0 &&
     (found.answer === null || found.weak) &&
     (offTopic(c, own) || (found.answer !== null && own.length > 0 && own.every(opensWithQuestionWord)));
-  // ("ok give me the report": the "ok" beside a report request answers nothing)
-  const reportOnly = requestsReport(r.clauses, own);
   // ("yes go ahead" mid-diagnosis grants permission; it answers no step)
   const permission = option === null && found.weak && consent === "yes" && grantsPermission(m);
   const answer =
@@ -645,8 +663,6 @@ export function classifyMessage(
   const hasEvidence = answer !== null || found.stated.length > 0 || found.ambiguous.length > 0;
   const nonAnswer = hasEvidence ? null : r.nonAnswer;
   const skip = r.skip && !hasEvidence;
-  const stopped = (system.safety_rules ?? []).find((rule) => rule.id === state.safety?.rule);
-  const rules = rulesIn(c, r.clauses, r.quoted, setAside.rules, stopped, message);
   return {
     intent: intentOf({ contradictions, correction: r.correction, answer, topic, skip, nonAnswer, fresh }),
     topic,
