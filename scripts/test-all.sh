@@ -35,7 +35,7 @@ status=0
 failed_steps=()
 step_failed() { status=1; failed_steps+=("$1"); }
 
-say "lint (biome)"
+say "lint (biome, knip)"
 pnpm --silent lint || step_failed lint
 say "typecheck (tsc, every package)"
 pnpm --silent typecheck || step_failed typecheck

@@ -155,7 +155,7 @@ function evaluateCommand(
 }
 
 /** The commander program; `done` receives the exit code an action decided. */
-export function buildProgram(
+function buildProgram(
   io: TIo,
   done: (code: TExitCode) => void,
   bufferErr: (text: string) => void,
