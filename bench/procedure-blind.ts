@@ -2,7 +2,8 @@
 // packages/engine/catalogs/rv-service.conversations.json: sets of 48 conversations, each message
 // labelled with what a service writer expects it to record). The tune split also teaches the
 // learned reader, so its figure is no held-out one; each held-out set is scored on its own, once,
-// before anyone reads it. Per group: the share of labelled turns that record exactly what was
+// before anyone reads it, beside the rules alone (the catalog without its examples) in the same
+// run. Per group: the share of labelled turns that record exactly what was
 // expected (nothing, for an announcement, a question, a command or small talk; the corrected
 // step's new answer for a correction; a finding already on record counts as recorded), the
 // invented findings (a finding the conversation says no report may hold, left in the report, or
@@ -13,7 +14,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { contextTurn, RV_SERVICE_CATALOG, startContext } from "@solserver/engine";
+import { contextTurn, RV_SERVICE_CATALOG, startContext, type TCatalog } from "@solserver/engine";
 import { resultsPath } from "./lib/results-file";
 
 const { values } = parseArgs({ options: { misses: { type: "string", default: "tune" } } });
@@ -51,7 +52,7 @@ type TSplitResult = {
   misses: string[];
 };
 
-function run(conversations: readonly TConversation[]): TSplitResult {
+function run(catalog: TCatalog, conversations: readonly TConversation[]): TSplitResult {
   const result: TSplitResult = {
     conversations: 0,
     labelled_turns: 0,
@@ -63,11 +64,11 @@ function run(conversations: readonly TConversation[]): TSplitResult {
   };
   for (const c of conversations) {
     result.conversations++;
-    let state = startContext(RV_SERVICE_CATALOG, c.system);
+    let state = startContext(catalog, c.system);
     for (const t of c.turns) {
       const logged = state.evidence_log.length;
       const held = new Set(Object.entries(state.evidence).map(([k, v]) => `${k}=${v}`));
-      const turn = contextTurn(RV_SERVICE_CATALOG, state, t.message);
+      const turn = contextTurn(catalog, state, t.message);
       state = turn.state;
       if (t.expect.records === undefined) continue;
       const got = state.evidence_log
@@ -126,12 +127,22 @@ const groups: [string, "tune" | "holdout", TConversation[]][] = [
     held.filter((c) => c.id.startsWith(set)),
   ]),
 ];
+// The baseline, same run: the rules alone (the catalog without the examples the reader learns from).
+const RULES_ALONE: TCatalog = {
+  ...RV_SERVICE_CATALOG,
+  systems: RV_SERVICE_CATALOG.systems.map(({ examples: _, ...system }) => system),
+};
+const line = (r: TSplitResult) =>
+  `turns as expected ${pct(r.turns_as_expected, r.labelled_turns)} (${r.turns_as_expected}/${r.labelled_turns}); invented findings ${r.invented_findings}; missing findings ${r.missing_findings}`;
 for (const [name, split, conversations] of groups) {
-  const r = run(conversations);
+  const r = run(RV_SERVICE_CATALOG, conversations);
   out[name] = r;
-  console.log(
-    `\n== ${name}: ${r.conversations} conversations; turns as expected ${pct(r.turns_as_expected, r.labelled_turns)} (${r.turns_as_expected}/${r.labelled_turns}); invented findings ${r.invented_findings}; missing findings ${r.missing_findings}`,
-  );
+  console.log(`\n== ${name}: ${r.conversations} conversations; ${line(r)}`);
+  if (split === "holdout") {
+    const baseline = run(RULES_ALONE, conversations);
+    out[`${name}, rules alone`] = baseline;
+    console.log(`   rules alone (baseline): ${line(baseline)}`);
+  }
   console.log(
     `   by kind: ${Object.entries(r.by_kind)
       .map(([k, v]) => `${k} ${v.ok}/${v.total}`)

@@ -605,6 +605,12 @@ export function answerInComplaint(system: TSystem, state: TContextState, complai
   return clauses.some((clause) => namesPart(c, step, clause)) ? classifyMessage(system, state, complaint).answer : null;
 }
 
+/** Whether a message may state an answer the rules missed: it does nothing else (`busy`: a report request or a hazard). */
+function openToAnswer({ c, r }: TMessage, own: readonly TLexClause[], busy: boolean): boolean {
+  const elsewhere = r.announcement || r.nonAnswer !== null || r.skip || r.restart || r.alreadyTold;
+  return !elsewhere && r.questions.size === 0 && !busy && !offTopic(c, own);
+}
+
 /** Reads one technician message against the state (see the header). `system` carries every language's patterns. */
 export function classifyMessage(
   system: TSystem,
@@ -625,22 +631,11 @@ export function classifyMessage(
   const rules = rulesIn(c, r.clauses, r.quoted, setAside.rules, stopped, message);
   // ("ok give me the report": the "ok" beside a report request answers nothing)
   const reportOnly = requestsReport(r.clauses, own);
-  // (a message that does something else states no answer the rules missed; an option sent as is
-  // and the complaint are read by the rules alone)
-  const open =
-    !r.announcement &&
-    r.nonAnswer === null &&
-    !r.skip &&
-    !r.restart &&
-    !r.alreadyTold &&
-    r.questions.size === 0 &&
-    !reportOnly &&
-    rules.safety === null &&
-    !offTopic(c, own);
+  // (an option sent as is and the complaint are read by the rules alone)
   const found =
     option !== null || options.complaint === true
       ? foundOf(m, option)
-      : withLearned(m, foundOf(m, option), message, open);
+      : withLearned(m, foundOf(m, option), message, openToAnswer(m, own, reportOnly || rules.safety !== null));
   const { done, contradictions, fresh, restated } = mentionsOf(state, found.stated);
   // An answer given only in generic words is dropped when the message restates a completed step
   // ("yes, the fuse is fine" at the voltage step is about the fuse, not a "yes" to the voltage).
