@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DbClient } from "../client";
-import { Prisma } from "../generated/prisma/client";
 import type { TSqlDriver } from "../sql";
+import { rows, run, typed } from "../typed-sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import type { TStore } from "./store";
 
@@ -108,12 +108,15 @@ export async function upsertSchedule(
   // updatedAt is the save's: a tick's claim also updates the row and must not look like a save.
   const now = new Date();
   await sql.transaction(async (tx) => {
-    await tx.execute(Prisma.sql`INSERT INTO "WorkflowSchedule" ("workflow", "enabled", "cadence", "timeOfDay", "weekday",
-        "nextRunAt", "runAsId", "updatedAt", "createdAt")
-      VALUES (${w.workflow}, ${w.enabled}, ${w.cadence}, ${w.timeOfDay}, ${w.weekday}, ${w.nextRunAt}, ${w.runAsId}, ${now}, ${now})
-      ON CONFLICT ("workflow") DO UPDATE SET "enabled" = excluded."enabled", "cadence" = excluded."cadence",
-        "timeOfDay" = excluded."timeOfDay", "weekday" = excluded."weekday", "nextRunAt" = excluded."nextRunAt",
-        "runAsId" = excluded."runAsId", "updatedAt" = excluded."updatedAt"`);
+    const { workflow, enabled, cadence, timeOfDay, weekday, nextRunAt, runAsId } = w;
+    const saved = { enabled, cadence, timeOfDay, weekday, nextRunAt, runAsId, updatedAt: now };
+    await run(
+      tx,
+      typed
+        .insertInto("WorkflowSchedule")
+        .values({ workflow, ...saved, createdAt: now })
+        .onConflict((conflict) => conflict.column("workflow").doUpdateSet(saved)),
+    );
     await insertAudit(
       tx,
       [
@@ -148,17 +151,33 @@ export async function claimOccurrence(
   c: { workflow: string; dueAt: Date; nextRunAt: Date | null; now: Date },
 ): Promise<string | null> {
   return sql.transaction(async (tx) => {
-    const moved = await tx.execute(Prisma.sql`UPDATE "WorkflowSchedule" SET "nextRunAt" = ${c.nextRunAt}
-      WHERE "workflow" = ${c.workflow} AND "enabled" = ${true} AND "nextRunAt" = ${c.dueAt} AND "nextRunAt" <= ${c.now}`);
+    const moved = await run(
+      tx,
+      typed
+        .updateTable("WorkflowSchedule")
+        .set({ nextRunAt: c.nextRunAt })
+        .where("workflow", "=", c.workflow)
+        .where("enabled", "=", true)
+        .where("nextRunAt", "=", c.dueAt)
+        .where("nextRunAt", "<=", c.now),
+    );
     if (moved !== 1) return null;
     // Already handled (the same due time set again by hand): keep the move, start nothing twice.
-    const [handled] = await tx.query<{ id: string }>(
-      Prisma.sql`SELECT "id" FROM "WorkflowScheduleRun" WHERE "workflow" = ${c.workflow} AND "dueAt" = ${c.dueAt}`,
+    const [handled] = await rows(
+      tx,
+      typed
+        .selectFrom("WorkflowScheduleRun")
+        .select("id")
+        .where("workflow", "=", c.workflow)
+        .where("dueAt", "=", c.dueAt),
     );
     if (handled) return null;
     const id = randomUUID();
-    await tx.execute(Prisma.sql`INSERT INTO "WorkflowScheduleRun" ("id", "workflow", "dueAt", "startedAt", "outcome", "detail")
-      VALUES (${id}, ${c.workflow}, ${c.dueAt}, ${c.now}, 'failed', ${INTERRUPTED_DETAIL})`);
+    const occurrence = { id, workflow: c.workflow, dueAt: c.dueAt, startedAt: c.now };
+    await run(
+      tx,
+      typed.insertInto("WorkflowScheduleRun").values({ ...occurrence, outcome: "failed", detail: INTERRUPTED_DETAIL }),
+    );
     return id;
   });
 }
@@ -169,8 +188,7 @@ export async function finishOccurrence(
   id: string,
   w: { outcome: string; runId: string | null; detail: string | null },
 ): Promise<void> {
-  await sql.execute(Prisma.sql`UPDATE "WorkflowScheduleRun" SET "outcome" = ${w.outcome}, "runId" = ${w.runId},
-    "detail" = ${w.detail} WHERE "id" = ${id}`);
+  await run(sql, typed.updateTable("WorkflowScheduleRun").set(w).where("id", "=", id));
 }
 
 /** The run of this workflow still under way (running, or waiting at a checkpoint), if any. */

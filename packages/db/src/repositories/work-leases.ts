@@ -1,5 +1,5 @@
-import { Prisma } from "../generated/prisma/client";
 import { dateOf } from "../sql";
+import { rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
 // Leases on background work that one process at a time does for all of them (the embedding
@@ -10,25 +10,33 @@ export function workLeaseRepository({ sql }: TStore) {
   return {
     /** Takes or renews the lease `name` for `owner` until `expiresAt`; false while another holds it. */
     async acquire(name: string, owner: string, now: Date, expiresAt: Date): Promise<boolean> {
-      const taken = await sql.execute(
-        Prisma.sql`INSERT INTO "WorkLease" ("name", "owner", "expiresAt") VALUES (${name}, ${owner}, ${expiresAt})
-          ON CONFLICT ("name") DO UPDATE SET "owner" = excluded."owner", "expiresAt" = excluded."expiresAt"
-          WHERE "WorkLease"."owner" = ${owner} OR "WorkLease"."expiresAt" < ${now}`,
+      const taken = await run(
+        sql,
+        typed
+          .insertInto("WorkLease")
+          .values({ name, owner, expiresAt })
+          .onConflict((conflict) =>
+            conflict
+              .column("name")
+              .doUpdateSet((eb) => ({ owner: eb.ref("excluded.owner"), expiresAt: eb.ref("excluded.expiresAt") }))
+              .where((eb) => eb.or([eb("WorkLease.owner", "=", owner), eb("WorkLease.expiresAt", "<", now)])),
+          ),
       );
       return taken === 1;
     },
 
     /** Who holds the lease `name` and until when, if anyone ever took it. */
     async holder(name: string): Promise<{ owner: string; expiresAt: Date } | null> {
-      const [row] = await sql.query<{ owner: string; expiresAt: unknown }>(
-        Prisma.sql`SELECT "owner", "expiresAt" FROM "WorkLease" WHERE "name" = ${name}`,
+      const [row] = await rows(
+        sql,
+        typed.selectFrom("WorkLease").select(["owner", "expiresAt"]).where("name", "=", name),
       );
       return row ? { owner: row.owner, expiresAt: dateOf(row.expiresAt) } : null;
     },
 
     /** Gives the lease back, if `owner` still holds it. */
     async release(name: string, owner: string): Promise<void> {
-      await sql.execute(Prisma.sql`DELETE FROM "WorkLease" WHERE "name" = ${name} AND "owner" = ${owner}`);
+      await run(sql, typed.deleteFrom("WorkLease").where("name", "=", name).where("owner", "=", owner));
     },
   };
 }

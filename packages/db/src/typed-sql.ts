@@ -1,0 +1,67 @@
+import {
+  type Compilable,
+  DummyDriver,
+  type InferResult,
+  Kysely,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from "kysely";
+import { Prisma } from "./generated/prisma/client";
+import type { TSqlBase } from "./sql";
+
+// Typed SQL (issue 37): statements written with Kysely's query builder against the tables of
+// schema.prisma, so a renamed column, a column of another table or a value of the wrong type
+// fails `tsc`, and a statement's rows have the type of what it selects. Kysely only builds and
+// compiles here (its DummyDriver); the SQL driver of sql.ts runs the statement as it runs the
+// hand-written ones, on either database: the SQLite compiler's SQL (double-quoted names, `?`
+// placeholders) is the portable SQL both dialects take, and Prisma.Sql numbers the placeholders
+// for PostgreSQL. The tables' types come from the generated Prisma client (its TypeMap), so
+// `pnpm db:generate` after a schema change is the whole update: there is no second generator.
+
+type TModelScalars<M extends Prisma.ModelName> = Prisma.TypeMap["model"][M]["payload"]["scalars"];
+
+/**
+ * A column as both drivers give it back and take it: a date is a Date on PostgreSQL and ISO text
+ * on SQLite (read it with dateOf), a boolean 0 / 1 on SQLite, a Json column text on SQLite and
+ * parsed on PostgreSQL (jsonOf). Non-distributive, so `Date | null` stays one column type.
+ */
+type TStored<T> = [Prisma.JsonValue] extends [T]
+  ? unknown
+  : [T] extends [Date | null]
+    ? Date | string | (null extends T ? null : never)
+    : [T] extends [boolean | null]
+      ? boolean | number | (null extends T ? null : never)
+      : T;
+
+/** Every table of schema.prisma with its columns, as statements read and write them. */
+export type TDatabase = {
+  [M in Prisma.ModelName]: { [C in keyof TModelScalars<M>]: TStored<TModelScalars<M>[C]> };
+};
+
+/** Builds statements; `run` / `rows` send them through the SQL driver. */
+export const typed = new Kysely<TDatabase>({
+  dialect: {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  },
+});
+
+/** The statement as the SQL driver takes it (every value a bound parameter). */
+export function toSql(statement: Compilable): Prisma.Sql {
+  const { sql, parameters } = statement.compile();
+  // (`?` occurs in compiled SQL only as a placeholder: values are never inlined)
+  return new Prisma.Sql(sql.split("?"), parameters as unknown[]);
+}
+
+/** Runs a typed query; its rows have the type of what it selects (or returns). */
+export function rows<S extends Compilable>(sql: TSqlBase, statement: S): Promise<InferResult<S>> {
+  return sql.query(toSql(statement)) as Promise<InferResult<S>>;
+}
+
+/** Runs a typed write; the rows it changed. */
+export function run(sql: TSqlBase, statement: Compilable): Promise<number> {
+  return sql.execute(toSql(statement));
+}
