@@ -1,5 +1,5 @@
 import { DomainError } from "@solserver/contracts";
-import { Prisma } from "../generated/prisma/client";
+import { rows, run, typed } from "../typed-sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import type { TStore } from "./store";
 
@@ -40,8 +40,13 @@ export function accountRepository({ prisma, sql }: TStore) {
   return {
     /** The account of a session or token (every request); null for one that is gone or disabled. */
     async get(userId: string): Promise<TAccount | null> {
-      const [u] = await sql.query<{ id: string; email: string; name: string; role: string }>(
-        Prisma.sql`SELECT "id", "email", "name", "role" FROM "User" WHERE "id" = ${userId} AND "disabledAt" IS NULL`,
+      const [u] = await rows(
+        sql,
+        typed
+          .selectFrom("User")
+          .select(["id", "email", "name", "role"])
+          .where("id", "=", userId)
+          .where("disabledAt", "is", null),
       );
       return u ? { ...u, role: asRole(u.role) } : null;
     },
@@ -53,19 +58,28 @@ export function accountRepository({ prisma, sql }: TStore) {
     async setDisabled(userId: string, disabled: boolean, audit: Omit<TAuditActor, "action">): Promise<void> {
       await sql.transaction(async (tx) => {
         const now = new Date();
-        const flipped = await tx.execute(
-          disabled
-            ? Prisma.sql`UPDATE "User" SET "disabledAt" = ${now}, "updatedAt" = ${now} WHERE "id" = ${userId} AND "disabledAt" IS NULL`
-            : Prisma.sql`UPDATE "User" SET "disabledAt" = NULL, "updatedAt" = ${now} WHERE "id" = ${userId} AND "disabledAt" IS NOT NULL`,
+        const flipped = await run(
+          tx,
+          typed
+            .updateTable("User")
+            .set({ disabledAt: disabled ? now : null, updatedAt: now })
+            .where("id", "=", userId)
+            .where("disabledAt", disabled ? "is" : "is not", null),
         );
         if (flipped !== 1) {
-          const [exists] = await tx.query(Prisma.sql`SELECT 1 AS "one" FROM "User" WHERE "id" = ${userId}`);
+          const [exists] = await rows(
+            tx,
+            typed
+              .selectFrom("User")
+              .select((eb) => eb.lit(1).as("one"))
+              .where("id", "=", userId),
+          );
           if (!exists) throw new DomainError("NOT_FOUND", `user ${userId} does not exist`, { field: "user_id" });
           throw new DomainError("CONFLICT", `user ${userId} is already ${disabled ? "disabled" : "enabled"}`, {
             field: "disabled",
           });
         }
-        if (disabled) await tx.execute(Prisma.sql`DELETE FROM "Session" WHERE "userId" = ${userId}`);
+        if (disabled) await run(tx, typed.deleteFrom("Session").where("userId", "=", userId));
         await insertAudit(
           tx,
           [
@@ -84,22 +98,23 @@ export function accountRepository({ prisma, sql }: TStore) {
 
     /** The id of the disabled account with this email, or null (none, or enabled). */
     async disabledByEmail(email: string): Promise<string | null> {
-      const [u] = await sql.query<{ id: string }>(
-        Prisma.sql`SELECT "id" AS "id" FROM "User" WHERE "email" = ${email} AND "disabledAt" IS NOT NULL`,
+      const [u] = await rows(
+        sql,
+        typed.selectFrom("User").select("id").where("email", "=", email).where("disabledAt", "is not", null),
       );
       return u?.id ?? null;
     },
 
     /** Ends every session of an account (a disabled one that just signed in with the right password). */
     async endSessions(userId: string): Promise<void> {
-      await sql.execute(Prisma.sql`DELETE FROM "Session" WHERE "userId" = ${userId}`);
+      await run(sql, typed.deleteFrom("Session").where("userId", "=", userId));
     },
 
     /** After a password reset: the account's sessions end, and the reset is audited (never the password). */
     async passwordReset(userId: string, audit: Omit<TAuditActor, "action">): Promise<void> {
       await sql.transaction(async (tx) => {
         const now = new Date();
-        await tx.execute(Prisma.sql`DELETE FROM "Session" WHERE "userId" = ${userId}`);
+        await run(tx, typed.deleteFrom("Session").where("userId", "=", userId));
         await insertAudit(
           tx,
           [{ ...audit, action: "user.reset_password", targetType: "user", targetId: userId, details: {} }],
@@ -116,21 +131,33 @@ export function accountRepository({ prisma, sql }: TStore) {
      */
     async remove(userId: string, audit: Omit<TAuditActor, "action">): Promise<{ email: string }> {
       return sql.transaction(async (tx) => {
-        const [u] = await tx.query<{ email: string }>(
-          Prisma.sql`SELECT "email" AS "email" FROM "User" WHERE "id" = ${userId}`,
-        );
+        const [u] = await rows(tx, typed.selectFrom("User").select("email").where("id", "=", userId));
         if (!u) throw new DomainError("NOT_FOUND", `user ${userId} does not exist`, { field: "user_id" });
         const now = new Date();
-        await tx.execute(Prisma.sql`INSERT INTO "ProposalCount" ("ownerKey", "kind", "n")
-          SELECT '', "kind", "n" FROM "ProposalCount" WHERE "ownerKey" = ${userId}
-          ON CONFLICT ("ownerKey", "kind") DO UPDATE SET "n" = "ProposalCount"."n" + excluded."n"`);
-        await tx.execute(Prisma.sql`DELETE FROM "ProposalCount" WHERE "ownerKey" = ${userId}`);
-        await tx.execute(Prisma.sql`UPDATE "Thread" SET "ownerId" = NULL WHERE "ownerId" = ${userId}`);
-        await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "assigneeId" = NULL WHERE "assigneeId" = ${userId}`);
-        await tx.execute(Prisma.sql`DELETE FROM "Session" WHERE "userId" = ${userId}`);
-        await tx.execute(Prisma.sql`DELETE FROM "Account" WHERE "userId" = ${userId}`);
-        await tx.execute(Prisma.sql`DELETE FROM "ApiToken" WHERE "userId" = ${userId}`);
-        await tx.execute(Prisma.sql`DELETE FROM "User" WHERE "id" = ${userId}`);
+        await run(
+          tx,
+          typed
+            .insertInto("ProposalCount")
+            .columns(["ownerKey", "kind", "n"])
+            .expression(
+              typed
+                .selectFrom("ProposalCount")
+                .select((eb) => [eb.val("").as("ownerKey"), "kind", "n"])
+                .where("ownerKey", "=", userId),
+            )
+            .onConflict((conflict) =>
+              conflict
+                .columns(["ownerKey", "kind"])
+                .doUpdateSet((eb) => ({ n: eb("ProposalCount.n", "+", eb.ref("excluded.n")) })),
+            ),
+        );
+        await run(tx, typed.deleteFrom("ProposalCount").where("ownerKey", "=", userId));
+        await run(tx, typed.updateTable("Thread").set({ ownerId: null }).where("ownerId", "=", userId));
+        await run(tx, typed.updateTable("UmbraProposal").set({ assigneeId: null }).where("assigneeId", "=", userId));
+        await run(tx, typed.deleteFrom("Session").where("userId", "=", userId));
+        await run(tx, typed.deleteFrom("Account").where("userId", "=", userId));
+        await run(tx, typed.deleteFrom("ApiToken").where("userId", "=", userId));
+        await run(tx, typed.deleteFrom("User").where("id", "=", userId));
         await insertAudit(
           tx,
           [{ ...audit, action: "user.delete", targetType: "user", targetId: userId, details: { email: u.email } }],
@@ -165,9 +192,7 @@ export function accountRepository({ prisma, sql }: TStore) {
     async setRole(userId: string, role: TRole, audit: TAuditActor): Promise<void> {
       await sql.transaction(async (tx) => {
         const now = new Date();
-        const updated = await tx.execute(
-          Prisma.sql`UPDATE "User" SET "role" = ${role}, "updatedAt" = ${now} WHERE "id" = ${userId}`,
-        );
+        const updated = await run(tx, typed.updateTable("User").set({ role, updatedAt: now }).where("id", "=", userId));
         if (updated !== 1) throw new DomainError("NOT_FOUND", `user ${userId} does not exist`, { field: "user_id" });
         await insertAudit(tx, [{ ...audit, targetType: "user", targetId: userId, details: { role } }], now);
       });

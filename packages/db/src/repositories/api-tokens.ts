@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DomainError } from "@solserver/contracts";
-import { Prisma } from "../generated/prisma/client";
 import { dateOf, type TSql } from "../sql";
+import { rows, run, typed } from "../typed-sql";
 import { asRole, type TAccount, type TAuditActor } from "./accounts";
 import { insertAudit } from "./audit";
 import type { TStore } from "./store";
@@ -20,16 +20,8 @@ export type TTokenView = {
   revoked_ts: string | null;
 };
 
-type TTokenRow = {
-  id: string;
-  userId: string;
-  userEmail: string;
-  name: string;
-  prefix: string;
-  createdAt: unknown;
-  lastUsedAt: unknown;
-  revokedAt: unknown;
-};
+/** A token with its account's email, as readToken reads it (listTokens passes Prisma's rows). */
+type TTokenRow = NonNullable<Awaited<ReturnType<typeof readToken>>>;
 
 function toTokenView(row: TTokenRow): TTokenView {
   const ts = (value: unknown) => (value === null || value === undefined ? null : dateOf(value).toISOString());
@@ -45,11 +37,23 @@ function toTokenView(row: TTokenRow): TTokenView {
   };
 }
 
-async function readToken(tx: TSql, tokenId: string): Promise<TTokenRow | null> {
-  const [row] = await tx.query<TTokenRow>(
-    Prisma.sql`SELECT t."id" AS "id", t."userId" AS "userId", u."email" AS "userEmail", t."name" AS "name",
-        t."prefix" AS "prefix", t."createdAt" AS "createdAt", t."lastUsedAt" AS "lastUsedAt", t."revokedAt" AS "revokedAt"
-      FROM "ApiToken" t JOIN "User" u ON u."id" = t."userId" WHERE t."id" = ${tokenId}`,
+async function readToken(tx: TSql, tokenId: string) {
+  const [row] = await rows(
+    tx,
+    typed
+      .selectFrom("ApiToken as t")
+      .innerJoin("User as u", "u.id", "t.userId")
+      .select([
+        "t.id as id",
+        "t.userId as userId",
+        "u.email as userEmail",
+        "t.name as name",
+        "t.prefix as prefix",
+        "t.createdAt as createdAt",
+        "t.lastUsedAt as lastUsedAt",
+        "t.revokedAt as revokedAt",
+      ])
+      .where("t.id", "=", tokenId),
   );
   return row ?? null;
 }
@@ -59,24 +63,27 @@ export function apiTokenMethods({ prisma, sql }: TStore) {
   return {
     /** The live (not revoked) token with this hash, and its account; marks it used (every token request). */
     async byTokenHash(tokenHash: string, now: Date): Promise<TAccount | null> {
-      const [token] = await sql.query<{
-        tokenId: string;
-        revokedAt: unknown;
-        id: string;
-        email: string;
-        name: string;
-        role: string;
-      }>(
-        Prisma.sql`SELECT t."id" AS "tokenId", t."revokedAt" AS "revokedAt", u."id" AS "id", u."email" AS "email",
-            u."name" AS "name", u."role" AS "role"
-          FROM "ApiToken" t JOIN "User" u ON u."id" = t."userId"
-          WHERE t."tokenHash" = ${tokenHash} AND u."disabledAt" IS NULL`,
+      const [token] = await rows(
+        sql,
+        typed
+          .selectFrom("ApiToken as t")
+          .innerJoin("User as u", "u.id", "t.userId")
+          .select([
+            "t.id as tokenId",
+            "t.revokedAt as revokedAt",
+            "u.id as id",
+            "u.email as email",
+            "u.name as name",
+            "u.role as role",
+          ])
+          .where("t.tokenHash", "=", tokenHash)
+          .where("u.disabledAt", "is", null),
       );
       if (!token || token.revokedAt) return null;
       // Best effort: a lost update of lastUsedAt is harmless, a failed request would not be.
-      await sql
-        .execute(Prisma.sql`UPDATE "ApiToken" SET "lastUsedAt" = ${now} WHERE "id" = ${token.tokenId}`)
-        .catch(() => undefined);
+      await run(sql, typed.updateTable("ApiToken").set({ lastUsedAt: now }).where("id", "=", token.tokenId)).catch(
+        () => undefined,
+      );
       return { id: token.id, email: token.email, name: token.name, role: asRole(token.role) };
     },
 
@@ -87,8 +94,11 @@ export function apiTokenMethods({ prisma, sql }: TStore) {
       return sql.transaction(async (tx) => {
         const id = randomUUID();
         const now = new Date();
-        await tx.execute(Prisma.sql`INSERT INTO "ApiToken" ("id", "userId", "name", "prefix", "tokenHash", "createdById", "createdAt")
-          VALUES (${id}, ${t.userId}, ${t.name}, ${t.prefix}, ${t.tokenHash}, ${t.createdById}, ${now})`);
+        const { userId, name, prefix, tokenHash, createdById } = t;
+        await run(
+          tx,
+          typed.insertInto("ApiToken").values({ id, userId, name, prefix, tokenHash, createdById, createdAt: now }),
+        );
         await insertAudit(
           tx,
           [
@@ -109,8 +119,13 @@ export function apiTokenMethods({ prisma, sql }: TStore) {
 
     async revokeToken(tokenId: string, now: Date, audit: TAuditActor): Promise<TTokenView> {
       return sql.transaction(async (tx) => {
-        const flipped = await tx.execute(
-          Prisma.sql`UPDATE "ApiToken" SET "revokedAt" = ${now} WHERE "id" = ${tokenId} AND "revokedAt" IS NULL`,
+        const flipped = await run(
+          tx,
+          typed
+            .updateTable("ApiToken")
+            .set({ revokedAt: now })
+            .where("id", "=", tokenId)
+            .where("revokedAt", "is", null),
         );
         const row = await readToken(tx, tokenId);
         if (!row) throw new DomainError("NOT_FOUND", `token ${tokenId} does not exist`, { field: "token_id" });

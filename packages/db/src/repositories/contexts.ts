@@ -1,6 +1,7 @@
 import { DomainError } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { dateOf, jsonOf, type TSql } from "../sql";
+import { rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
 // Procedure mode (seed 004): a thread's binding to a catalog system (on Thread) and the context
@@ -31,22 +32,22 @@ export type TContextWrite = {
   state: Record<string, unknown>;
 };
 
-type TContextRow = {
-  systemId: string | null;
-  boundAt: unknown;
-  storedSystemId: string | null;
-  version: number | null;
-  state: unknown;
-  updatedAt: unknown;
-};
-
 /** The thread's procedure, or null for a thread that does not exist or is not bound. */
 async function getContext(sql: TSql, threadId: string): Promise<TStoredContext | null> {
-  const [row] = await sql.query<TContextRow>(
-    Prisma.sql`SELECT t."procedureSystemId" AS "systemId", t."procedureBoundAt" AS "boundAt",
-        c."systemId" AS "storedSystemId", c."version" AS "version", c."state" AS "state", c."updatedAt" AS "updatedAt"
-      FROM "Thread" t LEFT JOIN "ConversationContext" c ON c."threadId" = t."id"
-      WHERE t."id" = ${threadId}`,
+  const [row] = await rows(
+    sql,
+    typed
+      .selectFrom("Thread as t")
+      .leftJoin("ConversationContext as c", "c.threadId", "t.id")
+      .select([
+        "t.procedureSystemId as systemId",
+        "t.procedureBoundAt as boundAt",
+        "c.systemId as storedSystemId",
+        "c.version as version",
+        "c.state as state",
+        "c.updatedAt as updatedAt",
+      ])
+      .where("t.id", "=", threadId),
   );
   if (!row || row.systemId === null || row.boundAt === null) return null;
   return {
@@ -70,11 +71,18 @@ async function getContext(sql: TSql, threadId: string): Promise<TStoredContext |
  * engine replays to rebuild a lost state.
  */
 async function procedureMessages(sql: TSql, threadId: string, since: Date): Promise<string[]> {
-  const rows = await sql.query<{ content: string }>(
-    Prisma.sql`SELECT "content" FROM "Message" WHERE "threadId" = ${threadId} AND "role" = 'user' AND "createdAt" >= ${since}
-      ORDER BY "createdAt" ASC, "id" ASC`,
+  const messages = await rows(
+    sql,
+    typed
+      .selectFrom("Message")
+      .select("content")
+      .where("threadId", "=", threadId)
+      .where("role", "=", "user")
+      .where("createdAt", ">=", since)
+      .orderBy("createdAt", "asc")
+      .orderBy("id", "asc"),
   );
-  return rows.map((r) => r.content);
+  return messages.map((r) => r.content);
 }
 
 function conflict(threadId: string, message: string): DomainError {
@@ -98,9 +106,13 @@ export async function writeContext(
   at: Date,
 ): Promise<{ version: number; updatedAt: Date }> {
   if (write.bind !== null) {
-    const bound = await tx.execute(
-      Prisma.sql`UPDATE "Thread" SET "procedureSystemId" = ${write.bind}, "procedureBoundAt" = ${at}
-        WHERE "id" = ${threadId} AND "procedureSystemId" IS NULL`,
+    const bound = await run(
+      tx,
+      typed
+        .updateTable("Thread")
+        .set({ procedureSystemId: write.bind, procedureBoundAt: at })
+        .where("id", "=", threadId)
+        .where("procedureSystemId", "is", null),
     );
     if (bound !== 1) throw conflict(threadId, "another turn bound this thread to a procedure first");
   }

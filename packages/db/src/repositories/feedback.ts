@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { TRepetitionKind } from "@solserver/contracts";
 import type { DbClient } from "../client";
-import { Prisma } from "../generated/prisma/client";
 import type { TSql, TSqlDriver } from "../sql";
+import { rows, run, typed } from "../typed-sql";
 import { countFeedback } from "./cfb-stats";
 import { countRepetitions } from "./repetitions";
 import type { TStore } from "./store";
@@ -20,9 +20,13 @@ export type TFeedbackWrite = {
 
 /** The router domain a response was routed to, or null when it does not exist. */
 async function responseDomain(sql: TSql, responseId: string): Promise<string | null> {
-  const [row] = await sql.query<{ routerDomain: string }>(
-    Prisma.sql`SELECT t."routerDomain" AS "routerDomain" FROM "Response" r
-      JOIN "Transmission" t ON t."id" = r."transmissionId" WHERE r."id" = ${responseId}`,
+  const [row] = await rows(
+    sql,
+    typed
+      .selectFrom("Response as r")
+      .innerJoin("Transmission as t", "t.id", "r.transmissionId")
+      .select("t.routerDomain as routerDomain")
+      .where("r.id", "=", responseId),
   );
   return row?.routerDomain ?? null;
 }
@@ -35,8 +39,11 @@ async function recordFeedback(
   return driver.transaction(async (tx) => {
     const id = randomUUID();
     const now = new Date();
-    await tx.execute(Prisma.sql`INSERT INTO "HumanFeedback" ("id", "responseId", "cfbId", "polarity", "tag", "comment", "createdAt")
-      VALUES (${id}, ${w.responseId}, ${w.cfbId}, ${w.polarity}, ${w.tag}, ${w.comment}, ${now})`);
+    const { responseId, cfbId, polarity, tag, comment } = w;
+    await run(
+      tx,
+      typed.insertInto("HumanFeedback").values({ id, responseId, cfbId, polarity, tag, comment, createdAt: now }),
+    );
     if (w.cfbId) await countFeedback(tx, w.cfbId, w.polarity, now);
     const crossed = w.tag
       ? await countRepetitions(

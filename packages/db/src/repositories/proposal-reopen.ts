@@ -3,6 +3,7 @@ import { Prisma } from "../generated/prisma/client";
 import { isLiveCfb } from "../live";
 import { toCfb } from "../mappers";
 import type { TSql, TSqlDriver } from "../sql";
+import { rows, run, typed } from "../typed-sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import { readCfbRow, revisionSnapshot, rewriteCfb } from "./cfb-write";
 import { addProposalCounts } from "./proposal-counts";
@@ -32,12 +33,24 @@ export type TReopenResult = { promotionId: string; cfbs: TCfb[] };
 export async function reopenProposal(driver: TSqlDriver, w: TReopenWrite): Promise<TReopenResult> {
   return driver.transaction(async (tx) => {
     const now = new Date();
-    const flipped = await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "status" = 'pending', "decidedAt" = NULL
-      WHERE "id" = ${w.proposalId} AND "status" IN ('rejected', 'approved')`);
+    const flipped = await run(
+      tx,
+      typed
+        .updateTable("UmbraProposal")
+        .set({ status: "pending", decidedAt: null })
+        .where("id", "=", w.proposalId)
+        .where("status", "in", ["rejected", "approved"]),
+    );
     if (flipped !== 1) throw await cannotReopen(tx, w.proposalId);
-    const [decision] = await tx.query<{ id: string; action: string; finalCfbId: string | null }>(
-      Prisma.sql`SELECT "id", "action", "finalCfbId" FROM "PromotionEvent" WHERE "proposalId" = ${w.proposalId}
-        AND "reopenedAt" IS NULL ORDER BY "round" DESC LIMIT 1`,
+    const [decision] = await rows(
+      tx,
+      typed
+        .selectFrom("PromotionEvent")
+        .select(["id", "action", "finalCfbId"])
+        .where("proposalId", "=", w.proposalId)
+        .where("reopenedAt", "is", null)
+        .orderBy("round", "desc")
+        .limit(1),
     );
     if (!decision) throw new Error(`proposal ${w.proposalId} is decided without a decision`);
     if (w.promotionId !== undefined && w.promotionId !== decision.id) {
@@ -53,8 +66,13 @@ export async function reopenProposal(driver: TSqlDriver, w: TReopenWrite): Promi
     await addProposalCounts(tx, reopened, -1, Prisma.raw(`'${was}'`));
     await addProposalCounts(tx, reopened, 1);
     const cfbs = was === "approved" ? await undoWrites(tx, decision.id, decision.finalCfbId, now) : [];
-    await tx.execute(Prisma.sql`UPDATE "PromotionEvent" SET "reopenedAt" = ${now}, "reopenedById" = ${w.audit.actorUserId}
-      WHERE "id" = ${decision.id}`);
+    await run(
+      tx,
+      typed
+        .updateTable("PromotionEvent")
+        .set({ reopenedAt: now, reopenedById: w.audit.actorUserId })
+        .where("id", "=", decision.id),
+    );
     await insertAudit(
       tx,
       [
@@ -93,9 +111,13 @@ async function undoWrites(
   finalCfbId: string | null,
   now: Date,
 ): Promise<{ cfb: TCfb; retired: boolean }[]> {
-  const written = await tx.query<{ cfbId: string; version: number; changeKind: string }>(
-    Prisma.sql`SELECT "cfbId", "version", "changeKind" FROM "CfbRevision"
-      WHERE "promotionEventId" = ${promotionId} ORDER BY "cfbId"`,
+  const written = await rows(
+    tx,
+    typed
+      .selectFrom("CfbRevision")
+      .select(["cfbId", "version", "changeKind"])
+      .where("promotionEventId", "=", promotionId)
+      .orderBy("cfbId"),
   );
   const undone: { cfb: TCfb; retired: boolean }[] = [];
   for (const r of written) {
@@ -131,9 +153,7 @@ async function undoWrites(
 
 /** Why a proposal that is not decided cannot be reopened, and what to do instead. */
 async function cannotReopen(tx: TSql, proposalId: string): Promise<DomainError> {
-  const [current] = await tx.query<{ status: string }>(
-    Prisma.sql`SELECT "status" FROM "UmbraProposal" WHERE "id" = ${proposalId}`,
-  );
+  const [current] = await rows(tx, typed.selectFrom("UmbraProposal").select("status").where("id", "=", proposalId));
   if (!current) return new DomainError("NOT_FOUND", `proposal ${proposalId} does not exist`, { field: "proposal_id" });
   const next =
     current.status === "pending"

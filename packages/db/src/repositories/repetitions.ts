@@ -3,6 +3,7 @@ import { type TPromotionTrigger, type TRepetitionKind, ZRepetitionKind } from "@
 import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
 import { dateOf, type TSql } from "../sql";
+import { run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 import type { TRepetitionHit } from "./types";
 
@@ -114,8 +115,15 @@ async function listPromotionTriggers(
 
 /** Dismisses an open trigger; false when there is no such open trigger. */
 async function dismissPromotionTrigger(sql: TSql, triggerId: string, now = new Date()): Promise<boolean> {
-  const changed = await sql.execute(Prisma.sql`UPDATE "RepetitionCounter" SET "dismissedAt" = ${now}
-    WHERE "id" = ${triggerId} AND "triggeredAt" IS NOT NULL AND "dismissedAt" IS NULL`);
+  const changed = await run(
+    sql,
+    typed
+      .updateTable("RepetitionCounter")
+      .set({ dismissedAt: now })
+      .where("id", "=", triggerId)
+      .where("triggeredAt", "is not", null)
+      .where("dismissedAt", "is", null),
+  );
   return changed === 1;
 }
 

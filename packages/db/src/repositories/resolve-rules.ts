@@ -5,6 +5,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { allocateIds } from "../ids";
 import { dateOf, jsonOf, type TSql } from "../sql";
+import { rows, run, type TDatabase, typed } from "../typed-sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import type { TStore } from "./store";
 
@@ -35,16 +36,23 @@ export type TReviewedDecision = {
   scores: unknown;
 };
 
-type TRuleRow = Omit<TResolveRuleRow, "createdAt" | "active"> & { active: unknown; createdAt: unknown };
+const RULE_COLUMNS = [
+  "id",
+  "rule",
+  "active",
+  "fittedOn",
+  "checkedOn",
+  "agreementBefore",
+  "agreementAfter",
+  "createdById",
+  "createdAt",
+] as const;
 
-const RULE_COLUMNS = Prisma.sql`"id", "rule", "active", "fittedOn", "checkedOn", "agreementBefore", "agreementAfter",
-  "createdById", "createdAt"`;
-
-function toRow(r: TRuleRow): TResolveRuleRow {
+function toRow(r: TDatabase["ResolveRule"]): TResolveRuleRow {
   return {
     ...r,
     rule: jsonOf(r.rule),
-    active: r.active === true || r.active === 1 || r.active === "1",
+    active: r.active === true || r.active === 1,
     fittedOn: Number(r.fittedOn),
     checkedOn: Number(r.checkedOn),
     agreementBefore: Number(r.agreementBefore),
@@ -55,25 +63,32 @@ function toRow(r: TRuleRow): TResolveRuleRow {
 
 /** Makes `id` the one active rule (null: none, the shipped rule decides), in `tx`. */
 async function activateIn(tx: TSql, id: string | null): Promise<void> {
-  await tx.execute(Prisma.sql`UPDATE "ResolveRule" SET "active" = ${false} WHERE "active" = ${true}`);
-  if (id !== null) await tx.execute(Prisma.sql`UPDATE "ResolveRule" SET "active" = ${true} WHERE "id" = ${id}`);
+  await run(tx, typed.updateTable("ResolveRule").set({ active: false }).where("active", "=", true));
+  if (id !== null) await run(tx, typed.updateTable("ResolveRule").set({ active: true }).where("id", "=", id));
 }
 
 export function resolveRuleRepository({ sql }: TStore) {
   return {
     /** The active refitted rule, or null (the shipped rule decides). */
     async active(): Promise<TResolveRuleRow | null> {
-      const [row] = await sql.query<TRuleRow>(
-        Prisma.sql`SELECT ${RULE_COLUMNS} FROM "ResolveRule" WHERE "active" = ${true} LIMIT 1`,
+      const [row] = await rows(
+        sql,
+        typed.selectFrom("ResolveRule").select(RULE_COLUMNS).where("active", "=", true).limit(1),
       );
       return row ? toRow(row) : null;
     },
     /** Every refitted rule, newest first. */
     async list(limit = 50): Promise<TResolveRuleRow[]> {
-      const rows = await sql.query<TRuleRow>(
-        Prisma.sql`SELECT ${RULE_COLUMNS} FROM "ResolveRule" ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit}`,
+      const rules = await rows(
+        sql,
+        typed
+          .selectFrom("ResolveRule")
+          .select(RULE_COLUMNS)
+          .orderBy("createdAt", "desc")
+          .orderBy("id", "desc")
+          .limit(limit),
       );
-      return rows.map(toRow);
+      return rules.map(toRow);
     },
     /** Stores a refitted rule as the active one, with its audit event, in one transaction. */
     async insertActive(
@@ -96,7 +111,7 @@ export function resolveRuleRepository({ sql }: TStore) {
     async activate(id: string | null, audit: TAuditWrite, now: Date): Promise<boolean> {
       return sql.transaction(async (tx) => {
         if (id !== null) {
-          const [found] = await tx.query<{ id: string }>(Prisma.sql`SELECT "id" FROM "ResolveRule" WHERE "id" = ${id}`);
+          const [found] = await rows(tx, typed.selectFrom("ResolveRule").select("id").where("id", "=", id));
           if (!found) return false;
         }
         await activateIn(tx, id);
@@ -106,29 +121,43 @@ export function resolveRuleRepository({ sql }: TStore) {
     },
     /** The latest `limit` proposals a person decided, newest first, each with resolve's decision. */
     async reviewed(limit: number): Promise<TReviewedDecision[]> {
-      const rows = await sql.query<{
-        proposalId: string;
-        domain: string;
-        action: string;
-        finalCfbId: string | null;
-        decidedAt: unknown;
-        decision: string;
-        targetCfbId: string | null;
-        mergeCfbIds: unknown;
-        scores: unknown;
-      }>(
-        Prisma.sql`SELECT pe."proposalId" AS "proposalId", p."domain" AS "domain", pe."action" AS "action",
-            pe."finalCfbId" AS "finalCfbId", pe."createdAt" AS "decidedAt", d."decision" AS "decision",
-            d."targetCfbId" AS "targetCfbId", d."mergeCfbIds" AS "mergeCfbIds", d."scores" AS "scores"
-          FROM "PromotionEvent" pe
-          JOIN "UmbraProposal" p ON p."id" = pe."proposalId"
-          JOIN "UmbraResolveDecision" d ON d."id" = (
-            SELECT d2."id" FROM "UmbraResolveDecision" d2 WHERE d2."proposalId" = pe."proposalId"
-            ORDER BY d2."createdAt" DESC, d2."id" DESC LIMIT 1)
-          WHERE pe."reopenedAt" IS NULL
-          ORDER BY pe."createdAt" DESC, pe."id" DESC LIMIT ${limit}`,
+      const decided = await rows(
+        sql,
+        typed
+          .selectFrom("PromotionEvent as pe")
+          .innerJoin("UmbraProposal as p", "p.id", "pe.proposalId")
+          .innerJoin("UmbraResolveDecision as d", (join) =>
+            join.on((eb) =>
+              eb(
+                "d.id",
+                "=",
+                eb
+                  .selectFrom("UmbraResolveDecision as d2")
+                  .select("d2.id")
+                  .whereRef("d2.proposalId", "=", "pe.proposalId")
+                  .orderBy("d2.createdAt", "desc")
+                  .orderBy("d2.id", "desc")
+                  .limit(1),
+              ),
+            ),
+          )
+          .select([
+            "pe.proposalId as proposalId",
+            "p.domain as domain",
+            "pe.action as action",
+            "pe.finalCfbId as finalCfbId",
+            "pe.createdAt as decidedAt",
+            "d.decision as decision",
+            "d.targetCfbId as targetCfbId",
+            "d.mergeCfbIds as mergeCfbIds",
+            "d.scores as scores",
+          ])
+          .where("pe.reopenedAt", "is", null)
+          .orderBy("pe.createdAt", "desc")
+          .orderBy("pe.id", "desc")
+          .limit(limit),
       );
-      return rows.map((r) => ({
+      return decided.map((r) => ({
         ...r,
         decidedAt: dateOf(r.decidedAt).toISOString(),
         mergeCfbIds: (jsonOf(r.mergeCfbIds) as string[] | null) ?? [],

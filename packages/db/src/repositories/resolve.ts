@@ -4,6 +4,7 @@ import { Prisma } from "../generated/prisma/client";
 import { timeOrderedId } from "../ids";
 import { RESOLVE_DECISION_SELECT, toResolveDecisionView } from "../mappers";
 import type { TSql } from "../sql";
+import { rows, typed } from "../typed-sql";
 import type { TStore } from "./store";
 import type { TResolveDecisionWrite } from "./types";
 
@@ -28,9 +29,15 @@ export async function insertResolveDecisions(tx: TSql, rows: TResolveDecisionWri
 
 /** The latest decision taken for proposals with this fingerprint (the hysteresis' "previous"). */
 async function previousResolveDecision(sql: TSql, fingerprint: string): Promise<{ decision: string } | null> {
-  const [row] = await sql.query<{ decision: string }>(
-    Prisma.sql`SELECT "decision" FROM "UmbraResolveDecision" WHERE "fingerprint" = ${fingerprint}
-      ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`,
+  const [row] = await rows(
+    sql,
+    typed
+      .selectFrom("UmbraResolveDecision")
+      .select("decision")
+      .where("fingerprint", "=", fingerprint)
+      .orderBy("createdAt", "desc")
+      .orderBy("id", "desc")
+      .limit(1),
   );
   return row ?? null;
 }

@@ -2,9 +2,9 @@
 // the routing config's examples. Adding and removing are audited in the same transaction; a
 // process knows it must retrain when `version()` changes.
 
-import { Prisma } from "../generated/prisma/client";
 import { allocateIds } from "../ids";
 import { dateOf, type TSql } from "../sql";
+import { rows, run, type TDatabase, typed } from "../typed-sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import type { TStore } from "./store";
 
@@ -20,25 +20,28 @@ export type TRoutingExampleRow = {
 };
 type TAudit = Omit<TAuditWrite, "targetId" | "targetType" | "details">;
 
-const COLUMNS = Prisma.sql`"id", "domain", "text", "source", "sourceRef", "createdById", "createdAt"`;
+const COLUMNS = ["id", "domain", "text", "source", "sourceRef", "createdById", "createdAt"] as const;
 
-function toRow(r: Omit<TRoutingExampleRow, "createdAt"> & { createdAt: unknown }): TRoutingExampleRow {
-  return { ...r, createdAt: dateOf(r.createdAt).toISOString() };
+function toRow(r: TDatabase["RoutingExample"]): TRoutingExampleRow {
+  // (`source` holds what `add` stored: a TRoutingExampleSource)
+  return { ...r, source: r.source as TRoutingExampleSource, createdAt: dateOf(r.createdAt).toISOString() };
 }
 
 export function routingExampleRepository({ sql }: TStore) {
   return {
     /** Every learned example, oldest first (the order the router learns them in). */
     async list(): Promise<TRoutingExampleRow[]> {
-      const rows = await sql.query<Omit<TRoutingExampleRow, "createdAt"> & { createdAt: unknown }>(
-        Prisma.sql`SELECT ${COLUMNS} FROM "RoutingExample" ORDER BY "createdAt", "id"`,
+      const examples = await rows(
+        sql,
+        typed.selectFrom("RoutingExample").select(COLUMNS).orderBy("createdAt").orderBy("id"),
       );
-      return rows.map(toRow);
+      return examples.map(toRow);
     },
     /** Changes whenever an example is added or removed: how many there are, and the newest id. */
     async version(): Promise<string> {
-      const [row] = await sql.query<{ n: unknown; newest: string | null }>(
-        Prisma.sql`SELECT COUNT(*) AS "n", MAX("id") AS "newest" FROM "RoutingExample"`,
+      const [row] = await rows(
+        sql,
+        typed.selectFrom("RoutingExample").select((eb) => [eb.fn.countAll().as("n"), eb.fn.max("id").as("newest")]),
       );
       return `${Number(row?.n ?? 0)}:${row?.newest ?? ""}`;
     },
@@ -53,19 +56,29 @@ export function routingExampleRepository({ sql }: TStore) {
       now: Date,
     ): Promise<TRoutingExampleRow> {
       return sql.transaction(async (tx: TSql) => {
-        const [same] = await tx.query<Omit<TRoutingExampleRow, "createdAt"> & { createdAt: unknown }>(
-          Prisma.sql`SELECT ${COLUMNS} FROM "RoutingExample" WHERE "domain" = ${example.domain} AND "text" = ${example.text}`,
+        const [same] = await rows(
+          tx,
+          typed
+            .selectFrom("RoutingExample")
+            .select(COLUMNS)
+            .where("domain", "=", example.domain)
+            .where("text", "=", example.text),
         );
         if (same) return toRow(same);
         // Filed again under another domain: the later correction wins, the earlier one goes.
-        const moved = await tx.query<{ id: string; domain: string }>(
-          Prisma.sql`SELECT "id", "domain" FROM "RoutingExample" WHERE "text" = ${example.text}`,
+        const moved = await rows(
+          tx,
+          typed.selectFrom("RoutingExample").select(["id", "domain"]).where("text", "=", example.text),
         );
-        if (moved.length > 0) await tx.execute(Prisma.sql`DELETE FROM "RoutingExample" WHERE "text" = ${example.text}`);
+        if (moved.length > 0) await run(tx, typed.deleteFrom("RoutingExample").where("text", "=", example.text));
         const [id] = (await allocateIds(tx, { routingExample: 1 })).routingExample as [string];
-        await tx.execute(Prisma.sql`INSERT INTO "RoutingExample" (${COLUMNS})
-          VALUES (${id}, ${example.domain}, ${example.text}, ${example.source}, ${example.sourceRef},
-            ${example.createdById}, ${now})`);
+        const { domain, text, source, sourceRef, createdById } = example;
+        await run(
+          tx,
+          typed
+            .insertInto("RoutingExample")
+            .values({ id, domain, text, source, sourceRef, createdById, createdAt: now }),
+        );
         await insertAudit(
           tx,
           [
@@ -84,11 +97,12 @@ export function routingExampleRepository({ sql }: TStore) {
     /** Removes example `id`, audited with its text; false when there is none. */
     async remove(id: string, audit: TAudit, now: Date): Promise<boolean> {
       return sql.transaction(async (tx: TSql) => {
-        const [row] = await tx.query<{ domain: string; text: string }>(
-          Prisma.sql`SELECT "domain", "text" FROM "RoutingExample" WHERE "id" = ${id}`,
+        const [row] = await rows(
+          tx,
+          typed.selectFrom("RoutingExample").select(["domain", "text"]).where("id", "=", id),
         );
         if (!row) return false;
-        await tx.execute(Prisma.sql`DELETE FROM "RoutingExample" WHERE "id" = ${id}`);
+        await run(tx, typed.deleteFrom("RoutingExample").where("id", "=", id));
         await insertAudit(
           tx,
           [{ ...audit, targetType: "routing_example", targetId: id, details: { domain: row.domain, text: row.text } }],

@@ -1,5 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import { dateOf } from "../sql";
+import { rows, run, typed } from "../typed-sql";
 import { insertAudit } from "./audit";
 import type { TStore } from "./store";
 
@@ -20,12 +21,11 @@ export type TThrottleRule = { now: Date; forgetBefore: Date; freeFailures: numbe
 
 export type TThrottleClaim = { claimed: true; failures: number } | { claimed: false; state: TThrottleState };
 
-type TBucketRow = { windowStart: unknown; count: number };
-
 export function signInThrottleRepository({ sql }: TStore) {
   async function state(key: string, forgetBefore: Date): Promise<TThrottleState> {
-    const [row] = await sql.query<TBucketRow>(
-      Prisma.sql`SELECT "windowStart", "count" FROM "RateLimitBucket" WHERE "key" = ${key}`,
+    const [row] = await rows(
+      sql,
+      typed.selectFrom("RateLimitBucket").select(["windowStart", "count"]).where("key", "=", key),
     );
     const last = row ? dateOf(row.windowStart) : null;
     return row && last && last.getTime() > forgetBefore.getTime()
@@ -68,21 +68,31 @@ export function signInThrottleRepository({ sql }: TStore) {
 
     /** Gives one counted attempt back (it turned out to be a success, not a failure). */
     async refund(key: string): Promise<void> {
-      await sql.execute(
-        Prisma.sql`UPDATE "RateLimitBucket" SET "count" = "count" - 1 WHERE "key" = ${key} AND "count" > 0`,
+      await run(
+        sql,
+        typed
+          .updateTable("RateLimitBucket")
+          .set((eb) => ({ count: eb("count", "-", 1) }))
+          .where("key", "=", key)
+          .where("count", ">", 0),
       );
     },
 
     /** Forgets `key` entirely (a successful sign-in clears its own account-and-address pair). */
     async clear(key: string): Promise<void> {
-      await sql.execute(Prisma.sql`DELETE FROM "RateLimitBucket" WHERE "key" = ${key}`);
+      await run(sql, typed.deleteFrom("RateLimitBucket").where("key", "=", key));
     },
 
     /** Records `now` as the last time `key` (an account-and-address pair) signed in successfully. */
     async markKnown(key: string, now: Date): Promise<void> {
-      await sql.execute(
-        Prisma.sql`INSERT INTO "RateLimitBucket" ("key", "windowStart", "count") VALUES (${key}, ${now}, 1)
-          ON CONFLICT ("key") DO UPDATE SET "windowStart" = excluded."windowStart", "count" = 1`,
+      await run(
+        sql,
+        typed
+          .insertInto("RateLimitBucket")
+          .values({ key, windowStart: now, count: 1 })
+          .onConflict((conflict) =>
+            conflict.column("key").doUpdateSet((eb) => ({ windowStart: eb.ref("excluded.windowStart"), count: 1 })),
+          ),
       );
     },
 
@@ -102,16 +112,28 @@ export function signInThrottleRepository({ sql }: TStore) {
       o: { markerKey: string; now: Date; windowMs: number; details: Record<string, unknown> },
     ): Promise<boolean> {
       return sql.transaction(async (tx) => {
-        const [user] = await tx.query<{ id: string; email: string }>(
-          Prisma.sql`SELECT "id", "email" FROM "User" WHERE lower("email") = ${email.toLowerCase()} LIMIT 1`,
+        const [user] = await rows(
+          tx,
+          typed
+            .selectFrom("User")
+            .select(["id", "email"])
+            .where((eb) => eb(eb.fn<string>("lower", ["email"]), "=", email.toLowerCase()))
+            .limit(1),
         );
         if (!user) return false;
         const floor = new Date(o.now.getTime() - o.windowMs);
         // Takes the marker only when there is none in the window: one event per window.
-        const taken = await tx.execute(
-          Prisma.sql`INSERT INTO "RateLimitBucket" ("key", "windowStart", "count") VALUES (${o.markerKey}, ${o.now}, 1)
-            ON CONFLICT ("key") DO UPDATE SET "windowStart" = excluded."windowStart", "count" = 1
-            WHERE "RateLimitBucket"."windowStart" <= ${floor}`,
+        const taken = await run(
+          tx,
+          typed
+            .insertInto("RateLimitBucket")
+            .values({ key: o.markerKey, windowStart: o.now, count: 1 })
+            .onConflict((conflict) =>
+              conflict
+                .column("key")
+                .doUpdateSet((eb) => ({ windowStart: eb.ref("excluded.windowStart"), count: 1 }))
+                .where("RateLimitBucket.windowStart", "<=", floor),
+            ),
         );
         if (taken !== 1) return false;
         await insertAudit(

@@ -1,4 +1,4 @@
-import { Prisma } from "../generated/prisma/client";
+import { rows, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
 // The process's own checks on the database (readiness probes), not any aggregate's data.
@@ -10,7 +10,13 @@ export function systemRepository({ sql }: TStore) {
      * costs a page read however large the database grows, and reads no row's content.
      */
     async ping(): Promise<void> {
-      await sql.query(Prisma.sql`SELECT 1 AS "ok" FROM "IdSequence" LIMIT 1`);
+      await rows(
+        sql,
+        typed
+          .selectFrom("IdSequence")
+          .select((eb) => eb.lit(1).as("ok"))
+          .limit(1),
+      );
     },
   };
 }

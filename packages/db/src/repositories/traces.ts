@@ -2,6 +2,7 @@ import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
 import { timeOrderedId } from "../ids";
 import type { TSql } from "../sql";
+import { toSql, typed } from "../typed-sql";
 import type { TStore } from "./store";
 import type { TTraceEventInput } from "./types";
 
@@ -25,9 +26,13 @@ function traceRunStatements(tx: TSql, run: TTraceRunWrite): { id: string; statem
   const id = timeOrderedId();
   const first = run.events[0]?.at ?? new Date();
   const last = run.events.at(-1)?.at ?? first;
+  const { threadId, packetId, transmissionId, kind, status } = run;
   const statements = [
-    Prisma.sql`INSERT INTO "TraceRun" ("id", "threadId", "packetId", "transmissionId", "kind", "status", "startedAt", "endedAt")
-      VALUES (${id}, ${run.threadId}, ${run.packetId}, ${run.transmissionId}, ${run.kind}, ${run.status}, ${first}, ${last})`,
+    toSql(
+      typed
+        .insertInto("TraceRun")
+        .values({ id, threadId, packetId, transmissionId, kind, status, startedAt: first, endedAt: last }),
+    ),
   ];
   if (run.events.length > 0) {
     const rows = run.events.map(

@@ -4,6 +4,7 @@ import type { DbClient } from "../client";
 import { Prisma } from "../generated/prisma/client";
 import { allocateIds } from "../ids";
 import type { TSqlDriver } from "../sql";
+import { rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
 export type TWorkflowRunRow = {
@@ -101,10 +102,16 @@ export async function createWorkflowRun(
         ${w.startedVia}, ${now}, ${now}, ${FINISHED.has(w.status) ? now : null}, ${w.queue ?? null},
         ${w.deadlineAt ?? null}, ${w.error ?? null})`);
     if (w.exclusive) {
-      const [open] = await tx.query<{ id: string; status: string }>(
-        Prisma.sql`SELECT "id", "status" FROM "WorkflowRun" WHERE "name" = ${w.name}
-          AND "status" IN ('running', 'awaiting_worker', 'awaiting_decision') AND "id" <> ${id}
-          ORDER BY "createdAt" ASC LIMIT 1`,
+      const [open] = await rows(
+        tx,
+        typed
+          .selectFrom("WorkflowRun")
+          .select(["id", "status"])
+          .where("name", "=", w.name)
+          .where("status", "in", ["running", "awaiting_worker", "awaiting_decision"])
+          .where("id", "<>", id)
+          .orderBy("createdAt", "asc")
+          .limit(1),
       );
       if (open) {
         throw new DomainError(
@@ -165,9 +172,15 @@ export async function saveWorkflowRun(
       WHERE "id" = ${runId} AND "version" = ${expectedVersion}`);
     if (moved !== 1) return false;
     for (const a of w.artifacts ?? []) {
-      await tx.execute(Prisma.sql`INSERT INTO "WorkflowArtifact" ("id", "runId", "path", "content", "createdAt")
-        VALUES (${randomUUID()}, ${runId}, ${a.path}, ${a.content}, ${now})
-        ON CONFLICT ("runId", "path") DO UPDATE SET "content" = excluded."content"`);
+      await run(
+        tx,
+        typed
+          .insertInto("WorkflowArtifact")
+          .values({ id: randomUUID(), runId, path: a.path, content: a.content, createdAt: now })
+          .onConflict((conflict) =>
+            conflict.columns(["runId", "path"]).doUpdateSet((eb) => ({ content: eb.ref("excluded.content") })),
+          ),
+      );
     }
     return true;
   });
@@ -203,11 +216,22 @@ export async function claimWorkflowPhase(
   for (const row of candidates) {
     const leaseId = randomUUID();
     const leaseExpiresAt = new Date(c.now.getTime() + c.leaseMs(row.state));
-    const taken = await sql.execute(Prisma.sql`UPDATE "WorkflowRun" SET "leaseId" = ${leaseId},
-        "leaseOwner" = ${c.owner}, "leaseExpiresAt" = ${leaseExpiresAt}, "version" = "version" + 1,
-        "updatedAt" = ${c.now}
-      WHERE "id" = ${row.id} AND "version" = ${row.version} AND "status" = 'awaiting_worker'
-        AND ("leaseId" IS NULL OR "leaseExpiresAt" < ${c.now})`);
+    const taken = await run(
+      sql,
+      typed
+        .updateTable("WorkflowRun")
+        .set((eb) => ({
+          leaseId,
+          leaseOwner: c.owner,
+          leaseExpiresAt,
+          version: eb("version", "+", 1),
+          updatedAt: c.now,
+        }))
+        .where("id", "=", row.id)
+        .where("version", "=", row.version)
+        .where("status", "=", "awaiting_worker")
+        .where((eb) => eb.or([eb("leaseId", "is", null), eb("leaseExpiresAt", "<", c.now)])),
+    );
     // (A heartbeat does not bump the version: the lease condition keeps a just-renewed claim.)
     if (taken === 1) return { runId: row.id, leaseId, leaseExpiresAt };
   }
@@ -219,8 +243,15 @@ export async function extendWorkflowLease(
   sql: TSqlDriver,
   h: { runId: string; leaseId: string; leaseExpiresAt: Date },
 ): Promise<boolean> {
-  const extended = await sql.execute(Prisma.sql`UPDATE "WorkflowRun" SET "leaseExpiresAt" = ${h.leaseExpiresAt}
-    WHERE "id" = ${h.runId} AND "leaseId" = ${h.leaseId} AND "status" = 'awaiting_worker'`);
+  const extended = await run(
+    sql,
+    typed
+      .updateTable("WorkflowRun")
+      .set({ leaseExpiresAt: h.leaseExpiresAt })
+      .where("id", "=", h.runId)
+      .where("leaseId", "=", h.leaseId)
+      .where("status", "=", "awaiting_worker"),
+  );
   return extended === 1;
 }
 
