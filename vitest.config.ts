@@ -28,8 +28,10 @@ export default defineConfig({
     },
   },
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Bounds, not expectations (no test asserts a duration): generous enough for a machine whose
+    // load is many times its cores, where a multi-process race or a suite's set-up takes minutes.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     pool: "forks",
     // Vitest's default on a 2-core machine is one worker (cores - 1); integration files spend much
     // of their time waiting on the database and in module loading, so two overlap well.

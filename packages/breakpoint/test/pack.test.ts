@@ -341,5 +341,5 @@ describe("npm pack: a tarball that installs and runs on its own", () => {
     );
     expect(vitest.stdout + vitest.stderr).toMatch(/Tests\s+2 passed \(2\)/);
     expect(vitest.status).toBe(0);
-  }, 60_000);
+  });
 });

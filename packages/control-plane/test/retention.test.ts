@@ -388,5 +388,5 @@ describe("pnpm db:prune", () => {
     );
     expect(failed?.code).toBe(PRUNE_EXIT.INVALID);
     expect(failed?.stderr).toContain("must be a whole number from 1 to 10000 (--batch-size)");
-  }, 60_000);
+  });
 });

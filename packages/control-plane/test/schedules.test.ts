@@ -381,13 +381,13 @@ describe("pnpm workflow tick", () => {
     expect(again).toEqual([`nothing due: umbra-beat daily at 09:00 UTC, next ${due.toISOString()}`]);
   });
 
-  it("two `pnpm workflow tick` processes at once start exactly one run", { timeout: 60_000 }, async () => {
+  it("two `pnpm workflow tick` processes at once start exactly one run", async () => {
     await dailyDue("10:00");
     const past = new Date(Date.now() - 60_000);
     await opened.db.workflowSchedule.update({ where: { workflow: "umbra-beat" }, data: { nextRunAt: past } });
     const before = (await scheduledRuns()).length;
     const env = { ...process.env, DATABASE_URL: opened.database.url };
-    const outputs = await Promise.all([0, 1].map(() => run(tsx, [cliScript, "tick"], { env, timeout: 50_000 })));
+    const outputs = await Promise.all([0, 1].map(() => run(tsx, [cliScript, "tick"], { env, timeout: 100_000 })));
     const lines = outputs.map((o) => o.stdout.trim());
     expect(lines.filter((l) => / started WR-\d+/.test(l))).toHaveLength(1);
     expect(await scheduledRuns()).toHaveLength(before + 1);
@@ -396,16 +396,14 @@ describe("pnpm workflow tick", () => {
 });
 
 describe("servers racing on one database file", () => {
-  it("three processes ticking the same due occurrence at the same moment start exactly one run", {
-    timeout: 60_000,
-  }, async () => {
+  it("three processes ticking the same due occurrence at the same moment start exactly one run", async () => {
     const due = await dailyDue("11:00");
     const before = (await scheduledRuns()).length;
     // Far enough ahead for every worker to start tsx and open its connection first.
     const startAt = Date.now() + 4_000;
     const outputs = await Promise.all(
       [0, 1, 2].map(() =>
-        run(tsx, [tickWorker, opened.database.url, String(startAt), due.toISOString()], { timeout: 50_000 }),
+        run(tsx, [tickWorker, opened.database.url, String(startAt), due.toISOString()], { timeout: 100_000 }),
       ),
     );
     const outcomes = outputs.flatMap((o) => JSON.parse(o.stdout) as string[]);

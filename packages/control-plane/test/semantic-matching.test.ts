@@ -360,7 +360,7 @@ describe("the control plane keeps the index in step (afterWrite)", () => {
     });
     const car = await createCfb(on.as(onJam), draft);
     await createCfb(off.as(offJam), draft);
-    await vi.waitFor(async () => expect((await stored(on, car.cfb_id))?.version).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await stored(on, car.cfb_id))?.version).toBe(1), { timeout: 60_000 });
     const row = await stored(on, car.cfb_id);
     expect(row?.dims).toBe(64);
     expect([...(row?.vector ?? [])]).toEqual([...Float32Array.from(testEmbedding(cfbText(draft)))]);
@@ -373,10 +373,10 @@ describe("the control plane keeps the index in step (afterWrite)", () => {
   it("an edit through cfbs.update is embedded again at its new version", async () => {
     const draft = testCfb({ title: "Badge access", summary: "Badges open the office from 07:00 to 20:00." });
     const created = await createCfb(on.as(onJam), draft);
-    await vi.waitFor(async () => expect((await stored(on, created.cfb_id))?.version).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await stored(on, created.cfb_id))?.version).toBe(1), { timeout: 60_000 });
     const edited = { ...draft, summary: "Badges open the office from 06:00 to 22:00 on weekdays." };
     await updateCfb(on.as(onJam), { cfb_id: created.cfb_id, version: 1, ...edited });
-    await vi.waitFor(async () => expect((await stored(on, created.cfb_id))?.version).toBe(2), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await stored(on, created.cfb_id))?.version).toBe(2), { timeout: 60_000 });
     expect([...((await stored(on, created.cfb_id))?.vector ?? [])]).toEqual([
       ...Float32Array.from(testEmbedding(cfbText(edited))),
     ]);
@@ -421,7 +421,7 @@ describe("the control plane keeps the index in step (afterWrite)", () => {
     const merged = promoted.merged_cfb_id as string;
     expect([survivor, merged].sort()).toEqual([a.cfb_id, b.cfb_id].sort());
 
-    await vi.waitFor(async () => expect(await near()).not.toContain(merged), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await near()).not.toContain(merged), { timeout: 60_000 });
     expect(await near()).toContain(survivor);
     await settled(on);
     expect((await stored(on, survivor))?.version).toBe(2);
@@ -562,7 +562,7 @@ describe("an embedder that fails", () => {
         expect(warn).toHaveBeenCalledWith(
           expect.stringMatching(/^semantic matching: sync after a write failed: .*answered 500/),
         ),
-      { timeout: 10_000 },
+      { timeout: 60_000 },
     );
     const messages = warn.mock.calls.map((c) => String(c[0]));
     expect(messages).toContainEqual(
@@ -582,7 +582,7 @@ describe("an embedder that fails", () => {
         expect((await stored(on, wifi))?.version).toBe(1);
         expect((await stored(on, later.cfb_id))?.version).toBe(1);
       },
-      { timeout: 10_000 },
+      { timeout: 60_000 },
     );
   });
 
@@ -723,7 +723,7 @@ describe("semanticHandle: lazy, retried, never in the way", () => {
     const lines: string[] = [];
     const handle = semanticHandle(direct.repos, provider(), (line) => lines.push(line));
     expect(await handle.get()).not.toBeNull();
-    await vi.waitFor(() => expect(lines.at(-1)).toMatch(/scale for/), { timeout: 10_000 });
+    await vi.waitFor(() => expect(lines.at(-1)).toMatch(/scale for/), { timeout: 60_000 });
     await direct.repos.cfbs.create(testCfb({ title: "Locker keys", summary: "Locker keys are at reception." }));
     embedder.failWith = 500;
     await expect(handle.syncNow()).rejects.toThrow(/answered 500/);

@@ -269,5 +269,5 @@ describe("the real command", () => {
     ).catch((e: { code: number; stdout: string }) => e);
     expect("code" in result ? result.code : 0).toBe(2);
     expect(result.stdout).toContain("aborted (exit 2)");
-  }, 20_000);
+  });
 });

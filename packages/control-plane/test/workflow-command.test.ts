@@ -134,7 +134,7 @@ describe("through `pnpm workflow run`, as a person runs it", () => {
     );
     expect(result.stdout.trim().split("\n").at(-1)).toBe("done");
     expect(readFileSync(path.join(ws, "out/published"), "utf8")).toBe("yes");
-  }, 30_000);
+  });
 
   it("Ctrl-C while a command runs stops its processes and ends the CLI with 130", async () => {
     const ws = workspace({
@@ -156,7 +156,7 @@ describe("through `pnpm workflow run`, as a person runs it", () => {
     expect(await exited).toBe(WORKFLOW_EXIT.INTERRUPTED);
     expect(stderr).toContain("interrupted (SIGINT) while phase nap ran; its processes were stopped");
     expect(pids.filter(runs)).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe("failures go through phaseFailed", () => {
@@ -335,7 +335,7 @@ describe("the process: argv, env, cwd, timeout", () => {
       // A tree that ignores SIGTERM is killed once the grace period is over.
       expect(outcome.signal).toBe(stubborn ? "SIGKILL" : "SIGTERM");
     }
-  }, 30_000);
+  });
 
   it("processes a successful command leaves behind are stopped with it", async () => {
     const ws = workspace();

@@ -129,7 +129,7 @@ describe("after every migration", () => {
   const tmp = mkdtempSync(path.join(tmpdir(), "solserver-fts-migrations-"));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it("the index matches the CFB table after each migration from the FTS one on", { timeout: 60_000 }, async () => {
+  it("the index matches the CFB table after each migration from the FTS one on", async () => {
     const all = readdirSync(defaultMigrationsDir(), { withFileTypes: true })
       .filter((e) => e.isDirectory())
       .map((e) => e.name)

@@ -50,7 +50,7 @@ const tables = (file: string) => {
 };
 
 describe("prisma/migrations", () => {
-  it("matches schema.prisma (no drift)", { timeout: 60_000 }, async () => {
+  it("matches schema.prisma (no drift)", async () => {
     // Non-empty means schema.prisma changed without a migration: run `pnpm db:migration:new <name>`.
     expect(await diffMigrationsToSchema()).toBe("");
   });

@@ -102,7 +102,7 @@ beforeAll(async () => {
   }
   owner = await actor("user");
   pool = await startWorkers(WORKERS, opened.database.url);
-}, 90_000);
+}, 400_000);
 
 afterAll(async () => {
   await pool?.stop();

@@ -7,7 +7,7 @@ import type { TFromWorker, TLoad, TOutcome, TTask, TTaskResults, TToWorker } fro
 const ROOT = path.resolve(import.meta.dirname, "../../../..");
 const WORKER = path.resolve(import.meta.dirname, "race-worker.ts");
 /** Longest wait for one answer of a worker: start-up on a busy 2-core machine, or one race. */
-const ANSWER_TIMEOUT_MS = 45_000;
+const ANSWER_TIMEOUT_MS = 180_000;
 
 type TWaiter = { resolve: (m: TFromWorker) => void; reject: (e: Error) => void };
 
