@@ -6,6 +6,7 @@
 // missed and to drop what it is sure nobody said (docs/procedure-mode.md, "The learned reader").
 
 import { tokens } from "@solserver/text";
+import { seededShuffle } from "../router/classifier";
 
 export type TLabelledMessage = { text: string; labels: readonly string[] };
 
@@ -90,13 +91,9 @@ export function trainReader(examples: readonly TLabelledMessage[]): TLearnedRead
     return z;
   };
   const order = rows.map((_, i) => i);
-  let seed = SEED;
+  const shuffle = seededShuffle(SEED);
   for (let epoch = 0; epoch < EPOCHS; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      const j = seed % (i + 1);
-      [order[i], order[j]] = [order[j] as number, order[i] as number];
-    }
+    shuffle(order);
     const rate = RATE / (1 + epoch);
     for (const i of order) {
       const { x, y } = rows[i] as (typeof rows)[number];

@@ -56,6 +56,18 @@ function sparse(features: TFeatures, index: Map<string, number>, grow: boolean):
   return { index: Int32Array.from(ids), value: Float64Array.from(values, (v) => v * scale) };
 }
 
+/** A deterministic in-place Fisher–Yates shuffle (a linear congruential generator from `seed`), one call per epoch. */
+export function seededShuffle(seed: number): (order: number[]) => void {
+  let state = seed;
+  return (order) => {
+    for (let i = order.length - 1; i > 0; i--) {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      const j = state % (i + 1);
+      [order[i], order[j]] = [order[j] as number, order[i] as number];
+    }
+  };
+}
+
 function softmax(z: Float64Array): Float64Array {
   let max = Number.NEGATIVE_INFINITY;
   for (const v of z) max = Math.max(max, v);
@@ -105,13 +117,9 @@ export function trainRouter(domains: readonly string[], examples: readonly TRout
     return z;
   };
   const order = rows.map((_, i) => i);
-  let seed = SEED;
+  const shuffle = seededShuffle(SEED);
   for (let epoch = 0; epoch < EPOCHS; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      const j = seed % (i + 1);
-      [order[i], order[j]] = [order[j] as number, order[i] as number];
-    }
+    shuffle(order);
     const rate = RATE / (1 + epoch);
     for (const i of order) {
       const { x, y } = rows[i] as { x: TSparse; y: number };
