@@ -3,9 +3,11 @@ import {
   DummyDriver,
   type InferResult,
   Kysely,
+  type RawBuilder,
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
+  sql as kyselySql,
 } from "kysely";
 import { Prisma } from "./generated/prisma/client";
 import type { TSqlBase } from "./sql";
@@ -48,6 +50,16 @@ export const typed = new Kysely<TDatabase>({
     createQueryCompiler: () => new SqliteQueryCompiler(),
   },
 });
+
+/**
+ * A piece of SQL from a dialect helper (`tx.dialect.json(value)`, `forUpdate`, `utcDay(column)`,
+ * full-text match) or the keyset pagination, inside a typed statement: `.where(fragment(after))`,
+ * `.set({ payload: fragment(tx.dialect.json(value)) })`. Its values stay bound parameters. `T` is
+ * the type of what it computes, which nothing checks: name it where a row reads it.
+ */
+export function fragment<T = unknown>(piece: Prisma.Sql): RawBuilder<T> {
+  return kyselySql<T>(Object.assign([...piece.strings], { raw: piece.strings }), ...piece.values);
+}
 
 /** The statement as the SQL driver takes it (every value a bound parameter). */
 export function toSql(statement: Compilable): Prisma.Sql {

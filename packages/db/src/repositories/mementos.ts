@@ -1,17 +1,19 @@
 import { DomainError } from "@solserver/contracts";
-import { Prisma } from "../generated/prisma/client";
 import { dateOf, jsonOf, type TSql, type TSqlDriver } from "../sql";
+import { fragment, rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
 // Mementos are read and written on every chat turn, so they go through the hot-path driver.
 
 export type TStoredMemento = { threadId: string; version: number; payload: unknown; updatedAt: Date };
 
-type TMementoRow = { threadId: string; version: number; payload: unknown; updatedAt: unknown };
-
 async function getMemento(sql: TSql, threadId: string): Promise<TStoredMemento | null> {
-  const [row] = await sql.query<TMementoRow>(
-    Prisma.sql`SELECT "threadId", "version", "payload", "updatedAt" FROM "ThreadMemento" WHERE "threadId" = ${threadId}`,
+  const [row] = await rows(
+    sql,
+    typed
+      .selectFrom("ThreadMemento")
+      .select(["threadId", "version", "payload", "updatedAt"])
+      .where("threadId", "=", threadId),
   );
   return row
     ? {
@@ -45,15 +47,30 @@ async function writeMemento(
   payload: Record<string, unknown>,
   now = new Date(),
 ): Promise<number> {
-  const json = tx.dialect.json(payload);
   const changed =
     expectedVersion === null
-      ? await tx.execute(Prisma.sql`INSERT INTO "ThreadMemento" ("threadId", "version", "payload", "updatedAt")
-          VALUES (${threadId}, 1, ${json}, ${now}) ON CONFLICT ("threadId") DO NOTHING`)
-      : await tx.execute(Prisma.sql`UPDATE "ThreadMemento" SET "payload" = ${json}, "version" = "version" + 1,
-          "updatedAt" = ${now} WHERE "threadId" = ${threadId} AND "version" = ${expectedVersion}`);
+      ? await insertFirst(tx, threadId, payload, now)
+      : await run(
+          tx,
+          typed
+            .updateTable("ThreadMemento")
+            .set((eb) => ({ payload: fragment(tx.dialect.json(payload)), version: eb("version", "+", 1), updatedAt: now }))
+            .where("threadId", "=", threadId)
+            .where("version", "=", expectedVersion),
+        );
   if (changed !== 1) throw await conflict(tx, threadId, expectedVersion);
   return (expectedVersion ?? 0) + 1;
+}
+
+/** A thread's first memento, unless one is there already; the rows written (0 or 1). */
+function insertFirst(tx: TSql, threadId: string, payload: Record<string, unknown>, now: Date): Promise<number> {
+  return run(
+    tx,
+    typed
+      .insertInto("ThreadMemento")
+      .values({ threadId, version: 1, payload: fragment(tx.dialect.json(payload)), updatedAt: now })
+      .onConflict((oc) => oc.column("threadId").doNothing()),
+  );
 }
 
 /**
@@ -71,23 +88,30 @@ export async function writeTurnMemento(tx: TSql, threadId: string, write: TMemen
   if (!("rebase" in write)) return writeMemento(tx, threadId, write.expectedVersion, write.payload, now);
   const locked = async () =>
     (
-      await tx.query<{ version: number; payload: unknown }>(
-        Prisma.sql`SELECT "version", "payload" FROM "ThreadMemento" WHERE "threadId" = ${threadId} ${tx.dialect.forUpdate}`,
+      await rows(
+        tx,
+        typed
+          .selectFrom("ThreadMemento")
+          .select(["version", "payload"])
+          .where("threadId", "=", threadId)
+          .modifyEnd(fragment(tx.dialect.forUpdate)),
       )
     )[0];
   let row = await locked();
   if (!row) {
     // A new thread's first turns race to create it: one inserts, the others lock what it wrote.
-    const created =
-      await tx.execute(Prisma.sql`INSERT INTO "ThreadMemento" ("threadId", "version", "payload", "updatedAt")
-      VALUES (${threadId}, 1, ${tx.dialect.json(write.rebase(null))}, ${now}) ON CONFLICT ("threadId") DO NOTHING`);
-    if (created === 1) return 1;
+    if ((await insertFirst(tx, threadId, write.rebase(null), now)) === 1) return 1;
     row = await locked();
     if (!row) throw new Error(`thread ${threadId}: its memento was neither there nor written`);
   }
   const payload = write.rebase(jsonOf(row.payload));
-  await tx.execute(Prisma.sql`UPDATE "ThreadMemento" SET "payload" = ${tx.dialect.json(payload)},
-    "version" = "version" + 1, "updatedAt" = ${now} WHERE "threadId" = ${threadId}`);
+  await run(
+    tx,
+    typed
+      .updateTable("ThreadMemento")
+      .set((eb) => ({ payload: fragment(tx.dialect.json(payload)), version: eb("version", "+", 1), updatedAt: now }))
+      .where("threadId", "=", threadId),
+  );
   return Number(row.version) + 1;
 }
 
