@@ -1,6 +1,6 @@
 import { uuidv7 } from "uuidv7";
-import { Prisma } from "./generated/prisma/client";
 import type { TSql } from "./sql";
+import { rows, typed } from "./typed-sql";
 
 // Id families and their zero-padded width: CFB-0001, UP-0001, P-0001 ...
 const ID_FAMILIES = {
@@ -24,11 +24,14 @@ export type TIdBatch = Record<TIdFamily, string[]>;
  * One statement that reserves ids of several families at once: a multi-row upsert on the named
  * counters that returns each counter's new value (SQLite and PostgreSQL both accept it).
  */
-function allocationSql(wanted: [TIdFamily, number][]): Prisma.Sql {
-  const rows = wanted.map(([family, count]) => Prisma.sql`(${family}, ${count})`);
-  return Prisma.sql`INSERT INTO "IdSequence" ("name", "value") VALUES ${Prisma.join(rows)}
-    ON CONFLICT ("name") DO UPDATE SET "value" = "IdSequence"."value" + excluded."value"
-    RETURNING "name", "value"`;
+function allocation(wanted: [TIdFamily, number][]) {
+  return typed
+    .insertInto("IdSequence")
+    .values(wanted.map(([name, value]) => ({ name, value })))
+    .onConflict((oc) =>
+      oc.column("name").doUpdateSet((eb) => ({ value: eb("IdSequence.value", "+", eb.ref("excluded.value")) })),
+    )
+    .returning(["name", "value"]);
 }
 
 function format(family: TIdFamily, value: number, count: number): string[] {
@@ -48,9 +51,9 @@ export async function allocateIds(tx: TSql, request: TIdRequest): Promise<TIdBat
   const batch = Object.fromEntries(Object.keys(ID_FAMILIES).map((f) => [f, [] as string[]])) as TIdBatch;
   const wanted = (Object.entries(request) as [TIdFamily, number][]).filter(([, count]) => count > 0);
   if (wanted.length === 0) return batch;
-  const rows = await (tx.outside ?? tx).query<{ name: string; value: number | bigint }>(allocationSql(wanted));
+  const counters = await rows(tx.outside ?? tx, allocation(wanted));
   for (const [family, count] of wanted) {
-    const row = rows.find((r) => r.name === family);
+    const row = counters.find((r) => r.name === family);
     if (!row) throw new Error(`could not allocate ${family} ids`);
     batch[family] = format(family, Number(row.value), count);
   }

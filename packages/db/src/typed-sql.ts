@@ -3,11 +3,11 @@ import {
   DummyDriver,
   type InferResult,
   Kysely,
+  sql as kyselySql,
   type RawBuilder,
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
-  sql as kyselySql,
 } from "kysely";
 import { Prisma } from "./generated/prisma/client";
 import type { TSqlBase } from "./sql";
@@ -26,7 +26,7 @@ type TModelScalars<M extends Prisma.ModelName> = Prisma.TypeMap["model"][M]["pay
 /**
  * A column as both drivers give it back and take it: a date is a Date on PostgreSQL and ISO text
  * on SQLite (read it with dateOf), a boolean 0 / 1 on SQLite, a Json column text on SQLite and
- * parsed on PostgreSQL (jsonOf). Non-distributive, so `Date | null` stays one column type.
+ * parsed on PostgreSQL (jsonOf), bytes any Uint8Array (a Buffer). Non-distributive, so `Date | null` stays one column type.
  */
 type TStored<T> = [Prisma.JsonValue] extends [T]
   ? unknown
@@ -34,7 +34,9 @@ type TStored<T> = [Prisma.JsonValue] extends [T]
     ? Date | string | (null extends T ? null : never)
     : [T] extends [boolean | null]
       ? boolean | number | (null extends T ? null : never)
-      : T;
+      : [T] extends [Uint8Array | null]
+        ? Uint8Array<ArrayBufferLike> | (null extends T ? null : never)
+        : T;
 
 /** Every table of schema.prisma with its columns, as statements read and write them. */
 export type TDatabase = {

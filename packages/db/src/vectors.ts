@@ -3,11 +3,13 @@
 // the CFB's is pending), and which live CFBs still need one. Nearest neighbours come from the
 // candidate index, which holds the live CFBs' vectors in this process (candidates/vector-index.ts)
 // and follows what any process writes here.
+
+import type { SqlBool } from "kysely";
 import type { TCandidateIndex, TVisibleTo } from "./candidates/candidate-index";
 import type { TNeighbour } from "./candidates/vector-index";
-import { Prisma } from "./generated/prisma/client";
 import { liveCfbInIdOrderSql, liveCfbSql } from "./live";
 import type { TSql, TSqlDriver } from "./sql";
+import { fragment, rows, run, typed } from "./typed-sql";
 
 export type TPendingEmbedding = { cfbId: string; version: number; title: string; summary: string };
 export type TEmbeddingWrite = { cfbId: string; version: number; vector: Float32Array };
@@ -63,36 +65,60 @@ function embeddingRows(
   /** Stores the vectors in `tx`, each for the version it was computed from. */
   upsert(tx: TSql, rows: readonly TEmbeddingWrite[]): Promise<void>;
 } {
-  const pendingWhere = Prisma.sql`${liveCfbSql("c")} AND (e."cfbId" IS NULL OR e."version" <> c."version")`;
   // A vector of another dimension (the same model asked for fewer numbers) is as good as none.
-  const pendingFrom = Prisma.sql`"Cfb" c LEFT JOIN "CfbEmbedding" e
-    ON e."cfbId" = c."id" AND e."model" = ${model} AND e."dims" = ${dims}`;
+  const withVectors = typed
+    .selectFrom("Cfb as c")
+    .leftJoin("CfbEmbedding as e", (join) =>
+      join.onRef("e.cfbId", "=", "c.id").on("e.model", "=", model).on("e.dims", "=", dims),
+    )
+    .where((eb) => eb.or([eb("e.cfbId", "is", null), eb("e.version", "<>", eb.ref("c.version"))]));
   return {
     model,
     dims,
     async pending(limit, afterId = "") {
-      const rows = await sql.query<TPendingEmbedding>(
-        Prisma.sql`SELECT c."id" AS "cfbId", c."version" AS "version", c."title" AS "title", c."summary" AS "summary"
-          FROM ${pendingFrom} WHERE ${liveCfbInIdOrderSql(sql.dialect, "c")} AND (e."cfbId" IS NULL OR e."version" <> c."version")
-          AND c."id" > ${afterId} ORDER BY c."id" LIMIT ${limit}`,
+      const found = await rows(
+        sql,
+        withVectors
+          .select(["c.id as cfbId", "c.version", "c.title", "c.summary"])
+          .where(fragment<SqlBool>(liveCfbInIdOrderSql(sql.dialect, "c")))
+          .where("c.id", ">", afterId)
+          .orderBy("c.id")
+          .limit(limit),
       );
-      return rows.map((r) => ({ ...r, version: Number(r.version) }));
+      return found.map((r) => ({ ...r, version: Number(r.version) }));
     },
     async counts() {
-      const [row] = await sql.query<{ live: number; pending: number }>(
-        Prisma.sql`SELECT (SELECT COUNT(*) FROM "Cfb" WHERE ${liveCfbSql()}) AS "live",
-          (SELECT COUNT(*) FROM ${pendingFrom} WHERE ${pendingWhere}) AS "pending"`,
+      const [row] = await rows(
+        sql,
+        typed.selectNoFrom((eb) => [
+          eb
+            .selectFrom("Cfb")
+            .select(eb.fn.countAll<number>().as("n"))
+            .where(fragment<SqlBool>(liveCfbSql()))
+            .as("live"),
+          withVectors
+            .select(eb.fn.countAll<number>().as("n"))
+            .where(fragment<SqlBool>(liveCfbSql("c")))
+            .as("pending"),
+        ]),
       );
       const pending = Number(row?.pending ?? 0);
       return { embedded: Number(row?.live ?? 0) - pending, pending };
     },
     async sample(n) {
-      const rows = await sql.query<{ vector: unknown }>(
-        Prisma.sql`SELECT e."vector" AS "vector" FROM "CfbEmbedding" e JOIN "Cfb" c ON c."id" = e."cfbId"
-          WHERE e."model" = ${model} AND e."dims" = ${dims} AND ${liveCfbSql("c")}
-          ORDER BY c."seq" LIMIT ${n}`,
+      const found = await rows(
+        sql,
+        typed
+          .selectFrom("CfbEmbedding as e")
+          .innerJoin("Cfb as c", "c.id", "e.cfbId")
+          .select("e.vector")
+          .where("e.model", "=", model)
+          .where("e.dims", "=", dims)
+          .where(fragment<SqlBool>(liveCfbSql("c")))
+          .orderBy("c.seq")
+          .limit(n),
       );
-      return rows.map((r) => vectorOf(r.vector));
+      return found.map((r) => vectorOf(r.vector));
     },
     check(rows) {
       for (const r of rows)
@@ -102,10 +128,20 @@ function embeddingRows(
     async upsert(tx, rows) {
       const now = new Date();
       for (const r of rows)
-        await tx.execute(Prisma.sql`INSERT INTO "CfbEmbedding" ("cfbId", "model", "version", "dims", "vector", "createdAt")
-          VALUES (${r.cfbId}, ${model}, ${r.version}, ${dims}, ${vectorBytes(r.vector)}, ${now})
-          ON CONFLICT ("cfbId", "model") DO UPDATE SET "version" = excluded."version", "dims" = excluded."dims",
-            "vector" = excluded."vector", "createdAt" = excluded."createdAt"`);
+        await run(
+          tx,
+          typed
+            .insertInto("CfbEmbedding")
+            .values({ cfbId: r.cfbId, model, version: r.version, dims, vector: vectorBytes(r.vector), createdAt: now })
+            .onConflict((oc) =>
+              oc.columns(["cfbId", "model"]).doUpdateSet((eb) => ({
+                version: eb.ref("excluded.version"),
+                dims: eb.ref("excluded.dims"),
+                vector: eb.ref("excluded.vector"),
+                createdAt: eb.ref("excluded.createdAt"),
+              })),
+            ),
+        );
     },
   };
 }

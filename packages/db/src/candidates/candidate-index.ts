@@ -10,11 +10,12 @@
 import { setImmediate } from "node:timers/promises";
 import type { TCandidateQuery, TResolveCandidate } from "@solserver/contracts";
 import { analysisLanguage, analyzeTerms } from "@solserver/text";
-import { Prisma } from "../generated/prisma/client";
+import type { SqlBool } from "kysely";
 import { asStringArray } from "../json";
 import { isLiveCfb, liveCfbInIdOrderSql } from "../live";
 import { inScope, visibleTo } from "../repositories/cfb-visibility";
 import { jsonOf, type TSql } from "../sql";
+import { fragment, rows, type TDatabase, typed } from "../typed-sql";
 import { vectorOf } from "../vectors";
 import { TermIndex, type TIndexedDoc, type TIndexHit, type TSearchOptions } from "./term-index";
 import { type TNeighbour, VectorIndex } from "./vector-index";
@@ -30,18 +31,25 @@ const MAX_APPLIED = 2000;
 /** Rows per IN (…) lookup. */
 const CHUNK = 500;
 
-type TCfbTextRow = {
-  id: string;
-  domain: string;
-  title: string;
-  summary: string;
-  text: string | null;
-  tags: unknown;
-  entities: unknown;
-  mergedIntoId: string | null;
-  retiredAt: unknown;
-  privateToId: string | null;
-};
+const TEXT_COLUMNS = [
+  "id",
+  "domain",
+  "title",
+  "summary",
+  "text",
+  "tags",
+  "entities",
+  "mergedIntoId",
+  "retiredAt",
+  "privateToId",
+] as const;
+
+type TCfbTextRow = Pick<TDatabase["Cfb"], (typeof TEXT_COLUMNS)[number]>;
+
+/** The indexed columns of the listed CFBs. */
+function textRows(sql: TSql, ids: readonly string[]): Promise<TCfbTextRow[]> {
+  return rows(sql, typed.selectFrom("Cfb").select(TEXT_COLUMNS).where("id", "in", ids));
+}
 
 /** Whose private CFBs a search may return besides the shared ones (null or absent: none). */
 export type TVisibleTo = { visibleTo?: string | null | undefined };
@@ -105,8 +113,6 @@ function docOf(row: TCfbTextRow): TIndexedDoc {
   };
 }
 
-const TEXT_COLUMNS = Prisma.sql`"id", "domain", "title", "summary", "text", "tags", "entities", "mergedIntoId", "retiredAt", "privateToId"`;
-
 /**
  * Resolve's query weights: 1 for sharing a term at all, up to 2 for a rare one. Candidates are
  * the CFBs sharing the *most* terms (a proposal's rarest words are often the ones it adds), with
@@ -132,10 +138,8 @@ type TVectors = { model: string; dims: number; index: VectorIndex; readAt: numbe
 async function followVectors(sql: TSql, index: TermIndex, v: TVectors): Promise<void> {
   const readAt = Date.now();
   const from = new Date(Number.isFinite(v.readAt) ? Math.max(0, v.readAt - VECTOR_OVERLAP_MS) : 0);
-  const where = Prisma.sql`"model" = ${v.model} AND "dims" = ${v.dims}`;
-  const written = await sql.query<{ cfbId: string; createdAt: unknown }>(
-    Prisma.sql`SELECT "cfbId", "createdAt" FROM "CfbEmbedding" WHERE ${where} AND "createdAt" >= ${from}`,
-  );
+  const ofModel = typed.selectFrom("CfbEmbedding").where("model", "=", v.model).where("dims", "=", v.dims);
+  const written = await rows(sql, ofModel.select(["cfbId", "createdAt"]).where("createdAt", ">=", from));
   const recent = new Map<string, unknown>();
   const fresh: string[] = [];
   for (const row of written) {
@@ -146,11 +150,9 @@ async function followVectors(sql: TSql, index: TermIndex, v: TVectors): Promise<
     if (v.recent.get(row.cfbId) !== at) fresh.push(row.cfbId);
   }
   for (let i = 0; i < fresh.length; i += VECTOR_BATCH) {
-    const rows = await sql.query<{ cfbId: string; vector: unknown }>(
-      Prisma.sql`SELECT "cfbId", "vector" FROM "CfbEmbedding"
-        WHERE ${where} AND "cfbId" IN (${Prisma.join(fresh.slice(i, i + VECTOR_BATCH))})`,
-    );
-    for (const row of rows) if (index.has(row.cfbId)) v.index.upsert(row.cfbId, vectorOf(row.vector));
+    const batch = fresh.slice(i, i + VECTOR_BATCH);
+    for (const row of await rows(sql, ofModel.select(["cfbId", "vector"]).where("cfbId", "in", batch)))
+      if (index.has(row.cfbId)) v.index.upsert(row.cfbId, vectorOf(row.vector));
   }
   // Only once every number is read: a read that failed halfway is done again whole.
   v.recent = recent;
@@ -160,10 +162,7 @@ async function followVectors(sql: TSql, index: TermIndex, v: TVectors): Promise<
 /** Rows for resolve, in the order of `ids`; merged, retired or gone since the sync, or out of scope, are left out. */
 async function candidateRows(sql: TSql, ids: readonly string[], opts: TVisibleTo = {}): Promise<TResolveCandidate[]> {
   if (ids.length === 0) return [];
-  const rows = await sql.query<TCfbTextRow>(
-    Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
-  );
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const byId = new Map((await textRows(sql, [...new Set(ids)])).map((r) => [r.id, r]));
   const scope = visibleTo(opts.visibleTo ?? null);
   return ids.flatMap((id) => {
     const r = byId.get(id);
@@ -191,8 +190,9 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
 
   async function rebuild(): Promise<void> {
     const started = performance.now();
-    const [last] = await sql.query<{ seq: number; token: string }>(
-      Prisma.sql`SELECT "seq", "token" FROM "CfbChange" ORDER BY "seq" DESC LIMIT 1`,
+    const [last] = await rows(
+      sql,
+      typed.selectFrom("CfbChange").select(["seq", "token"]).orderBy("seq", "desc").limit(1),
     );
     // Page by page, giving the event loop back between pages: at 100,000 CFBs one read and one
     // pass held it for seconds, and health probes and every other request waited behind it.
@@ -200,12 +200,19 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     index.clear();
     let after = "";
     for (;;) {
-      const rows = await sql.query<TCfbTextRow>(
-        Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE ${liveCfbInIdOrderSql(sql.dialect)} AND "id" > ${after} ORDER BY "id" LIMIT ${BUILD_PAGE}`,
+      const page = await rows(
+        sql,
+        typed
+          .selectFrom("Cfb")
+          .select(TEXT_COLUMNS)
+          .where(fragment<SqlBool>(liveCfbInIdOrderSql(sql.dialect)))
+          .where("id", ">", after)
+          .orderBy("id")
+          .limit(BUILD_PAGE),
       );
-      for (const row of rows) index.upsert(docOf(row));
-      const last = rows.at(-1);
-      if (!last || rows.length < BUILD_PAGE) break;
+      for (const row of page) index.upsert(docOf(row));
+      const last = page.at(-1);
+      if (!last || page.length < BUILD_PAGE) break;
       after = last.id;
       await setImmediate();
     }
@@ -227,8 +234,14 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     // From the last applied entry on: if it is gone (pruned) or carries another token (its write
     // was rolled back and the number reused, perhaps even for the same CFB id), the log cannot be
     // trusted from here, so rebuild.
-    const entries = await sql.query<{ seq: number; cfbId: string; token: string }>(
-      Prisma.sql`SELECT "seq", "cfbId", "token" FROM "CfbChange" WHERE "seq" >= ${from.seq} ORDER BY "seq" LIMIT ${MAX_APPLIED + 2}`,
+    const entries = await rows(
+      sql,
+      typed
+        .selectFrom("CfbChange")
+        .select(["seq", "cfbId", "token"])
+        .where("seq", ">=", from.seq)
+        .orderBy("seq")
+        .limit(MAX_APPLIED + 2),
     );
     const [head] = entries;
     if (from.seq > 0 && (head === undefined || Number(head.seq) !== from.seq || head.token !== from.token))
@@ -237,16 +250,11 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     if (fresh.length === 0) return;
     if (fresh.length > MAX_APPLIED) return rebuild();
     const ids = [...new Set(fresh.map((e) => e.cfbId))];
-    const rows = new Map<string, TCfbTextRow>();
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      const chunk = ids.slice(i, i + CHUNK);
-      for (const row of await sql.query<TCfbTextRow>(
-        Prisma.sql`SELECT ${TEXT_COLUMNS} FROM "Cfb" WHERE "id" IN (${Prisma.join(chunk)})`,
-      ))
-        rows.set(row.id, row);
-    }
+    const read = new Map<string, TCfbTextRow>();
+    for (let i = 0; i < ids.length; i += CHUNK)
+      for (const row of await textRows(sql, ids.slice(i, i + CHUNK))) read.set(row.id, row);
     for (const id of ids) {
-      const row = rows.get(id);
+      const row = read.get(id);
       if (!row || !isLiveCfb(row)) {
         index.remove(id);
         vectors?.index.remove(id);

@@ -1,7 +1,6 @@
 import { DomainError } from "@solserver/contracts";
-import { Prisma } from "../generated/prisma/client";
 import { dateOf, jsonOf, type TSql } from "../sql";
-import { rows, run, typed } from "../typed-sql";
+import { fragment, rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
 // Procedure mode (seed 004): a thread's binding to a catalog system (on Thread) and the context
@@ -116,14 +115,31 @@ export async function writeContext(
     );
     if (bound !== 1) throw conflict(threadId, "another turn bound this thread to a procedure first");
   }
-  const json = tx.dialect.json(write.state);
+  const state = fragment(tx.dialect.json(write.state));
   const changed =
     write.expectedVersion === null
-      ? await tx.execute(Prisma.sql`INSERT INTO "ConversationContext" ("threadId", "systemId", "version", "state", "createdAt", "updatedAt")
-          VALUES (${threadId}, ${write.systemId}, ${write.insertVersion}, ${json}, ${at}, ${at}) ON CONFLICT ("threadId") DO NOTHING`)
-      : await tx.execute(Prisma.sql`UPDATE "ConversationContext" SET "state" = ${json}, "systemId" = ${write.systemId},
-          "version" = "version" + 1, "updatedAt" = ${at}
-          WHERE "threadId" = ${threadId} AND "version" = ${write.expectedVersion}`);
+      ? await run(
+          tx,
+          typed
+            .insertInto("ConversationContext")
+            .values({
+              threadId,
+              systemId: write.systemId,
+              version: write.insertVersion,
+              state,
+              createdAt: at,
+              updatedAt: at,
+            })
+            .onConflict((oc) => oc.column("threadId").doNothing()),
+        )
+      : await run(
+          tx,
+          typed
+            .updateTable("ConversationContext")
+            .set((eb) => ({ state, systemId: write.systemId, version: eb("version", "+", 1), updatedAt: at }))
+            .where("threadId", "=", threadId)
+            .where("version", "=", write.expectedVersion),
+        );
   if (changed !== 1) throw conflict(threadId, "its procedure state changed since this turn read it");
   return { version: write.expectedVersion === null ? write.insertVersion : write.expectedVersion + 1, updatedAt: at };
 }

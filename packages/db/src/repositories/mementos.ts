@@ -54,7 +54,11 @@ async function writeMemento(
           tx,
           typed
             .updateTable("ThreadMemento")
-            .set((eb) => ({ payload: fragment(tx.dialect.json(payload)), version: eb("version", "+", 1), updatedAt: now }))
+            .set((eb) => ({
+              payload: fragment(tx.dialect.json(payload)),
+              version: eb("version", "+", 1),
+              updatedAt: now,
+            }))
             .where("threadId", "=", threadId)
             .where("version", "=", expectedVersion),
         );

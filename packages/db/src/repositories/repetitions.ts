@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type TPromotionTrigger, type TRepetitionKind, ZRepetitionKind } from "@solserver/contracts";
 import type { DbClient } from "../client";
-import { Prisma } from "../generated/prisma/client";
 import { dateOf, type TSql } from "../sql";
-import { run, typed } from "../typed-sql";
+import { rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 import type { TRepetitionHit } from "./types";
 
@@ -20,18 +19,6 @@ const SUGGESTIONS: Record<TRepetitionKind, (label: string, count: number) => str
     `Answers ${label}, ${count} times: teach the router (file the message under the domain it belongs to; docs/routing.md).`,
   cfb_stale: (label, count) =>
     `${label} is past its review date and was used ${count === 1 ? "again" : `${count} times`}: review it (and renew or retire it).`,
-};
-
-type TCounterRow = {
-  id: string;
-  kind: string;
-  routerDomain: string;
-  key: string;
-  label: string;
-  count: number;
-  firstSeenAt: unknown;
-  lastSeenAt: unknown;
-  triggeredAt: unknown;
 };
 
 /**
@@ -53,22 +40,45 @@ export async function countRepetitions(
     else merged.set(id, { ...hit, n: 1 });
   }
   if (merged.size === 0) return [];
-  const values = [...merged.values()].map(
-    (h) => Prisma.sql`(${randomUUID()}, ${h.kind}, ${h.routerDomain}, ${h.key}, ${h.label}, ${h.n}, ${now}, ${now})`,
+  const counted = await rows(
+    tx,
+    typed
+      .insertInto("RepetitionCounter")
+      .values(
+        [...merged.values()].map((h) => ({
+          id: randomUUID(),
+          kind: h.kind,
+          routerDomain: h.routerDomain,
+          key: h.key,
+          label: h.label,
+          count: h.n,
+          firstSeenAt: now,
+          lastSeenAt: now,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(["kind", "routerDomain", "key"]).doUpdateSet((eb) => ({
+          count: eb("RepetitionCounter.count", "+", eb.ref("excluded.count")),
+          lastSeenAt: eb.ref("excluded.lastSeenAt"),
+        })),
+      )
+      .returning(["id", "kind", "key", "count", "triggeredAt"]),
   );
-  const rows = await tx.query<TCounterRow>(Prisma.sql`INSERT INTO "RepetitionCounter"
-      ("id", "kind", "routerDomain", "key", "label", "count", "firstSeenAt", "lastSeenAt")
-    VALUES ${Prisma.join(values)}
-    ON CONFLICT ("kind", "routerDomain", "key") DO UPDATE SET
-      "count" = "RepetitionCounter"."count" + excluded."count", "lastSeenAt" = excluded."lastSeenAt"
-    RETURNING "id", "kind", "key", "count", "triggeredAt"`);
-  const crossed = rows.filter((r) => {
+  const crossed = counted.filter((r) => {
     const kind = ZRepetitionKind.parse(r.kind);
     return r.triggeredAt === null && Number(r.count) >= thresholds[kind];
   });
   if (crossed.length > 0) {
-    await tx.execute(
-      Prisma.sql`UPDATE "RepetitionCounter" SET "triggeredAt" = ${now} WHERE "id" IN (${Prisma.join(crossed.map((r) => r.id))})`,
+    await run(
+      tx,
+      typed
+        .updateTable("RepetitionCounter")
+        .set({ triggeredAt: now })
+        .where(
+          "id",
+          "in",
+          crossed.map((r) => r.id),
+        ),
     );
   }
   return crossed.map((r) => ({ kind: ZRepetitionKind.parse(r.kind), key: r.key, count: Number(r.count) }));

@@ -2,10 +2,9 @@
 // reviewers' decisions they are fitted on: every decided proposal (its latest decision, not a
 // reopened one) beside the resolve decision taken for it, with that decision's scores.
 
-import { Prisma } from "../generated/prisma/client";
 import { allocateIds } from "../ids";
 import { dateOf, jsonOf, type TSql } from "../sql";
-import { rows, run, type TDatabase, typed } from "../typed-sql";
+import { fragment, rows, run, type TDatabase, typed } from "../typed-sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import type { TStore } from "./store";
 
@@ -99,10 +98,20 @@ export function resolveRuleRepository({ sql }: TStore) {
       return sql.transaction(async (tx) => {
         const [id] = (await allocateIds(tx, { resolveRule: 1 })).resolveRule as [string];
         await activateIn(tx, null);
-        await tx.execute(Prisma.sql`INSERT INTO "ResolveRule" ("id", "rule", "active", "fittedOn", "checkedOn",
-            "agreementBefore", "agreementAfter", "createdById", "createdAt")
-          VALUES (${id}, ${tx.dialect.json(row.rule)}, ${true}, ${row.fittedOn}, ${row.checkedOn},
-            ${row.agreementBefore}, ${row.agreementAfter}, ${row.createdById}, ${now})`);
+        await run(
+          tx,
+          typed.insertInto("ResolveRule").values({
+            id,
+            rule: fragment(tx.dialect.json(row.rule)),
+            active: true,
+            fittedOn: row.fittedOn,
+            checkedOn: row.checkedOn,
+            agreementBefore: row.agreementBefore,
+            agreementAfter: row.agreementAfter,
+            createdById: row.createdById,
+            createdAt: now,
+          }),
+        );
         await insertAudit(tx, [{ ...audit, targetId: id }], now);
         return id;
       });

@@ -1,30 +1,41 @@
 import type { TResolveDecisionView } from "@solserver/contracts";
 import type { DbClient } from "../client";
-import { Prisma } from "../generated/prisma/client";
 import { timeOrderedId } from "../ids";
 import { RESOLVE_DECISION_SELECT, toResolveDecisionView } from "../mappers";
 import type { TSql } from "../sql";
-import { rows, typed } from "../typed-sql";
+import { fragment, rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 import type { TResolveDecisionWrite } from "./types";
 
-/** One multi-row INSERT for resolve decisions; run in the transaction that writes their proposals. */
-function resolveDecisionStatement(tx: TSql, rows: TResolveDecisionWrite[], now: Date): Prisma.Sql {
-  const json = (value: unknown) => tx.dialect.json(value);
-  const values = rows.map(
-    (r) => Prisma.sql`(${timeOrderedId()}, ${r.proposalId}, ${r.stage}, ${r.fingerprint}, ${r.outcome.decision},
-      ${r.outcome.target_cfb_id}, ${r.outcome.merge_cfb_ids.length > 0 ? json(r.outcome.merge_cfb_ids) : null},
-      ${json(r.outcome.scores)}, ${json(r.outcome.reason_codes)}, ${r.outcome.hysteresis_applied}, ${r.modelOp},
-      ${r.modelTargetCfbId}, ${r.disagreement}, ${now})`,
+/** Resolve decisions, in one multi-row insert, in the transaction that writes their proposals. */
+export async function insertResolveDecisions(
+  tx: TSql,
+  decisions: TResolveDecisionWrite[],
+  now = new Date(),
+): Promise<void> {
+  if (decisions.length === 0) return;
+  const json = (value: unknown) => fragment(tx.dialect.json(value));
+  await run(
+    tx,
+    typed.insertInto("UmbraResolveDecision").values(
+      decisions.map((r) => ({
+        id: timeOrderedId(),
+        proposalId: r.proposalId,
+        stage: r.stage,
+        fingerprint: r.fingerprint,
+        decision: r.outcome.decision,
+        targetCfbId: r.outcome.target_cfb_id,
+        mergeCfbIds: r.outcome.merge_cfb_ids.length > 0 ? json(r.outcome.merge_cfb_ids) : null,
+        scores: json(r.outcome.scores),
+        reasonCodes: json(r.outcome.reason_codes),
+        hysteresis: r.outcome.hysteresis_applied,
+        modelOp: r.modelOp,
+        modelTargetCfbId: r.modelTargetCfbId,
+        disagreement: r.disagreement,
+        createdAt: now,
+      })),
+    ),
   );
-  return Prisma.sql`INSERT INTO "UmbraResolveDecision" ("id", "proposalId", "stage", "fingerprint", "decision",
-      "targetCfbId", "mergeCfbIds", "scores", "reasonCodes", "hysteresis", "modelOp", "modelTargetCfbId",
-      "disagreement", "createdAt")
-    VALUES ${Prisma.join(values)}`;
-}
-
-export async function insertResolveDecisions(tx: TSql, rows: TResolveDecisionWrite[], now = new Date()): Promise<void> {
-  if (rows.length > 0) await tx.execute(resolveDecisionStatement(tx, rows, now));
 }
 
 /** The latest decision taken for proposals with this fingerprint (the hysteresis' "previous"). */

@@ -1,4 +1,4 @@
-import { Prisma } from "../generated/prisma/client";
+import { sql as expression } from "kysely";
 import { dateOf } from "../sql";
 import { rows, run, typed } from "../typed-sql";
 import { insertAudit } from "./audit";
@@ -41,23 +41,35 @@ export function signInThrottleRepository({ sql }: TStore) {
      * `forgetBefore` starts from zero. A refused attempt changes nothing and gets the state back.
      */
     async claim(key: string, rule: TThrottleRule): Promise<TThrottleClaim> {
-      const bucket = Prisma.sql`"RateLimitBucket"`;
       const free = rule.freeFailures;
       const last = rule.lastAttemptAtMost.at(-1);
-      const whens = rule.lastAttemptAtMost.slice(0, -1).map((at, i) => Prisma.sql`WHEN ${free + i} THEN ${at}`);
-      const threshold =
-        whens.length > 0
-          ? Prisma.sql`CASE ${bucket}."count" ${Prisma.join(whens, " ")} ELSE ${last} END`
-          : Prisma.sql`${last}`;
-      // No delays at all (an empty list): every attempt is counted.
-      const waited = last ? Prisma.sql`OR ${bucket}."windowStart" <= ${threshold}` : Prisma.sql`OR 1 = 1`;
-      const [row] = await sql.query<{ count: number }>(
-        Prisma.sql`INSERT INTO ${bucket} ("key", "windowStart", "count") VALUES (${key}, ${rule.now}, 1)
-          ON CONFLICT ("key") DO UPDATE SET
-            "count" = CASE WHEN ${bucket}."windowStart" <= ${rule.forgetBefore} THEN 1 ELSE ${bucket}."count" + 1 END,
-            "windowStart" = excluded."windowStart"
-          WHERE ${bucket}."windowStart" <= ${rule.forgetBefore} OR ${bucket}."count" < ${free} ${waited}
-          RETURNING "count"`,
+      const [row] = await rows(
+        sql,
+        typed
+          .insertInto("RateLimitBucket")
+          .values({ key, windowStart: rule.now, count: 1 })
+          .onConflict((conflict) =>
+            conflict
+              .column("key")
+              .doUpdateSet((eb) => ({
+                count: eb
+                  .case()
+                  .when("RateLimitBucket.windowStart", "<=", rule.forgetBefore)
+                  .then(1)
+                  .else(eb("RateLimitBucket.count", "+", 1))
+                  .end(),
+                windowStart: eb.ref("excluded.windowStart"),
+              }))
+              .where((eb) =>
+                eb.or([
+                  eb("RateLimitBucket.windowStart", "<=", rule.forgetBefore),
+                  eb("RateLimitBucket.count", "<", free),
+                  // No delays at all (an empty list): every attempt is counted.
+                  last ? eb("RateLimitBucket.windowStart", "<=", waitedUntil(rule, last)) : eb.lit(true),
+                ]),
+              ),
+          )
+          .returning("count"),
       );
       if (row) return { claimed: true, failures: Number(row.count) };
       return { claimed: false, state: await state(key, rule.forgetBefore) };
@@ -155,6 +167,16 @@ export function signInThrottleRepository({ sql }: TStore) {
       });
     },
   };
+}
+
+/** The latest last attempt a key may have for its next one to count, by its failures so far. */
+function waitedUntil(rule: TThrottleRule, last: Date) {
+  const whens = rule.lastAttemptAtMost.slice(0, -1);
+  if (whens.length === 0) return last;
+  return expression<Date>`CASE "RateLimitBucket"."count" ${expression.join(
+    whens.map((at, i) => expression`WHEN ${rule.freeFailures + i} THEN ${at}`),
+    expression` `,
+  )} ELSE ${last} END`;
 }
 
 const EMPTY: TThrottleState = { failures: 0, lastAttempt: null };

@@ -1,8 +1,8 @@
 import type { DbClient } from "../client";
-import { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../generated/prisma/client";
 import { timeOrderedId } from "../ids";
 import type { TSql } from "../sql";
-import { toSql, typed } from "../typed-sql";
+import { fragment, toSql, typed } from "../typed-sql";
 import type { TStore } from "./store";
 import type { TTraceEventInput } from "./types";
 
@@ -35,13 +35,19 @@ function traceRunStatements(tx: TSql, run: TTraceRunWrite): { id: string; statem
     ),
   ];
   if (run.events.length > 0) {
-    const rows = run.events.map(
-      (e, seq) =>
-        Prisma.sql`(${timeOrderedId()}, ${id}, ${seq}, ${run.transmissionId}, ${e.actor}, ${e.phase}, ${e.status}, ${e.summary}, ${tx.dialect.json(e.metadata)}, ${e.at})`,
-    );
-    statements.push(
-      Prisma.sql`INSERT INTO "TraceEvent" ("id", "traceRunId", "seq", "transmissionId", "actor", "phase", "status", "summary", "metadata", "createdAt") VALUES ${Prisma.join(rows)}`,
-    );
+    const events = run.events.map((e, seq) => ({
+      id: timeOrderedId(),
+      traceRunId: id,
+      seq,
+      transmissionId,
+      actor: e.actor,
+      phase: e.phase,
+      status: e.status,
+      summary: e.summary,
+      metadata: fragment(tx.dialect.json(e.metadata)),
+      createdAt: e.at,
+    }));
+    statements.push(toSql(typed.insertInto("TraceEvent").values(events)));
   }
   return { id, statements };
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { DomainError } from "@solserver/contracts";
 import type { DbClient } from "../client";
-import { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../generated/prisma/client";
 import { allocateIds } from "../ids";
 import type { TSqlDriver } from "../sql";
-import { rows, run, typed } from "../typed-sql";
+import { fragment, rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
 export type TWorkflowRunRow = {
@@ -96,11 +96,25 @@ export async function createWorkflowRun(
     const id = (await allocateIds(tx, { workflowRun: 1 })).workflowRun[0] as string;
     // Written first, then checked (a SQLite transaction that reads before it writes cannot wait
     // for another process's write lock): a second start sees the first and rolls back.
-    await tx.execute(Prisma.sql`INSERT INTO "WorkflowRun" ("id", "name", "definition", "status", "state", "version",
-        "startedById", "startedVia", "createdAt", "updatedAt", "finishedAt", "queue", "deadlineAt", "error")
-      VALUES (${id}, ${w.name}, ${w.definition}, ${w.status}, ${tx.dialect.json(w.state)}, 1, ${w.startedById},
-        ${w.startedVia}, ${now}, ${now}, ${FINISHED.has(w.status) ? now : null}, ${w.queue ?? null},
-        ${w.deadlineAt ?? null}, ${w.error ?? null})`);
+    await run(
+      tx,
+      typed.insertInto("WorkflowRun").values({
+        id,
+        name: w.name,
+        definition: w.definition,
+        status: w.status,
+        state: fragment(tx.dialect.json(w.state)),
+        version: 1,
+        startedById: w.startedById,
+        startedVia: w.startedVia,
+        createdAt: now,
+        updatedAt: now,
+        finishedAt: FINISHED.has(w.status) ? now : null,
+        queue: w.queue ?? null,
+        deadlineAt: w.deadlineAt ?? null,
+        error: w.error ?? null,
+      }),
+    );
     if (w.exclusive) {
       const [open] = await rows(
         tx,
@@ -164,12 +178,26 @@ export async function saveWorkflowRun(
 ): Promise<boolean> {
   return sql.transaction(async (tx) => {
     const now = new Date();
-    const moved = await tx.execute(Prisma.sql`UPDATE "WorkflowRun" SET "status" = ${w.status},
-        "state" = ${tx.dialect.json(w.state)}, "version" = "version" + 1, "error" = ${w.error ?? null},
-        "finishedAt" = ${FINISHED.has(w.status) ? now : null}, "updatedAt" = ${now},
-        "queue" = ${w.queue ?? null}, "deadlineAt" = ${w.deadlineAt ?? null},
-        "leaseId" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL
-      WHERE "id" = ${runId} AND "version" = ${expectedVersion}`);
+    const moved = await run(
+      tx,
+      typed
+        .updateTable("WorkflowRun")
+        .set((eb) => ({
+          status: w.status,
+          state: fragment(tx.dialect.json(w.state)),
+          version: eb("version", "+", 1),
+          error: w.error ?? null,
+          finishedAt: FINISHED.has(w.status) ? now : null,
+          updatedAt: now,
+          queue: w.queue ?? null,
+          deadlineAt: w.deadlineAt ?? null,
+          leaseId: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+        }))
+        .where("id", "=", runId)
+        .where("version", "=", expectedVersion),
+    );
     if (moved !== 1) return false;
     for (const a of w.artifacts ?? []) {
       await run(
