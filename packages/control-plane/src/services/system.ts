@@ -2,6 +2,7 @@ import type { TSemanticStatusWire } from "@solserver/contracts";
 import { type TCatalog, trainSystemReader } from "@solserver/engine";
 import type { TServiceContext } from "./context";
 import type { TServiceDeps } from "./deps";
+import { rehearseTurns } from "./turn/rehearsal";
 
 /** Liveness with a real database read, for probes and start-up checks. No caller: anyone may ask. */
 export async function health(deps: TServiceDeps) {
@@ -43,16 +44,18 @@ export async function readiness(deps: TServiceDeps): Promise<{ ok: boolean; chec
   const built = deps.repos.cfbs.index.status().builtMs !== null;
   const trained = deps.routing.trained();
   const readers = readersTrained.has(deps.catalog);
-  if (database && !(built && trained && readers)) void warmUp(deps);
+  const turn = rehearsed.has(deps);
+  if (database && !(built && trained && readers && turn)) void warmUp(deps);
   return {
     // A model still loading is a moment away (well under a second); one that failed leaves the
     // server ready, lexical only, and says why.
-    ok: database && built && trained && readers && model.state !== "loading",
+    ok: database && built && trained && readers && turn && model.state !== "loading",
     checks: {
       database: database ? "ok" : "unavailable",
       knowledge_index: built ? "ok" : "building",
       router: trained ? "ok" : "training",
       procedure_reader: readers ? "ok" : "training",
+      first_turn: turn ? "ok" : "rehearsing",
       sentence_model: model.state === "unavailable" ? `unavailable: ${model.reason}` : model.state,
     },
   };
@@ -73,10 +76,23 @@ async function trainReaders(catalog: TCatalog): Promise<void> {
   readersTrained.add(catalog);
 }
 
+/** Services whose turn was rehearsed (or whose rehearsal failed: logged, and not tried again). */
+const rehearsed = new WeakSet<TServiceDeps>();
+
+async function rehearse(deps: TServiceDeps): Promise<void> {
+  try {
+    await rehearseTurns(deps);
+  } catch (error) {
+    console.error("warm-up: the rehearsed turn failed:", error);
+  } finally {
+    rehearsed.add(deps);
+  }
+}
+
 /**
  * What the first turn would otherwise build, built in the background at start-up: the candidate
- * index, the router trained on the filed examples, then procedure mode's learned readers. A call
- * during a warm-up joins it.
+ * index, the router trained on the filed examples, procedure mode's learned readers, then a
+ * rehearsed turn (turn/rehearsal.ts). A call during a warm-up joins it.
  */
 export function warmUp(deps: TServiceDeps): Promise<void> {
   let run = warming.get(deps);
@@ -85,6 +101,7 @@ export function warmUp(deps: TServiceDeps): Promise<void> {
       .sync()
       .then(() => deps.routing.refresh())
       .then(() => trainReaders(deps.catalog))
+      .then(() => (rehearsed.has(deps) ? undefined : rehearse(deps)))
       .then(
         () => undefined,
         (error: unknown) => console.error("warm-up:", error),
