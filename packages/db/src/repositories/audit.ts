@@ -1,7 +1,9 @@
-import { Prisma } from "../generated/prisma/client";
+import type { SqlBool } from "kysely";
+import type { Prisma } from "../generated/prisma/client";
 import { timeOrderedId } from "../ids";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
+import { fragment, rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
 export type TAuditWrite = {
@@ -29,12 +31,19 @@ export type TAuditEventView = {
 /** The one audit writer: appends events inside the transaction of the act they record. */
 export async function insertAudit(tx: TSql, events: readonly TAuditWrite[], now: Date): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map(
-    (e) => Prisma.sql`(${timeOrderedId()}, ${e.actorUserId}, ${e.actorEmail}, ${e.via}, ${e.action}, ${e.targetType},
-      ${e.targetId}, ${tx.dialect.json(e.details)}, ${now})`,
-  );
-  await tx.execute(Prisma.sql`INSERT INTO "AuditEvent" ("id", "actorUserId", "actorEmail", "via", "action", "targetType",
-      "targetId", "details", "createdAt") VALUES ${Prisma.join(rows)}`);
+  const values = events.map((e) => ({
+    id: timeOrderedId(),
+    actorUserId: e.actorUserId,
+    actorEmail: e.actorEmail,
+    via: e.via,
+    action: e.action,
+    targetType: e.targetType,
+    targetId: e.targetId,
+    // Json as the dialect binds it (PostgreSQL casts the text to jsonb).
+    details: fragment(tx.dialect.json(e.details)),
+    createdAt: now,
+  }));
+  await run(tx, typed.insertInto("AuditEvent").values(values));
 }
 
 const KEYSET: TKeyset = {
@@ -45,41 +54,41 @@ const KEYSET: TKeyset = {
   what: "audit event",
 };
 
-type TAuditRow = {
-  id: string;
-  actorUserId: string | null;
-  actorEmail: string;
-  via: string;
-  action: string;
-  targetType: string;
-  targetId: string;
-  details: unknown;
-  createdAt: unknown;
+type TAuditQuery = {
+  targetType?: string | undefined;
+  targetId?: string | undefined;
+  cursor?: string | undefined;
+  limit: number;
 };
+
+/** A page of events: those `q` asks for, after the cursor's row, newest first (one more, to see a next page). */
+function pageStatement(q: TAuditQuery, after: Prisma.Sql | null) {
+  let query = typed
+    .selectFrom("AuditEvent as e")
+    .select([
+      "e.id",
+      "e.actorUserId",
+      "e.actorEmail",
+      "e.via",
+      "e.action",
+      "e.targetType",
+      "e.targetId",
+      "e.details",
+      "e.createdAt",
+    ]);
+  if (q.targetType) query = query.where("e.targetType", "=", q.targetType);
+  if (q.targetId) query = query.where("e.targetId", "=", q.targetId);
+  // The keyset's row-value comparison and order come from pagination.ts, shared by every list.
+  if (after) query = query.where(fragment<SqlBool>(after));
+  return query.orderBy(fragment(keysetOrder(KEYSET))).limit(q.limit + 1);
+}
 
 export function auditRepository({ sql }: TStore) {
   return {
     /** Who did what to which CFB, proposal, token, user or schedule: newest first, keyset-paginated. */
-    async list(q: {
-      targetType?: string | undefined;
-      targetId?: string | undefined;
-      cursor?: string | undefined;
-      limit: number;
-    }): Promise<{ items: TAuditEventView[]; next_cursor: string | null }> {
+    async list(q: TAuditQuery): Promise<{ items: TAuditEventView[]; next_cursor: string | null }> {
       const after = await afterCursor(sql, KEYSET, q.cursor);
-      const filters = [
-        ...(q.targetType ? [Prisma.sql`e."targetType" = ${q.targetType}`] : []),
-        ...(q.targetId ? [Prisma.sql`e."targetId" = ${q.targetId}`] : []),
-        ...(after ? [after] : []),
-      ];
-      const rows = await sql.query<TAuditRow>(
-        Prisma.sql`SELECT e."id" AS "id", e."actorUserId" AS "actorUserId", e."actorEmail" AS "actorEmail", e."via" AS "via",
-            e."action" AS "action", e."targetType" AS "targetType", e."targetId" AS "targetId", e."details" AS "details",
-            e."createdAt" AS "createdAt"
-          FROM "AuditEvent" e ${filters.length > 0 ? Prisma.sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty}
-          ORDER BY ${keysetOrder(KEYSET)} LIMIT ${q.limit + 1}`,
-      );
-      const { page, nextCursor } = pageOf(rows, q.limit, (r) => r.id);
+      const { page, nextCursor } = pageOf(await rows(sql, pageStatement(q, after)), q.limit, (r) => r.id);
       return {
         items: page.map((r) => ({
           id: r.id,

@@ -7,6 +7,7 @@ import {
 } from "@solserver/contracts";
 import { Prisma } from "../generated/prisma/client";
 import { dateOf, type TSql } from "../sql";
+import { fragment, rows, type TDatabase, typed } from "../typed-sql";
 
 // What the CFB page shows below the CFB: its stats row, its usage events per UTC day and the
 // proposals that touched it. Through the SQL driver: a day is the dialect's (utcDay).
@@ -33,24 +34,11 @@ export type TCfbActivityRows = {
 
 const USAGE_KINDS: ReadonlySet<string> = new Set<TUsageKind>(["injected", "used", "ignored"]);
 
-type TStatsRow = {
-  usage30d: number;
-  usedByModel30d: number;
-  ignoredByModel30d: number;
-  positiveFeedback30d: number;
-  negativeFeedback30d: number;
-  correctionEvents30d: number;
-  unknownRateWhenInjected: number;
-  hotness: number;
-  lastFeedbackAt: unknown;
-  updatedAt: unknown;
-};
-
 /** The CFB's activity, or null when there is no such CFB (usage per day needs the dialect's day: the SQL driver). */
 export async function getCfbActivity(sql: TSql, q: TCfbActivityQuery): Promise<TCfbActivityRows | null> {
-  const [cfb] = await sql.query<{ id: string }>(Prisma.sql`SELECT "id" FROM "Cfb" WHERE "id" = ${q.cfbId}`);
+  const [cfb] = await rows(sql, typed.selectFrom("Cfb").select("id").where("id", "=", q.cfbId));
   if (!cfb) return null;
-  const [s] = await sql.query<TStatsRow>(Prisma.sql`SELECT * FROM "CfbStats" WHERE "cfbId" = ${q.cfbId}`);
+  const [s] = await rows(sql, typed.selectFrom("CfbStats").selectAll().where("cfbId", "=", q.cfbId));
   return {
     stats: s
       ? {
@@ -73,13 +61,20 @@ export async function getCfbActivity(sql: TSql, q: TCfbActivityQuery): Promise<T
 
 /** Usage events counted per UTC day and kind, over the [cfbId, createdAt] index. */
 async function usagePerDay(sql: TSql, q: TCfbActivityQuery): Promise<TUsageDayCount[]> {
-  const day = sql.dialect.utcDay(Prisma.sql`"createdAt"`);
-  const rows = await sql.query<{ day: string; kind: string; n: number }>(
-    Prisma.sql`SELECT ${day} AS "day", "kind" AS "kind", COUNT(*) AS "n" FROM "CfbUsageEvent"
-      WHERE "cfbId" = ${q.cfbId} AND "createdAt" >= ${q.since} AND "createdAt" < ${q.until}
-      GROUP BY ${day}, "kind"`,
+  // The dialect's day of the column (it takes the column as Prisma SQL; tsc checks the name).
+  const createdAt: keyof TDatabase["CfbUsageEvent"] = "createdAt";
+  const day = fragment<string>(sql.dialect.utcDay(Prisma.raw(`"${createdAt}"`)));
+  const found = await rows(
+    sql,
+    typed
+      .selectFrom("CfbUsageEvent")
+      .select((eb) => [day.as("day"), "kind", eb.fn.countAll<number>().as("n")])
+      .where("cfbId", "=", q.cfbId)
+      .where("createdAt", ">=", q.since)
+      .where("createdAt", "<", q.until)
+      .groupBy([day, "kind"]),
   );
-  return rows.flatMap((r) =>
+  return found.flatMap((r) =>
     USAGE_KINDS.has(r.kind) ? [{ day: r.day, kind: r.kind as TUsageKind, count: Number(r.n) }] : [],
   );
 }
@@ -89,24 +84,22 @@ async function usagePerDay(sql: TSql, q: TCfbActivityQuery): Promise<TUsageDayCo
  * proposal promoted into the CFB is `promoted_into` even when it also targeted it: it changed it.
  */
 async function proposalsTouching(sql: TSql, q: TCfbActivityQuery): Promise<TCfbActivityProposal[]> {
-  const rows = await sql.query<{
-    id: string;
-    title: string;
-    op: string;
-    status: string;
-    createdAt: unknown;
-    action: string | null;
-    finalCfbId: string | null;
-  }>(
-    Prisma.sql`SELECT p."id" AS "id", p."title" AS "title", p."op" AS "op", p."status" AS "status",
-        p."createdAt" AS "createdAt", e."action" AS "action", e."finalCfbId" AS "finalCfbId"
-      FROM "UmbraProposal" p
-      LEFT JOIN "PromotionEvent" e ON e."proposalId" = p."id" AND e."reopenedAt" IS NULL
-      ${q.ownerId === undefined ? Prisma.empty : Prisma.sql`JOIN "Thread" t ON t."id" = p."threadId" AND t."ownerId" = ${q.ownerId}`}
-      WHERE p."targetCfbId" = ${q.cfbId} OR e."finalCfbId" = ${q.cfbId}
-      ORDER BY p."createdAt" DESC, p."id" DESC LIMIT ${q.proposalLimit}`,
+  const ownerId = q.ownerId ?? null;
+  const found = await rows(
+    sql,
+    typed
+      .selectFrom("UmbraProposal as p")
+      .leftJoin("PromotionEvent as e", (join) => join.onRef("e.proposalId", "=", "p.id").on("e.reopenedAt", "is", null))
+      .$if(ownerId !== null, (qb) =>
+        qb.innerJoin("Thread as t", (join) => join.onRef("t.id", "=", "p.threadId").on("t.ownerId", "=", ownerId)),
+      )
+      .select(["p.id", "p.title", "p.op", "p.status", "p.createdAt", "e.action", "e.finalCfbId"])
+      .where((eb) => eb.or([eb("p.targetCfbId", "=", q.cfbId), eb("e.finalCfbId", "=", q.cfbId)]))
+      .orderBy("p.createdAt", "desc")
+      .orderBy("p.id", "desc")
+      .limit(q.proposalLimit),
   );
-  return rows.map((r) => ({
+  return found.map((r) => ({
     proposal_id: r.id,
     title: r.title,
     op: r.op as TCfbOp,

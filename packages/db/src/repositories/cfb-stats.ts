@@ -1,5 +1,6 @@
-import { Prisma } from "../generated/prisma/client";
+import type { InsertObject } from "kysely";
 import { dateOf, type TSql, type TSqlDriver } from "../sql";
+import { fragment, rows, run, type TDatabase, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
 // CFB stats (seed 001 §2.2): decoration derived from events. Kept up to date incrementally in
@@ -25,69 +26,121 @@ function decayedUsesOf(hotness: number): number {
 }
 const decay = (elapsedMs: number) => 0.5 ** (Math.max(0, elapsedMs) / (HOTNESS_HALF_LIFE_DAYS * DAY_MS));
 
-type TStatsRow = {
-  cfbId: string;
-  usage30d: number;
-  usedByModel30d: number;
-  ignoredByModel30d: number;
-  unknownRateWhenInjected: number;
-  hotness: number;
-  updatedAt: unknown;
-};
+type TTurnUsage = { injected: string[]; used: string[]; ignored: string[]; hadUnknown: boolean };
+
+type TStatsInsert = InsertObject<TDatabase, "CfbStats">;
+
+/** The counters a turn's usage rewrites, as they are before it. */
+type TCounters = Pick<
+  TDatabase["CfbStats"],
+  "usage30d" | "usedByModel30d" | "ignoredByModel30d" | "unknownRateWhenInjected" | "hotness" | "updatedAt"
+>;
 
 /**
  * One turn's usage, counted into the stats of the CFBs it injected: usage (injected), used,
  * ignored, the unknown rate (did the answer leave an unknown while this CFB was injected), and
  * hotness (decayed since the last update, plus this use).
  */
-export async function countTurnUsage(
-  tx: TSql,
-  u: { injected: string[]; used: string[]; ignored: string[]; hadUnknown: boolean },
-  now: Date,
-): Promise<void> {
+export async function countTurnUsage(tx: TSql, u: TTurnUsage, now: Date): Promise<void> {
   const ids = [...new Set([...u.injected, ...u.used, ...u.ignored])];
   if (ids.length === 0) return;
   // Rewritten from what is read here: locked (PostgreSQL), in one order so that two turns on the
   // same CFBs queue instead of deadlocking.
-  const rows = await tx.query<TStatsRow>(Prisma.sql`SELECT "cfbId", "usage30d", "usedByModel30d", "ignoredByModel30d",
-      "unknownRateWhenInjected", "hotness", "updatedAt" FROM "CfbStats" WHERE "cfbId" IN (${Prisma.join(ids)})
-      ORDER BY "cfbId" ${tx.dialect.forUpdate}`);
-  const current = new Map(rows.map((r) => [r.cfbId, r]));
+  const found = await rows(
+    tx,
+    typed
+      .selectFrom("CfbStats")
+      .select([
+        "cfbId",
+        "usage30d",
+        "usedByModel30d",
+        "ignoredByModel30d",
+        "unknownRateWhenInjected",
+        "hotness",
+        "updatedAt",
+      ])
+      .where("cfbId", "in", ids)
+      .orderBy("cfbId")
+      .modifyEnd(fragment(tx.dialect.forUpdate)), // the dialect's FOR UPDATE (SQLite: nothing)
+  );
+  const current = new Map(found.map((r) => [r.cfbId, r]));
   const values = ids.flatMap((id) => {
     const r = current.get(id);
-    if (!r) return []; // every CFB gets its stats row when it is written; a missing one is skipped
-    const injected = u.injected.includes(id) ? 1 : 0;
-    const used = u.used.includes(id) ? 1 : 0;
-    const usage = Number(r.usage30d) + injected;
-    const rate =
-      injected && usage > 0
-        ? (Number(r.unknownRateWhenInjected) * Number(r.usage30d) + (u.hadUnknown ? 1 : 0)) / usage
-        : Number(r.unknownRateWhenInjected);
-    const uses = decayedUsesOf(Number(r.hotness)) * decay(now.getTime() - dateOf(r.updatedAt).getTime()) + used;
-    return [
-      Prisma.sql`(${id}, ${usage}, ${Number(r.usedByModel30d) + used}, ${Number(r.ignoredByModel30d) + (u.ignored.includes(id) ? 1 : 0)},
-        ${rate}, ${hotnessOf(uses)}, ${now})`,
-    ];
+    // every CFB gets its stats row when it is written; a missing one is skipped
+    return r ? [countedRow(id, r, u, now)] : [];
   });
   if (values.length === 0) return;
-  await tx.execute(Prisma.sql`INSERT INTO "CfbStats" ("cfbId", "usage30d", "usedByModel30d", "ignoredByModel30d",
-      "unknownRateWhenInjected", "hotness", "updatedAt") VALUES ${Prisma.join(values)}
-    ON CONFLICT ("cfbId") DO UPDATE SET "usage30d" = excluded."usage30d", "usedByModel30d" = excluded."usedByModel30d",
-      "ignoredByModel30d" = excluded."ignoredByModel30d", "unknownRateWhenInjected" = excluded."unknownRateWhenInjected",
-      "hotness" = excluded."hotness", "updatedAt" = excluded."updatedAt"`);
+  await run(
+    tx,
+    typed
+      .insertInto("CfbStats")
+      .values(values)
+      .onConflict((oc) =>
+        oc.column("cfbId").doUpdateSet((eb) => ({
+          usage30d: eb.ref("excluded.usage30d"),
+          usedByModel30d: eb.ref("excluded.usedByModel30d"),
+          ignoredByModel30d: eb.ref("excluded.ignoredByModel30d"),
+          unknownRateWhenInjected: eb.ref("excluded.unknownRateWhenInjected"),
+          hotness: eb.ref("excluded.hotness"),
+          updatedAt: eb.ref("excluded.updatedAt"),
+        })),
+      ),
+  );
+}
+
+/**
+ * A CFB's stats row with the turn counted in. Only the counters a turn moves: TDatabase does not
+ * know the other columns' defaults and wants them all, hence the cast (the names are still checked).
+ */
+function countedRow(id: string, r: TCounters, u: TTurnUsage, now: Date): TStatsInsert {
+  const injected = u.injected.includes(id) ? 1 : 0;
+  const used = u.used.includes(id) ? 1 : 0;
+  const usage = Number(r.usage30d) + injected;
+  const rate =
+    injected && usage > 0
+      ? (Number(r.unknownRateWhenInjected) * Number(r.usage30d) + (u.hadUnknown ? 1 : 0)) / usage
+      : Number(r.unknownRateWhenInjected);
+  const uses = decayedUsesOf(Number(r.hotness)) * decay(now.getTime() - dateOf(r.updatedAt).getTime()) + used;
+  return {
+    cfbId: id,
+    usage30d: usage,
+    usedByModel30d: Number(r.usedByModel30d) + used,
+    ignoredByModel30d: Number(r.ignoredByModel30d) + (u.ignored.includes(id) ? 1 : 0),
+    unknownRateWhenInjected: rate,
+    hotness: hotnessOf(uses),
+    updatedAt: now,
+  } satisfies Partial<TStatsInsert> as TStatsInsert;
 }
 
 /** A person's feedback about a CFB, counted into its stats. */
 export async function countFeedback(tx: TSql, cfbId: string, polarity: string, now: Date): Promise<void> {
   const column =
     polarity === "positive"
-      ? Prisma.raw('"positiveFeedback30d"')
+      ? "positiveFeedback30d"
       : polarity === "negative"
-        ? Prisma.raw('"negativeFeedback30d"')
-        : Prisma.raw('"correctionEvents30d"');
-  await tx.execute(Prisma.sql`UPDATE "CfbStats" SET ${column} = ${column} + 1, "lastFeedbackAt" = ${now}
-    WHERE "cfbId" = ${cfbId}`);
+        ? "negativeFeedback30d"
+        : "correctionEvents30d";
+  await run(
+    tx,
+    typed
+      .updateTable("CfbStats")
+      .set(column, (eb) => eb(column, "+", eb.lit(1)))
+      .set("lastFeedbackAt", now)
+      .where("cfbId", "=", cfbId),
+  );
 }
+
+type TAcc = {
+  usage: number;
+  used: number;
+  ignored: number;
+  unknown: number;
+  uses: number;
+  pos: number;
+  neg: number;
+  corr: number;
+  last: Date | null;
+};
 
 /**
  * Recomputes every CFB's stats from the events of the last 30 days (usage events, feedback, the
@@ -97,68 +150,102 @@ export async function countFeedback(tx: TSql, cfbId: string, polarity: string, n
 async function rebuildCfbStats(driver: TSqlDriver, now = new Date()): Promise<number> {
   const since = new Date(now.getTime() - STATS_WINDOW_DAYS * DAY_MS);
   return driver.transaction(async (tx) => {
-    const usage = await tx.query<{ cfbId: string; kind: string; createdAt: unknown; unknowns: unknown }>(
-      Prisma.sql`SELECT e."cfbId" AS "cfbId", e."kind" AS "kind", e."createdAt" AS "createdAt", m."unknowns" AS "unknowns"
-        FROM "CfbUsageEvent" e LEFT JOIN "ResponseMeta" m ON m."responseId" = e."responseId"
-        WHERE e."createdAt" >= ${since}`,
+    const acc = await countWindow(tx, since, now);
+    await writeStats(tx, acc, now);
+    const [count] = await rows(
+      tx,
+      typed.selectFrom("CfbStats").select((eb) => eb.fn.countAll<number>().as("n")),
     );
-    const feedback = await tx.query<{ cfbId: string; polarity: string; createdAt: unknown }>(
-      Prisma.sql`SELECT "cfbId", "polarity", "createdAt" FROM "HumanFeedback"
-        WHERE "cfbId" IS NOT NULL AND "createdAt" >= ${since}`,
-    );
-    type TAcc = {
-      usage: number;
-      used: number;
-      ignored: number;
-      unknown: number;
-      uses: number;
-      pos: number;
-      neg: number;
-      corr: number;
-      last: Date | null;
-    };
-    const acc = new Map<string, TAcc>();
-    const of = (id: string) => {
-      let a = acc.get(id);
-      if (!a) {
-        a = { usage: 0, used: 0, ignored: 0, unknown: 0, uses: 0, pos: 0, neg: 0, corr: 0, last: null };
-        acc.set(id, a);
-      }
-      return a;
-    };
-    for (const e of usage) {
-      const a = of(e.cfbId);
-      if (e.kind === "injected") {
-        a.usage++;
-        const unknowns = typeof e.unknowns === "string" ? JSON.parse(e.unknowns) : e.unknowns;
-        if (Array.isArray(unknowns) && unknowns.length > 0) a.unknown++;
-      } else if (e.kind === "used") {
-        a.used++;
-        a.uses += decay(now.getTime() - dateOf(e.createdAt).getTime());
-      } else if (e.kind === "ignored") a.ignored++;
-    }
-    for (const f of feedback) {
-      const a = of(f.cfbId);
-      if (f.polarity === "positive") a.pos++;
-      else if (f.polarity === "negative") a.neg++;
-      else a.corr++;
-      const at = dateOf(f.createdAt);
-      if (!a.last || at > a.last) a.last = at;
-    }
-    // Every CFB's row is rewritten: one with no events in the window goes back to zero.
-    await tx.execute(Prisma.sql`UPDATE "CfbStats" SET "usage30d" = 0, "usedByModel30d" = 0, "ignoredByModel30d" = 0,
-      "positiveFeedback30d" = 0, "negativeFeedback30d" = 0, "correctionEvents30d" = 0, "unknownRateWhenInjected" = 0,
-      "hotness" = 0, "updatedAt" = ${now}`);
-    for (const [cfbId, a] of acc) {
-      await tx.execute(Prisma.sql`UPDATE "CfbStats" SET "usage30d" = ${a.usage}, "usedByModel30d" = ${a.used},
-        "ignoredByModel30d" = ${a.ignored}, "positiveFeedback30d" = ${a.pos}, "negativeFeedback30d" = ${a.neg},
-        "correctionEvents30d" = ${a.corr}, "unknownRateWhenInjected" = ${a.usage > 0 ? a.unknown / a.usage : 0},
-        "hotness" = ${hotnessOf(a.uses)}, "lastFeedbackAt" = COALESCE(${a.last}, "lastFeedbackAt"), "updatedAt" = ${now}
-        WHERE "cfbId" = ${cfbId}`);
-    }
-    const [count] = await tx.query<{ n: number }>(Prisma.sql`SELECT COUNT(*) AS "n" FROM "CfbStats"`);
     return Number(count?.n ?? 0);
   });
+}
+
+/** The window's usage events and feedback, counted per CFB. */
+async function countWindow(tx: TSql, since: Date, now: Date): Promise<Map<string, TAcc>> {
+  const usage = await rows(
+    tx,
+    typed
+      .selectFrom("CfbUsageEvent as e")
+      .leftJoin("ResponseMeta as m", "m.responseId", "e.responseId")
+      .select(["e.cfbId", "e.kind", "e.createdAt", "m.unknowns"])
+      .where("e.createdAt", ">=", since),
+  );
+  const feedback = await rows(
+    tx,
+    typed
+      .selectFrom("HumanFeedback")
+      .select(["cfbId", "polarity", "createdAt"])
+      .where("cfbId", "is not", null)
+      .where("createdAt", ">=", since)
+      .$narrowType<{ cfbId: string }>(),
+  );
+  const acc = new Map<string, TAcc>();
+  const of = (id: string) => {
+    let a = acc.get(id);
+    if (!a) {
+      a = { usage: 0, used: 0, ignored: 0, unknown: 0, uses: 0, pos: 0, neg: 0, corr: 0, last: null };
+      acc.set(id, a);
+    }
+    return a;
+  };
+  for (const e of usage) {
+    const a = of(e.cfbId);
+    if (e.kind === "injected") {
+      a.usage++;
+      const unknowns = typeof e.unknowns === "string" ? JSON.parse(e.unknowns) : e.unknowns;
+      if (Array.isArray(unknowns) && unknowns.length > 0) a.unknown++;
+    } else if (e.kind === "used") {
+      a.used++;
+      a.uses += decay(now.getTime() - dateOf(e.createdAt).getTime());
+    } else if (e.kind === "ignored") a.ignored++;
+  }
+  for (const f of feedback) {
+    const a = of(f.cfbId);
+    if (f.polarity === "positive") a.pos++;
+    else if (f.polarity === "negative") a.neg++;
+    else a.corr++;
+    const at = dateOf(f.createdAt);
+    if (!a.last || at > a.last) a.last = at;
+  }
+  return acc;
+}
+
+/** Every CFB's stats row rewritten from the counts: one with no events in the window goes back to zero. */
+async function writeStats(tx: TSql, acc: Map<string, TAcc>, now: Date): Promise<void> {
+  await run(
+    tx,
+    typed.updateTable("CfbStats").set((eb) => ({
+      usage30d: eb.lit(0),
+      usedByModel30d: eb.lit(0),
+      ignoredByModel30d: eb.lit(0),
+      positiveFeedback30d: eb.lit(0),
+      negativeFeedback30d: eb.lit(0),
+      correctionEvents30d: eb.lit(0),
+      unknownRateWhenInjected: eb.lit(0),
+      hotness: eb.lit(0),
+      updatedAt: now,
+    })),
+  );
+  for (const [cfbId, a] of acc) {
+    await run(
+      tx,
+      typed
+        .updateTable("CfbStats")
+        .set((eb) => ({
+          usage30d: a.usage,
+          usedByModel30d: a.used,
+          ignoredByModel30d: a.ignored,
+          positiveFeedback30d: a.pos,
+          negativeFeedback30d: a.neg,
+          correctionEvents30d: a.corr,
+          unknownRateWhenInjected: a.usage > 0 ? a.unknown / a.usage : 0,
+          hotness: hotnessOf(a.uses),
+          lastFeedbackAt: eb.fn.coalesce(eb.val(a.last), "lastFeedbackAt"),
+          updatedAt: now,
+        }))
+        .where("cfbId", "=", cfbId),
+    );
+  }
 }
 
 export function statsRepository({ sql }: TStore) {

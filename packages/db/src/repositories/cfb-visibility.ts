@@ -1,5 +1,7 @@
+import { type Expression, expressionBuilder, type SqlBool } from "kysely";
 import { Prisma } from "../generated/prisma/client";
 import type { TSql } from "../sql";
+import { fragment, type TDatabase } from "../typed-sql";
 
 // Which CFBs a read may see (issue 19). A CFB is shared (Cfb.privateToId null) or private to the
 // user whose own approval wrote it. Retrieval and resolve in a thread see the shared CFBs and
@@ -22,13 +24,20 @@ export function inScope(scope: TCfbScope, privateToId: string | null): boolean {
 }
 
 /**
- * The scope as a condition on the Cfb row aliased `alias`. Unindexed keeps SQLite off the
- * privateToId index: every use filters rows found another way (ids, the keyset order), and the
- * index would make it walk every shared CFB instead.
+ * The scope as a condition on the Cfb row aliased `alias`, for a typed statement's `.where`.
+ * Unindexed keeps SQLite off the privateToId index: every use filters rows found another way (ids,
+ * the keyset order), and the index would make it walk every shared CFB instead.
  */
-export function scopeCondition(sql: TSql, alias: string, scope: TCfbScope): Prisma.Sql {
-  if ("all" in scope) return Prisma.sql`1 = 1`;
-  const column = sql.dialect.unindexed(Prisma.raw(`${alias}."privateToId"`));
-  if (scope.viewer === null) return Prisma.sql`${column} IS NULL`;
-  return Prisma.sql`(${column} IS NULL OR ${column} = ${scope.viewer})`;
+export function scopeCondition(sql: TSql, alias: string, scope: TCfbScope): Expression<SqlBool> {
+  const eb = expressionBuilder<TDatabase>();
+  if ("all" in scope) return eb.and([]); // no condition: Kysely writes it 1 = 1
+  // The dialect's unindexed column (SQLite `+c."privateToId"`, PostgreSQL a COALESCE).
+  const column = fragment<string | null>(sql.dialect.unindexed(cfbColumn(alias, "privateToId")));
+  if (scope.viewer === null) return eb(column, "is", null);
+  return eb.or([eb(column, "is", null), eb(column, "=", scope.viewer)]);
+}
+
+/** `alias."column"` of a Cfb row, for a dialect helper (which takes Prisma SQL); tsc checks the name. */
+export function cfbColumn(alias: string, column: keyof TDatabase["Cfb"]): Prisma.Sql {
+  return Prisma.raw(`${alias}."${column}"`);
 }

@@ -1,11 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { cfbFieldChanges, cfbVersionConflict, DomainError, type TCfb, type TCfbDraft } from "@solserver/contracts";
-import { Prisma } from "../generated/prisma/client";
+import {
+  type Expression,
+  type ExpressionBuilder,
+  expressionBuilder,
+  type InsertObject,
+  type SqlBool,
+  type UpdateObject,
+} from "kysely";
 import { allocateIds, idNumber } from "../ids";
 import { asObject } from "../json";
 import { isLiveCfb, liveCfbSql } from "../live";
 import { type TCfbRow, toCfb } from "../mappers";
 import { jsonOf, type TSql } from "../sql";
+import { fragment, rows, run, type TDatabase, typed } from "../typed-sql";
 
 // The one write path of a CFB, used by every act that writes one: a Jam editor's create, edit,
 // revert, retire, restore and merge, an import, and a promotion (create, update, merge). A CFB
@@ -16,7 +24,7 @@ import { jsonOf, type TSql } from "../sql";
 /** Staleness a new CFB starts with (the Cfb columns' defaults say the same). */
 const NEW_CFB_STALENESS = { ttl_days: 180, review_on_use: true } as const;
 
-/** Rows per INSERT: 16 parameters a CFB, well under SQLite's bound-parameter limit. */
+/** Rows per INSERT: 17 parameters a CFB, well under SQLite's bound-parameter limit. */
 const CHUNK = 500;
 
 type TCfbRevisionKind = "create" | "edit" | "update" | "merge" | "revert" | "retire" | "restore" | "endorse";
@@ -52,27 +60,61 @@ export async function insertCfbs(
       private_to: privateTo?.email ?? null,
     };
   });
-  const json = (value: unknown) => tx.dialect.json(value);
   for (let start = 0; start < created.length; start += CHUNK) {
     const chunk = created.slice(start, start + CHUNK);
-    await tx.execute(Prisma.sql`INSERT INTO "Cfb" ("id", "domain", "kind", "confidence", "title", "summary", "text",
-        "tags", "entities", "trustTier", "sourceRefs", "ttlDays", "reviewOnUse", "version", "seq", "createdAt", "updatedAt",
-        "privateToId")
-      VALUES ${Prisma.join(
-        chunk.map(
-          (c) => Prisma.sql`(${c.cfb_id}, ${c.domain}, ${c.kind}, ${c.confidence}, ${c.title}, ${c.summary}, ${c.text},
-            ${json(c.tags)}, ${json(c.entities)}, ${c.trust_tier}, ${json(c.source_refs)}, ${c.staleness.ttl_days},
-            ${c.staleness.review_on_use}, 1, ${idNumber(c.cfb_id)}, ${now}, ${now}, ${privateTo?.userId ?? null})`,
-        ),
-      )}`);
-    await tx.execute(Prisma.sql`INSERT INTO "CfbRevision" ("id", "cfbId", "version", "snapshot", "changeKind",
-        "promotionEventId", "createdAt")
-      VALUES ${Prisma.join(chunk.map((c) => revisionRow(tx, c, "create", promotionId, now)))}`);
-    await tx.execute(Prisma.sql`INSERT INTO "CfbStats" ("cfbId", "updatedAt")
-      VALUES ${Prisma.join(chunk.map((c) => Prisma.sql`(${c.cfb_id}, ${now})`))}`);
+    await run(
+      tx,
+      typed.insertInto("Cfb").values((eb) => chunk.map((c) => newCfbRow(eb, tx, c, now, privateTo))),
+    );
+    await run(
+      tx,
+      typed.insertInto("CfbRevision").values(chunk.map((c) => revisionRow(tx, c, "create", promotionId, now))),
+    );
+    await run(tx, typed.insertInto("CfbStats").values(chunk.map((c) => emptyStatsRow(c.cfb_id, now))));
   }
   return created;
 }
+
+/** A new CFB's row, at version 1. */
+function newCfbRow(
+  eb: ExpressionBuilder<TDatabase, "Cfb">,
+  tx: TSql,
+  c: TCfb,
+  now: Date,
+  privateTo: TPrivateOwner | null,
+): InsertObject<TDatabase, "Cfb"> {
+  const json = (value: unknown) => fragment(tx.dialect.json(value));
+  return {
+    id: c.cfb_id,
+    domain: c.domain,
+    kind: c.kind,
+    confidence: c.confidence,
+    title: c.title,
+    summary: c.summary,
+    text: c.text,
+    tags: json(c.tags),
+    entities: json(c.entities),
+    trustTier: c.trust_tier,
+    sourceRefs: json(c.source_refs),
+    ttlDays: c.staleness.ttl_days,
+    reviewOnUse: c.staleness.review_on_use,
+    version: eb.lit(1),
+    seq: idNumber(c.cfb_id),
+    createdAt: now,
+    updatedAt: now,
+    privateToId: privateTo?.userId ?? null,
+  };
+}
+
+/**
+ * A new CFB's stats row: every counter at its column default (0). TDatabase does not know the
+ * defaults and wants every column, hence the cast; the columns named are still checked.
+ */
+function emptyStatsRow(cfbId: string, now: Date): TStatsInsert {
+  return { cfbId, updatedAt: now } satisfies Partial<TStatsInsert> as TStatsInsert;
+}
+
+type TStatsInsert = InsertObject<TDatabase, "CfbStats">;
 
 export type TCfbRewrite = {
   cfbId: string;
@@ -107,10 +149,13 @@ function requiredState(w: TCfbRewrite): TRequiredState {
   return w.liveOnly ? "live" : "any";
 }
 
-const STATE_CONDITION: Record<TRequiredState, Prisma.Sql> = {
-  any: Prisma.empty,
-  live: Prisma.sql`AND ${liveCfbSql()}`,
-  retired: Prisma.sql`AND "mergedIntoId" IS NULL AND "retiredAt" IS NOT NULL`,
+const onCfb = expressionBuilder<TDatabase, "Cfb">();
+
+/** The condition on the Cfb row for each state (none for any). */
+const STATE_CONDITION: Record<TRequiredState, Expression<SqlBool> | null> = {
+  any: null,
+  live: fragment<SqlBool>(liveCfbSql()), // live.ts: the one definition of a live CFB
+  retired: onCfb.and([onCfb("mergedIntoId", "is", null), onCfb("retiredAt", "is not", null)]),
 };
 
 /**
@@ -142,25 +187,17 @@ function stateConflict(w: TCfbRewrite, row: TCfbRow): DomainError | null {
  * transaction rolls back).
  */
 export async function rewriteCfb(tx: TSql, w: TCfbRewrite): Promise<TCfb> {
-  const json = (value: unknown) => tx.dialect.json(value);
-  const change = w.change;
-  const set =
-    "draft" in change
-      ? Prisma.sql`"domain" = ${change.draft.domain}, "kind" = ${change.draft.kind},
-          "confidence" = ${change.draft.confidence}, "title" = ${change.draft.title},
-          "summary" = ${change.draft.summary}, "text" = ${change.draft.text}, "tags" = ${json(change.draft.tags)},
-          "entities" = ${json(change.draft.entities)}, "trustTier" = ${change.draft.trust_tier},
-          "sourceRefs" = ${json(change.draft.source_refs)}`
-      : "mergedInto" in change
-        ? Prisma.sql`"mergedIntoId" = ${change.mergedInto}`
-        : "retired" in change
-          ? Prisma.sql`"retiredAt" = ${change.retired ? w.now : null}`
-          : Prisma.sql`"privateToId" = NULL`;
-  const endorse = "endorse" in change;
+  const endorse = "endorse" in w.change;
   // Retiring, restoring and endorsing are versions too: the candidate index's trigger on "version" sees them.
-  const moved = await tx.execute(Prisma.sql`UPDATE "Cfb" SET ${set}, "version" = "version" + 1, "updatedAt" = ${w.now}
-    WHERE "id" = ${w.cfbId} AND "version" = ${w.expectedVersion} ${STATE_CONDITION[requiredState(w)]}
-      ${endorse ? Prisma.sql`AND "privateToId" IS NOT NULL` : Prisma.empty}`);
+  let update = typed
+    .updateTable("Cfb")
+    .set((eb) => ({ ...changedColumns(eb, tx, w), version: eb("version", "+", eb.lit(1)), updatedAt: w.now }))
+    .where("id", "=", w.cfbId)
+    .where("version", "=", w.expectedVersion);
+  const state = STATE_CONDITION[requiredState(w)];
+  if (state) update = update.where(state);
+  if (endorse) update = update.where("privateToId", "is not", null);
+  const moved = await run(tx, update);
   const row = await readCfbRow(tx, w.cfbId);
   if (!row) throw new DomainError("NOT_FOUND", `CFB ${w.cfbId} does not exist`, { field: w.fields.cfb });
   if (moved !== 1) {
@@ -179,25 +216,60 @@ export async function rewriteCfb(tx: TSql, w: TCfbRewrite): Promise<TCfb> {
     );
   }
   const cfb = toCfb(row);
-  await tx.execute(Prisma.sql`INSERT INTO "CfbRevision" ("id", "cfbId", "version", "snapshot", "changeKind",
-      "promotionEventId", "createdAt") VALUES ${revisionRow(tx, cfb, w.revision, w.promotionId, w.now)}`);
+  await run(tx, typed.insertInto("CfbRevision").values(revisionRow(tx, cfb, w.revision, w.promotionId, w.now)));
   return cfb;
 }
 
+/** The columns a rewrite's change sets, besides the version and time every change moves. */
+function changedColumns(
+  eb: ExpressionBuilder<TDatabase, "Cfb">,
+  tx: TSql,
+  { change, now }: TCfbRewrite,
+): UpdateObject<TDatabase, "Cfb"> {
+  const json = (value: unknown) => fragment(tx.dialect.json(value));
+  if ("draft" in change) {
+    const d = change.draft;
+    return {
+      domain: d.domain,
+      kind: d.kind,
+      confidence: d.confidence,
+      title: d.title,
+      summary: d.summary,
+      text: d.text,
+      tags: json(d.tags),
+      entities: json(d.entities),
+      trustTier: d.trust_tier,
+      sourceRefs: json(d.source_refs),
+    };
+  }
+  if ("mergedInto" in change) return { mergedIntoId: change.mergedInto };
+  if ("retired" in change) return { retiredAt: change.retired ? now : null };
+  return { privateToId: eb.lit(null) };
+}
+
+/** A CFB's rows as stored with their private owner's email (`c` the CFB, `u` the owner). */
+export function cfbRowsWithOwner() {
+  return typed
+    .selectFrom("Cfb as c")
+    .leftJoin("User as u", "u.id", "c.privateToId")
+    .selectAll("c")
+    .select("u.email as privateToEmail");
+}
+
 /** A CFB's row as stored (with its private owner's email), for the writer's read-back and the merge partner. */
-export async function readCfbRow(tx: TSql, cfbId: string) {
-  const [row] = await tx.query<TCfbRow>(
-    Prisma.sql`SELECT c.*, u."email" AS "privateToEmail" FROM "Cfb" c LEFT JOIN "User" u ON u."id" = c."privateToId"
-      WHERE c."id" = ${cfbId}`,
-  );
+export async function readCfbRow(tx: TSql, cfbId: string): Promise<TCfbRow | null> {
+  const [row] = await rows(tx, cfbRowsWithOwner().where("c.id", "=", cfbId));
   return row ?? null;
+}
+
+/** The snapshot a CFB's revision `version` took. */
+function snapshotAt(cfbId: string, version: number) {
+  return typed.selectFrom("CfbRevision").select("snapshot").where("cfbId", "=", cfbId).where("version", "=", version);
 }
 
 /** A revision's snapshot of the CFB (revisions never change once written), or null. */
 export async function revisionSnapshot(sql: TSql, cfbId: string, version: number) {
-  const [row] = await sql.query<{ snapshot: unknown }>(
-    Prisma.sql`SELECT "snapshot" FROM "CfbRevision" WHERE "cfbId" = ${cfbId} AND "version" = ${version}`,
-  );
+  const [row] = await rows(sql, snapshotAt(cfbId, version));
   return row ? asObject(jsonOf(row.snapshot), "CfbRevision.snapshot") : null;
 }
 
@@ -221,15 +293,27 @@ function draftFields(
   };
 }
 
-function revisionRow(tx: TSql, cfb: TCfb, kind: TCfbRevisionKind, promotionId: string | null, now: Date): Prisma.Sql {
-  return Prisma.sql`(${randomUUID()}, ${cfb.cfb_id}, ${cfb.version}, ${tx.dialect.json(cfb)}, ${kind}, ${promotionId}, ${now})`;
+function revisionRow(
+  tx: TSql,
+  cfb: TCfb,
+  kind: TCfbRevisionKind,
+  promotionId: string | null,
+  now: Date,
+): InsertObject<TDatabase, "CfbRevision"> {
+  return {
+    id: randomUUID(),
+    cfbId: cfb.cfb_id,
+    version: cfb.version,
+    snapshot: fragment(tx.dialect.json(cfb)),
+    changeKind: kind,
+    promotionEventId: promotionId,
+    createdAt: now,
+  };
 }
 
 /** What changed in a CFB since `expectedVersion`: field names, for the CONFLICT message. */
 async function changedSince(tx: TSql, cfbId: string, expectedVersion: number, current: TCfb): Promise<string[]> {
-  const [base] = await tx.query<{ snapshot: unknown }>(
-    Prisma.sql`SELECT "snapshot" FROM "CfbRevision" WHERE "cfbId" = ${cfbId} AND "version" = ${expectedVersion}`,
-  );
+  const [base] = await rows(tx, snapshotAt(cfbId, expectedVersion));
   if (!base) return [];
   return cfbFieldChanges(jsonOf(base.snapshot) as Record<string, unknown>, current).map((c) => c.field);
 }

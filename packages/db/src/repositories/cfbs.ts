@@ -6,18 +6,20 @@ import {
   type TCfbVisibility,
 } from "@solserver/contracts";
 import { termSet } from "@solserver/text";
+import type { SqlBool } from "kysely";
 import type { TCandidateIndex } from "../candidates/candidate-index";
 import type { DbClient } from "../client";
-import { Prisma } from "../generated/prisma/client";
 import { asObject, asStringArray } from "../json";
 import { liveCfbSql } from "../live";
-import { CFB_SELECT, type TCfbRow, toCfb } from "../mappers";
+import { CFB_SELECT, toCfb } from "../mappers";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
+import { fragment, rows, typed } from "../typed-sql";
 import { openVectorStore } from "../vectors";
 import { getCfbActivity, type TCfbActivityQuery } from "./cfb-activity";
 import { cfbEditRepository } from "./cfb-edits";
-import { ALL_CFBS, inScope, scopeCondition, type TCfbScope, visibleTo } from "./cfb-visibility";
+import { ALL_CFBS, cfbColumn, inScope, scopeCondition, type TCfbScope, visibleTo } from "./cfb-visibility";
+import { cfbRowsWithOwner } from "./cfb-write";
 import type { TStore } from "./store";
 import type { TRetrievableCfb } from "./types";
 
@@ -54,32 +56,34 @@ const LIST_KEYSET: TKeyset = {
 };
 
 async function listCfbs(sql: TSql, q: TCfbListQuery & TListOnly): Promise<TCfbListResponse> {
-  const filters: Prisma.Sql[] = [
-    q.state === "retired" ? Prisma.sql`c."mergedIntoId" IS NULL AND c."retiredAt" IS NOT NULL` : liveCfbSql("c"),
-    scopeCondition(sql, "c", q.scope ?? ALL_CFBS),
-  ];
-  if (q.domain) filters.push(Prisma.sql`c."domain" = ${q.domain}`);
+  let query = cfbRowsWithOwner()
+    .where(
+      (eb) =>
+        q.state === "retired"
+          ? eb.and([eb("c.mergedIntoId", "is", null), eb("c.retiredAt", "is not", null)])
+          : fragment<SqlBool>(liveCfbSql("c")), // live.ts: the one definition of a live CFB
+    )
+    .where(scopeCondition(sql, "c", q.scope ?? ALL_CFBS));
+  if (q.domain) query = query.where("c.domain", "=", q.domain);
   // Private ones are few: their index finds them (those awaiting a Jam editor's endorsement).
-  if (q.visibility === "private") filters.push(Prisma.sql`c."privateToId" IS NOT NULL`);
-  if (q.visibility === "shared")
-    filters.push(Prisma.sql`${sql.dialect.unindexed(Prisma.sql`c."privateToId"`)} IS NULL`);
+  if (q.visibility === "private") query = query.where("c.privateToId", "is not", null);
+  // Shared ones: the shared-only scope's condition, off the privateToId index.
+  if (q.visibility === "shared") query = query.where(scopeCondition(sql, "c", visibleTo(null)));
   // An id typed into the search ("CFB-0003", "cfb 3") finds that CFB.
   const id = /^\s*cfb[\s-]*0*(\d{1,9})\s*$/i.exec(q.query ?? "");
-  if (q.only) filters.push(q.only.length > 0 ? Prisma.sql`c."id" IN (${Prisma.join(q.only)})` : Prisma.sql`1 = 0`);
-  else if (id) filters.push(Prisma.sql`c."id" = ${`CFB-${(id[1] as string).padStart(4, "0")}`}`);
+  const only = q.only;
+  // No id to list: Kysely writes the empty OR as 1 = 0.
+  if (only) query = query.where((eb) => (only.length > 0 ? eb("c.id", "in", only) : eb.or([])));
+  else if (id) query = query.where("c.id", "=", `CFB-${(id[1] as string).padStart(4, "0")}`);
   else if (q.query) {
     const match = sql.dialect.cfbTextMatch("c", q.query);
     if (match === null) return { items: [], next_cursor: null };
-    filters.push(match);
+    query = query.where(fragment<SqlBool>(match)); // the dialect's full-text index
   }
   const after = await afterCursor(sql, LIST_KEYSET, q.cursor);
-  if (after) filters.push(after);
-  const rows = await sql.query<TCfbRow>(
-    Prisma.sql`SELECT c.*, u."email" AS "privateToEmail" FROM "Cfb" c LEFT JOIN "User" u ON u."id" = c."privateToId"
-      WHERE ${Prisma.join(filters, " AND ")}
-      ORDER BY ${keysetOrder(LIST_KEYSET)} LIMIT ${q.limit + 1}`,
-  );
-  const { page, nextCursor } = pageOf(rows, q.limit, (r) => r.id);
+  if (after) query = query.where(fragment<SqlBool>(after)); // keyset pagination's row-value comparison
+  const found = await rows(sql, query.orderBy(fragment(keysetOrder(LIST_KEYSET))).limit(q.limit + 1));
+  const { page, nextCursor } = pageOf(found, q.limit, (r) => r.id);
   const items = page.map(toCfb);
   if (q.only) {
     const rank = new Map(q.only.map((cfbId, i) => [cfbId, i]));
@@ -212,21 +216,15 @@ export type TCfbHead = Pick<
 /** The CFBs among `ids` that exist, by id, in one statement (a page of the review queue asks). */
 async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<string, TCfbHead>> {
   if (ids.length === 0) return new Map();
-  const rows = await sql.query<{
-    id: string;
-    title: string;
-    version: number;
-    mergedIntoId: string | null;
-    retiredAt: unknown;
-    privateToId: string | null;
-    kind: string;
-    trustTier: string;
-  }>(
-    Prisma.sql`SELECT "id", "title", "version", "mergedIntoId", "retiredAt", "privateToId", "kind", "trustTier" FROM "Cfb"
-      WHERE "id" IN (${Prisma.join([...new Set(ids)])})`,
+  const found = await rows(
+    sql,
+    typed
+      .selectFrom("Cfb")
+      .select(["id", "title", "version", "mergedIntoId", "retiredAt", "privateToId", "kind", "trustTier"])
+      .where("id", "in", [...new Set(ids)]),
   );
   return new Map(
-    rows.map(
+    found.map(
       (r) =>
         [
           r.id,
@@ -247,9 +245,7 @@ async function cfbHeads(sql: TSql, ids: readonly string[]): Promise<Map<string, 
 
 /** Who may see a CFB: its private owner's id (null: shared), or null when there is no such CFB. */
 async function cfbOwner(sql: TSql, cfbId: string): Promise<{ privateToId: string | null } | null> {
-  const [row] = await sql.query<{ privateToId: string | null }>(
-    Prisma.sql`SELECT "privateToId" FROM "Cfb" WHERE "id" = ${cfbId}`,
-  );
+  const [row] = await rows(sql, typed.selectFrom("Cfb").select("privateToId").where("id", "=", cfbId));
   return row ? { privateToId: row.privateToId ?? null } : null;
 }
 
@@ -260,11 +256,15 @@ async function existingCfbIds(
   scope: TCfbScope = ALL_CFBS,
 ): Promise<Map<string, { domain: string }>> {
   if (ids.length === 0) return new Map();
-  const rows = await sql.query<{ id: string; domain: string }>(
-    Prisma.sql`SELECT c."id" AS "id", c."domain" AS "domain" FROM "Cfb" c
-      WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND ${scopeCondition(sql, "c", scope)}`,
+  const found = await rows(
+    sql,
+    typed
+      .selectFrom("Cfb as c")
+      .select(["c.id", "c.domain"])
+      .where("c.id", "in", [...new Set(ids)])
+      .where(scopeCondition(sql, "c", scope)),
   );
-  return new Map(rows.map((r) => [r.id, { domain: r.domain }] as const));
+  return new Map(found.map((r) => [r.id, { domain: r.domain }] as const));
 }
 
 /**
@@ -280,29 +280,34 @@ async function retrievableCfbs(
   scope: TCfbScope = visibleTo(null),
 ): Promise<TRetrievableCfb[]> {
   if (ids.length === 0) return [];
-  const rows = await sql.query<{
-    id: string;
-    domain: string;
-    title: string;
-    summary: string;
-    tags: unknown;
-    entities: unknown;
-    updatedAt: unknown;
-    ttlDays: number;
-    reviewOnUse: number | boolean;
-    hotness: number | null;
-    used: number | null;
-    ignored: number | null;
-  }>(Prisma.sql`SELECT c."id" AS "id", c."domain" AS "domain", c."title" AS "title", c."summary" AS "summary",
-      c."tags" AS "tags", c."entities" AS "entities", c."updatedAt" AS "updatedAt", c."ttlDays" AS "ttlDays",
-      c."reviewOnUse" AS "reviewOnUse", s."hotness" AS "hotness", s."usedByModel30d" AS "used",
-      s."ignoredByModel30d" AS "ignored"
-    FROM "Cfb" c LEFT JOIN "CfbStats" s ON s."cfbId" = c."id"
-    WHERE c."id" IN (${Prisma.join([...new Set(ids)])}) AND ${sql.dialect.unindexed(Prisma.sql`c."mergedIntoId"`)} IS NULL
-      AND c."retiredAt" IS NULL AND ${scopeCondition(sql, "c", scope)}`);
-  // Unindexed: the planner must stay on the primary key for the IN list; SQLite's walked every
-  // live CFB through the mergedIntoId index otherwise (5 ms at 10k CFBs, a turn's whole budget).
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const found = await rows(
+    sql,
+    typed
+      .selectFrom("Cfb as c")
+      .leftJoin("CfbStats as s", "s.cfbId", "c.id")
+      .select([
+        "c.id",
+        "c.domain",
+        "c.title",
+        "c.summary",
+        "c.tags",
+        "c.entities",
+        "c.updatedAt",
+        "c.ttlDays",
+        "c.reviewOnUse",
+        "s.hotness",
+        "s.usedByModel30d as used",
+        "s.ignoredByModel30d as ignored",
+      ])
+      .where("c.id", "in", [...new Set(ids)])
+      // Unindexed (the dialect's): the planner must stay on the primary key for the IN list;
+      // SQLite's walked every live CFB through the mergedIntoId index otherwise (5 ms at 10k
+      // CFBs, a turn's whole budget).
+      .where(fragment(sql.dialect.unindexed(cfbColumn("c", "mergedIntoId"))), "is", null)
+      .where("c.retiredAt", "is", null)
+      .where(scopeCondition(sql, "c", scope)),
+  );
+  const byId = new Map(found.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
     if (!r) return [];

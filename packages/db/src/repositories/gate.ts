@@ -1,38 +1,53 @@
 import { type TGateEvaluationView, ZGateDecision } from "@solserver/contracts";
-import { Prisma } from "../generated/prisma/client";
+import type { SqlBool } from "kysely";
+import type { Prisma } from "../generated/prisma/client";
 import { timeOrderedId } from "../ids";
 import { asObject, asStringArray } from "../json";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
+import { fragment, rows, run, type TDatabase, typed } from "../typed-sql";
 import type { TStore } from "./store";
 import type { TGateEvaluationWrite } from "./types";
 
-/** One multi-row INSERT for a batch of gate decisions (a turn's attempts, or one API call). */
-function insertStatement(sql: TSql, rows: TGateEvaluationWrite[], now: Date): { ids: string[]; statement: Prisma.Sql } {
-  const ids = rows.map(() => timeOrderedId());
-  const json = (value: unknown) => sql.dialect.json(value);
-  const values = rows.map((r, i) => {
-    const d = r.decision;
-    return Prisma.sql`(${ids[i]}, ${r.source}, ${r.actorId}, ${r.label}, ${r.threadId}, ${r.transmissionId}, ${r.attemptN},
-      ${r.delivered}, ${d.metadata.mode}, ${d.metadata.strict}, ${d.status}, ${json(d.reasons)}, ${json(d.reason_codes)},
-      ${json(d.metrics)}, ${json(d.policies)}, ${now})`;
-  });
-  const statement = Prisma.sql`INSERT INTO "GateEvaluation" ("id", "source", "actorId", "label", "threadId",
-      "transmissionId", "attemptN", "delivered", "mode", "strict", "status", "reasons", "reasonCodes", "metrics",
-      "policies", "createdAt")
-    VALUES ${Prisma.join(values)}`;
-  return { ids, statement };
+/** A gate decision as its row, Json columns bound as the dialect takes them (PostgreSQL: jsonb). */
+function rowOf(sql: TSql, r: TGateEvaluationWrite, id: string, now: Date) {
+  const json = (value: unknown) => fragment(sql.dialect.json(value));
+  const d = r.decision;
+  return {
+    id,
+    source: r.source,
+    actorId: r.actorId,
+    label: r.label,
+    threadId: r.threadId,
+    transmissionId: r.transmissionId,
+    attemptN: r.attemptN,
+    delivered: r.delivered,
+    mode: d.metadata.mode,
+    strict: d.metadata.strict,
+    status: d.status,
+    reasons: json(d.reasons),
+    reasonCodes: json(d.reason_codes),
+    metrics: json(d.metrics),
+    policies: json(d.policies),
+    createdAt: now,
+  };
 }
 
-/** Stores gate decisions inside the caller's transaction (or alone); returns their ids in order. */
+/**
+ * Stores gate decisions inside the caller's transaction (or alone), in one multi-row INSERT (a
+ * turn's attempts, or one API call); returns their ids in order.
+ */
 export async function insertGateEvaluations(
   sql: TSql,
-  rows: TGateEvaluationWrite[],
+  evaluations: TGateEvaluationWrite[],
   now = new Date(),
 ): Promise<string[]> {
-  if (rows.length === 0) return [];
-  const { ids, statement } = insertStatement(sql, rows, now);
-  await sql.execute(statement);
+  if (evaluations.length === 0) return [];
+  const ids = evaluations.map(() => timeOrderedId());
+  await run(
+    sql,
+    typed.insertInto("GateEvaluation").values(evaluations.map((r, i) => rowOf(sql, r, ids[i] as string, now))),
+  );
   return ids;
 }
 
@@ -45,23 +60,8 @@ export type TGateEvaluationQuery = {
   limit: number;
 };
 
-type TGateRow = {
-  id: string;
-  source: string;
-  label: string | null;
-  status: string;
-  mode: string;
-  strict: unknown;
-  reasons: unknown;
-  reasonCodes: unknown;
-  metrics: unknown;
-  policies: unknown;
-  threadId: string | null;
-  transmissionId: string | null;
-  attemptN: number | null;
-  delivered: unknown;
-  createdAt: unknown;
-};
+/** A GateEvaluation row as the SQL driver reads it. */
+type TGateRow = TDatabase["GateEvaluation"];
 
 function toView(r: TGateRow): TGateEvaluationView {
   const policies = ZGateDecision.shape.policies.parse(jsonOf(r.policies));
@@ -93,24 +93,24 @@ const KEYSET: TKeyset = {
   what: "gate evaluation",
 };
 
+/** A page of evaluations: those `q` asks for, after the cursor's row, newest first (one more, to see a next page). */
+function pageStatement(q: TGateEvaluationQuery, after: Prisma.Sql | null) {
+  let query = typed.selectFrom("GateEvaluation as g").selectAll("g");
+  if (q.actorId !== undefined) query = query.where("g.actorId", "=", q.actorId);
+  if (q.status) query = query.where("g.status", "=", q.status);
+  if (q.source) query = query.where("g.source", "=", q.source);
+  // The keyset's row-value comparison and order come from pagination.ts, shared by every list.
+  if (after) query = query.where(fragment<SqlBool>(after));
+  return query.orderBy(fragment(keysetOrder(KEYSET))).limit(q.limit + 1);
+}
+
 /** Recent evaluations, newest first, keyset-paginated. */
 async function listGateEvaluations(
   sql: TSql,
   q: TGateEvaluationQuery,
 ): Promise<{ items: TGateEvaluationView[]; next_cursor: string | null }> {
   const after = await afterCursor(sql, KEYSET, q.cursor);
-  const filters = [
-    ...(q.actorId !== undefined ? [Prisma.sql`g."actorId" = ${q.actorId}`] : []),
-    ...(q.status ? [Prisma.sql`g."status" = ${q.status}`] : []),
-    ...(q.source ? [Prisma.sql`g."source" = ${q.source}`] : []),
-    ...(after ? [after] : []),
-  ];
-  const rows = await sql.query<TGateRow>(
-    Prisma.sql`SELECT g.* FROM "GateEvaluation" g
-      ${filters.length > 0 ? Prisma.sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty}
-      ORDER BY ${keysetOrder(KEYSET)} LIMIT ${q.limit + 1}`,
-  );
-  const { page, nextCursor } = pageOf(rows, q.limit, (r) => r.id);
+  const { page, nextCursor } = pageOf(await rows(sql, pageStatement(q, after)), q.limit, (r) => r.id);
   return { items: page.map(toView), next_cursor: nextCursor };
 }
 

@@ -1,7 +1,9 @@
 import { DomainError, proposalDecidedConflict, type TCfb, type TCfbDraft } from "@solserver/contracts";
+import { expressionBuilder, sql as kyselySql, type SqlBool } from "kysely";
 import { Prisma } from "../generated/prisma/client";
 import { allocateIds } from "../ids";
 import type { TSql, TSqlDriver } from "../sql";
+import { fragment, rows, run, type TDatabase, typed } from "../typed-sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import { insertCfbs, readCfbRow, rewriteCfb, type TPrivateOwner } from "./cfb-write";
 import { addProposalCounts, KIND_WHILE_PENDING } from "./proposal-counts";
@@ -47,6 +49,12 @@ export type TPromotionResult = {
   folded: string[];
 };
 
+/** 'pending' as a literal, as these statements always wrote it: the planner sees the value. */
+const PENDING = kyselySql.lit("pending");
+
+/** The proposal is an echo: the flag tested bare, which both take (a boolean; 0 / 1 on SQLite). */
+const IS_ECHO = expressionBuilder<TDatabase, "UmbraProposal">().ref("echo").$castTo<SqlBool>();
+
 /** The request field a promotion's CFB conflicts name. */
 const PROMOTION_FIELDS = { conflict: "expected_cfb_version", cfb: "expected_cfb_version" } as const;
 
@@ -64,31 +72,24 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
     const now = new Date();
     const status = w.action === "reject" ? "rejected" : "approved";
     const decision = w.resolve?.outcome.decision ?? null;
-    const flipped = await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "status" = ${status}, "decidedAt" = ${now},
-        "latestDecision" = COALESCE(${decision}, "latestDecision")
-      WHERE "id" = ${w.proposalId} AND "status" = 'pending'`);
+    const flipped = await run(
+      tx,
+      typed
+        .updateTable("UmbraProposal")
+        .set((eb) => ({ status, decidedAt: now, latestDecision: eb.fn.coalesce(eb.val(decision), "latestDecision") }))
+        .where("id", "=", w.proposalId)
+        .where("status", "=", PENDING),
+    );
     if (flipped !== 1) {
       const [current] = await proposalsByIds(tx, [w.proposalId]);
       if (!current)
         throw new DomainError("NOT_FOUND", `proposal ${w.proposalId} does not exist`, { field: "proposal_id" });
       throw proposalDecidedConflict({ ...current, final_cfb_id: current.promotion?.final_cfb_id ?? null });
     }
-    const [proposal] = await tx.query<{
-      responseId: string;
-      threadId: string;
-      transmissionId: string;
-      packetId: string;
-      twinOfId: string | null;
-      echo: unknown;
-    }>(
-      Prisma.sql`SELECT p."responseId" AS "responseId", p."threadId" AS "threadId", t."id" AS "transmissionId",
-          t."packetId" AS "packetId", p."twinOfId" AS "twinOfId", p."echo" AS "echo"
-        FROM "UmbraProposal" p JOIN "Response" r ON r."id" = p."responseId" JOIN "Transmission" t ON t."id" = r."transmissionId"
-        WHERE p."id" = ${w.proposalId}`,
-    );
-    if (!proposal) throw new Error(`proposal ${w.proposalId} has no response`);
+    const proposal = await decidedProposal(tx, w.proposalId);
     // The queue counts: off its pending kind (a lead or a twin; the flip left its link), onto its
-    // decision. Before the fold, which unlinks it from its lead.
+    // decision. Before the fold, which unlinks it from its lead. (addProposalCounts takes its
+    // condition as a Prisma.Sql over `p`.)
     const decided = Prisma.sql`p."id" = ${w.proposalId}`;
     await addProposalCounts(tx, decided, -1, KIND_WHILE_PENDING);
     await addProposalCounts(tx, decided, 1);
@@ -133,12 +134,7 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
       }
     }
     const finalCfbId = cfb?.cfb_id ?? null;
-    await tx.execute(Prisma.sql`INSERT INTO "PromotionEvent" ("id", "proposalId", "responseId", "packetId", "transmissionId",
-        "action", "finalCfbId", "editor", "decidedById", "overrides", "reason", "createdAt", "round")
-      VALUES (${promotionId}, ${w.proposalId}, ${proposal.responseId}, ${proposal.packetId}, ${proposal.transmissionId},
-        ${w.action}, ${finalCfbId}, ${w.editor}, ${w.audit.actorUserId}, ${w.overrides ? tx.dialect.json(w.overrides) : null},
-        ${w.reason ?? null}, ${now},
-        (SELECT COUNT(*) FROM "PromotionEvent" WHERE "proposalId" = ${w.proposalId}))`);
+    await insertPromotionEvent(tx, w, { id: promotionId, finalCfbId, now }, proposal);
     const audits: TAuditWrite[] = [
       {
         ...w.audit,
@@ -196,6 +192,52 @@ export async function applyPromotion(driver: TSqlDriver, w: TPromotionWrite): Pr
   });
 }
 
+/** The decided proposal's response, thread, transmission and packet, and its link to a group. */
+async function decidedProposal(tx: TSql, proposalId: string) {
+  const [proposal] = await rows(
+    tx,
+    typed
+      .selectFrom("UmbraProposal as p")
+      .innerJoin("Response as r", "r.id", "p.responseId")
+      .innerJoin("Transmission as t", "t.id", "r.transmissionId")
+      .select(["p.responseId", "p.threadId", "t.id as transmissionId", "t.packetId", "p.twinOfId", "p.echo"])
+      .where("p.id", "=", proposalId),
+  );
+  if (!proposal) throw new Error(`proposal ${proposalId} has no response`);
+  return proposal;
+}
+
+/** The decision's PromotionEvent, its round the proposal's earlier decisions (all of them reopened). */
+function insertPromotionEvent(
+  tx: TSql,
+  w: TPromotionWrite,
+  event: { id: string; finalCfbId: string | null; now: Date },
+  source: { responseId: string; packetId: string; transmissionId: string },
+): Promise<number> {
+  return run(
+    tx,
+    typed.insertInto("PromotionEvent").values((eb) => ({
+      id: event.id,
+      proposalId: w.proposalId,
+      responseId: source.responseId,
+      packetId: source.packetId,
+      transmissionId: source.transmissionId,
+      action: w.action,
+      finalCfbId: event.finalCfbId,
+      editor: w.editor,
+      decidedById: w.audit.actorUserId,
+      // A Json value as the dialect binds it: its fragment.
+      overrides: w.overrides ? fragment(tx.dialect.json(w.overrides)) : null,
+      reason: w.reason ?? null,
+      createdAt: event.now,
+      round: eb
+        .selectFrom("PromotionEvent")
+        .select((sub) => sub.fn.countAll<number>().as("n"))
+        .where("proposalId", "=", w.proposalId),
+    })),
+  );
+}
+
 type TGroupLink = { id: string; twinOfId: string | null; echo: boolean };
 
 /**
@@ -211,39 +253,61 @@ async function foldTwins(tx: TSql, decided: TGroupLink, acrossOwners: boolean, n
     ownLeadId === decided.id
       ? decided
       : ((
-          await tx.query<{ id: string; twinOfId: string | null; echo: unknown }>(
-            Prisma.sql`SELECT "id", "twinOfId", "echo" FROM "UmbraProposal" WHERE "id" = ${ownLeadId}`,
+          await rows(
+            tx,
+            typed.selectFrom("UmbraProposal").select(["id", "twinOfId", "echo"]).where("id", "=", ownLeadId),
           )
         ).map((r) => ({ ...r, echo: Boolean(r.echo) }))[0] ?? decided);
   const root = ownLead.echo && ownLead.twinOfId ? ownLead.twinOfId : ownLead.id;
-  const pending = Prisma.sql`"status" = 'pending' AND "id" <> ${decided.id}`;
-  const members = await tx.query<{ id: string }>(
-    acrossOwners
-      ? // The decided one's own twins too: decided (no longer pending), it is not among the echoes.
-        Prisma.sql`SELECT "id" FROM "UmbraProposal" WHERE ${pending} AND ("id" = ${root} OR "twinOfId" IN (${root}, ${decided.id})
-          OR "twinOfId" IN (SELECT "id" FROM "UmbraProposal" WHERE "twinOfId" = ${root} AND "echo" AND "status" = 'pending'))
-          ORDER BY "seq"`
-      : Prisma.sql`SELECT "id" FROM "UmbraProposal" WHERE ${pending}
-          AND ("id" = ${ownLeadId} OR ("twinOfId" = ${ownLeadId} AND NOT "echo"))
-          ORDER BY "seq"`,
+  const members = await rows(
+    tx,
+    typed
+      .selectFrom("UmbraProposal")
+      .select("id")
+      .where("status", "=", PENDING)
+      .where("id", "<>", decided.id)
+      .where((eb) =>
+        acrossOwners
+          ? // The decided one's own twins too: decided (no longer pending), it is not among the echoes.
+            eb.or([
+              eb("id", "=", root),
+              eb("twinOfId", "in", [root, decided.id]),
+              eb(
+                "twinOfId",
+                "in",
+                eb
+                  .selectFrom("UmbraProposal")
+                  .select("id")
+                  .where("twinOfId", "=", root)
+                  .where(IS_ECHO)
+                  .where("status", "=", PENDING),
+              ),
+            ])
+          : eb.or([eb("id", "=", ownLeadId), eb.and([eb("twinOfId", "=", ownLeadId), eb.not(IS_ECHO)])]),
+      )
+      .orderBy("seq"),
   );
   // Decided, it leads nothing any more: the twins point to it, not it to its old lead.
-  if (decided.twinOfId)
-    await tx.execute(
-      Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL, "echo" = ${false} WHERE "id" = ${decided.id}`,
-    );
+  if (decided.twinOfId) await unlead(tx, decided.id);
   // Decided from another person's side of the group, the group's old lead is that other
   // person's proposal now folded under it: flagged as an echo, it counts among its people.
   if (acrossOwners && root !== ownLead.id)
-    await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "echo" = ${true} WHERE "id" = ${root}`);
+    await run(tx, typed.updateTable("UmbraProposal").set({ echo: true }).where("id", "=", root));
   const ids = members.map((m) => m.id);
   if (ids.length > 0) {
     // The queue counts move with them, from what they are (the lead, twins) to duplicate; this
     // transaction holds the write lock since its first statement, so nothing changed them since.
+    // (addProposalCounts takes its condition as a Prisma.Sql over `p`.)
     const folded = Prisma.sql`p."id" IN (${Prisma.join(ids)})`;
     await addProposalCounts(tx, folded, -1);
-    await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "status" = 'duplicate', "twinOfId" = ${decided.id},
-        "decidedAt" = ${now} WHERE "id" IN (${Prisma.join(ids)}) AND "status" = 'pending'`);
+    await run(
+      tx,
+      typed
+        .updateTable("UmbraProposal")
+        .set({ status: kyselySql.lit("duplicate"), twinOfId: decided.id, decidedAt: now })
+        .where("id", "in", ids)
+        .where("status", "=", PENDING),
+    );
     await addProposalCounts(tx, folded, 1);
   }
   if (!acrossOwners) await rerootEchoes(tx, [decided.id, ownLeadId]);
@@ -252,16 +316,34 @@ async function foldTwins(tx: TSql, decided: TGroupLink, acrossOwners: boolean, n
 
 /** Other people's echoes of a group whose lead was decided by a user: the oldest leads them now. */
 async function rerootEchoes(tx: TSql, decidedLeads: readonly string[]): Promise<void> {
-  const echoes = await tx.query<{ id: string }>(
-    Prisma.sql`SELECT "id" FROM "UmbraProposal" WHERE "twinOfId" IN (${Prisma.join([...new Set(decidedLeads)])})
-      AND "echo" AND "status" = 'pending' ORDER BY "seq"`,
+  const echoes = await rows(
+    tx,
+    typed
+      .selectFrom("UmbraProposal")
+      .select("id")
+      .where("twinOfId", "in", [...new Set(decidedLeads)])
+      .where(IS_ECHO)
+      .where("status", "=", PENDING)
+      .orderBy("seq"),
   );
   const [lead, ...rest] = echoes.map((e) => e.id);
   if (!lead) return;
+  // (addProposalCounts takes its condition as a Prisma.Sql over `p`.)
   const led = Prisma.sql`p."id" = ${lead}`;
   await addProposalCounts(tx, led, -1);
-  await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = NULL, "echo" = ${false} WHERE "id" = ${lead}`);
+  await unlead(tx, lead);
   await addProposalCounts(tx, led, 1);
   if (rest.length > 0)
-    await tx.execute(Prisma.sql`UPDATE "UmbraProposal" SET "twinOfId" = ${lead} WHERE "id" IN (${Prisma.join(rest)})`);
+    await run(tx, typed.updateTable("UmbraProposal").set({ twinOfId: lead }).where("id", "in", rest));
+}
+
+/** Proposal `id` is a lead now: linked to no other, so no echo either. */
+function unlead(tx: TSql, id: string): Promise<number> {
+  return run(
+    tx,
+    typed
+      .updateTable("UmbraProposal")
+      .set((eb) => ({ twinOfId: eb.lit(null), echo: false }))
+      .where("id", "=", id),
+  );
 }

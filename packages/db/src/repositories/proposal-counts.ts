@@ -1,5 +1,7 @@
+import { expressionBuilder, sql as kysely } from "kysely";
 import { Prisma } from "../generated/prisma/client";
 import type { TSql } from "../sql";
+import { fragment, rows, run, type TDatabase, toSql, typed } from "../typed-sql";
 
 // The review queue's counts per status (issue 20), kept as they change rather than counted on
 // every read: a GROUP BY over the whole queue cost ~8.5 ms of CPU per page at 100,000 proposals
@@ -28,13 +30,33 @@ import type { TSql } from "../sql";
  */
 export type TProposalKind = "pending" | "twin" | "echo" | "approved" | "rejected" | "duplicate";
 
-const PENDING_KIND = Prisma.sql`CASE WHEN p."twinOfId" IS NULL THEN 'pending' WHEN p."echo" THEN 'echo' ELSE 'twin' END`;
+/** A proposal `p` and its thread `t`, as the counting statements join them. */
+const counted = expressionBuilder<{ p: TDatabase["UmbraProposal"]; t: TDatabase["Thread"] }, "p" | "t">();
+
+// The kinds are literals, not bound values: recountProposals groups by these very expressions,
+// which PostgreSQL matches to the selected ones by their text.
+const PENDING_KIND = counted
+  .case()
+  .when("p.twinOfId", "is", null)
+  .then(kysely.lit("pending"))
+  .when(counted.ref("p.echo"))
+  .then(kysely.lit("echo"))
+  .else(kysely.lit("twin"))
+  .end();
 
 /** The kind of proposal `p` as stored now. */
-const KIND = Prisma.sql`CASE WHEN p."status" = 'pending' THEN ${PENDING_KIND} ELSE p."status" END`;
+const KIND = counted
+  .case()
+  .when("p.status", "=", kysely.lit("pending"))
+  .then(PENDING_KIND)
+  .else(counted.ref("p.status"))
+  .end();
 
-/** The kind proposal `p` had while pending (before a decision flipped its status). */
-export const KIND_WHILE_PENDING = PENDING_KIND;
+/**
+ * The kind proposal `p` had while pending (before a decision flipped its status), compiled to
+ * Prisma.Sql: promotion-write.ts passes it to addProposalCounts beside its Prisma.Sql conditions.
+ */
+export const KIND_WHILE_PENDING = toSql({ compile: () => kysely`${PENDING_KIND}`.compile(typed) });
 
 /**
  * Which pending proposals a list shows as leads. Across owners (a Jam editor's queue) a group is
@@ -49,30 +71,46 @@ export type TLeadScope = TGroupScope & {
   indexed?: boolean;
 };
 
+// Prisma.Sql: built around the dialect's `unindexed`, for the list statements of proposals.ts.
 export function leadIn(sql: TSql, scope: TLeadScope): Prisma.Sql {
   const twin = scope.indexed ? Prisma.sql`p."twinOfId"` : sql.dialect.unindexed(Prisma.sql`p."twinOfId"`);
   return scope.acrossOwners ? Prisma.sql`${twin} IS NULL` : Prisma.sql`(${twin} IS NULL OR p."echo")`;
 }
 
-const OWNER = Prisma.sql`COALESCE(t."ownerId", '')`;
+const OWNER = counted.fn.coalesce("t.ownerId", kysely.lit(""));
+
+/** Every proposal `p` with its thread `t`. */
+const proposalsWithThreads = () =>
+  typed.selectFrom("UmbraProposal as p").innerJoin("Thread as t", "t.id", "p.threadId");
 
 /**
  * Adds `sign` × the proposals `where` selects (alias `p`) to the counts, by owner and kind: their
  * kind now, or `kind` (an expression over `p`, or a literal) to take off what they were before.
  * One statement; bounded by the proposals selected (a turn's, a decision's group).
  */
-export async function addProposalCounts(
-  tx: TSql,
-  where: Prisma.Sql,
-  sign: 1 | -1,
-  kind: Prisma.Sql = KIND,
-): Promise<void> {
-  // The WHERE before ON CONFLICT is required: without it SQLite may read the upsert's ON as a join's.
-  // Grouped by position: `kind` may be a literal, which PostgreSQL refuses as a GROUP BY term.
-  await tx.execute(Prisma.sql`INSERT INTO "ProposalCount" ("ownerKey", "kind", "n")
-    SELECT ${OWNER}, ${kind}, ${sign} * COUNT(*) FROM "UmbraProposal" p JOIN "Thread" t ON t."id" = p."threadId"
-    WHERE ${where} GROUP BY 1, 2
-    ON CONFLICT ("ownerKey", "kind") DO UPDATE SET "n" = "ProposalCount"."n" + excluded."n"`);
+export async function addProposalCounts(tx: TSql, where: Prisma.Sql, sign: 1 | -1, kind?: Prisma.Sql): Promise<void> {
+  // `where` and `kind` are the callers' Prisma.Sql fragments over `p`.
+  const counts = proposalsWithThreads()
+    .select((eb) => [
+      OWNER.as("ownerKey"),
+      kind ? fragment<string>(kind).as("kind") : KIND.as("kind"),
+      eb(eb.val<number>(sign), "*", eb.fn.countAll<number>()).as("n"),
+    ])
+    // The WHERE before ON CONFLICT is required: without it SQLite may read the upsert's ON as a join's.
+    .where(fragment<boolean>(where))
+    // Grouped by position (raw: Kysely has no positional GROUP BY): `kind` may be a literal, which
+    // PostgreSQL refuses as a GROUP BY term.
+    .groupBy([kysely`1`, kysely`2`]);
+  await run(
+    tx,
+    typed
+      .insertInto("ProposalCount")
+      .columns(["ownerKey", "kind", "n"])
+      .expression(counts)
+      .onConflict((oc) =>
+        oc.columns(["ownerKey", "kind"]).doUpdateSet((eb) => ({ n: eb("ProposalCount.n", "+", eb.ref("excluded.n")) })),
+      ),
+  );
 }
 
 /**
@@ -80,10 +118,11 @@ export async function addProposalCounts(
  * as the migration that created the table).
  */
 export async function recountProposals(tx: TSql): Promise<void> {
-  await tx.execute(Prisma.sql`DELETE FROM "ProposalCount"`);
-  await tx.execute(Prisma.sql`INSERT INTO "ProposalCount" ("ownerKey", "kind", "n")
-    SELECT ${OWNER}, ${KIND}, COUNT(*) FROM "UmbraProposal" p JOIN "Thread" t ON t."id" = p."threadId"
-    GROUP BY ${OWNER}, ${KIND}`);
+  await run(tx, typed.deleteFrom("ProposalCount"));
+  const counts = proposalsWithThreads()
+    .select((eb) => [OWNER.as("ownerKey"), KIND.as("kind"), eb.fn.countAll<number>().as("n")])
+    .groupBy([OWNER, KIND]);
+  await run(tx, typed.insertInto("ProposalCount").columns(["ownerKey", "kind", "n"]).expression(counts));
 }
 
 /** The queue's counts as stored, by kind: one owner's, or every owner's summed (a Jam editor's queue). */
@@ -91,10 +130,15 @@ export async function storedProposalCounts(
   sql: TSql,
   ownerId: string | undefined,
 ): Promise<Partial<Record<TProposalKind, number>>> {
-  const rows = await sql.query<{ kind: string; n: number | bigint }>(
+  const counts =
     ownerId === undefined
-      ? Prisma.sql`SELECT "kind" AS "kind", SUM("n") AS "n" FROM "ProposalCount" GROUP BY "kind"`
-      : Prisma.sql`SELECT "kind" AS "kind", "n" AS "n" FROM "ProposalCount" WHERE "ownerKey" = ${ownerId}`,
-  );
-  return Object.fromEntries(rows.map((r) => [r.kind, Number(r.n)]));
+      ? await rows(
+          sql,
+          typed
+            .selectFrom("ProposalCount")
+            .select((eb) => ["kind", eb.fn.sum<number | bigint>("n").as("n")])
+            .groupBy("kind"),
+        )
+      : await rows(sql, typed.selectFrom("ProposalCount").select(["kind", "n"]).where("ownerKey", "=", ownerId));
+  return Object.fromEntries(counts.map((r) => [r.kind, Number(r.n)]));
 }

@@ -5,9 +5,10 @@ import type {
   TQueueContext,
   TStoredProposal,
 } from "@solserver/contracts";
-import { Prisma } from "../generated/prisma/client";
+import type { NotNull } from "kysely";
 import { timeOrderedId } from "../ids";
 import { dateOf, jsonOf, type TSql, type TSqlDriver } from "../sql";
+import { fragment, rows, run, typed } from "../typed-sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import { leadIn } from "./proposal-counts";
 import type { TStore } from "./store";
@@ -23,31 +24,43 @@ const person = (r: TPersonRow | undefined): TPersonRef | null =>
 async function peopleByIds(sql: TSql, ids: readonly (string | null)[]): Promise<Map<string, TPersonRow>> {
   const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
   if (wanted.length === 0) return new Map();
-  const rows = await sql.query<TPersonRow>(
-    Prisma.sql`SELECT "id" AS "id", "name" AS "name", "email" AS "email" FROM "User" WHERE "id" IN (${Prisma.join(wanted)})`,
-  );
-  return new Map(rows.map((r) => [r.id, r]));
+  const people = await rows(sql, typed.selectFrom("User").select(["id", "name", "email"]).where("id", "in", wanted));
+  return new Map(people.map((r) => [r.id, r]));
 }
 
 /** Each proposal's card context, by id: four statements for the whole page whatever its size. */
 async function queueContexts(sql: TSql, proposals: readonly TStoredProposal[]): Promise<Map<string, TQueueContext>> {
   if (proposals.length === 0) return new Map();
-  const ids = Prisma.join(proposals.map((p) => p.proposal_id));
+  const ids = proposals.map((p) => p.proposal_id);
   const targets = [...new Set(proposals.flatMap((p) => (p.target_cfb_id ? [p.target_cfb_id] : [])))];
   const [threads, cfbs, comments] = await Promise.all([
-    sql.query<{ id: string; title: string; ownerId: string | null; assigneeId: string | null }>(
-      Prisma.sql`SELECT p."id" AS "id", t."title" AS "title", t."ownerId" AS "ownerId", p."assigneeId" AS "assigneeId"
-        FROM "UmbraProposal" p JOIN "Thread" t ON t."id" = p."threadId" WHERE p."id" IN (${ids})`,
+    rows(
+      sql,
+      typed
+        .selectFrom("UmbraProposal as p")
+        .innerJoin("Thread as t", "t.id", "p.threadId")
+        .select(["p.id", "t.title", "t.ownerId", "p.assigneeId"])
+        .where("p.id", "in", ids),
     ),
     targets.length === 0
       ? Promise.resolve([])
-      : sql.query<{ id: string; title: string; summary: string; version: number }>(
-          Prisma.sql`SELECT "id" AS "id", "title" AS "title", "summary" AS "summary", "version" AS "version"
-            FROM "Cfb" WHERE "id" IN (${Prisma.join(targets)}) AND "retiredAt" IS NULL AND "mergedIntoId" IS NULL`,
+      : rows(
+          sql,
+          typed
+            .selectFrom("Cfb")
+            .select(["id", "title", "summary", "version"])
+            .where("id", "in", targets)
+            .where("retiredAt", "is", null)
+            .where("mergedIntoId", "is", null),
         ),
-    sql.query<{ proposalId: string; kind: string; authorId: string | null; createdAt: unknown }>(
-      Prisma.sql`SELECT "proposalId" AS "proposalId", "kind" AS "kind", "authorId" AS "authorId", "createdAt" AS "createdAt"
-        FROM "ProposalComment" WHERE "proposalId" IN (${ids}) ORDER BY "createdAt", "id"`,
+    rows(
+      sql,
+      typed
+        .selectFrom("ProposalComment")
+        .select(["proposalId", "kind", "authorId", "createdAt"])
+        .where("proposalId", "in", ids)
+        .orderBy("createdAt")
+        .orderBy("id"),
     ),
   ]);
   const people = await peopleByIds(
@@ -88,6 +101,17 @@ async function queueContexts(sql: TSql, proposals: readonly TStoredProposal[]): 
 
 const DAY_MS = 86_400_000;
 
+/** The proposals (alias `p`) of one owner's threads, or everyone's. */
+function queueOf(ownerId: string | undefined) {
+  const all = typed.selectFrom("UmbraProposal as p");
+  if (ownerId === undefined) return all;
+  // (Typed as the proposals alone: what the statements read is `p`'s.)
+  const owned: typeof all = all.innerJoin("Thread as t", (join) =>
+    join.onRef("t.id", "=", "p.threadId").on("t.ownerId", "=", ownerId),
+  );
+  return owned;
+}
+
 /**
  * The pending queue per domain (what waits, the oldest item) and what each domain decided in the
  * last 24 hours: one owner's, or everyone's for a Jam editor. Each statement reads one index: the
@@ -98,43 +122,56 @@ async function domainQueues(
   sql: TSql,
   q: { ownerId: string | undefined; callerId: string },
 ): Promise<TProposalQueuesResponse> {
-  const from =
-    q.ownerId === undefined
-      ? Prisma.sql`"UmbraProposal" p`
-      : Prisma.sql`"UmbraProposal" p JOIN "Thread" t ON t."id" = p."threadId" AND t."ownerId" = ${q.ownerId}`;
+  const acrossOwners = q.ownerId === undefined;
   const since = new Date(Date.now() - DAY_MS);
+  const from = queueOf(q.ownerId);
   const [pending, decided, mine] = await Promise.all([
-    sql.query<{ domain: string; n: number | bigint; oldest: unknown }>(
-      Prisma.sql`SELECT p."domain" AS "domain", COUNT(*) AS "n", MIN(p."createdAt") AS "oldest" FROM ${from}
-        WHERE p."status" = 'pending' AND ${leadIn(sql, { acrossOwners: q.ownerId === undefined, indexed: true })}
-        GROUP BY p."domain"`,
+    rows(
+      sql,
+      from
+        .select((eb) => [
+          "p.domain",
+          eb.fn.countAll<number | bigint>().as("n"),
+          eb.fn.min<Date | string | null>("p.createdAt").as("oldest"),
+        ])
+        .where("p.status", "=", "pending")
+        // leadIn: a Prisma.Sql fragment around the dialect's index hint, shared with proposals.ts.
+        .where(fragment<boolean>(leadIn(sql, { acrossOwners, indexed: true })))
+        .groupBy("p.domain"),
     ),
-    sql.query<{ domain: string; n: number | bigint }>(
-      Prisma.sql`SELECT p."domain" AS "domain", COUNT(*) AS "n" FROM ${from}
-        WHERE p."status" IN ('approved', 'rejected') AND p."decidedAt" >= ${since} GROUP BY p."domain"`,
+    rows(
+      sql,
+      from
+        .select((eb) => ["p.domain", eb.fn.countAll<number | bigint>().as("n")])
+        .where("p.status", "in", ["approved", "rejected"])
+        .where("p.decidedAt", ">=", since)
+        .groupBy("p.domain"),
     ),
-    sql.query<{ n: number | bigint }>(
+    rows(
+      sql,
       // Through the (status, assignee) index: the twin test kept off the twin index.
-      Prisma.sql`SELECT COUNT(*) AS "n" FROM ${from}
-        WHERE p."status" = 'pending' AND ${leadIn(sql, { acrossOwners: q.ownerId === undefined })}
-          AND p."assigneeId" = ${q.callerId}`,
+      from
+        .select((eb) => eb.fn.countAll<number | bigint>().as("n"))
+        .where("p.status", "=", "pending")
+        .where(fragment<boolean>(leadIn(sql, { acrossOwners })))
+        .where("p.assigneeId", "=", q.callerId),
     ),
   ]);
-  const rows = new Map<string, TProposalQueuesResponse["domains"][number]>();
+  const byDomain = new Map<string, TProposalQueuesResponse["domains"][number]>();
   for (const r of pending)
-    rows.set(r.domain, {
+    byDomain.set(r.domain, {
       domain: r.domain,
       pending: Number(r.n),
       oldest_ts: r.oldest === null ? null : dateOf(r.oldest).toISOString(),
       decided_24h: 0,
     });
   for (const r of decided) {
-    const row = rows.get(r.domain) ?? { domain: r.domain, pending: 0, oldest_ts: null, decided_24h: 0 };
+    const row = byDomain.get(r.domain) ?? { domain: r.domain, pending: 0, oldest_ts: null, decided_24h: 0 };
     row.decided_24h = Number(r.n);
-    rows.set(r.domain, row);
+    byDomain.set(r.domain, row);
   }
   return {
-    domains: [...rows.values()].sort((a, b) => b.pending - a.pending || a.domain.localeCompare(b.domain)),
+    domains: [...byDomain.values()].sort((a, b) => b.pending - a.pending || a.domain.localeCompare(b.domain)),
     assigned_to_me: Number(mine[0]?.n ?? 0),
   };
 }
@@ -149,17 +186,25 @@ export async function assignProposals(
   },
 ): Promise<number> {
   return driver.transaction(async (tx) => {
-    const ids = Prisma.join([...w.proposalIds]);
-    const rows = await tx.query<{ id: string }>(
-      Prisma.sql`SELECT "id" AS "id" FROM "UmbraProposal" WHERE "id" IN (${ids}) AND "status" = 'pending'`,
+    const pending = await rows(
+      tx,
+      typed.selectFrom("UmbraProposal").select("id").where("id", "in", w.proposalIds).where("status", "=", "pending"),
     );
-    if (rows.length === 0) return 0;
-    await tx.execute(
-      Prisma.sql`UPDATE "UmbraProposal" SET "assigneeId" = ${w.assigneeId} WHERE "id" IN (${Prisma.join(rows.map((r) => r.id))})`,
+    if (pending.length === 0) return 0;
+    await run(
+      tx,
+      typed
+        .updateTable("UmbraProposal")
+        .set({ assigneeId: w.assigneeId })
+        .where(
+          "id",
+          "in",
+          pending.map((r) => r.id),
+        ),
     );
     await insertAudit(
       tx,
-      rows.map((r) => ({
+      pending.map((r) => ({
         ...w.audit,
         action: w.assigneeId ? "proposal.assign" : "proposal.unassign",
         targetType: "proposal" as const,
@@ -168,7 +213,7 @@ export async function assignProposals(
       })),
       new Date(),
     );
-    return rows.length;
+    return pending.length;
   });
 }
 
@@ -185,8 +230,17 @@ export async function addComment(
   const id = `PC-${timeOrderedId()}`;
   const now = new Date();
   await driver.transaction(async (tx) => {
-    await tx.execute(Prisma.sql`INSERT INTO "ProposalComment" ("id", "proposalId", "authorId", "kind", "body", "createdAt")
-      VALUES (${id}, ${w.proposalId}, ${w.audit.actorUserId}, ${w.kind}, ${w.body}, ${now})`);
+    await run(
+      tx,
+      typed.insertInto("ProposalComment").values({
+        id,
+        proposalId: w.proposalId,
+        authorId: w.audit.actorUserId,
+        kind: w.kind,
+        body: w.body,
+        createdAt: now,
+      }),
+    );
     await insertAudit(
       tx,
       [
@@ -217,26 +271,30 @@ export async function addComment(
  * comments, requests for changes, and the reasons of rejections, oldest first.
  */
 async function listComments(sql: TSql, by: { proposalId: string } | { threadId: string }): Promise<TProposalComment[]> {
-  const which = "proposalId" in by ? Prisma.sql`p."id" = ${by.proposalId}` : Prisma.sql`p."threadId" = ${by.threadId}`;
+  const [column, value] =
+    "proposalId" in by ? (["p.id", by.proposalId] as const) : (["p.threadId", by.threadId] as const);
   const [comments, reasons] = await Promise.all([
-    sql.query<{
-      id: string;
-      proposalId: string;
-      kind: string;
-      body: string;
-      authorId: string | null;
-      createdAt: unknown;
-    }>(
-      Prisma.sql`SELECT c."id" AS "id", c."proposalId" AS "proposalId", c."kind" AS "kind", c."body" AS "body",
-          c."authorId" AS "authorId", c."createdAt" AS "createdAt"
-        FROM "ProposalComment" c JOIN "UmbraProposal" p ON p."id" = c."proposalId" WHERE ${which}
-        ORDER BY c."createdAt", c."id" LIMIT 500`,
+    rows(
+      sql,
+      typed
+        .selectFrom("ProposalComment as c")
+        .innerJoin("UmbraProposal as p", "p.id", "c.proposalId")
+        .select(["c.id", "c.proposalId", "c.kind", "c.body", "c.authorId", "c.createdAt"])
+        .where(column, "=", value)
+        .orderBy("c.createdAt")
+        .orderBy("c.id")
+        .limit(500),
     ),
-    sql.query<{ id: string; proposalId: string; reason: string; authorId: string | null; createdAt: unknown }>(
-      Prisma.sql`SELECT e."id" AS "id", e."proposalId" AS "proposalId", e."reason" AS "reason",
-          e."decidedById" AS "authorId", e."createdAt" AS "createdAt"
-        FROM "PromotionEvent" e JOIN "UmbraProposal" p ON p."id" = e."proposalId"
-        WHERE ${which} AND e."reason" IS NOT NULL LIMIT 500`,
+    rows(
+      sql,
+      typed
+        .selectFrom("PromotionEvent as e")
+        .innerJoin("UmbraProposal as p", "p.id", "e.proposalId")
+        .select(["e.id", "e.proposalId", "e.reason", "e.decidedById as authorId", "e.createdAt"])
+        .where(column, "=", value)
+        .where("e.reason", "is not", null)
+        .$narrowType<{ reason: NotNull }>()
+        .limit(500),
     ),
   ]);
   const people = await peopleByIds(sql, [...comments.map((c) => c.authorId), ...reasons.map((r) => r.authorId)]);
@@ -267,12 +325,17 @@ async function pendingOfThread(
   threadId: string,
   limit: number,
 ): Promise<{ proposal_id: string; title: string; summary: string }[]> {
-  const rows = await sql.query<{ id: string; title: string; deltaSummary: string; proposedCfb: unknown }>(
-    Prisma.sql`SELECT "id" AS "id", "title" AS "title", "deltaSummary" AS "deltaSummary", "proposedCfb" AS "proposedCfb"
-      FROM "UmbraProposal" WHERE "threadId" = ${threadId} AND "status" = 'pending'
-      ORDER BY "createdAt" DESC LIMIT ${limit}`,
+  const pending = await rows(
+    sql,
+    typed
+      .selectFrom("UmbraProposal")
+      .select(["id", "title", "deltaSummary", "proposedCfb"])
+      .where("threadId", "=", threadId)
+      .where("status", "=", "pending")
+      .orderBy("createdAt", "desc")
+      .limit(limit),
   );
-  return rows.map((r) => {
+  return pending.map((r) => {
     const proposed = jsonOf(r.proposedCfb) as { summary?: unknown } | null;
     return {
       proposal_id: r.id,

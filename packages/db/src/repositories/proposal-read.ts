@@ -1,7 +1,8 @@
 import type { TStoredProposal } from "@solserver/contracts";
-import { Prisma } from "../generated/prisma/client";
-import { type TPromotionRow, type TProposalRow, type TResolveDecisionRow, toProposal } from "../mappers";
+import type { NotNull, SqlBool } from "kysely";
+import { type TPromotionRow, type TResolveDecisionRow, toProposal } from "../mappers";
 import type { TSql } from "../sql";
+import { rows, typed } from "../typed-sql";
 import type { TGroupScope } from "./proposal-counts";
 
 // Proposals as the API shows them, read through the driver: the queue's pages, one proposal's
@@ -12,12 +13,61 @@ import type { TGroupScope } from "./proposal-counts";
  * by email, from the decision in force (not one reopened since); proposals still pending, or
  * decided by an account deleted since, are left out.
  */
-const DECIDERS = (list: Prisma.Sql) => Prisma.sql`SELECT p."id" AS "id", u."email" AS "email"
-  FROM "UmbraProposal" p
-  JOIN "PromotionEvent" e ON e."proposalId" = CASE WHEN p."status" = 'duplicate' THEN p."twinOfId" ELSE p."id" END
-    AND e."reopenedAt" IS NULL
-  JOIN "User" u ON u."id" = e."decidedById"
-  WHERE p."id" IN (${list})`;
+const deciders = (ids: readonly string[]) =>
+  typed
+    .selectFrom("UmbraProposal as p")
+    .innerJoin("PromotionEvent as e", (join) =>
+      join
+        .on((eb) =>
+          eb(
+            "e.proposalId",
+            "=",
+            eb.case().when("p.status", "=", "duplicate").then(eb.ref("p.twinOfId")).else(eb.ref("p.id")).end(),
+          ),
+        )
+        .on("e.reopenedAt", "is", null),
+    )
+    .innerJoin("User as u", "u.id", "e.decidedById")
+    .select(["p.id", "u.email"])
+    .where("p.id", "in", ids);
+
+/**
+ * The twins of each of these proposals, as rows to sum by id: across owners other people's echoes
+ * among them, and the pending twins of those echoes; for one owner's view only their own (another
+ * person's decides nothing of theirs).
+ */
+function twinCounts(sql: TSql, ids: readonly string[], scope: TGroupScope) {
+  const twins = typed.selectFrom("UmbraProposal").where("twinOfId", "in", ids).groupBy("twinOfId");
+  // `echo` is a condition as it stands (typed as one: the column reads 0 / 1 on SQLite).
+  if (!scope.acrossOwners) {
+    return rows(
+      sql,
+      twins
+        .select((eb) => ["twinOfId as id", eb.fn.countAll<number | bigint>().as("n"), eb.lit(0).as("echoes")])
+        .where((eb) => eb.not(eb.ref("echo").$castTo<SqlBool>()))
+        .$narrowType<{ id: NotNull }>(),
+    );
+  }
+  const twinsOfEchoes = typed
+    .selectFrom("UmbraProposal as e")
+    .innerJoin("UmbraProposal as p", (join) => join.onRef("p.twinOfId", "=", "e.id").on("p.status", "=", "pending"))
+    .select((eb) => ["e.twinOfId as id", eb.fn.countAll<number | bigint>().as("n"), eb.lit(0).as("echoes")])
+    .where("e.twinOfId", "in", ids)
+    .where((eb) => eb.ref("e.echo").$castTo<SqlBool>())
+    .where("e.status", "=", "pending")
+    .groupBy("e.twinOfId");
+  return rows(
+    sql,
+    twins
+      .select((eb) => [
+        "twinOfId as id",
+        eb.fn.countAll<number | bigint>().as("n"),
+        eb.fn.sum<number | bigint>(eb.case().when(eb.ref("echo")).then(1).else(0).end()).as("echoes"),
+      ])
+      .unionAll(twinsOfEchoes)
+      .$narrowType<{ id: NotNull }>(),
+  );
+}
 
 /**
  * Proposals by id, each with its decisions (the one in force and any reopened), who decided it,
@@ -31,28 +81,22 @@ export async function proposalsByIds(
   scope: TGroupScope = { acrossOwners: true },
 ): Promise<TStoredProposal[]> {
   if (ids.length === 0) return [];
-  const list = Prisma.join([...ids]);
-  const [rows, promotions, decisions, twins, deciders] = await Promise.all([
-    sql.query<TProposalRow>(Prisma.sql`SELECT * FROM "UmbraProposal" WHERE "id" IN (${list})`),
-    sql.query<TPromotionRow>(Prisma.sql`SELECT * FROM "PromotionEvent" WHERE "proposalId" IN (${list})`),
-    sql.query<TResolveDecisionRow>(
-      Prisma.sql`SELECT * FROM "UmbraResolveDecision" WHERE "proposalId" IN (${list}) ORDER BY "createdAt" DESC, "id" DESC`,
+  const [proposals, promotions, decisions, twins, decidedBy] = await Promise.all([
+    rows(sql, typed.selectFrom("UmbraProposal").selectAll().where("id", "in", ids)),
+    rows(sql, typed.selectFrom("PromotionEvent").selectAll().where("proposalId", "in", ids)),
+    rows(
+      sql,
+      typed
+        .selectFrom("UmbraResolveDecision")
+        .selectAll()
+        .where("proposalId", "in", ids)
+        .orderBy("createdAt", "desc")
+        .orderBy("id", "desc"),
     ),
-    // Its twins: across owners other people's echoes among them, and the pending twins of those
-    // echoes; for one owner's view only their own (another person's decides nothing of theirs).
-    sql.query<{ id: string; n: number | bigint; echoes: number | bigint }>(
-      scope.acrossOwners
-        ? Prisma.sql`SELECT "twinOfId" AS "id", COUNT(*) AS "n", SUM(CASE WHEN "echo" THEN 1 ELSE 0 END) AS "echoes"
-            FROM "UmbraProposal" WHERE "twinOfId" IN (${list}) GROUP BY "twinOfId"
-            UNION ALL SELECT e."twinOfId" AS "id", COUNT(*) AS "n", 0 AS "echoes"
-            FROM "UmbraProposal" e JOIN "UmbraProposal" p ON p."twinOfId" = e."id" AND p."status" = 'pending'
-            WHERE e."twinOfId" IN (${list}) AND e."echo" AND e."status" = 'pending' GROUP BY e."twinOfId"`
-        : Prisma.sql`SELECT "twinOfId" AS "id", COUNT(*) AS "n", 0 AS "echoes"
-            FROM "UmbraProposal" WHERE "twinOfId" IN (${list}) AND NOT "echo" GROUP BY "twinOfId"`,
-    ),
-    sql.query<{ id: string; email: string }>(DECIDERS(list)),
+    twinCounts(sql, ids, scope),
+    rows(sql, deciders(ids)),
   ]);
-  const deciderOf = new Map(deciders.map((d) => [d.id, d.email]));
+  const deciderOf = new Map(decidedBy.map((d) => [d.id, d.email]));
   const promotionsOf = new Map<string, TPromotionRow[]>();
   for (const p of promotions) {
     const rounds = promotionsOf.get(p.proposalId);
@@ -66,7 +110,7 @@ export async function proposalsByIds(
   }
   const latestOf = new Map<string, TResolveDecisionRow>();
   for (const d of decisions) if (!latestOf.has(d.proposalId)) latestOf.set(d.proposalId, d);
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const byId = new Map(proposals.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
@@ -74,6 +118,8 @@ export async function proposalsByIds(
     return [
       toProposal({
         ...row,
+        // (TProposalRow's boolean: the column reads 0 / 1 on SQLite)
+        echo: Boolean(row.echo),
         promotions: promotionsOf.get(id) ?? [],
         resolveDecision: latest ? [latest] : [],
         twinCount: twinsOf.get(id)?.n ?? 0,

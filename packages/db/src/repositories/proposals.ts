@@ -5,10 +5,12 @@ import {
   ZProposalWarning,
   ZResolveOutcome,
 } from "@solserver/contracts";
+import { type Expression, expressionBuilder, sql as kyselySql, type SqlBool } from "kysely";
 import { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, jsonOf, type TSql } from "../sql";
+import { fragment, rows, type TDatabase, typed } from "../typed-sql";
 import { applyPromotion, type TPromotionWrite } from "./promotion-write";
 import { leadIn, storedProposalCounts, type TGroupScope, type TLeadScope } from "./proposal-counts";
 import { proposalsByIds } from "./proposal-read";
@@ -41,6 +43,16 @@ const SORTS: Record<NonNullable<TProposalListQuery["sort"]>, Pick<TKeyset, "colu
   confidence: { columns: ["confidence", "createdAt", "seq"], direction: "desc" },
 };
 
+/** Conditions on the proposal `p` and thread `t` of these statements, built before the statement. */
+const onProposal = expressionBuilder<{ p: TDatabase["UmbraProposal"] }, "p">();
+const onThread = expressionBuilder<{ t: TDatabase["Thread"] }, "t">();
+
+/** 'pending' as a literal, as these statements always wrote it: the planner sees the value. */
+const PENDING = kyselySql.lit("pending");
+
+/** Proposal `p` is an echo: the flag tested bare, which both take (a boolean; 0 / 1 on SQLite). */
+const IS_ECHO = onProposal.ref("p.echo").$castTo<SqlBool>();
+
 /**
  * The review queue: filters on status, resolve's decision, domain, confidence and thread (each
  * backed by an index that leads with the status), three sorts, keyset pagination whatever the
@@ -51,52 +63,58 @@ const SORTS: Record<NonNullable<TProposalListQuery["sort"]>, Pick<TKeyset, "colu
 async function listProposals(sql: TSql, q: TProposalListQuery): Promise<TStoredProposalPage> {
   const sortName = q.sort ?? "newest";
   const keyset: TKeyset = { table: "UmbraProposal", alias: "p", what: "proposal", ...SORTS[sortName] };
-  // Who may see what: a user only the proposals of threads they own.
-  const from =
-    q.ownerId === undefined
-      ? Prisma.sql`"UmbraProposal" p`
-      : Prisma.sql`"UmbraProposal" p JOIN "Thread" t ON t."id" = p."threadId" AND t."ownerId" = ${q.ownerId}`;
   // What narrows the queue apart from the status: the counts follow these too. For the page, a
   // confidence floor is kept off the confidence index (unindexed) unless the queue is sorted by
   // confidence, so SQLite walks the date index in order instead of sorting every match; a count
   // has no order, and counts through that index.
-  const narrowingOf = (forCount: boolean) => [
-    ...(q.decision ? [Prisma.sql`p."latestDecision" = ${q.decision}`] : []),
-    ...(q.domain ? [Prisma.sql`p."domain" = ${q.domain}`] : []),
+  const narrowingOf = (forCount: boolean): Expression<SqlBool>[] => [
+    ...(q.decision ? [onProposal("p.latestDecision", "=", q.decision)] : []),
+    ...(q.domain ? [onProposal("p.domain", "=", q.domain)] : []),
     ...(q.minConfidence !== undefined
       ? [
           forCount || sortName === "confidence"
-            ? Prisma.sql`p."confidence" >= ${q.minConfidence}`
-            : Prisma.sql`${sql.dialect.unindexed(Prisma.sql`p."confidence"`)} >= ${q.minConfidence}`,
+            ? onProposal("p.confidence", ">=", q.minConfidence)
+            : // The dialect's unindexed column (a helper over Prisma.Sql), embedded as a fragment.
+              onProposal(fragment<number>(sql.dialect.unindexed(Prisma.sql`p."confidence"`)), ">=", q.minConfidence),
         ]
       : []),
-    ...(q.threadId ? [Prisma.sql`p."threadId" = ${q.threadId}`] : []),
-    ...(q.assigneeId === null ? [Prisma.sql`p."assigneeId" IS NULL`] : []),
-    ...(q.assigneeId ? [Prisma.sql`p."assigneeId" = ${q.assigneeId}`] : []),
+    ...(q.threadId ? [onProposal("p.threadId", "=", q.threadId)] : []),
+    ...(q.assigneeId === null ? [onProposal("p.assigneeId", "is", null)] : []),
+    ...(q.assigneeId ? [onProposal("p.assigneeId", "=", q.assigneeId)] : []),
   ];
   const narrowing = narrowingOf(false);
-  const filters = [
-    ...(q.responseId ? [Prisma.sql`p."responseId" = ${q.responseId}`] : []),
-    ...(q.status === "all" ? [] : [Prisma.sql`p."status" = ${q.status}`]),
+  const filters: Expression<SqlBool>[] = [
+    ...(q.responseId ? [onProposal("p.responseId", "=", q.responseId)] : []),
+    ...(q.status === "all" ? [] : [onProposal("p.status", "=", q.status)]),
     // The pending queue shows each group of twins once, by its lead. Unindexed keeps SQLite from
     // reading "IS NULL" as an equality on the twin index (every lead matches it) instead of
     // walking the status-and-date index in order.
-    ...(q.status === "pending" ? [leadIn(sql, scopeOf(q))] : []),
+    ...(q.status === "pending" ? [leads(sql, scopeOf(q))] : []),
     ...narrowing,
   ];
+  // The keyset helpers (pagination.ts) write the condition and ORDER BY over `p`: fragments.
   const after = await afterCursor(sql, keyset, q.cursor);
-  if (after) filters.push(after);
-  const where = filters.length > 0 ? Prisma.sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty;
+  if (after) filters.push(fragment<SqlBool>(after));
   const [idRows, counts] = await Promise.all([
-    sql.query<{ id: string }>(
-      Prisma.sql`SELECT p."id" AS "id" FROM ${from} ${where}
-        ORDER BY ${keysetOrder(keyset)} LIMIT ${q.limit + 1}`,
+    rows(
+      sql,
+      visibleProposals(q.ownerId)
+        .select("p.id")
+        .$if(filters.length > 0, (qb) => qb.where((eb) => eb.and(filters)))
+        .orderBy(fragment(keysetOrder(keyset)))
+        .limit(q.limit + 1),
     ),
     q.responseId
-      ? responseCounts(sql, from, q.responseId)
+      ? responseCounts(sql, q.ownerId, q.responseId)
       : narrowing.length > 0
         ? // Counts follow the filters: counted on read under them (without any, the kept counts).
-          narrowedCounts(sql, from, narrowingOf(true), scopeOf(q), q.domain !== undefined && narrowing.length === 1)
+          narrowedCounts(
+            sql,
+            q.ownerId,
+            narrowingOf(true),
+            scopeOf(q),
+            q.domain !== undefined && narrowing.length === 1,
+          )
         : queueCounts(sql, q.ownerId),
   ]);
   const { page, nextCursor } = pageOf(idRows, q.limit, (r) => r.id);
@@ -110,6 +128,20 @@ async function listProposals(sql: TSql, q: TProposalListQuery): Promise<TStoredP
     counts,
   };
 }
+
+/** The proposals (`p`) `ownerId` may see: a user only those of threads they own; every one when undefined. */
+function visibleProposals(ownerId: string | undefined) {
+  return typed
+    .selectFrom("UmbraProposal as p")
+    .$if(ownerId !== undefined, (qb) =>
+      qb.innerJoin("Thread as t", (join) =>
+        join.onRef("t.id", "=", "p.threadId").on("t.ownerId", "=", ownerId as string),
+      ),
+    );
+}
+
+/** The lead test of proposal-counts.ts (a Prisma.Sql over `p`, unindexed by the dialect) as a condition. */
+const leads = (sql: TSql, scope: TLeadScope) => fragment<SqlBool>(leadIn(sql, scope));
 
 const scopeOf = (q: Pick<TProposalListQuery, "ownerId" | "threadId" | "responseId">): TLeadScope => ({
   acrossOwners: q.ownerId === undefined && q.threadId === undefined && q.responseId === undefined,
@@ -133,45 +165,53 @@ async function queueCounts(sql: TSql, ownerId: string | undefined): Promise<TSto
 
 /**
  * The counts of a filtered queue (decision, domain, confidence, thread, assignee), counted on
- * read under the same filters as the page.
+ * read under the same filters as the page, among the proposals `ownerId` may see.
  */
 async function narrowedCounts(
   sql: TSql,
-  from: Prisma.Sql,
-  narrowing: readonly Prisma.Sql[],
+  ownerId: string | undefined,
+  narrowing: readonly Expression<SqlBool>[],
   scope: TLeadScope,
   domainOnly: boolean,
 ): Promise<TStoredProposalPage["counts"]> {
   // One count per status, each through an index that leads with the status and the filter
   // (status+domain, status+decision, status+confidence, status+assignee; a thread's own index):
   // the cost follows the matches, not the queue. Pending counts leads only, as the lists show them.
-  const where = Prisma.join([...narrowing], " AND ");
   // The status as a literal in the select list: PostgreSQL cannot type a bare parameter there.
-  const count = (status: "pending" | "approved" | "rejected" | "duplicate", extra: Prisma.Sql = Prisma.empty) =>
-    Prisma.sql`SELECT ${Prisma.raw(`'${status}'`)} AS "status", COUNT(*) AS "n" FROM ${from}
-      WHERE p."status" = ${status} ${extra} AND ${where}`;
+  const count = (status: "pending" | "approved" | "rejected" | "duplicate", extra: Expression<SqlBool>[] = []) =>
+    visibleProposals(ownerId)
+      .select((eb) => [kyselySql.lit(status).as("status"), eb.fn.countAll<number>().as("n")])
+      .where((eb) => eb.and([eb("p.status", "=", status), ...extra, ...narrowing]));
   // Pending leads: a domain alone is counted from the (status, twin, domain) index without
   // reading a row; any other filter leads with its own index, the twin test kept off the twin
   // index (else SQLite walks every pending lead: 80 ms at 100,000 instead of a few).
-  const lead = Prisma.sql`AND ${leadIn(sql, { ...scope, indexed: domainOnly })}`;
-  const rows = await sql.query<{ status: string; n: number }>(
-    Prisma.sql`${count("pending", lead)} UNION ALL ${count("approved")}
-      UNION ALL ${count("rejected")} UNION ALL ${count("duplicate")}`,
+  const lead = leads(sql, { ...scope, indexed: domainOnly });
+  const counted = await rows(
+    sql,
+    count("pending", [lead]).unionAll(count("approved")).unionAll(count("rejected")).unionAll(count("duplicate")),
   );
-  return countsOf(rows);
+  return countsOf(counted);
 }
 
 /**
- * The counts of one response's proposals that the caller may see (`from`), as the lists show
+ * The counts of one response's proposals that the caller may see (`ownerId`), as the lists show
  * them: a handful, counted on read from the response's index.
  */
-async function responseCounts(sql: TSql, from: Prisma.Sql, responseId: string): Promise<TStoredProposalPage["counts"]> {
-  const rows = await sql.query<{ status: string; n: number }>(
-    Prisma.sql`SELECT p."status" AS "status", COUNT(*) AS "n" FROM ${from}
-      WHERE p."responseId" = ${responseId} AND (p."status" <> 'pending' OR ${leadIn(sql, { acrossOwners: false, indexed: true })})
-      GROUP BY p."status"`,
+async function responseCounts(
+  sql: TSql,
+  ownerId: string | undefined,
+  responseId: string,
+): Promise<TStoredProposalPage["counts"]> {
+  const lead = leads(sql, { acrossOwners: false, indexed: true });
+  const counted = await rows(
+    sql,
+    visibleProposals(ownerId)
+      .select((eb) => ["p.status", eb.fn.countAll<number>().as("n")])
+      .where("p.responseId", "=", responseId)
+      .where((eb) => eb.or([eb("p.status", "<>", PENDING), lead]))
+      .groupBy("p.status"),
   );
-  return countsOf(rows);
+  return countsOf(counted);
 }
 
 function countsOf(rows: readonly { status: string; n: number }[]): TStoredProposalPage["counts"] {
@@ -209,36 +249,60 @@ export type TProposalFacts = Pick<
  * every chat answer with proposals asks, to say what the caller may do with them).
  */
 async function proposalFacts(sql: TSql, responseId: string): Promise<TProposalFacts[]> {
-  const rows = await sql.query<{
-    id: string;
-    status: string;
-    op: string;
-    targetCfbId: string | null;
-    warnings: unknown;
-    decision: string | null;
-    decisionTarget: string | null;
-    mergeCfbIds: unknown;
-    scores: unknown;
-    twinOfId: string | null;
-    decidedAt: unknown;
-    promotionId: string | null;
-    finalCfbId: string | null;
-    decidedBy: string | null;
-  }>(Prisma.sql`SELECT p."id" AS "id", p."status" AS "status", p."op" AS "op", p."targetCfbId" AS "targetCfbId",
-      p."warnings" AS "warnings", d."decision" AS "decision", d."targetCfbId" AS "decisionTarget",
-      d."mergeCfbIds" AS "mergeCfbIds", d."scores" AS "scores", p."twinOfId" AS "twinOfId", p."decidedAt" AS "decidedAt",
-      e."id" AS "promotionId", e."finalCfbId" AS "finalCfbId", u."email" AS "decidedBy"
-    FROM "UmbraProposal" p
-    LEFT JOIN "UmbraResolveDecision" d ON d."id" = (
-      SELECT l."id" FROM "UmbraResolveDecision" l WHERE l."proposalId" = p."id"
-      ORDER BY l."createdAt" DESC, l."id" DESC LIMIT 1)
-    LEFT JOIN "PromotionEvent" e
-      ON e."proposalId" = CASE WHEN p."status" = 'duplicate' THEN p."twinOfId" ELSE p."id" END
-      AND e."reopenedAt" IS NULL
-    LEFT JOIN "User" u ON u."id" = e."decidedById"
-    WHERE p."responseId" = ${responseId}
-    ORDER BY p."suggestionIndex"`);
-  return rows.map((r) => ({
+  const facts = await rows(
+    sql,
+    typed
+      .selectFrom("UmbraProposal as p")
+      // Its latest resolve decision.
+      .leftJoin("UmbraResolveDecision as d", (join) =>
+        join.on("d.id", "=", (eb) =>
+          eb
+            .selectFrom("UmbraResolveDecision as l")
+            .select("l.id")
+            .whereRef("l.proposalId", "=", "p.id")
+            .orderBy("l.createdAt", "desc")
+            .orderBy("l.id", "desc")
+            .limit(eb.lit(1)),
+        ),
+      )
+      // The decision in force: a duplicate's is its twin's.
+      .leftJoin("PromotionEvent as e", (join) =>
+        join
+          .on((eb) =>
+            eb(
+              "e.proposalId",
+              "=",
+              eb
+                .case()
+                .when("p.status", "=", kyselySql.lit("duplicate"))
+                .then(eb.ref("p.twinOfId"))
+                .else(eb.ref("p.id"))
+                .end(),
+            ),
+          )
+          .on("e.reopenedAt", "is", null),
+      )
+      .leftJoin("User as u", "u.id", "e.decidedById")
+      .select([
+        "p.id",
+        "p.status",
+        "p.op",
+        "p.targetCfbId",
+        "p.warnings",
+        "d.decision",
+        "d.targetCfbId as decisionTarget",
+        "d.mergeCfbIds",
+        "d.scores",
+        "p.twinOfId",
+        "p.decidedAt",
+        "e.id as promotionId",
+        "e.finalCfbId",
+        "u.email as decidedBy",
+      ])
+      .where("p.responseId", "=", responseId)
+      .orderBy("p.suggestionIndex"),
+  );
+  return facts.map((r) => ({
     proposal_id: r.id,
     response_id: responseId,
     status: r.status as TProposalFacts["status"],
@@ -292,19 +356,19 @@ export async function twinCandidates(
   sql: TSql,
   q: { ownerId: string | null; threadId: string; fingerprints: readonly string[] },
 ): Promise<TTwinCandidate[]> {
-  const ownLead = Prisma.sql`p."status" = 'pending' AND (p."twinOfId" IS NULL OR p."echo")`;
-  const own = q.ownerId === null ? Prisma.sql`t."id" = ${q.threadId}` : Prisma.sql`t."ownerId" = ${q.ownerId}`;
   const [same, recent] = await Promise.all([
-    q.fingerprints.length === 0
-      ? Promise.resolve([])
-      : sql.query<TTwinRow & { own: unknown }>(Prisma.sql`SELECT ${TWIN_COLUMNS},
-            CASE WHEN ${own} THEN 1 ELSE 0 END AS "own" FROM "UmbraProposal" p
-          JOIN "Thread" t ON t."id" = p."threadId"
-          WHERE p."fingerprint" IN (${Prisma.join([...new Set(q.fingerprints)])}) AND p."status" = 'pending'
-            AND (p."twinOfId" IS NULL OR (p."echo" AND ${own}))`),
-    sql.query<TTwinRow>(Prisma.sql`SELECT ${TWIN_COLUMNS} FROM "UmbraProposal" p
-      WHERE p."threadId" = ${q.threadId} AND ${ownLead}
-      ORDER BY p."createdAt" DESC LIMIT ${THREAD_TWIN_CANDIDATES}`),
+    q.fingerprints.length === 0 ? Promise.resolve([]) : rows(sql, sameFingerprint(q)),
+    rows(
+      sql,
+      typed
+        .selectFrom("UmbraProposal as p")
+        .select(TWIN_COLUMNS)
+        .where("p.threadId", "=", q.threadId)
+        .where("p.status", "=", PENDING)
+        .where((eb) => eb.or([eb("p.twinOfId", "is", null), IS_ECHO]))
+        .orderBy("p.createdAt", "desc")
+        .limit(THREAD_TWIN_CANDIDATES),
+    ),
   ]);
   const seen = new Set<string>();
   return [...same, ...recent.map((r) => ({ ...r, own: 1 }))].flatMap((r) => {
@@ -327,16 +391,28 @@ export async function twinCandidates(
   });
 }
 
-type TTwinRow = {
-  id: string;
-  op: string;
-  targetCfbId: string | null;
-  fingerprint: string;
-  deltaSummary: string;
-  proposedCfb: unknown;
-};
-const TWIN_COLUMNS = Prisma.sql`p."id" AS "id", p."op" AS "op", p."targetCfbId" AS "targetCfbId",
-  p."fingerprint" AS "fingerprint", p."deltaSummary" AS "deltaSummary", p."proposedCfb" AS "proposedCfb"`;
+/** What a twin candidate is read from. */
+const TWIN_COLUMNS = ["p.id", "p.op", "p.targetCfbId", "p.fingerprint", "p.deltaSummary", "p.proposedCfb"] as const;
+
+/**
+ * The pending leads with one of the turn's fingerprints, `own` 1 for the owner's (the thread's,
+ * for a thread without an owner): of another owner only leads of whole groups, not echoes.
+ */
+function sameFingerprint(q: Parameters<typeof twinCandidates>[1]) {
+  return typed
+    .selectFrom("UmbraProposal as p")
+    .innerJoin("Thread as t", "t.id", "p.threadId")
+    .select(TWIN_COLUMNS)
+    .select((eb) => eb.case().when(ownedBy(q)).then(eb.lit(1)).else(eb.lit(0)).end().as("own"))
+    .where("p.fingerprint", "in", [...new Set(q.fingerprints)])
+    .where("p.status", "=", PENDING)
+    .where((eb) => eb.or([eb("p.twinOfId", "is", null), eb.and([IS_ECHO, ownedBy(q)])]));
+}
+
+/** Whether thread `t` is the owner's (the turn's own thread, when it has no owner). */
+function ownedBy(q: { ownerId: string | null; threadId: string }): Expression<SqlBool> {
+  return q.ownerId === null ? onThread("t.id", "=", q.threadId) : onThread("t.ownerId", "=", q.ownerId);
+}
 
 export function proposalRepository({ sql }: TStore) {
   return {

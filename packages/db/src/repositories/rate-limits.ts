@@ -1,5 +1,6 @@
-import { Prisma } from "../generated/prisma/client";
+import { sql as kyselySql } from "kysely";
 import { dateOf } from "../sql";
+import { rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
 // Fixed-window counters (chat turns per account), on the hot path: every chat turn counts.
@@ -13,6 +14,35 @@ function retryAfter(windowStart: Date, w: TWindow): number {
   return Math.max(1, Math.ceil((windowStart.getTime() + w.windowMs - w.now.getTime()) / 1000));
 }
 
+/** One hit on `key`: a new bucket, a restarted expired window, or one more in the current one. */
+function countHit(key: string, w: TWindow) {
+  const windowFloor = new Date(w.now.getTime() - w.windowMs);
+  // The constant 1 stays an SQL literal (`lit`), as the statement always wrote it.
+  return typed
+    .insertInto("RateLimitBucket")
+    .values({ key, windowStart: w.now, count: kyselySql.lit(1) })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet((eb) => {
+        const expired = eb("RateLimitBucket.windowStart", "<=", windowFloor);
+        return {
+          count: eb
+            .case()
+            .when(expired)
+            .then(eb.lit(1))
+            .else(eb("RateLimitBucket.count", "+", eb.lit(1)))
+            .end(),
+          windowStart: eb
+            .case()
+            .when(expired)
+            .then(eb.ref("excluded.windowStart"))
+            .else(eb.ref("RateLimitBucket.windowStart"))
+            .end(),
+        };
+      }),
+    )
+    .returning(["windowStart", "count"]);
+}
+
 export function rateLimitRepository({ sql }: TStore) {
   return {
     /**
@@ -21,14 +51,7 @@ export function rateLimitRepository({ sql }: TStore) {
      * correctly.
      */
     async hit(key: string, w: TWindow): Promise<TRateDecision> {
-      const windowFloor = new Date(w.now.getTime() - w.windowMs);
-      const [row] = await sql.query<{ windowStart: unknown; count: number }>(
-        Prisma.sql`INSERT INTO "RateLimitBucket" ("key", "windowStart", "count") VALUES (${key}, ${w.now}, 1)
-          ON CONFLICT ("key") DO UPDATE SET
-            "count" = CASE WHEN "RateLimitBucket"."windowStart" <= ${windowFloor} THEN 1 ELSE "RateLimitBucket"."count" + 1 END,
-            "windowStart" = CASE WHEN "RateLimitBucket"."windowStart" <= ${windowFloor} THEN excluded."windowStart" ELSE "RateLimitBucket"."windowStart" END
-          RETURNING "windowStart", "count"`,
-      );
+      const [row] = await rows(sql, countHit(key, w));
       if (!row) throw new Error(`rate limit ${key}: the upsert returned no row`);
       const count = Number(row.count);
       return { allowed: count <= w.max, count, retryAfterSeconds: retryAfter(dateOf(row.windowStart), w) };
@@ -36,8 +59,9 @@ export function rateLimitRepository({ sql }: TStore) {
 
     /** Whether `key` is already over `max` in its current window, without counting a hit. */
     async peek(key: string, w: TWindow): Promise<TRateDecision> {
-      const [row] = await sql.query<{ windowStart: unknown; count: number }>(
-        Prisma.sql`SELECT "windowStart", "count" FROM "RateLimitBucket" WHERE "key" = ${key}`,
+      const [row] = await rows(
+        sql,
+        typed.selectFrom("RateLimitBucket").select(["windowStart", "count"]).where("key", "=", key),
       );
       const start = row ? dateOf(row.windowStart) : null;
       if (!row || !start || start.getTime() + w.windowMs <= w.now.getTime()) {
@@ -48,7 +72,7 @@ export function rateLimitRepository({ sql }: TStore) {
     },
 
     async clear(key: string): Promise<void> {
-      await sql.execute(Prisma.sql`DELETE FROM "RateLimitBucket" WHERE "key" = ${key}`);
+      await run(sql, typed.deleteFrom("RateLimitBucket").where("key", "=", key));
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { TDialect, TStorage } from "../dialect/dialect";
-import { Prisma } from "../generated/prisma/client";
 import type { TSqlDriver } from "../sql";
+import { rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
 // Retention (docs/operations.md): trace runs with their events, and gate decisions, older than a
@@ -20,22 +20,41 @@ export type TPruneCounts = { traceRuns: number; traceEvents: number; gateEvaluat
 
 /** The runs of one batch: the oldest `limit` runs before the cutoff (TraceRun_startedAt_idx). */
 const batchRuns = (cutoff: Date, limit: number) =>
-  Prisma.sql`SELECT "id" FROM "TraceRun" WHERE "startedAt" < ${cutoff} ORDER BY "startedAt", "id" LIMIT ${limit}`;
+  typed
+    .selectFrom("TraceRun")
+    .select("id")
+    .where("startedAt", "<", cutoff)
+    .orderBy("startedAt")
+    .orderBy("id")
+    .limit(limit);
+
+/** Trace runs before `cutoff` and their events, counted in one statement. */
+function countTraces(cutoff: Date) {
+  return typed.selectNoFrom((eb) => [
+    eb.selectFrom("TraceRun").select(eb.fn.countAll().as("n")).where("startedAt", "<", cutoff).as("runs"),
+    eb
+      .selectFrom("TraceEvent as e")
+      .innerJoin("TraceRun as r", "r.id", "e.traceRunId")
+      .select(eb.fn.countAll().as("n"))
+      .where("r.startedAt", "<", cutoff)
+      .as("events"),
+  ]);
+}
 
 async function countOld(sql: TSqlDriver, cutoffs: TRetentionCutoffs): Promise<TPruneCounts> {
   const counts: TPruneCounts = { traceRuns: 0, traceEvents: 0, gateEvaluations: 0 };
   if (cutoffs.traces) {
-    const [row] = await sql.query<{ runs: number; events: number }>(
-      Prisma.sql`SELECT (SELECT COUNT(*) FROM "TraceRun" WHERE "startedAt" < ${cutoffs.traces}) AS "runs",
-        (SELECT COUNT(*) FROM "TraceEvent" e JOIN "TraceRun" r ON r."id" = e."traceRunId"
-          WHERE r."startedAt" < ${cutoffs.traces}) AS "events"`,
-    );
+    const [row] = await rows(sql, countTraces(cutoffs.traces));
     counts.traceRuns = Number(row?.runs ?? 0);
     counts.traceEvents = Number(row?.events ?? 0);
   }
   if (cutoffs.gate) {
-    const [row] = await sql.query<{ n: number }>(
-      Prisma.sql`SELECT COUNT(*) AS "n" FROM "GateEvaluation" WHERE "createdAt" < ${cutoffs.gate}`,
+    const [row] = await rows(
+      sql,
+      typed
+        .selectFrom("GateEvaluation")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("createdAt", "<", cutoffs.gate),
     );
     counts.gateEvaluations = Number(row?.n ?? 0);
   }
@@ -49,22 +68,22 @@ async function countOld(sql: TSqlDriver, cutoffs: TRetentionCutoffs): Promise<TP
  */
 function pruneTraceBatch(sql: TSqlDriver, cutoff: Date, limit: number): Promise<{ runs: number; events: number }> {
   return sql.transaction(async (tx) => {
-    const events = await tx.execute(
-      Prisma.sql`DELETE FROM "TraceEvent" WHERE "traceRunId" IN (${batchRuns(cutoff, limit)})`,
-    );
-    const runs = await tx.execute(Prisma.sql`DELETE FROM "TraceRun" WHERE "id" IN (${batchRuns(cutoff, limit)})`);
+    const events = await run(tx, typed.deleteFrom("TraceEvent").where("traceRunId", "in", batchRuns(cutoff, limit)));
+    const runs = await run(tx, typed.deleteFrom("TraceRun").where("id", "in", batchRuns(cutoff, limit)));
     return { runs, events };
   });
 }
 
 /** Deletes the oldest `limit` gate decisions before `cutoff` (GateEvaluation_createdAt_idx). */
 function pruneGateBatch(sql: TSqlDriver, cutoff: Date, limit: number): Promise<number> {
-  return sql.transaction((tx) =>
-    tx.execute(
-      Prisma.sql`DELETE FROM "GateEvaluation" WHERE "id" IN (SELECT "id" FROM "GateEvaluation"
-        WHERE "createdAt" < ${cutoff} ORDER BY "createdAt", "id" LIMIT ${limit})`,
-    ),
-  );
+  const oldest = typed
+    .selectFrom("GateEvaluation")
+    .select("id")
+    .where("createdAt", "<", cutoff)
+    .orderBy("createdAt")
+    .orderBy("id")
+    .limit(limit);
+  return sql.transaction((tx) => run(tx, typed.deleteFrom("GateEvaluation").where("id", "in", oldest)));
 }
 
 /**
@@ -73,17 +92,17 @@ function pruneGateBatch(sql: TSqlDriver, cutoff: Date, limit: number): Promise<n
  * shorter), so the table holds what is live, not every address that ever tried a password.
  */
 function pruneLimitStateBatch(sql: TSqlDriver, cutoff: Date, limit: number): Promise<number> {
-  return sql.transaction((tx) =>
-    tx.execute(
-      Prisma.sql`DELETE FROM "RateLimitBucket" WHERE "key" IN (SELECT "key" FROM "RateLimitBucket"
-        WHERE "windowStart" < ${cutoff} LIMIT ${limit})`,
-    ),
-  );
+  const expired = typed.selectFrom("RateLimitBucket").select("key").where("windowStart", "<", cutoff).limit(limit);
+  return sql.transaction((tx) => run(tx, typed.deleteFrom("RateLimitBucket").where("key", "in", expired)));
 }
 
 async function countLimitStates(sql: TSqlDriver, cutoff: Date): Promise<number> {
-  const [row] = await sql.query<{ n: number }>(
-    Prisma.sql`SELECT COUNT(*) AS "n" FROM "RateLimitBucket" WHERE "windowStart" < ${cutoff}`,
+  const [row] = await rows(
+    sql,
+    typed
+      .selectFrom("RateLimitBucket")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("windowStart", "<", cutoff),
   );
   return Number(row?.n ?? 0);
 }

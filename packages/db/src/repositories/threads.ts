@@ -1,9 +1,11 @@
 import type { TClaimCheckView, TClaimMapEntry, TThreadDetail } from "@solserver/contracts";
+import { type Expression, sql as kyselySql, type RawBuilder, type SqlBool } from "kysely";
 import type { DbClient } from "../client";
-import { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
 import { dateOf, type TSql } from "../sql";
+import { fragment, rows, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
 export type TThreadSummaryView = {
@@ -28,6 +30,37 @@ function likeContaining(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** `LOWER(column) LIKE pattern`, `\` escaping the pattern's wildcards (Kysely has no ESCAPE clause). */
+function lowerLike(column: Expression<string | null>, pattern: string): RawBuilder<SqlBool> {
+  return kyselySql<SqlBool>`LOWER(${column}) LIKE ${pattern} ESCAPE '\\'`;
+}
+
+type TThreadQuery = {
+  ownerId: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+  search?: string | undefined;
+};
+
+/** A page of threads: those `q` asks for, after the cursor's row, newest first (one more, to see a next page). */
+function pageStatement(q: TThreadQuery, after: Prisma.Sql | null) {
+  let query = typed
+    .selectFrom("Thread as t")
+    .leftJoin("User as u", "u.id", "t.ownerId")
+    .select(["t.id", "t.title", "t.updatedAt", "t.procedureSystemId", "u.email"]);
+  if (q.ownerId !== undefined) query = query.where("t.ownerId", "=", q.ownerId);
+  const { search } = q;
+  if (search) {
+    const like = likeContaining(search);
+    query = query.where((eb) =>
+      eb.or([lowerLike(eb.ref("t.title"), like), lowerLike(eb.ref("u.email"), like), eb("t.id", "=", search)]),
+    );
+  }
+  // The keyset's row-value comparison and order come from pagination.ts, shared by every list.
+  if (after) query = query.where(fragment<SqlBool>(after));
+  return query.orderBy(fragment(keysetOrder(THREAD_KEYSET))).limit(q.limit + 1);
+}
+
 /**
  * Threads newest first, a page at a time: one owner's, or every thread when `ownerId` is
  * undefined; with `search`, those whose title or owner's email holds it (any case) or whose id it
@@ -36,28 +69,10 @@ function likeContaining(text: string): string {
  */
 export async function listThreads(
   sql: TSql,
-  q: { ownerId: string | undefined; limit: number; cursor?: string | undefined; search?: string | undefined },
+  q: TThreadQuery,
 ): Promise<{ items: TThreadSummaryView[]; next_cursor: string | null }> {
-  const filters: Prisma.Sql[] = [Prisma.sql`1 = 1`];
-  if (q.ownerId !== undefined) filters.push(Prisma.sql`t."ownerId" = ${q.ownerId}`);
-  if (q.search) {
-    const like = likeContaining(q.search);
-    filters.push(Prisma.sql`(LOWER(t."title") LIKE ${like} ESCAPE '\\' OR LOWER(u."email") LIKE ${like} ESCAPE '\\'
-      OR t."id" = ${q.search})`);
-  }
   const after = await afterCursor(sql, THREAD_KEYSET, q.cursor);
-  if (after) filters.push(after);
-  const rows = await sql.query<{
-    id: string;
-    title: string;
-    updatedAt: unknown;
-    procedureSystemId: string | null;
-    email: string | null;
-  }>(Prisma.sql`SELECT t."id", t."title", t."updatedAt", t."procedureSystemId", u."email" AS "email"
-    FROM "Thread" t LEFT JOIN "User" u ON u."id" = t."ownerId"
-    WHERE ${Prisma.join(filters, " AND ")}
-    ORDER BY ${keysetOrder(THREAD_KEYSET)} LIMIT ${q.limit + 1}`);
-  const { page, nextCursor } = pageOf(rows, q.limit, (r) => r.id);
+  const { page, nextCursor } = pageOf(await rows(sql, pageStatement(q, after)), q.limit, (r) => r.id);
   return {
     items: page.map((t) => ({
       thread_id: t.id,
