@@ -1,4 +1,5 @@
 import { uuidv7 } from "uuidv7";
+import { prepare } from "./prepared-sql";
 import type { TSql } from "./sql";
 import { rows, typed } from "./typed-sql";
 
@@ -24,15 +25,17 @@ export type TIdBatch = Record<TIdFamily, string[]>;
  * One statement that reserves ids of several families at once: a multi-row upsert on the named
  * counters that returns each counter's new value (SQLite and PostgreSQL both accept it).
  */
-function allocation(wanted: [TIdFamily, number][]) {
-  return typed
-    .insertInto("IdSequence")
-    .values(wanted.map(([name, value]) => ({ name, value })))
-    .onConflict((oc) =>
-      oc.column("name").doUpdateSet((eb) => ({ value: eb("IdSequence.value", "+", eb.ref("excluded.value")) })),
-    )
-    .returning(["name", "value"]);
-}
+const allocation = prepare(
+  (v: { counters: { name: string; value: number }[] }) =>
+    typed
+      .insertInto("IdSequence")
+      .values(v.counters)
+      .onConflict((oc) =>
+        oc.column("name").doUpdateSet((eb) => ({ value: eb("IdSequence.value", "+", eb.ref("excluded.value")) })),
+      )
+      .returning(["name", "value"]),
+  ["counters"],
+);
 
 function format(family: TIdFamily, value: number, count: number): string[] {
   const { prefix, width } = ID_FAMILIES[family];
@@ -51,7 +54,8 @@ export async function allocateIds(tx: TSql, request: TIdRequest): Promise<TIdBat
   const batch = Object.fromEntries(Object.keys(ID_FAMILIES).map((f) => [f, [] as string[]])) as TIdBatch;
   const wanted = (Object.entries(request) as [TIdFamily, number][]).filter(([, count]) => count > 0);
   if (wanted.length === 0) return batch;
-  const counters = await rows(tx.outside ?? tx, allocation(wanted));
+  const counted = allocation({ counters: wanted.map(([name, value]) => ({ name, value })) }, tx.dialect);
+  const counters = await rows(tx.outside ?? tx, counted);
   for (const [family, count] of wanted) {
     const row = counters.find((r) => r.name === family);
     if (!row) throw new Error(`could not allocate ${family} ids`);

@@ -63,19 +63,25 @@ export function fragment<T = unknown>(piece: Prisma.Sql): RawBuilder<T> {
   return kyselySql<T>(Object.assign([...piece.strings], { raw: piece.strings }), ...piece.values);
 }
 
+/** A prepared statement with its values, ready for the driver (prepared-sql.ts); `R` is a row of its result. */
+export type TBound<R> = Prisma.Sql & { readonly row?: R };
+
 /** The statement as the SQL driver takes it (every value a bound parameter). */
-export function toSql(statement: Compilable): Prisma.Sql {
+export function toSql(statement: Compilable | TBound<unknown>): Prisma.Sql {
+  if (statement instanceof Prisma.Sql) return statement;
   const { sql, parameters } = statement.compile();
   // (`?` occurs in compiled SQL only as a placeholder: values are never inlined)
   return new Prisma.Sql(sql.split("?"), parameters as unknown[]);
 }
 
+type TRows<S> = S extends TBound<infer R> ? R[] : S extends Compilable ? InferResult<S> : never;
+
 /** Runs a typed query; its rows have the type of what it selects (or returns). */
-export function rows<S extends Compilable>(sql: TSqlBase, statement: S): Promise<InferResult<S>> {
-  return sql.query(toSql(statement)) as Promise<InferResult<S>>;
+export function rows<S extends Compilable | TBound<unknown>>(sql: TSqlBase, statement: S): Promise<TRows<S>> {
+  return sql.query(toSql(statement)) as Promise<TRows<S>>;
 }
 
 /** Runs a typed write; the rows it changed. */
-export function run(sql: TSqlBase, statement: Compilable): Promise<number> {
+export function run(sql: TSqlBase, statement: Compilable | TBound<unknown>): Promise<number> {
   return sql.execute(toSql(statement));
 }

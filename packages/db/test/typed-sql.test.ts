@@ -1,13 +1,15 @@
 // Typed SQL (typed-sql.ts): statements built with Kysely against schema.prisma's tables, run by
 // the SQL driver on either database. A column the table lacks or a value of the wrong type does
 // not compile (the @ts-expect-error lines fail `pnpm typecheck` when the types stop catching
-// them); values round-trip as the hand-written statements store them. Runs on PostgreSQL too.
+// them); values round-trip as the hand-written statements store them; a prepared statement is
+// built once per shape and runs with each call's values, Json and lists included. Runs on PostgreSQL too.
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { createPrismaClient, type DbClient } from "../src";
 import { sqlDriverOf } from "../src/client";
+import { prepare } from "../src/prepared-sql";
 import { dateOf, type TSqlDriver } from "../src/sql";
 import { createTestDatabase, type TTestDatabase } from "../src/testing";
-import { rows, run, toSql, typed } from "../src/typed-sql";
+import { fragment, rows, run, toSql, typed } from "../src/typed-sql";
 
 let database: TTestDatabase;
 let db: DbClient;
@@ -74,5 +76,72 @@ describe("typed SQL", () => {
     const moved = typed.updateTable("WorkflowSchedule").set({ enabled: false }).where("nextRunAt", "<=", at);
     expect(await run(sql, moved)).toBe(1);
     expect(await run(sql, moved.where("enabled", "=", true))).toBe(0);
+  });
+
+  it("prepares a statement once per dialect and shape and runs it with each call's values", async () => {
+    let builds = 0;
+    const claim = prepare((v: { name: string; owner: string; at: Date }) => {
+      builds++;
+      return typed
+        .insertInto("WorkLease")
+        .values({ name: v.name, owner: v.owner, expiresAt: v.at })
+        .onConflict((oc) => oc.column("name").doUpdateSet({ owner: v.owner }))
+        .returning(["name", "owner"]);
+    });
+    const at = new Date("2026-12-07T10:00:00.000Z");
+    expect(await rows(sql, claim({ name: "prepared-a", owner: "one", at }, sql.dialect))).toEqual([
+      { name: "prepared-a", owner: "one" },
+    ]);
+    // the same slot twice (the insert and the update) takes the same value
+    expect(await rows(sql, claim({ name: "prepared-a", owner: "two", at }, sql.dialect))).toEqual([
+      { name: "prepared-a", owner: "two" },
+    ]);
+    expect(await rows(sql, claim({ name: "prepared-b", owner: "three", at }, sql.dialect))).toHaveLength(1);
+    expect(builds).toBe(1);
+
+    const state = prepare((v: { id: string; state: unknown }, d) =>
+      typed
+        .updateTable("WorkflowRun")
+        .set({ state: fragment(d.json(v.state)) })
+        .where("id", "=", v.id),
+    );
+    const statement = state({ id: "WR-1", state: { step: 'it\'s ? "quoted"', n: [1, 2] } }, sql.dialect);
+    expect(statement.values).toEqual([JSON.stringify({ step: 'it\'s ? "quoted"', n: [1, 2] }), "WR-1"]);
+    // a list given as a Json value is one value, not a list of them
+    expect(state({ id: "WR-2", state: ["a", "b"] }, sql.dialect).values).toEqual(['["a","b"]', "WR-2"]);
+
+    // a list is one shape per length: an IN list, and the rows of a multi-row insert
+    const owners = prepare(
+      (v: { names: string[] }) =>
+        typed.selectFrom("WorkLease").select("owner").where("name", "in", v.names).orderBy("owner"),
+      ["names"],
+    );
+    expect(await rows(sql, owners({ names: ["prepared-a"] }, sql.dialect))).toEqual([{ owner: "two" }]);
+    expect(await rows(sql, owners({ names: ["prepared-a", "prepared-b"] }, sql.dialect))).toEqual([
+      { owner: "three" },
+      { owner: "two" },
+    ]);
+    const leases = prepare(
+      (v: { rows: { name: string; owner: string; expiresAt: Date }[] }) => typed.insertInto("WorkLease").values(v.rows),
+      ["rows"],
+    );
+    const two = [1, 2].map((i) => ({ name: `prepared-row-${i}`, owner: `row ${i}`, expiresAt: at }));
+    expect(await run(sql, leases({ rows: two }, sql.dialect))).toBe(2);
+    expect(await rows(sql, owners({ names: two.map((r) => r.name) }, sql.dialect))).toEqual([
+      { owner: "row 1" },
+      { owner: "row 2" },
+    ]);
+    // a row to spread, and an undefined value left out as Kysely leaves it out unprepared
+    const lease = prepare(
+      (v: { row: { name: string; owner: string; expiresAt?: Date } }) =>
+        typed.insertInto("WorkLease").values({ expiresAt: at, ...v.row }),
+      ["row"],
+    );
+    expect(toSql(lease({ row: { name: "x", owner: "y" } }, sql.dialect)).values).toEqual([at, "x", "y"]);
+    expect(toSql(lease({ row: { name: "x", owner: "y", expiresAt: undefined } }, sql.dialect)).values).toEqual([
+      at,
+      "x",
+      "y",
+    ]);
   });
 });

@@ -13,6 +13,7 @@ import { analysisLanguage, analyzeTerms } from "@solserver/text";
 import type { SqlBool } from "kysely";
 import { asStringArray } from "../json";
 import { isLiveCfb, liveCfbInIdOrderSql } from "../live";
+import { prepare } from "../prepared-sql";
 import { inScope, visibleTo } from "../repositories/cfb-visibility";
 import { jsonOf, type TSql } from "../sql";
 import { fragment, rows, type TDatabase, typed } from "../typed-sql";
@@ -179,6 +180,16 @@ async function candidateRows(sql: TSql, ids: readonly string[], opts: TVisibleTo
   });
 }
 
+/** The change log from entry `seq` on (every search reads it: hot path). */
+const changesFrom = prepare((v: { seq: number; limit: number }) =>
+  typed
+    .selectFrom("CfbChange")
+    .select(["seq", "cfbId", "token"])
+    .where("seq", ">=", v.seq)
+    .orderBy("seq")
+    .limit(v.limit),
+);
+
 export function createCandidateIndex(sql: TSql): TCandidateIndex {
   const index = new TermIndex();
   // The last log entry applied (seq and its token), or null before the first build.
@@ -234,15 +245,7 @@ export function createCandidateIndex(sql: TSql): TCandidateIndex {
     // From the last applied entry on: if it is gone (pruned) or carries another token (its write
     // was rolled back and the number reused, perhaps even for the same CFB id), the log cannot be
     // trusted from here, so rebuild.
-    const entries = await rows(
-      sql,
-      typed
-        .selectFrom("CfbChange")
-        .select(["seq", "cfbId", "token"])
-        .where("seq", ">=", from.seq)
-        .orderBy("seq")
-        .limit(MAX_APPLIED + 2),
-    );
+    const entries = await rows(sql, changesFrom({ seq: from.seq, limit: MAX_APPLIED + 2 }, sql.dialect));
     const [head] = entries;
     if (from.seq > 0 && (head === undefined || Number(head.seq) !== from.seq || head.token !== from.token))
       return rebuild();

@@ -1,4 +1,5 @@
 import type { InsertObject } from "kysely";
+import { prepare } from "../prepared-sql";
 import { dateOf, type TSql, type TSqlDriver } from "../sql";
 import { fragment, rows, run, type TDatabase, typed } from "../typed-sql";
 import type { TStore } from "./store";
@@ -36,18 +37,9 @@ type TCounters = Pick<
   "usage30d" | "usedByModel30d" | "ignoredByModel30d" | "unknownRateWhenInjected" | "hotness" | "updatedAt"
 >;
 
-/**
- * One turn's usage, counted into the stats of the CFBs it injected: usage (injected), used,
- * ignored, the unknown rate (did the answer leave an unknown while this CFB was injected), and
- * hotness (decayed since the last update, plus this use).
- */
-export async function countTurnUsage(tx: TSql, u: TTurnUsage, now: Date): Promise<void> {
-  const ids = [...new Set([...u.injected, ...u.used, ...u.ignored])];
-  if (ids.length === 0) return;
-  // Rewritten from what is read here: locked (PostgreSQL), in one order so that two turns on the
-  // same CFBs queue instead of deadlocking.
-  const found = await rows(
-    tx,
+/** The counters of the CFBs `ids`, locked (PostgreSQL), in one order so that two turns queue. */
+const lockedCounters = prepare(
+  (v: { ids: string[] }, d) =>
     typed
       .selectFrom("CfbStats")
       .select([
@@ -59,22 +51,19 @@ export async function countTurnUsage(tx: TSql, u: TTurnUsage, now: Date): Promis
         "hotness",
         "updatedAt",
       ])
-      .where("cfbId", "in", ids)
+      .where("cfbId", "in", v.ids)
       .orderBy("cfbId")
-      .modifyEnd(fragment(tx.dialect.forUpdate)), // the dialect's FOR UPDATE (SQLite: nothing)
-  );
-  const current = new Map(found.map((r) => [r.cfbId, r]));
-  const values = ids.flatMap((id) => {
-    const r = current.get(id);
-    // every CFB gets its stats row when it is written; a missing one is skipped
-    return r ? [countedRow(id, r, u, now)] : [];
-  });
-  if (values.length === 0) return;
-  await run(
-    tx,
+      // the dialect's FOR UPDATE (SQLite: nothing)
+      .modifyEnd(fragment(d.forUpdate)),
+  ["ids"],
+);
+
+/** The counters a turn rewrote, written back. */
+const writeCounters = prepare(
+  (v: { values: TStatsInsert[] }) =>
     typed
       .insertInto("CfbStats")
-      .values(values)
+      .values(v.values)
       .onConflict((oc) =>
         oc.column("cfbId").doUpdateSet((eb) => ({
           usage30d: eb.ref("excluded.usage30d"),
@@ -85,7 +74,28 @@ export async function countTurnUsage(tx: TSql, u: TTurnUsage, now: Date): Promis
           updatedAt: eb.ref("excluded.updatedAt"),
         })),
       ),
-  );
+  ["values"],
+);
+
+/**
+ * One turn's usage, counted into the stats of the CFBs it injected: usage (injected), used,
+ * ignored, the unknown rate (did the answer leave an unknown while this CFB was injected), and
+ * hotness (decayed since the last update, plus this use).
+ */
+export async function countTurnUsage(tx: TSql, u: TTurnUsage, now: Date): Promise<void> {
+  const ids = [...new Set([...u.injected, ...u.used, ...u.ignored])];
+  if (ids.length === 0) return;
+  // Rewritten from what is read here: locked (PostgreSQL), in one order so that two turns on the
+  // same CFBs queue instead of deadlocking.
+  const found = await rows(tx, lockedCounters({ ids }, tx.dialect));
+  const current = new Map(found.map((r) => [r.cfbId, r]));
+  const values = ids.flatMap((id) => {
+    const r = current.get(id);
+    // every CFB gets its stats row when it is written; a missing one is skipped
+    return r ? [countedRow(id, r, u, now)] : [];
+  });
+  if (values.length === 0) return;
+  await run(tx, writeCounters({ values }, tx.dialect));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type Expression, expressionBuilder, type SqlBool } from "kysely";
+import type { TSqlDialect } from "../dialect/dialect";
 import { Prisma } from "../generated/prisma/client";
-import type { TSql } from "../sql";
 import { fragment, type TDatabase } from "../typed-sql";
 
 // Which CFBs a read may see (issue 19). A CFB is shared (Cfb.privateToId null) or private to the
@@ -28,11 +28,11 @@ export function inScope(scope: TCfbScope, privateToId: string | null): boolean {
  * Unindexed keeps SQLite off the privateToId index: every use filters rows found another way (ids,
  * the keyset order), and the index would make it walk every shared CFB instead.
  */
-export function scopeCondition(sql: TSql, alias: string, scope: TCfbScope): Expression<SqlBool> {
+export function scopeCondition(dialect: TSqlDialect, alias: string, scope: TCfbScope): Expression<SqlBool> {
   const eb = expressionBuilder<TDatabase>();
   if ("all" in scope) return eb.and([]); // no condition: Kysely writes it 1 = 1
   // The dialect's unindexed column (SQLite `+c."privateToId"`, PostgreSQL a COALESCE).
-  const column = fragment<string | null>(sql.dialect.unindexed(cfbColumn(alias, "privateToId")));
+  const column = fragment<string | null>(dialect.unindexed(cfbColumn(alias, "privateToId")));
   if (scope.viewer === null) return eb(column, "is", null);
   return eb.or([eb(column, "is", null), eb(column, "=", scope.viewer)]);
 }

@@ -13,6 +13,7 @@ import { asObject, asStringArray } from "../json";
 import { liveCfbSql } from "../live";
 import { CFB_SELECT, toCfb } from "../mappers";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
+import { prepare } from "../prepared-sql";
 import { dateOf, jsonOf, type TSql } from "../sql";
 import { fragment, rows, typed } from "../typed-sql";
 import { openVectorStore } from "../vectors";
@@ -63,12 +64,12 @@ async function listCfbs(sql: TSql, q: TCfbListQuery & TListOnly): Promise<TCfbLi
           ? eb.and([eb("c.mergedIntoId", "is", null), eb("c.retiredAt", "is not", null)])
           : fragment<SqlBool>(liveCfbSql("c")), // live.ts: the one definition of a live CFB
     )
-    .where(scopeCondition(sql, "c", q.scope ?? ALL_CFBS));
+    .where(scopeCondition(sql.dialect, "c", q.scope ?? ALL_CFBS));
   if (q.domain) query = query.where("c.domain", "=", q.domain);
   // Private ones are few: their index finds them (those awaiting a Jam editor's endorsement).
   if (q.visibility === "private") query = query.where("c.privateToId", "is not", null);
   // Shared ones: the shared-only scope's condition, off the privateToId index.
-  if (q.visibility === "shared") query = query.where(scopeCondition(sql, "c", visibleTo(null)));
+  if (q.visibility === "shared") query = query.where(scopeCondition(sql.dialect, "c", visibleTo(null)));
   // An id typed into the search ("CFB-0003", "cfb 3") finds that CFB.
   const id = /^\s*cfb[\s-]*0*(\d{1,9})\s*$/i.exec(q.query ?? "");
   const only = q.only;
@@ -262,10 +263,46 @@ async function existingCfbIds(
       .selectFrom("Cfb as c")
       .select(["c.id", "c.domain"])
       .where("c.id", "in", [...new Set(ids)])
-      .where(scopeCondition(sql, "c", scope)),
+      .where(scopeCondition(sql.dialect, "c", scope)),
   );
   return new Map(found.map((r) => [r.id, { domain: r.domain }] as const));
 }
+
+/** Retrieval's rows of the CFBs `ids` in a scope of this kind (hot path: one prepared statement per kind). */
+const retrievable = (scopeOf: (v: { viewer: string | null }) => TCfbScope) =>
+  prepare(
+    (v: { ids: string[]; viewer: string | null }, d) =>
+      typed
+        .selectFrom("Cfb as c")
+        .leftJoin("CfbStats as s", "s.cfbId", "c.id")
+        .select([
+          "c.id",
+          "c.domain",
+          "c.title",
+          "c.summary",
+          "c.tags",
+          "c.entities",
+          "c.updatedAt",
+          "c.ttlDays",
+          "c.reviewOnUse",
+          "s.hotness",
+          "s.usedByModel30d as used",
+          "s.ignoredByModel30d as ignored",
+        ])
+        .where("c.id", "in", v.ids)
+        // Unindexed (the dialect's): the planner must stay on the primary key for the IN list;
+        // SQLite's walked every live CFB through the mergedIntoId index otherwise (5 ms at 10k
+        // CFBs, a turn's whole budget).
+        .where(fragment(d.unindexed(cfbColumn("c", "mergedIntoId"))), "is", null)
+        .where("c.retiredAt", "is", null)
+        .where(scopeCondition(d, "c", scopeOf(v))),
+    ["ids"],
+  );
+const RETRIEVABLE = {
+  all: retrievable(() => ALL_CFBS),
+  shared: retrievable(() => visibleTo(null)),
+  viewer: retrievable((v) => visibleTo(v.viewer)),
+};
 
 /**
  * The CFBs among `ids` as retrieval ranks them (hot path: the candidate index found them), with
@@ -280,33 +317,9 @@ async function retrievableCfbs(
   scope: TCfbScope = visibleTo(null),
 ): Promise<TRetrievableCfb[]> {
   if (ids.length === 0) return [];
-  const found = await rows(
-    sql,
-    typed
-      .selectFrom("Cfb as c")
-      .leftJoin("CfbStats as s", "s.cfbId", "c.id")
-      .select([
-        "c.id",
-        "c.domain",
-        "c.title",
-        "c.summary",
-        "c.tags",
-        "c.entities",
-        "c.updatedAt",
-        "c.ttlDays",
-        "c.reviewOnUse",
-        "s.hotness",
-        "s.usedByModel30d as used",
-        "s.ignoredByModel30d as ignored",
-      ])
-      .where("c.id", "in", [...new Set(ids)])
-      // Unindexed (the dialect's): the planner must stay on the primary key for the IN list;
-      // SQLite's walked every live CFB through the mergedIntoId index otherwise (5 ms at 10k
-      // CFBs, a turn's whole budget).
-      .where(fragment(sql.dialect.unindexed(cfbColumn("c", "mergedIntoId"))), "is", null)
-      .where("c.retiredAt", "is", null)
-      .where(scopeCondition(sql, "c", scope)),
-  );
+  const kind = "all" in scope ? "all" : scope.viewer === null ? "shared" : "viewer";
+  const viewer = "all" in scope ? null : scope.viewer;
+  const found = await rows(sql, RETRIEVABLE[kind]({ ids: [...new Set(ids)], viewer }, sql.dialect));
   const byId = new Map(found.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);

@@ -1,4 +1,5 @@
 import { DomainError } from "@solserver/contracts";
+import { prepare } from "../prepared-sql";
 import { dateOf, jsonOf, type TSql } from "../sql";
 import { fragment, rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
@@ -31,23 +32,24 @@ export type TContextWrite = {
   state: Record<string, unknown>;
 };
 
+const storedContext = prepare((v: { threadId: string }) =>
+  typed
+    .selectFrom("Thread as t")
+    .leftJoin("ConversationContext as c", "c.threadId", "t.id")
+    .select([
+      "t.procedureSystemId as systemId",
+      "t.procedureBoundAt as boundAt",
+      "c.systemId as storedSystemId",
+      "c.version as version",
+      "c.state as state",
+      "c.updatedAt as updatedAt",
+    ])
+    .where("t.id", "=", v.threadId),
+);
+
 /** The thread's procedure, or null for a thread that does not exist or is not bound. */
 async function getContext(sql: TSql, threadId: string): Promise<TStoredContext | null> {
-  const [row] = await rows(
-    sql,
-    typed
-      .selectFrom("Thread as t")
-      .leftJoin("ConversationContext as c", "c.threadId", "t.id")
-      .select([
-        "t.procedureSystemId as systemId",
-        "t.procedureBoundAt as boundAt",
-        "c.systemId as storedSystemId",
-        "c.version as version",
-        "c.state as state",
-        "c.updatedAt as updatedAt",
-      ])
-      .where("t.id", "=", threadId),
-  );
+  const [row] = await rows(sql, storedContext({ threadId }, sql.dialect));
   if (!row || row.systemId === null || row.boundAt === null) return null;
   return {
     threadId,

@@ -1,20 +1,54 @@
 import { DomainError } from "@solserver/contracts";
+import type { TSqlDialect } from "../dialect/dialect";
+import { prepare } from "../prepared-sql";
 import { dateOf, jsonOf, type TSql, type TSqlDriver } from "../sql";
 import { fragment, rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
 
-// Mementos are read and written on every chat turn, so they go through the hot-path driver.
+// Mementos are read and written on every chat turn, so they go through the hot-path driver, in
+// prepared statements (typed-sql.ts).
 
 export type TStoredMemento = { threadId: string; version: number; payload: unknown; updatedAt: Date };
 
+const memento = prepare((v: { threadId: string }) =>
+  typed
+    .selectFrom("ThreadMemento")
+    .select(["threadId", "version", "payload", "updatedAt"])
+    .where("threadId", "=", v.threadId),
+);
+
+const lockedMemento = prepare((v: { threadId: string }, d) =>
+  typed
+    .selectFrom("ThreadMemento")
+    .select(["version", "payload"])
+    .where("threadId", "=", v.threadId)
+    .modifyEnd(fragment(d.forUpdate)),
+);
+
+const firstMemento = prepare((v: { threadId: string; payload: unknown; now: Date }, d) =>
+  typed
+    .insertInto("ThreadMemento")
+    .values({ threadId: v.threadId, version: 1, payload: fragment(d.json(v.payload)), updatedAt: v.now })
+    .onConflict((oc) => oc.column("threadId").doNothing()),
+);
+
+type TNext = { threadId: string; payload: unknown; now: Date };
+
+/** The memento's next version, whatever its version. */
+const nextAny = prepare((v: TNext, d) => nextVersion(v, d));
+
+/** The memento's next version, only from `version` (else no row changes). */
+const nextFrom = prepare((v: TNext & { version: number }, d) => nextVersion(v, d).where("version", "=", v.version));
+
+function nextVersion(v: TNext, d: TSqlDialect) {
+  return typed
+    .updateTable("ThreadMemento")
+    .set((eb) => ({ payload: fragment(d.json(v.payload)), version: eb("version", "+", 1), updatedAt: v.now }))
+    .where("threadId", "=", v.threadId);
+}
+
 async function getMemento(sql: TSql, threadId: string): Promise<TStoredMemento | null> {
-  const [row] = await rows(
-    sql,
-    typed
-      .selectFrom("ThreadMemento")
-      .select(["threadId", "version", "payload", "updatedAt"])
-      .where("threadId", "=", threadId),
-  );
+  const [row] = await rows(sql, memento({ threadId }, sql.dialect));
   return row
     ? {
         threadId: row.threadId,
@@ -50,31 +84,14 @@ async function writeMemento(
   const changed =
     expectedVersion === null
       ? await insertFirst(tx, threadId, payload, now)
-      : await run(
-          tx,
-          typed
-            .updateTable("ThreadMemento")
-            .set((eb) => ({
-              payload: fragment(tx.dialect.json(payload)),
-              version: eb("version", "+", 1),
-              updatedAt: now,
-            }))
-            .where("threadId", "=", threadId)
-            .where("version", "=", expectedVersion),
-        );
+      : await run(tx, nextFrom({ threadId, payload, now, version: expectedVersion }, tx.dialect));
   if (changed !== 1) throw await conflict(tx, threadId, expectedVersion);
   return (expectedVersion ?? 0) + 1;
 }
 
 /** A thread's first memento, unless one is there already; the rows written (0 or 1). */
 function insertFirst(tx: TSql, threadId: string, payload: Record<string, unknown>, now: Date): Promise<number> {
-  return run(
-    tx,
-    typed
-      .insertInto("ThreadMemento")
-      .values({ threadId, version: 1, payload: fragment(tx.dialect.json(payload)), updatedAt: now })
-      .onConflict((oc) => oc.column("threadId").doNothing()),
-  );
+  return run(tx, firstMemento({ threadId, payload, now }, tx.dialect));
 }
 
 /**
@@ -90,17 +107,7 @@ export type TMementoWrite =
 /** Writes a turn's memento inside its transaction; the new version. */
 export async function writeTurnMemento(tx: TSql, threadId: string, write: TMementoWrite, now: Date): Promise<number> {
   if (!("rebase" in write)) return writeMemento(tx, threadId, write.expectedVersion, write.payload, now);
-  const locked = async () =>
-    (
-      await rows(
-        tx,
-        typed
-          .selectFrom("ThreadMemento")
-          .select(["version", "payload"])
-          .where("threadId", "=", threadId)
-          .modifyEnd(fragment(tx.dialect.forUpdate)),
-      )
-    )[0];
+  const locked = async () => (await rows(tx, lockedMemento({ threadId }, tx.dialect)))[0];
   let row = await locked();
   if (!row) {
     // A new thread's first turns race to create it: one inserts, the others lock what it wrote.
@@ -109,13 +116,7 @@ export async function writeTurnMemento(tx: TSql, threadId: string, write: TMemen
     if (!row) throw new Error(`thread ${threadId}: its memento was neither there nor written`);
   }
   const payload = write.rebase(jsonOf(row.payload));
-  await run(
-    tx,
-    typed
-      .updateTable("ThreadMemento")
-      .set((eb) => ({ payload: fragment(tx.dialect.json(payload)), version: eb("version", "+", 1), updatedAt: now }))
-      .where("threadId", "=", threadId),
-  );
+  await run(tx, nextAny({ threadId, payload, now }, tx.dialect));
   return Number(row.version) + 1;
 }
 

@@ -7,6 +7,7 @@ import type {
 } from "@solserver/contracts";
 import type { NotNull } from "kysely";
 import { timeOrderedId } from "../ids";
+import { prepare } from "../prepared-sql";
 import { dateOf, jsonOf, type TSql, type TSqlDriver } from "../sql";
 import { fragment, rows, run, typed } from "../typed-sql";
 import { insertAudit, type TAuditWrite } from "./audit";
@@ -320,21 +321,22 @@ async function listComments(sql: TSql, by: { proposalId: string } | { threadId: 
 }
 
 /** A thread's pending proposals, newest first (the (threadId, status, createdAt) index): what a turn's model is told waits for review. */
+const pendingProposals = prepare((v: { threadId: string; limit: number }) =>
+  typed
+    .selectFrom("UmbraProposal")
+    .select(["id", "title", "deltaSummary", "proposedCfb"])
+    .where("threadId", "=", v.threadId)
+    .where("status", "=", "pending")
+    .orderBy("createdAt", "desc")
+    .limit(v.limit),
+);
+
 async function pendingOfThread(
   sql: TSql,
   threadId: string,
   limit: number,
 ): Promise<{ proposal_id: string; title: string; summary: string }[]> {
-  const pending = await rows(
-    sql,
-    typed
-      .selectFrom("UmbraProposal")
-      .select(["id", "title", "deltaSummary", "proposedCfb"])
-      .where("threadId", "=", threadId)
-      .where("status", "=", "pending")
-      .orderBy("createdAt", "desc")
-      .limit(limit),
-  );
+  const pending = await rows(sql, pendingProposals({ threadId, limit }, sql.dialect));
   return pending.map((r) => {
     const proposed = jsonOf(r.proposedCfb) as { summary?: unknown } | null;
     return {

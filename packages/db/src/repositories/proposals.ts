@@ -9,6 +9,7 @@ import { type Expression, expressionBuilder, sql as kyselySql, type SqlBool } fr
 import { Prisma } from "../generated/prisma/client";
 import { asStringArray } from "../json";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
+import { prepare } from "../prepared-sql";
 import { dateOf, jsonOf, type TSql } from "../sql";
 import { fragment, rows, type TDatabase, typed } from "../typed-sql";
 import { applyPromotion, type TPromotionWrite } from "./promotion-write";
@@ -244,64 +245,65 @@ export type TProposalFacts = Pick<
   resolve: Pick<TResolveOutcome, "decision" | "target_cfb_id" | "merge_cfb_ids" | "scores"> | null;
 };
 
+const responseFacts = prepare((v: { responseId: string }) =>
+  typed
+    .selectFrom("UmbraProposal as p")
+    // Its latest resolve decision.
+    .leftJoin("UmbraResolveDecision as d", (join) =>
+      join.on("d.id", "=", (eb) =>
+        eb
+          .selectFrom("UmbraResolveDecision as l")
+          .select("l.id")
+          .whereRef("l.proposalId", "=", "p.id")
+          .orderBy("l.createdAt", "desc")
+          .orderBy("l.id", "desc")
+          .limit(eb.lit(1)),
+      ),
+    )
+    // The decision in force: a duplicate's is its twin's.
+    .leftJoin("PromotionEvent as e", (join) =>
+      join
+        .on((eb) =>
+          eb(
+            "e.proposalId",
+            "=",
+            eb
+              .case()
+              .when("p.status", "=", kyselySql.lit("duplicate"))
+              .then(eb.ref("p.twinOfId"))
+              .else(eb.ref("p.id"))
+              .end(),
+          ),
+        )
+        .on("e.reopenedAt", "is", null),
+    )
+    .leftJoin("User as u", "u.id", "e.decidedById")
+    .select([
+      "p.id",
+      "p.status",
+      "p.op",
+      "p.targetCfbId",
+      "p.warnings",
+      "d.decision",
+      "d.targetCfbId as decisionTarget",
+      "d.mergeCfbIds",
+      "d.scores",
+      "p.twinOfId",
+      "p.decidedAt",
+      "e.id as promotionId",
+      "e.finalCfbId",
+      "u.email as decidedBy",
+    ])
+    .where("p.responseId", "=", v.responseId)
+    .orderBy("p.suggestionIndex"),
+);
+
 /**
  * The proposals of one response as a promotion's checks read them, in one statement (hot path:
  * every chat answer with proposals asks, to say what the caller may do with them).
  */
 async function proposalFacts(sql: TSql, responseId: string): Promise<TProposalFacts[]> {
-  const facts = await rows(
-    sql,
-    typed
-      .selectFrom("UmbraProposal as p")
-      // Its latest resolve decision.
-      .leftJoin("UmbraResolveDecision as d", (join) =>
-        join.on("d.id", "=", (eb) =>
-          eb
-            .selectFrom("UmbraResolveDecision as l")
-            .select("l.id")
-            .whereRef("l.proposalId", "=", "p.id")
-            .orderBy("l.createdAt", "desc")
-            .orderBy("l.id", "desc")
-            .limit(eb.lit(1)),
-        ),
-      )
-      // The decision in force: a duplicate's is its twin's.
-      .leftJoin("PromotionEvent as e", (join) =>
-        join
-          .on((eb) =>
-            eb(
-              "e.proposalId",
-              "=",
-              eb
-                .case()
-                .when("p.status", "=", kyselySql.lit("duplicate"))
-                .then(eb.ref("p.twinOfId"))
-                .else(eb.ref("p.id"))
-                .end(),
-            ),
-          )
-          .on("e.reopenedAt", "is", null),
-      )
-      .leftJoin("User as u", "u.id", "e.decidedById")
-      .select([
-        "p.id",
-        "p.status",
-        "p.op",
-        "p.targetCfbId",
-        "p.warnings",
-        "d.decision",
-        "d.targetCfbId as decisionTarget",
-        "d.mergeCfbIds",
-        "d.scores",
-        "p.twinOfId",
-        "p.decidedAt",
-        "e.id as promotionId",
-        "e.finalCfbId",
-        "u.email as decidedBy",
-      ])
-      .where("p.responseId", "=", responseId)
-      .orderBy("p.suggestionIndex"),
-  );
+  const facts = await rows(sql, responseFacts({ responseId }, sql.dialect));
   return facts.map((r) => ({
     proposal_id: r.id,
     response_id: responseId,

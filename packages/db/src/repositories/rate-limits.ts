@@ -1,4 +1,5 @@
 import { sql as kyselySql } from "kysely";
+import { prepare } from "../prepared-sql";
 import { dateOf } from "../sql";
 import { rows, run, typed } from "../typed-sql";
 import type { TStore } from "./store";
@@ -15,15 +16,14 @@ function retryAfter(windowStart: Date, w: TWindow): number {
 }
 
 /** One hit on `key`: a new bucket, a restarted expired window, or one more in the current one. */
-function countHit(key: string, w: TWindow) {
-  const windowFloor = new Date(w.now.getTime() - w.windowMs);
+const countHit = prepare((v: { key: string; now: Date; windowFloor: Date }) =>
   // The constant 1 stays an SQL literal (`lit`), as the statement always wrote it.
-  return typed
+  typed
     .insertInto("RateLimitBucket")
-    .values({ key, windowStart: w.now, count: kyselySql.lit(1) })
+    .values({ key: v.key, windowStart: v.now, count: kyselySql.lit(1) })
     .onConflict((oc) =>
       oc.column("key").doUpdateSet((eb) => {
-        const expired = eb("RateLimitBucket.windowStart", "<=", windowFloor);
+        const expired = eb("RateLimitBucket.windowStart", "<=", v.windowFloor);
         return {
           count: eb
             .case()
@@ -40,8 +40,8 @@ function countHit(key: string, w: TWindow) {
         };
       }),
     )
-    .returning(["windowStart", "count"]);
-}
+    .returning(["windowStart", "count"]),
+);
 
 export function rateLimitRepository({ sql }: TStore) {
   return {
@@ -51,7 +51,8 @@ export function rateLimitRepository({ sql }: TStore) {
      * correctly.
      */
     async hit(key: string, w: TWindow): Promise<TRateDecision> {
-      const [row] = await rows(sql, countHit(key, w));
+      const windowFloor = new Date(w.now.getTime() - w.windowMs);
+      const [row] = await rows(sql, countHit({ key, now: w.now, windowFloor }, sql.dialect));
       if (!row) throw new Error(`rate limit ${key}: the upsert returned no row`);
       const count = Number(row.count);
       return { allowed: count <= w.max, count, retryAfterSeconds: retryAfter(dateOf(row.windowStart), w) };

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { type TPromotionTrigger, type TRepetitionKind, ZRepetitionKind } from "@solserver/contracts";
+import type { Insertable } from "kysely";
 import type { DbClient } from "../client";
+import { prepare } from "../prepared-sql";
 import { dateOf, type TSql } from "../sql";
-import { rows, run, typed } from "../typed-sql";
+import { rows, run, type TDatabase, typed } from "../typed-sql";
 import type { TStore } from "./store";
 import type { TRepetitionHit } from "./types";
 
@@ -20,6 +22,27 @@ const SUGGESTIONS: Record<TRepetitionKind, (label: string, count: number) => str
   cfb_stale: (label, count) =>
     `${label} is past its review date and was used ${count === 1 ? "again" : `${count} times`}: review it (and renew or retire it).`,
 };
+
+const countHits = prepare(
+  (v: { counters: Insertable<TDatabase["RepetitionCounter"]>[] }) =>
+    typed
+      .insertInto("RepetitionCounter")
+      .values(v.counters)
+      .onConflict((oc) =>
+        oc.columns(["kind", "routerDomain", "key"]).doUpdateSet((eb) => ({
+          count: eb("RepetitionCounter.count", "+", eb.ref("excluded.count")),
+          lastSeenAt: eb.ref("excluded.lastSeenAt"),
+        })),
+      )
+      .returning(["id", "kind", "key", "count", "triggeredAt"]),
+  ["counters"],
+);
+
+const markTriggered = prepare(
+  (v: { ids: string[]; now: Date }) =>
+    typed.updateTable("RepetitionCounter").set({ triggeredAt: v.now }).where("id", "in", v.ids),
+  ["ids"],
+);
 
 /**
  * Counts the hits (one statement for all, repeated keys summed first) and raises a trigger on
@@ -40,46 +63,23 @@ export async function countRepetitions(
     else merged.set(id, { ...hit, n: 1 });
   }
   if (merged.size === 0) return [];
-  const counted = await rows(
-    tx,
-    typed
-      .insertInto("RepetitionCounter")
-      .values(
-        [...merged.values()].map((h) => ({
-          id: randomUUID(),
-          kind: h.kind,
-          routerDomain: h.routerDomain,
-          key: h.key,
-          label: h.label,
-          count: h.n,
-          firstSeenAt: now,
-          lastSeenAt: now,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(["kind", "routerDomain", "key"]).doUpdateSet((eb) => ({
-          count: eb("RepetitionCounter.count", "+", eb.ref("excluded.count")),
-          lastSeenAt: eb.ref("excluded.lastSeenAt"),
-        })),
-      )
-      .returning(["id", "kind", "key", "count", "triggeredAt"]),
-  );
+  const counters = [...merged.values()].map((h) => ({
+    id: randomUUID(),
+    kind: h.kind,
+    routerDomain: h.routerDomain,
+    key: h.key,
+    label: h.label,
+    count: h.n,
+    firstSeenAt: now,
+    lastSeenAt: now,
+  }));
+  const counted = await rows(tx, countHits({ counters }, tx.dialect));
   const crossed = counted.filter((r) => {
     const kind = ZRepetitionKind.parse(r.kind);
     return r.triggeredAt === null && Number(r.count) >= thresholds[kind];
   });
   if (crossed.length > 0) {
-    await run(
-      tx,
-      typed
-        .updateTable("RepetitionCounter")
-        .set({ triggeredAt: now })
-        .where(
-          "id",
-          "in",
-          crossed.map((r) => r.id),
-        ),
-    );
+    await run(tx, markTriggered({ ids: crossed.map((r) => r.id), now }, tx.dialect));
   }
   return crossed.map((r) => ({ kind: ZRepetitionKind.parse(r.kind), key: r.key, count: Number(r.count) }));
 }

@@ -1,8 +1,9 @@
 import type { DbClient } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 import { timeOrderedId } from "../ids";
+import { prepare } from "../prepared-sql";
 import type { TSql } from "../sql";
-import { fragment, toSql, typed } from "../typed-sql";
+import { fragment, type TDatabase, toSql, typed } from "../typed-sql";
 import type { TStore } from "./store";
 import type { TTraceEventInput } from "./types";
 
@@ -14,6 +15,12 @@ export type TTraceRunWrite = {
   transmissionId: string | null;
   events: TTraceEventInput[];
 };
+
+const traceEvents = prepare(
+  (v: { events: TDatabase["TraceEvent"][] }, d) =>
+    typed.insertInto("TraceEvent").values(v.events.map((e) => ({ ...e, metadata: fragment(d.json(e.metadata)) }))),
+  ["events"],
+);
 
 /**
  * The statements that write one run with its ordered events: the run row, then every event in one
@@ -44,10 +51,10 @@ function traceRunStatements(tx: TSql, run: TTraceRunWrite): { id: string; statem
       phase: e.phase,
       status: e.status,
       summary: e.summary,
-      metadata: fragment(tx.dialect.json(e.metadata)),
+      metadata: e.metadata,
       createdAt: e.at,
     }));
-    statements.push(toSql(typed.insertInto("TraceEvent").values(events)));
+    statements.push(traceEvents({ events }, tx.dialect));
   }
   return { id, statements };
 }

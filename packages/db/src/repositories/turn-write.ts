@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { DomainError } from "@solserver/contracts";
-import { sql as kyselySql, type SqlBool } from "kysely";
+import { type Insertable, sql as kyselySql, type SqlBool } from "kysely";
 import { Prisma } from "../generated/prisma/client";
 import { allocateIds, idNumber } from "../ids";
+import { prepare } from "../prepared-sql";
 import { isUniqueViolation, type TSql, type TSqlDriver } from "../sql";
-import { fragment, rows, run, typed } from "../typed-sql";
+import { fragment, rows, run, type TDatabase, typed } from "../typed-sql";
 import { countTurnUsage } from "./cfb-stats";
 import { writeContext } from "./contexts";
 import { insertGateEvaluations } from "./gate";
@@ -63,11 +64,11 @@ function proposalRows(tx: TSql, turn: TTurnWrite, { ids, responseId, now }: TPro
  * Unlinks the response's twins whose lead no longer leads: it must be pending and grouped under
  * nobody, or (for a twin that is not an echo) an echo.
  */
-function unlinkFromLapsedLeads(responseId: string) {
-  return typed
+const unlinkFromLapsedLeads = prepare((v: { responseId: string }) =>
+  typed
     .updateTable("UmbraProposal")
     .set((eb) => ({ twinOfId: eb.lit(null), echo: false }))
-    .where("responseId", "=", responseId)
+    .where("responseId", "=", v.responseId)
     .where("twinOfId", "is not", null)
     .where(({ not, exists, selectFrom, lit }) =>
       not(
@@ -85,8 +86,8 @@ function unlinkFromLapsedLeads(responseId: string) {
             ),
         ),
       ),
-    );
-}
+    ),
+);
 
 /**
  * A turn's proposals, grouped under the twins found before the transaction (a lead decided since
@@ -112,7 +113,7 @@ async function insertTurnProposals(tx: TSql, turn: TTurnWrite, { ids, responseId
           .where("id", "in", [...new Set(leads)]),
       );
     }
-    if (turn.proposals.some((p) => p.twinOf)) await run(tx, unlinkFromLapsedLeads(responseId));
+    if (turn.proposals.some((p) => p.twinOf)) await run(tx, unlinkFromLapsedLeads({ responseId }, tx.dialect));
     // Counted as they now stand (a lead, or a twin), in the queue counts of the thread's owner.
     // (addProposalCounts takes its condition over `p` as a Prisma.Sql fragment.)
     await addProposalCounts(tx, Prisma.sql`p."responseId" = ${responseId}`, 1);
@@ -185,32 +186,23 @@ type TTurnIds = {
  * service looked (a concurrent first turn with the same thread_id).
  */
 async function touchThread(tx: TSql, turn: TTurnWrite, now: Date): Promise<string | null | undefined> {
-  const [thread] = await rows(
-    tx,
-    typed
-      .insertInto("Thread")
-      .values({ id: turn.threadId, title: turn.threadTitle, ownerId: turn.ownerId, createdAt: now, updatedAt: now })
-      .onConflict((oc) => oc.column("id").doUpdateSet((eb) => ({ updatedAt: eb.ref("excluded.updatedAt") })))
-      .returning("ownerId"),
-  );
-  return thread?.ownerId;
+  const thread = { id: turn.threadId, title: turn.threadTitle, ownerId: turn.ownerId, now };
+  const [touched] = await rows(tx, upsertThread(thread, tx.dialect));
+  return touched?.ownerId;
 }
+
+const upsertThread = prepare((v: { id: string; title: string; ownerId: string | null; now: Date }) =>
+  typed
+    .insertInto("Thread")
+    .values({ id: v.id, title: v.title, ownerId: v.ownerId, createdAt: v.now, updatedAt: v.now })
+    .onConflict((oc) => oc.column("id").doUpdateSet((eb) => ({ updatedAt: eb.ref("excluded.updatedAt") })))
+    .returning("ownerId"),
+);
 
 /** The turn's attempts as rows: the selector step's (seed 001 §7.1), then every try at the model. */
 function attemptRows(turn: TTurnWrite, { transmissionId, attemptIds }: TTurnIds, now: Date) {
-  const literal = kyselySql.lit;
-  const selector = turn.selector
-    ? [
-        {
-          ...turn.selector,
-          step: literal("selector"),
-          n: literal(1),
-          tokensIn: literal(null),
-          tokensOut: literal(null),
-        },
-      ]
-    : [];
-  const main = attemptsOf(turn).map((a) => ({ ...a, step: literal("main") }));
+  const selector = turn.selector ? [{ ...turn.selector, step: "selector", n: 1, tokensIn: null, tokensOut: null }] : [];
+  const main = attemptsOf(turn).map((a) => ({ ...a, step: "main" }));
   return [...selector, ...main].map((a, i) => ({
     id: attemptIds[i] as string,
     transmissionId,
@@ -226,68 +218,115 @@ function attemptRows(turn: TTurnWrite, { transmissionId, attemptIds }: TTurnIds,
   }));
 }
 
-/** The validated meta of the answer as its row, Json bound as the dialect takes it (PostgreSQL: jsonb). */
-function metaRow(tx: TSql, turn: TTurnWrite, responseId: string, now: Date) {
-  const json = (value: unknown) => fragment(tx.dialect.json(value));
+/** The validated meta of the answer as its row (Json values as they are; the statement binds them). */
+function metaRow(turn: TTurnWrite, responseId: string, now: Date) {
   const meta = turn.meta;
   return {
     responseId,
     modeLabel: meta.modeLabel,
-    domainHints: json(meta.domainHints),
-    usedCfbIds: json(meta.used_cfb_ids),
-    ignoredCfbIds: json(meta.ignored_cfb_ids),
-    assumptions: json(meta.assumptions),
-    unknowns: json(meta.unknowns),
-    missingCfbQueries: json(meta.missing_cfb_queries),
-    cfbSuggestions: json(meta.cfb_suggestions),
-    claimMap: meta.claim_map ? json(meta.claim_map) : null,
-    claimCheck: turn.claimCheck ? json(turn.claimCheck) : null,
+    domainHints: meta.domainHints,
+    usedCfbIds: meta.used_cfb_ids,
+    ignoredCfbIds: meta.ignored_cfb_ids,
+    assumptions: meta.assumptions,
+    unknowns: meta.unknowns,
+    missingCfbQueries: meta.missing_cfb_queries,
+    cfbSuggestions: meta.cfb_suggestions,
+    claimMap: meta.claim_map ?? null,
+    claimCheck: turn.claimCheck ?? null,
     createdAt: now,
   };
 }
 
+type TExchange = {
+  packet: TDatabase["Packet"];
+  transmission: Omit<TDatabase["Transmission"], "status">;
+  attempts: Insertable<TDatabase["DeliveryAttempt"]>[];
+  response: TDatabase["Response"];
+  meta: ReturnType<typeof metaRow>;
+  messages: Omit<TDatabase["Message"], "role">[];
+};
+
+// The exchange's statements, prepared (hot path). Json values go through the dialect (PostgreSQL:
+// jsonb); a null claim map or claim check stays SQL NULL, one statement for each combination.
+const insertPacket = prepare((v: TExchange["packet"], d) =>
+  typed.insertInto("Packet").values({ ...v, messageWindowIds: fragment(d.json(v.messageWindowIds)) }),
+);
+const insertTransmission = prepare((v: TExchange["transmission"]) =>
+  typed.insertInto("Transmission").values({ ...v, status: kyselySql.lit("done") }),
+);
+const insertAttempts = prepare(
+  (v: { rows: TExchange["attempts"] }) => typed.insertInto("DeliveryAttempt").values(v.rows),
+  ["rows"],
+);
+const insertResponse = prepare((v: TExchange["response"]) => typed.insertInto("Response").values(v));
+const insertMeta = (claims: { map: boolean; check: boolean }) =>
+  prepare((v: TExchange["meta"], d) => {
+    const json = (value: unknown) => fragment(d.json(value));
+    return typed.insertInto("ResponseMeta").values({
+      ...v,
+      domainHints: json(v.domainHints),
+      usedCfbIds: json(v.usedCfbIds),
+      ignoredCfbIds: json(v.ignoredCfbIds),
+      assumptions: json(v.assumptions),
+      unknowns: json(v.unknowns),
+      missingCfbQueries: json(v.missingCfbQueries),
+      cfbSuggestions: json(v.cfbSuggestions),
+      claimMap: claims.map ? json(v.claimMap) : null,
+      claimCheck: claims.check ? json(v.claimCheck) : null,
+    });
+  });
+const INSERT_META = {
+  plain: insertMeta({ map: false, check: false }),
+  map: insertMeta({ map: true, check: false }),
+  check: insertMeta({ map: false, check: true }),
+  both: insertMeta({ map: true, check: true }),
+};
+const metaStatement = ({ claimMap, claimCheck }: TExchange["meta"]) =>
+  INSERT_META[claimMap === null ? (claimCheck === null ? "plain" : "check") : claimCheck === null ? "map" : "both"];
+// The question's role, then the answer's.
+const insertMessages = prepare(
+  (v: { question: TExchange["messages"][number]; answer: TExchange["messages"][number] }) =>
+    typed.insertInto("Message").values([
+      { ...v.question, role: kyselySql.lit("user") },
+      { ...v.answer, role: kyselySql.lit("assistant") },
+    ]),
+  ["question", "answer"],
+);
+
 /** The exchange itself: packet -> transmission -> attempts -> response, its meta and both messages. */
 async function insertExchange(tx: TSql, turn: TTurnWrite, ids: TTurnIds, now: Date): Promise<void> {
   const { packetId, transmissionId, responseId } = ids;
-  // The packet's message window is Json, bound as the dialect takes it (PostgreSQL: jsonb).
-  const messageWindowIds = fragment(tx.dialect.json([...turn.historyMessageIds, turn.userMessageId]));
   const { threadId, callerId, requestId, requestHash, message, modeLabel, routerDomain, assistantText } = turn;
-  await run(
-    tx,
-    typed
-      .insertInto("Packet")
-      .values({ id: packetId, threadId, callerId, requestId, requestHash, message, messageWindowIds, createdAt: now }),
-  );
-  await run(
-    tx,
-    typed
-      .insertInto("Transmission")
-      .values({ id: transmissionId, packetId, status: kyselySql.lit("done"), modeLabel, routerDomain, createdAt: now }),
-  );
-  await run(tx, typed.insertInto("DeliveryAttempt").values(attemptRows(turn, ids, now)));
+  const d = tx.dialect;
+  const messageWindowIds = [...turn.historyMessageIds, turn.userMessageId];
+  const packet = {
+    id: packetId,
+    threadId,
+    callerId,
+    requestId,
+    requestHash,
+    message,
+    messageWindowIds,
+    createdAt: now,
+  };
+  await run(tx, insertPacket(packet, d));
+  await run(tx, insertTransmission({ id: transmissionId, packetId, modeLabel, routerDomain, createdAt: now }, d));
+  await run(tx, insertAttempts({ rows: attemptRows(turn, ids, now) }, d));
   const attemptId = ids.attemptIds.at(-1) as string;
-  await run(
-    tx,
-    typed.insertInto("Response").values({ id: responseId, transmissionId, attemptId, assistantText, createdAt: now }),
-  );
-  await run(tx, typed.insertInto("ResponseMeta").values(metaRow(tx, turn, responseId, now)));
+  await run(tx, insertResponse({ id: responseId, transmissionId, attemptId, assistantText, createdAt: now }, d));
+  const meta = metaRow(turn, responseId, now);
+  await run(tx, metaStatement(meta)(meta, d));
   // Both messages in one statement, the answer a millisecond after the question so that
   // history (ordered by time) never shows them the other way round.
-  const answeredAt = new Date(now.getTime() + 1);
-  await run(
-    tx,
-    typed.insertInto("Message").values([
-      { id: turn.userMessageId, threadId, role: kyselySql.lit("user"), content: message, packetId, createdAt: now },
-      {
-        id: randomUUID(),
-        threadId,
-        role: kyselySql.lit("assistant"),
-        content: assistantText,
-        packetId,
-        createdAt: answeredAt,
-      },
-    ]),
-  );
+  const question = { id: turn.userMessageId, threadId, content: message, packetId, createdAt: now };
+  const answer = {
+    id: randomUUID(),
+    threadId,
+    content: assistantText,
+    packetId,
+    createdAt: new Date(now.getTime() + 1),
+  };
+  await run(tx, insertMessages({ question, answer }, d));
 }
 
 /** The previews of the turn's proposals, in suggestion order, as a stored turn returns them. */

@@ -1,6 +1,7 @@
 import { sql as kyselySql } from "kysely";
 import type { DbClient } from "../client";
 import { toProposalPreview } from "../mappers";
+import { prepare } from "../prepared-sql";
 import { jsonOf, type TSql } from "../sql";
 import { rows, typed } from "../typed-sql";
 import type { TStore } from "./store";
@@ -9,32 +10,34 @@ import type { THistoryMessage, TPreviousResponse, TResponseSource, TStoredTurn, 
 
 // The turn repository: the reads of a turn's pipeline (most on the hot path) and its write
 // (turn-write.ts). Constants stay SQL literals (`kyselySql.lit`), as the statements always wrote them.
+// The hot path's statements are prepared (built and compiled once, typed-sql.ts).
+
+const storedTurn = prepare((v: { callerId: string; requestId: string }) =>
+  typed
+    .selectFrom("Packet as p")
+    .innerJoin("Transmission as t", "t.packetId", "p.id")
+    .innerJoin("Response as r", "r.transmissionId", "t.id")
+    .select([
+      "p.threadId",
+      "p.id as packetId",
+      "p.requestHash",
+      "t.id as transmissionId",
+      "r.id as responseId",
+      "r.attemptId",
+      "r.assistantText",
+    ])
+    .where("p.callerId", "=", v.callerId)
+    .where("p.requestId", "=", v.requestId)
+    .orderBy("t.createdAt", "asc")
+    .limit(kyselySql.lit(1)),
+);
 
 /**
  * A turn this caller stored earlier under this idempotency key, or null. The lookup runs on every
  * turn (hot path); the proposals are read only for a replay.
  */
 async function findTurnByRequestId(sql: TSql, callerId: string, requestId: string): Promise<TStoredTurn | null> {
-  const [row] = await rows(
-    sql,
-    typed
-      .selectFrom("Packet as p")
-      .innerJoin("Transmission as t", "t.packetId", "p.id")
-      .innerJoin("Response as r", "r.transmissionId", "t.id")
-      .select([
-        "p.threadId",
-        "p.id as packetId",
-        "p.requestHash",
-        "t.id as transmissionId",
-        "r.id as responseId",
-        "r.attemptId",
-        "r.assistantText",
-      ])
-      .where("p.callerId", "=", callerId)
-      .where("p.requestId", "=", requestId)
-      .orderBy("t.createdAt", "asc")
-      .limit(kyselySql.lit(1)),
-  );
+  const [row] = await rows(sql, storedTurn({ callerId, requestId }, sql.dialect));
   if (!row) return null;
   const proposals = await rows(
     sql,
@@ -88,24 +91,29 @@ async function responseSource(db: DbClient, responseId: string): Promise<TRespon
   };
 }
 
+const owner = prepare((v: { threadId: string }) =>
+  typed.selectFrom("Thread").select("ownerId").where("id", "=", v.threadId),
+);
+
 /** Whether a thread exists, and whose it is (hot path). */
 async function threadOwner(sql: TSql, threadId: string): Promise<{ ownerId: string | null } | null> {
-  const [row] = await rows(sql, typed.selectFrom("Thread").select("ownerId").where("id", "=", threadId));
+  const [row] = await rows(sql, owner({ threadId }, sql.dialect));
   return row ?? null;
 }
 
+const lastMessages = prepare((v: { threadId: string; limit: number }) =>
+  typed
+    .selectFrom("Message")
+    .select(["id", "role", "content"])
+    .where("threadId", "=", v.threadId)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(v.limit),
+);
+
 /** The thread's last `limit` messages, oldest first (hot path). */
 async function getThreadHistory(sql: TSql, threadId: string, limit: number): Promise<THistoryMessage[]> {
-  const messages = await rows(
-    sql,
-    typed
-      .selectFrom("Message")
-      .select(["id", "role", "content"])
-      .where("threadId", "=", threadId)
-      .orderBy("createdAt", "desc")
-      .orderBy("id", "desc")
-      .limit(limit),
-  );
+  const messages = await rows(sql, lastMessages({ threadId, limit }, sql.dialect));
   return messages
     .reverse()
     .map((r) => ({ id: r.id, role: r.role === "assistant" ? "assistant" : "user", content: r.content }));
@@ -127,36 +135,7 @@ const SKIP_SUMMARY = "Breakpoint decision: SKIP";
  * trace retention pruned counts as an answer.
  */
 async function lastResponse(sql: TSql, threadId: string): Promise<TPreviousResponse | null> {
-  const [row] = await rows(
-    sql,
-    typed
-      .selectFrom(latestAnsweredPacket(threadId))
-      .innerJoin("Transmission as t", "t.packetId", "p.id")
-      .innerJoin("Response as r", "r.transmissionId", "t.id")
-      .innerJoin("DeliveryAttempt as a", "a.id", "r.attemptId")
-      .leftJoin("ResponseMeta as m", "m.responseId", "r.id")
-      .select([
-        "r.id as responseId",
-        "p.message",
-        "r.assistantText",
-        "a.model",
-        "a.tokensIn",
-        "a.tokensOut",
-        "a.latencyMs",
-        "m.modeLabel",
-        "m.domainHints",
-        "m.usedCfbIds",
-        "m.ignoredCfbIds",
-        "m.assumptions",
-        "m.unknowns",
-        "m.missingCfbQueries",
-        "m.cfbSuggestions",
-        "m.claimMap",
-      ])
-      .orderBy("r.createdAt", "desc")
-      .orderBy("r.id", "desc")
-      .limit(kyselySql.lit(1)),
-  );
+  const [row] = await rows(sql, previousResponse({ threadId }, sql.dialect));
   if (!row) return null;
   const { responseId, message, assistantText, model, tokensIn, tokensOut, latencyMs } = row;
   // The envelope as the model sent it (meta keys as in OutputEnvelope), for a like-for-like size.
@@ -176,6 +155,36 @@ async function lastResponse(sql: TSql, threadId: string): Promise<TPreviousRespo
         };
   return { responseId, message, assistantText, meta, model, tokensIn, tokensOut, latencyMs };
 }
+
+const previousResponse = prepare((v: { threadId: string }) =>
+  typed
+    .selectFrom(latestAnsweredPacket(v.threadId))
+    .innerJoin("Transmission as t", "t.packetId", "p.id")
+    .innerJoin("Response as r", "r.transmissionId", "t.id")
+    .innerJoin("DeliveryAttempt as a", "a.id", "r.attemptId")
+    .leftJoin("ResponseMeta as m", "m.responseId", "r.id")
+    .select([
+      "r.id as responseId",
+      "p.message",
+      "r.assistantText",
+      "a.model",
+      "a.tokensIn",
+      "a.tokensOut",
+      "a.latencyMs",
+      "m.modeLabel",
+      "m.domainHints",
+      "m.usedCfbIds",
+      "m.ignoredCfbIds",
+      "m.assumptions",
+      "m.unknowns",
+      "m.missingCfbQueries",
+      "m.cfbSuggestions",
+      "m.claimMap",
+    ])
+    .orderBy("r.createdAt", "desc")
+    .orderBy("r.id", "desc")
+    .limit(kyselySql.lit(1)),
+);
 
 /** The latest of the thread's last BASELINE_LOOKBACK packets whose turn was not a `skip` (alias `p`). */
 function latestAnsweredPacket(threadId: string) {
@@ -208,6 +217,26 @@ function latestAnsweredPacket(threadId: string) {
     .as("p");
 }
 
+const recentRoutes = prepare((v: { threadId: string; limit: number }) =>
+  typed
+    .selectFrom(
+      typed
+        .selectFrom("Packet")
+        .select(["id", "createdAt"])
+        .where("threadId", "=", v.threadId)
+        .orderBy("createdAt", "desc")
+        .orderBy("id", "desc")
+        .limit(v.limit)
+        .as("p"),
+    )
+    .innerJoin("Transmission as t", "t.packetId", "p.id")
+    .innerJoin("Response as r", "r.transmissionId", "t.id")
+    .leftJoin("ResponseMeta as m", "m.responseId", "r.id")
+    .select(["t.routerDomain", "m.domainHints"])
+    .orderBy("p.createdAt", "desc")
+    .orderBy("p.id", "desc"),
+);
+
 /**
  * Where the thread's recent turns were routed (the selector step's input): the latest turn's
  * router_domain and the domainHints of the last `limit` answers, newest first (hot path).
@@ -217,25 +246,7 @@ async function routingHistory(
   threadId: string,
   limit: number,
 ): Promise<{ previousDomain: string | null; hintHistory: string[][] }> {
-  const recent = typed
-    .selectFrom("Packet")
-    .select(["id", "createdAt"])
-    .where("threadId", "=", threadId)
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .as("p");
-  const turns = await rows(
-    sql,
-    typed
-      .selectFrom(recent)
-      .innerJoin("Transmission as t", "t.packetId", "p.id")
-      .innerJoin("Response as r", "r.transmissionId", "t.id")
-      .leftJoin("ResponseMeta as m", "m.responseId", "r.id")
-      .select(["t.routerDomain", "m.domainHints"])
-      .orderBy("p.createdAt", "desc")
-      .orderBy("p.id", "desc"),
-  );
+  const turns = await rows(sql, recentRoutes({ threadId, limit }, sql.dialect));
   const hints = (value: unknown) => {
     const parsed = value === null || value === undefined ? [] : jsonOf(value);
     return Array.isArray(parsed) ? parsed.filter((h): h is string => typeof h === "string") : [];

@@ -1,0 +1,103 @@
+import type { Compilable, InferResult } from "kysely";
+import type { TSqlDialect } from "./dialect/dialect";
+import { Prisma } from "./generated/prisma/client";
+import type { TBound } from "./typed-sql";
+
+// Prepared statements: a typed statement built and compiled once per dialect and shape, then run
+// with each call's values. Every chat turn runs some twenty statements, and building and compiling
+// each anew with Kysely cost 1.5 ms of a turn's 8 ms of CPU (bench:overhead). `build` is called
+// with stand-ins for the values (slots), which the compiled statement's parameters keep; each call
+// puts its values in their place. A value named in `expand` is a list (an IN list, the rows of a
+// multi-row insert) or a row to spread into an insert: its stand-in is a list of slots, rows of
+// slots or a row of slots, and the statement is compiled once per length and columns.
+
+/** Where a prepared statement takes a value: its path in the call's values (`rows.2.id`). */
+class Slot {
+  constructor(readonly path: string) {}
+  // What a dialect's `json(value)` binds for it (JSON.stringify calls this): a marker, replaced
+  // by the value's JSON when the statement runs.
+  toJSON(): string {
+    return `${JSON_SLOT}${this.path}`;
+  }
+}
+const JSON_SLOT = "prepared-json-slot:";
+
+type TCompiled = { strings: string[]; parameters: readonly unknown[] };
+
+/**
+ * A prepared statement. `build` must build the same statement whatever the values: it may pass
+ * them to Kysely or to `dialect.json`, not branch on them or read their fields (but those of the
+ * rows named in `expand`).
+ */
+export function prepare<V extends Record<string, unknown>, S extends Compilable>(
+  build: (values: V, dialect: TSqlDialect) => S,
+  expand: readonly (keyof V & string)[] = [],
+): (values: V, dialect: TSqlDialect) => TBound<InferResult<S>[number]> {
+  const compiled = new WeakMap<TSqlDialect, Map<string, TCompiled>>();
+  return (values, dialect) => {
+    const shapes = compiled.get(dialect) ?? new Map<string, TCompiled>();
+    compiled.set(dialect, shapes);
+    const shape = shapeOf(values, expand);
+    let statement = shapes.get(shape);
+    if (!statement) {
+      const { sql, parameters } = build(standIns(values, expand) as V, dialect).compile();
+      statement = { strings: sql.split("?"), parameters };
+      shapes.set(shape, statement);
+    }
+    const bound = statement.parameters.map((p) => {
+      if (p instanceof Slot) return valueAt(values, p.path);
+      if (typeof p !== "string" || !p.startsWith(`"${JSON_SLOT}`)) return p;
+      // A Json value's marker: the value's JSON in its place.
+      return JSON.stringify(valueAt(values, p.slice(JSON_SLOT.length + 1, -1)));
+    });
+    return new Prisma.Sql(statement.strings, bound);
+  };
+}
+
+/** Which values are undefined, and the expanded ones' lengths and columns: one statement each. */
+function shapeOf(values: Record<string, unknown>, expand: readonly string[]): string {
+  let shape = "";
+  for (const [key, value] of Object.entries(values)) if (value === undefined) shape += `${key}?;`;
+  for (const key of expand) {
+    const value = values[key];
+    if (!Array.isArray(value)) shape += `${key}(${columnsOf(value).join()});`;
+    else {
+      shape += `${key}:${value.length}`;
+      for (const item of value) if (isRow(item)) shape += `(${columnsOf(item).join()})`;
+      shape += ";";
+    }
+  }
+  return shape;
+}
+
+/** A row's columns with a value (Kysely leaves an undefined one out). */
+function columnsOf(row: unknown): string[] {
+  const r = row as Record<string, unknown>;
+  return Object.keys(r).filter((column) => r[column] !== undefined);
+}
+
+function isRow(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !(value instanceof Date) && !ArrayBuffer.isView(value);
+}
+
+/** The values' stand-ins: the same keys (a statement may spread them into a row), slots for values. */
+function standIns(values: Record<string, unknown>, expand: readonly string[]): Record<string, unknown> {
+  const rowOfSlots = (row: unknown, path: string) =>
+    Object.fromEntries(columnsOf(row).map((column) => [column, new Slot(`${path}.${column}`)]));
+  const slots: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    // (undefined stays undefined: Kysely leaves such a column out, as it does unprepared)
+    if (value === undefined) continue;
+    if (!expand.includes(name)) slots[name] = new Slot(name);
+    else if (!Array.isArray(value)) slots[name] = rowOfSlots(value, name);
+    else
+      slots[name] = value.map((item, i) => (isRow(item) ? rowOfSlots(item, `${name}.${i}`) : new Slot(`${name}.${i}`)));
+  }
+  return slots;
+}
+
+function valueAt(values: Record<string, unknown>, path: string): unknown {
+  let value: unknown = values;
+  for (const step of path.split(".")) value = (value as Record<string, unknown>)[step];
+  return value;
+}
