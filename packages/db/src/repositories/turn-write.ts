@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { DomainError } from "@solserver/contracts";
-import { type Insertable, sql as kyselySql, type SqlBool } from "kysely";
+import { sql as kyselySql, type SqlBool } from "kysely";
 import { Prisma } from "../generated/prisma/client";
 import { allocateIds, idNumber } from "../ids";
 import { prepare } from "../prepared-sql";
 import { isUniqueViolation, type TSql, type TSqlDriver } from "../sql";
-import { fragment, rows, run, type TDatabase, typed } from "../typed-sql";
+import { fragment, rows, run, typed } from "../typed-sql";
 import { countTurnUsage } from "./cfb-stats";
 import { writeContext } from "./contexts";
 import { insertGateEvaluations } from "./gate";
@@ -14,18 +14,12 @@ import { addProposalCounts } from "./proposal-counts";
 import { countRepetitions } from "./repetitions";
 import { insertResolveDecisions } from "./resolve";
 import { insertTraceRun } from "./traces";
+import { attemptsOf, insertExchange, type TTurnIds } from "./turn-exchange";
 import type { TNewProposal, TStoredTurn, TTurnWrite } from "./types";
 
 // A chat turn's write (the turn repository's `record`, turns.ts): every row of the turn in one
 // transaction on the hot-path driver. Constant values stay SQL literals (`kyselySql.lit`), as the
 // statements have always written them, rather than bound parameters.
-
-/** The attempts to store: every try at the model (n = 1..N), or one "ok" attempt when none was recorded. */
-function attemptsOf(turn: TTurnWrite): TTurnWrite["attempts"] {
-  if (turn.attempts.length > 0) return turn.attempts;
-  const { model, tokensIn, tokensOut, latencyMs } = turn;
-  return [{ n: 1, model, tokensIn, tokensOut, latencyMs, outcome: "ok", reason: null }];
-}
 
 /** The ids of a turn's new proposals (in the turn's order), their response and the turn's time. */
 type TProposalIds = { ids: readonly string[]; responseId: string; now: Date };
@@ -171,15 +165,6 @@ async function recordUsage(tx: TSql, turn: TTurnWrite, responseId: string, now: 
   }
 }
 
-/** The ids a turn's rows take, allocated up front. */
-type TTurnIds = {
-  packetId: string;
-  transmissionId: string;
-  responseId: string;
-  /** The selector step's attempt first (when there is one), then the main attempts in order. */
-  attemptIds: readonly string[];
-};
-
 /**
  * Creates the thread or touches it, and returns its owner in the same statement: the owner is
  * checked in the write transaction, as the thread may have been created by someone else since the
@@ -199,136 +184,6 @@ const upsertThread = prepare((v: { id: string; title: string; ownerId: string | 
     .returning("ownerId"),
 );
 
-/** The turn's attempts as rows: the selector step's (seed 001 §7.1), then every try at the model. */
-function attemptRows(turn: TTurnWrite, { transmissionId, attemptIds }: TTurnIds, now: Date) {
-  const selector = turn.selector ? [{ ...turn.selector, step: "selector", n: 1, tokensIn: null, tokensOut: null }] : [];
-  const main = attemptsOf(turn).map((a) => ({ ...a, step: "main" }));
-  return [...selector, ...main].map((a, i) => ({
-    id: attemptIds[i] as string,
-    transmissionId,
-    step: a.step,
-    n: a.n,
-    model: a.model,
-    tokensIn: a.tokensIn,
-    tokensOut: a.tokensOut,
-    latencyMs: a.latencyMs,
-    outcome: a.outcome,
-    reason: a.reason,
-    createdAt: now,
-  }));
-}
-
-/** The validated meta of the answer as its row (Json values as they are; the statement binds them). */
-function metaRow(turn: TTurnWrite, responseId: string, now: Date) {
-  const meta = turn.meta;
-  return {
-    responseId,
-    modeLabel: meta.modeLabel,
-    domainHints: meta.domainHints,
-    usedCfbIds: meta.used_cfb_ids,
-    ignoredCfbIds: meta.ignored_cfb_ids,
-    assumptions: meta.assumptions,
-    unknowns: meta.unknowns,
-    missingCfbQueries: meta.missing_cfb_queries,
-    cfbSuggestions: meta.cfb_suggestions,
-    claimMap: meta.claim_map ?? null,
-    claimCheck: turn.claimCheck ?? null,
-    createdAt: now,
-  };
-}
-
-type TExchange = {
-  packet: TDatabase["Packet"];
-  transmission: Omit<TDatabase["Transmission"], "status">;
-  attempts: Insertable<TDatabase["DeliveryAttempt"]>[];
-  response: TDatabase["Response"];
-  meta: ReturnType<typeof metaRow>;
-  messages: Omit<TDatabase["Message"], "role">[];
-};
-
-// The exchange's statements, prepared (hot path). Json values go through the dialect (PostgreSQL:
-// jsonb); a null claim map or claim check stays SQL NULL, one statement for each combination.
-const insertPacket = prepare((v: TExchange["packet"], d) =>
-  typed.insertInto("Packet").values({ ...v, messageWindowIds: fragment(d.json(v.messageWindowIds)) }),
-);
-const insertTransmission = prepare((v: TExchange["transmission"]) =>
-  typed.insertInto("Transmission").values({ ...v, status: kyselySql.lit("done") }),
-);
-const insertAttempts = prepare(
-  (v: { rows: TExchange["attempts"] }) => typed.insertInto("DeliveryAttempt").values(v.rows),
-  ["rows"],
-);
-const insertResponse = prepare((v: TExchange["response"]) => typed.insertInto("Response").values(v));
-const insertMeta = (claims: { map: boolean; check: boolean }) =>
-  prepare((v: TExchange["meta"], d) => {
-    const json = (value: unknown) => fragment(d.json(value));
-    return typed.insertInto("ResponseMeta").values({
-      ...v,
-      domainHints: json(v.domainHints),
-      usedCfbIds: json(v.usedCfbIds),
-      ignoredCfbIds: json(v.ignoredCfbIds),
-      assumptions: json(v.assumptions),
-      unknowns: json(v.unknowns),
-      missingCfbQueries: json(v.missingCfbQueries),
-      cfbSuggestions: json(v.cfbSuggestions),
-      claimMap: claims.map ? json(v.claimMap) : null,
-      claimCheck: claims.check ? json(v.claimCheck) : null,
-    });
-  });
-const INSERT_META = {
-  plain: insertMeta({ map: false, check: false }),
-  map: insertMeta({ map: true, check: false }),
-  check: insertMeta({ map: false, check: true }),
-  both: insertMeta({ map: true, check: true }),
-};
-const metaStatement = ({ claimMap, claimCheck }: TExchange["meta"]) =>
-  INSERT_META[claimMap === null ? (claimCheck === null ? "plain" : "check") : claimCheck === null ? "map" : "both"];
-// The question's role, then the answer's.
-const insertMessages = prepare(
-  (v: { question: TExchange["messages"][number]; answer: TExchange["messages"][number] }) =>
-    typed.insertInto("Message").values([
-      { ...v.question, role: kyselySql.lit("user") },
-      { ...v.answer, role: kyselySql.lit("assistant") },
-    ]),
-  ["question", "answer"],
-);
-
-/** The exchange itself: packet -> transmission -> attempts -> response, its meta and both messages. */
-async function insertExchange(tx: TSql, turn: TTurnWrite, ids: TTurnIds, now: Date): Promise<void> {
-  const { packetId, transmissionId, responseId } = ids;
-  const { threadId, callerId, requestId, requestHash, message, modeLabel, routerDomain, assistantText } = turn;
-  const d = tx.dialect;
-  const messageWindowIds = [...turn.historyMessageIds, turn.userMessageId];
-  const packet = {
-    id: packetId,
-    threadId,
-    callerId,
-    requestId,
-    requestHash,
-    message,
-    messageWindowIds,
-    createdAt: now,
-  };
-  await run(tx, insertPacket(packet, d));
-  await run(tx, insertTransmission({ id: transmissionId, packetId, modeLabel, routerDomain, createdAt: now }, d));
-  await run(tx, insertAttempts({ rows: attemptRows(turn, ids, now) }, d));
-  const attemptId = ids.attemptIds.at(-1) as string;
-  await run(tx, insertResponse({ id: responseId, transmissionId, attemptId, assistantText, createdAt: now }, d));
-  const meta = metaRow(turn, responseId, now);
-  await run(tx, metaStatement(meta)(meta, d));
-  // Both messages in one statement, the answer a millisecond after the question so that
-  // history (ordered by time) never shows them the other way round.
-  const question = { id: turn.userMessageId, threadId, content: message, packetId, createdAt: now };
-  const answer = {
-    id: randomUUID(),
-    threadId,
-    content: assistantText,
-    packetId,
-    createdAt: new Date(now.getTime() + 1),
-  };
-  await run(tx, insertMessages({ question, answer }, d));
-}
-
 /** The previews of the turn's proposals, in suggestion order, as a stored turn returns them. */
 function proposalPreviews(turn: TTurnWrite, proposalIds: readonly string[]): TStoredTurn["proposals"] {
   return turn.proposals
@@ -346,6 +201,61 @@ function proposalPreviews(turn: TTurnWrite, proposalIds: readonly string[]): TSt
     .map(({ suggestionIndex: _, ...preview }) => preview);
 }
 
+/** Every row of a turn, in the caller's transaction. */
+async function writeTurn(tx: TSql, turn: TTurnWrite): Promise<TStoredTurn> {
+  const ids = await allocateIds(tx, {
+    packet: 1,
+    transmission: 1,
+    response: 1,
+    // The selector step (seed 001 §7.1) is an attempt of its own, before the main ones.
+    attempt: (turn.selector ? 1 : 0) + attemptsOf(turn).length,
+    proposal: turn.proposals.length,
+  });
+  const turnIds: TTurnIds = {
+    packetId: ids.packet[0] as string,
+    transmissionId: ids.transmission[0] as string,
+    responseId: ids.response[0] as string,
+    attemptIds: ids.attempt,
+  };
+  const { packetId, transmissionId, responseId } = turnIds;
+  const now = new Date();
+  const ownerId = await touchThread(tx, turn, now);
+  if (!turn.mayWriteAnyThread && ownerId !== turn.ownerId) {
+    throw new DomainError("FORBIDDEN", `you may not access thread ${turn.threadId}`);
+  }
+  await insertExchange(tx, turn, turnIds, now);
+  await insertTurnProposals(tx, turn, { ids: ids.proposal, responseId, now });
+  if (turn.repetitions) await countRepetitions(tx, turn.repetitions.hits, turn.repetitions.thresholds, now);
+  await recordUsage(tx, turn, responseId, now);
+  await insertGateEvaluations(
+    tx,
+    turn.gate.map((g) => ({ ...g, source: "turn", transmissionId })),
+    now,
+  );
+  const mementoVersion = turn.memento ? await writeTurnMemento(tx, turn.threadId, turn.memento, now) : null;
+  const procedureVersion = turn.procedure ? await writeContext(tx, turn.threadId, turn.procedure, now) : null;
+  await insertTraceRun(tx, {
+    kind: "turn",
+    status: "completed",
+    threadId: turn.threadId,
+    packetId,
+    transmissionId,
+    events: turn.trace,
+  });
+  return {
+    threadId: turn.threadId,
+    packetId,
+    transmissionId,
+    attemptId: ids.attempt.at(-1) as string,
+    responseId,
+    assistantText: turn.assistantText,
+    requestHash: turn.requestHash,
+    proposals: proposalPreviews(turn, ids.proposal),
+    mementoVersion,
+    procedureVersion,
+  };
+}
+
 /**
  * Writes a whole turn in one transaction: thread, both messages, packet -> transmission ->
  * attempts -> response, the validated meta, the proposals, usage events, the memento (conditional
@@ -355,67 +265,32 @@ function proposalPreviews(turn: TTurnWrite, proposalIds: readonly string[]): TSt
  */
 export async function recordTurn(driver: TSqlDriver, turn: TTurnWrite): Promise<TStoredTurn | "duplicate"> {
   try {
-    return await driver.transaction(
-      async (tx) => {
-        const ids = await allocateIds(tx, {
-          packet: 1,
-          transmission: 1,
-          response: 1,
-          // The selector step (seed 001 §7.1) is an attempt of its own, before the main ones.
-          attempt: (turn.selector ? 1 : 0) + attemptsOf(turn).length,
-          proposal: turn.proposals.length,
-        });
-        const turnIds: TTurnIds = {
-          packetId: ids.packet[0] as string,
-          transmissionId: ids.transmission[0] as string,
-          responseId: ids.response[0] as string,
-          attemptIds: ids.attempt,
-        };
-        const { packetId, transmissionId, responseId } = turnIds;
-        const now = new Date();
-        const ownerId = await touchThread(tx, turn, now);
-        if (!turn.mayWriteAnyThread && ownerId !== turn.ownerId) {
-          throw new DomainError("FORBIDDEN", `you may not access thread ${turn.threadId}`);
-        }
-        await insertExchange(tx, turn, turnIds, now);
-        await insertTurnProposals(tx, turn, { ids: ids.proposal, responseId, now });
-        if (turn.repetitions) await countRepetitions(tx, turn.repetitions.hits, turn.repetitions.thresholds, now);
-        await recordUsage(tx, turn, responseId, now);
-        await insertGateEvaluations(
-          tx,
-          turn.gate.map((g) => ({ ...g, source: "turn", transmissionId })),
-          now,
-        );
-        const mementoVersion = turn.memento ? await writeTurnMemento(tx, turn.threadId, turn.memento, now) : null;
-        const procedureVersion = turn.procedure ? await writeContext(tx, turn.threadId, turn.procedure, now) : null;
-        await insertTraceRun(tx, {
-          kind: "turn",
-          status: "completed",
-          threadId: turn.threadId,
-          packetId,
-          transmissionId,
-          events: turn.trace,
-        });
-        return {
-          threadId: turn.threadId,
-          packetId,
-          transmissionId,
-          attemptId: ids.attempt.at(-1) as string,
-          responseId,
-          assistantText: turn.assistantText,
-          requestHash: turn.requestHash,
-          proposals: proposalPreviews(turn, ids.proposal),
-          mementoVersion,
-          procedureVersion,
-        };
-        // Read committed: a turn is inserts, increments, conditional writes and stats rows read
-        // FOR UPDATE; concurrent turns wait for each other's counter rows instead of conflicting.
-      },
-      { isolation: "read committed" },
-    );
+    // Read committed: a turn is inserts, increments, conditional writes and stats rows read
+    // FOR UPDATE; concurrent turns wait for each other's counter rows instead of conflicting.
+    return await driver.transaction((tx) => writeTurn(tx, turn), { isolation: "read committed" });
   } catch (error) {
     // The (callerId, requestId) key of Packet: a concurrent retry of this request stored first.
     if (isUniqueViolation(error, driver, "Packet", "requestId")) return "duplicate";
     throw error;
   }
+}
+
+/**
+ * A turn's write, rolled back: the start-up rehearsal (control-plane's turn/rehearsal.ts) runs
+ * every statement of it once, so the first user's turn finds them prepared, and keeps nothing.
+ * On PostgreSQL the ids it took stay taken: a gap, as any rolled-back write leaves one.
+ */
+export async function rehearseTurnWrite(driver: TSqlDriver, turn: TTurnWrite): Promise<void> {
+  const rolledBack = new Error("rehearsal: rolled back");
+  await driver
+    .transaction(
+      async (tx) => {
+        await writeTurn(tx, turn);
+        throw rolledBack;
+      },
+      { isolation: "read committed" },
+    )
+    .catch((error: unknown) => {
+      if (error !== rolledBack) throw error;
+    });
 }

@@ -5,7 +5,7 @@ import { prepare } from "../prepared-sql";
 import { jsonOf, type TSql } from "../sql";
 import { rows, typed } from "../typed-sql";
 import type { TStore } from "./store";
-import { recordTurn } from "./turn-write";
+import { recordTurn, rehearseTurnWrite } from "./turn-write";
 import type { THistoryMessage, TPreviousResponse, TResponseSource, TStoredTurn, TTurnWrite } from "./types";
 
 // The turn repository: the reads of a turn's pipeline (most on the hot path) and its write
@@ -262,6 +262,8 @@ export function turnRepository({ prisma, sql }: TStore) {
     responseSource: (responseId: string) => responseSource(prisma, responseId),
     threadOwner: (threadId: string) => threadOwner(sql, threadId),
     record: (turn: TTurnWrite) => recordTurn(sql, turn),
+    /** The turn's write, rolled back (the start-up rehearsal: every statement run once, nothing kept). */
+    rehearse: (turn: TTurnWrite) => rehearseTurnWrite(sql, turn),
     lastResponse: (threadId: string) => lastResponse(sql, threadId),
     /** The thread's previous router_domain and its recent answers' domainHints (the selector's input). */
     routingHistory: (threadId: string, limit: number) => routingHistory(sql, threadId, limit),
