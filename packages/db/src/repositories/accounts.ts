@@ -1,4 +1,5 @@
 import { DomainError } from "@solserver/contracts";
+import type { TSqlDriver } from "../sql";
 import { rows, run, typed } from "../typed-sql";
 import { insertAudit, type TAuditWrite } from "./audit";
 import type { TStore } from "./store";
@@ -36,6 +37,94 @@ function toAccountRecord(u: {
   };
 }
 
+async function setAccountDisabled(
+  sql: TSqlDriver,
+  userId: string,
+  disabled: boolean,
+  audit: Omit<TAuditActor, "action">,
+): Promise<void> {
+  await sql.transaction(async (tx) => {
+    const now = new Date();
+    const flipped = await run(
+      tx,
+      typed
+        .updateTable("User")
+        .set({ disabledAt: disabled ? now : null, updatedAt: now })
+        .where("id", "=", userId)
+        .where("disabledAt", disabled ? "is" : "is not", null),
+    );
+    if (flipped !== 1) {
+      const [exists] = await rows(
+        tx,
+        typed
+          .selectFrom("User")
+          .select((eb) => eb.lit(1).as("one"))
+          .where("id", "=", userId),
+      );
+      if (!exists) throw new DomainError("NOT_FOUND", `user ${userId} does not exist`, { field: "user_id" });
+      throw new DomainError("CONFLICT", `user ${userId} is already ${disabled ? "disabled" : "enabled"}`, {
+        field: "disabled",
+      });
+    }
+    if (disabled) await run(tx, typed.deleteFrom("Session").where("userId", "=", userId));
+    await insertAudit(
+      tx,
+      [
+        {
+          ...audit,
+          action: disabled ? "user.disable" : "user.enable",
+          targetType: "user",
+          targetId: userId,
+          details: {},
+        },
+      ],
+      now,
+    );
+  });
+}
+
+async function removeAccount(
+  sql: TSqlDriver,
+  userId: string,
+  audit: Omit<TAuditActor, "action">,
+): Promise<{ email: string }> {
+  return sql.transaction(async (tx) => {
+    const [u] = await rows(tx, typed.selectFrom("User").select("email").where("id", "=", userId));
+    if (!u) throw new DomainError("NOT_FOUND", `user ${userId} does not exist`, { field: "user_id" });
+    const now = new Date();
+    await run(
+      tx,
+      typed
+        .insertInto("ProposalCount")
+        .columns(["ownerKey", "kind", "n"])
+        .expression(
+          typed
+            .selectFrom("ProposalCount")
+            .select((eb) => [eb.val("").as("ownerKey"), "kind", "n"])
+            .where("ownerKey", "=", userId),
+        )
+        .onConflict((conflict) =>
+          conflict
+            .columns(["ownerKey", "kind"])
+            .doUpdateSet((eb) => ({ n: eb("ProposalCount.n", "+", eb.ref("excluded.n")) })),
+        ),
+    );
+    await run(tx, typed.deleteFrom("ProposalCount").where("ownerKey", "=", userId));
+    await run(tx, typed.updateTable("Thread").set({ ownerId: null }).where("ownerId", "=", userId));
+    await run(tx, typed.updateTable("UmbraProposal").set({ assigneeId: null }).where("assigneeId", "=", userId));
+    await run(tx, typed.deleteFrom("Session").where("userId", "=", userId));
+    await run(tx, typed.deleteFrom("Account").where("userId", "=", userId));
+    await run(tx, typed.deleteFrom("ApiToken").where("userId", "=", userId));
+    await run(tx, typed.deleteFrom("User").where("id", "=", userId));
+    await insertAudit(
+      tx,
+      [{ ...audit, action: "user.delete", targetType: "user", targetId: userId, details: { email: u.email } }],
+      now,
+    );
+    return { email: u.email };
+  });
+}
+
 export function accountRepository({ prisma, sql }: TStore) {
   return {
     /** The account of a session or token (every request); null for one that is gone or disabled. */
@@ -55,45 +144,8 @@ export function accountRepository({ prisma, sql }: TStore) {
      * Disables an account (its sessions end at once; it cannot sign in, its tokens are refused)
      * or enables it again, with an audit event; one transaction. A no-op change is CONFLICT.
      */
-    async setDisabled(userId: string, disabled: boolean, audit: Omit<TAuditActor, "action">): Promise<void> {
-      await sql.transaction(async (tx) => {
-        const now = new Date();
-        const flipped = await run(
-          tx,
-          typed
-            .updateTable("User")
-            .set({ disabledAt: disabled ? now : null, updatedAt: now })
-            .where("id", "=", userId)
-            .where("disabledAt", disabled ? "is" : "is not", null),
-        );
-        if (flipped !== 1) {
-          const [exists] = await rows(
-            tx,
-            typed
-              .selectFrom("User")
-              .select((eb) => eb.lit(1).as("one"))
-              .where("id", "=", userId),
-          );
-          if (!exists) throw new DomainError("NOT_FOUND", `user ${userId} does not exist`, { field: "user_id" });
-          throw new DomainError("CONFLICT", `user ${userId} is already ${disabled ? "disabled" : "enabled"}`, {
-            field: "disabled",
-          });
-        }
-        if (disabled) await run(tx, typed.deleteFrom("Session").where("userId", "=", userId));
-        await insertAudit(
-          tx,
-          [
-            {
-              ...audit,
-              action: disabled ? "user.disable" : "user.enable",
-              targetType: "user",
-              targetId: userId,
-              details: {},
-            },
-          ],
-          now,
-        );
-      });
+    setDisabled(userId: string, disabled: boolean, audit: Omit<TAuditActor, "action">): Promise<void> {
+      return setAccountDisabled(sql, userId, disabled, audit);
     },
 
     /** The id of the disabled account with this email, or null (none, or enabled). */
@@ -129,42 +181,8 @@ export function accountRepository({ prisma, sql }: TStore) {
      * with them (proposal-counts.ts), all in one transaction with the audit event (which keeps
      * the email, the only trace of who it was).
      */
-    async remove(userId: string, audit: Omit<TAuditActor, "action">): Promise<{ email: string }> {
-      return sql.transaction(async (tx) => {
-        const [u] = await rows(tx, typed.selectFrom("User").select("email").where("id", "=", userId));
-        if (!u) throw new DomainError("NOT_FOUND", `user ${userId} does not exist`, { field: "user_id" });
-        const now = new Date();
-        await run(
-          tx,
-          typed
-            .insertInto("ProposalCount")
-            .columns(["ownerKey", "kind", "n"])
-            .expression(
-              typed
-                .selectFrom("ProposalCount")
-                .select((eb) => [eb.val("").as("ownerKey"), "kind", "n"])
-                .where("ownerKey", "=", userId),
-            )
-            .onConflict((conflict) =>
-              conflict
-                .columns(["ownerKey", "kind"])
-                .doUpdateSet((eb) => ({ n: eb("ProposalCount.n", "+", eb.ref("excluded.n")) })),
-            ),
-        );
-        await run(tx, typed.deleteFrom("ProposalCount").where("ownerKey", "=", userId));
-        await run(tx, typed.updateTable("Thread").set({ ownerId: null }).where("ownerId", "=", userId));
-        await run(tx, typed.updateTable("UmbraProposal").set({ assigneeId: null }).where("assigneeId", "=", userId));
-        await run(tx, typed.deleteFrom("Session").where("userId", "=", userId));
-        await run(tx, typed.deleteFrom("Account").where("userId", "=", userId));
-        await run(tx, typed.deleteFrom("ApiToken").where("userId", "=", userId));
-        await run(tx, typed.deleteFrom("User").where("id", "=", userId));
-        await insertAudit(
-          tx,
-          [{ ...audit, action: "user.delete", targetType: "user", targetId: userId, details: { email: u.email } }],
-          now,
-        );
-        return { email: u.email };
-      });
+    remove(userId: string, audit: Omit<TAuditActor, "action">): Promise<{ email: string }> {
+      return removeAccount(sql, userId, audit);
     },
 
     async byEmail(email: string): Promise<TAccount | null> {
