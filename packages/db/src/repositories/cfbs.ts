@@ -6,9 +6,10 @@ import {
   type TCfbVisibility,
 } from "@solserver/contracts";
 import { termSet } from "@solserver/text";
-import type { SqlBool } from "kysely";
+import type { Compilable, SqlBool } from "kysely";
 import type { TCandidateIndex } from "../candidates/candidate-index";
 import type { DbClient } from "../client";
+import type { TSqlDialect } from "../dialect/dialect";
 import { asObject, asStringArray } from "../json";
 import { liveCfbSql } from "../live";
 import { CFB_SELECT, toCfb } from "../mappers";
@@ -251,6 +252,29 @@ async function cfbOwner(sql: TSql, cfbId: string): Promise<{ privateToId: string
 }
 
 /** The CFBs among `ids` that exist in `scope`, with their domain (hot path: every chat turn asks). */
+/**
+ * A prepared statement for each kind of scope (its condition differs), the viewer a value: the
+ * turn's statements that read CFBs in a scope.
+ */
+function perScope<S extends Compilable>(
+  build: (v: { ids: string[]; viewer: string | null }, d: TSqlDialect, scope: TCfbScope) => S,
+) {
+  const of = (scopeOf: (viewer: string | null) => TCfbScope) =>
+    prepare((v: { ids: string[]; viewer: string | null }, d) => build(v, d, scopeOf(v.viewer)), ["ids"]);
+  return { all: of(() => ALL_CFBS), shared: of(() => visibleTo(null)), viewer: of((viewer) => visibleTo(viewer)) };
+}
+
+const scopeKind = (scope: TCfbScope) => ("all" in scope ? "all" : scope.viewer === null ? "shared" : "viewer");
+const viewerOf = (scope: TCfbScope) => ("all" in scope ? null : scope.viewer);
+
+const EXISTING = perScope((v, d, scope) =>
+  typed
+    .selectFrom("Cfb as c")
+    .select(["c.id", "c.domain"])
+    .where("c.id", "in", v.ids)
+    .where(scopeCondition(d, "c", scope)),
+);
+
 async function existingCfbIds(
   sql: TSql,
   ids: readonly string[],
@@ -259,50 +283,38 @@ async function existingCfbIds(
   if (ids.length === 0) return new Map();
   const found = await rows(
     sql,
-    typed
-      .selectFrom("Cfb as c")
-      .select(["c.id", "c.domain"])
-      .where("c.id", "in", [...new Set(ids)])
-      .where(scopeCondition(sql.dialect, "c", scope)),
+    EXISTING[scopeKind(scope)]({ ids: [...new Set(ids)], viewer: viewerOf(scope) }, sql.dialect),
   );
   return new Map(found.map((r) => [r.id, { domain: r.domain }] as const));
 }
 
-/** Retrieval's rows of the CFBs `ids` in a scope of this kind (hot path: one prepared statement per kind). */
-const retrievable = (scopeOf: (v: { viewer: string | null }) => TCfbScope) =>
-  prepare(
-    (v: { ids: string[]; viewer: string | null }, d) =>
-      typed
-        .selectFrom("Cfb as c")
-        .leftJoin("CfbStats as s", "s.cfbId", "c.id")
-        .select([
-          "c.id",
-          "c.domain",
-          "c.title",
-          "c.summary",
-          "c.tags",
-          "c.entities",
-          "c.updatedAt",
-          "c.ttlDays",
-          "c.reviewOnUse",
-          "s.hotness",
-          "s.usedByModel30d as used",
-          "s.ignoredByModel30d as ignored",
-        ])
-        .where("c.id", "in", v.ids)
-        // Unindexed (the dialect's): the planner must stay on the primary key for the IN list;
-        // SQLite's walked every live CFB through the mergedIntoId index otherwise (5 ms at 10k
-        // CFBs, a turn's whole budget).
-        .where(fragment(d.unindexed(cfbColumn("c", "mergedIntoId"))), "is", null)
-        .where("c.retiredAt", "is", null)
-        .where(scopeCondition(d, "c", scopeOf(v))),
-    ["ids"],
-  );
-const RETRIEVABLE = {
-  all: retrievable(() => ALL_CFBS),
-  shared: retrievable(() => visibleTo(null)),
-  viewer: retrievable((v) => visibleTo(v.viewer)),
-};
+/** Retrieval's rows of the CFBs `ids` in a scope (hot path). */
+const RETRIEVABLE = perScope((v, d, scope) =>
+  typed
+    .selectFrom("Cfb as c")
+    .leftJoin("CfbStats as s", "s.cfbId", "c.id")
+    .select([
+      "c.id",
+      "c.domain",
+      "c.title",
+      "c.summary",
+      "c.tags",
+      "c.entities",
+      "c.updatedAt",
+      "c.ttlDays",
+      "c.reviewOnUse",
+      "s.hotness",
+      "s.usedByModel30d as used",
+      "s.ignoredByModel30d as ignored",
+    ])
+    .where("c.id", "in", v.ids)
+    // Unindexed (the dialect's): the planner must stay on the primary key for the IN list;
+    // SQLite's walked every live CFB through the mergedIntoId index otherwise (5 ms at 10k
+    // CFBs, a turn's whole budget).
+    .where(fragment(d.unindexed(cfbColumn("c", "mergedIntoId"))), "is", null)
+    .where("c.retiredAt", "is", null)
+    .where(scopeCondition(d, "c", scope)),
+);
 
 /**
  * The CFBs among `ids` as retrieval ranks them (hot path: the candidate index found them), with
@@ -317,9 +329,10 @@ async function retrievableCfbs(
   scope: TCfbScope = visibleTo(null),
 ): Promise<TRetrievableCfb[]> {
   if (ids.length === 0) return [];
-  const kind = "all" in scope ? "all" : scope.viewer === null ? "shared" : "viewer";
-  const viewer = "all" in scope ? null : scope.viewer;
-  const found = await rows(sql, RETRIEVABLE[kind]({ ids: [...new Set(ids)], viewer }, sql.dialect));
+  const found = await rows(
+    sql,
+    RETRIEVABLE[scopeKind(scope)]({ ids: [...new Set(ids)], viewer: viewerOf(scope) }, sql.dialect),
+  );
   const byId = new Map(found.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);

@@ -4,14 +4,14 @@ import type { Prisma } from "../generated/prisma/client";
 import { timeOrderedId } from "../ids";
 import { asObject, asStringArray } from "../json";
 import { afterCursor, keysetOrder, pageOf, type TKeyset } from "../pagination";
+import { prepare } from "../prepared-sql";
 import { dateOf, jsonOf, type TSql } from "../sql";
 import { fragment, rows, run, type TDatabase, typed } from "../typed-sql";
 import type { TStore } from "./store";
 import type { TGateEvaluationWrite } from "./types";
 
-/** A gate decision as its row, Json columns bound as the dialect takes them (PostgreSQL: jsonb). */
-function rowOf(sql: TSql, r: TGateEvaluationWrite, id: string, now: Date) {
-  const json = (value: unknown) => fragment(sql.dialect.json(value));
+/** A gate decision as its row (Json values as they are: the statement binds them). */
+function rowOf(r: TGateEvaluationWrite, id: string, now: Date) {
   const d = r.decision;
   return {
     id,
@@ -25,13 +25,30 @@ function rowOf(sql: TSql, r: TGateEvaluationWrite, id: string, now: Date) {
     mode: d.metadata.mode,
     strict: d.metadata.strict,
     status: d.status,
-    reasons: json(d.reasons),
-    reasonCodes: json(d.reason_codes),
-    metrics: json(d.metrics),
-    policies: json(d.policies),
+    reasons: d.reasons as unknown,
+    reasonCodes: d.reason_codes as unknown,
+    metrics: d.metrics as unknown,
+    policies: d.policies as unknown,
     createdAt: now,
   };
 }
+
+/** Gate decisions in one multi-row insert (prepared: every turn writes its attempts'), Json as the dialect binds it. */
+const insertRows = prepare(
+  (v: { rows: ReturnType<typeof rowOf>[] }, d) => {
+    const json = (value: unknown) => fragment(d.json(value));
+    return typed.insertInto("GateEvaluation").values(
+      v.rows.map((r) => ({
+        ...r,
+        reasons: json(r.reasons),
+        reasonCodes: json(r.reasonCodes),
+        metrics: json(r.metrics),
+        policies: json(r.policies),
+      })),
+    );
+  },
+  ["rows"],
+);
 
 /**
  * Stores gate decisions inside the caller's transaction (or alone), in one multi-row INSERT (a
@@ -44,10 +61,7 @@ export async function insertGateEvaluations(
 ): Promise<string[]> {
   if (evaluations.length === 0) return [];
   const ids = evaluations.map(() => timeOrderedId());
-  await run(
-    sql,
-    typed.insertInto("GateEvaluation").values(evaluations.map((r, i) => rowOf(sql, r, ids[i] as string, now))),
-  );
+  await run(sql, insertRows({ rows: evaluations.map((r, i) => rowOf(r, ids[i] as string, now)) }, sql.dialect));
   return ids;
 }
 

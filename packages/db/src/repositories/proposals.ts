@@ -358,22 +358,14 @@ export async function twinCandidates(
   sql: TSql,
   q: { ownerId: string | null; threadId: string; fingerprints: readonly string[] },
 ): Promise<TTwinCandidate[]> {
-  const [same, recent] = await Promise.all([
-    q.fingerprints.length === 0 ? Promise.resolve([]) : rows(sql, sameFingerprint(q)),
-    rows(
-      sql,
-      typed
-        .selectFrom("UmbraProposal as p")
-        .select(TWIN_COLUMNS)
-        .where("p.threadId", "=", q.threadId)
-        .where("p.status", "=", PENDING)
-        .where((eb) => eb.or([eb("p.twinOfId", "is", null), IS_ECHO]))
-        .orderBy("p.createdAt", "desc")
-        .limit(THREAD_TWIN_CANDIDATES),
-    ),
+  const fingerprints = [...new Set(q.fingerprints)];
+  const same = SAME_FINGERPRINT[q.ownerId === null ? "thread" : "account"];
+  const [sameRows, recent] = await Promise.all([
+    fingerprints.length === 0 ? Promise.resolve([]) : rows(sql, same({ ...q, fingerprints }, sql.dialect)),
+    rows(sql, recentOfThread({ threadId: q.threadId }, sql.dialect)),
   ]);
   const seen = new Set<string>();
-  return [...same, ...recent.map((r) => ({ ...r, own: 1 }))].flatMap((r) => {
+  return [...sameRows, ...recent.map((r) => ({ ...r, own: 1 }))].flatMap((r) => {
     if (seen.has(r.id)) return [];
     seen.add(r.id);
     const proposed = jsonOf(r.proposedCfb) as { title: string; tags?: unknown; entities?: unknown };
@@ -399,17 +391,36 @@ const TWIN_COLUMNS = ["p.id", "p.op", "p.targetCfbId", "p.fingerprint", "p.delta
 /**
  * The pending leads with one of the turn's fingerprints, `own` 1 for the owner's (the thread's,
  * for a thread without an owner): of another owner only leads of whole groups, not echoes.
+ * Prepared (every turn with proposals reads it), one statement for each way of owning.
  */
-function sameFingerprint(q: Parameters<typeof twinCandidates>[1]) {
-  return typed
+const sameFingerprintOf = (owner: "account" | "thread") =>
+  prepare(
+    (v: { ownerId: string | null; threadId: string; fingerprints: string[] }) => {
+      const q = { ownerId: owner === "account" ? v.ownerId : null, threadId: v.threadId };
+      return typed
+        .selectFrom("UmbraProposal as p")
+        .innerJoin("Thread as t", "t.id", "p.threadId")
+        .select(TWIN_COLUMNS)
+        .select((eb) => eb.case().when(ownedBy(q)).then(eb.lit(1)).else(eb.lit(0)).end().as("own"))
+        .where("p.fingerprint", "in", v.fingerprints)
+        .where("p.status", "=", PENDING)
+        .where((eb) => eb.or([eb("p.twinOfId", "is", null), eb.and([IS_ECHO, ownedBy(q)])]));
+    },
+    ["fingerprints"],
+  );
+const SAME_FINGERPRINT = { account: sameFingerprintOf("account"), thread: sameFingerprintOf("thread") };
+
+/** The thread's latest pending leads and echoes. */
+const recentOfThread = prepare((v: { threadId: string }) =>
+  typed
     .selectFrom("UmbraProposal as p")
-    .innerJoin("Thread as t", "t.id", "p.threadId")
     .select(TWIN_COLUMNS)
-    .select((eb) => eb.case().when(ownedBy(q)).then(eb.lit(1)).else(eb.lit(0)).end().as("own"))
-    .where("p.fingerprint", "in", [...new Set(q.fingerprints)])
+    .where("p.threadId", "=", v.threadId)
     .where("p.status", "=", PENDING)
-    .where((eb) => eb.or([eb("p.twinOfId", "is", null), eb.and([IS_ECHO, ownedBy(q)])]));
-}
+    .where((eb) => eb.or([eb("p.twinOfId", "is", null), IS_ECHO]))
+    .orderBy("p.createdAt", "desc")
+    .limit(THREAD_TWIN_CANDIDATES),
+);
 
 /** Whether thread `t` is the owner's (the turn's own thread, when it has no owner). */
 function ownedBy(q: { ownerId: string | null; threadId: string }): Expression<SqlBool> {
