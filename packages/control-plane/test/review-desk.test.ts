@@ -223,6 +223,25 @@ describe("discussion", () => {
     expect(() => parseInput(ZProposalCommentsRequest, { proposal_id: "UP-1", thread_id: "t" })).toThrow(/proposal_id/);
   });
 
+  it("a long discussion shows its latest 500 notes, oldest of them first", async () => {
+    const p = await propose(alice, { title: "Lunch is at noon", tag: "office" });
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i));
+    await opened.db.proposalComment.createMany({
+      data: Array.from({ length: 505 }, (_, i) => ({
+        id: `PC-long-${String(i).padStart(3, "0")}`,
+        proposalId: p.proposal_id,
+        authorId: jam.userId,
+        kind: "comment",
+        body: `note ${i}`,
+        createdAt: at(i),
+      })),
+    });
+    const items = (await comments(alice, { proposal_id: p.proposal_id })).items;
+    expect(items).toHaveLength(500);
+    expect(items[0]?.body).toBe("note 5");
+    expect(items.at(-1)?.body).toBe("note 504");
+  });
+
   it("a rejection's reason is kept with the decision and shown in the discussion", async () => {
     const p = await propose(alice, { title: "Tabs over spaces", tag: "style" });
     await promoteProposal(

@@ -3,14 +3,15 @@ import { Prisma } from "../generated/prisma/client";
 import type { TSql } from "../sql";
 import { fragment, rows, run, type TDatabase, toSql, typed } from "../typed-sql";
 
-// The review queue's counts per status (issue 20), kept as they change rather than counted on
-// every read: a GROUP BY over the whole queue cost ~8.5 ms of CPU per page at 100,000 proposals
-// (53 ms for a user's, joined to the threads), and more as the queue grew (docs/performance.md). "ProposalCount" holds one row per (owner of the thread, kind), and
-// every statement that changes a proposal's kind adds its difference in the same transaction
-// (proposal creation in turns.ts, a decision and its folded twins in promotion-write.ts, a reopen
-// in proposal-reopen.ts), so the counts are exact after any commit and a crash or a rollback takes
-// them back with the change. Concurrent writers add to a row with `n = n + ?`, which both SQLite
-// (one writer at a time) and PostgreSQL (the row's lock) apply one after the other.
+// The review queue's counts per status (issue 20), kept as they change rather than counted on every
+// read: a GROUP BY over the whole queue cost ~8.5 ms of CPU per page at 100,000 proposals (53 ms
+// for a user's, joined to the threads), and more as the queue grew (docs/performance.md).
+// "ProposalCount" holds one row per (owner of the thread, kind), and every statement that changes a
+// proposal's kind adds its difference in the same transaction (proposal creation in turn-write.ts,
+// a decision and its folded twins in promotion-write.ts, a reopen in proposal-reopen.ts), so the
+// counts are exact after any commit and a crash or a rollback takes them back with the change.
+// Concurrent writers add to a row with `n = n + ?`, which both SQLite (one writer at a time) and
+// PostgreSQL (the row's lock) apply one after the other.
 //
 // Why in the writers rather than in triggers: the writers are the three places that change a
 // status, each already one transaction through the SQL driver; triggers would be a second, SQLite-

@@ -274,6 +274,7 @@ export async function addComment(
 async function listComments(sql: TSql, by: { proposalId: string } | { threadId: string }): Promise<TProposalComment[]> {
   const [column, value] =
     "proposalId" in by ? (["p.id", by.proposalId] as const) : (["p.threadId", by.threadId] as const);
+  // The latest 500 of each (a long discussion shows its end), in time order below.
   const [comments, reasons] = await Promise.all([
     rows(
       sql,
@@ -282,8 +283,8 @@ async function listComments(sql: TSql, by: { proposalId: string } | { threadId: 
         .innerJoin("UmbraProposal as p", "p.id", "c.proposalId")
         .select(["c.id", "c.proposalId", "c.kind", "c.body", "c.authorId", "c.createdAt"])
         .where(column, "=", value)
-        .orderBy("c.createdAt")
-        .orderBy("c.id")
+        .orderBy("c.createdAt", "desc")
+        .orderBy("c.id", "desc")
         .limit(500),
     ),
     rows(
@@ -295,6 +296,8 @@ async function listComments(sql: TSql, by: { proposalId: string } | { threadId: 
         .where(column, "=", value)
         .where("e.reason", "is not", null)
         .$narrowType<{ reason: NotNull }>()
+        .orderBy("e.createdAt", "desc")
+        .orderBy("e.id", "desc")
         .limit(500),
     ),
   ]);
