@@ -27,14 +27,17 @@ type TCompiled = { strings: string[]; parameters: readonly unknown[] };
 /**
  * A prepared statement. `build` must build the same statement whatever the values: it may pass
  * them to Kysely or to `dialect.json`, not branch on them or read their fields (but those of the
- * rows named in `expand`).
+ * rows named in `expand`). A list of plain values in `expand` is an IN list: it is padded to a
+ * power of two with its last value (the same rows), so its lengths make a dozen statements, not
+ * one per length (a model's answer may cite two thousand CFBs).
  */
 export function prepare<V extends Record<string, unknown>, S extends Compilable>(
   build: (values: V, dialect: TSqlDialect) => S,
   expand: readonly (keyof V & string)[] = [],
 ): (values: V, dialect: TSqlDialect) => TBound<InferResult<S>[number]> {
   const compiled = new WeakMap<TSqlDialect, Map<string, TCompiled>>();
-  return (values, dialect) => {
+  return (given, dialect) => {
+    const values = padded(given, expand);
     const shapes = compiled.get(dialect) ?? new Map<string, TCompiled>();
     compiled.set(dialect, shapes);
     const shape = shapeOf(values, expand);
@@ -46,18 +49,33 @@ export function prepare<V extends Record<string, unknown>, S extends Compilable>
     }
     const bound = statement.parameters.map((p) => {
       if (p instanceof Slot) return valueAt(values, p.path);
-      if (typeof p !== "string" || !p.startsWith(`"${JSON_SLOT}`)) return p;
-      // A Json value's marker: the value's JSON in its place.
+      if (typeof p !== "string" || !p.includes(JSON_SLOT)) return p;
+      // A Json value's marker: the value's JSON in its place. (A stand-in inside a Json value
+      // would leave its marker in the stored text: the whole value must be one value.)
+      if (!p.startsWith(`"${JSON_SLOT}`)) throw new Error("prepared statement: a value inside a Json value");
       return JSON.stringify(valueAt(values, p.slice(JSON_SLOT.length + 1, -1)));
     });
     return new Prisma.Sql(statement.strings, bound);
   };
 }
 
-/** Which values are undefined, and the expanded ones' lengths and columns: one statement each. */
+/** The values with each IN list padded to a power of two by its last value. */
+function padded<V extends Record<string, unknown>>(values: V, expand: readonly string[]): V {
+  let copy: Record<string, unknown> | null = null;
+  for (const key of expand) {
+    const list = values[key];
+    if (!Array.isArray(list) || list.length < 2 || isRow(list[0])) continue;
+    const size = 2 ** Math.ceil(Math.log2(list.length));
+    if (size === list.length) continue;
+    copy ??= { ...values };
+    copy[key] = [...list, ...Array.from({ length: size - list.length }, () => list.at(-1))];
+  }
+  return (copy ?? values) as V;
+}
+
+/** Which values are given, and the expanded ones' lengths and columns: one statement each. */
 function shapeOf(values: Record<string, unknown>, expand: readonly string[]): string {
-  let shape = "";
-  for (const [key, value] of Object.entries(values)) if (value === undefined) shape += `${key}?;`;
+  let shape = `${columnsOf(values).join()};`;
   for (const key of expand) {
     const value = values[key];
     if (!Array.isArray(value)) shape += `${key}(${columnsOf(value).join()});`;

@@ -117,6 +117,10 @@ describe("typed SQL", () => {
       ["names"],
     );
     expect(await rows(sql, owners({ names: ["prepared-a"] }, sql.dialect))).toEqual([{ owner: "two" }]);
+    // an IN list is padded to a power of two by its last value: a dozen statements for any length
+    const three = owners({ names: ["prepared-a", "prepared-b", "prepared-b"] }, sql.dialect);
+    expect(three.values).toEqual(["prepared-a", "prepared-b", "prepared-b", "prepared-b"]);
+    expect(three.sql).toBe(owners({ names: ["a", "b", "c", "d"] }, sql.dialect).sql);
     expect(await rows(sql, owners({ names: ["prepared-a", "prepared-b"] }, sql.dialect))).toEqual([
       { owner: "three" },
       { owner: "two" },

@@ -5,7 +5,7 @@ import type {
   TQueueContext,
   TStoredProposal,
 } from "@solserver/contracts";
-import type { NotNull } from "kysely";
+import { sql as kyselySql, type NotNull } from "kysely";
 import { timeOrderedId } from "../ids";
 import { prepare } from "../prepared-sql";
 import { dateOf, jsonOf, type TSql, type TSqlDriver } from "../sql";
@@ -329,7 +329,7 @@ const pendingProposals = prepare((v: { threadId: string; limit: number }) =>
     .selectFrom("UmbraProposal")
     .select(["id", "title", "deltaSummary", "proposedCfb"])
     .where("threadId", "=", v.threadId)
-    .where("status", "=", "pending")
+    .where("status", "=", kyselySql.lit("pending"))
     .orderBy("createdAt", "desc")
     .limit(v.limit),
 );

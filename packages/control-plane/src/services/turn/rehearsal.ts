@@ -27,17 +27,24 @@ const MESSAGES = [
 
 /** Rehearses a new thread's first turn and a follow-up; nothing is written. */
 export async function rehearseTurns(deps: TServiceDeps): Promise<void> {
-  const { turns } = deps.repos;
-  const rehearsed = {
-    ...turns,
-    record: async (write: Parameters<typeof turns.record>[0]) => {
-      // (a thread of nobody's, as from before accounts: the warm-up's caller has no account)
-      await turns.rehearse({ ...write, ownerId: null });
-      return "duplicate" as const; // (nothing stored: nothing to read back)
+  const { turns, traces, gate } = deps.repos;
+  // The writes a turn makes: its own rolled back; a refused answer's trace and gate decisions
+  // (the offline answer refused by a strict deployment's gate) not written at all.
+  const repos = {
+    ...deps.repos,
+    turns: {
+      ...turns,
+      record: async (write: Parameters<typeof turns.record>[0]) => {
+        // (a thread of nobody's, as from before accounts: the warm-up's caller has no account)
+        await turns.rehearse({ ...write, ownerId: null });
+        return "duplicate" as const; // (nothing stored: nothing to read back)
+      },
     },
+    traces: { ...traces, write: async () => "rehearsal" },
+    gate: { ...gate, record: async (rows: readonly unknown[]) => rows.map(() => "rehearsal") },
   };
   const ctx: TServiceContext = {
-    deps: { ...deps, model: createOfflineModel(), repos: { ...deps.repos, turns: rehearsed } },
+    deps: { ...deps, model: createOfflineModel(), repos },
     caller: { kind: "user", userId: "warm-up", email: "warm-up@localhost", role: "user", via: "cli" },
   };
   const threadId = deps.newThreadId();
