@@ -15,7 +15,7 @@ import type { TBound } from "./typed-sql";
 class Slot {
   constructor(readonly path: string) {}
   // What a dialect's `json(value)` binds for it (JSON.stringify calls this): a marker, replaced
-  // by the value's JSON when the statement runs.
+  // by the value's JSON (null: SQL NULL) when the statement runs.
   toJSON(): string {
     return `${JSON_SLOT}${this.path}`;
   }
@@ -38,8 +38,11 @@ export function prepare<V extends Record<string, unknown>, S extends Compilable>
   const compiled = new WeakMap<TSqlDialect, Map<string, TCompiled>>();
   return (given, dialect) => {
     const values = padded(given, expand);
-    const shapes = compiled.get(dialect) ?? new Map<string, TCompiled>();
-    compiled.set(dialect, shapes);
+    let shapes = compiled.get(dialect);
+    if (!shapes) {
+      shapes = new Map<string, TCompiled>();
+      compiled.set(dialect, shapes);
+    }
     const shape = shapeOf(values, expand);
     let statement = shapes.get(shape);
     if (!statement) {
@@ -53,7 +56,9 @@ export function prepare<V extends Record<string, unknown>, S extends Compilable>
       // A Json value's marker: the value's JSON in its place. (A stand-in inside a Json value
       // would leave its marker in the stored text: the whole value must be one value.)
       if (!p.startsWith(`"${JSON_SLOT}`)) throw new Error("prepared statement: a value inside a Json value");
-      return JSON.stringify(valueAt(values, p.slice(JSON_SLOT.length + 1, -1)));
+      // (null: no value, SQL NULL, as a nullable Json column means it)
+      const value = valueAt(values, p.slice(JSON_SLOT.length + 1, -1));
+      return value === null ? null : JSON.stringify(value);
     });
     return new Prisma.Sql(statement.strings, bound);
   };

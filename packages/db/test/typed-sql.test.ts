@@ -109,6 +109,8 @@ describe("typed SQL", () => {
     expect(statement.values).toEqual([JSON.stringify({ step: 'it\'s ? "quoted"', n: [1, 2] }), "WR-1"]);
     // a list given as a Json value is one value, not a list of them
     expect(state({ id: "WR-2", state: ["a", "b"] }, sql.dialect).values).toEqual(['["a","b"]', "WR-2"]);
+    // a null Json value is SQL NULL (a nullable Json column left empty)
+    expect(state({ id: "WR-3", state: null }, sql.dialect).values).toEqual([null, "WR-3"]);
 
     // a list is one shape per length: an IN list, and the rows of a multi-row insert
     const owners = prepare(

@@ -75,6 +75,23 @@ export async function insertCfbs(
   return created;
 }
 
+/** A CFB's content as its columns, Json as the dialect binds it (PostgreSQL: jsonb). */
+function contentColumns(tx: TSql, d: TCfbDraft) {
+  const json = (value: unknown) => fragment(tx.dialect.json(value));
+  return {
+    domain: d.domain,
+    kind: d.kind,
+    confidence: d.confidence,
+    title: d.title,
+    summary: d.summary,
+    text: d.text,
+    tags: json(d.tags),
+    entities: json(d.entities),
+    trustTier: d.trust_tier,
+    sourceRefs: json(d.source_refs),
+  };
+}
+
 /** A new CFB's row, at version 1. */
 function newCfbRow(
   eb: ExpressionBuilder<TDatabase, "Cfb">,
@@ -83,19 +100,9 @@ function newCfbRow(
   now: Date,
   privateTo: TPrivateOwner | null,
 ): InsertObject<TDatabase, "Cfb"> {
-  const json = (value: unknown) => fragment(tx.dialect.json(value));
   return {
     id: c.cfb_id,
-    domain: c.domain,
-    kind: c.kind,
-    confidence: c.confidence,
-    title: c.title,
-    summary: c.summary,
-    text: c.text,
-    tags: json(c.tags),
-    entities: json(c.entities),
-    trustTier: c.trust_tier,
-    sourceRefs: json(c.source_refs),
+    ...contentColumns(tx, c),
     ttlDays: c.staleness.ttl_days,
     reviewOnUse: c.staleness.review_on_use,
     version: eb.lit(1),
@@ -226,22 +233,7 @@ function changedColumns(
   tx: TSql,
   { change, now }: TCfbRewrite,
 ): UpdateObject<TDatabase, "Cfb"> {
-  const json = (value: unknown) => fragment(tx.dialect.json(value));
-  if ("draft" in change) {
-    const d = change.draft;
-    return {
-      domain: d.domain,
-      kind: d.kind,
-      confidence: d.confidence,
-      title: d.title,
-      summary: d.summary,
-      text: d.text,
-      tags: json(d.tags),
-      entities: json(d.entities),
-      trustTier: d.trust_tier,
-      sourceRefs: json(d.source_refs),
-    };
-  }
+  if ("draft" in change) return contentColumns(tx, change.draft);
   if ("mergedInto" in change) return { mergedIntoId: change.mergedInto };
   if ("retired" in change) return { retiredAt: change.retired ? now : null };
   return { privateToId: eb.lit(null) };

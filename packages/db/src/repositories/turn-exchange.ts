@@ -72,7 +72,7 @@ type TExchange = {
 };
 
 // The exchange's statements, prepared (hot path). Json values go through the dialect (PostgreSQL:
-// jsonb); a null claim map or claim check stays SQL NULL, one statement for each combination.
+// jsonb); a null claim map or claim check is SQL NULL (prepared-sql.ts).
 const insertPacket = prepare((v: TExchange["packet"], d) =>
   typed.insertInto("Packet").values({ ...v, messageWindowIds: fragment(d.json(v.messageWindowIds)) }),
 );
@@ -84,30 +84,21 @@ const insertAttempts = prepare(
   ["rows"],
 );
 const insertResponse = prepare((v: TExchange["response"]) => typed.insertInto("Response").values(v));
-const insertMeta = (claims: { map: boolean; check: boolean }) =>
-  prepare((v: TExchange["meta"], d) => {
-    const json = (value: unknown) => fragment(d.json(value));
-    return typed.insertInto("ResponseMeta").values({
-      ...v,
-      domainHints: json(v.domainHints),
-      usedCfbIds: json(v.usedCfbIds),
-      ignoredCfbIds: json(v.ignoredCfbIds),
-      assumptions: json(v.assumptions),
-      unknowns: json(v.unknowns),
-      missingCfbQueries: json(v.missingCfbQueries),
-      cfbSuggestions: json(v.cfbSuggestions),
-      claimMap: claims.map ? json(v.claimMap) : null,
-      claimCheck: claims.check ? json(v.claimCheck) : null,
-    });
+const insertMeta = prepare((v: TExchange["meta"], d) => {
+  const json = (value: unknown) => fragment(d.json(value));
+  return typed.insertInto("ResponseMeta").values({
+    ...v,
+    domainHints: json(v.domainHints),
+    usedCfbIds: json(v.usedCfbIds),
+    ignoredCfbIds: json(v.ignoredCfbIds),
+    assumptions: json(v.assumptions),
+    unknowns: json(v.unknowns),
+    missingCfbQueries: json(v.missingCfbQueries),
+    cfbSuggestions: json(v.cfbSuggestions),
+    claimMap: json(v.claimMap),
+    claimCheck: json(v.claimCheck),
   });
-const INSERT_META = {
-  plain: insertMeta({ map: false, check: false }),
-  map: insertMeta({ map: true, check: false }),
-  check: insertMeta({ map: false, check: true }),
-  both: insertMeta({ map: true, check: true }),
-};
-const metaStatement = ({ claimMap, claimCheck }: TExchange["meta"]) =>
-  INSERT_META[claimMap === null ? (claimCheck === null ? "plain" : "check") : claimCheck === null ? "map" : "both"];
+});
 // The question's role, then the answer's.
 const insertMessages = prepare(
   (v: { question: TExchange["messages"][number]; answer: TExchange["messages"][number] }) =>
@@ -140,7 +131,7 @@ export async function insertExchange(tx: TSql, turn: TTurnWrite, ids: TTurnIds, 
   const attemptId = ids.attemptIds.at(-1) as string;
   await run(tx, insertResponse({ id: responseId, transmissionId, attemptId, assistantText, createdAt: now }, d));
   const meta = metaRow(turn, responseId, now);
-  await run(tx, metaStatement(meta)(meta, d));
+  await run(tx, insertMeta(meta, d));
   // Both messages in one statement, the answer a millisecond after the question so that
   // history (ordered by time) never shows them the other way round.
   const question = { id: turn.userMessageId, threadId, content: message, packetId, createdAt: now };
