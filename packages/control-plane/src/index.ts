@@ -44,13 +44,13 @@ export {
   fuseCandidates,
   fusionFeatures,
   fusionFor,
-  rankCfbs,
   retrievalCandidates,
   retrieveCfbs,
   type TFusion,
   type TRetrievalCandidate,
   type TSemanticChannel,
 } from "./retrieval";
+export { rankCfbs } from "./retrieval-ranking";
 export { canSeeThread, requireJam, requireSignedIn } from "./services/access";
 // The application services. Each is `(ctx, parsedInput)`: ctx holds the dependencies and the
 // caller its transport narrowed (services/context.ts). Transports call them directly.

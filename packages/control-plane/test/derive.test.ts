@@ -6,7 +6,7 @@ import type { TRetrievableCfb } from "@solserver/db";
 import { fingerprint } from "@solserver/resolve";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { PHRASE_BONUS } from "../src/retrieval";
+import { PHRASE_BONUS } from "../src/retrieval-ranking";
 
 type TSuggestionInput = Partial<z.input<typeof ZCfbSuggestion>>;
 

@@ -23,7 +23,7 @@ import { stringify } from "yaml";
 import { loadServerEnv } from "../src/env";
 import { getThread, listTriggers, parseInput, respondToTurn } from "../src/index";
 import type { TModelInput } from "../src/model/provider";
-import { DOMAIN_BOOST } from "../src/retrieval";
+import { DOMAIN_BOOST } from "../src/retrieval-ranking";
 import { DEFAULT_ROUTING } from "../src/routing/routing-config";
 import {
   openTestControlPlane,

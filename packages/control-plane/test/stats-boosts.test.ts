@@ -8,7 +8,7 @@ import { ZFeedbackRequest, ZTriggerListRequest } from "@solserver/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { giveFeedback, listTriggers, parseInput, respondToTurn } from "../src/index";
 import type { TModelProvider } from "../src/model/provider";
-import { BOOSTS, rankCfbs, retrievalBoost } from "../src/retrieval";
+import { BOOSTS, rankCfbs, retrievalBoost } from "../src/retrieval-ranking";
 import { openTestControlPlane, type TTestActor, testCfb } from "../src/testing";
 
 let answer: { used: string[]; ignored: string[]; unknown: boolean } = { used: [], ignored: [], unknown: false };

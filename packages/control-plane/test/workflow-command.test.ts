@@ -12,14 +12,9 @@ import type { TCommandExecutor } from "@solserver/checkpoint";
 import { repositoryRoot } from "@solserver/db";
 import { describe, expect, it } from "vitest";
 import { runWorkflowCli, WORKFLOW_EXIT } from "../src/workflows/cli";
-import {
-  collectArtifacts,
-  commandEnv,
-  displayArgv,
-  MAX_ARTIFACT_BYTES,
-  readWorkspaceFile,
-  runCommand,
-} from "../src/workflows/command-step";
+import { commandEnv } from "../src/workflows/command-env";
+import { displayArgv } from "../src/workflows/command-output";
+import { collectArtifacts, MAX_ARTIFACT_BYTES, readWorkspaceFile, runCommand } from "../src/workflows/command-step";
 
 const ROOT = repositoryRoot();
 const NODE = process.execPath;

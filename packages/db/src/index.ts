@@ -6,7 +6,8 @@ export {
   type TVisibleTo,
   type TWeightedQuery,
 } from "./candidates/candidate-index";
-export { TermIndex, type TIndexHit, type TWeightedTerm } from "./candidates/term-index";
+export { TermIndex } from "./candidates/term-index";
+export type { TIndexHit, TWeightedTerm } from "./candidates/term-index-types";
 export { connectionOf, createPrismaClient, type DbClient, migrateDatabase, sqlDriverOf } from "./client";
 export { defaultDatabaseUrl, repositoryRoot, resolveDatabaseUrl } from "./database-url";
 export {

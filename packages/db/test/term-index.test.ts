@@ -5,7 +5,8 @@
 // takes (a heap, a floor under the boosted score) never change the answer. The last test compares
 // the whole ranking with a brute-force one over 20,000 random documents.
 import { describe, expect, it } from "vitest";
-import { TermIndex, type TIndexHit, type TWeightedTerm } from "../src/candidates/term-index";
+import { TermIndex } from "../src/candidates/term-index";
+import type { TIndexHit, TWeightedTerm } from "../src/candidates/term-index-types";
 import { prng } from "../src/testing";
 
 const q = (...terms: (string | [string, number])[]): TWeightedTerm[] =>

@@ -1,11 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { StringDecoder } from "node:string_decoder";
 import { relativePathProblem, type TCommandExecutor } from "@solserver/checkpoint";
 import { collectArtifacts, isInside } from "./command-artifacts";
+import { commandEnv } from "./command-env";
+import { displayArgv, lastLine, tail } from "./command-output";
 import { StepFailure, type TStep, type TStepResult } from "./driver";
+import { groupGone, groupRuns, liveGroups, signalGroup, trackGroup } from "./process-group";
 
 // The workspace rules live with the artifacts; importable from here as before.
 export * from "./command-artifacts";
@@ -36,34 +39,6 @@ export * from "./command-artifacts";
 //   the run's earlier `commands`, so conditions read `context.commands.test.stdout_tail`.
 //   Under its own key, not the phase id, because phase ids such as "phases" are reserved there.
 
-/** Variables a command gets from the host's environment (and every LC_* locale variable). */
-const INHERITED_ENV: readonly string[] = [
-  "PATH",
-  "HOME",
-  "USER",
-  "LOGNAME",
-  "SHELL",
-  "LANG",
-  "LANGUAGE",
-  "TZ",
-  "TERM",
-  "TMPDIR",
-  "XDG_CONFIG_HOME",
-  "XDG_CACHE_HOME",
-  "XDG_DATA_HOME",
-  "XDG_STATE_HOME",
-  "XDG_RUNTIME_DIR",
-  // Windows needs these to start most programs at all.
-  "SYSTEMROOT",
-  "COMSPEC",
-  "PATHEXT",
-  "WINDIR",
-  "TEMP",
-  "TMP",
-  "USERPROFILE",
-  "APPDATA",
-  "LOCALAPPDATA",
-];
 /** Between SIGTERM and SIGKILL for the command's process group. */
 const KILL_GRACE_MS = 5_000;
 /** Output kept for the failure message (characters, stdout and stderr interleaved). */
@@ -113,32 +88,6 @@ export class CommandInterrupted extends Error {
   }
 }
 
-/** The command's environment: INHERITED_ENV from `base`, then the declared variables. */
-export function commandEnv(
-  declared: Record<string, string>,
-  base: Record<string, string | undefined>,
-): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(base)) {
-    if (value !== undefined && (INHERITED_ENV.includes(name) || name.startsWith("LC_"))) env[name] = value;
-  }
-  return { ...env, ...declared };
-}
-
-/**
- * argv as a person reads it, quoted the way a POSIX shell would take it back (for the progress
- * line only: nothing is ever run through a shell). Line breaks and tabs show as \n and \t.
- */
-export function displayArgv(argv: readonly string[]): string {
-  return argv
-    .map((arg) => {
-      if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;
-      const quoted = arg.includes("'") ? `"${arg.replace(/[$`\\"]/g, "\\$&")}"` : `'${arg}'`;
-      return quoted.replace(/\n/g, "\\n").replace(/\t/g, "\\t");
-    })
-    .join(" ");
-}
-
 /** The working directory inside the workspace, or why not. */
 async function workingDirectory(workspace: string, cwd: string | null): Promise<string> {
   if (cwd === null) return workspace;
@@ -153,49 +102,6 @@ async function workingDirectory(workspace: string, cwd: string | null): Promise<
   if (!isInside(workspace, real)) throw new StepFailure(`cwd ${cwd}: leads outside the workspace`);
   if (!(await stat(real)).isDirectory()) throw new StepFailure(`cwd ${cwd}: is not a folder`);
   return real;
-}
-
-// Process groups still running, killed outright if this process exits while a command runs.
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-function trackGroup(pid: number) {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on("exit", () => {
-      for (const group of liveGroups) signalGroup(group, "SIGKILL");
-    });
-  }
-  liveGroups.add(pid);
-}
-
-/** Signals the whole group (negative pid); false when no process of it is left. */
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(process.platform === "win32" ? pid : -pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The end of `text` within `max` characters, cut at a line start when one is near. */
-function tail(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(text.length - max);
-  const newline = cut.indexOf("\n");
-  return newline >= 0 && newline < 200 ? cut.slice(newline + 1) : cut;
-}
-
-function lastLine(text: string): string {
-  const line =
-    text
-      .split("\n")
-      .map((l) => l.trim())
-      .filter(Boolean)
-      .at(-1) ?? "";
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
 /**
@@ -334,37 +240,6 @@ export async function runCommand(
     if (killTimer) clearTimeout(killTimer);
     if (pid !== undefined) liveGroups.delete(pid);
     if (options.interruptible) for (const signal of signals) process.off(signal, onSignal);
-  }
-}
-
-/**
- * Whether a process of the group still runs. kill(-pid, 0) also answers for zombies (dead
- * processes their new parent has not reaped yet), so on Linux /proc says which ones still run.
- */
-async function groupRuns(pid: number): Promise<boolean> {
-  if (!signalGroup(pid, 0)) return false;
-  if (process.platform !== "linux") return true;
-  const entries = await readdir("/proc").catch(() => null);
-  if (!entries) return true;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pid && fields[0] !== "Z" && fields[0] !== "X") return true;
-  }
-  return false;
-}
-
-/** Waits until no process of the group runs, sending SIGKILL when `withinMs` runs out. */
-async function groupGone(pid: number, withinMs: number): Promise<void> {
-  const deadline = performance.now() + withinMs;
-  while (await groupRuns(pid)) {
-    if (performance.now() >= deadline) {
-      signalGroup(pid, "SIGKILL");
-      return;
-    }
-    await sleep(25);
   }
 }
 

@@ -18,7 +18,8 @@ import { inScope, visibleTo } from "../repositories/cfb-visibility";
 import { jsonOf, type TSql } from "../sql";
 import { fragment, rows, type TDatabase, typed } from "../typed-sql";
 import { vectorOf } from "../vectors";
-import { TermIndex, type TIndexedDoc, type TIndexHit, type TSearchOptions } from "./term-index";
+import { TermIndex } from "./term-index";
+import type { TIndexedDoc, TIndexHit, TSearchOptions } from "./term-index-types";
 import { type TNeighbour, VectorIndex } from "./vector-index";
 
 /** Analysed terms and how to weigh each from the live document count and its document frequency. */

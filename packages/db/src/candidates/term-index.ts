@@ -12,54 +12,8 @@
 // Pure data structure (no I/O): candidate-index.ts keeps it in step with the database.
 import { compareIds } from "@solserver/contracts";
 import { SymSpell } from "mnemonist";
-
-/**
- * A document's terms; `strong` are those of its title and labels (a subset of `terms` or not: they
- * are indexed either way), which a search may weigh more (TSearchOptions.strongBoost). `owner`:
- * the user a private document belongs to (null or absent: shared), see TSearchOptions.visibleTo.
- */
-export type TIndexedDoc = {
-  id: string;
-  domain: string;
-  terms: Iterable<string>;
-  strong?: Iterable<string>;
-  owner?: string | null;
-};
-export type TWeightedTerm = { term: string; weight: number };
-export type TIndexHit = { id: string; domain: string; score: number; shared: number };
-export type TSearchOptions = {
-  limit: number;
-  /** Only documents of these domains (none: every domain). */
-  domains?: ReadonlySet<string> | undefined;
-  /**
-   * Private documents are found only by their owner's searches: shared ones and those owned by
-   * `visibleTo` are returned (null or absent: shared ones only). Checked per touched document,
-   * like the domain, never by a walk of all documents.
-   */
-  visibleTo?: string | null | undefined;
-  /** Multiplies a hit's score (domain boost); applied before the top `limit` are taken. */
-  boost?: ((domain: string) => number) | undefined;
-  /** The largest value `boost` returns: lets a search skip documents that cannot make the top. */
-  maxBoost?: number | undefined;
-  /**
-   * Terms held by more than this share of the documents (from MIN_DOCS_FOR_DEFER documents on)
-   * are not walked: their weight is added afterwards to a shortlist of `shortlist` documents
-   * found through the rarer terms. Their postings are most of the work and they cannot find a
-   * document on their own; they can still reorder the shortlist. The two rarest terms are
-   * always walked.
-   */
-  deferShare?: number | undefined;
-  /** The shortlist's size when terms are deferred (default 10 × limit). */
-  shortlist?: number | undefined;
-  /** A term in a document's title or labels (its `strong` terms) weighs this much more (default 1). */
-  strongBoost?: number | undefined;
-  /**
-   * BM25's length normalisation (for a term found once): a document's score is multiplied by
-   * (k1 + 1) / (1 + k1 · (1 − b + b · length / average length)), so a short card about the
-   * question outranks a long one that mentions the same words in passing.
-   */
-  lengthNorm?: { k1: number; b: number } | undefined;
-};
+import { SlotHeap } from "./slot-heap";
+import type { TIndexedDoc, TIndexHit, TSearchOptions, TWeightedTerm } from "./term-index-types";
 
 const MIN_DOCS_FOR_DEFER = 1000;
 const ALWAYS_WALKED = 2;
@@ -360,78 +314,9 @@ export class TermIndex {
   }
 }
 
-type TRanked = { slot: number; score: number };
-
 /** 42 for "CFB-0042" (ids of one family compare by it); NaN for any other shape. */
 function idNumberOf(id: string): number {
   const dash = id.lastIndexOf("-");
   const digits = id.slice(dash + 1);
   return dash > 0 && /^\d{1,15}$/.test(digits) ? Number(digits) : Number.NaN;
-}
-
-/** The k best (slot, score) pairs offered, in a min-heap (the worst kept on top). */
-class SlotHeap {
-  private readonly heap: TRanked[] = [];
-  private readonly scores = new Map<number, number>();
-  constructor(
-    private readonly k: number,
-    private readonly better: (a: TRanked, b: TRanked) => boolean,
-  ) {}
-
-  full(): boolean {
-    return this.heap.length >= this.k;
-  }
-
-  /** The worst kept score (a boost can raise a score, so offers are checked again in offer). */
-  minScore(): number {
-    return this.heap[0]?.score ?? Number.NEGATIVE_INFINITY;
-  }
-
-  scoreOf(slot: number): number {
-    return this.scores.get(slot) ?? 0;
-  }
-
-  offer(slot: number, score: number): void {
-    const heap = this.heap;
-    const entry = { slot, score };
-    if (heap.length < this.k) {
-      heap.push(entry);
-      this.scores.set(slot, score);
-      this.up(heap.length - 1);
-    } else if (this.better(entry, heap[0] as TRanked)) {
-      this.scores.delete((heap[0] as TRanked).slot);
-      heap[0] = entry;
-      this.scores.set(slot, score);
-      this.down(0);
-    }
-  }
-
-  /** The kept slots, best first. */
-  sorted(): number[] {
-    return [...this.heap].sort((a, b) => (this.better(a, b) ? -1 : this.better(b, a) ? 1 : 0)).map((e) => e.slot);
-  }
-
-  private up(i: number): void {
-    const heap = this.heap;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.better(heap[parent] as TRanked, heap[i] as TRanked)) break;
-      [heap[parent], heap[i]] = [heap[i] as TRanked, heap[parent] as TRanked];
-      i = parent;
-    }
-  }
-
-  private down(i: number): void {
-    const heap = this.heap;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < heap.length && this.better(heap[worst] as TRanked, heap[l] as TRanked)) worst = l;
-      if (r < heap.length && this.better(heap[worst] as TRanked, heap[r] as TRanked)) worst = r;
-      if (worst === i) return;
-      [heap[worst], heap[i]] = [heap[i] as TRanked, heap[worst] as TRanked];
-      i = worst;
-    }
-  }
 }

@@ -54,14 +54,33 @@ async function queueContexts(sql: TSql, proposals: readonly TStoredProposal[]): 
             .where("retiredAt", "is", null)
             .where("mergedIntoId", "is", null),
         ),
+    // Counted in the database: a busy proposal's discussion is not read to draw its card.
     rows(
       sql,
       typed
-        .selectFrom("ProposalComment")
-        .select(["proposalId", "kind", "authorId", "createdAt"])
-        .where("proposalId", "in", ids)
-        .orderBy("createdAt")
-        .orderBy("id"),
+        .selectFrom("ProposalComment as c")
+        .innerJoin("UmbraProposal as p", "p.id", "c.proposalId")
+        .innerJoin("Thread as t", "t.id", "p.threadId")
+        .select((eb) => [
+          "c.proposalId",
+          eb.fn.countAll<number | bigint>().as("n"),
+          eb.fn
+            .max<Date | string | null>(
+              eb.case().when("c.kind", "=", "request_changes").then(eb.ref("c.createdAt")).end(),
+            )
+            .as("requestedAt"),
+          eb.fn
+            .max<Date | string | null>(
+              eb
+                .case()
+                .when(eb.and([eb("c.kind", "!=", "request_changes"), eb("c.authorId", "=", eb.ref("t.ownerId"))]))
+                .then(eb.ref("c.createdAt"))
+                .end(),
+            )
+            .as("answeredAt"),
+        ])
+        .where("c.proposalId", "in", ids)
+        .groupBy("c.proposalId"),
     ),
   ]);
   const people = await peopleByIds(
@@ -70,16 +89,18 @@ async function queueContexts(sql: TSql, proposals: readonly TStoredProposal[]): 
   );
   const threadOf = new Map(threads.map((t) => [t.id, t]));
   const cfbOf = new Map(cfbs.map((c) => [c.id, c]));
-  const discussion = new Map<string, { count: number; requested: boolean }>();
-  for (const c of comments) {
-    const d = discussion.get(c.proposalId) ?? { count: 0, requested: false };
-    d.count += 1;
-    const ownerId = threadOf.get(c.proposalId)?.ownerId ?? null;
-    // A request for changes stays open until the proposer answers it with a comment.
-    if (c.kind === "request_changes") d.requested = true;
-    else if (c.authorId !== null && c.authorId === ownerId) d.requested = false;
-    discussion.set(c.proposalId, d);
-  }
+  // A request for changes stays open until the proposer answers it with a comment.
+  const discussion = new Map(
+    comments.map((c) => [
+      c.proposalId,
+      {
+        count: Number(c.n),
+        requested:
+          c.requestedAt !== null &&
+          (c.answeredAt === null || dateOf(c.answeredAt).getTime() <= dateOf(c.requestedAt).getTime()),
+      },
+    ]),
+  );
   return new Map(
     proposals.map((p) => {
       const t = threadOf.get(p.proposal_id);

@@ -1,5 +1,6 @@
 import type { THistoryMessage, TPreviousResponse } from "@solserver/db";
-import { retrieveCfbs, type TRankedCfb, type TSemanticChannel } from "../../retrieval";
+import { retrieveCfbs, type TSemanticChannel } from "../../retrieval";
+import type { TRankedCfb } from "../../retrieval-ranking";
 import type { TServiceContext } from "../context";
 import type { TServiceDeps } from "../deps";
 import type { TAdmitted } from "./admit";
