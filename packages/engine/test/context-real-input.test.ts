@@ -382,6 +382,7 @@ describe("4a. free-form evidence", () => {
     ["water_pump", PUMP_AT_VOLTAGE, "the wire is melted right at the plug", "wiring_heat_damage"],
     ["roof_ac", [AC], "melted wire on the capacitor", "ac_wiring_damage"],
     ["roof_ac", AC_AT_THERMOSTAT, "burn marks on the compressor terminal", "ac_wiring_damage"],
+    ["roof_ac", AC_AT_THERMOSTAT, "the plug on the cap is all melted", "ac_wiring_damage"],
   ] as const)('%s: "%s" → escalation "evidence"', (system, before, message, rule) => {
     const turn = run(system, [...before, message]);
     expect(turn.directive.kind).toBe("escalate");
@@ -396,6 +397,9 @@ describe("4a. free-form evidence", () => {
     "didn't see any oil on the coil",
     "there's no refrigerant leak, thermostat calls for cool",
     "no melted wires anywhere",
+    // heat said of people, not of a part
+    "customers r melting in here, its 117 out",
+    "we're melting, the coach is like an oven",
   ])('"%s" does not trigger an evidence rule', (message) => {
     const turn = run("roof_ac", [...AC_AT_THERMOSTAT, message]);
     expect(turn.directive.kind).not.toBe("escalate");
@@ -993,16 +997,14 @@ describe("doctrines", () => {
     expect(turn.directive.kind).toBe("replan");
   });
 
-  it('water pump: "I already told you" at the step the complaint answered takes the complaint\'s answer', () => {
-    const turn = run("water_pump", [
-      "The pump won't run at all",
-      "fuse is fine",
-      "12.5 at the pump",
-      "I already told you",
-    ]);
-    expect(turn.state.evidence.pump_runs).toBe("no");
-    expect(turn.directive.kind).toBe("request_authorization");
-  });
+  it.each(["I already told you", "said that in my first message", "as I mentioned", "como te comente"])(
+    'water pump: "%s" at the step the complaint answered takes the complaint\'s answer',
+    (reference) => {
+      const turn = run("water_pump", ["The pump won't run at all", "fuse is fine", "12.5 at the pump", reference]);
+      expect(turn.state.evidence.pump_runs).toBe("no");
+      expect(turn.directive.kind).toBe("request_authorization");
+    },
+  );
 
   it('water pump: a complaint about the system alone answers no step when told "I already told you"', () => {
     const turn = run("water_pump", [PUMP, "I already told you"]);

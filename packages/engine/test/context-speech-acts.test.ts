@@ -208,6 +208,12 @@ describe("the action a step asks for is its answer, not a repair", () => {
     expect(turn.state.mode).toBe("diagnostic");
   });
 
+  it('"reset it, holding on cool now": what follows the asked action is its outcome, not a repair', () => {
+    const turn = last(drive("roof_ac", ["ac was dead", "AC breaker was tripped", "reset it, holding on cool now"]));
+    expect(turn.state.mode).toBe("diagnostic");
+    expect(turn.state.report).toBeNull();
+  });
+
   it('a repair of another part with "now" still ends the case as fixed by the technician', () => {
     const turn = last(drive("water_pump", [PUMP, "replaced the switch, works now"]));
     expect(turn.state.report?.resolution).toBe("fixed_by_technician");

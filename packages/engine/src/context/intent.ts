@@ -675,7 +675,7 @@ export function classifyMessage(
     safetyClear: rules.safetyClear,
     evidence: rules.evidence,
     // "resetting it now" announces the repair; it has not worked yet
-    resolved: !r.announcement && resolvedIn(c, activeStep, own, weighed !== null),
+    resolved: !r.announcement && resolvedIn(c, activeStep, own),
     alreadyTold: r.alreadyTold && answer === null,
     retracted: retractedIn(c, own, state.completed),
     labor: laborIn(own),

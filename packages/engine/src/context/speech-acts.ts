@@ -94,27 +94,22 @@ function saidPlainly(own: readonly TLexClause[], table: readonly TPhrase[]): boo
 }
 
 /** Whether the message says the fault is fixed (the case may close), not only that a part was worked on. */
-export function resolvedIn(
-  c: TCompiled,
-  activeStep: TStep | undefined,
-  own: readonly TLexClause[],
-  answered: boolean,
-): boolean {
+export function resolvedIn(c: TCompiled, activeStep: TStep | undefined, own: readonly TLexClause[]): boolean {
   // "fixed it", "works now", or a repair with "now" / "again" ("swapped the cap, blowing cold now")
   // unless it still fails ("changed the fuse, still dead"). The action the step asked for is no
-  // repair: "reset it, breaker holds now" answers "Reset the breaker: does it hold?" (issue 36).
+  // repair, and what follows it is the step's outcome: "reset it, holding on cool now" answers
+  // "Reset the breaker and start on COOL: does it hold?" (issue 36).
   const asked = activeStep === undefined ? new Set<string>() : (c.questionWords.get(activeStep) ?? new Set<string>());
-  const stepAction = (table: readonly TPhrase[]) =>
-    indexOf(table)
-      .all(own)
-      .some((span) => own[span.clause]?.tokens.slice(span.start, span.start + span.length).every((t) => asked.has(t)));
+  const askedAction = indexOf(VOCABULARY.resolved.repairVerbs)
+    .all(own)
+    .some((span) => own[span.clause]?.tokens.slice(span.start, span.start + span.length).every((t) => asked.has(t)));
   return (
     saidPlainly(own, VOCABULARY.resolved.explicit) ||
-    saidPlainly(own, VOCABULARY.resolved.success) ||
-    (saidPlainly(own, VOCABULARY.resolved.repairVerbs) &&
-      !(answered && stepAction(VOCABULARY.resolved.repairVerbs)) &&
-      saidPlainly(own, VOCABULARY.now) &&
-      !said(own, VOCABULARY.still))
+    (!askedAction &&
+      (saidPlainly(own, VOCABULARY.resolved.success) ||
+        (saidPlainly(own, VOCABULARY.resolved.repairVerbs) &&
+          saidPlainly(own, VOCABULARY.now) &&
+          !said(own, VOCABULARY.still))))
   );
 }
 
