@@ -132,7 +132,6 @@ describe("the RV catalog's examples", () => {
     const tune = messages("tune");
     const heldOnly = [...messages("holdout")].filter((m) => !tune.has(m));
     const taught = new Set(RV_SERVICE_CATALOG.systems.flatMap((s) => (s.examples ?? []).map((e) => e.text)));
-    expect(heldOnly.length).toBeGreaterThan(400);
     expect(heldOnly.filter((m) => taught.has(m))).toEqual([]);
     expect([...taught].every((m) => tune.has(m))).toBe(true);
   });

@@ -253,6 +253,15 @@ describe("a report request is a command, not a note or an answer", () => {
     expect(turn.state.guard.reasks).toEqual({});
     expect(turn.state.evidence).toEqual({ fuse: "blown" });
   });
+
+  it('"start final report" while authorization is asked records no "start" of the blower', () => {
+    const complaint = "furnace rental 19 nothing but a click from the wall stat, no fan";
+    const asked = last(drive("furnace", [complaint, "lp ok, stove lights"]));
+    const turn = last(drive("furnace", [complaint, "lp ok, stove lights", "start final report"]));
+    expect(asked.state.mode).toBe("authorization");
+    expect(turn.state.evidence).toEqual(asked.state.evidence);
+    expect(turn.state.evidence_log).toHaveLength(asked.state.evidence_log.length);
+  });
 });
 
 describe("consent talk during the diagnosis is no finding", () => {

@@ -339,6 +339,8 @@ function elsewhereMask(m: TMessage): boolean[][] {
   });
 }
 
+const NOTHING_FOUND: TFound = { answer: null, weak: false, ambiguous: [], at: -1, stated: [], hitClauses: new Set() };
+
 /** What the catalog's patterns find: the active step's answer (or the answers tied for it), and other steps'. */
 function matchedAnswers(m: TMessage): TFound {
   const found: TFound = { answer: null, weak: false, ambiguous: [], at: -1, stated: [], hitClauses: new Set() };
@@ -629,13 +631,15 @@ export function classifyMessage(
   const own = r.clauses.filter((_, k) => !r.quoted.has(k));
   const stopped = (system.safety_rules ?? []).find((rule) => rule.id === state.safety?.rule);
   const rules = rulesIn(c, r.clauses, r.quoted, setAside.rules, stopped, message);
-  // ("ok give me the report": the "ok" beside a report request answers nothing)
+  // ("ok give me the report", "START FINAL REPORT": a report request with nothing beside it states
+  // nothing, whatever words of the catalog it holds)
   const reportOnly = requestsReport(r.clauses, own);
   // (an option sent as is and the complaint are read by the rules alone)
-  const found =
-    option !== null || options.complaint === true
+  const found = reportOnly
+    ? NOTHING_FOUND
+    : option !== null || options.complaint === true
       ? foundOf(m, option)
-      : withLearned(m, foundOf(m, option), message, openToAnswer(m, own, reportOnly || rules.safety !== null));
+      : withLearned(m, foundOf(m, option), message, openToAnswer(m, own, rules.safety !== null));
   const { done, contradictions, fresh, restated } = mentionsOf(state, found.stated);
   // An answer given only in generic words is dropped when the message restates a completed step
   // ("yes, the fuse is fine" at the voltage step is about the fuse, not a "yes" to the voltage).
@@ -651,10 +655,7 @@ export function classifyMessage(
     (offTopic(c, own) || (found.answer !== null && own.length > 0 && own.every(opensWithQuestionWord)));
   // ("yes go ahead" mid-diagnosis grants permission; it answers no step)
   const permission = option === null && found.weak && consent === "yes" && grantsPermission(m);
-  const answer =
-    elsewhere || permission || (reportOnly && found.weak)
-      ? null
-      : keptAnswer(m, weighed, option, own, consent, found.at);
+  const answer = elsewhere || permission ? null : keptAnswer(m, weighed, option, own, consent, found.at);
   const hasEvidence = answer !== null || found.stated.length > 0 || found.ambiguous.length > 0;
   const nonAnswer = hasEvidence ? null : r.nonAnswer;
   const skip = r.skip && !hasEvidence;
