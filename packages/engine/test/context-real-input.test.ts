@@ -997,6 +997,24 @@ describe("doctrines", () => {
     expect(turn.directive.kind).toBe("replan");
   });
 
+  it.each([
+    "wait that was with the converter charging. unplugged and rested its 12.1",
+    "espera, eso fue con el cargador conectado, sin cargador marca 12.1",
+    "warte, das war mit Ladegerät, ohne sind es 12,1",
+  ])('slide-out: "%s" at the switch step corrects the battery it points back to', (message) => {
+    const turn = run("slide_out", [SLIDE, "around 12 and a half", message]);
+    expect(turn.state.evidence).toEqual({ battery: "low" });
+  });
+
+  it('slide-out: "that was" without a correction marker points back to nothing', () => {
+    const turn = run("slide_out", [
+      SLIDE,
+      "around 12 and a half",
+      "12.1 at the switch, that was with the slide moving",
+    ]);
+    expect(turn.state.evidence).toMatchObject({ battery: "ok", slide_switch: "ok" });
+  });
+
   it.each(["I already told you", "said that in my first message", "as I mentioned", "como te comente"])(
     'water pump: "%s" at the step the complaint answered takes the complaint\'s answer',
     (reference) => {

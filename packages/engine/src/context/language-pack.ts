@@ -79,6 +79,8 @@ export const ZLanguagePack = z.strictObject({
   correction_markers: ZPhrases,
   /** The earlier measurement was wrong ("i misread"): a reading then corrects the step read before. */
   remeasured: ZPhrases.default([]),
+  /** "wait, that was with the charger on": after a correction marker, points back to the last reading. */
+  back_references: ZPhrases.default([]),
   /**
    * "the 12.2 was at the battery": in a correction, a number said in the past tense is the old
    * reading put somewhere else; the one said now stands.

@@ -38,6 +38,8 @@ export type TRead = {
   correction: boolean;
   /** The technician says an earlier measurement was wrong ("i misread", "measured wrong"). */
   remeasured: boolean;
+  /** A correction points back ("wait, that was with the charger on"): its reading is of the last one read. */
+  pointsBack: boolean;
   skip: boolean;
   /** A clause opens with "start over" / "restart this one". */
   restart: boolean;
@@ -167,6 +169,8 @@ function readMarkers(r: TReadFound, { clause, k, quoted, b }: TClauseAt, waits: 
     r.correction = true;
     r.remeasured = true;
   }
+  if (r.correction && !waits && !quoted && indexOf(VOCABULARY.backReferences).in(clause.tokens).length > 0)
+    r.pointsBack = true;
   for (const span of indexOf(VOCABULARY.remeasured).in(clause.tokens)) {
     if (waits) break;
     if (!quoted) {
@@ -361,6 +365,7 @@ export function read(message: string, content: ReadonlySet<string>, speller: Spe
     setAside: false,
     correction: false,
     remeasured: false,
+    pointsBack: false,
     skip: false,
     restart: false,
     alreadyTold: false,

@@ -78,8 +78,8 @@ function lastReadStep(m: TMessage, reading: TReading, item: TLexClause | undefin
 
 /**
  * The completed step a corrected reading is of: the one the message names ("hold up, that batt
- * reading was with the charger on. charger off its 12.0"), else after a remeasurement the last
- * one read in the reading's unit.
+ * reading was with the charger on. charger off its 12.0"), else after a remeasurement or a
+ * correction that points back the last one read in the reading's unit.
  */
 function correctedStep(m: TMessage, reading: TReading, item: TLexClause | undefined): TStep | undefined {
   const { c, r, steps, state, activeStep } = m;
@@ -99,7 +99,8 @@ function correctedStep(m: TMessage, reading: TReading, item: TLexClause | undefi
     (s) => s !== activeStep && state.completed.includes(s.id) && s.readings?.of_rating === true,
   );
   if (reading.rating !== null && rated.length === 1) return rated[0];
-  return r.remeasured ? lastReadStep(m, reading, item) : undefined;
+  // ("wait that was with the converter charging, its 12.1": a correction that points back, too)
+  return r.remeasured || r.pointsBack ? lastReadStep(m, reading, item) : undefined;
 }
 
 /** Meter readings answer a step by its ranges, not by its patterns. */

@@ -104,6 +104,7 @@ export const VOCABULARY = {
   reportRequests: phrases((p) => p.report_requests),
   corrections: phrases((p) => p.correction_markers),
   remeasured: phrases((p) => p.remeasured),
+  backReferences: phrases((p) => p.back_references),
   pastMarkers: tokenSet((p) => p.past_markers),
   retractions: phrases((p) => p.retractions),
   clarification: {
@@ -292,6 +293,7 @@ export const PACK_WORDS: ReadonlySet<string> = new Set(
       ...p.restart,
       ...p.correction_markers,
       ...p.remeasured,
+      ...p.back_references,
       ...p.retractions,
       ...Object.values(p.clarification).flat(),
       ...p.question_words,
