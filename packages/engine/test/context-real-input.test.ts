@@ -997,6 +997,19 @@ describe("doctrines", () => {
     expect(turn.directive.kind).toBe("replan");
   });
 
+  it("water_pump: the number of a rental in the complaint is no reading of the switch", () => {
+    const turn = run("water_pump", ["water pump wont come on from the switch by the door. rental #9"]);
+    expect(turn.state.pending_findings ?? {}).toEqual({});
+  });
+
+  it.each(["this is unit 12 btw", "es la unidad 12 por cierto"])(
+    'slide-out: "%s" at the battery step records no battery reading',
+    (message) => {
+      const turn = run("slide_out", [SLIDE, message]);
+      expect(turn.state.evidence).toEqual(run("slide_out", [SLIDE]).state.evidence);
+    },
+  );
+
   it.each([
     "wait that was with the converter charging. unplugged and rested its 12.1",
     "espera, eso fue con el cargador conectado, sin cargador marca 12.1",

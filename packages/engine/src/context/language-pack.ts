@@ -146,6 +146,8 @@ export const ZLanguagePack = z.strictObject({
   units: z.record(z.string().regex(/^[A-Z]+$/), ZPhrases),
   /** Words after a number that make it a count or a time, not a reading ("checked it 3 times", "20 seconds"). */
   count_words: ZPhrases.default([]),
+  /** Words before a number that make it a name, not a reading ("rental #9", "unit 14", "unidad 15"). */
+  identifier_words: ZPhrases.default([]),
   replies: z.record(z.string(), z.string()),
 });
 

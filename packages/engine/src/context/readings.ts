@@ -136,6 +136,8 @@ export function readingsOf(
       // "10.2-10.6": a range reads as its middle, once
       const previous = clause.tokens[i - 1] ?? "";
       if (isNumberToken(previous) && blocked[k]?.[i - 1] !== true) return;
+      // ("rental #9", "unit 14": a name, not a reading)
+      if (VOCABULARY.identifierWords.has(previous)) return;
       const here = i + (said?.length ?? 1) - 1;
       const first = said?.value ?? Number(token);
       const second = said === undefined ? Number(clause.tokens[here + 1] ?? Number.NaN) : Number.NaN;

@@ -143,6 +143,7 @@ export const VOCABULARY = {
   },
   comparators: { below: phrases((p) => p.comparators.below), above: phrases((p) => p.comparators.above) },
   countWords: tokenSet((p) => p.count_words),
+  identifierWords: tokenSet((p) => p.identifier_words),
   ratings: phrases((p) => p.rating_words),
   ratingsBefore: phrases((p) => [...p.rating_words, ...p.rating_before]),
   andAHalf: phrases((p) => p.and_a_half),
