@@ -274,8 +274,12 @@ function loopLag(from: number, to: number): TLoopLag {
   };
 }
 
-/** A separate process probing `url` every PROBE_INTERVAL_MS for the level; its latency figures. */
-async function startProber(url: string): Promise<TProbeFigures> {
+/**
+ * A separate process probing `url` every PROBE_INTERVAL_MS for the level: `probing` once its first
+ * probe answered (a starting Node process takes the CPU a turn would get: the level's clients
+ * wait for it, or the first turn measures the probers' start), `figures` at the end.
+ */
+function startProber(url: string): { probing: Promise<void>; figures: Promise<TProbeFigures> } {
   const prober = spawn(
     process.execPath,
     [
@@ -289,24 +293,33 @@ async function startProber(url: string): Promise<TProbeFigures> {
     { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
   );
   let out = "";
+  let started: () => void = () => {};
+  const probing = new Promise<void>((resolve) => {
+    started = resolve;
+  });
   prober.stdout?.on("data", (chunk: Buffer) => {
     out += chunk.toString();
+    if (out.includes("\n")) started();
   });
-  await new Promise((resolve) => prober.once("exit", resolve));
-  const probes = JSON.parse(out) as { latencies: (number | null)[] };
-  const answered = probes.latencies.filter((x): x is number => x !== null);
-  return {
-    probes: probes.latencies.length,
-    p50_ms: percentile(answered, 50),
-    p99_ms: percentile(answered, 99),
-    max_ms: round(Math.max(...answered)),
-    timeouts: probes.latencies.length - answered.length,
-  };
+  const figures = new Promise((resolve) => prober.once("exit", resolve)).then(() => {
+    started();
+    const probes = JSON.parse(out.slice(out.indexOf("\n") + 1)) as { latencies: (number | null)[] };
+    const answered = probes.latencies.filter((x): x is number => x !== null);
+    return {
+      probes: probes.latencies.length,
+      p50_ms: percentile(answered, 50),
+      p99_ms: percentile(answered, 99),
+      max_ms: round(Math.max(...answered)),
+      timeouts: probes.latencies.length - answered.length,
+    };
+  });
+  return { probing, figures };
 }
 
 let seq = 0;
 async function level(server: ChildProcess, bound: number, clients: number, cookies: string[]): Promise<TLevel> {
   const probers = ["healthz", "readyz"].map((probe) => startProber(`${ORIGIN}/${probe}`));
+  await Promise.all(probers.map((p) => p.probing));
   const cpuBefore = treeCpuMs(server.pid as number);
   const startedAt = Date.now();
   const until = performance.now() + SECONDS * 1000;
@@ -345,7 +358,7 @@ async function level(server: ChildProcess, bound: number, clients: number, cooki
   );
   const cpu = treeCpuMs(server.pid as number) - cpuBefore;
   const lag = loopLag(startedAt, Date.now());
-  const [healthz, readyz] = await Promise.all(probers);
+  const [healthz, readyz] = await Promise.all(probers.map((p) => p.figures));
   const turns = latencies.length;
   return {
     bound,

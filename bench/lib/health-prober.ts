@@ -1,6 +1,7 @@
 // The /healthz prober of bench/load.ts, in its own process so that the load clients' event loop
 // never delays a probe: GET <url> every <interval> ms (one at a time, 2 s timeout) for
-// <duration> ms, then one JSON line on stdout: each probe's latency in ms (null: timed out).
+// <duration> ms. On stdout: "probing" once the first probe answered, then at the end one JSON line:
+// each probe's latency in ms (null: timed out).
 // Run: node --import tsx bench/lib/health-prober.ts <url> <durationMs> <intervalMs>
 export {};
 
@@ -20,6 +21,8 @@ while (performance.now() < until) {
   } catch {
     latencies.push(null);
   }
+  // (once: the process is up and its first probe answered)
+  if (latencies.length === 1) process.stdout.write("probing\n");
   const left = interval - (performance.now() - started);
   if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
 }
