@@ -41,41 +41,25 @@ say "typecheck (tsc, every package)"
 pnpm --silent typecheck || step_failed typecheck
 say "unit + integration tests on SQLite (vitest)"
 pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" || step_failed vitest
-# PostgreSQL's suites run beside the SQLite e2e run: a browser journey mostly waits (for the
-# page, the server, the next step), so the two share the machine's cores for less wall time.
+say "e2e tests on SQLite (Playwright, Chromium)"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" bash scripts/e2e.sh --reporter=list,json || step_failed e2e
+
 say "PostgreSQL: a throwaway cluster on 127.0.0.1"
 pg_dir="$(mktemp -d /tmp/solserver-test-pg-XXXXXX)"
-pg_log="$results/vitest-postgres.log"
-pg_vitest=""
-stop_postgres() {
-  [[ -z "$pg_vitest" ]] || kill "$pg_vitest" 2>/dev/null || true
-  bash scripts/postgres-cluster.sh stop "$pg_dir" >/dev/null 2>&1 || true
-  rm -rf "$pg_dir"
-}
+stop_postgres() { bash scripts/postgres-cluster.sh stop "$pg_dir" >/dev/null 2>&1 || true; rm -rf "$pg_dir"; }
 trap stop_postgres EXIT
 # fsync off: a test cluster that is thrown away needs no durability, and it halves commit time.
 if pg_admin="$(PG_FSYNC=off bash scripts/postgres-cluster.sh start "$pg_dir" auto)"; then
   echo "$pg_admin"
-  echo "unit + integration tests on PostgreSQL (vitest) started beside the e2e run; output follows it"
-  SOLSERVER_TEST_POSTGRES_URL="$pg_admin" pnpm exec vitest run --reporter=dot --reporter=json \
-    --outputFile.json="$results/vitest-postgres.json" "${DATABASE_SUITES[@]}" >"$pg_log" 2>&1 &
-  pg_vitest=$!
-else
-  step_failed postgres
-fi
-
-say "e2e tests on SQLite (Playwright, Chromium)"
-PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" bash scripts/e2e.sh --reporter=list,json || step_failed e2e
-
-if [[ -n "$pg_vitest" ]]; then
   say "unit + integration tests on PostgreSQL (vitest)"
-  wait "$pg_vitest" || step_failed vitest-postgres
-  pg_vitest=""
-  cat "$pg_log"
+  SOLSERVER_TEST_POSTGRES_URL="$pg_admin" pnpm exec vitest run --reporter=dot --reporter=json \
+    --outputFile.json="$results/vitest-postgres.json" "${DATABASE_SUITES[@]}" || step_failed vitest-postgres
   say "e2e smoke on PostgreSQL (Playwright, Chromium)"
   E2E_SKIP_BUILD=1 E2E_DATABASE_URL="${pg_admin%/postgres}/solserver_e2e_$$" \
     PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright-postgres.json" \
     bash scripts/e2e.sh --reporter=list,json "${POSTGRES_SMOKE_SPECS[@]}" || step_failed e2e-postgres
+else
+  step_failed postgres
 fi
 
 say "summary"

@@ -212,6 +212,13 @@ describe("the action a step asks for is its answer, not a repair", () => {
     const turn = last(drive("roof_ac", ["ac was dead", "AC breaker was tripped", "reset it, holding on cool now"]));
     expect(turn.state.mode).toBe("diagnostic");
     expect(turn.state.report).toBeNull();
+    // ("holding on" is no "hold on": neither a correction nor "not yet")
+    expect(turn.state.evidence).toEqual({ ac_power: "tripped", breaker_reset: "holds" });
+  });
+
+  it('"hold on, let me check" still records nothing', () => {
+    const turn = last(drive("roof_ac", ["ac was dead", "AC breaker was tripped", "hold on, let me check"]));
+    expect(turn.state.evidence).toEqual({ ac_power: "tripped" });
   });
 
   it('a repair of another part with "now" still ends the case as fixed by the technician', () => {

@@ -116,6 +116,8 @@ function readNonAnswers(r: TReadFound, { clause, quoted, b }: TClauseAt, content
     const after = clause.tokens[span.start + span.length];
     const elliptical = entry !== undefined && VOCABULARY.elliptical.has(entry.tokens.join(" "));
     if (elliptical && after !== undefined && content.has(after)) continue; // "no se prende", "todavía no arranca": a statement, not "I don't know" / "not yet"
+    // ("holding on cool now" is no "hold on")
+    if (inflected(clause.words[span.start] ?? "", VOCABULARY.nonAnswerOpeners)) continue;
     if (!quoted) r.nonAnswer ??= entry?.reason ?? "unknown";
     markSegment(b, clause, span.start);
     r.setAside = true;
@@ -153,10 +155,20 @@ function readWait(r: TReadFound, { clause, k, quoted, b }: TClauseAt): boolean {
   return waits;
 }
 
+/** A phrase's opening word with an ending it does not have there ("holding" for "hold on"). */
+function inflected(written: string, openers: ReadonlySet<string>): boolean {
+  return (
+    !openers.has(written) &&
+    ["ing", "ed", "s"].some((ending) => written.endsWith(ending) && openers.has(written.slice(0, -ending.length)))
+  );
+}
+
 /** "wait no, i misread", "I already told you", "skip" (only as what the clause says first). */
 function readMarkers(r: TReadFound, { clause, k, quoted, b }: TClauseAt, waits: boolean): void {
   for (const span of indexOf(VOCABULARY.corrections).in(clause.tokens)) {
     if (waits) break;
+    // ("breaker holding on", "waited the 3 min": another form of a marker's word is no marker)
+    if (inflected(clause.words[span.start] ?? "", VOCABULARY.correctionOpeners)) continue;
     if (!quoted) r.correction = true;
     mark(b, span.start, span.length);
   }

@@ -56,6 +56,9 @@ export function phrase(text: string): string[] {
   return raw(text).map(canonicalToken);
 }
 
+const openers = (pick: (p: TLanguagePack) => readonly string[]): ReadonlySet<string> =>
+  new Set(collect(pick).flatMap((text) => raw(text).slice(0, 1)));
+
 const phrases = (pick: (p: TLanguagePack) => readonly string[]): TPhrase[] => {
   const seen = new Set<string>();
   const out: TPhrase[] = [];
@@ -103,6 +106,9 @@ export const VOCABULARY = {
   notBypass: phrases((p) => p.not_bypass),
   reportRequests: phrases((p) => p.report_requests),
   corrections: phrases((p) => p.correction_markers),
+  /** The words correction markers and non-answers open with, as written ("hold", "wait", "looked"). */
+  correctionOpeners: openers((p) => p.correction_markers),
+  nonAnswerOpeners: openers((p) => Object.values(p.non_answers).flat()),
   remeasured: phrases((p) => p.remeasured),
   backReferences: phrases((p) => p.back_references),
   pastMarkers: tokenSet((p) => p.past_markers),
