@@ -144,7 +144,8 @@ describe("through `pnpm workflow run`, as a person runs it", () => {
     child.stderr.on("data", (chunk) => {
       stderr += chunk;
     });
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    // ("close", not "exit": on a busy machine the stderr it wrote may still be on its way at exit)
+    const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
     const pids = (await waitForFile(path.join(ws, "pids"), exited)).split(" ").map(Number);
     expect(pids.every(runs)).toBe(true);
     child.kill("SIGINT");
