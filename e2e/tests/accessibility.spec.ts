@@ -21,6 +21,7 @@ const PAGES = [
   "/admin/audit",
   "/admin/resolve",
   "/admin/routing",
+  "/admin/jobs",
   "/glossary",
   "/no-such-page",
 ];

@@ -140,7 +140,7 @@ test.describe("as a Jam editor", () => {
     await expect(run.getByText("done", { exact: true })).toBeVisible();
   });
 
-  test("a webhook phase runs beside the request; the page follows it until the receiver answers", async ({
+  test("a webhook phase runs as a job beside the request; the pages follow it until the receiver answers", async ({
     page,
     baseURL,
   }) => {
@@ -179,7 +179,14 @@ test.describe("as a Jam editor", () => {
       const { run_id: runId, status } = await startOverApi(page, baseURL, definition);
       expect(status).toBe("awaiting_worker");
       await delivered;
-      await page.reload();
+      // The delivery is a background job: the Jobs page shows it running for this run.
+      await page.goto("/admin/jobs");
+      const job = page
+        .getByTestId("job-list")
+        .getByRole("row")
+        .filter({ hasText: `Webhook delivery for ${runId}` });
+      await expect(job).toContainText("running");
+      await page.goto("/workflows");
       const run = recentRun(page, runId);
       await expect(run.getByTestId("worker-lease")).toContainText("webhook delivery: held by server");
 
@@ -193,6 +200,8 @@ test.describe("as a Jam editor", () => {
       await card.getByRole("radio", { name: "Drop" }).check();
       await card.getByRole("button", { name: "Confirm Drop" }).click();
       await expect(run.getByText("aborted", { exact: true })).toBeVisible();
+      await page.goto("/admin/jobs");
+      await expect(job).toContainText("done");
     } finally {
       receiver.closeAllConnections();
       receiver.close();

@@ -1,7 +1,7 @@
 // Next calls register() once when the server starts: validate the environment there, so a bad
 // DATABASE_URL or SOLSERVER_MODEL fails start-up instead of the first request. Then load the
-// sentence model (semantic matching), start the timer that runs scheduled workflows (the Umbra beat) and the daily prune (retention), in the Node
-// runtime only; stamp each request with its socket's address (server/peer-address.ts); answer
+// sentence model (semantic matching) and start the background job workers (webhook deliveries,
+// schedule ticks, retention: server/jobs.ts), in the Node runtime only; stamp each request with its socket's address (server/peer-address.ts); answer
 // TRACE and the liveness probe before Next sees them (server/http/early-answers.ts); load every
 // route once the server listens (server/http/warm-routes.ts).
 import { nextRuntime } from "./env";
@@ -31,13 +31,10 @@ export async function register() {
   (await import("./server/http/warm-routes")).warmRoutesOnStart(http, async () => {
     const { deps } = await getServer();
     void warmUp(deps);
+    (await import("./server/jobs")).startWebJobs(env);
     const semantic = await deps.semantic?.open().catch((error: unknown) => {
       console.error("semantic matching:", (error as Error).message);
     });
     if (semantic) console.log(`semantic matching: ${semantic.search.model} loaded`);
   });
-  const { startWebScheduler } = await import("./server/scheduler");
-  startWebScheduler(env.SOLSERVER_SCHEDULER_INTERVAL_MS);
-  const { startWebRetention } = await import("./server/retention");
-  startWebRetention(env.SOLSERVER_PRUNE_INTERVAL_HOURS, env.retention);
 }

@@ -67,7 +67,7 @@ type TRow = {
   /** The input for this caller: own resources are Alice's, another's are Bob's; Jam acts on Alice's. */
   input: (c: TCallContext) => Promise<unknown>;
   /** What a successful answer must show. */
-  check: (result: unknown, input: unknown, c: TCallContext) => void;
+  check: (result: unknown, input: unknown, c: TCallContext) => void | Promise<void>;
 };
 
 let web: TWebServer;
@@ -684,6 +684,43 @@ const TRPC_ROWS: Record<string, TRow> = {
     input: async () => ({ run_id: (await pausedRun()).run_id }),
     check: (result, input) => expect(field(result, "run_id")).toBe(field(input, "run_id")),
   },
+  "jobs.list": {
+    expect: JAM_ONLY,
+    input: async () => ({ state: "failed", limit: 200 }),
+    check: (result) => {
+      expect(field(result, "engine")).toBe("sqlite");
+      for (const job of items(result)) expect(job.state).toBe("failed");
+    },
+  },
+  "jobs.retry": {
+    expect: JAM_ONLY,
+    input: async () => {
+      const id = `matrix-job-${next()}`;
+      const at = new Date();
+      await web.db.job.create({
+        data: {
+          id,
+          name: "retention-prune",
+          data: {},
+          state: "failed",
+          retryCount: 3,
+          retryLimit: 3,
+          retryDelayMs: 60_000,
+          expireMs: 3_600_000,
+          startAfter: at,
+          error: "disk full",
+          createdAt: at,
+          finishedAt: at,
+        },
+      });
+      return { id };
+    },
+    check: async (result, input) => {
+      expect(result).toEqual({ ok: true });
+      const row = await web.db.job.findUniqueOrThrow({ where: { id: String(field(input, "id")) } });
+      expect(row).toMatchObject({ state: "created", retryCount: 0, error: null });
+    },
+  },
   "workflows.list": {
     expect: JAM_ONLY,
     input: async () => {
@@ -1028,7 +1065,7 @@ describe("tRPC procedures through createCaller", () => {
         input: unknown,
       ) => Promise<unknown>;
       if (outcome === "ok") {
-        row.check(await procedure(input), input, c);
+        await row.check(await procedure(input), input, c);
         return;
       }
       const before = await rowCounts(web.db);
@@ -1054,7 +1091,7 @@ describe.each(["cookie", "token"] as const)("tRPC procedures over HTTP, signed i
       expect(result.status, result.text).toBe(HTTP_STATUS[outcome]);
       if (outcome === "ok") {
         const data = trpcHttpData(result);
-        row.check(data, input, c);
+        await row.check(data, input, c);
         if (name === "me.get") expect(field(data, "via")).toBe(via);
         return;
       }
@@ -1079,7 +1116,7 @@ describe.each(["cookie", "token"] as const)("REST routes, signed in by %s", (via
       const result: THttpResult = await rest(web, route, request);
       expect(result.status, result.text).toBe(HTTP_STATUS[outcome]);
       if (outcome === "ok") {
-        row.check(result.json, input, c);
+        await row.check(result.json, input, c);
         return;
       }
       expect(result.json).toMatchObject({

@@ -10,6 +10,7 @@ export * from "./errors";
 export * from "./feedback";
 export * from "./gate";
 export * from "./ids";
+export * from "./jobs";
 export * from "./memento";
 export * from "./output-envelope";
 export * from "./procedure";

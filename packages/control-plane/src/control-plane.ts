@@ -8,6 +8,7 @@ import { createLocalEmbeddings } from "./embeddings/local-embeddings";
 import { createOpenAICompatibleEmbeddings, type TEmbeddingsProvider } from "./embeddings/openai-embeddings";
 import { loadServerEnv, type TServerEnv } from "./env";
 import { pipelineGateConfig } from "./gate/pipeline-config";
+import { openJobQueue } from "./jobs/jobs";
 import { semanticHandle } from "./knowledge/semantic-matching";
 import { createTagNormalizer, tagAliasTable } from "./knowledge/tags";
 import { createOfflineModel } from "./model/offline-model";
@@ -50,6 +51,8 @@ export type TOpenOptions = {
   embeddings?: TEmbeddingsProvider;
   /** Exports every turn as an OpenTelemetry trace (telemetry/otel.ts). */
   telemetry?: TTelemetry;
+  /** Opens the background job queue (jobs/jobs.ts): the web server and `pnpm jobs`. */
+  jobs?: boolean;
   /** Where workflow links point and whether webhooks may call private addresses (off, no links, when not given). */
   workflows?: Partial<TServiceDeps["workflows"]>;
 };
@@ -68,6 +71,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
   const repos = createRepositories(db);
   const auth = opts.auth ? createAuth({ ...opts.auth, prisma: db }) : null;
   const semantic = opts.embeddings ? semanticHandle(repos, opts.embeddings) : undefined;
+  const jobs = opts.jobs ? await openJobQueue(db, opts.databaseUrl) : undefined;
   const deps: TServiceDeps = {
     repos,
     model: opts.model ?? createOfflineModel(),
@@ -83,6 +87,7 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
     tags: createTagNormalizer(tagAliasTable(opts.tagAliases ? ZTagAliasConfig.parse(opts.tagAliases) : null)),
     semantic,
     telemetry: opts.telemetry,
+    jobs,
     ...(auth
       ? {
           createAccount: (u: Parameters<typeof createPasswordAccount>[1]) => createPasswordAccount(auth, u),
@@ -99,8 +104,9 @@ export function embeddingsProvider(config: NonNullable<TServerEnv["embeddings"]>
 }
 
 /** The control plane as the environment configures it (database, model, limits, auth). */
-export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv()) {
+export function openControlPlaneFromEnv(env: TServerEnv = loadServerEnv(), extra: { jobs?: boolean } = {}) {
   return openControlPlane({
+    ...extra,
     databaseUrl: env.DATABASE_URL,
     model: createModel(env.SOLSERVER_MODEL, env),
     limits: { chatTurnsPerMinute: env.SOLSERVER_CHAT_TURNS_PER_MINUTE, readsPerMinute: env.SOLSERVER_READS_PER_MINUTE },

@@ -151,8 +151,13 @@ const ZServerEnv = z
       .string()
       .optional()
       .transform((v) => v?.trim() || undefined),
-    // How often the web server ticks workflow schedules (the Umbra beat); 0 turns its timer off
-    // (for deployments that run `pnpm workflow tick` from cron instead).
+    // Whether the web process runs background jobs (docs/operations.md#background-work), or only
+    // queues them for `pnpm jobs work` processes.
+    SOLSERVER_JOB_WORKERS: z
+      .enum(["on", "off"], { error: 'must be "on" (the web process runs jobs) or "off" (`pnpm jobs work` does)' })
+      .default("on"),
+    // How often the schedules-tick job runs (the Umbra beat); 0: never (for deployments that run
+    // `pnpm workflow tick` from cron instead).
     SOLSERVER_SCHEDULER_INTERVAL_MS: z.coerce
       .number()
       .int({ error: "must be a whole number of milliseconds (0 turns the scheduler off)" })
@@ -184,7 +189,7 @@ const ZServerEnv = z
     // than this many days are pruned; turns, proposals, audit events and knowledge are kept.
     SOLSERVER_TRACE_RETENTION_DAYS: retentionDays(),
     SOLSERVER_GATE_RETENTION_DAYS: retentionDays(),
-    // How often the web server prunes by itself; 0 turns its timer off (cron runs `pnpm db:prune`).
+    // How often the retention-prune job runs; 0: never (cron runs `pnpm db:prune`).
     SOLSERVER_PRUNE_INTERVAL_HOURS: z.coerce
       .number()
       .int({ error: "must be a whole number of hours (0 turns the web server's pruning off)" })
@@ -289,9 +294,11 @@ export type TServerEnv = {
   routing: TRoutingConfig;
   /** Tag aliases over the shipped table (SOLSERVER_TAG_ALIASES, validated), or null: the shipped table. */
   tagAliases: TTagAliasConfig | null;
-  /** How often the web server ticks workflow schedules; 0: its timer is off. */
+  /** Whether the web process runs background jobs, or only queues them for `pnpm jobs work`. */
+  jobWorkers: boolean;
+  /** How often the schedules-tick job runs; 0: never. */
   SOLSERVER_SCHEDULER_INTERVAL_MS: number;
-  /** Days trace runs and gate decisions are kept (0: forever), and how often the web server prunes. */
+  /** Days trace runs and gate decisions are kept (0: forever), and how often the retention-prune job runs. */
   retention: TRetention;
   SOLSERVER_PRUNE_INTERVAL_HOURS: number;
   /** Semantic matching's embeddings: the embedded model, an OpenAI-compatible server, or null (off). */
@@ -411,6 +418,7 @@ export function loadServerEnv(env: Record<string, string | undefined> = process.
       : RV_SERVICE_CATALOG,
     repetitionThresholds: e.SOLSERVER_REPETITION_THRESHOLDS,
     trustedOrigins: trustedOrigins(baseURL, e.SOLSERVER_TRUSTED_ORIGINS),
+    jobWorkers: e.SOLSERVER_JOB_WORKERS === "on",
     SOLSERVER_SCHEDULER_INTERVAL_MS: e.SOLSERVER_SCHEDULER_INTERVAL_MS,
     retention: { traceDays: e.SOLSERVER_TRACE_RETENTION_DAYS, gateDays: e.SOLSERVER_GATE_RETENTION_DAYS },
     SOLSERVER_PRUNE_INTERVAL_HOURS: e.SOLSERVER_PRUNE_INTERVAL_HOURS,

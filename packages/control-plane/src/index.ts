@@ -10,6 +10,7 @@ export {
   type TEmbeddingsProvider,
 } from "./embeddings/openai-embeddings";
 export { loadServerEnv, type TServerEnv } from "./env";
+export { jobWorkersFromEnv, startJobWorkers, workersLine } from "./jobs/jobs";
 export { proposalText, resolveCandidates, type TResolveKnowledge } from "./knowledge/resolve-candidates";
 export { reciprocalRankFusion, type TSemanticSearch } from "./knowledge/semantic";
 export {
@@ -39,7 +40,7 @@ export {
   type TPruneProgress,
   type TPruneReport,
 } from "./retention/prune";
-export { pruneLine, startRetentionTimer, type TRetentionTimerOptions } from "./retention/timer";
+export { pruneLine } from "./retention/prune-line";
 export {
   fuseCandidates,
   fusionFeatures,
@@ -79,6 +80,7 @@ export {
 } from "./services/deps";
 export { dismissTrigger, giveFeedback, listTriggers } from "./services/feedback";
 export { evaluateGate, listGateEvaluations } from "./services/gate";
+export { listJobs, retryJob } from "./services/jobs";
 export { getMemento, putMemento } from "./services/mementos";
 export { getProcedureCatalog, getThreadProcedure } from "./services/procedures";
 export { promoteProposal } from "./services/promote";
@@ -155,4 +157,4 @@ export {
   throttleAddress,
   trustedProxyProblem,
 } from "./trusted-proxies";
-export { startScheduler, type TSchedulerOptions, tickLines } from "./workflows/scheduler";
+export { tickLines } from "./workflows/tick-lines";

@@ -30,7 +30,7 @@ import {
 } from "../src/index";
 import { openTestControlPlane, type TTestActor } from "../src/testing";
 import { runWorkflowCli } from "../src/workflows/cli";
-import { tickLines } from "../src/workflows/scheduler";
+import { tickLines } from "../src/workflows/tick-lines";
 
 const run = promisify(execFile);
 const tsx = path.resolve(import.meta.dirname, "../../../node_modules/.bin/tsx");

@@ -12,10 +12,14 @@ import {
   decideWorkflow,
   getWorkflowRun,
   heartbeatWorkflowPhase,
+  listJobs,
+  retryJob,
+  startJobWorkers,
   startWorkflow,
   tickSchedules,
   waitingCheckpoints,
 } from "../src/index";
+import { openJobQueue } from "../src/jobs/jobs";
 import type { TServiceContext } from "../src/services/context";
 import { openTestControlPlane, type TTestActor } from "../src/testing";
 import { heldReceiver } from "./held-receiver";
@@ -363,6 +367,42 @@ describe("webhook phases run beside the request that reaches them (issue 39)", (
       const run = await settled(started.run_id, "awaiting_decision");
       expect(run.checkpoint?.prompt).toBe("Publish?");
     } finally {
+      receiver.close();
+      restore();
+    }
+  });
+
+  it("with the job queue (the web server), the delivery is a job: the start returns, the jobs page shows it running, then done", async () => {
+    const restore = allowPrivate();
+    const receiver = await heldReceiver(`held-${++n}`);
+    const queue = await openJobQueue(opened.db, opened.database.url);
+    opened.deps.jobs = queue;
+    try {
+      await startJobWorkers(opened.deps, queue, {
+        schedulerIntervalMs: 0,
+        pruneIntervalMs: 0,
+        firstPruneDelayMs: 0,
+        log: () => {},
+      });
+      const arrived = receiver.request();
+      const started = await startWorkflow(at(jam), { definition: receiver.definition });
+      expect(started.status).toBe("awaiting_worker");
+      await arrived;
+      const jobOf = async () =>
+        (await listJobs(at(jam), { limit: 50 })).items.find((j) => j.data.run_id === started.run_id);
+      await vi.waitFor(async () => expect(await jobOf()).toMatchObject({ name: "workflow-webhooks", state: "active" }));
+      receiver.held[0]?.answer();
+      await settled(started.run_id, "awaiting_decision");
+      await vi.waitFor(async () => expect((await jobOf())?.state).toBe("completed"), { timeout: 20_000 });
+      // Jobs are Jam editors' to see and retry; a job that has not failed is not retried.
+      const job = (await jobOf())?.id as string;
+      await expect(listJobs(opened.as(await opened.account("user")), { limit: 5 })).rejects.toMatchObject({
+        code: "FORBIDDEN",
+      });
+      await expect(retryJob(at(jam), { id: job })).rejects.toThrow(`job ${job} is not a failed job`);
+    } finally {
+      opened.deps.jobs = undefined;
+      await queue.stop();
       receiver.close();
       restore();
     }

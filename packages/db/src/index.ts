@@ -18,6 +18,8 @@ export {
   type TStorage,
 } from "./dialect";
 export { databaseFilePath } from "./dialect/sqlite/database-file";
+export { createJobQueue, type TJobHandler, type TJobQueue, type TJobSpec } from "./jobs/job-queue";
 export * from "./repositories";
+export type { TJobState, TJobView } from "./repositories/jobs";
 export { isDatabaseUnreachable } from "./unreachable";
 export type { TEmbeddingWrite, TPendingEmbedding, TVectorStore } from "./vectors";

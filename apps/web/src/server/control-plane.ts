@@ -9,7 +9,7 @@ export type TServer = { deps: TServiceDeps; auth: TAuth };
 const holder = globalThis as unknown as { solserver?: Promise<TServer> };
 
 export function getServer(): Promise<TServer> {
-  holder.solserver ??= openControlPlaneFromEnv(serverEnv()).then(
+  holder.solserver ??= openControlPlaneFromEnv(serverEnv(), { jobs: true }).then(
     ({ deps, auth }) => {
       if (!auth) throw new Error("auth is not configured");
       return { deps, auth };

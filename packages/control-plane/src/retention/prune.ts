@@ -6,7 +6,7 @@ import { DEFAULT_SIGN_IN_POLICY, limitStateDays } from "../services/sign-in-poli
 // oldest first, in bounded batches of one transaction each, pausing between batches so that
 // turns are written in between. A prune that stops half-way (interrupted, crashed, a batch
 // failed) leaves whole runs behind, and the next prune continues from the oldest one left.
-// `pnpm db:prune` (cli.ts) and the web server's daily timer (apps/web/src/server/retention.ts)
+// `pnpm db:prune` (cli.ts) and the retention-prune job (jobs/jobs.ts)
 // both run this.
 
 const DAY_MS = 86_400_000;

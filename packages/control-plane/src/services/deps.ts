@@ -1,5 +1,5 @@
 import type { TGateConfig, TRepetitionKind } from "@solserver/contracts";
-import type { TRepositories } from "@solserver/db";
+import type { TJobQueue, TRepositories } from "@solserver/db";
 import type { TCatalog } from "@solserver/engine";
 import type { TSemanticHandle } from "../knowledge/semantic-matching";
 import type { TTagNormalizer } from "../knowledge/tags";
@@ -52,6 +52,11 @@ export type TServiceDeps = {
   tags: TTagNormalizer;
   /** Semantic matching (embeddings), when switched on; resolve and retrieval stay lexical without it. */
   semantic?: TSemanticHandle | undefined;
+  /**
+   * The background job queue (jobs/jobs.ts) of the web server and `pnpm jobs work`; absent (the
+   * library, scripts): work such as a webhook delivery runs beside the request in this process.
+   */
+  jobs?: TJobQueue | undefined;
   /** OpenTelemetry export of every turn (OTEL_EXPORTER_OTLP_ENDPOINT); absent: not exported. */
   telemetry?: TTelemetry | undefined;
   /** Counts at which a repetition raises a promotion trigger (seed 001 §5.2). */

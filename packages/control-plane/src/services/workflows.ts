@@ -98,8 +98,16 @@ export async function drive(
     steps: serverSteps(deps, caller, runId),
     onWaiting: (state) => notifyWaiting(deps, runId, workflow, state),
   });
-  // (a webhook phase is delivered beside the request, never in it)
-  if (rowFields(state).queue === WEBHOOK_QUEUE) void deliverWebhookPhases(deps);
+  // (a webhook phase is delivered by a job, or beside the request where there is no queue; never in it)
+  if (rowFields(state).queue !== WEBHOOK_QUEUE) return;
+  if (!deps.jobs) {
+    void deliverWebhookPhases(deps);
+    return;
+  }
+  // A send that fails leaves the phase to the next schedule tick, which delivers what waits.
+  await deps.jobs.send("workflow-webhooks", { run_id: runId }, { key: runId }).catch((error: unknown) => {
+    console.error(`workflow ${runId}: queueing its webhook delivery: ${(error as Error).message}`);
+  });
 }
 
 export async function startWorkflow(

@@ -21,7 +21,7 @@ Before committing, it checks that every table holds as many rows as in the sourc
 
 Not copied, because the target makes them itself: its migration history, the search index, the
 candidate index's change log (CfbChange), the vector index (rebuilt from CfbEmbedding) and the
-leases the source's processes hold on background work (WorkLease).
+leases the source's processes hold on background work (WorkLease) and their job queue (Job).
 
 Exit codes: 0 copied and verified; 1 the copy failed (the target holds no copied rows);
 2 a bad or missing argument, one database given twice, or a --from database that does not

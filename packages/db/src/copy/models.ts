@@ -21,6 +21,8 @@ const DERIVED_MODELS: Readonly<Record<string, string>> = {
   CfbChange: "written by the target's triggers as the CFBs go in",
   // Held by the source's processes for their background work; the target's take their own.
   WorkLease: "held by the source's processes, which the target's are not",
+  // The in-process queue of a SQLite source: the target's processes queue their own work.
+  Job: "the source's job queue; the target's processes queue their own (recurring jobs at start)",
 };
 
 const TYPES = new Set<string>(["String", "Int", "BigInt", "Float", "Boolean", "DateTime", "Json", "Bytes"]);

@@ -9,6 +9,7 @@ export const JAM_PAGES = [
   { href: "/admin/audit", label: "Audit", what: "The audit log" },
   { href: "/admin/resolve", label: "Resolve", what: "Resolve and the reviewers" },
   { href: "/admin/routing", label: "Routing", what: "Teaching the router" },
+  { href: "/admin/jobs", label: "Jobs", what: "Background jobs" },
 ] as const;
 
 /** Whether `pathname` is the page at `href` or one below it ("/" only matches itself). */

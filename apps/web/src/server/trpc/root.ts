@@ -4,6 +4,7 @@ import { cfbsRouter } from "./routers/cfbs";
 import { chatRouter } from "./routers/chat";
 import { feedbackRouter, triggersRouter } from "./routers/feedback";
 import { gateRouter } from "./routers/gate";
+import { jobsRouter } from "./routers/jobs";
 import { mementosRouter } from "./routers/mementos";
 import { proceduresRouter } from "./routers/procedures";
 import { promotionRouter } from "./routers/promotion";
@@ -30,6 +31,7 @@ export const appRouter = router({
   feedback: feedbackRouter,
   triggers: triggersRouter,
   workflows: workflowsRouter,
+  jobs: jobsRouter,
   system: systemRouter,
   resolve: resolveRouter,
   routing: routingRouter,

@@ -1,0 +1,101 @@
+import { createJobQueue, type DbClient, type TJobQueue, type TJobSpec } from "@solserver/db";
+import type { TServerEnv } from "../env";
+import { pruneRetention } from "../retention/prune";
+import { pruneLine } from "../retention/prune-line";
+import type { TServiceDeps } from "../services/deps";
+import { tickSchedules } from "../services/schedules";
+import { limitStateDays } from "../services/sign-in-policy";
+import { deliverWebhookPhases } from "../services/workflow-webhooks";
+import { tickLines } from "../workflows/tick-lines";
+
+// The server's background work as jobs (docs/operations.md#background-work): webhook deliveries,
+// schedule ticks (the Umbra beat, checkpoint timeouts) and retention. A recurring job queues its
+// next occurrence first, under its name as key, so whichever process runs it, one occurrence waits
+// at a time and a failed one does not end the series.
+
+const JOB_SPECS = {
+  /** Delivers the webhook phases that can be claimed (workflow-webhooks.ts): the run's lease makes it once. */
+  "workflow-webhooks": { retryLimit: 5, retryDelayMs: 5_000, expireMs: 15 * 60_000 },
+  /** Due schedule occurrences and overdue checkpoints. */
+  "schedules-tick": { retryLimit: 2, retryDelayMs: 5_000, expireMs: 10 * 60_000 },
+  /** Traces and gate decisions past their retention. */
+  "retention-prune": { retryLimit: 3, retryDelayMs: 60_000, expireMs: 60 * 60_000 },
+} as const satisfies Record<string, TJobSpec>;
+
+type TJobName = keyof typeof JOB_SPECS;
+
+export function openJobQueue(db: DbClient, databaseUrl: string): Promise<TJobQueue> {
+  return createJobQueue(db, databaseUrl, { specs: JOB_SPECS, onError: (line) => console.error(line) });
+}
+
+export type TJobWorkersOptions = {
+  /** Between schedule ticks; 0: no ticks here (`pnpm workflow tick` from cron). */
+  schedulerIntervalMs: number;
+  /** Between prunes; 0: no pruning here (`pnpm db:prune` from cron). */
+  pruneIntervalMs: number;
+  /** Until the first prune: start-up is not the moment for it. */
+  firstPruneDelayMs: number;
+  log: (line: string) => void;
+};
+
+/** The workers as the environment sets them, for the web process and `pnpm jobs work`. */
+export function jobWorkersFromEnv(
+  env: Pick<TServerEnv, "SOLSERVER_SCHEDULER_INTERVAL_MS" | "SOLSERVER_PRUNE_INTERVAL_HOURS" | "retention">,
+  log: (line: string) => void,
+): TJobWorkersOptions {
+  const keepsAll = env.retention.traceDays === 0 && env.retention.gateDays === 0;
+  return {
+    schedulerIntervalMs: env.SOLSERVER_SCHEDULER_INTERVAL_MS,
+    pruneIntervalMs: keepsAll ? 0 : env.SOLSERVER_PRUNE_INTERVAL_HOURS * 3_600_000,
+    firstPruneDelayMs: 60_000,
+    log,
+  };
+}
+
+/** One line for the log: what this process's workers run, and on which engine. */
+export function workersLine(queue: TJobQueue, opts: TJobWorkersOptions): string {
+  const tick =
+    opts.schedulerIntervalMs > 0
+      ? `schedules-tick every ${opts.schedulerIntervalMs / 1000} s`
+      : "no schedule ticks (SOLSERVER_SCHEDULER_INTERVAL_MS=0)";
+  const prune =
+    opts.pruneIntervalMs > 0
+      ? `retention-prune every ${opts.pruneIntervalMs / 3_600_000} h`
+      : "no pruning (SOLSERVER_PRUNE_INTERVAL_HOURS=0 or retention 0 days)";
+  return `jobs: running workflow-webhooks, ${tick}, ${prune} (${queue.engine})`;
+}
+
+/** Runs the server's jobs in this process, and queues the first occurrence of each recurring one. */
+export async function startJobWorkers(deps: TServiceDeps, queue: TJobQueue, opts: TJobWorkersOptions): Promise<void> {
+  const later = (ms: number) => new Date(deps.now().getTime() + ms);
+  const recurring = (name: TJobName, everyMs: number, work: () => Promise<void>) => async () => {
+    await queue.send(name, {}, { key: name, startAfter: later(everyMs) });
+    await work();
+  };
+  const handlers: Partial<Record<TJobName, () => Promise<void>>> = {
+    "workflow-webhooks": async () => {
+      await deliverWebhookPhases(deps);
+    },
+  };
+  if (opts.schedulerIntervalMs > 0) {
+    handlers["schedules-tick"] = recurring("schedules-tick", opts.schedulerIntervalMs, async () => {
+      const report = await tickSchedules(deps);
+      if (report.handled.length > 0 || (report.checkpoints ?? []).length > 0)
+        for (const line of tickLines(report)) opts.log(`scheduler: ${line}`);
+    });
+  }
+  if (opts.pruneIntervalMs > 0) {
+    handlers["retention-prune"] = recurring("retention-prune", opts.pruneIntervalMs, async () => {
+      const report = await pruneRetention(deps.repos, {
+        retention: deps.retention,
+        now: deps.now(),
+        limitStateDays: limitStateDays(deps.limits.signIn),
+      });
+      if (report.batches > 0 || report.limitStates.deleted > 0) opts.log(pruneLine(report));
+    });
+  }
+  await queue.work(handlers);
+  if (handlers["schedules-tick"]) await queue.send("schedules-tick", {}, { key: "schedules-tick" });
+  if (handlers["retention-prune"])
+    await queue.send("retention-prune", {}, { key: "retention-prune", startAfter: later(opts.firstPruneDelayMs) });
+}
