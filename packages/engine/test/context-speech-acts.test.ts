@@ -501,3 +501,71 @@ describe("more of a technician's wording (the sixth blind set's tuning)", () => 
     expect(turn.state.evidence).toEqual({ fuse: "blown", fuse_recheck: "blows" });
   });
 });
+
+describe("what the twenty-eighth blind set (qc) taught", () => {
+  it("a correction that quotes the old value replans while authorization is asked", () => {
+    const turns = drive("slide_out", [
+      "slide wont come in",
+      "batts 12,1",
+      "hang on, that 12,1 was with the inverter running. everything off now its 12,6",
+    ]);
+    expect(turns[1]?.state.mode).toBe("authorization");
+    expect(last(turns).state.evidence).toEqual({ battery: "ok" });
+    expect(last(turns).state.mode).toBe("diagnostic");
+  });
+
+  it('"habe mich verlesen" re-measures in German, while authorization is asked', () => {
+    const turn = last(
+      drive("slide_out", [
+        "Der Slide fährt nicht mehr ein",
+        "Die Batterie hat 12,3 Volt",
+        "Sorry, habe mich verlesen, es sind 12,7 Volt",
+      ]),
+    );
+    expect(turn.state.evidence).toEqual({ battery: "ok" });
+  });
+
+  it.each([
+    [
+      "water_pump",
+      ["pump wont run", "fuse good", "no, he doesnt have any meter with him"],
+      "voltage_at_pump",
+      "no_tool",
+    ],
+    [
+      "slide_out",
+      [
+        "slide wont move",
+        "battery 12.6",
+        "switch clicks, controller clicks",
+        "motor is silent",
+        "cant do that, no jumper leads",
+      ],
+      "motor_direct",
+      "no_access",
+    ],
+    [
+      "slide_out",
+      [
+        "Slide geht nicht",
+        "Batterie 12,6 Volt",
+        "Schalter klickt",
+        "Motor ist still",
+        "Das kann ich nicht machen, habe keine Kabel",
+      ],
+      "motor_runs",
+      "no_access",
+    ],
+  ] as const)(
+    '%s: a check that cannot be made records nothing, not even its leading "no"',
+    (system, messages, step, reason) => {
+      const turns = drive(system, messages);
+      const before = turns.at(-2)?.state;
+      const turn = last(turns);
+      expect(turn.state.evidence).toEqual(before?.evidence);
+      const open = step ?? before?.active_step ?? "";
+      expect(turn.state.not_checked[open]?.reason).toBe(reason ?? turn.state.not_checked[open]?.reason);
+      expect(Object.keys(turn.state.not_checked)).toEqual([open]);
+    },
+  );
+});

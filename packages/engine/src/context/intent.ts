@@ -607,9 +607,26 @@ export function answerInComplaint(system: TSystem, state: TContextState, complai
   return clauses.some((clause) => namesPart(c, step, clause)) ? classifyMessage(system, state, complaint).answer : null;
 }
 
+/** Words beside "as i said" that make a statement of their own. */
+const MORE_THAN_POINTING = 3;
+
+/** "I already told you" and nothing more; "as i said, no air from the vents" says more. */
+function pointsBackOnly(own: readonly TLexClause[]): boolean {
+  const said = own.reduce((n, clause) => n + clause.tokens.filter((t) => !VOCABULARY.fillers.has(t)).length, 0);
+  const pointing = own.reduce(
+    (n, clause) =>
+      n +
+      indexOf(VOCABULARY.alreadyTold)
+        .in(clause.tokens)
+        .reduce((k, span) => k + span.length, 0),
+    0,
+  );
+  return pointing > 0 && said - pointing < MORE_THAN_POINTING;
+}
+
 /** Whether a message may state an answer the rules missed: it does nothing else (`busy`: a report request or a hazard). */
 function openToAnswer({ c, r }: TMessage, own: readonly TLexClause[], busy: boolean): boolean {
-  const elsewhere = r.announcement || r.nonAnswer !== null || r.skip || r.restart || r.alreadyTold;
+  const elsewhere = r.announcement || r.nonAnswer !== null || r.skip || r.restart || pointsBackOnly(own);
   return !elsewhere && r.questions.size === 0 && !busy && !offTopic(c, own);
 }
 
@@ -642,8 +659,9 @@ export function classifyMessage(
       : withLearned(m, foundOf(m, option), message, openToAnswer(m, own, rules.safety !== null));
   const { done, contradictions, fresh, restated } = mentionsOf(state, found.stated);
   // An answer given only in generic words is dropped when the message restates a completed step
-  // ("yes, the fuse is fine" at the voltage step is about the fuse, not a "yes" to the voltage).
-  const weighed = found.weak && done.length > 0 ? null : found.answer;
+  // ("yes, the fuse is fine" at the voltage step is about the fuse, not a "yes" to the voltage),
+  // or says it cannot answer ("no, he doesnt have any meter": the "no" is the non-answer's).
+  const weighed = found.weak && (done.length > 0 || (r.nonAnswer !== null && !r.correction)) ? null : found.answer;
   const { questions, topic, topicClause } = questionsOf(r, found.hitClauses);
   const consent = consentOf(message);
   // (a generic word in talk about something else answers nothing: "a good taco place"; nor in a

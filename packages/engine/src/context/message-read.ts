@@ -181,7 +181,9 @@ function readMarkers(r: TReadFound, { clause, k, quoted, b }: TClauseAt, waits: 
     r.correction = true;
     r.remeasured = true;
   }
-  if (r.correction && !waits && !quoted && indexOf(VOCABULARY.backReferences).in(clause.tokens).length > 0)
+  // ("that 12,1 was with the inverter on": a back reference may quote the old value)
+  const pointing = clause.tokens.filter((t) => !isNumber(t));
+  if (r.correction && !waits && !quoted && indexOf(VOCABULARY.backReferences).in(pointing).length > 0)
     r.pointsBack = true;
   for (const span of indexOf(VOCABULARY.remeasured).in(clause.tokens)) {
     if (waits) break;
