@@ -692,6 +692,33 @@ const TRPC_ROWS: Record<string, TRow> = {
       for (const job of items(result)) expect(job.state).toBe("failed");
     },
   },
+  "jobs.get": {
+    expect: JAM_ONLY,
+    input: async () => {
+      const id = `matrix-job-${next()}`;
+      const at = new Date();
+      await web.db.job.create({
+        data: {
+          id,
+          name: "resolve-refit",
+          data: {},
+          state: "completed",
+          retryLimit: 0,
+          retryDelayMs: 1000,
+          expireMs: 600_000,
+          startAfter: at,
+          output: { kept: false },
+          createdAt: at,
+          finishedAt: at,
+        },
+      });
+      return { id };
+    },
+    check: (result, input) => {
+      expect(field(result, "id")).toBe(field(input, "id"));
+      expect(field(result, "output")).toEqual({ kept: false });
+    },
+  },
   "jobs.retry": {
     expect: JAM_ONLY,
     input: async () => {

@@ -23,15 +23,20 @@ export const ZJobView = z.object({
   retry_limit: z.number().int(),
   /** The last failure's message, kept while the job is retried. */
   error: z.string().nullable(),
+  /** What a completed job returned (a refit's result); null otherwise. */
+  output: z.unknown(),
   created_ts: z.string(),
   start_after_ts: z.string(),
   started_ts: z.string().nullable(),
   finished_ts: z.string().nullable(),
 });
-export type TJobViewWire = z.infer<typeof ZJobView>;
 
 export const ZJobList = z.object({ engine: z.enum(["pg-boss", "sqlite"]), items: z.array(ZJobView) });
 export type TJobList = z.infer<typeof ZJobList>;
 
-export const ZJobRetryRequest = z.object({ id: z.string().min(1).max(100) }).strict();
+/** One job, by the id `jobs.list` or the request that queued it gave. */
+export const ZJobIdRequest = z.object({ id: z.string().min(1).max(100) }).strict();
+
+/** A job queued for work a request started (a refit): follow it with jobs.get. */
+export const ZJobStarted = z.object({ job_id: z.string() });
 export const ZJobRetryResponse = z.object({ ok: z.literal(true) });

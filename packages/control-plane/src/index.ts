@@ -80,7 +80,7 @@ export {
 } from "./services/deps";
 export { dismissTrigger, giveFeedback, listTriggers } from "./services/feedback";
 export { evaluateGate, listGateEvaluations } from "./services/gate";
-export { listJobs, retryJob } from "./services/jobs";
+export { getJob, listJobs, retryJob } from "./services/jobs";
 export { getMemento, putMemento } from "./services/mementos";
 export { getProcedureCatalog, getThreadProcedure } from "./services/procedures";
 export { promoteProposal } from "./services/promote";
@@ -100,6 +100,7 @@ export {
   MIN_REFIT_DECISIONS,
   refitResolveRule,
   resolveAgreement,
+  startRefit,
 } from "./services/resolve-rule";
 export { respondToTurn } from "./services/respond";
 export { addRoutingExample, removeRoutingExample, routingOverview, teachRouting } from "./services/routing";

@@ -3,7 +3,7 @@
 // more; a refitted rule decides resolve from then on, audited, and rolling back restores the
 // shipped rule. Only Jam editors may look or act.
 import { DECISION_RULE } from "@solserver/resolve";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   activateResolveRule,
   listResolveRules,
@@ -12,7 +12,10 @@ import {
   refitResolveRule,
   resolveAgreement,
   respondToTurn,
+  startJobWorkers,
+  startRefit,
 } from "../src/index";
+import { openJobQueue } from "../src/jobs/jobs";
 import { activeRule } from "../src/services/resolve-rule";
 import { openTestControlPlane, scriptedModel, type TTestActor, type TTestSuggestion } from "../src/testing";
 
@@ -85,6 +88,35 @@ describe("resolve and the reviewers", () => {
     expect(r.agreement_after).toBeLessThanOrEqual(r.agreement_before);
     expect(r.message).toMatch(/^kept the rule deciding now/);
     expect(await listResolveRules(opened.as(jam))).toEqual([]);
+  });
+
+  it("a refit asked from the page is a job: queued at once, its result the job's output", async () => {
+    const queue = await openJobQueue(opened.db, opened.database.url);
+    opened.deps.jobs = queue;
+    try {
+      await expect(startRefit(opened.as(user))).rejects.toMatchObject({ code: "FORBIDDEN" });
+      const { job_id } = await startRefit(opened.as(jam));
+      const queued = (await queue.get(job_id)) ?? undefined;
+      expect(queued).toMatchObject({ name: "resolve-refit", state: "created", data: { by: jam.userId } });
+      await startJobWorkers(opened.deps, queue, {
+        schedulerIntervalMs: 0,
+        pruneIntervalMs: 0,
+        firstPruneDelayMs: 0,
+        log: () => {},
+      });
+      const done = await vi.waitFor(
+        async () => {
+          const job = await queue.get(job_id);
+          if (job?.state !== "completed") throw new Error(`the refit is ${job?.state}`);
+          return job;
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+      expect(done.output).toMatchObject({ kept: false, rule_id: null, fitted_on: expect.any(Number) });
+    } finally {
+      opened.deps.jobs = undefined;
+      await queue.stop();
+    }
   });
 
   it("lets only Jam editors look, refit or roll back", async () => {

@@ -1,7 +1,8 @@
 // Background jobs (docs/operations.md#background-work) behind one interface: the in-process queue
-// on SQLite, pg-boss on PostgreSQL (this file runs on both). A job runs once and is shown done; a
-// key keeps one waiting job; a failing job is retried after a delay, then failed with its error,
-// and can be queued again; a try whose process stopped expires and runs again, once.
+// on SQLite, pg-boss on PostgreSQL (this file runs on both). A job runs once and is shown done with
+// what it returned; a key keeps one waiting job; a failing job is retried after a delay, then
+// failed with its error, and can be queued again; a try whose process stopped expires and runs
+// again, once.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createJobQueue, createPrismaClient, type DbClient, type TJobQueue } from "../src";
 import { createTestDatabase, type TTestDatabase } from "../src/testing";
@@ -53,10 +54,12 @@ describe("the job queue", () => {
     expect(first).toEqual(expect.any(String));
     expect(await q.send("once", { n: 2 }, { key: "k", startAfter: later })).toBeNull();
     const id = (await q.send("once", { n: 3 })) as string;
-    await q.work({ once: async (job) => void ran.push(job.data) });
+    await q.work({ once: async (job) => ({ ran: ran.push(job.data) }) });
     const done = await settled(q, id, "completed");
     expect(ran).toEqual([{ n: 3 }]);
-    expect(done).toMatchObject({ name: "once", retryCount: 0, error: null });
+    expect(done).toMatchObject({ name: "once", retryCount: 0, error: null, output: { ran: 1 } });
+    expect(await q.get(id)).toEqual(done);
+    expect(await q.get("no-such-job")).toBeNull();
     expect(done.finishedAt).toBeInstanceOf(Date);
     expect((await q.list({ state: "created", limit: 10 })).map((j) => j.id)).toEqual([first]);
     await expect(q.send("nobody", {})).rejects.toThrow('no job kind "nobody"');

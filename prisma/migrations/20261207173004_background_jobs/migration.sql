@@ -12,6 +12,7 @@ CREATE TABLE "Job" (
     "startAfter" DATETIME NOT NULL,
     "lockedUntil" DATETIME,
     "error" TEXT,
+    "output" JSONB,
     "createdAt" DATETIME NOT NULL,
     "startedAt" DATETIME,
     "finishedAt" DATETIME

@@ -1,8 +1,10 @@
-import { createJobQueue, type DbClient, type TJobQueue, type TJobSpec } from "@solserver/db";
+import { createJobQueue, type DbClient, type TJobHandler, type TJobQueue, type TJobSpec } from "@solserver/db";
 import type { TServerEnv } from "../env";
 import { pruneRetention } from "../retention/prune";
 import { pruneLine } from "../retention/prune-line";
+import type { TCaller } from "../services/context";
 import type { TServiceDeps } from "../services/deps";
+import { refitResolveRule } from "../services/resolve-rule";
 import { tickSchedules } from "../services/schedules";
 import { limitStateDays } from "../services/sign-in-policy";
 import { deliverWebhookPhases } from "../services/workflow-webhooks";
@@ -20,6 +22,8 @@ const JOB_SPECS = {
   "schedules-tick": { retryLimit: 2, retryDelayMs: 5_000, expireMs: 10 * 60_000 },
   /** Traces and gate decisions past their retention. */
   "retention-prune": { retryLimit: 3, retryDelayMs: 60_000, expireMs: 60 * 60_000 },
+  /** Resolve's decision rule refitted on the reviewers' decisions, as the editor who asked (its output: the result). */
+  "resolve-refit": { retryLimit: 0, retryDelayMs: 1_000, expireMs: 10 * 60_000 },
 } as const satisfies Record<string, TJobSpec>;
 
 type TJobName = keyof typeof JOB_SPECS;
@@ -37,6 +41,14 @@ export type TJobWorkersOptions = {
   firstPruneDelayMs: number;
   log: (line: string) => void;
 };
+
+/** The editor a job acts as (who asked for it), while they are still a Jam editor. */
+async function askedBy(deps: TServiceDeps, data: unknown): Promise<TCaller> {
+  const { by, via } = (data ?? {}) as { by?: string; via?: TCaller["via"] };
+  const account = by ? await deps.repos.accounts.get(by) : null;
+  if (account?.role !== "jam") throw new Error("whoever asked for this job is no longer a Jam editor");
+  return { kind: "user", userId: account.id, email: account.email, role: "jam", via: via ?? "cli" };
+}
 
 /** The workers as the environment sets them, for the web process and `pnpm jobs work`. */
 export function jobWorkersFromEnv(
@@ -62,7 +74,7 @@ export function workersLine(queue: TJobQueue, opts: TJobWorkersOptions): string 
     opts.pruneIntervalMs > 0
       ? `retention-prune every ${opts.pruneIntervalMs / 3_600_000} h`
       : "no pruning (SOLSERVER_PRUNE_INTERVAL_HOURS=0 or retention 0 days)";
-  return `jobs: running workflow-webhooks, ${tick}, ${prune} (${queue.engine})`;
+  return `jobs: running workflow-webhooks, resolve-refit, ${tick}, ${prune} (${queue.engine})`;
 }
 
 /** Runs the server's jobs in this process, and queues the first occurrence of each recurring one. */
@@ -72,10 +84,11 @@ export async function startJobWorkers(deps: TServiceDeps, queue: TJobQueue, opts
     await queue.send(name, {}, { key: name, startAfter: later(everyMs) });
     await work();
   };
-  const handlers: Partial<Record<TJobName, () => Promise<void>>> = {
+  const handlers: Partial<Record<TJobName, TJobHandler>> = {
     "workflow-webhooks": async () => {
       await deliverWebhookPhases(deps);
     },
+    "resolve-refit": async ({ data }) => refitResolveRule({ deps, caller: await askedBy(deps, data) }),
   };
   if (opts.schedulerIntervalMs > 0) {
     handlers["schedules-tick"] = recurring("schedules-tick", opts.schedulerIntervalMs, async () => {

@@ -21,6 +21,7 @@ function jobView(job: TJobView) {
     retry_count: job.retryCount,
     retry_limit: job.retryLimit,
     error: job.error,
+    output: job.output ?? null,
     created_ts: job.createdAt.toISOString(),
     start_after_ts: job.startAfter.toISOString(),
     started_ts: job.startedAt?.toISOString() ?? null,
@@ -36,6 +37,17 @@ export async function listJobs(
   const queue = queueOf(deps.jobs);
   const items = await queue.list({ ...(input.state ? { state: input.state } : {}), limit: input.limit });
   return { engine: queue.engine, items: items.map(jobView) };
+}
+
+/** One job, to follow work a request started (a refit). */
+export async function getJob({ deps, caller }: TServiceContext, input: { id: string }) {
+  requireJam(caller, "see background jobs");
+  const job = await queueOf(deps.jobs).get(input.id);
+  if (!job)
+    throw new DomainError("NOT_FOUND", `job ${input.id} does not exist (finished jobs are kept 14 days)`, {
+      field: "id",
+    });
+  return jobView(job);
 }
 
 /** Queues a failed job again from its first try. */

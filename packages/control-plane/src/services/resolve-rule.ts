@@ -156,9 +156,8 @@ export async function activeRule(deps: Pick<TServiceDeps, "repos">): Promise<TDe
   return parsed?.success ? parsed.data : DECISION_RULE;
 }
 
-/** Refits the decision rule on this knowledge base's reviewed decisions (Jam editors). */
-export async function refitResolveRule({ deps, caller }: TServiceContext): Promise<TResolveRefitResult> {
-  requireJam(caller, "refit resolve's decision rule");
+/** The approved decisions a refit learns from; PRECONDITION_FAILED while there are too few. */
+async function refitExamples(deps: TServiceDeps): Promise<TExample[]> {
   const examples = examplesOf(await deps.repos.resolveRules.reviewed(REFIT_WINDOW)).filter(
     (e) => e.label.kind !== "reject",
   );
@@ -167,6 +166,27 @@ export async function refitResolveRule({ deps, caller }: TServiceContext): Promi
       "PRECONDITION_FAILED",
       `a refit needs at least ${MIN_REFIT_DECISIONS} approved proposals; ${examples.length} so far (${MIN_REFIT_DECISIONS - examples.length} more)`,
     );
+  return examples;
+}
+
+/**
+ * Queues a refit as a background job (Jam editors) and answers at once with its id; the page
+ * follows the job to its result. Too few decisions is said at once, before anything is queued.
+ */
+export async function startRefit({ deps, caller }: TServiceContext): Promise<{ job_id: string }> {
+  requireJam(caller, "refit resolve's decision rule");
+  await refitExamples(deps);
+  // (the web server always has a queue: only a library caller gets here without one)
+  if (!deps.jobs) throw new Error("this control plane was opened without a job queue (openControlPlane's `jobs`)");
+  const id = await deps.jobs.send("resolve-refit", { by: caller.userId, via: caller.via }, { key: "resolve-refit" });
+  if (id === null) throw new DomainError("CONFLICT", "a refit is already queued: follow it on the Jobs page");
+  return { job_id: id };
+}
+
+/** Refits the decision rule on this knowledge base's reviewed decisions (Jam editors). */
+export async function refitResolveRule({ deps, caller }: TServiceContext): Promise<TResolveRefitResult> {
+  requireJam(caller, "refit resolve's decision rule");
+  const examples = await refitExamples(deps);
   const current = await activeRule(deps);
   const fit = examples.filter((e) => !heldOut(e.row.proposalId));
   const check = examples.filter((e) => heldOut(e.row.proposalId));

@@ -18,7 +18,8 @@ export type TJobSpec = {
   expireMs: number;
 };
 
-export type TJobHandler = (job: { id: string; data: unknown }) => Promise<void>;
+/** Runs one job; what it returns is kept as the job's output. */
+export type TJobHandler = (job: { id: string; data: unknown }) => Promise<unknown>;
 
 export type TJobQueue = {
   readonly engine: "pg-boss" | "sqlite";
@@ -31,6 +32,7 @@ export type TJobQueue = {
   work(handlers: Readonly<Record<string, TJobHandler>>): Promise<void>;
   /** The newest jobs first, of one state when asked. */
   list(filter: { state?: TJobState; limit: number }): Promise<TJobView[]>;
+  get(id: string): Promise<TJobView | null>;
   /** A failed job queued again; false when there is no such failed job. */
   retry(id: string): Promise<boolean>;
   /** Stops working (a try under way finishes) and closes what the queue opened. */

@@ -39,8 +39,8 @@ export function sqliteQueue(db: DbClient, options: TJobQueueOptions): TJobQueue 
   async function drain(name: string, handler: TJobHandler): Promise<void> {
     for (let job = await jobs.claim([name], now()); job && !stopped; job = await jobs.claim([name], now())) {
       try {
-        await within(handler({ id: job.id, data: job.data }), specOf(name).expireMs);
-        await jobs.complete(job, now());
+        const output = await within(handler({ id: job.id, data: job.data }), specOf(name).expireMs);
+        await jobs.complete(job, now(), output);
       } catch (error) {
         await jobs.fail(job, message(error), now());
       }
@@ -93,6 +93,7 @@ export function sqliteQueue(db: DbClient, options: TJobQueueOptions): TJobQueue 
       void poll();
     },
     list: (filter) => jobs.list(filter),
+    get: (id) => jobs.get(id),
     retry: async (id) => {
       const done = await jobs.retry(id, now());
       if (done) for (const name of loops.keys()) wake(name);

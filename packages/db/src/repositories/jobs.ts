@@ -20,6 +20,8 @@ export type TJobView = {
   retryLimit: number;
   /** The last failure's message (kept while the job is retried). */
   error: string | null;
+  /** What the job returned, once completed. */
+  output: unknown;
   createdAt: Date;
   startAfter: Date;
   startedAt: Date | null;
@@ -46,6 +48,7 @@ function viewOf(row: {
   retryCount: number;
   retryLimit: number;
   error: string | null;
+  output: unknown;
   createdAt: Date | string;
   startAfter: Date | string;
   startedAt: Date | string | null;
@@ -59,6 +62,7 @@ function viewOf(row: {
     retryCount: row.retryCount,
     retryLimit: row.retryLimit,
     error: row.error,
+    output: row.output === null ? null : jsonOf(row.output),
     createdAt: dateOf(row.createdAt),
     startAfter: dateOf(row.startAfter),
     startedAt: row.startedAt === null ? null : dateOf(row.startedAt),
@@ -74,6 +78,7 @@ const COLUMNS = [
   "retryCount",
   "retryLimit",
   "error",
+  "output",
   "createdAt",
   "startAfter",
   "startedAt",
@@ -155,6 +160,7 @@ export function jobRepository({ sql }: TStore) {
             startAfter: job.startAfter,
             lockedUntil: null,
             error: null,
+            output: null,
             createdAt: now,
             startedAt: null,
             finishedAt: null,
@@ -192,13 +198,18 @@ export function jobRepository({ sql }: TStore) {
       }
     },
 
-    /** The try succeeded; false when it is no longer this try's (it expired and runs again). */
-    async complete(claim: TJobClaim, now: Date): Promise<boolean> {
+    /** The try succeeded with `output`; false when it is no longer this try's (it expired and runs again). */
+    async complete(claim: TJobClaim, now: Date, output: unknown): Promise<boolean> {
       const done = await run(
         sql,
         typed
           .updateTable("Job")
-          .set({ state: "completed", finishedAt: now, lockedUntil: null })
+          .set({
+            state: "completed",
+            finishedAt: now,
+            lockedUntil: null,
+            output: output === undefined ? null : fragment(sql.dialect.json(output)),
+          })
           .where("id", "=", claim.id)
           .where("state", "=", "active")
           .where("retryCount", "=", claim.retryCount),

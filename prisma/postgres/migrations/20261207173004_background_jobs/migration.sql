@@ -12,6 +12,7 @@ CREATE TABLE "Job" (
     "startAfter" TIMESTAMPTZ(3) NOT NULL,
     "lockedUntil" TIMESTAMPTZ(3),
     "error" TEXT,
+    "output" JSONB,
     "createdAt" TIMESTAMPTZ(3) NOT NULL,
     "startedAt" TIMESTAMPTZ(3),
     "finishedAt" TIMESTAMPTZ(3),

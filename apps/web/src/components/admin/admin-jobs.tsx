@@ -1,8 +1,8 @@
 "use client";
-import type { TJobStateName, TJobViewWire } from "@solserver/contracts";
+import type { TJobStateName } from "@solserver/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useTRPC } from "@/lib/trpc";
+import { type TRouterOutputs, useTRPC } from "@/lib/trpc";
 import { DataTable } from "../ui/data-table";
 import { formatTs } from "../ui/format";
 import { hasNoItems, QueryState } from "../ui/query-state";
@@ -18,10 +18,13 @@ const STATE_WORDS: Record<TJobStateName, string> = {
   cancelled: "cancelled",
 };
 
+type TJob = TRouterOutputs["jobs"]["list"]["items"][number];
+
 const KIND_WORDS: Record<string, string> = {
   "workflow-webhooks": "Webhook delivery",
   "schedules-tick": "Schedule tick",
   "retention-prune": "Retention prune",
+  "resolve-refit": "Resolve refit",
 };
 
 /** While something is queued or running, the page looks again this often. */
@@ -94,7 +97,7 @@ export function AdminJobs() {
   );
 }
 
-function JobRow({ job, retrying, onRetry }: { job: TJobViewWire; retrying: boolean; onRetry: () => void }) {
+function JobRow({ job, retrying, onRetry }: { job: TJob; retrying: boolean; onRetry: () => void }) {
   const runId = typeof job.data.run_id === "string" ? job.data.run_id : null;
   return (
     <tr data-state={job.state}>

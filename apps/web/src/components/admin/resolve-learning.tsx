@@ -1,12 +1,21 @@
 "use client";
-import type { TResolveAgreement, TResolveRuleView } from "@solserver/contracts";
+import {
+  type TJobStateName,
+  type TResolveAgreement,
+  type TResolveRuleView,
+  ZResolveRefitResult,
+} from "@solserver/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { DataTable } from "../ui/data-table";
 import { formatTs } from "../ui/format";
 import { QueryState } from "../ui/query-state";
+
+/** How often the page looks at a refit under way. */
+const REFIT_POLL_MS = 1_000;
+const FINISHED = new Set<TJobStateName>(["completed", "failed", "cancelled"]);
 
 const pct = (part: number, whole: number) => (whole === 0 ? "—" : `${Math.round((100 * part) / whole)} %`);
 
@@ -27,7 +36,21 @@ export function ResolveLearning() {
       queryClient.invalidateQueries({ queryKey: trpc.resolve.agreement.queryKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.resolve.rules.queryKey() }),
     ]);
-  const refit = useMutation(trpc.resolve.refit.mutationOptions({ onSuccess: refresh }));
+  const refit = useMutation(trpc.resolve.refit.mutationOptions());
+  // The refit runs as a background job: follow it until it is done, then show its result.
+  const jobId = refit.data?.job_id;
+  const job = useQuery({
+    ...trpc.jobs.get.queryOptions({ id: jobId ?? "" }),
+    enabled: jobId !== undefined,
+    refetchInterval: (q) => (q.state.data && FINISHED.has(q.state.data.state) ? false : REFIT_POLL_MS),
+  });
+  const finished = job.data && FINISHED.has(job.data.state) ? job.data : null;
+  const result = finished ? ZResolveRefitResult.safeParse(finished.output) : null;
+  const finishedId = finished?.id;
+  useEffect(() => {
+    // (a kept refit changes the agreement and the rules)
+    if (finishedId) void queryClient.invalidateQueries({ queryKey: trpc.resolve.pathKey() });
+  }, [finishedId, queryClient, trpc]);
   const activate = useMutation(trpc.resolve.activate.mutationOptions({ onSuccess: refresh }));
   return (
     <section className="panel stack" aria-labelledby="resolve-heading">
@@ -62,13 +85,27 @@ export function ResolveLearning() {
         )}
       </QueryState>
       <div className="row">
-        <button type="button" onClick={() => refit.mutate({})} disabled={refit.isPending}>
-          {refit.isPending ? "Refitting…" : "Refit on these decisions"}
+        <button
+          type="button"
+          onClick={() => refit.mutate({})}
+          disabled={refit.isPending || (jobId !== undefined && !finished)}
+        >
+          {refit.isPending || (jobId !== undefined && !finished) ? "Refitting…" : "Refit on these decisions"}
         </button>
       </div>
-      {refit.data ? (
-        <p role="status" className={refit.data.kept ? "badge ok" : "muted"} data-testid="refit-result">
-          {refit.data.message} (fitted on {refit.data.fitted_on}, checked on {refit.data.checked_on}).
+      {jobId !== undefined && !finished ? (
+        <p role="status" className="muted" data-testid="refit-result">
+          Refitting in the background ({job.data?.state === "active" ? "running" : "queued"}, job {jobId})…
+        </p>
+      ) : null}
+      {result?.success ? (
+        <p role="status" className={result.data.kept ? "badge ok" : "muted"} data-testid="refit-result">
+          {result.data.message} (fitted on {result.data.fitted_on}, checked on {result.data.checked_on}).
+        </p>
+      ) : null}
+      {finished && finished.state !== "completed" ? (
+        <p role="alert" className="badge warn" data-testid="refit-result">
+          The refit failed: {finished.error ?? finished.state}
         </p>
       ) : null}
       {refit.error ? (

@@ -37,12 +37,16 @@ function viewOf(row: TRow): TJobView {
     retryCount: row.retry_count,
     retryLimit: row.retry_limit,
     error: failed ? (row.output?.message ?? row.output?.value?.message ?? null) : null,
+    output: row.state === "completed" ? row.output : null,
     createdAt: row.created_on,
     startAfter: row.start_after,
     startedAt: row.started_on,
     finishedAt: row.completed_on,
   };
 }
+
+/** pg-boss's ids are uuids: anything else names no job (and would be a type error in SQL). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const COLUMNS =
   "id, name, state::text AS state, data, retry_count, retry_limit, output, created_on, start_after, started_on, completed_on";
@@ -86,7 +90,8 @@ export async function pgBossQueue(databaseUrl: string, options: TJobQueueOptions
       for (const [name, handler] of Object.entries(handlers)) {
         if (!options.specs[name]) throw new Error(`no job kind "${name}"`);
         await boss.work(name, { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1 }, async ([job]) => {
-          if (job) await handler({ id: job.id, data: job.data });
+          // (pg-boss keeps what the handler returns as the job's output)
+          return job ? handler({ id: job.id, data: job.data }) : undefined;
         });
       }
     },
@@ -98,7 +103,17 @@ export async function pgBossQueue(databaseUrl: string, options: TJobQueueOptions
       );
       return (rows as TRow[]).map(viewOf);
     },
+    async get(id) {
+      if (!UUID.test(id)) return null;
+      const { rows } = await db.executeSql(
+        `SELECT ${COLUMNS} FROM ${SCHEMA}.job WHERE id = $1 UNION ALL SELECT ${COLUMNS} FROM ${SCHEMA}.archive WHERE id = $1`,
+        [id],
+      );
+      const row = rows[0] as TRow | undefined;
+      return row ? viewOf(row) : null;
+    },
     async retry(id) {
+      if (!UUID.test(id)) return false;
       const { rows } = await db.executeSql(`SELECT name FROM ${SCHEMA}.job WHERE id = $1 AND state = 'failed'`, [id]);
       const name = (rows[0] as { name?: string } | undefined)?.name;
       if (!name) return false;

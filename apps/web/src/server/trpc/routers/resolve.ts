@@ -1,11 +1,11 @@
 import {
+  ZJobStarted,
   ZResolveActivateRequest,
   ZResolveAgreement,
   ZResolveAgreementRequest,
-  ZResolveRefitResult,
   ZResolveRuleView,
 } from "@solserver/contracts";
-import { activateResolveRule, listResolveRules, refitResolveRule, resolveAgreement } from "@solserver/control-plane";
+import { activateResolveRule, listResolveRules, resolveAgreement, startRefit } from "@solserver/control-plane";
 import { z } from "zod";
 import { jamProcedure, router } from "../init";
 
@@ -19,10 +19,11 @@ export const resolveRouter = router({
     .input(z.void())
     .output(z.array(ZResolveRuleView))
     .query(({ ctx }) => listResolveRules(ctx)),
+  /** Queues a refit and answers at once with its job (jobs.get follows it to its result). */
   refit: jamProcedure
     .input(z.object({}).strict())
-    .output(ZResolveRefitResult)
-    .mutation(({ ctx }) => refitResolveRule(ctx)),
+    .output(ZJobStarted)
+    .mutation(({ ctx }) => startRefit(ctx)),
   activate: jamProcedure
     .input(ZResolveActivateRequest)
     .output(z.object({ active_rule_id: z.string().nullable() }))
