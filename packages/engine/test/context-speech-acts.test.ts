@@ -503,6 +503,19 @@ describe("more of a technician's wording (the sixth blind set's tuning)", () => 
 });
 
 describe("what the twenty-eighth blind set (qc) taught", () => {
+  it('"si, el cliente autoriza" while a step is asked grants permission; it answers no step', () => {
+    const turns = drive("roof_ac", [
+      "el aire no enfria",
+      "121 en el contacto",
+      "el termostato pide frio",
+      "ventilador jala",
+      "compresor no arranca, zumba",
+      "si, el cliente autoriza",
+    ]);
+    expect(last(turns).state.evidence).toEqual(turns.at(-2)?.state.evidence);
+    expect(last(turns).state.active_step).toBe("capacitor");
+  });
+
   it("a correction that quotes the old value replans while authorization is asked", () => {
     const turns = drive("slide_out", [
       "slide wont come in",
