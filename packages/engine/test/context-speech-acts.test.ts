@@ -516,6 +516,13 @@ describe("what the twenty-eighth blind set (qc) taught", () => {
     expect(last(turns).state.active_step).toBe("capacitor");
   });
 
+  it('"sail sw reads .2": a decimal typed without its zero is 0.2 ohm, closed', () => {
+    const turn = last(
+      drive("furnace", ["furnace quits", "lp good", "stat on heat, calls", "blower up", "sail sw reads .2"]),
+    );
+    expect(turn.state.evidence.sail_switch).toBe("closed");
+  });
+
   it("a correction that quotes the old value replans while authorization is asked", () => {
     const turns = drive("slide_out", [
       "slide wont come in",

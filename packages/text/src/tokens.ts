@@ -125,6 +125,18 @@ export function clauses(text: string): TClause[] {
       endClause(false);
       continue;
     }
+    // ".2" (a decimal typed without its zero, after a space or at the start) is "0.2", not a
+    // full stop before a 2.
+    if (
+      c === 0x2e &&
+      word === "" &&
+      (i === 0 || chars[i - 1] === " ") &&
+      isAsciiDigit(chars[i + 1]?.codePointAt(0) ?? 0)
+    ) {
+      word = "0.";
+      numeric = true;
+      continue;
+    }
     // "12.6", "12,6" (a decimal comma, read as a point) and "02:00" stay one token.
     if (numeric && isAsciiDigit(chars[i + 1]?.codePointAt(0) ?? 0)) {
       if ((c === 0x2e || c === 0x2c) && !word.includes(".") && !word.includes(":")) {

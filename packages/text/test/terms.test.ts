@@ -13,6 +13,12 @@ describe("fold and tokens", () => {
     expect(tokens("The RV's pump doesn't prime")).toEqual(["the", "rv", "pump", "doesnt", "prime"]);
     expect(tokens("15A at 12,6v, 02:00")).toEqual(["15", "a", "at", "12.6", "v", "02:00"]);
     expect(tokens("k8s sha256 2fa")).toEqual(["k8s", "sha256", "2fa"]);
+    // a decimal typed without its zero; a full stop before a number stays one
+    expect(tokens("sail sw reads .2")).toEqual(["sail", "sw", "reads", "0.2"]);
+    expect(clauses("fuse ok. 12 at the pump").map((c) => c.tokens)).toEqual([
+      ["fuse", "ok"],
+      ["12", "at", "the", "pump"],
+    ]);
     expect(tokens("房车")).toEqual(["房", "车"]);
   });
 
