@@ -66,7 +66,7 @@ export function AdminJobs() {
         </label>
       </div>
       <p className="muted">
-        Webhook deliveries, schedule ticks and retention run here as jobs
+        Webhook deliveries, schedule ticks, retention and refits of resolve run here as jobs
         {query.data ? ` (${query.data.engine === "pg-boss" ? "pg-boss on PostgreSQL" : "in process, on SQLite"})` : ""}:
         each runs once, a failed try is retried with a growing delay, and a job whose process stopped runs again.
       </p>
