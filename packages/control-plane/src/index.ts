@@ -10,7 +10,7 @@ export {
   type TEmbeddingsProvider,
 } from "./embeddings/openai-embeddings";
 export { loadServerEnv, type TServerEnv } from "./env";
-export { jobWorkersFromEnv, startJobWorkers, workersLine } from "./jobs/jobs";
+export { jobWorkersFromEnv, startJobWorkers } from "./jobs/jobs";
 export { proposalText, resolveCandidates, type TResolveKnowledge } from "./knowledge/resolve-candidates";
 export { reciprocalRankFusion, type TSemanticSearch } from "./knowledge/semantic";
 export {

@@ -1,10 +1,15 @@
 // The server's background jobs (docs/operations.md#background-work): a recurring job queues its
 // next occurrence before it works, so one waits at a time whichever process runs it and however
-// many processes start; a failed occurrence does not end the series. And `pnpm jobs` from a shell.
+// many processes start; a failed occurrence does not end the series. The embedding backfill is a
+// job too: it embeds what is pending, and a model that cannot be reached fails the try. And
+// `pnpm jobs` from a shell.
+import { testCfb } from "@solserver/db/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createOpenAICompatibleEmbeddings } from "../src/embeddings/openai-embeddings";
 import { openJobQueue, startJobWorkers } from "../src/jobs/jobs";
 import { runJobsCli } from "../src/jobs/jobs-cli";
 import { openTestControlPlane } from "../src/testing";
+import { startTestEmbedder } from "../src/testing-embedder";
 
 let opened: Awaited<ReturnType<typeof openTestControlPlane>>;
 const queues: Awaited<ReturnType<typeof openJobQueue>>[] = [];
@@ -42,6 +47,56 @@ describe("recurring jobs", () => {
     expect(waiting.map((j) => j.name).sort()).toEqual(["retention-prune", "schedules-tick"]);
     for (const job of waiting) expect(job.startAfter.getTime()).toBeGreaterThan(Date.now() + HOUR / 2);
     expect(logged).toEqual([]);
+  });
+});
+
+describe("the embedding backfill", () => {
+  it("embeds the knowledge base as a job, its count the output; an unreachable model is a failed try", async () => {
+    const embedder = await startTestEmbedder();
+    const semantic = await openTestControlPlane({
+      label: "jobs-embeddings",
+      embeddings: createOpenAICompatibleEmbeddings({ baseUrl: embedder.url, model: "test-embedder", timeoutMs: 5000 }),
+    });
+    const queue = await openJobQueue(semantic.db, semantic.database.url);
+    try {
+      await semantic.repos.cfbs.import(
+        ["pump fuse", "slide motor", "furnace sail switch"].map((title) =>
+          testCfb({ title, summary: `Where the ${title} is and how to check it.` }),
+        ),
+      );
+      const opts = { schedulerIntervalMs: 0, pruneIntervalMs: 0, firstPruneDelayMs: 0, log: () => {} };
+      expect(await startJobWorkers(semantic.deps, queue, opts)).toBe(
+        "jobs: running workflow-webhooks, resolve-refit, embeddings-backfill (sqlite)",
+      );
+      const backfill = await vi.waitFor(
+        async () => {
+          const [job] = (await queue.list({ limit: 10 })).filter((j) => j.name === "embeddings-backfill");
+          if (job?.state !== "completed") throw new Error(`the backfill is ${job?.state}`);
+          return job;
+        },
+        { timeout: 60_000, interval: 100 },
+      );
+      expect(backfill.output).toEqual({ embedded: 3 });
+      expect(await semantic.db.cfbEmbedding.count()).toBe(3);
+
+      embedder.failWith = 503;
+      await semantic.repos.cfbs.import([testCfb({ title: "awning arm", summary: "The awning arm rivets." })]);
+      const id = (await queue.send("embeddings-backfill", {}, { key: "embeddings-backfill" })) as string;
+      const failed = await vi.waitFor(
+        async () => {
+          const job = await queue.get(id);
+          if (job?.state !== "retry") throw new Error(`the backfill is ${job?.state}`);
+          return job;
+        },
+        { timeout: 60_000, interval: 100 },
+      );
+      expect(failed.error).toContain("503");
+      expect(await semantic.db.cfbEmbedding.count()).toBe(3);
+    } finally {
+      await queue.stop();
+      await semantic.close();
+      await embedder.close();
+    }
   });
 });
 

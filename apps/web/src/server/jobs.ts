@@ -1,4 +1,4 @@
-import { jobWorkersFromEnv, startJobWorkers, type TServerEnv, workersLine } from "@solserver/control-plane";
+import { jobWorkersFromEnv, startJobWorkers, type TServerEnv } from "@solserver/control-plane";
 import { getServer } from "./control-plane";
 
 // The web process's job workers (docs/operations.md#background-work), started once per process
@@ -17,9 +17,13 @@ export function startWebJobs(env: TServerEnv): void {
   holder.solserverJobs = getServer()
     .then(async ({ deps }) => {
       if (!deps.jobs) return;
-      const opts = jobWorkersFromEnv(env, (line) => console.log(line));
-      await startJobWorkers(deps, deps.jobs, opts);
-      console.log(workersLine(deps.jobs, opts));
+      console.log(
+        await startJobWorkers(
+          deps,
+          deps.jobs,
+          jobWorkersFromEnv(env, (line) => console.log(line)),
+        ),
+      );
     })
     .catch((error: unknown) => {
       holder.solserverJobs = undefined;

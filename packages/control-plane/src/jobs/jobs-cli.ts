@@ -9,7 +9,7 @@ import { ZJobState } from "@solserver/contracts";
 import type { TJobView } from "@solserver/db";
 import { openControlPlaneFromEnv } from "../control-plane";
 import { loadServerEnv } from "../env";
-import { jobWorkersFromEnv, startJobWorkers, workersLine } from "./jobs";
+import { jobWorkersFromEnv, startJobWorkers } from "./jobs";
 
 export type TJobsIo = {
   out: (line: string) => void;
@@ -77,9 +77,8 @@ export async function runJobsCli(argv: readonly string[], io: TJobsIo): Promise<
       io.out(`queued ${parsed.id} again`);
       return 0;
     }
-    const opts = jobWorkersFromEnv(env, io.out);
-    await startJobWorkers(opened.deps, queue, opts);
-    io.out(`${workersLine(queue, opts)}; Ctrl-C stops after the jobs under way`);
+    const line = await startJobWorkers(opened.deps, queue, jobWorkersFromEnv(env, io.out));
+    io.out(`${line}; Ctrl-C stops after the jobs under way`);
     await io.stopped;
     return 0;
   } finally {

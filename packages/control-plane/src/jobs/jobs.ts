@@ -11,7 +11,8 @@ import { deliverWebhookPhases } from "../services/workflow-webhooks";
 import { tickLines } from "../workflows/tick-lines";
 
 // The server's background work as jobs (docs/operations.md#background-work): webhook deliveries,
-// schedule ticks (the Umbra beat, checkpoint timeouts) and retention. A recurring job queues its
+// schedule ticks (the Umbra beat, checkpoint timeouts), retention, the embedding backfill and
+// refits of resolve's rule. A recurring job queues its
 // next occurrence first, under its name as key, so whichever process runs it, one occurrence waits
 // at a time and a failed one does not end the series.
 
@@ -22,6 +23,8 @@ const JOB_SPECS = {
   "schedules-tick": { retryLimit: 2, retryDelayMs: 5_000, expireMs: 10 * 60_000 },
   /** Traces and gate decisions past their retention. */
   "retention-prune": { retryLimit: 3, retryDelayMs: 60_000, expireMs: 60 * 60_000 },
+  /** The knowledge base embedded for semantic matching (what is pending), one process at a time. */
+  "embeddings-backfill": { retryLimit: 5, retryDelayMs: 30_000, expireMs: 6 * 60 * 60_000 },
   /** Resolve's decision rule refitted on the reviewers' decisions, as the editor who asked (its output: the result). */
   "resolve-refit": { retryLimit: 0, retryDelayMs: 1_000, expireMs: 10 * 60_000 },
 } as const satisfies Record<string, TJobSpec>;
@@ -64,21 +67,11 @@ export function jobWorkersFromEnv(
   };
 }
 
-/** One line for the log: what this process's workers run, and on which engine. */
-export function workersLine(queue: TJobQueue, opts: TJobWorkersOptions): string {
-  const tick =
-    opts.schedulerIntervalMs > 0
-      ? `schedules-tick every ${opts.schedulerIntervalMs / 1000} s`
-      : "no schedule ticks (SOLSERVER_SCHEDULER_INTERVAL_MS=0)";
-  const prune =
-    opts.pruneIntervalMs > 0
-      ? `retention-prune every ${opts.pruneIntervalMs / 3_600_000} h`
-      : "no pruning (SOLSERVER_PRUNE_INTERVAL_HOURS=0 or retention 0 days)";
-  return `jobs: running workflow-webhooks, resolve-refit, ${tick}, ${prune} (${queue.engine})`;
-}
-
-/** Runs the server's jobs in this process, and queues the first occurrence of each recurring one. */
-export async function startJobWorkers(deps: TServiceDeps, queue: TJobQueue, opts: TJobWorkersOptions): Promise<void> {
+/**
+ * Runs the server's jobs in this process, and queues the first occurrence of each recurring one.
+ * Resolves with one line for the log: what runs here, and on which engine.
+ */
+export async function startJobWorkers(deps: TServiceDeps, queue: TJobQueue, opts: TJobWorkersOptions): Promise<string> {
   const later = (ms: number) => new Date(deps.now().getTime() + ms);
   const recurring = (name: TJobName, everyMs: number, work: () => Promise<void>) => async () => {
     await queue.send(name, {}, { key: name, startAfter: later(everyMs) });
@@ -107,8 +100,29 @@ export async function startJobWorkers(deps: TServiceDeps, queue: TJobQueue, opts
       if (report.batches > 0 || report.limitStates.deleted > 0) opts.log(pruneLine(report));
     });
   }
+  const semantic = deps.semantic;
+  if (semantic) {
+    handlers["embeddings-backfill"] = async () => {
+      // (a model that cannot load is a failed try, retried with backoff, not "nothing to embed")
+      if (!(await semantic.get())) {
+        const state = semantic.state();
+        throw new Error(
+          `semantic matching is unavailable: ${state.state === "unavailable" ? state.reason : state.state}`,
+        );
+      }
+      return { embedded: await semantic.syncNow() };
+    };
+  }
   await queue.work(handlers);
+  if (handlers["embeddings-backfill"]) await queue.send("embeddings-backfill", {}, { key: "embeddings-backfill" });
+  const every = (name: TJobName) =>
+    name === "schedules-tick"
+      ? `${name} every ${opts.schedulerIntervalMs / 1000} s`
+      : name === "retention-prune"
+        ? `${name} every ${opts.pruneIntervalMs / 3_600_000} h`
+        : name;
   if (handlers["schedules-tick"]) await queue.send("schedules-tick", {}, { key: "schedules-tick" });
   if (handlers["retention-prune"])
     await queue.send("retention-prune", {}, { key: "retention-prune", startAfter: later(opts.firstPruneDelayMs) });
+  return `jobs: running ${(Object.keys(handlers) as TJobName[]).map(every).join(", ")} (${queue.engine})`;
 }

@@ -25,6 +25,7 @@ const KIND_WORDS: Record<string, string> = {
   "schedules-tick": "Schedule tick",
   "retention-prune": "Retention prune",
   "resolve-refit": "Resolve refit",
+  "embeddings-backfill": "Embedding backfill",
 };
 
 /** While something is queued or running, the page looks again this often. */
@@ -66,7 +67,7 @@ export function AdminJobs() {
         </label>
       </div>
       <p className="muted">
-        Webhook deliveries, schedule ticks, retention and refits of resolve run here as jobs
+        Webhook deliveries, schedule ticks, retention, the embedding backfill and refits of resolve run here as jobs
         {query.data ? ` (${query.data.engine === "pg-boss" ? "pg-boss on PostgreSQL" : "in process, on SQLite"})` : ""}:
         each runs once, a failed try is retried with a growing delay, and a job whose process stopped runs again.
       </p>
