@@ -23,12 +23,21 @@ export const ZToken = z.object({
   created_ts: ZIsoDate,
   last_used_ts: ZIsoDate.nullable(),
   revoked_ts: ZIsoDate.nullable(),
+  /** After this the token authenticates nothing; null: until revoked. */
+  expires_ts: ZIsoDate.nullable(),
 });
 export const ZTokenList = z.object({ items: z.array(ZToken) });
 export const ZTokenCreateRequest = z
   .object({
     user_id: z.string().trim().min(1, { error: "must name the account the token acts as" }).max(64),
     name: z.string().trim().min(1, { error: "must not be empty" }).max(80, { error: "must be at most 80 characters" }),
+    /** The token stops working this many days after it is created; absent: until revoked. */
+    expires_in_days: z
+      .number()
+      .int({ error: "must be a whole number of days" })
+      .min(1, { error: "must be between 1 and 3650 days" })
+      .max(3650, { error: "must be between 1 and 3650 days" })
+      .optional(),
   })
   .strict();
 /** The plaintext `token` appears in this answer only; the server keeps its hash. */

@@ -66,6 +66,42 @@ describe("pnpm token", () => {
     }
   });
 
+  it("--expires: the token works until then and not after, and the list says when it expires", async () => {
+    const created = await cli(
+      "create",
+      "--as",
+      "jam@ci.test",
+      "--for",
+      "svc@ci.test",
+      "--name",
+      "quarterly export",
+      "--expires",
+      "90d",
+    );
+    expect(created.code).toBe(0);
+    const expires = /, expires (\S+); shown once/.exec(created.err[0] ?? "")?.[1] as string;
+    const opened = await openControlPlaneFromEnv(loadServerEnv(env()));
+    try {
+      const at = (days: number) => ({ ...opened.deps, now: () => new Date(Date.now() + days * 86_400_000) });
+      expect(new Date(expires).getTime()).toBeGreaterThan(at(89).now().getTime());
+      expect(new Date(expires).getTime()).toBeLessThan(at(91).now().getTime());
+      const token = created.out[0] as string;
+      expect(await actorFromBearer(at(89), token)).toMatchObject({ email: "svc@ci.test" });
+      expect(await actorFromBearer(at(91), token)).toEqual({ kind: "anonymous" });
+      expect((await cli("list", "--as", "jam@ci.test")).out.join("\n")).toContain(
+        `quarterly export  for svc@ci.test  expires ${expires}`,
+      );
+    } finally {
+      await opened.db.$disconnect();
+    }
+    const bad = await cli("create", "--as", "jam@ci.test", "--for", "svc@ci.test", "--name", "x", "--expires", "soon");
+    expect(bad).toMatchObject({ code: 2 });
+    expect(bad.err[0]).toMatch(/^--expires: must be a number of days, such as 90d\nusage:/);
+    expect(
+      (await cli("create", "--as", "jam@ci.test", "--for", "svc@ci.test", "--name", "x", "--expires", "0d")).err[0],
+    ).toBe("refused (BAD_INPUT): expires_in_days: must be between 1 and 3650 days");
+  });
+
   it("refuses who may not, what does not exist and a bad command, with the reason and an exit code", async () => {
     expect(await cli("create", "--as", "svc@ci.test", "--for", "svc@ci.test", "--name", "x")).toMatchObject({
       code: 2,

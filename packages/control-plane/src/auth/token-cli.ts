@@ -1,6 +1,7 @@
 // `pnpm token` (issue 39): API tokens for service accounts without a browser, as a Jam editor on
 // the server's own database (the same services, checks and audit events as the tokens page).
-//   pnpm token create --as <jam email> --for <account email> --name <name>   prints the token once
+//   pnpm token create --as <jam email> --for <account email> --name <name> [--expires 90d]
+//                                                                     prints the token once
 //   pnpm token list --as <jam email>
 //   pnpm token revoke <token id> --as <jam email>
 // Exit codes: 0 done, 2 a usage error, 1 refused by the server (named, with its reason).
@@ -18,7 +19,7 @@ export type TTokenIo = {
   env: Record<string, string | undefined>;
 };
 
-const USAGE = `usage: pnpm token create --as <jam email> --for <account email> --name <name>
+const USAGE = `usage: pnpm token create --as <jam email> --for <account email> --name <name> [--expires <days>d]
        pnpm token list --as <jam email>
        pnpm token revoke <token id> --as <jam email>`;
 
@@ -30,7 +31,7 @@ export async function runTokenCli(argv: readonly string[], io: TTokenIo): Promis
     io.err(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
-  const { command, as, forEmail, name, tokenId } = parsed;
+  const { command, as, forEmail, name, tokenId, expiresInDays } = parsed;
   const opened = await openControlPlaneFromEnv(loadServerEnv(io.env));
   try {
     const editor = await opened.repos.accounts.byEmail(as);
@@ -49,7 +50,7 @@ export async function runTokenCli(argv: readonly string[], io: TTokenIo): Promis
       if (items.length === 0) io.out("no API tokens");
       for (const t of items)
         io.out(
-          `${t.id}  ${t.prefix}…  ${t.name}  for ${t.user_email}  ${t.revoked_ts ? `revoked ${t.revoked_ts}` : "active"}`,
+          `${t.id}  ${t.prefix}…  ${t.name}  for ${t.user_email}  ${t.revoked_ts ? `revoked ${t.revoked_ts}` : t.expires_ts ? `expires ${t.expires_ts}` : "active"}`,
         );
       return 0;
     }
@@ -63,8 +64,16 @@ export async function runTokenCli(argv: readonly string[], io: TTokenIo): Promis
       io.err(`--for ${forEmail}: no such account (create it at /admin/users first)`);
       return 2;
     }
-    const created = await createToken(ctx, parseInput(ZTokenCreateRequest, { user_id: subject.id, name }));
-    io.err(`created ${created.id} "${created.name}" for ${created.user_email}; shown once, keep it secret:`);
+    const created = await createToken(
+      ctx,
+      parseInput(ZTokenCreateRequest, {
+        user_id: subject.id,
+        name,
+        ...(expiresInDays === undefined ? {} : { expires_in_days: Number(expiresInDays) }),
+      }),
+    );
+    const until = created.expires_ts ? `, expires ${created.expires_ts}` : "";
+    io.err(`created ${created.id} "${created.name}" for ${created.user_email}${until}; shown once, keep it secret:`);
     io.out(created.token);
     return 0;
   } catch (error) {
@@ -80,7 +89,7 @@ function parse(argv: readonly string[]) {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { as: { type: "string" }, for: { type: "string" }, name: { type: "string" } },
+    options: { as: { type: "string" }, for: { type: "string" }, name: { type: "string" }, expires: { type: "string" } },
   });
   const [command, tokenId] = positionals;
   if (command !== "create" && command !== "list" && command !== "revoke")
@@ -88,5 +97,8 @@ function parse(argv: readonly string[]) {
   if (!values.as) throw new Error("--as: the Jam editor acting is required");
   if (command === "create" && (!values.for || !values.name)) throw new Error("create needs --for and --name");
   if (command === "revoke" && !tokenId) throw new Error("revoke needs the token id (pnpm token list shows them)");
-  return { command, as: values.as, forEmail: values.for, name: values.name, tokenId };
+  const days = values.expires === undefined ? undefined : /^(\d{1,4})d?$/.exec(values.expires.trim())?.[1];
+  if (values.expires !== undefined && days === undefined)
+    throw new Error("--expires: must be a number of days, such as 90d");
+  return { command, as: values.as, forEmail: values.for, name: values.name, tokenId, expiresInDays: days };
 }

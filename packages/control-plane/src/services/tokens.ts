@@ -39,6 +39,10 @@ export async function createToken(
       prefix: token.slice(0, 12),
       tokenHash: hashToken(token),
       createdById: editor.userId,
+      expiresAt:
+        input.expires_in_days === undefined
+          ? null
+          : new Date(deps.now().getTime() + input.expires_in_days * 86_400_000),
     },
     { ...auditActor(editor), action: "token.create" },
   );

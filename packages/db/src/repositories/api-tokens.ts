@@ -18,6 +18,7 @@ export type TTokenView = {
   created_ts: string;
   last_used_ts: string | null;
   revoked_ts: string | null;
+  expires_ts: string | null;
 };
 
 /** A token with its account's email, as readToken reads it (listTokens passes Prisma's rows). */
@@ -34,6 +35,7 @@ function toTokenView(row: TTokenRow): TTokenView {
     created_ts: dateOf(row.createdAt).toISOString(),
     last_used_ts: ts(row.lastUsedAt),
     revoked_ts: ts(row.revokedAt),
+    expires_ts: ts(row.expiresAt),
   };
 }
 
@@ -52,6 +54,7 @@ async function readToken(tx: TSql, tokenId: string) {
         "t.createdAt as createdAt",
         "t.lastUsedAt as lastUsedAt",
         "t.revokedAt as revokedAt",
+        "t.expiresAt as expiresAt",
       ])
       .where("t.id", "=", tokenId),
   );
@@ -61,7 +64,7 @@ async function readToken(tx: TSql, tokenId: string) {
 /** The token half of the account repository. */
 export function apiTokenMethods({ prisma, sql }: TStore) {
   return {
-    /** The live (not revoked) token with this hash, and its account; marks it used (every token request). */
+    /** The live (not revoked, not expired) token with this hash, and its account; marks it used (every token request). */
     async byTokenHash(tokenHash: string, now: Date): Promise<TAccount | null> {
       const [token] = await rows(
         sql,
@@ -71,6 +74,7 @@ export function apiTokenMethods({ prisma, sql }: TStore) {
           .select([
             "t.id as tokenId",
             "t.revokedAt as revokedAt",
+            "t.expiresAt as expiresAt",
             "u.id as id",
             "u.email as email",
             "u.name as name",
@@ -79,7 +83,7 @@ export function apiTokenMethods({ prisma, sql }: TStore) {
           .where("t.tokenHash", "=", tokenHash)
           .where("u.disabledAt", "is", null),
       );
-      if (!token || token.revokedAt) return null;
+      if (!token || token.revokedAt || (token.expiresAt !== null && dateOf(token.expiresAt) <= now)) return null;
       // Best effort: a lost update of lastUsedAt is harmless, a failed request would not be.
       await run(sql, typed.updateTable("ApiToken").set({ lastUsedAt: now }).where("id", "=", token.tokenId)).catch(
         () => undefined,
@@ -88,16 +92,25 @@ export function apiTokenMethods({ prisma, sql }: TStore) {
     },
 
     async createToken(
-      t: { userId: string; name: string; prefix: string; tokenHash: string; createdById: string },
+      t: {
+        userId: string;
+        name: string;
+        prefix: string;
+        tokenHash: string;
+        createdById: string;
+        expiresAt: Date | null;
+      },
       audit: TAuditActor,
     ): Promise<TTokenView> {
       return sql.transaction(async (tx) => {
         const id = randomUUID();
         const now = new Date();
-        const { userId, name, prefix, tokenHash, createdById } = t;
+        const { userId, name, prefix, tokenHash, createdById, expiresAt } = t;
         await run(
           tx,
-          typed.insertInto("ApiToken").values({ id, userId, name, prefix, tokenHash, createdById, createdAt: now }),
+          typed
+            .insertInto("ApiToken")
+            .values({ id, userId, name, prefix, tokenHash, createdById, createdAt: now, expiresAt }),
         );
         await insertAudit(
           tx,
@@ -106,7 +119,12 @@ export function apiTokenMethods({ prisma, sql }: TStore) {
               ...audit,
               targetType: "token",
               targetId: id,
-              details: { user_id: t.userId, name: t.name, prefix: t.prefix },
+              details: {
+                user_id: t.userId,
+                name: t.name,
+                prefix: t.prefix,
+                ...(t.expiresAt ? { expires_ts: t.expiresAt.toISOString() } : {}),
+              },
             },
           ],
           now,
@@ -150,6 +168,7 @@ export function apiTokenMethods({ prisma, sql }: TStore) {
           createdAt: true,
           lastUsedAt: true,
           revokedAt: true,
+          expiresAt: true,
           user: { select: { email: true } },
         },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],

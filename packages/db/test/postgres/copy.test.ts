@@ -150,7 +150,14 @@ async function fillSource(db: DbClient): Promise<void> {
   });
   await db.verification.create({ data: { id: "v1", identifier: "ann@example.com", value: "123", expiresAt: t0 } });
   await repos.accounts.createToken(
-    { userId: "user-jam", name: "CI bot", prefix: "sol_ab", tokenHash: "f".repeat(64), createdById: "user-jam" },
+    {
+      userId: "user-jam",
+      name: "CI bot",
+      prefix: "sol_ab",
+      tokenHash: "f".repeat(64),
+      createdById: "user-jam",
+      expiresAt: new Date(t0.getTime() + 90 * 86_400_000),
+    },
     { ...EDITOR, action: "token.create" },
   );
   await repos.rateLimits.hit("turn:user-ann", { windowMs: 60_000, max: 10, now: t0 });

@@ -8,6 +8,9 @@ import { formatTs } from "../ui/format";
 import { hasNoItems, QueryState } from "../ui/query-state";
 import { ErrorAlert } from "../ui/ui";
 
+/** The expiries the form offers, in days (a CI token for a quarter, a year). */
+const EXPIRY_DAYS = [7, 30, 90, 365] as const;
+
 /** Jam editors: API tokens for services, created for an account and shown in plaintext once. */
 export function AdminTokens() {
   return (
@@ -32,6 +35,7 @@ function NewTokenForm() {
   const users = useQuery(trpc.users.list.queryOptions());
   const [userId, setUserId] = useState("");
   const [name, setName] = useState("");
+  const [expiresInDays, setExpiresInDays] = useState("");
   const [formError, setFormError] = useState<string | null>(null);
   const create = useMutation(
     trpc.tokens.create.mutationOptions({
@@ -47,7 +51,11 @@ function NewTokenForm() {
     setFormError(null);
     if (!userId) return setFormError("Choose the account the token acts as.");
     if (!name.trim()) return setFormError("Give the token a name (what service uses it).");
-    create.mutate({ user_id: userId, name: name.trim() });
+    create.mutate({
+      user_id: userId,
+      name: name.trim(),
+      ...(expiresInDays ? { expires_in_days: Number(expiresInDays) } : {}),
+    });
   }
 
   return (
@@ -83,6 +91,17 @@ function NewTokenForm() {
             placeholder="e.g. nightly importer"
             onChange={(e) => setName(e.target.value)}
           />
+        </label>
+        <label className="field">
+          <span>Expires</span>
+          <select aria-label="Expires" value={expiresInDays} onChange={(e) => setExpiresInDays(e.target.value)}>
+            <option value="">never (until revoked)</option>
+            {EXPIRY_DAYS.map((days) => (
+              <option key={days} value={days}>
+                in {days} days
+              </option>
+            ))}
+          </select>
         </label>
         <button type="submit" className="primary" disabled={create.isPending}>
           {create.isPending ? "Creating…" : "Create token"}
@@ -169,8 +188,10 @@ function TokenList() {
                   <td>
                     {t.revoked_ts ? (
                       <span className="badge revoked">revoked {formatTs(t.revoked_ts)}</span>
+                    ) : t.expires_ts && new Date(t.expires_ts) <= new Date() ? (
+                      <span className="badge revoked">expired {formatTs(t.expires_ts)}</span>
                     ) : (
-                      <span className="badge">active</span>
+                      <span className="badge">active{t.expires_ts ? `, expires ${formatTs(t.expires_ts)}` : ""}</span>
                     )}
                   </td>
                   <td>
