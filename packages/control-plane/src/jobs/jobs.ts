@@ -31,8 +31,18 @@ const JOB_SPECS = {
 
 type TJobName = keyof typeof JOB_SPECS;
 
+/** The same failure of the engine (the database down: every poll fails) is logged once a minute. */
+const REPEAT_LOG_MS = 60_000;
+
 export function openJobQueue(db: DbClient, databaseUrl: string): Promise<TJobQueue> {
-  return createJobQueue(db, databaseUrl, { specs: JOB_SPECS, onError: (line) => console.error(line) });
+  let last = { line: "", at: Number.NEGATIVE_INFINITY };
+  const onError = (line: string) => {
+    const at = performance.now();
+    if (line === last.line && at - last.at < REPEAT_LOG_MS) return;
+    last = { line, at };
+    console.error(line);
+  };
+  return createJobQueue(db, databaseUrl, { specs: JOB_SPECS, onError });
 }
 
 export type TJobWorkersOptions = {
