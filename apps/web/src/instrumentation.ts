@@ -31,10 +31,10 @@ export async function register() {
   (await import("./server/http/warm-routes")).warmRoutesOnStart(http, async () => {
     const { deps } = await getServer();
     void warmUp(deps);
-    (await import("./server/jobs")).startWebJobs(env);
     const semantic = await deps.semantic?.open().catch((error: unknown) => {
       console.error("semantic matching:", (error as Error).message);
     });
     if (semantic) console.log(`semantic matching: ${semantic.search.model} loaded`);
   });
+  (await import("./server/jobs")).startWebJobs(env);
 }

@@ -745,7 +745,7 @@ const TRPC_ROWS: Record<string, TRow> = {
     check: async (result, input) => {
       expect(result).toEqual({ ok: true });
       const row = await web.db.job.findUniqueOrThrow({ where: { id: String(field(input, "id")) } });
-      expect(row).toMatchObject({ state: "created", retryCount: 0, error: null });
+      expect(row).toMatchObject({ state: "retry", retryCount: 3, retryLimit: 4 });
     },
   },
   "workflows.list": {

@@ -71,7 +71,12 @@ export async function openControlPlane(opts: TOpenOptions): Promise<{
   const repos = createRepositories(db);
   const auth = opts.auth ? createAuth({ ...opts.auth, prisma: db }) : null;
   const semantic = opts.embeddings ? semanticHandle(repos, opts.embeddings) : undefined;
-  const jobs = opts.jobs ? await openJobQueue(db, opts.databaseUrl) : undefined;
+  const jobs = opts.jobs
+    ? await openJobQueue(db, opts.databaseUrl).catch(async (error: unknown) => {
+        await db.$disconnect();
+        throw error;
+      })
+    : undefined;
   const deps: TServiceDeps = {
     repos,
     model: opts.model ?? createOfflineModel(),

@@ -97,8 +97,8 @@ function parse(argv: readonly string[]) {
   if (!values.as) throw new Error("--as: the Jam editor acting is required");
   if (command === "create" && (!values.for || !values.name)) throw new Error("create needs --for and --name");
   if (command === "revoke" && !tokenId) throw new Error("revoke needs the token id (pnpm token list shows them)");
-  const days = values.expires === undefined ? undefined : /^(\d{1,4})d?$/.exec(values.expires.trim())?.[1];
+  const days = values.expires === undefined ? undefined : /^([1-9]\d{0,3})d?$/.exec(values.expires.trim())?.[1];
   if (values.expires !== undefined && days === undefined)
-    throw new Error("--expires: must be a number of days, such as 90d");
+    throw new Error("--expires: must be a number of days from 1, such as 90d");
   return { command, as: values.as, forEmail: values.for, name: values.name, tokenId, expiresInDays: days };
 }

@@ -55,6 +55,9 @@ export type TJobWorkersOptions = {
   log: (line: string) => void;
 };
 
+/** How often a worker process makes sure each recurring series has its next run queued. */
+const REKINDLE_MS = 5 * 60_000;
+
 /** The editor a job acts as (who asked for it), while they are still a Jam editor. */
 async function askedBy(deps: TServiceDeps, data: unknown): Promise<TCaller> {
   const { by, via } = (data ?? {}) as { by?: string; via?: TCaller["via"] };
@@ -88,9 +91,7 @@ export async function startJobWorkers(deps: TServiceDeps, queue: TJobQueue, opts
     await work();
   };
   const handlers: Partial<Record<TJobName, TJobHandler>> = {
-    "workflow-webhooks": async () => {
-      await deliverWebhookPhases(deps);
-    },
+    "workflow-webhooks": async () => ({ delivered: await deliverWebhookPhases(deps) }),
     "resolve-refit": async ({ data }) => refitResolveRule({ deps, caller: await askedBy(deps, data) }),
   };
   if (opts.schedulerIntervalMs > 0) {
@@ -134,5 +135,12 @@ export async function startJobWorkers(deps: TServiceDeps, queue: TJobQueue, opts
   if (handlers["schedules-tick"]) await queue.send("schedules-tick", {}, { key: "schedules-tick" });
   if (handlers["retention-prune"])
     await queue.send("retention-prune", {}, { key: "retention-prune", startAfter: later(opts.firstPruneDelayMs) });
+  // A series whose next run could not be queued (the database down when its run tried) starts
+  // again here: while a next run waits, the key drops these sends. Ends when the queue is closed.
+  const recurringNames = (["schedules-tick", "retention-prune"] as const).filter((name) => handlers[name]);
+  const rekindle = setInterval(() => {
+    Promise.all(recurringNames.map((name) => queue.send(name, {}, { key: name }))).catch(() => clearInterval(rekindle));
+  }, REKINDLE_MS);
+  rekindle.unref();
   return `jobs: running ${(Object.keys(handlers) as TJobName[]).map(every).join(", ")} (${queue.engine})`;
 }

@@ -50,7 +50,7 @@ export async function getJob({ deps, caller }: TServiceContext, input: { id: str
   return jobView(job);
 }
 
-/** Queues a failed job again from its first try. */
+/** Queues a failed job again for one more try. */
 export async function retryJob({ deps, caller }: TServiceContext, input: { id: string }): Promise<{ ok: true }> {
   requireJam(caller, "retry background jobs");
   if (!(await queueOf(deps.jobs).retry(input.id))) {

@@ -34,7 +34,8 @@ const delivering = new WeakMap<TServiceDeps, TDelivering>();
 
 /**
  * Delivers every webhook phase that can be claimed, and those the runs drive on to; a call while
- * one is under way joins it (and makes it look once more). Resolves with how many were delivered.
+ * one is under way joins it (and makes it look once more). Resolves with how many were delivered;
+ * rejects when the database fails (the job that called it is then retried).
  */
 export function deliverWebhookPhases(deps: TServiceDeps): Promise<number> {
   const under = delivering.get(deps);
@@ -52,12 +53,7 @@ export function deliverWebhookPhases(deps: TServiceDeps): Promise<number> {
       }
     } while (state.again);
     return delivered;
-  })()
-    .catch((error: unknown) => {
-      console.error("workflow webhooks:", error instanceof Error ? error.message : String(error));
-      return 0;
-    })
-    .finally(() => delivering.delete(deps));
+  })().finally(() => delivering.delete(deps));
   delivering.set(deps, state);
   return state.run;
 }

@@ -101,7 +101,9 @@ export async function drive(
   // (a webhook phase is delivered by a job, or beside the request where there is no queue; never in it)
   if (rowFields(state).queue !== WEBHOOK_QUEUE) return;
   if (!deps.jobs) {
-    void deliverWebhookPhases(deps);
+    void deliverWebhookPhases(deps).catch((error: unknown) => {
+      console.error(`workflow ${runId}: delivering its webhook: ${(error as Error).message}`);
+    });
     return;
   }
   // A send that fails leaves the phase to the next schedule tick, which delivers what waits.

@@ -9,7 +9,7 @@ import type { TJobHandler, TJobQueue, TJobQueueOptions } from "./job-queue";
 
 /** How often a loop looks for jobs that became due (a send wakes it at once). */
 const POLL_MS = 1_000;
-/** Finished jobs are kept this long, as pg-boss keeps them. */
+/** Finished jobs are kept this long (pg-boss is told the same: pg-boss-queue.ts). */
 const KEEP_MS = 14 * 86_400_000;
 
 function message(error: unknown): string {
@@ -37,7 +37,9 @@ export function sqliteQueue(db: DbClient, options: TJobQueueOptions): TJobQueue 
   let stopped = false;
 
   async function drain(name: string, handler: TJobHandler): Promise<void> {
-    for (let job = await jobs.claim([name], now()); job && !stopped; job = await jobs.claim([name], now())) {
+    while (!stopped) {
+      const job = await jobs.claim([name], now());
+      if (!job) break;
       try {
         const output = await within(handler({ id: job.id, data: job.data }), specOf(name).expireMs);
         await jobs.complete(job, now(), output);
@@ -68,6 +70,7 @@ export function sqliteQueue(db: DbClient, options: TJobQueueOptions): TJobQueue 
   return {
     engine: "sqlite",
     async send(name, data, opts = {}) {
+      if (stopped) throw new Error("the job queue is stopped");
       const spec = specOf(name);
       const startAfter = opts.startAfter ?? now();
       const id = await jobs.send({ name, key: opts.key ?? null, data, ...spec, startAfter }, now());

@@ -250,13 +250,13 @@ export function jobRepository({ sql }: TStore) {
       return (await rows(sql, query.limit(filter.limit))).map(viewOf);
     },
 
-    /** A failed job queued again from scratch; false when it is not one. */
+    /** A failed job queued again for one more try, as pg-boss retries one; false when it is not one. */
     async retry(id: string, now: Date): Promise<boolean> {
       const changed = await run(
         sql,
         typed
           .updateTable("Job")
-          .set({ state: "created", retryCount: 0, startAfter: now, finishedAt: null, error: null })
+          .set((eb) => ({ state: "retry", retryLimit: eb("retryLimit", "+", 1), startAfter: now, finishedAt: null }))
           .where("id", "=", id)
           .where("state", "=", "failed"),
       );

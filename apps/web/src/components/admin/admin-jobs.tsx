@@ -38,8 +38,14 @@ export function AdminJobs() {
   const [state, setState] = useState<TJobStateName | "">("");
   const query = useQuery({
     ...trpc.jobs.list.queryOptions({ limit: 100, ...(state ? { state } : {}) }),
+    // (a recurring job's next run waits for its time: only work that is due or under way is followed)
     refetchInterval: (q) =>
-      q.state.data?.items.some((j) => j.state === "created" || j.state === "active" || j.state === "retry")
+      q.state.data?.items.some(
+        (j) =>
+          j.state === "active" ||
+          j.state === "retry" ||
+          (j.state === "created" && new Date(j.start_after_ts) <= new Date()),
+      )
         ? REFRESH_MS
         : false,
   });

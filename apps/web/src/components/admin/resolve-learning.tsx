@@ -15,6 +15,8 @@ import { QueryState } from "../ui/query-state";
 
 /** How often the page looks at a refit under way. */
 const REFIT_POLL_MS = 1_000;
+/** A refit still queued after this says that no worker seems to be running. */
+const UNCLAIMED_MS = 15_000;
 const FINISHED = new Set<TJobStateName>(["completed", "failed", "cancelled"]);
 
 const pct = (part: number, whole: number) => (whole === 0 ? "—" : `${Math.round((100 * part) / whole)} %`);
@@ -42,9 +44,14 @@ export function ResolveLearning() {
   const job = useQuery({
     ...trpc.jobs.get.queryOptions({ id: jobId ?? "" }),
     enabled: jobId !== undefined,
-    refetchInterval: (q) => (q.state.data && FINISHED.has(q.state.data.state) ? false : REFIT_POLL_MS),
+    refetchInterval: (q) =>
+      q.state.error || (q.state.data && FINISHED.has(q.state.data.state)) ? false : REFIT_POLL_MS,
   });
   const finished = job.data && FINISHED.has(job.data.state) ? job.data : null;
+  // (no worker took it: SOLSERVER_JOB_WORKERS=off with no `pnpm jobs work` running)
+  const unclaimed =
+    job.data?.state === "created" && Date.now() - new Date(job.data.created_ts).getTime() > UNCLAIMED_MS;
+  const waiting = jobId !== undefined && !finished && !job.error;
   const result = finished ? ZResolveRefitResult.safeParse(finished.output) : null;
   const finishedId = finished?.id;
   useEffect(() => {
@@ -85,17 +92,19 @@ export function ResolveLearning() {
         )}
       </QueryState>
       <div className="row">
-        <button
-          type="button"
-          onClick={() => refit.mutate({})}
-          disabled={refit.isPending || (jobId !== undefined && !finished)}
-        >
-          {refit.isPending || (jobId !== undefined && !finished) ? "Refitting…" : "Refit on these decisions"}
+        <button type="button" onClick={() => refit.mutate({})} disabled={refit.isPending || waiting}>
+          {refit.isPending || waiting ? "Refitting…" : "Refit on these decisions"}
         </button>
       </div>
-      {jobId !== undefined && !finished ? (
+      {waiting ? (
         <p role="status" className="muted" data-testid="refit-result">
           Refitting in the background ({job.data?.state === "active" ? "running" : "queued"}, job {jobId})…
+          {unclaimed ? " No process has taken it yet: is a job worker running? (Background jobs)" : ""}
+        </p>
+      ) : null}
+      {job.error ? (
+        <p role="alert" className="badge warn">
+          Could not follow the refit: {job.error.message}
         </p>
       ) : null}
       {result?.success ? (

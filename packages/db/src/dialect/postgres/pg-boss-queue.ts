@@ -10,6 +10,8 @@ import type { TJobState, TJobView } from "../../repositories/jobs";
 const SCHEMA = "pgboss";
 /** How often a worker looks for due jobs; a send from the same process is picked up then too. */
 const POLL_SECONDS = 1;
+/** How long finished jobs are kept, on both engines. */
+const KEEP_DAYS = 14;
 /** pg-boss's maintenance (expiry, archiving): one process at a time runs it, this often. */
 const MAINTENANCE_SECONDS = 5;
 
@@ -51,19 +53,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const COLUMNS =
   "id, name, state::text AS state, data, retry_count, retry_limit, output, created_on, start_after, started_on, completed_on";
 
-export async function pgBossQueue(databaseUrl: string, options: TJobQueueOptions): Promise<TJobQueue> {
-  const boss = new PgBoss({
-    connectionString: databaseUrl,
-    schema: SCHEMA,
-    application_name: "solserver-jobs",
-    max: 4,
-    maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
-    // (schedules are Solserver's own: jobs/recurring.ts)
-    schedule: false,
-  });
-  boss.on("error", (error: Error) => options.onError?.(`jobs: ${error.message}`));
-  await boss.start();
-  for (const [name, spec] of Object.entries(options.specs)) {
+/** One pg-boss queue per kind of job, with its retry rules (updated when they changed). */
+async function createQueues(boss: PgBoss, specs: TJobQueueOptions["specs"]): Promise<void> {
+  for (const [name, spec] of Object.entries(specs)) {
     const queue = {
       name,
       policy: "short" as const,
@@ -75,11 +67,37 @@ export async function pgBossQueue(databaseUrl: string, options: TJobQueueOptions
     if (await boss.getQueue(name)) await boss.updateQueue(name, queue);
     else await boss.createQueue(name, queue);
   }
+}
+
+export async function pgBossQueue(databaseUrl: string, options: TJobQueueOptions): Promise<TJobQueue> {
+  const boss = new PgBoss({
+    connectionString: databaseUrl,
+    schema: SCHEMA,
+    application_name: "solserver-jobs",
+    max: 4,
+    maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
+    // (a failed job stays retryable, and every job listed, as long as on SQLite: 14 days)
+    archiveFailedAfterSeconds: KEEP_DAYS * 86_400,
+    deleteAfterDays: KEEP_DAYS,
+    // (recurring jobs queue their next run themselves: control-plane jobs/jobs.ts)
+    schedule: false,
+  });
+  boss.on("error", (error: Error) => options.onError?.(`jobs: ${error.message}`));
+  try {
+    await boss.start();
+    await createQueues(boss, options.specs);
+  } catch (error) {
+    // (a failed start leaves pg-boss's pool open: a retried open would leak one per try)
+    await boss.stop({ graceful: false, wait: true }).catch(() => {});
+    throw error;
+  }
   const db = boss.getDb();
+  let stopped = false;
 
   return {
     engine: "pg-boss",
     async send(name, data, opts = {}) {
+      if (stopped) throw new Error("the job queue is stopped");
       if (!options.specs[name]) throw new Error(`no job kind "${name}"`);
       return boss.send(name, data, {
         ...(opts.key ? { singletonKey: opts.key } : {}),
@@ -121,6 +139,7 @@ export async function pgBossQueue(databaseUrl: string, options: TJobQueueOptions
       return true;
     },
     async stop() {
+      stopped = true;
       await boss.stop({ graceful: true, wait: true });
     },
   };

@@ -13,7 +13,7 @@ export const jobsRouter = router({
     .input(ZJobIdRequest)
     .output(ZJobView)
     .query(({ ctx, input }) => getJob(ctx, input)),
-  /** Queues a failed job again from its first try. */
+  /** Queues a failed job again for one more try. */
   retry: jamProcedure
     .input(ZJobIdRequest)
     .output(ZJobRetryResponse)
