@@ -136,11 +136,11 @@ export async function startJobWorkers(deps: TServiceDeps, queue: TJobQueue, opts
   if (handlers["retention-prune"])
     await queue.send("retention-prune", {}, { key: "retention-prune", startAfter: later(opts.firstPruneDelayMs) });
   // A series whose next run could not be queued (the database down when its run tried) starts
-  // again here: while a next run waits, the key drops these sends. Ends when the queue is closed.
+  // again here: while a next run waits, the key drops these sends. A send that fails (the
+  // database still down, the queue closed) is tried at the next round; the engine logs why.
   const recurringNames = (["schedules-tick", "retention-prune"] as const).filter((name) => handlers[name]);
-  const rekindle = setInterval(() => {
-    Promise.all(recurringNames.map((name) => queue.send(name, {}, { key: name }))).catch(() => clearInterval(rekindle));
-  }, REKINDLE_MS);
-  rekindle.unref();
+  setInterval(() => {
+    Promise.all(recurringNames.map((name) => queue.send(name, {}, { key: name }))).catch(() => {});
+  }, REKINDLE_MS).unref();
   return `jobs: running ${(Object.keys(handlers) as TJobName[]).map(every).join(", ")} (${queue.engine})`;
 }
