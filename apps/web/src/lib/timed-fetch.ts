@@ -4,9 +4,18 @@
  * (trpc-errors.ts isTimedOut), instead of a button that spins forever.
  */
 export function timedFetch(timeoutMs: number): typeof fetch {
-  return (input, init) =>
-    fetch(input, {
-      ...init,
-      signal: AbortSignal.any([...(init?.signal ? [init.signal] : []), AbortSignal.timeout(timeoutMs)]),
-    });
+  return async (input, init) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    try {
+      return await fetch(input, {
+        ...init,
+        signal: AbortSignal.any([...(init?.signal ? [init.signal] : []), timeout]),
+      });
+    } finally {
+      // AbortSignal.any holds its sources weakly, and the timer its signal too: without this
+      // reference a garbage collection during the call (a busy server) dropped the timeout and
+      // the call never ended.
+      void timeout;
+    }
+  };
 }
