@@ -62,6 +62,32 @@ const JAM_ONLY = { anonymous: "UNAUTHORIZED", user: "FORBIDDEN", jam: "ok" } as 
 
 type TExpect = { anonymous: TOutcome; user: TOutcome; userOther?: TOutcome; jam: TOutcome };
 type TCallContext = { who: TWho; me: TWebAccount | null };
+/** A job row as a queue would leave it (the jobs procedures read and retry it); its id. */
+async function storedJob(fields: {
+  name: string;
+  state: string;
+  retryLimit: number;
+  retryCount?: number;
+  error?: string;
+  output?: { kept: boolean };
+}): Promise<string> {
+  const id = `matrix-job-${next()}`;
+  const at = new Date();
+  await web.db.job.create({
+    data: {
+      id,
+      data: {},
+      retryDelayMs: 1000,
+      expireMs: 600_000,
+      startAfter: at,
+      createdAt: at,
+      finishedAt: at,
+      ...fields,
+    },
+  });
+  return id;
+}
+
 type TRow = {
   expect: TExpect;
   /** The input for this caller: own resources are Alice's, another's are Bob's; Jam acts on Alice's. */
@@ -694,26 +720,9 @@ const TRPC_ROWS: Record<string, TRow> = {
   },
   "jobs.get": {
     expect: JAM_ONLY,
-    input: async () => {
-      const id = `matrix-job-${next()}`;
-      const at = new Date();
-      await web.db.job.create({
-        data: {
-          id,
-          name: "resolve-refit",
-          data: {},
-          state: "completed",
-          retryLimit: 0,
-          retryDelayMs: 1000,
-          expireMs: 600_000,
-          startAfter: at,
-          output: { kept: false },
-          createdAt: at,
-          finishedAt: at,
-        },
-      });
-      return { id };
-    },
+    input: async () => ({
+      id: await storedJob({ name: "resolve-refit", state: "completed", retryLimit: 0, output: { kept: false } }),
+    }),
     check: (result, input) => {
       expect(field(result, "id")).toBe(field(input, "id"));
       expect(field(result, "output")).toEqual({ kept: false });
@@ -721,27 +730,15 @@ const TRPC_ROWS: Record<string, TRow> = {
   },
   "jobs.retry": {
     expect: JAM_ONLY,
-    input: async () => {
-      const id = `matrix-job-${next()}`;
-      const at = new Date();
-      await web.db.job.create({
-        data: {
-          id,
-          name: "retention-prune",
-          data: {},
-          state: "failed",
-          retryCount: 3,
-          retryLimit: 3,
-          retryDelayMs: 60_000,
-          expireMs: 3_600_000,
-          startAfter: at,
-          error: "disk full",
-          createdAt: at,
-          finishedAt: at,
-        },
-      });
-      return { id };
-    },
+    input: async () => ({
+      id: await storedJob({
+        name: "retention-prune",
+        state: "failed",
+        retryCount: 3,
+        retryLimit: 3,
+        error: "disk full",
+      }),
+    }),
     check: async (result, input) => {
       expect(result).toEqual({ ok: true });
       const row = await web.db.job.findUniqueOrThrow({ where: { id: String(field(input, "id")) } });

@@ -198,9 +198,9 @@ export function jobRepository({ sql }: TStore) {
       }
     },
 
-    /** The try succeeded with `output`; false when it is no longer this try's (it expired and runs again). */
-    async complete(claim: TJobClaim, now: Date, output: unknown): Promise<boolean> {
-      const done = await run(
+    /** The try succeeded with `output` (nothing changes when the try expired meanwhile and runs again). */
+    async complete(claim: TJobClaim, now: Date, output: unknown): Promise<void> {
+      await run(
         sql,
         typed
           .updateTable("Job")
@@ -214,7 +214,6 @@ export function jobRepository({ sql }: TStore) {
           .where("state", "=", "active")
           .where("retryCount", "=", claim.retryCount),
       );
-      return done === 1;
     },
 
     /** A failed try: retried after the backoff while retries are left, else failed for good. */
