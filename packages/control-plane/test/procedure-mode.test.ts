@@ -16,6 +16,7 @@ import { getThread, getThreadProcedure, respondToTurn, type TServiceContext } fr
 import { createOfflineModel } from "../src/model/offline-model";
 import type { TModelInput, TModelProvider } from "../src/model/provider";
 import { openTestControlPlane, TEST_BASE_URL, type TTestActor } from "../src/testing";
+import { barrier } from "./support/barrier";
 
 // ---- the model: the offline model, recording its input, optionally held at a barrier ------------
 
@@ -31,20 +32,6 @@ const model: TModelProvider = {
     return offline.generate(input, options);
   },
 };
-
-/** A barrier: each caller waits until `parties` callers have arrived. */
-function barrier(parties: number): () => Promise<void> {
-  let arrived = 0;
-  let release: () => void = () => {};
-  const open = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  return () => {
-    arrived++;
-    if (arrived === parties) release();
-    return open;
-  };
-}
 
 // ---- the control plane under test and small helpers ---------------------------------------------
 

@@ -31,6 +31,7 @@ import {
 import { openTestControlPlane, type TTestActor } from "../src/testing";
 import { runWorkflowCli } from "../src/workflows/cli";
 import { tickLines } from "../src/workflows/tick-lines";
+import { barrier } from "./support/barrier";
 
 const run = promisify(execFile);
 const tsx = path.resolve(import.meta.dirname, "../../../node_modules/.bin/tsx");
@@ -292,8 +293,24 @@ describe("ticks", () => {
   it("two concurrent ticks on the same due occurrence start exactly one run (one control plane)", async () => {
     const due = await dailyDue("04:00");
     const before = (await scheduledRuns()).length;
-    const reports = await Promise.all([tickSchedules(opened.deps, due), tickSchedules(opened.deps, due)]);
-    // Both read the occurrence as due; the conditional UPDATE lets exactly one claim it.
+    // A barrier on the claim: both ticks have read the occurrence as due before either claims it,
+    // so the conditional UPDATE, not the scheduler's timing, decides which one starts the run.
+    const schedules = opened.deps.repos.schedules;
+    const bothRead = barrier(2);
+    const racing = {
+      ...opened.deps,
+      repos: {
+        ...opened.deps.repos,
+        schedules: {
+          ...schedules,
+          claim: async (input: Parameters<typeof schedules.claim>[0]) => {
+            await bothRead();
+            return schedules.claim(input);
+          },
+        },
+      },
+    };
+    const reports = await Promise.all([tickSchedules(racing, due), tickSchedules(racing, due)]);
     expect(reports.flatMap((r) => r.handled.map((h) => h.outcome)).sort()).toEqual(["claimed_elsewhere", "started"]);
     expect(await scheduledRuns()).toHaveLength(before + 1);
     expect(await opened.db.workflowScheduleRun.count({ where: { dueAt: due } })).toBe(1);
