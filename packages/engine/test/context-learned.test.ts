@@ -118,6 +118,17 @@ describe("procedure mode with a catalog's examples", () => {
     expect(atBulb(catalog, "let me check if the filament snapped")).toEqual([]);
     expect(atBulb(catalog, "bulb is good, filament snapped on the spare")).toEqual(["bulb=good"]);
   });
+
+  it("adds a later step that a message states beside the rules' answer, never an earlier one", () => {
+    const first = (catalog: TCatalog, message: string) => {
+      const state = contextTurn(catalog, startContext(catalog, "lamp"), "lamp does not light").state;
+      return contextTurn(catalog, state, message).state.evidence_log.map((e) => e.finding);
+    };
+    expect(first(lampCatalog(true), "plugged in, filamint snaped")).toEqual(["plug=yes", "bulb=bad"]);
+    expect(first(lampCatalog(false), "plugged in, filamint snaped")).toEqual(["plug=yes"]);
+    // At the bulb step, the plug (asked before) is not read again from the examples.
+    expect(atBulb(lampCatalog(true), "bulb is bad, plug was loose")).toEqual(["bulb=bad"]);
+  });
 });
 
 describe("the RV catalog's examples", () => {

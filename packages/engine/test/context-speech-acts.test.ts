@@ -589,3 +589,86 @@ describe("what the twenty-eighth blind set (qc) taught", () => {
     },
   );
 });
+
+describe("what the twenty-ninth blind set (qd) taught", () => {
+  const SPUTTERS = "customer's pump runs but barely any water, sputters and spits air";
+
+  it('"like I said the pump runs fine" repeats: it never changes a finding on record', () => {
+    const turns = drive("water_pump", [SPUTTERS, "fuse good", "12,4 at pump", "bone dry"]);
+    expect(turns.at(-1)?.state.evidence.pump_runs).toBe("no_water");
+    const turn = last(
+      drive("water_pump", [
+        SPUTTERS,
+        "fuse good",
+        "12,4 at pump",
+        "bone dry",
+        "like I said the pump itself runs fine, it's just sucking air",
+      ]),
+    );
+    expect(turn.state.evidence.pump_runs).toBe("no_water");
+  });
+
+  it('a measurement quoted again still corrects: "like i said 104 at the outlet"', () => {
+    const turns = drive("roof_ac", [
+      "ac wont cool, generator running",
+      "is that the generator then?",
+      "like i said 104 at the outlet with the gen running",
+    ]);
+    expect(turns[0]?.state.evidence.ac_power).toBe("ok");
+    expect(last(turns).state.evidence.ac_power).toBe("none");
+  });
+
+  it.each([
+    [
+      "slide_out",
+      ["slide stuck out", "batts 12.6", "switch clicks", "motor hums, room doesnt move"],
+      "cranking it by hand now",
+    ],
+    [
+      "roof_ac",
+      ["ac blows warm", "120 at the outlet", "stat calls for cool", "fan blows"],
+      "gimme 3 min for the compressor delay",
+    ],
+  ])("%s: an action under way (%j) records nothing", (system, before, message) => {
+    const turns = drive(system, [...before, message]);
+    expect(last(turns).state.evidence_log).toEqual(turns.at(-2)?.state.evidence_log);
+  });
+
+  it('"el capacitor marca 31 y es de 35": "es de" states the rating in Spanish', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "el aire no enfria",
+        "120 en el contacto",
+        "termostato pide frio",
+        "ventilador sopla",
+        "compresor no arranca, zumba",
+        "el capacitor marca 31 y es de 35",
+      ]),
+    );
+    expect(turn.state.evidence.capacitor).toBe("bad");
+  });
+
+  it('"so 40 on a 40" in a correction is a capacitor against its rating, never a voltage', () => {
+    const turns = drive("roof_ac", [
+      "roof AC hums but no cold air",
+      "120 at the outlet, breaker's on",
+      "stat's calling for cool",
+      "fan blows",
+      "after the delay there's a click and a short buzz from the roof, then silence, air still warm",
+      "pulling the shroud, discharging the cap first",
+      "cap reads 40 on a 45 mfd",
+      "misread the cap label, it's a 40 uF, not 45. so 40 on a 40",
+    ]);
+    const added = last(turns)
+      .state.evidence_log.slice(turns.at(-2)?.state.evidence_log.length)
+      .map((e) => e.finding);
+    expect(added).toContain("capacitor=good");
+    expect(added).not.toContain("ac_power=none");
+  });
+
+  it('"the blower" names the part and says nothing of it: nothing recorded', () => {
+    const turns = drive("furnace", ["furnace wont heat", "lp good", "stat calls for heat", "the blower"]);
+    expect(turns.at(-2)?.state.active_step).toBe("blower");
+    expect(last(turns).state.evidence_log).toEqual(turns.at(-2)?.state.evidence_log);
+  });
+});

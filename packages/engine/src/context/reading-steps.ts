@@ -98,7 +98,8 @@ function correctedStep(m: TMessage, reading: TReading, item: TLexClause | undefi
   const rated = steps.filter(
     (s) => s !== activeStep && state.completed.includes(s.id) && s.readings?.of_rating === true,
   );
-  if (reading.rating !== null && rated.length === 1) return rated[0];
+  // (and only such a step: "so 40 on a 40" is no voltage, whatever was read last)
+  if (reading.rating !== null) return rated.length === 1 ? rated[0] : undefined;
   // ("wait that was with the converter charging, its 12.1": a correction that points back, too)
   return r.remeasured || r.pointsBack ? lastReadStep(m, reading, item) : undefined;
 }
