@@ -4,7 +4,7 @@
 // 'request' event). Per-address limits believe only this header (src/server/request-actor.ts).
 //
 // `pnpm start` loads this file with `--import` (NODE_OPTIONS), before Next opens its port, so no
-// request can arrive unstamped while the server starts; instrumentation.ts imports it too, for a
+// request can arrive unstamped while the server starts; instrumentation-node.ts imports it too, for a
 // server started any other way (next dev, a custom runner). Plain JavaScript for that reason.
 import { subscribe } from "node:diagnostics_channel";
 

@@ -1,11 +1,6 @@
 // The one place the web app reads process.env itself, for the code that runs before (or outside)
-// the server's configuration: the proxy on every request and the start-up hook. The server's
+// the server's configuration: the proxy on every request and the start-up hook (instrumentation-node.ts). The server's
 // variables are parsed once by the control plane's env.ts (server/server-env.ts holds the result).
-
-/** Which of Next's runtimes loaded this bundle ("nodejs" or "edge"): set by Next, not by operators. */
-export function nextRuntime(): string | undefined {
-  return process.env.NEXT_RUNTIME;
-}
 
 /** `next dev`: the page CSP then allows what React's development build needs (set by Next at build). */
 export function isDevelopment(): boolean {

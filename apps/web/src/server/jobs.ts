@@ -2,7 +2,7 @@ import { jobWorkersFromEnv, startJobWorkers, type TServerEnv } from "@solserver/
 import { getServer } from "./control-plane";
 
 // The web process's job workers (docs/operations.md#background-work), started once per process
-// by instrumentation.ts. Kept on globalThis so that dev-mode reloads do not start them twice. A
+// by instrumentation-node.ts. Kept on globalThis so that dev-mode reloads do not start them twice. A
 // start that fails (the database down at boot) is tried again until it succeeds: a process that
 // serves requests must run its jobs too. With SOLSERVER_JOB_WORKERS=off it only queues them.
 

@@ -4,7 +4,7 @@ let cached: TServerEnv | undefined;
 
 /**
  * The server environment, parsed once per process by the control plane's zod schema (the same
- * one the scripts use). instrumentation.ts calls this at start-up, so a bad value stops the
+ * one the scripts use). instrumentation-node.ts calls this at start-up, so a bad value stops the
  * server before it serves anything.
  */
 export function serverEnv(): TServerEnv {
