@@ -666,6 +666,19 @@ describe("what the twenty-ninth blind set (qd) taught", () => {
     expect(added).not.toContain("ac_power=none");
   });
 
+  it('"put another fuse in, holding fine" at the short check answers it; the recheck stays blown', () => {
+    const turn = last(
+      drive("water_pump", [
+        "customer says the pump quit in the middle of her shower",
+        "the pump fuse is toast, the little metal strip inside is broken in two",
+        "popped a new 10 amp in, turned the pump on and it's holding",
+        "wait no, the new fuse just blew, took like 20 seconds",
+        "unplugged the pump from the harness and put another fuse in, holding fine with the pump off",
+      ]),
+    );
+    expect(turn.state.evidence).toMatchObject({ fuse_recheck: "blows", short_check: "pump" });
+  });
+
   it('"the blower" names the part and says nothing of it: nothing recorded', () => {
     const turns = drive("furnace", ["furnace wont heat", "lp good", "stat calls for heat", "the blower"]);
     expect(turns.at(-2)?.state.active_step).toBe("blower");

@@ -244,9 +244,19 @@ export function namesPart(c: TCompiled, step: TStep, clause: TLexClause | undefi
  * the motor step is about that step, not the direct motor test that names the same motor.
  */
 export function namesOwnPart(c: TCompiled, step: TStep, clause: TLexClause, asked: TStep | undefined): boolean {
-  return c.allParts.in(clause.tokens).some((span) => {
+  const spans = c.allParts.in(clause.tokens);
+  const askedOwns = (span: (typeof spans)[number]) => asked !== undefined && c.partOwners[span.phrase]?.includes(asked);
+  return spans.some((span) => {
     const owners = c.partOwners[span.phrase] ?? [];
-    return owners.includes(step) && (asked === undefined || !owners.includes(asked));
+    // (a word inside the asked step's longer part names that part: "another fuse" at the short check)
+    const inside = spans.some(
+      (outer) =>
+        outer.length > span.length &&
+        outer.start <= span.start &&
+        span.start + span.length <= outer.start + outer.length &&
+        askedOwns(outer),
+    );
+    return owners.includes(step) && !askedOwns(span) && !inside;
   });
 }
 
