@@ -679,6 +679,17 @@ describe("what the twenty-ninth blind set (qd) taught", () => {
     expect(turn.state.evidence).toMatchObject({ fuse_recheck: "blows", short_check: "pump" });
   });
 
+  it('"the pump ran maybe a minute and it blew again": an estimate, not a doubt', () => {
+    const turn = last(
+      drive("water_pump", [
+        "pump quit",
+        "pump fuse is blown",
+        "He put a new 15 in, the pump ran maybe a minute and it blew again.",
+      ]),
+    );
+    expect(turn.state.evidence).toMatchObject({ fuse: "blown", fuse_recheck: "blows" });
+  });
+
   it('"the blower" names the part and says nothing of it: nothing recorded', () => {
     const turns = drive("furnace", ["furnace wont heat", "lp good", "stat calls for heat", "the blower"]);
     expect(turns.at(-2)?.state.active_step).toBe("blower");

@@ -130,8 +130,11 @@ function readNonAnswers(r: TReadFound, { clause, quoted, b }: TClauseAt, content
     r.setAside = true;
   }
   for (const span of indexOf(VOCABULARY.hedges).in(clause.tokens)) {
-    // "ran maybe 20 sec": an estimate, not a doubt
-    if (isNumber(clause.tokens[span.start + span.length] ?? "")) continue;
+    // "ran maybe 20 sec", "ran maybe a minute": an estimate, not a doubt
+    const end = span.start + span.length;
+    if (isNumber(clause.tokens[end] ?? "")) continue;
+    const { minuteUnits, hourUnits } = VOCABULARY.labor;
+    if (clause.tokens.slice(end, end + 3).some((t) => minuteUnits.has(t) || hourUnits.has(t))) continue;
     if (!quoted) r.nonAnswer ??= "unknown";
     markSegment(b, clause, span.start);
     r.setAside = true;
