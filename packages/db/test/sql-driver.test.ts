@@ -59,14 +59,19 @@ describe("sql driver", () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let wrote!: () => void;
+    const prismaWrote = new Promise<void>((resolve) => {
+      wrote = resolve;
+    });
     const prismaTx = db.$transaction(async (tx) => {
       await tx.thread.create({ data: { id: "th-prisma", title: "P" } });
       order.push("prisma wrote");
+      wrote();
       await gate;
       throw new Error("prisma rolls back");
     });
-    // Give the Prisma transaction time to take the lock.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The Prisma transaction holds its write (and, on SQLite, the connection) before the driver starts.
+    await prismaWrote;
     let started!: () => void;
     const driverStarted = new Promise<void>((resolve) => {
       started = resolve;
