@@ -679,6 +679,14 @@ describe("what the twenty-ninth blind set (qd) taught", () => {
     expect(turn.state.evidence).toMatchObject({ fuse_recheck: "blows", short_check: "pump" });
   });
 
+  it('"the blower" names the part and says nothing of it: nothing recorded', () => {
+    const turns = drive("furnace", ["furnace wont heat", "lp good", "stat calls for heat", "the blower"]);
+    expect(turns.at(-2)?.state.active_step).toBe("blower");
+    expect(last(turns).state.evidence_log).toEqual(turns.at(-2)?.state.evidence_log);
+  });
+});
+
+describe("what the thirtieth blind set (qe) taught", () => {
   it('"the pump ran maybe a minute and it blew again": an estimate, not a doubt', () => {
     const turn = last(
       drive("water_pump", [
@@ -690,9 +698,16 @@ describe("what the twenty-ninth blind set (qd) taught", () => {
     expect(turn.state.evidence).toMatchObject({ fuse: "blown", fuse_recheck: "blows" });
   });
 
-  it('"the blower" names the part and says nothing of it: nothing recorded', () => {
-    const turns = drive("furnace", ["furnace wont heat", "lp good", "stat calls for heat", "the blower"]);
-    expect(turns.at(-2)?.state.active_step).toBe("blower");
+  it('"ya te dije que el soplador si arranca" at the ignition step is about the blower: nothing recorded', () => {
+    const turns = drive("furnace", [
+      "el calentador no calienta",
+      "el tanque de gas esta lleno, la estufa prende",
+      "el termostato pide calor",
+      "el ventilador arranca",
+      "la vela cierra, 0.2 ohm",
+      "ya te dije que el soplador si arranca",
+    ]);
+    expect(turns.at(-2)?.state.active_step).toBe("ignition");
     expect(last(turns).state.evidence_log).toEqual(turns.at(-2)?.state.evidence_log);
   });
 });
