@@ -698,6 +698,17 @@ describe("what the thirtieth blind set (qe) taught", () => {
     expect(turn.state.evidence).toMatchObject({ fuse: "blown", fuse_recheck: "blows" });
   });
 
+  it('"meter lead was on the wrong pin" re-measures the switch while authorization is asked', () => {
+    const turns = drive("slide_out", [
+      "Slide no move. Cust says dead when pushing the button.",
+      "batts 12.8 / chgr off",
+      "sw 0v out, either direction. 12.6 in.",
+      "nvm. meter lead was on the wrong pin. 12.5 out on IN, 12.5 on OUT.",
+    ]);
+    expect(turns.at(-2)?.state.evidence.slide_switch).toBe("bad");
+    expect(last(turns).state.evidence.slide_switch).toBe("ok");
+  });
+
   it('"ya te dije que el soplador si arranca" at the ignition step is about the blower: nothing recorded', () => {
     const turns = drive("furnace", [
       "el calentador no calienta",
