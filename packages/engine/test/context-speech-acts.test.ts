@@ -709,6 +709,18 @@ describe("what the thirtieth blind set (qe) taught", () => {
     expect(last(turns).state.evidence.slide_switch).toBe("ok");
   });
 
+  it('"water comes out in spurts with air" is a pump that runs without moving water', () => {
+    const turn = last(
+      drive("water_pump", [
+        PUMP,
+        "fuse good",
+        "12.4 at the pump",
+        "Pump runs, hums loud, water comes out in spurts with air",
+      ]),
+    );
+    expect(turn.state.evidence.pump_runs).toBe("no_water");
+  });
+
   it('"ya te dije que el soplador si arranca" at the ignition step is about the blower: nothing recorded', () => {
     const turns = drive("furnace", [
       "el calentador no calienta",
