@@ -17,7 +17,6 @@
 // in speech-acts.ts. The engine (engine.ts) decides what the findings mean in the current mode;
 // this file only says what the message contains.
 
-import { isNumber } from "@solserver/text";
 import { compile, namedSpans, namedSteps, namesOwnPart, namesPart, type TCompiled } from "./catalog-index";
 import {
   findingKey,
@@ -663,7 +662,7 @@ export function classifyMessage(
   // "like I said the pump runs fine" repeats what was said: in words, it never changes a finding
   // on record (a reading of it that disagrees is the misreading), though it may fill a step still
   // open; a measurement quoted again ("like i said 104 at the outlet") still counts.
-  const repeated = r.alreadyTold && !r.correction && !r.clauses.some((clause) => clause.tokens.some(isNumber));
+  const repeated = r.alreadyTold && !r.correction && !r.numbered;
   const contradictions = repeated ? [] : mentions.contradictions;
   // An answer given only in generic words is dropped when the message restates a completed step
   // ("yes, the fuse is fine" at the voltage step is about the fuse, not a "yes" to the voltage),

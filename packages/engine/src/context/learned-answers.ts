@@ -17,7 +17,6 @@
 // ADD_AT was fixed on the tune split only: sets pv and pw, each read by the rules as they were
 // before they were tuned on it (docs/procedure-mode.md, "The learned reader").
 
-import { isNumber } from "@solserver/text";
 import { compile } from "./catalog-index";
 import type { TAnswer, TCatalog } from "./catalog-schema";
 import type { TFound, TMention, TMessage } from "./intent";
@@ -41,13 +40,12 @@ export function withLearned(m: TMessage, found: TFound, message: string, open: b
   );
   if (!said) return found;
   const p = reader.probabilities(message);
-  const numbered = m.r.clauses.some((clause) => clause.tokens.some(isNumber));
   const asked = m.activeStep === undefined ? m.steps.length : m.steps.indexOf(m.activeStep);
   const named = new Set(found.stated.map((s) => s.step.id));
   let answer: TAnswer | null = null;
   const stated: TMention[] = [];
   m.steps.forEach((step, index) => {
-    if (numbered && step.readings !== undefined) return;
+    if (m.r.numbered && step.readings !== undefined) return;
     // Beside what the rules found, only steps they did not name and none answered before.
     if (rulesFound && (index <= asked || named.has(step.id) || m.state.completed.includes(step.id))) return;
     let best: TAnswer | null = null;

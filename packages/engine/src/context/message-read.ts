@@ -48,6 +48,8 @@ export type TRead = {
   announcement: boolean;
   /** A long paste: its middle clauses are quoted (read for answers, not for events). */
   quoted: ReadonlySet<number>;
+  /** Some clause holds a number (a reading, a rating, a count). */
+  numbered: boolean;
 };
 
 export function mark(mask: boolean[], start: number, length: number): void {
@@ -104,7 +106,9 @@ export function opensWithQuestionWord(clause: TLexClause): boolean {
 }
 
 /** What the clause readers find across a message, in the order they find it. */
-type TReadFound = Omit<TRead, "clauses" | "masks" | "announcement" | "quoted"> & { announced: Set<number> };
+type TReadFound = Omit<TRead, "clauses" | "masks" | "announcement" | "quoted" | "numbered"> & {
+  announced: Set<number>;
+};
 
 /** One clause as the readers see it: its set-aside masks, and whether it is in a quoted paste. */
 type TClauseAt = { clause: TLexClause; k: number; quoted: boolean; b: boolean[]; w: boolean[] };
@@ -407,5 +411,6 @@ export function read(message: string, content: ReadonlySet<string>, speller: Spe
     quoted,
     masks: { blocked, weakBlocked, negated: negationMasks(clauses, blocked) },
     announcement: announced.size === clauses.length && clauses.some((_, k) => announced.has(k)),
+    numbered: clauses.some((clause) => clause.tokens.some(isNumber)),
   };
 }
