@@ -2,7 +2,7 @@
 PNPM_VERSION=10.34.9
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-say() { printf '\n==> %s\n' "$*"; }
+say() { printf '\n==> %s (%s)\n' "$*" "$(date +%T)"; }
 
 # pnpm 10 from the npm registry (corepack cannot verify signatures on this network).
 ensure_pnpm() {
