@@ -21,6 +21,7 @@ import {
 } from "../src/index";
 import { openJobQueue } from "../src/jobs/jobs";
 import type { TServiceContext } from "../src/services/context";
+import { deliverWebhookPhases } from "../src/services/workflow-webhooks";
 import { openTestControlPlane, type TTestActor } from "../src/testing";
 import { heldReceiver } from "./held-receiver";
 
@@ -411,9 +412,10 @@ describe("webhook phases run beside the request that reaches them (issue 39)", (
   it("a deliverer that died mid-delivery: once its lease expires the phase is delivered again, with the same key, and stored once", async () => {
     const restore = allowPrivate();
     const receiver = await heldReceiver(`held-${++n}`);
+    const starter = at(jam);
     try {
       const first = receiver.request();
-      const started = await startWorkflow(at(jam), { definition: receiver.definition });
+      const started = await startWorkflow(starter, { definition: receiver.definition });
       // The first delivery hangs, as in a process killed with the request in flight.
       await first;
       // Another process's tick, after the lease expired: it claims the phase and delivers it again.
@@ -432,6 +434,9 @@ describe("webhook phases run beside the request that reaches them (issue 39)", (
         expect(again).toMatchObject({ status: "awaiting_decision", version: run.version });
       });
     } finally {
+      // The first deliverer, answered late, goes on claiming with this test's settings: let it end
+      // before the next test queues a run it would take.
+      await deliverWebhookPhases(starter.deps);
       receiver.close();
       restore();
     }
