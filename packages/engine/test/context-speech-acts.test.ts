@@ -734,3 +734,54 @@ describe("what the thirtieth blind set (qe) taught", () => {
     expect(last(turns).state.evidence_log).toEqual(turns.at(-2)?.state.evidence_log);
   });
 });
+
+describe("what the thirty-first blind set (qf) taught", () => {
+  it('"er bewegt sich keinen Millimeter": a negation after the verb negates it', () => {
+    const turn = last(
+      drive("slide_out", [
+        "Der Slide-out fährt nicht rein",
+        "Batterie 12,6",
+        "Schalter gibt 12 V in beide Richtungen",
+        "Motor brummt, aber der Raum bewegt sich nicht",
+        "nichts klemmt, Schienen frei",
+        "mit der Kurbel: er bewegt sich keinen Millimeter",
+      ]),
+    );
+    expect(turn.state.evidence.override).toBe("stuck");
+  });
+
+  it("a pump that is dead, then jumpered off the battery and running, is still a pump that does not run", () => {
+    const turns = drive("water_pump", [
+      "owners say the pump is dead. fuse checked good already.",
+      "0.0 at the pump plug, switch on",
+      "ran a fused jumper from the batt straight to the pump leads, pump takes off and water flows",
+    ]);
+    expect(turns.at(-2)?.state.evidence.pump_runs).toBe("no");
+    expect(last(turns).state.evidence.pump_runs).toBe("no");
+  });
+
+  it('German "Moment, …" before a finding corrects it, even while authorization is asked', () => {
+    const turns = drive("furnace", [
+      "Die Heizung geht nicht",
+      "Herd brennt mit blauer Flamme",
+      "Thermostat auf Heizen, es klickt",
+      "Gebläse läuft",
+      "überspringen",
+      "draußen klickt es die ganze Zeit, aber es zündet nie",
+      "Moment, es hat doch kurz gezündet und ist dann nach ein paar Sekunden wieder ausgegangen",
+    ]);
+    expect(turns.at(-2)?.state.evidence.ignition).toBe("no_spark");
+    expect(last(turns).state.evidence.ignition).toBe("drops_out");
+  });
+
+  it('"it lit and then went out" drops out; "click click whoomp, flame steady" stays lit', () => {
+    const asked = ["furnace wont heat", "lp good", "stat calls for heat", "blower runs", "sail switch closed"];
+    expect(
+      last(drive("furnace", [...asked, "it did light and then went out after a few seconds"])).state.evidence.ignition,
+    ).toBe("drops_out");
+    expect(
+      last(drive("furnace", [...asked, "click click whoomp, lit, flame steady thru the window"])).state.evidence
+        .ignition,
+    ).toBe("stays_lit");
+  });
+});

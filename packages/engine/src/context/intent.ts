@@ -192,24 +192,37 @@ function setAsideFor(c: TCompiled, r: TRead, complaint: boolean): { rules: boole
   return { rules, answers };
 }
 
+/** Whether the step has a finding on record. */
+function onRecord(state: TContextState, step: TStep): boolean {
+  const finding = step.answers[0]?.finding;
+  return finding !== undefined && evidenceValue(state.evidence, findingKey(finding)) !== undefined;
+}
+
 /** The answers that compete for the message's words: the active step's, and those of the steps it names. */
 function candidatesOf(m: TMessage): TMatchCandidate[] {
   const { c, steps, activeStep } = m;
   // Another step's answers compete for the words only when the message names that step's part
   // (a finding is recorded only from an explicit statement about its component).
+  // What the normal circuit showed stays: "pump is dead", then "jumpered it off the battery, it
+  // runs" is no pump that runs (only a step the bypass itself names is its direct test).
+  const bypass = m.r.clauses.map((clause) => bypassTested(c, clause));
+  const keeps = (step: TStep) =>
+    step !== activeStep && onRecord(m.state, step) && bypass.some((t) => t !== null && !t.has(step));
   const named = new Set(
-    steps.filter((step) =>
-      m.r.clauses.some((clause) => {
-        // "jumped the pump straight off the battery, it runs": no step but the direct test's
-        const tested = bypassTested(c, clause);
-        // (a part shared with the step asked is about that step, unless the message corrects)
-        const names = m.r.correction ? namesPart(c, step, clause) : namesOwnPart(c, step, clause, activeStep);
-        // (bypass words that name no step test what lies past the bypassed part: "jumped R to G at
-        // the stat plug and the blower comes on" names the blower past it, "jumped the pump off
-        // the battery" names only the part bypassed)
-        if (tested?.size === 0) return step !== activeStep && namesPart(c, step, pastBypass(clause));
-        return names && (tested === null || tested.has(step));
-      }),
+    steps.filter(
+      (step) =>
+        !keeps(step) &&
+        m.r.clauses.some((clause) => {
+          // "jumped the pump straight off the battery, it runs": no step but the direct test's
+          const tested = bypassTested(c, clause);
+          // (a part shared with the step asked is about that step, unless the message corrects)
+          const names = m.r.correction ? namesPart(c, step, clause) : namesOwnPart(c, step, clause, activeStep);
+          // (bypass words that name no step test what lies past the bypassed part: "jumped R to G at
+          // the stat plug and the blower comes on" names the blower past it, "jumped the pump off
+          // the battery" names only the part bypassed)
+          if (tested?.size === 0) return step !== activeStep && namesPart(c, step, pastBypass(clause));
+          return names && (tested === null || tested.has(step));
+        }),
     ),
   );
   // A message that reports a bypass of another step's part ("runs fine when I apply 12V directly",

@@ -37,6 +37,8 @@ export type TMasks = {
   blocked: readonly (readonly boolean[])[];
   weakBlocked: readonly (readonly boolean[])[];
   negated?: readonly (readonly boolean[])[];
+  /** A negator that negates the words just before it ("bewegt sich keinen Millimeter"). */
+  negatesBefore?: readonly (readonly boolean[])[];
   /**
    * Tokens of an item about another step's part, not the asked one's ("compressor kicks on" while
    * the fan is asked): there the other steps take their words first.
@@ -81,6 +83,7 @@ function compareHits(a: THit, b: THit, candidates: readonly TMatchCandidate[], m
 
 function isFree(hit: THit, masks: TMasks | undefined): boolean {
   if (!hit.negative && masks?.negated?.[hit.clause]?.[hit.start] === true) return false;
+  if (!hit.negative && masks?.negatesBefore?.[hit.clause]?.[hit.start + hit.length] === true) return false;
   for (let i = hit.start; i < hit.start + hit.length; i++) {
     if (masks?.blocked[hit.clause]?.[i] === true) return false;
     if (hit.weak && masks?.weakBlocked[hit.clause]?.[i] === true) return false;

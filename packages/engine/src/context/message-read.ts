@@ -27,7 +27,7 @@ const TOPIC_ORDER: readonly TTopicKind[] = ["locate", "howto", "explain"];
 
 export type TRead = {
   clauses: TLexClause[];
-  masks: { blocked: boolean[][]; weakBlocked: boolean[][]; negated: boolean[][] };
+  masks: { blocked: boolean[][]; weakBlocked: boolean[][]; negated: boolean[][]; negatesBefore: boolean[][] };
   /** Clause indexes that are questions (clarifications). */
   questions: Set<number>;
   topic: TTopicKind | null;
@@ -313,6 +313,23 @@ function negationMasks(clauses: readonly TLexClause[], blocked: readonly boolean
   });
 }
 
+/**
+ * A negator right after the words it negates ("er bewegt sich keinen Millimeter", "geht nicht"):
+ * German puts it after the verb. A bare no-word ("fuse good, no smoke") negates what follows it.
+ */
+function trailingNegators(clauses: readonly TLexClause[], blocked: readonly boolean[][]): boolean[][] {
+  return clauses.map((clause, k) =>
+    clause.tokens.map(
+      (t, i) =>
+        i > 0 &&
+        t !== "no" &&
+        VOCABULARY.negators.has(t) &&
+        blocked[k]?.[i] !== true &&
+        clause.segments[i - 1] === clause.segments[i],
+    ),
+  );
+}
+
 const LETTERS = /^\p{L}{3,}$/u;
 const LETTER = /\p{L}/u;
 
@@ -409,7 +426,12 @@ export function read(message: string, content: ReadonlySet<string>, speller: Spe
     ...found,
     clauses,
     quoted,
-    masks: { blocked, weakBlocked, negated: negationMasks(clauses, blocked) },
+    masks: {
+      blocked,
+      weakBlocked,
+      negated: negationMasks(clauses, blocked),
+      negatesBefore: trailingNegators(clauses, blocked),
+    },
     announcement: announced.size === clauses.length && clauses.some((_, k) => announced.has(k)),
     numbered: clauses.some((clause) => clause.tokens.some(isNumber)),
   };
