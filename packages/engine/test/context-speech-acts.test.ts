@@ -784,4 +784,58 @@ describe("what the thirty-first blind set (qf) taught", () => {
         .ignition,
     ).toBe("stays_lit");
   });
+
+  it('"air comes out of the vents" at the fan step is the fan running, not the airflow check', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "ac not cooling",
+        "breaker on, 120 at the unit",
+        "stat calls for cool",
+        "yes air comes out of the vents",
+      ]),
+    );
+    expect(turn.state.evidence.ac_fan).toBe("runs");
+    expect(turn.state.evidence.airflow).toBeUndefined();
+  });
+
+  it('"checked the pump fuse, it\'s good" in the complaint records the fuse', () => {
+    const turn = last(
+      drive("water_pump", ["no water pressure at the shower. Tyler already checked the pump fuse, it's good."]),
+    );
+    expect(turn.state.evidence.fuse).toBe("ok");
+  });
+
+  it('"compressor hums up there, condenser fan turning, air a bit cooler": the compressor runs', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "ac wont cool below 85",
+        "one nineteen at the outlet and the AC breaker is on",
+        "set to cool 70, calling",
+        "fan blowing good at the vents",
+        "compressor hums up there, condenser fan turning, air a bit cooler",
+        "return 82 supply 74, filters look ok",
+      ]),
+    );
+    expect(turn.state.evidence).toMatchObject({ compressor: "runs", airflow: "weak" });
+  });
+
+  it('"air is blowing from the vent" is the furnace blower; "crank brings it in by hand" moves', () => {
+    const blower = last(
+      drive("furnace", [
+        "heat isnt working",
+        "stove lit, blue flame",
+        "stat on heat, it clicked",
+        "we hear something running and air is blowing from the vent",
+      ]),
+    );
+    expect(blower.state.evidence.blower).toBe("runs");
+    const slide = last(
+      drive("slide_out", [
+        "slide wont budge",
+        "batteries 12.6, switch sends 12v both ways, motor doesnt make a sound",
+        "crank brings it in by hand, smooth and easy",
+      ]),
+    );
+    expect(slide.state.evidence.override).toBe("moves");
+  });
 });

@@ -430,9 +430,10 @@ function withItems(m: TMessage, before: TFound): TFound {
       for (const start of phraseStarts(out, p.tokens)) out.fill("", start, start + p.tokens.length);
     return out;
   };
+  // ("checked the pump fuse, it's good": "it" may open the next clause)
+  let previous: Set<TStep> = new Set();
   r.clauses.forEach((clause, k) => {
     if (r.questions.has(k) || r.quoted.has(k)) return;
-    let previous: Set<TStep> = new Set();
     for (const tokens of itemsOf(clause, r.masks.blocked[k]).map(unanswered)) {
       // ("nothing at the pump plug with the switch on": the switch is how it was measured)
       let named = namedSteps(c, withoutConditions({ ...clause, tokens })?.tokens ?? tokens);
