@@ -838,4 +838,19 @@ describe("what the thirty-first blind set (qf) taught", () => {
     );
     expect(slide.state.evidence.override).toBe("moves");
   });
+
+  it('"hay 120 en el enchufe y el breaker del aire está arriba" in the complaint: the A/C has power', () => {
+    const turn = last(
+      drive("roof_ac", ["aire de techo no enfría. hay 120 en el enchufe y el breaker del aire está arriba"]),
+    );
+    expect(turn.state.evidence.ac_power).toBe("ok");
+  });
+
+  it('"set it to cool at 20 degrees" is a setpoint, not the airflow check\'s temperature drop', () => {
+    const turn = last(
+      drive("roof_ac", ["ac not cooling", "breaker on, 120 at the unit", "lo puse en frío a 20 grados, hace clic"]),
+    );
+    expect(turn.state.evidence.thermostat_cool).toBe("calls");
+    expect(turn.state.evidence.airflow).toBeUndefined();
+  });
 });

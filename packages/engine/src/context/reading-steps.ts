@@ -35,7 +35,12 @@ function readingStep(m: TMessage, reading: TReading, item: TLexClause | undefine
   // (of several steps in that unit, the ones that apply now: the switch output is read only
   // once the pump connector had no voltage)
   const applies = (s: TStep) => s.requires === undefined || recordsFinding(state.evidence, s.requires.finding);
-  const inUnit = reading.unit === null ? [] : steps.filter((s) => s.readings?.unit === reading.unit && applies(s));
+  // (a step that reads a split takes no lone number by its unit: "set it to cool at 20 degrees" is
+  // a setpoint, not a temperature drop)
+  const inUnit =
+    reading.unit === null
+      ? []
+      : steps.filter((s) => s.readings?.unit === reading.unit && s.readings.pair === undefined && applies(s));
   if (named.length > 1) return nearestNamed(c, named, item, reading.start);
   return named.length === 1 ? named[0] : inUnit.length === 1 ? inUnit[0] : undefined;
 }
