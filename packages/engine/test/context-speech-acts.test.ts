@@ -853,4 +853,15 @@ describe("what the thirty-first blind set (qf) taught", () => {
     expect(turn.state.evidence.thermostat_cool).toBe("calls");
     expect(turn.state.evidence.airflow).toBeUndefined();
   });
+
+  it('"runs fine, good water, but it keeps turning itself back on" at the pressure switch: "fine" is the pump\'s', () => {
+    const turns = drive("water_pump", [
+      "Pump keeps kicking on every couple minutes at night",
+      "fuse ok",
+      "12.6",
+      "runs fine, good water, but like i said it keeps turning itself back on",
+    ]);
+    expect(turns.at(-2)?.state.active_step).toBe("pressure_switch");
+    expect(last(turns).state.evidence.pressure_switch).toBeUndefined();
+  });
 });

@@ -432,6 +432,17 @@ function withItems(m: TMessage, before: TFound): TFound {
   };
   // ("checked the pump fuse, it's good": "it" may open the next clause)
   let previous: Set<TStep> = new Set();
+  // ("runs fine, good water" at the pressure switch: "fine" and "good" are how the pump runs, not
+  // the switch)
+  const otherSays = r.clauses.some((clause) =>
+    steps.some(
+      (step) =>
+        step !== activeStep &&
+        (c.answers.get(step) ?? []).some((patterns) =>
+          patterns.some((p) => !p.weak && phraseStarts(clause.tokens, p.tokens).length > 0),
+        ),
+    ),
+  );
   r.clauses.forEach((clause, k) => {
     if (r.questions.has(k) || r.quoted.has(k)) return;
     for (const tokens of itemsOf(clause, r.masks.blocked[k]).map(unanswered)) {
@@ -450,7 +461,7 @@ function withItems(m: TMessage, before: TFound): TFound {
       const sound = healthy
         .in(tokens)
         .some((span) => !negatedIn(tokens, span.start) && r.masks.weakBlocked[k]?.[span.start] !== true);
-      if (named.size === 0 && sound && activeStep !== undefined && !found.hitClauses.has(k))
+      if (named.size === 0 && sound && activeStep !== undefined && !found.hitClauses.has(k) && !otherSays)
         activeHealthy = activeStep.answers.find((a) => a.normal === true) ?? null;
       if ((named.size !== 1 && step !== activeStep) || step === undefined || found.stated.some((s) => s.step === step))
         continue;
