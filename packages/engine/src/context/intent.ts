@@ -655,6 +655,15 @@ function openToAnswer({ c, r }: TMessage, own: readonly TLexClause[], busy: bool
   return !elsewhere && r.questions.size === 0 && !busy && !offTopic(c, own);
 }
 
+/**
+ * A generic word in talk about something else answers nothing ("a good taco place"), nor in a
+ * message that only asks ("do you know a good place to eat").
+ */
+function talksElsewhere({ c }: TMessage, found: TFound, own: readonly TLexClause[]): boolean {
+  if (found.stated.length > 0 || (found.answer !== null && !found.weak)) return false;
+  return offTopic(c, own) || (found.answer !== null && own.length > 0 && own.every(opensWithQuestionWord));
+}
+
 /** Reads one technician message against the state (see the header). `system` carries every language's patterns. */
 export function classifyMessage(
   system: TSystem,
@@ -695,13 +704,7 @@ export function classifyMessage(
   const weighed = found.weak && (done.length > 0 || (r.nonAnswer !== null && !r.correction)) ? null : found.answer;
   const { questions, topic, topicClause } = questionsOf(r, found.hitClauses);
   const consent = consentOf(message);
-  // (a generic word in talk about something else answers nothing: "a good taco place"; nor in a
-  // message that only asks: "do you know a good place to eat")
-  const elsewhere =
-    option === null &&
-    found.stated.length === 0 &&
-    (found.answer === null || found.weak) &&
-    (offTopic(c, own) || (found.answer !== null && own.length > 0 && own.every(opensWithQuestionWord)));
+  const elsewhere = option === null && talksElsewhere(m, found, own);
   // ("yes go ahead" mid-diagnosis grants permission; it answers no step)
   const permission = option === null && found.weak && consent === "yes" && grantsPermission(m);
   const answer = elsewhere || permission ? null : keptAnswer(m, weighed, option, own, consent, found.at);
