@@ -865,3 +865,28 @@ describe("what the thirty-first blind set (qf) taught", () => {
     expect(last(turns).state.evidence.pressure_switch).toBeUndefined();
   });
 });
+
+describe("what the thirty-second blind set (qg) taught", () => {
+  it('"nobody smells gas" is no gas smell: no safety stop, the flame is read', () => {
+    const turn = last(
+      drive("furnace", [
+        "furnace blower runs but it only blows cold air",
+        "First thing, I checked, nobody smells gas. The husband lit the stove and it has a nice steady blue flame.",
+      ]),
+    );
+    expect(turn.state.mode).toBe("diagnostic");
+    expect(turn.state.evidence.lp).toBe("ok");
+  });
+
+  it('"breaker popped again 10 seconds after the compressor came on": a time, not a compressor finding', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "ac keeps tripping the breaker",
+        "breaker was tripped",
+        "breaker popped again about 10 seconds after the compressor came on",
+      ]),
+    );
+    expect(turn.state.evidence.breaker_reset).toBe("trips");
+    expect(turn.state.evidence.compressor).toBeUndefined();
+  });
+});

@@ -40,6 +40,7 @@ import {
   negatedIn,
   pastBypass,
   withoutConditions,
+  withoutTimeClauses,
 } from "./items";
 import { withLearned } from "./learned-answers";
 import { matchAnswers, POSITION_STRIDE, type TGroupMatch, type TMatchCandidate, type TNegatedHit } from "./match";
@@ -212,7 +213,8 @@ function candidatesOf(m: TMessage): TMatchCandidate[] {
     steps.filter(
       (step) =>
         !keeps(step) &&
-        m.r.clauses.some((clause) => {
+        m.r.clauses.some((whole) => {
+          const clause = step === activeStep ? whole : withoutTimeClauses(whole);
           // "jumped the pump straight off the battery, it runs": no step but the direct test's
           const tested = bypassTested(c, clause);
           // (a part shared with the step asked is about that step, unless the message corrects)

@@ -70,6 +70,22 @@ export function withoutConditions(item: TLexClause | undefined): TLexClause | un
   return { ...item, tokens };
 }
 
+/**
+ * The clause without its clauses of time, each from its opening words to the end of its segment:
+ * "breaker popped again 10 seconds after the compressor came on" says nothing of the compressor.
+ */
+export function withoutTimeClauses(clause: TLexClause): TLexClause {
+  const spans = indexOf(VOCABULARY.timeClauses).in(clause.tokens);
+  if (spans.length === 0) return clause;
+  const tokens = [...clause.tokens];
+  for (const span of spans) {
+    let end = span.start;
+    while (end < tokens.length && clause.segments[end] === clause.segments[span.start]) end++;
+    tokens.fill("", span.start, end);
+  }
+  return { ...clause, tokens };
+}
+
 /** Whether a negator precedes `start` within a few words of `tokens` ("no good", "not working"). */
 export function negatedIn(tokens: readonly string[], start: number): boolean {
   for (let i = start - 1; i >= 0 && i >= start - 3; i--) {

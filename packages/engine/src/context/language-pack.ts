@@ -136,6 +136,11 @@ export const ZLanguagePack = z.strictObject({
   input_words: ZPhrases.default([]),
   /** What a reading was taken under ("with the switch on", "under load"): not where it was taken. */
   conditions: ZPhrases.default([]),
+  /**
+   * Opens a clause of time ("after the compressor came on", "en cuanto prendió el compresor"): the
+   * part it names sets when something happened, it is not a finding of its own.
+   */
+  time_clauses: ZPhrases.default([]),
   /** Numbers said in words ("twelve point four", "one eighteen"), as dictation writes them. */
   number_words: z.record(z.string(), z.number().int().min(0).max(90)).default({}),
   point_words: z.array(z.string().regex(/^\p{L}+$/u, "letters only")).default([]),

@@ -156,6 +156,7 @@ export const VOCABULARY = {
   attempts: phrases((p) => p.attempts),
   inputWords: phrases((p) => p.input_words),
   conditions: phrases((p) => p.conditions),
+  timeClauses: phrases((p) => p.time_clauses),
   numberWords: new Map(packs.flatMap((p) => Object.entries(p.number_words))),
   pointWords: new Set(collect((p) => p.point_words)),
   pointDigits: new Map(packs.flatMap((p) => Object.entries(p.point_digits))),
@@ -322,6 +323,7 @@ export const PACK_WORDS: ReadonlySet<string> = new Set(
       ...p.attempts,
       ...p.input_words,
       ...p.conditions,
+      ...p.time_clauses,
     ].flatMap(raw),
   ),
 );
