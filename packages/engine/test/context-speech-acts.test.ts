@@ -889,4 +889,17 @@ describe("what the thirty-second blind set (qg) taught", () => {
     expect(turn.state.evidence.breaker_reset).toBe("trips");
     expect(turn.state.evidence.compressor).toBeUndefined();
   });
+
+  it('"I don\'t hear anything from the compressor up top": "top" is no German "fine" in English', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "ac blows warm",
+        "120 at the unit, breaker on",
+        "stat calls",
+        "fan runs",
+        "I don't hear anything from the compressor up top",
+      ]),
+    );
+    expect(turn.state.evidence.compressor).not.toBe("runs");
+  });
 });
