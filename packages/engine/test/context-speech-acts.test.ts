@@ -902,4 +902,28 @@ describe("what the thirty-second blind set (qg) taught", () => {
     );
     expect(turn.state.evidence.compressor).not.toBe("runs");
   });
+
+  it('"power\'s off at the pedestal, gonna discharge it and check" announces the capacitor test: nothing recorded', () => {
+    const turns = drive("roof_ac", [
+      "ac blows warm",
+      "120 at the unit, breaker on",
+      "stat calls",
+      "fan runs",
+      "compressor wont start, just hums",
+      "got a meter with a cap setting in the truck. power's off at the pedestal, gonna discharge it and check",
+    ]);
+    expect(turns.at(-2)?.state.active_step).toBe("capacitor");
+    expect(last(turns).state.evidence.capacitor).toBeUndefined();
+  });
+
+  it('"Display bleibt dunkel, kein Klicken" is a thermostat that does not call', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "Die Klimaanlage geht nicht",
+        "Landstrom ist da, Automat ist drin",
+        "Das Thermostat zeigt nichts an, Display bleibt dunkel, kein Klicken",
+      ]),
+    );
+    expect(turn.state.evidence.thermostat_cool).toBe("no_call");
+  });
 });

@@ -494,7 +494,9 @@ function withEcho(m: TMessage, found: TFound): TFound {
   if (found.answer !== null || found.ambiguous.length > 0 || m.activeStep === undefined) return found;
   // ("cant get the probes in there to check the switch output, skip" echoes the question to
   // say why it is not answered)
-  if (m.r.skip || m.r.nonAnswer !== null || m.r.announcement) return found;
+  // (nor does a message that announces the check: "power's off at the pedestal, gonna discharge
+  // it and check" repeats the capacitor question's conditions, not its result)
+  if (m.r.skip || m.r.nonAnswer !== null || m.r.announcing) return found;
   // An echo of a yes / no question ("lit a stove burner, steady blue flame"; "zero output from
   // the switch"): its words, said plainly, are the answer "yes"; negated, the answer "no".
   const echo = echoAnswer(m.c, m.activeStep, m.r.clauses, m.r.masks.blocked, m.r.questions);

@@ -46,6 +46,8 @@ export type TRead = {
   alreadyTold: boolean;
   /** Every clause announces a check ("let me check", "ok, ill measure it"), or only fills beside one. */
   announcement: boolean;
+  /** Some clause announces a check ("gonna discharge it and check"). */
+  announcing: boolean;
   /** A long paste: its middle clauses are quoted (read for answers, not for events). */
   quoted: ReadonlySet<number>;
   /** Some clause holds a number (a reading, a rating, a count). */
@@ -433,6 +435,7 @@ export function read(message: string, content: ReadonlySet<string>, speller: Spe
       negatesBefore: trailingNegators(clauses, blocked),
     },
     announcement: announced.size === clauses.length && clauses.some((_, k) => announced.has(k)),
+    announcing: announced.size > 0,
     numbered: clauses.some((clause) => clause.tokens.some(isNumber)),
   };
 }
