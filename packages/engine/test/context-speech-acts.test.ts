@@ -926,4 +926,26 @@ describe("what the thirty-second blind set (qg) taught", () => {
     );
     expect(turn.state.evidence.thermostat_cool).toBe("no_call");
   });
+
+  it('"it moves the room out maybe an inch then stalls": an estimate, not a doubt', () => {
+    const turn = last(
+      drive("slide_out", [
+        "slide wont come out",
+        "batteries 12.7",
+        "switch sends 12 both ways",
+        "it moves the room out maybe an inch then stalls and strains",
+      ]),
+    );
+    expect(turn.state.evidence.slide_motor).toBe("stalls");
+  });
+
+  it('"ok charged up, battery now 12.8" re-measures a low battery', () => {
+    const turns = drive("slide_out", [
+      "slide stalls halfway",
+      "battery 11.9",
+      "ok charged up, battery now 12.8 resting with the charger off",
+    ]);
+    expect(turns.at(-2)?.state.evidence.battery).toBe("low");
+    expect(last(turns).state.evidence.battery).toBe("ok");
+  });
 });

@@ -134,6 +134,8 @@ export const ZLanguagePack = z.strictObject({
   attempts: ZPhrases.default([]),
   /** A reading of what goes into a part ("12 going in", "input side has 12.6"), not what it puts out. */
   input_words: ZPhrases.default([]),
+  /** Units of length: "maybe" before one is an estimate ("moves maybe a foot then stalls"), not a doubt. */
+  length_units: ZPhrases.default([]),
   /** What a reading was taken under ("with the switch on", "under load"): not where it was taken. */
   conditions: ZPhrases.default([]),
   /**

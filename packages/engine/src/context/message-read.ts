@@ -136,11 +136,12 @@ function readNonAnswers(r: TReadFound, { clause, quoted, b }: TClauseAt, content
     r.setAside = true;
   }
   for (const span of indexOf(VOCABULARY.hedges).in(clause.tokens)) {
-    // "ran maybe 20 sec", "ran maybe a minute": an estimate, not a doubt
+    // "ran maybe 20 sec", "ran maybe a minute", "moves maybe a foot": an estimate, not a doubt
     const end = span.start + span.length;
     if (isNumber(clause.tokens[end] ?? "")) continue;
     const { minuteUnits, hourUnits } = VOCABULARY.labor;
-    if (clause.tokens.slice(end, end + 3).some((t) => minuteUnits.has(t) || hourUnits.has(t))) continue;
+    const estimate = (t: string) => minuteUnits.has(t) || hourUnits.has(t) || VOCABULARY.lengthUnits.has(t);
+    if (clause.tokens.slice(end, end + 3).some(estimate)) continue;
     if (!quoted) r.nonAnswer ??= "unknown";
     markSegment(b, clause, span.start);
     r.setAside = true;

@@ -149,6 +149,7 @@ export const VOCABULARY = {
   },
   comparators: { below: phrases((p) => p.comparators.below), above: phrases((p) => p.comparators.above) },
   countWords: tokenSet((p) => p.count_words),
+  lengthUnits: tokenSet((p) => p.length_units),
   identifierWords: tokenSet((p) => p.identifier_words),
   ratings: phrases((p) => p.rating_words),
   ratingsBefore: phrases((p) => [...p.rating_words, ...p.rating_before]),
@@ -324,6 +325,7 @@ export const PACK_WORDS: ReadonlySet<string> = new Set(
       ...p.input_words,
       ...p.conditions,
       ...p.time_clauses,
+      ...p.length_units,
     ].flatMap(raw),
   ),
 );
