@@ -108,7 +108,7 @@ export function opensWithQuestionWord(clause: TLexClause): boolean {
 }
 
 /** What the clause readers find across a message, in the order they find it. */
-type TReadFound = Omit<TRead, "clauses" | "masks" | "announcement" | "quoted" | "numbered"> & {
+type TReadFound = Omit<TRead, "clauses" | "masks" | "announcement" | "announcing" | "quoted" | "numbered"> & {
   announced: Set<number>;
 };
 
