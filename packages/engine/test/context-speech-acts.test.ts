@@ -948,4 +948,18 @@ describe("what the thirty-second blind set (qg) taught", () => {
     expect(turns.at(-2)?.state.evidence.battery).toBe("low");
     expect(last(turns).state.evidence.battery).toBe("ok");
   });
+
+  it('"marca 31,5 y es de 35, no está inflado": the reading\'s fault outweighs words that find none', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "el aire acondicionado del techo no enfria, solo echa aire",
+        "estamos conectados en el parque, el breaker del aire esta encendido, 118 en el enchufe",
+        "el termostato en COOL a 65, no hace clic",
+        "perdon, el termostato si hace clic, y sale el copito",
+        "esperamos 5 minutos: se oye un zumbido arriba como 2 segundos y se calla, el aire sigue igual",
+        "el capacitor marca 31,5 y es de 35, no esta inflado",
+      ]),
+    );
+    expect(turn.state.evidence.capacitor).toBe("bad");
+  });
 });

@@ -175,9 +175,15 @@ export function withReadings(m: TMessage, before: TFound): TFound {
       continue;
     }
     const step = readingStep(m, reading, item);
-    if (step === undefined || step === activeStep || found.stated.some((s) => s.step === step)) continue;
+    if (step === undefined || step === activeStep) continue;
     const stepAnswer = readingAnswer(step, reading);
-    if (stepAnswer !== null) found.stated.push({ step, index: steps.indexOf(step), answer: stepAnswer });
+    if (stepAnswer === null) continue;
+    const said = found.stated.findIndex((s) => s.step === step);
+    // (as at the step asked, a reading that finds a fault says more than words that find none:
+    // "marca 31,5 y es de 35, no está inflado" is a weak capacitor)
+    if (said < 0) found.stated.push({ step, index: steps.indexOf(step), answer: stepAnswer });
+    else if (found.stated[said]?.answer.normal === true && stepAnswer.normal !== true)
+      found.stated[said] = { step, index: steps.indexOf(step), answer: stepAnswer };
   }
   return found;
 }
