@@ -962,4 +962,15 @@ describe("what the thirty-second blind set (qg) taught", () => {
     );
     expect(turn.state.evidence.capacitor).toBe("bad");
   });
+
+  it('"desconecte la bomba, puse otro fusible y ahora si aguanta" at the short check: the pump is the short', () => {
+    const turns = drive("water_pump", [
+      "la bomba no funciona",
+      "el fusible de la bomba esta quemado",
+      "puse uno nuevo y se volvio a quemar",
+      "desconecte la bomba, puse otro fusible y ahora si aguanta, ya no se quema",
+    ]);
+    expect(turns.at(-2)?.state.active_step).toBe("short_check");
+    expect(last(turns).state.evidence).toMatchObject({ fuse_recheck: "blows", short_check: "pump" });
+  });
 });
