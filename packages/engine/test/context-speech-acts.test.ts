@@ -973,4 +973,18 @@ describe("what the thirty-second blind set (qg) taught", () => {
     expect(turns.at(-2)?.state.active_step).toBe("short_check");
     expect(last(turns).state.evidence).toMatchObject({ fuse_recheck: "blows", short_check: "pump" });
   });
+
+  it('"71 at the return, 64 at the vent" pairs the readings past "at": a weak temperature drop', () => {
+    const turn = last(
+      drive("roof_ac", [
+        "ac wont cool the trailer",
+        "breaker on, 120 at the unit",
+        "stat calls",
+        "fan runs",
+        "after a few minutes we hear the thing on the roof humming and the outside fan spins, it keeps running",
+        "filters look clean. 71 at the return, 64 at the vent",
+      ]),
+    );
+    expect(turn.state.evidence).toMatchObject({ compressor: "runs", airflow: "weak" });
+  });
 });

@@ -198,11 +198,19 @@ export function readingsOf(
   return out;
 }
 
-/** The word of a pair right before the reading ("return 80"), or right after it and its unit ("80 return"). */
+/** Words as short as "at", "en", "am": where a reading was taken ("71 at the return"). */
+const PREPOSITION_LENGTH = 2;
+
+/**
+ * The word of a pair right before the reading ("return 80"), or right after it and its unit, past
+ * a short preposition ("80 return", "71 at the return").
+ */
 function pairWord(clause: TLexClause | undefined, at: number, before: boolean): string {
   if (clause === undefined) return "";
-  const after = VOCABULARY.units.has(clause.tokens[at + 1] ?? "") ? at + 2 : at + 1;
-  return clause.tokens[before ? at - 1 : after] ?? "";
+  if (before) return clause.tokens[at - 1] ?? "";
+  let after = VOCABULARY.units.has(clause.tokens[at + 1] ?? "") ? at + 2 : at + 1;
+  if ((clause.tokens[after]?.length ?? 0) <= PREPOSITION_LENGTH) after++;
+  return clause.tokens[after] ?? "";
 }
 
 /** A split in °C, in °F (a difference: no offset). */
