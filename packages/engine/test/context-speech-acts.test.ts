@@ -987,4 +987,18 @@ describe("what the thirty-second blind set (qg) taught", () => {
     );
     expect(turn.state.evidence).toMatchObject({ compressor: "runs", airflow: "weak" });
   });
+
+  it('"the AC breaker popped again" while authorization is asked: the breaker does not hold', () => {
+    const turns = drive("roof_ac", [
+      "ac keeps tripping its breaker",
+      "breaker was tripped",
+      "reset it, set cool, its holding",
+      "stat calls for cool",
+      "fan runs",
+      "compressor runs, air is cold",
+      "the AC breaker popped again just now, like 10 min in",
+    ]);
+    expect(turns.at(-2)?.state.evidence.breaker_reset).toBe("holds");
+    expect(last(turns).state.evidence.breaker_reset).toBe("trips");
+  });
 });

@@ -76,8 +76,17 @@ function compareHits(a: THit, b: THit, candidates: readonly TMatchCandidate[], m
   // "nothing is blocking the room" is no "nothing" from the motor)
   const generic = a.weak !== b.weak && (a.weak ? a.length < b.length : b.length < a.length);
   const asked = generic ? 0 : first(b, pb) - first(a, pa);
+  // (of two as long, the one that says more than a part's name: "tripped again" over "breaker
+  // tripped" in "the breaker tripped again")
+  const says = Number(a.names) - Number(b.names);
   return (
-    asked || b.length - a.length || pa - pb || a.clause - b.clause || a.start - b.start || a.candidate - b.candidate
+    asked ||
+    b.length - a.length ||
+    says ||
+    pa - pb ||
+    a.clause - b.clause ||
+    a.start - b.start ||
+    a.candidate - b.candidate
   );
 }
 
