@@ -50,7 +50,7 @@ pg_admin="$(PG_FSYNC=off bash scripts/postgres-cluster.sh start "$pg_dir" auto)"
 echo "$pg_admin"
 
 # The browser tests spend most of their time waiting on pages, so the PostgreSQL vitest run goes
-# beside them (its output is shown once they end): two minutes less on a 2-core machine.
+# beside them (its output is shown once they end): about 40 s less on a 2-core machine.
 if [[ -n "$pg_admin" ]]; then
   SOLSERVER_TEST_POSTGRES_URL="$pg_admin" pnpm exec vitest run --reporter=dot --reporter=json \
     --outputFile.json="$results/vitest-postgres.json" "${DATABASE_SUITES[@]}" >"$results/vitest-postgres.log" 2>&1 &

@@ -209,12 +209,13 @@ function candidatesOf(m: TMessage): TMatchCandidate[] {
   const bypass = m.r.clauses.map((clause) => bypassTested(c, clause));
   const keeps = (step: TStep) =>
     step !== activeStep && onRecord(m.state, step) && bypass.some((t) => t !== null && !t.has(step));
+  const timeless = m.r.clauses.map(withoutTimeClauses);
   const named = new Set(
     steps.filter(
       (step) =>
         !keeps(step) &&
-        m.r.clauses.some((whole) => {
-          const clause = step === activeStep ? whole : withoutTimeClauses(whole);
+        m.r.clauses.some((whole, k) => {
+          const clause = step === activeStep ? whole : (timeless[k] ?? whole);
           // "jumped the pump straight off the battery, it runs": no step but the direct test's
           const tested = bypassTested(c, clause);
           // (a part shared with the step asked is about that step, unless the message corrects)
@@ -436,15 +437,18 @@ function withItems(m: TMessage, before: TFound): TFound {
   let previous: Set<TStep> = new Set();
   // ("runs fine, good water" at the pressure switch: "fine" and "good" are how the pump runs, not
   // the switch)
-  const otherSays = r.clauses.some((clause) =>
-    steps.some(
-      (step) =>
-        step !== activeStep &&
-        (c.answers.get(step) ?? []).some((patterns) =>
-          patterns.some((p) => !p.weak && phraseStarts(clause.tokens, p.tokens).length > 0),
-        ),
-    ),
-  );
+  // (looked up only for an item that would give the asked step its normal answer)
+  let otherSays: boolean | undefined;
+  const saysOther = () =>
+    (otherSays ??= r.clauses.some((clause) =>
+      steps.some(
+        (step) =>
+          step !== activeStep &&
+          (c.answers.get(step) ?? []).some((patterns) =>
+            patterns.some((p) => !p.weak && phraseStarts(clause.tokens, p.tokens).length > 0),
+          ),
+      ),
+    ));
   r.clauses.forEach((clause, k) => {
     if (r.questions.has(k) || r.quoted.has(k)) return;
     for (const tokens of itemsOf(clause, r.masks.blocked[k]).map(unanswered)) {
@@ -463,7 +467,7 @@ function withItems(m: TMessage, before: TFound): TFound {
       const sound = healthy
         .in(tokens)
         .some((span) => !negatedIn(tokens, span.start) && r.masks.weakBlocked[k]?.[span.start] !== true);
-      if (named.size === 0 && sound && activeStep !== undefined && !found.hitClauses.has(k) && !otherSays)
+      if (named.size === 0 && sound && activeStep !== undefined && !found.hitClauses.has(k) && !saysOther())
         activeHealthy = activeStep.answers.find((a) => a.normal === true) ?? null;
       if ((named.size !== 1 && step !== activeStep) || step === undefined || found.stated.some((s) => s.step === step))
         continue;
